@@ -1,0 +1,5 @@
+import sys
+
+from readinglist.cli import main
+
+sys.exit(main())

@@ -1,0 +1,58 @@
+"""Files → records. The format is chosen by extension, and by content where the extension says nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from readinglist.importers import bibtex, jsonfile, seed, tabular
+from readinglist.importers.base import ImportContext, ImportFailure, ParsedFile, Record, format_suffix, read_text
+
+__all__ = ["ImportContext", "ImportFailure", "ParsedFile", "Record", "detect_format", "parse_file"]
+
+SUPPORTED = "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv)"
+
+
+def detect_format(path: Path, text: str) -> str:
+    suffix = format_suffix(path)
+    if suffix in {".bib", ".bibtex"}:
+        return "bibtex"
+    if suffix in {".jsonl", ".ndjson", ".json"}:
+        return "json"
+    if suffix in {".csv", ".tsv"}:
+        return "csv"
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    if head.startswith(("[", "{")):
+        return "json"
+    if re.search(r"^\s*@\s*[a-zA-Z]+\s*[{(]", head, re.M):
+        return "bibtex"
+    if seed.looks_like(text):
+        return "seed"
+    first = head.split("\n", 1)[0].lower()
+    if ("\t" in first or "," in first) and ("title" in first or "abstract" in first):
+        return "csv"
+    raise ImportFailure(path, f"unrecognised format; supported: {SUPPORTED}", None)
+
+
+def parse_file(path: Path, context: ImportContext | None = None) -> ParsedFile:
+    """Read and parse one file; raises ImportFailure with a message for the user."""
+    warnings: list[str] = []
+    text = read_text(path, warnings)
+    kind = detect_format(path, text)
+    try:
+        if kind == "bibtex":
+            parsed = bibtex.parse(path, text, context)
+        elif kind == "json":
+            parsed = jsonfile.parse(path, text)
+        elif kind == "csv":
+            parsed = tabular.parse(path, text)
+        else:
+            parsed = seed.parse(path, text)
+    except ImportFailure:
+        raise
+    except RecursionError:
+        raise ImportFailure(path, "is nested too deeply to read") from None
+    except (ValueError, TypeError, KeyError, IndexError) as exc:  # a parser's own complaint, said plainly
+        raise ImportFailure(path, f"cannot be read as {kind}: {exc}") from None
+    parsed.warnings[:0] = warnings
+    return parsed

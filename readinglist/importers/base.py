@@ -1,0 +1,207 @@
+"""What every importer shares: the record it produces, the error it raises, and safe file reading."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_BYTES = 2 * 1024**3  # decompressed; past this a file is refused rather than exhausting memory
+PLACEHOLDER_ABSTRACTS = {
+    "abstract unavailable",
+    "abstract not available",
+    "no abstract available",
+    "no abstract",
+    "n/a",
+    "na",
+    "none",
+    "null",
+    "tba",
+    "-",
+}
+
+
+class ImportFailure(Exception):
+    """A file that cannot be imported; the message names the file, the line where known, and the problem."""
+
+    def __init__(self, path: Path | str, problem: str, line: int | None = None):
+        self.path = Path(path)
+        self.problem = problem
+        self.line = line
+        where = f"{self.path.name}, line {line}" if line else self.path.name
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass
+class Record:
+    """One paper as a file describes it: text as imported, nothing decoded but the author names."""
+
+    title: str = ""
+    abstract: str = ""
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    venue: str = ""
+    url: str = ""
+    key: str = ""
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ParsedFile:
+    path: Path
+    kind: str
+    records: list[Record]
+    skipped: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ImportContext:
+    """State shared by the files of one import: BibTeX @string macros defined in an earlier file."""
+
+    bib_strings: dict[str, str] = field(default_factory=dict)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, decompressed (gzip, xz, bz2 by their magic numbers)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(6)
+    except IsADirectoryError:
+        raise ImportFailure(path, "is a folder, not a file") from None
+    except FileNotFoundError:
+        raise ImportFailure(path, "no such file") from None
+    except PermissionError:
+        raise ImportFailure(path, "permission denied") from None
+    except OSError as exc:
+        raise ImportFailure(path, f"cannot be read ({exc.strerror or exc})") from None
+    opener = None
+    if head.startswith(b"\x1f\x8b"):
+        opener, what = gzip.open, "gzip"
+    elif head.startswith(b"\xfd7zXZ\x00"):
+        opener, what = lzma.open, "xz"
+    elif head.startswith(b"BZh"):
+        opener, what = bz2.open, "bzip2"
+    try:
+        if opener is None:
+            if path.stat().st_size > MAX_BYTES:
+                raise ImportFailure(path, f"is larger than {MAX_BYTES // 1024**3} GB")
+            return path.read_bytes()
+        with opener(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise ImportFailure(path, f"is not a readable {what} file (truncated or corrupt: {exc})") from None
+    if len(data) > MAX_BYTES:
+        raise ImportFailure(path, f"is larger than {MAX_BYTES // 1024**3} GB uncompressed")
+    return data
+
+
+def decode(path: Path, data: bytes, warnings: list[str]) -> str:
+    """Text from bytes: UTF-8 (with or without BOM, or UTF-16 with BOM); Windows-1252 as a last resort."""
+    if not data.strip():
+        raise ImportFailure(path, "is empty")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise ImportFailure(path, "is not valid UTF-16 text") from None
+    sample = data[:65536]
+    if b"\x00" in sample or _control_ratio(sample) > 0.05:
+        raise ImportFailure(path, "is a binary file, not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise ImportFailure(path, "is not UTF-8 text", line) from None
+        warnings.append(f"{path.name}: not UTF-8 (first bad byte on line {line}); read as Windows-1252")
+        return text
+
+
+def _control_ratio(sample: bytes) -> float:
+    bad = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
+    return bad / max(1, len(sample))
+
+
+def read_text(path: Path, warnings: list[str]) -> str:
+    return decode(path, read_bytes(path), warnings)
+
+
+def base_name(path: Path) -> str:
+    """The file name without compression and format suffixes: icml2026.jsonl.gz → icml2026."""
+    name = path.name
+    for suffix in (".gz", ".xz", ".bz2"):
+        name = name.removesuffix(suffix)
+    return re.sub(r"\.(jsonl|ndjson|json|bib|bibtex|csv|tsv|txt)$", "", name, flags=re.I)
+
+
+def format_suffix(path: Path) -> str:
+    name = path.name.lower()
+    for suffix in (".gz", ".xz", ".bz2"):
+        name = name.removesuffix(suffix)
+    return Path(name).suffix
+
+
+def clean_abstract(text: object) -> str:
+    """The abstract, or '' for a missing or placeholder one."""
+    if not isinstance(text, str):
+        return ""
+    text = text.strip()
+    if text.casefold().strip(" .") in PLACEHOLDER_ABSTRACTS:
+        return ""
+    return text
+
+
+def split_authors(value: object) -> list[str]:
+    """Authors from a list, "A; B", "A and B" or "A, B" (when no name has the "Last, First" shape)."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        names = [str(v).strip() for v in value]
+    else:
+        text = str(value).strip()
+        if ";" in text:
+            names = text.split(";")
+        elif re.search(r"\s+and\s+", text):
+            names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
+        else:
+            names = text.split(",") if text.count(",") > 1 or " " in text else [text]
+    return [re.sub(r"\s+", " ", n).strip() for n in names if n and n.strip()]
+
+
+def parse_year(value: object) -> int | None:
+    if isinstance(value, int) and 1000 < value < 3000:
+        return value
+    m = re.search(r"\b(1[5-9]\d\d|2\d\d\d)\b", str(value or ""))
+    return int(m.group(1)) if m else None
+
+
+def split_tags(value: object) -> list[str]:
+    if isinstance(value, list):
+        items = [str(v) for v in value]
+    else:
+        items = re.split(r"[;,]", str(value or ""))
+    out: dict[str, None] = {}
+    for item in items:
+        tag = re.sub(r"\s+", " ", item).strip().lower()
+        if tag:
+            out.setdefault(tag, None)
+    return list(out)
+
+
+_VENUES = {"nips": "NeurIPS", "neurips": "NeurIPS", "icml": "ICML", "iclr": "ICLR", "colt": "COLT"}
+_VENUES |= {"aistats": "AISTATS", "uai": "UAI", "cvpr": "CVPR", "iccv": "ICCV", "eccv": "ECCV", "acl": "ACL"}
+_VENUES |= {"emnlp": "EMNLP", "naacl": "NAACL", "aaai": "AAAI", "ijcai": "IJCAI", "kdd": "KDD"}
+
+
+def venue_year_from_name(path: Path) -> tuple[str, int | None]:
+    """nips2018.json → ("NeurIPS", 2018): a fallback for files whose records say neither."""
+    m = re.match(r"([A-Za-z]+)[_\-]?((?:19|20)\d\d)$", base_name(path))
+    if not m:
+        return "", None
+    return _VENUES.get(m.group(1).lower(), m.group(1).upper()), int(m.group(2))

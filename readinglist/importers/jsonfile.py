@@ -1,0 +1,87 @@
+"""JSON Lines and JSON arrays of paper objects; every key is optional."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from readinglist.importers.base import (
+    ImportFailure,
+    ParsedFile,
+    Record,
+    clean_abstract,
+    parse_year,
+    split_authors,
+    split_tags,
+    venue_year_from_name,
+)
+
+_URL_KEYS = ("url", "link", "oa", "site", "pdf", "html_url")
+
+
+def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int | None) -> Record | None:
+    title = obj.get("title")
+    title = " ".join(str(title).split()) if title else ""
+    abstract = clean_abstract(obj.get("abstract"))
+    if not title and not abstract:
+        return None
+    authors = obj.get("authors", obj.get("author"))
+    url = next(
+        (str(obj[k]) for k in _URL_KEYS if isinstance(obj.get(k), str) and obj[k].startswith("http")), ""
+    )
+    tags = split_tags(obj.get("tags", obj.get("keywords", [])))
+    return Record(
+        title=title,
+        abstract=abstract,
+        authors=split_authors(authors),
+        year=parse_year(obj.get("year")) or default_year,
+        venue=str(obj.get("venue") or default_venue or "").strip(),
+        url=url,
+        key=str(obj.get("id") or obj.get("paper_id") or obj.get("key") or f"r{n}"),
+        tags=tags,
+    )
+
+
+def parse(path: Path, text: str) -> ParsedFile:
+    venue, year = venue_year_from_name(path)
+    stripped = text.lstrip("\ufeff \t\r\n")
+    objects: list[tuple[int, Any]] = []
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise ImportFailure(path, f"invalid JSON ({exc.msg}); is the file truncated?", exc.lineno) from None
+        objects = [(i + 1, o) for i, o in enumerate(data)]
+    elif stripped.startswith("{") and _is_single_object(stripped):
+        data = json.loads(stripped)
+        papers = next((data[k] for k in ("papers", "items", "records", "data") if isinstance(data.get(k), list)), None)
+        if papers is None:
+            papers = [data]
+        objects = [(i + 1, o) for i, o in enumerate(papers)]
+    else:
+        for lineno, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 may sit in a string
+            if not line.strip():
+                continue
+            try:
+                objects.append((lineno, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
+    records, skipped = [], 0
+    for n, obj in objects:
+        if not isinstance(obj, dict):
+            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object")
+        rec = to_record(obj, n, venue, year)
+        if rec is None:
+            skipped += 1
+        else:
+            records.append(rec)
+    return ParsedFile(path, "json", records, skipped)
+
+
+def _is_single_object(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
