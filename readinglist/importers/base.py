@@ -201,7 +201,7 @@ _VENUES |= {"emnlp": "EMNLP", "naacl": "NAACL", "aaai": "AAAI", "ijcai": "IJCAI"
 
 def venue_year_from_name(path: Path) -> tuple[str, int | None]:
     """nips2018.json → ("NeurIPS", 2018): a fallback for files whose records say neither."""
-    m = re.match(r"([A-Za-z]+)[_\-]?((?:19|20)\d\d)$", base_name(path))
+    m = re.search(r"(?:^|[_\-. ])([A-Za-z]+)[_\-]?((?:19|20)\d\d)$", base_name(path))
     if not m:
         return "", None
     return _VENUES.get(m.group(1).lower(), m.group(1).upper()), int(m.group(2))

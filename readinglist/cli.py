@@ -1,0 +1,306 @@
+"""The command line over the same core as the window: `readinglist [--data-dir DIR] COMMAND`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+from readinglist import __version__
+from readinglist.export import FORMATS, ExportOptions, export, render
+from readinglist.importers import ImportFailure
+from readinglist.index import QueryError
+from readinglist.library import ImportCancelled, Library
+from readinglist.store import STATES, Paper, StoreError
+
+SEARCH_HELP = """\
+search syntax:
+  words             all of them, stemmed (learn finds learning), title weighted over abstract
+  "a phrase"        the words next to each other
+  transform*        prefix        transformr~  fuzzy (one edit; ~2 for two)
+  a OR b, NOT c     boolean; AND is implied; parentheses group
+  title: abstract: author: tag: note: venue:   one field
+  year:2024  year:2020..2024  year:>2020       years
+  state:unread|skimmed|read
+"""
+
+
+class CliError(Exception):
+    """One line for stderr, exit code 1."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="readinglist",
+        description="Work through a conference's papers. With no command, the window opens.",
+        epilog=SEARCH_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--data-dir", metavar="DIR", help="keep the library here (default: the user data folder; "
+                   "also $READINGLIST_DATA_DIR)")
+    p.add_argument("--version", action="version", version=f"readinglist {__version__}")
+    p.add_argument("--smoke-test", action="store_true", help="start the window, wait until it is painted, exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    s = sub.add_parser("import", help="import papers from files (seed text, JSON Lines/JSON, BibTeX, CSV/TSV)")
+    s.add_argument("files", nargs="+", type=Path, metavar="FILE")
+
+    for name, helptext in (("list", "list papers, optionally matching a query"), ("search", "search, best first")):
+        s = sub.add_parser(name, help=helptext, epilog=SEARCH_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+        s.add_argument("query", nargs="?" if name == "list" else None, default="", metavar="QUERY")
+        if name == "search":
+            s.add_argument("--limit", type=int, default=20, help="how many (default 20; 0 for all)")
+        s.add_argument("--json", action="store_true", help="print a JSON list of papers")
+
+    s = sub.add_parser("show", help="show one paper")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("--json", action="store_true")
+
+    for name in ("tag", "untag"):
+        s = sub.add_parser(name, help=f"{'add' if name == 'tag' else 'remove'} tags")
+        s.add_argument("id", metavar="ID")
+        s.add_argument("tags", nargs="+", metavar="TAG")
+
+    s = sub.add_parser("mark", help="set the reading state")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("state", choices=STATES)
+
+    s = sub.add_parser("note", help="print, set or replace a paper's note (Markdown)")
+    s.add_argument("id", metavar="ID")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--set", metavar="TEXT", dest="text")
+    g.add_argument("--file", metavar="F", type=Path)
+
+    s = sub.add_parser("title", help="set your own title for a paper ('' restores the imported one)")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("text", metavar="TEXT")
+
+    s = sub.add_parser("export", help="export a reading list (Markdown to stdout by default)")
+    s.add_argument("query", nargs="?", default="", metavar="QUERY")
+    s.add_argument("-o", "--output", type=Path, metavar="FILE")
+    s.add_argument("--format", choices=FORMATS, default=None)
+    s.add_argument("--group", choices=("state", "tag", "none"), default="state")
+    s.add_argument("--abstracts", action="store_true", help="include the abstracts")
+    s.add_argument("--no-notes", action="store_true", help="leave the notes out")
+
+    s = sub.add_parser("install-desktop", help="add readinglist to the desktop's application menu (Linux)")
+    s.add_argument("--uninstall", action="store_true")
+    return p
+
+
+# ---- output -----------------------------------------------------------------------------------------
+
+STATE_MARK = {"unread": " ", "skimmed": "~", "read": "x"}
+
+
+def paper_line(p: Paper, width: int) -> str:
+    meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
+    tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.tags)
+    head = f"{p.uid:<7} [{STATE_MARK[p.state]}] "
+    tail = "  " + " · ".join(x for x in (meta, tags) if x)
+    room = max(20, width - len(head) - len(tail))
+    title = p.title if len(p.title) <= room else p.title[: room - 1] + "…"
+    return f"{head}{title}{tail}"
+
+
+def print_papers(papers: Sequence[Paper], as_json: bool, scores: Sequence[float] | None = None) -> None:
+    if as_json:
+        items = [p.to_json() for p in papers]
+        if scores is not None:
+            for item, score in zip(items, scores, strict=False):
+                item["score"] = round(score, 4)
+        print(json.dumps(items, ensure_ascii=False, indent=2))
+        return
+    width = shutil.get_terminal_size((100, 20)).columns
+    for p in papers:
+        print(paper_line(p, width))
+
+
+def show_paper(p: Paper) -> str:
+    from readinglist.markup import to_plain
+
+    width = min(100, shutil.get_terminal_size((100, 20)).columns)
+    lines = [p.title, "=" * min(len(p.title), width)]
+    meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
+    lines.append(f"id {p.uid} · {p.state}" + (f" · {meta}" if meta else ""))
+    if p.authors:
+        lines.append(", ".join(p.authors))
+    if p.tags:
+        lines.append("tags: " + ", ".join(p.tags))
+    if p.links:
+        lines += [f"  {u}" for u in p.links]
+    if p.abstract:
+        lines.append("")
+        for para in to_plain(p.abstract).split("\n\n"):
+            lines += textwrap.wrap(para, width) + [""]
+    if p.note.strip():
+        lines += ["Note:", textwrap.indent(p.note.strip(), "  ")]
+    return "\n".join(lines).rstrip()
+
+
+class _Progress:
+    """A one-line progress display on stderr, only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.active = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        if self.active:
+            pct = f" {100 * done // total:3d}%" if total else ""
+            sys.stderr.write(f"\r\033[K{message}{pct}")
+            sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.active:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+# ---- commands ---------------------------------------------------------------------------------------
+
+
+def run_command(args: argparse.Namespace, lib: Library) -> int:
+    cmd = args.command
+    if cmd == "import":
+        progress = _Progress()
+        failed = 0
+        for path in args.files:
+            try:
+                summaries = lib.import_files([path], progress=progress)
+            except ImportFailure as exc:
+                progress.clear()
+                print(f"readinglist: cannot import {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            progress.clear()
+            for summary in summaries:
+                print(summary.line())
+                for warning in summary.warnings:
+                    print(f"  warning: {warning}", file=sys.stderr)
+        return 1 if failed else 0
+    if cmd in ("list", "search"):
+        limit = None
+        if cmd == "search":
+            if args.limit < 0:
+                raise CliError("--limit must be 0 (all) or more")
+            limit = args.limit or None
+        result = lib.search(args.query, limit=limit)
+        papers = lib.papers(result.ids)
+        print_papers(papers, args.json, result.scores if cmd == "search" else None)
+        if not papers and not args.json:
+            print(f"No papers match “{args.query}”." if args.query else "The library is empty.", file=sys.stderr)
+        return 0
+    if cmd == "show":
+        p = lib.paper(lib.resolve(args.id))
+        assert p is not None
+        print(json.dumps(p.to_json(), ensure_ascii=False, indent=2) if args.json else show_paper(p))
+        return 0
+    if cmd in ("tag", "untag"):
+        pid = lib.resolve(args.id)
+        (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)
+        p = lib.paper(pid)
+        assert p is not None
+        print(f"{p.uid}: {', '.join(p.tags) or '(no tags)'}")
+        return 0
+    if cmd == "mark":
+        pid = lib.resolve(args.id)
+        lib.set_state([pid], args.state)
+        print(f"{lib.store.uids([pid])[pid]}: {args.state}")
+        return 0
+    if cmd == "note":
+        pid = lib.resolve(args.id)
+        if args.text is None and args.file is None:
+            p = lib.paper(pid)
+            assert p is not None
+            print(p.note)
+            return 0
+        if args.file is not None:
+            try:
+                text = args.file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise CliError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+        else:
+            text = args.text
+        lib.set_note(pid, text)
+        return 0
+    if cmd == "title":
+        pid = lib.resolve(args.id)
+        lib.set_title(pid, args.text or None)
+        p = lib.paper(pid)
+        assert p is not None
+        print(f"{p.uid}: {p.title}")
+        return 0
+    if cmd == "export":
+        fmt = args.format
+        if fmt is None:
+            suffix = args.output.suffix.lower() if args.output else ".md"
+            fmt = {".bib": "bibtex", ".csv": "csv", ".json": "json"}.get(suffix, "markdown")
+        result = lib.search(args.query)
+        papers = lib.papers(result.ids)
+        options = ExportOptions(
+            format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query
+        )
+        if args.output:
+            try:
+                export(papers, options, args.output)
+            except OSError as exc:
+                raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+            print(f"Exported {len(papers)} papers to {args.output}", file=sys.stderr)
+        else:
+            sys.stdout.write(render(papers, options))
+        return 0
+    raise CliError(f"unknown command {cmd}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from readinglist.app import run
+
+        return run(args.data_dir, smoke_test=args.smoke_test)
+    if args.command == "install-desktop":
+        from readinglist.desktop import install_desktop
+
+        try:
+            print(install_desktop(uninstall=args.uninstall))
+            return 0
+        except OSError as exc:
+            print(f"readinglist: {exc}", file=sys.stderr)
+            return 1
+
+    def notify(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    lib = None
+    try:
+        lib = Library.open(args.data_dir, notify=notify)
+        return run_command(args, lib)
+    except (StoreError, QueryError, CliError, ImportFailure) as exc:
+        print(f"readinglist: {exc}", file=sys.stderr)
+        return 1
+    except ImportCancelled:
+        print("readinglist: import cancelled; nothing was changed", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("readinglist: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        print(f"readinglist: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # the last line of defence: never a traceback for a user
+        print(f"readinglist: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if lib is not None:
+            lib.close()
+
+
+def gui_main() -> int:
+    return main([])

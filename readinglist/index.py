@@ -1,0 +1,317 @@
+"""The Whoosh index: derived from the store, rebuilt whenever it cannot be trusted.
+
+Only the paper id is stored; text is read from SQLite, never re-read per hit. Every write goes through
+`Index.write()` (Whoosh allows one writer), and the index records the store revision it has seen, so
+changes made while it was closed or broken are caught up on the next open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import index as windex
+from whoosh import qparser, query, scoring
+from whoosh.analysis import StandardAnalyzer, StemmingAnalyzer
+from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
+from whoosh.searching import Searcher
+from whoosh.writing import SegmentWriter
+
+from readinglist.store import STATES, Paper
+
+SCHEMA_VERSION = 1
+TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]
+FIELD_ALIASES = {"author": "authors", "tag": "tags"}
+KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "id"}
+TITLE_BOOST = 3.0
+
+
+def make_schema() -> Schema:
+    stem = StemmingAnalyzer()
+    names = StandardAnalyzer(stoplist=None, minsize=1)
+    return Schema(
+        id=ID(stored=True, unique=True),
+        title=TEXT(analyzer=stem, field_boost=TITLE_BOOST),
+        abstract=TEXT(analyzer=stem),
+        authors=TEXT(analyzer=names),
+        tags=KEYWORD(commas=True, lowercase=True, scorable=True),
+        note=TEXT(analyzer=stem),
+        venue=TEXT(analyzer=names),
+        year=NUMERIC(int, bits=16, signed=False),
+        state=ID,
+    )
+
+
+def schema_fingerprint(schema: Schema) -> str:
+    # names and types only (reprs carry memory addresses); bump SCHEMA_VERSION when an analyzer changes
+    desc = [(name, type(f).__name__, getattr(f, "field_boost", 1.0)) for name, f in schema.items()]
+    return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc], default=str).encode()).hexdigest()[:16]
+
+
+class QueryError(ValueError):
+    """A query the user has to fix; the message says how."""
+
+
+@dataclass
+class SearchResult:
+    ids: list[int]
+    scores: list[float]
+    query: str
+    terms: set[str] = field(default_factory=set)  # analysed words to highlight
+    prefixes: list[str] = field(default_factory=list)
+
+
+def document(p: Paper) -> dict[str, object]:
+    doc: dict[str, object] = {
+        "id": str(p.id),
+        "title": p.title,
+        "abstract": p.plain_abstract,
+        "authors": " ; ".join(p.authors),
+        "tags": ",".join(p.tags),
+        "note": p.note,
+        "venue": p.venue,
+        "state": p.state,
+    }
+    if p.year:
+        doc["year"] = p.year
+    return doc
+
+
+# ---- query parsing ----------------------------------------------------------------------------------
+
+_RANGE_RE = re.compile(r"\byear:(\d{4})?\s*\.\.\s*(\d{4})?")
+_FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
+
+
+def preprocess(text: str) -> str:
+    """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], quotes balanced."""
+    text = _RANGE_RE.sub(lambda m: f"year:[{m.group(1) or ''} TO {m.group(2) or ''}]", text)
+    if text.count('"') % 2:
+        text += '"'  # an unfinished phrase (still being typed) is read as if closed
+    outside = re.sub(r'"[^"]*"', '""', text)
+    for m in _FIELD_RE.finditer(outside):
+        name = m.group(1).lower()
+        if name not in KNOWN_FIELDS:
+            known = "title, abstract, author, tag, note, venue, year, state"
+            raise QueryError(f"unknown field “{m.group(1)}:” — use one of {known}")
+    m = re.search(r"\bstate:(\S+)", outside)
+    if m and m.group(1).lower().strip('"') not in STATES:
+        raise QueryError(f"state:{m.group(1)} — use state:unread, state:skimmed or state:read")
+    # field names are case-insensitive for the user
+    return _FIELD_RE.sub(lambda m: m.group(1).lower() + ":", text) if _FIELD_RE.search(text) else text
+
+
+def make_parser(schema: Schema) -> qparser.QueryParser:
+    parser = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup)
+    parser.add_plugin(qparser.FuzzyTermPlugin())
+    parser.add_plugin(qparser.GtLtPlugin())
+    parser.add_plugin(qparser.FieldAliasPlugin({"authors": ["author"], "tags": ["tag"]}))
+    return parser
+
+
+# ---- the index --------------------------------------------------------------------------------------
+
+
+class Index:
+    def __init__(self, folder: Path, notify: Callable[[str], None] | None = None, read_only: bool = False):
+        self.folder = Path(folder)
+        self.notify = notify or (lambda message: None)
+        self.read_only = read_only
+        self.schema = make_schema()
+        self.fingerprint = schema_fingerprint(self.schema)
+        self.parser = make_parser(self.schema)
+        self._write_lock = threading.RLock()
+        self._search_lock = threading.RLock()
+        self._searcher: Searcher | None = None
+        self.ix: windex.Index | None = None
+        self.rev = -1
+
+    # ---- opening, validating, rebuilding ----
+
+    @property
+    def state_file(self) -> Path:
+        return self.folder / "readinglist-index.json"
+
+    def open(self) -> bool:
+        """Open the index if it can be trusted; False when it has to be rebuilt (missing, other schema, corrupt)."""
+        try:
+            state = json.loads(self.state_file.read_text())
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError):
+            self.notify("The search index's state file is unreadable; rebuilding the index.")
+            return False
+        if state.get("schema") != self.fingerprint:
+            self.notify("The search index was made by another version; rebuilding it.")
+            return False
+        try:
+            self.ix = windex.open_dir(str(self.folder))
+            with self.ix.searcher() as s:
+                s.doc_count()
+        except Exception as exc:  # whoosh raises many kinds for a damaged index
+            self.notify(f"The search index is damaged ({type(exc).__name__}); rebuilding it.")
+            self.ix = None
+            return False
+        self.rev = int(state.get("rev", -1))
+        return True
+
+    def rebuild(self, papers: Iterable[Paper], rev: int, total: int | None = None) -> None:
+        """A fresh index built beside the old one and swapped in, so a failure leaves the old one."""
+        self.close()
+        tmp = self.folder.with_name(self.folder.name + ".new")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        ix = windex.create_in(str(tmp), self.schema)
+        writer = ix.writer(limitmb=256)
+        try:
+            for p in papers:
+                writer.add_document(**document(p))
+            writer.commit()
+        except BaseException:
+            writer.cancel()
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        ix.close()
+        old = self.folder.with_name(self.folder.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if self.folder.exists():
+            self.folder.rename(old)
+        tmp.rename(self.folder)
+        shutil.rmtree(old, ignore_errors=True)
+        self.ix = windex.open_dir(str(self.folder))
+        self._save_state(rev)
+
+    def _save_state(self, rev: int) -> None:
+        self.rev = rev
+        tmp = self.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"schema": self.fingerprint, "rev": rev}))
+        tmp.replace(self.state_file)
+
+    def close(self) -> None:
+        with self._search_lock:
+            if self._searcher is not None:
+                self._searcher.close()
+                self._searcher = None
+        if self.ix is not None:
+            self.ix.close()
+            self.ix = None
+
+    # ---- writing: one place ----
+
+    @contextmanager
+    def write(self, rev: int, bulk: bool = False) -> Iterator[SegmentWriter]:
+        """The single writer; commits, records the revision, and refreshes the shared searcher."""
+        if self.ix is None:
+            raise RuntimeError("index not open")
+        with self._write_lock:
+            writer = self.ix.writer(limitmb=256 if bulk else 64)
+            try:
+                yield writer
+            except BaseException:
+                writer.cancel()
+                raise
+            writer.commit()
+            self._save_state(rev)
+        with self._search_lock:
+            # a new searcher, not Searcher.refresh(): refresh() can keep a segment's old deletions and
+            # return both versions of an updated document
+            if self._searcher is not None:
+                self._searcher.close()
+                self._searcher = None
+
+    def update(self, papers: Sequence[Paper], rev: int) -> None:
+        """Replace these papers' documents: a tag, note or state change touches one document."""
+        with self.write(rev) as writer:
+            for p in papers:
+                writer.update_document(**document(p))
+
+    def add(self, papers: Sequence[Paper], rev: int) -> None:
+        with self.write(rev, bulk=True) as writer:
+            for p in papers:
+                writer.add_document(**document(p))
+
+    def doc_count(self) -> int:
+        with self.searching() as s:
+            return int(s.doc_count())
+
+    # ---- searching ----
+
+    @contextmanager
+    def searching(self) -> Iterator[Searcher]:
+        """One searcher reused across searches (opening one per query costs more than most queries)."""
+        if self.ix is None:
+            raise RuntimeError("index not open")
+        with self._search_lock:
+            if self._searcher is None:
+                self._searcher = self.ix.searcher(weighting=scoring.BM25F())
+            yield self._searcher
+
+    def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
+        q = self.parser.parse(preprocess(text)) if text.strip() else query.Every()
+        if q is query.NullQuery and text.strip():
+            raise QueryError("that query has no words to search for")
+        filters: list[query.Query] = []
+        if state:
+            filters.append(query.Term("state", state))
+        if tag:
+            filters.append(query.Term("tags", tag.lower()))
+        return query.And([q, *filters]) if filters else q
+
+    def search(
+        self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None
+    ) -> SearchResult:
+        """All matches in rank order (or the first `limit`)."""
+        try:
+            q = self.parse(text, state, tag)
+        except QueryError:
+            raise
+        except Exception as exc:  # whoosh's parser rejects some odd syntax
+            raise QueryError(f"cannot read that query ({exc})") from None
+        with self.searching() as s:
+            results = s.search(q, limit=limit)
+            ids = [int(hit["id"]) for hit in results]
+            scores = [float(hit.score or 0.0) for hit in results]
+            terms, prefixes = self._highlight_terms(q, s)
+        return SearchResult(ids, scores, text, terms, prefixes)
+
+    def _highlight_terms(self, q: query.Query, s: Searcher) -> tuple[set[str], list[str]]:
+        terms: set[str] = set()
+        try:
+            for fieldname, value in q.existing_terms(s.reader(), phrases=True, expand=True):
+                if fieldname in {"title", "abstract", "authors", "note"}:
+                    terms.add(value.decode("utf-8") if isinstance(value, bytes) else str(value))
+        except Exception:  # highlighting is a courtesy; never fail a search over it
+            pass
+        return terms, []
+
+    def more_like(self, paper_id: int, text: str, top: int = 5) -> list[int]:
+        """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts."""
+        with self.searching() as s:
+            docnum = s.document_number(id=str(paper_id))
+            if docnum is None or not text.strip():
+                return []
+            hits = s.more_like(docnum, "abstract", text=text, top=top, numterms=12)
+            return [int(h["id"]) for h in hits]
+
+
+_STEM = StemmingAnalyzer()
+
+
+def highlighter(terms: set[str]) -> Callable[[str], bool]:
+    """A word test for the detail pane: does the word's analysed form appear among the query's terms?"""
+    lowered = {t.lower() for t in terms}
+
+    def match(word: str) -> bool:
+        w = word.lower()
+        if w in lowered:
+            return True
+        return any(tok.text in lowered for tok in _STEM(w))
+
+    return match

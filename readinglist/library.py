@@ -1,0 +1,339 @@
+"""The library: what the command line and the window call. Files → importers → store → index → search.
+
+Neither caller runs SQL or touches Whoosh: every operation here keeps the store and the index in step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from readinglist import markup, paths
+from readinglist.importers import ImportContext, ImportFailure, Record, parse_file
+from readinglist.importers.base import base_name
+from readinglist.index import Index, QueryError, SearchResult
+from readinglist.matching import Existing, Incoming, match
+from readinglist.store import STATES, NewPaper, Paper, Store, StoreError, open_store
+from readinglist.titles import derive_title, make_unique
+
+__all__ = ["ImportCancelled", "ImportFailure", "ImportSummary", "Library", "QueryError", "StoreError"]
+
+Progress = Callable[[int, int, str], None]
+BUNDLED_PREFIX = "bundled:"
+
+
+class ImportCancelled(Exception):
+    pass
+
+
+@dataclass
+class ImportSummary:
+    path: Path
+    kind: str = ""
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    missing: int = 0  # papers the file no longer has: kept, with their annotations
+    warnings: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        text = (
+            f"{self.path.name}: {self.added} added, {self.updated} updated, "
+            f"{self.unchanged} unchanged, {self.skipped} skipped"
+        )
+        if self.missing:
+            text += f", {self.missing} no longer in the file (kept)"
+        return text
+
+
+def content_hash(r: Record) -> str:
+    h = hashlib.sha1()
+    for part in (r.title, r.abstract, "\x1e".join(r.authors), r.venue, str(r.year or "")):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\x1f")
+    return h.hexdigest()
+
+
+def _unchanged_paper(h: str) -> NewPaper:
+    """Stands for a record already stored as it is: matched by hash, never written."""
+    return NewPaper(h, h, "", "", "", "", "", [], "", None, "", [], [])
+
+
+def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
+    """Derived forms are computed once, here: plain text for the index, links, and the display title."""
+    plain = markup.to_plain(r.abstract)
+    auto_title = markup.title_plain(r.title) if r.title else derive_title(r.abstract)
+    seed = hashlib.sha1(f"{r.venue}\x1f{r.year}\x1f{r.title}\x1f{r.abstract}".encode()).hexdigest()
+    links = markup.extract_links(r.abstract)
+    if r.url and r.url not in links:
+        links.insert(0, r.url)
+    return NewPaper(
+        uid_seed=seed,
+        content_hash=chash or content_hash(r),
+        source_key=r.key,
+        title=r.title,
+        auto_title=auto_title or "Untitled",
+        abstract=r.abstract,
+        plain_abstract=plain,
+        authors=r.authors,
+        venue=r.venue,
+        year=r.year,
+        url=r.url,
+        links=links,
+        tags=r.tags,
+    )
+
+
+class Library:
+    def __init__(self, data_dir: Path, notify: Callable[[str], None] | None = None, read_only: bool = False):
+        self.data_dir = Path(data_dir)
+        self.notify = notify or (lambda message: None)
+        self.read_only = read_only
+        if not read_only:
+            try:
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{self.data_dir}: cannot create the data folder ({exc.strerror})") from None
+        self.store = open_store(self.data_dir / "library.db", read_only=read_only)
+        self.index = Index(self.data_dir / "index", notify=self.notify, read_only=read_only)
+        self._import_lock = threading.Lock()
+
+    @classmethod
+    def open(
+        cls,
+        data_dir: Path | str | None = None,
+        notify: Callable[[str], None] | None = None,
+        seed: bool = True,
+        read_only: bool = False,
+    ) -> Library:
+        """Open (creating on first use, with the bundled corpus) and make the index trustworthy."""
+        lib = cls(paths.data_dir(data_dir), notify=notify, read_only=read_only)
+        lib.sync_index()
+        if seed and not read_only and lib.is_new():
+            lib.import_files([paths.bundled_corpus()], bundled=True)
+        return lib
+
+    def is_new(self) -> bool:
+        return self.store.count() == 0 and not self.store.db.execute("SELECT 1 FROM sources").fetchone()
+
+    def close(self) -> None:
+        self.index.close()
+        self.store.close()
+
+    # ---- keeping the index in step ----
+
+    def sync_index(self) -> None:
+        """Open the index, rebuilding or catching it up as needed."""
+        rev = self.store.current_rev()
+        if not self.index.open():
+            if self.read_only:
+                return
+            count = self.store.count()
+            if count:
+                self.notify(f"Building the search index for {count:,} papers…")
+            self.index.rebuild(self._iter_papers(), rev)
+            return
+        if self.index.rev < rev and not self.read_only:
+            changed = self.store.changed_since(self.index.rev)
+            if changed:
+                self.index.update(self.store.papers(changed), rev)
+
+    def _iter_papers(self, chunk: int = 2000):  # noqa: ANN202 - a generator of Paper
+        ids = self.store.all_ids()
+        for i in range(0, len(ids), chunk):
+            yield from self.store.papers(ids[i : i + chunk])
+
+    def _reindex(self, ids: Sequence[int]) -> None:
+        if ids:
+            self.index.update(self.store.papers(list(ids)), self.store.current_rev())
+
+    # ---- importing ----
+
+    def import_files(
+        self,
+        files: Sequence[Path | str],
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        bundled: bool = False,
+    ) -> list[ImportSummary]:
+        """Import each file in its own transaction. A bad file raises ImportFailure and leaves the library
+        as it was before that file; files before it stay imported."""
+        context = ImportContext()
+        summaries = []
+        with self._import_lock:
+            for n, f in enumerate(files):
+                path = Path(f)
+                if progress:
+                    progress(0, 0, f"Reading {path.name} ({n + 1} of {len(files)})")
+                parsed = parse_file(path, context)
+                location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
+                summaries.append(self._import_records(path, location, parsed.kind, parsed.records, progress, cancel))
+                summaries[-1].skipped = parsed.skipped
+                summaries[-1].warnings = parsed.warnings
+        return summaries
+
+    def _import_records(
+        self,
+        path: Path,
+        location: str,
+        kind: str,
+        records: list[Record],
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> ImportSummary:
+        summary = ImportSummary(path, kind)
+        total = len(records)
+        store = self.store
+        with store.transaction() as db:
+            source_id = store.source_id(location, base_name(path), kind)
+            existing = [Existing(pid, h, t, a) for pid, h, t, a in store.source_papers(source_id)]
+            known = {e.content_hash for e in existing}
+            # derived forms (LaTeX decoding, titles) only for records that are not already stored as they are
+            new_papers: list[NewPaper] = []
+            for i, r in enumerate(records):
+                if cancel is not None and cancel.is_set():
+                    raise ImportCancelled(path.name)
+                h = content_hash(r)
+                new_papers.append(to_new_paper(r, h) if h not in known else _unchanged_paper(h))
+                if progress and i % 500 == 0:
+                    progress(i, total * 2, f"Preparing {path.name}")
+            incoming = [Incoming(p.content_hash, p.title, p.plain_abstract) for p in new_papers]
+            unchanged, revised = match(existing, incoming)
+            rev = store.next_rev(db)
+            taken = store.source_titles(source_id)
+            fresh = [i for i in range(total) if i not in unchanged and i not in revised]
+            titles = make_unique([new_papers[i].auto_title for i in fresh], taken)
+            for i, title in zip(fresh, titles, strict=True):
+                new_papers[i].auto_title = title
+            revised_ids = []
+            for done, (i, pid) in enumerate(revised.items()):
+                store.update_content(pid, new_papers[i], rev)
+                revised_ids.append(pid)
+            step = 1000
+            added_ids: list[int] = []
+            for start in range(0, len(fresh), step):
+                if cancel is not None and cancel.is_set():
+                    raise ImportCancelled(path.name)  # rolls the whole file back
+                batch = [new_papers[i] for i in fresh[start : start + step]]
+                added_ids += store.insert_papers(source_id, batch, rev)
+                if progress:
+                    progress(total + start + len(batch), total * 2, f"Storing {path.name}")
+            seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
+            gone = [e.id for e in existing if e.id not in seen]
+            store.set_in_source(gone, False, rev)
+            store.set_in_source(list(unchanged.values()), True, rev)
+        summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
+        summary.missing = len(gone)
+        if added_ids or revised_ids:
+            if progress:
+                progress(total * 2, total * 2, f"Indexing {path.name}")
+            current = store.current_rev()
+            if revised_ids:
+                self.index.update(store.papers(revised_ids), current)
+            for start in range(0, len(added_ids), 5000):
+                self.index.add(store.papers(added_ids[start : start + 5000]), current)
+        return summary
+
+    # ---- reading and searching ----
+
+    def search(
+        self, text: str = "", limit: int | None = None, state: str | None = None, tag: str | None = None
+    ) -> SearchResult:
+        """Matches in rank order; with no query, every paper (filtered) in library order."""
+        if not text.strip():
+            ids = self.store.ordered_ids("added", state=state, tag=tag)
+            return SearchResult(ids[:limit] if limit else ids, [], text)
+        return self.index.search(text, limit=limit, state=state, tag=tag)
+
+    def papers(self, ids: Sequence[int]) -> list[Paper]:
+        return self.store.papers(ids)
+
+    def paper(self, paper_id: int) -> Paper | None:
+        return self.store.paper(paper_id)
+
+    def resolve(self, uid: str) -> int:
+        return self.store.resolve_uid(uid)
+
+    def related(self, paper_id: int, top: int = 5) -> list[int]:
+        p = self.store.paper(paper_id)
+        if p is None:
+            return []
+        return self.index.more_like(paper_id, f"{p.title}. {p.plain_abstract}", top=top)
+
+    def counts(self) -> dict[str, int]:
+        counts = self.store.state_counts()
+        counts["all"] = sum(counts[s] for s in STATES)
+        return counts
+
+    def tag_counts(self) -> list[tuple[str, int]]:
+        return self.store.tag_counts()
+
+    # ---- annotating: each returns what undo needs ----
+
+    def set_state(self, ids: Sequence[int], state: str) -> dict[int, str]:
+        before = self.store.set_state(ids, state)
+        self._reindex(ids)
+        return before
+
+    def restore_states(self, states: dict[int, str]) -> None:
+        self.store.restore_states(states)
+        self._reindex(list(states))
+
+    def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
+        before = self.store.add_tags(ids, normalise_tags(tags))
+        self._reindex(ids)
+        return before
+
+    def remove_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
+        before = self.store.remove_tags(ids, normalise_tags(tags))
+        self._reindex(ids)
+        return before
+
+    def set_tags(self, tags_by_paper: dict[int, list[str]]) -> dict[int, list[str]]:
+        before = self.store.set_tags({pid: normalise_tags(t) for pid, t in tags_by_paper.items()})
+        self._reindex(list(tags_by_paper))
+        return before
+
+    def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
+        """Rename a tag; onto an existing tag this merges the two."""
+        ids = self.store.papers_with_tag(old)
+        current = self.store.tags_of(ids)
+        new_name = normalise_tags([new])
+        if not new_name:
+            raise StoreError("a tag needs a name")
+        target = {
+            pid: list(dict.fromkeys([new_name[0] if t.casefold() == old.casefold() else t for t in tags]))
+            for pid, tags in current.items()
+        }
+        return self.set_tags(target)
+
+    def delete_tag(self, name: str) -> dict[int, list[str]]:
+        ids = self.store.papers_with_tag(name)
+        current = self.store.tags_of(ids)
+        return self.set_tags({pid: [t for t in tags if t.casefold() != name.casefold()] for pid, tags in current.items()})
+
+    def set_note(self, paper_id: int, note: str) -> str:
+        before = self.store.set_note(paper_id, note)
+        if before != note:
+            self._reindex([paper_id])
+        return before
+
+    def set_title(self, paper_id: int, title: str | None) -> str | None:
+        before = self.store.set_user_title(paper_id, title)
+        self._reindex([paper_id])
+        return before
+
+
+def normalise_tags(tags: Sequence[str]) -> list[str]:
+    """Tags are trimmed, single-spaced and lower-case; commas separate tags, so none is kept inside one."""
+    out: dict[str, None] = {}
+    for tag in tags:
+        for part in tag.split(","):
+            clean = " ".join(part.split()).lower()
+            if clean:
+                out.setdefault(clean, None)
+    return list(out)

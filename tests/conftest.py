@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("READINGLIST_SHARED", ROOT.parent / "shared"))
+CORPORA = SHARED / "corpora"
+
+
+def corpus(relative: str) -> Path:
+    """A file from ../shared/corpora (never copied into the project: several have no licence)."""
+    path = CORPORA / relative
+    if not path.exists():
+        pytest.skip(f"test corpus {relative} is not available at {CORPORA}")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path, monkeypatch):
+    """No test ever touches the real user data dir or settings."""
+    monkeypatch.setenv("READINGLIST_DATA_DIR", str(tmp_path / "default-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+
+
+@pytest.fixture
+def data_dir(tmp_path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def lib(data_dir):
+    from readinglist.library import Library
+
+    library = Library.open(data_dir)
+    yield library
+    library.close()
+
+
+@pytest.fixture
+def empty_lib(data_dir):
+    from readinglist.library import Library
+
+    library = Library.open(data_dir, seed=False)
+    yield library
+    library.close()

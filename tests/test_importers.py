@@ -1,0 +1,163 @@
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import corpus
+from readinglist.importers import ImportContext, ImportFailure, parse_file
+
+
+def test_seed_corpus_gives_venue_year_and_abstracts():
+    parsed = parse_file(Path(__file__).parent.parent / "corpus" / "icml2026.txt")
+    assert parsed.kind == "seed"
+    assert len(parsed.records) == 19
+    assert all(r.venue == "ICML" and r.year == 2026 and r.abstract and not r.title for r in parsed.records)
+
+
+def test_neurips_jsonl_gz():
+    parsed = parse_file(corpus("neurips_1987_2018.jsonl.gz"))
+    assert len(parsed.records) == 8263
+    # "Abstract Unavailable" counts as no abstract; the paper is still a paper (it has a title)
+    placeholders = [r for r in parsed.records if r.title and not r.abstract]
+    assert len(placeholders) >= 17
+    assert all(r.abstract != "Abstract Unavailable" for r in parsed.records)
+    assert parsed.records[0].authors == ["G. Tesauro", "T. J. Sejnowski"]
+
+
+def test_pmlr_jsonl_and_bib_agree():
+    jl = parse_file(corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl"))
+    assert len(jl.records) == 517
+    bib = parse_file(corpus("bib/pmlr/pmlr-v286-uai2025.bib"))
+    assert len(bib.records) == 229
+    assert {r.venue for r in bib.records} == {"UAI"} and {r.year for r in bib.records} == {2025}
+    first = bib.records[0]
+    assert first.authors and "," not in first.authors[0]  # "Last, First" reordered
+
+
+def test_colt_bib_reports_unparseable_entries_with_lines():
+    parsed = parse_file(corpus("bib/pmlr/pmlr-v291-colt2025.bib"))
+    assert len(parsed.records) >= 178
+    assert parsed.skipped >= 1
+    assert any("line" in w for w in parsed.warnings)
+
+
+def test_paperlists_json_array_gets_venue_and_year_from_file_name():
+    parsed = parse_file(corpus("originals/paperlists_nips2018.json.gz"))
+    assert len(parsed.records) == 1009
+    assert {r.venue for r in parsed.records} == {"NeurIPS"} and {r.year for r in parsed.records} == {2018}
+    assert parsed.records[0].authors == ["Lijun Zhang", "Zhi-Hua Zhou"]
+
+
+def test_iclr_tsv_keywords_become_tags():
+    parsed = parse_file(corpus("originals/iclr2021-openreviewdata/paperlist.tsv.gz"))
+    assert len(parsed.records) == 2966
+    assert "generative adversarial network" in parsed.records[0].tags
+
+
+def test_iridia_macros_across_files():
+    ctx = ImportContext()
+    for name in ("abbrev", "journals", "authors"):
+        assert parse_file(corpus(f"bib/iridia/{name}.bib"), ctx).records == []
+    articles = parse_file(corpus("bib/iridia/articles.bib"), ctx)
+    assert len(articles.records) == 1509
+    assert articles.records[1].authors[:2] == ["David Abramson", "Mohan Krishna Amoorthy"]
+
+
+def test_iridia_articles_alone_fail_on_undefined_macro():
+    with pytest.raises(ImportFailure, match=r"articles\.bib, line \d+: undefined macro"):
+        parse_file(corpus("bib/iridia/articles.bib"))
+
+
+def test_bbt_fixtures():
+    assert len(parse_file(corpus("bib/zotero-bbt-fixtures/jabref210_groups_issue97.bib")).records) >= 900
+    assert len(parse_file(corpus("bib/zotero-bbt-fixtures/mendeley_export_web_page.bib")).records) >= 500
+    papers3 = parse_file(corpus("bib/zotero-bbt-fixtures/papers3_library_issue1296.bib.gz"))
+    assert len(papers3.records) >= 3700
+    with pytest.raises(ImportFailure, match="undefined macro 'AAAI-91'"):
+        parse_file(corpus("bib/zotero-bbt-fixtures/legacy_ai_parens_issue873.bib"))
+
+
+def test_biblatex_examples_decode_accents():
+    parsed = parse_file(corpus("bib/biblatex/biblatex-examples.bib"))
+    names = {a for r in parsed.records for a in r.authors}
+    assert any("Ö" in n or "ö" in n for n in names)
+
+
+def test_bibtex_string_month_nested_braces(tmp_path):
+    f = tmp_path / "x.bib"
+    f.write_text(
+        '@string{jml = "J. Mach. Learn."}\n'
+        "@article{k1, author = {M{\\\"u}ller, Hans and Doe, Jane}, title = {The {GAN} of {\\'E}t{\\'e}},"
+        " journal = jml # { Res.}, month = jul, year = 2020, abstract = {Nested {braces {deep}} here.}}\n"
+    )
+    (r,) = parse_file(f).records
+    assert r.authors == ["Hans Müller", "Jane Doe"]
+    assert r.venue == "J. Mach. Learn. Res." and r.year == 2020
+    assert "{deep}" in r.abstract  # stored as imported
+
+
+def test_proceedings_gives_venue_and_year(tmp_path):
+    f = tmp_path / "p.bib"
+    f.write_text(
+        "@proceedings{P, shortname = {XYZ}, year = {2031}, booktitle = {Proc. XYZ}}\n"
+        "@inproceedings{a, title = {A}, abstract = {Abstract text.}}\n"
+    )
+    (r,) = parse_file(f).records
+    assert (r.venue, r.year) == ("XYZ", 2031)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "problem"),
+    [
+        ("empty.jsonl", b"", "is empty"),
+        ("blank.bib", b"   \n\n", "is empty"),
+        ("binary.json", bytes(range(256)) * 4, "binary"),
+        ("trunc.json", b'[{"title": "A", "abstract": "B"}, {"title": "C', "line 1: invalid JSON"),
+        ("bad.jsonl", b'{"title": "A"}\n{"title": \n', "line 2: invalid JSON Lines"),
+        ("notgz.jsonl.gz", b"\x1f\x8b\x08\x00garbage", "gzip"),
+        ("macro.bib", b"@article{a, title = {T}, journal = undefinedjournal}\n", "line 1: undefined macro"),
+        ("nocols.csv", b"foo,bar\n1,2\n", "no title or abstract column"),
+        ("unknown.dat", b"just some words\nwithout structure\n", "unrecognised format"),
+        ("list.json", b"[1, 2, 3]", "not an object"),
+    ],
+)
+def test_bad_files_fail_with_the_file_name_and_problem(tmp_path, name, content, problem):
+    f = tmp_path / name
+    f.write_bytes(content)
+    with pytest.raises(ImportFailure) as info:
+        parse_file(f)
+    assert name in str(info.value)
+    assert problem in str(info.value)
+
+
+def test_truncated_gzip(tmp_path):
+    data = gzip.compress(b'{"title": "A"}\n' * 1000)
+    f = tmp_path / "cut.jsonl.gz"
+    f.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImportFailure, match="cut.jsonl.gz: is not a readable gzip file"):
+        parse_file(f)
+
+
+def test_latin1_file_is_read_with_a_warning(tmp_path):
+    f = tmp_path / "old.csv"
+    f.write_bytes("title,abstract\nCaf\xe9 paper,An abstract\n".encode("latin-1"))
+    parsed = parse_file(f)
+    assert parsed.records[0].title == "Café paper"
+    assert any("not UTF-8" in w for w in parsed.warnings)
+
+
+def test_json_authors_forms_and_missing_keys(tmp_path):
+    f = tmp_path / "a.jsonl"
+    rows = [
+        {"title": "One", "authors": "A. B; C. D"},
+        {"title": "Two", "authors": "A. B and C. D"},
+        {"abstract": "Only an abstract."},
+        {"url": "https://x.org"},  # neither title nor abstract: skipped and counted
+        {"title": "Three", "abstract": "Abstract Unavailable"},
+    ]
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    parsed = parse_file(f)
+    assert [r.authors for r in parsed.records[:2]] == [["A. B", "C. D"], ["A. B", "C. D"]]
+    assert len(parsed.records) == 4 and parsed.skipped == 1
+    assert parsed.records[3].abstract == ""
