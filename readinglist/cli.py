@@ -40,8 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=SEARCH_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--data-dir", metavar="DIR", help="keep the library here (default: the user data folder; "
-                   "also $READINGLIST_DATA_DIR)")
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="keep the library here (default: the user data folder; also $READINGLIST_DATA_DIR)",
+    )
     p.add_argument("--version", action="version", version=f"readinglist {__version__}")
     p.add_argument("--smoke-test", action="store_true", help="start the window, wait until it is painted, exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -49,8 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("import", help="import papers from files (seed text, JSON Lines/JSON, BibTeX, CSV/TSV)")
     s.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
-    for name, helptext in (("list", "list papers, optionally matching a query"), ("search", "search, best first")):
-        s = sub.add_parser(name, help=helptext, epilog=SEARCH_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for name, helptext in (
+        ("list", "list papers, optionally matching a query"),
+        ("search", "search, best first"),
+    ):
+        s = sub.add_parser(
+            name, help=helptext, epilog=SEARCH_HELP, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
         s.add_argument("query", nargs="?" if name == "list" else None, default="", metavar="QUERY")
         if name == "search":
             s.add_argument("--limit", type=int, default=20, help="how many (default 20; 0 for all)")
@@ -136,7 +144,7 @@ def show_paper(p: Paper) -> str:
     if p.abstract:
         lines.append("")
         for para in to_plain(p.abstract).split("\n\n"):
-            lines += textwrap.wrap(para, width) + [""]
+            lines += [*textwrap.wrap(para, width), ""]
     if p.note.strip():
         lines += ["Note:", textwrap.indent(p.note.strip(), "  ")]
     return "\n".join(lines).rstrip()

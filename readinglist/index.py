@@ -29,7 +29,19 @@ from readinglist.store import STATES, Paper
 SCHEMA_VERSION = 1
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]
 FIELD_ALIASES = {"author": "authors", "tag": "tags"}
-KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "id"}
+KNOWN_FIELDS = {
+    "title",
+    "abstract",
+    "authors",
+    "author",
+    "tags",
+    "tag",
+    "note",
+    "venue",
+    "year",
+    "state",
+    "id",
+}
 TITLE_BOOST = 3.0
 
 

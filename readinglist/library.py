@@ -16,7 +16,7 @@ from readinglist.importers import ImportContext, ImportFailure, Record, parse_fi
 from readinglist.importers.base import base_name
 from readinglist.index import Index, QueryError, SearchResult
 from readinglist.matching import Existing, Incoming, match
-from readinglist.store import STATES, NewPaper, Paper, Store, StoreError, open_store
+from readinglist.store import STATES, NewPaper, Paper, StoreError, open_store
 from readinglist.titles import derive_title, make_unique
 
 __all__ = ["ImportCancelled", "ImportFailure", "ImportSummary", "Library", "QueryError", "StoreError"]
@@ -142,7 +142,7 @@ class Library:
             if changed:
                 self.index.update(self.store.papers(changed), rev)
 
-    def _iter_papers(self, chunk: int = 2000):  # noqa: ANN202 - a generator of Paper
+    def _iter_papers(self, chunk: int = 2000):
         ids = self.store.all_ids()
         for i in range(0, len(ids), chunk):
             yield from self.store.papers(ids[i : i + chunk])
@@ -210,7 +210,7 @@ class Library:
             for i, title in zip(fresh, titles, strict=True):
                 new_papers[i].auto_title = title
             revised_ids = []
-            for done, (i, pid) in enumerate(revised.items()):
+            for _done, (i, pid) in enumerate(revised.items()):
                 store.update_content(pid, new_papers[i], rev)
                 revised_ids.append(pid)
             step = 1000
@@ -226,6 +226,8 @@ class Library:
             gone = [e.id for e in existing if e.id not in seen]
             store.set_in_source(gone, False, rev)
             store.set_in_source(list(unchanged.values()), True, rev)
+            if cancel is not None and cancel.is_set():
+                raise ImportCancelled(path.name)  # the last moment to take it all back
         summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
         summary.missing = len(gone)
         if added_ids or revised_ids:
@@ -314,7 +316,9 @@ class Library:
     def delete_tag(self, name: str) -> dict[int, list[str]]:
         ids = self.store.papers_with_tag(name)
         current = self.store.tags_of(ids)
-        return self.set_tags({pid: [t for t in tags if t.casefold() != name.casefold()] for pid, tags in current.items()})
+        return self.set_tags(
+            {pid: [t for t in tags if t.casefold() != name.casefold()] for pid, tags in current.items()}
+        )
 
     def set_note(self, paper_id: int, note: str) -> str:
         before = self.store.set_note(paper_id, note)

@@ -52,11 +52,11 @@ class Run:
 def trim_url(url: str) -> str:
     """Drop the punctuation a sentence wraps around a URL, keeping balanced parentheses."""
     while url:
-        if url[-1] in _TRAILING:
-            url = url[:-1]
-        elif url[-1] == ")" and url.count("(") < url.count(")"):
-            url = url[:-1]
-        elif url[-1] == "]" and url.count("[") < url.count("]"):
+        if (
+            url[-1] in _TRAILING
+            or (url[-1] == ")" and url.count("(") < url.count(")"))
+            or (url[-1] == "]" and url.count("[") < url.count("]"))
+        ):
             url = url[:-1]
         else:
             break
@@ -98,9 +98,11 @@ def _style_markers(text: str) -> str:
     for _ in range(3):  # nested \emph{\textbf{…}}
         new = _STYLE_CMD_RE.sub(cmd, text)
         new = _STYLE_GROUP_RE.sub(
-            lambda m: {"bf": B_ON, "bfseries": B_ON, "tt": C_ON}.get(m.group(1), I_ON)
-            + m.group(2)
-            + {"bf": B_OFF, "bfseries": B_OFF, "tt": C_OFF}.get(m.group(1), I_OFF),
+            lambda m: (
+                {"bf": B_ON, "bfseries": B_ON, "tt": C_ON}.get(m.group(1), I_ON)
+                + m.group(2)
+                + {"bf": B_OFF, "bfseries": B_OFF, "tt": C_OFF}.get(m.group(1), I_OFF)
+            ),
             new,
         )
         if new == text:

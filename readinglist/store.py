@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -150,7 +150,7 @@ def _m0001_initial(db: sqlite3.Connection) -> None:
             PRIMARY KEY (paper_id, tag_id)
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS paper_tags_tag ON paper_tags(tag_id, paper_id);
-        """
+        """,
     )
 
 
@@ -242,10 +242,8 @@ class Store:
     def close(self) -> None:
         with self._conn_lock:
             for conn in self._connections:
-                try:
+                with suppress(sqlite3.Error):
                     conn.close()
-                except sqlite3.Error:
-                    pass
             self._connections.clear()
         self._local = threading.local()
 
@@ -537,9 +535,7 @@ class Store:
     def _touch(self, db: sqlite3.Connection, ids: Sequence[int]) -> None:
         rev = self.next_rev(db)
         stamp = now()
-        db.executemany(
-            "UPDATE papers SET rev = ?, annotated_at = ? WHERE id = ?", [(rev, stamp, i) for i in ids]
-        )
+        db.executemany("UPDATE papers SET rev = ?, annotated_at = ? WHERE id = ?", [(rev, stamp, i) for i in ids])
 
     def set_state(self, ids: Sequence[int], state: str) -> dict[int, str]:
         """Returns the previous states, so the caller can undo."""
@@ -572,9 +568,7 @@ class Store:
     def _add_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str]) -> None:
         for tag in tags:
             tid = self._tag_id(db, tag)
-            db.executemany(
-                "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids]
-            )
+            db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
 
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
         """Returns each paper's tags before, for undo."""
@@ -626,7 +620,8 @@ class Store:
         return [
             r[0]
             for r in self.db.execute(
-                "SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE t.name = ?", (name,)
+                "SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE t.name = ?",
+                (name,),
             )
         ]
 

@@ -34,7 +34,22 @@ def _initials_match(long: str, acr: str) -> bool:
     return bool(letters) and (caps.startswith(letters[:2]) or initials.startswith(letters[:2]))
 
 
-_FUNCTION_WORDS = {"a", "an", "the", "with", "of", "for", "and", "to", "in", "on", "by", "via", "using", "from"}
+_FUNCTION_WORDS = {
+    "a",
+    "an",
+    "the",
+    "with",
+    "of",
+    "for",
+    "and",
+    "to",
+    "in",
+    "on",
+    "by",
+    "via",
+    "using",
+    "from",
+}
 
 
 def _tidy(phrase: str, keep_article: bool) -> str:

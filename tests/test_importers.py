@@ -3,8 +3,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import corpus
+
 from readinglist.importers import ImportContext, ImportFailure, parse_file
 
 
@@ -135,7 +135,7 @@ def test_truncated_gzip(tmp_path):
     data = gzip.compress(b'{"title": "A"}\n' * 1000)
     f = tmp_path / "cut.jsonl.gz"
     f.write_bytes(data[: len(data) // 2])
-    with pytest.raises(ImportFailure, match="cut.jsonl.gz: is not a readable gzip file"):
+    with pytest.raises(ImportFailure, match=r"cut\.jsonl\.gz: is not a readable gzip file"):
         parse_file(f)
 
 

@@ -6,7 +6,14 @@ import re
 from pathlib import Path
 
 from readinglist.importers import bibtex, jsonfile, seed, tabular
-from readinglist.importers.base import ImportContext, ImportFailure, ParsedFile, Record, format_suffix, read_text
+from readinglist.importers.base import (
+    ImportContext,
+    ImportFailure,
+    ParsedFile,
+    Record,
+    format_suffix,
+    read_text,
+)
 
 __all__ = ["ImportContext", "ImportFailure", "ParsedFile", "Record", "detect_format", "parse_file"]
 

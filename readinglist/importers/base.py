@@ -182,10 +182,7 @@ def parse_year(value: object) -> int | None:
 
 
 def split_tags(value: object) -> list[str]:
-    if isinstance(value, list):
-        items = [str(v) for v in value]
-    else:
-        items = re.split(r"[;,]", str(value or ""))
+    items = [str(v) for v in value] if isinstance(value, list) else re.split(r"[;,]", str(value or ""))
     out: dict[str, None] = {}
     for item in items:
         tag = re.sub(r"\s+", " ", item).strip().lower()

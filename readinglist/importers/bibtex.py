@@ -29,8 +29,21 @@ logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 
 MONTHS = dict(
     zip(
-        "jan feb mar apr may jun jul aug sep oct nov dec".split(),
-        "January February March April May June July August September October November December".split(),
+        ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"],
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
         strict=True,
     )
 )
@@ -88,7 +101,7 @@ def split_names(text: str) -> list[str]:
             depth += 1
         elif ch == "}":
             depth -= 1
-        elif depth == 0 and text[i : i + 5].lower() == " and " or (
+        elif (depth == 0 and text[i : i + 5].lower() == " and ") or (
             depth == 0 and re.match(r"\s+and\s", text[i:]) and text[i].isspace()
         ):
             m = re.match(r"\s+and\s+", text[i:], re.I)
@@ -172,9 +185,7 @@ def parse(path: Path, text: str, context: ImportContext | None = None) -> Parsed
 
     records, skipped = [], len(failed_lines)
     for entry, fields in resolved:
-        if entry.entry_type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get(
-            "abstract"
-        ):
+        if entry.entry_type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get("abstract"):
             continue
         parent = by_key.get(fields.get("crossref", "").lower(), {})
         title = " ".join(fields.get("title", "").split())

@@ -27,9 +27,7 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
     if not title and not abstract:
         return None
     authors = obj.get("authors", obj.get("author"))
-    url = next(
-        (str(obj[k]) for k in _URL_KEYS if isinstance(obj.get(k), str) and obj[k].startswith("http")), ""
-    )
+    url = next((str(obj[k]) for k in _URL_KEYS if isinstance(obj.get(k), str) and obj[k].startswith("http")), "")
     tags = split_tags(obj.get("tags", obj.get("keywords", [])))
     return Record(
         title=title,

@@ -1,0 +1,104 @@
+import json
+import shutil
+
+import pytest
+
+from readinglist.index import QueryError
+from readinglist.library import Library
+
+
+def titles(lib, query, **kw):
+    return [p.title for p in lib.papers(lib.search(query, **kw).ids)]
+
+
+def test_stemming_and_latex_decoded_text_is_found(lib):
+    assert lib.search("self-feedback").ids  # \emph{self-feedback} in the abstract
+    assert len(lib.search("learn").ids) >= len(lib.search("learning").ids) > 0
+
+
+def test_title_outranks_abstract(empty_lib, tmp_path):
+    f = tmp_path / "t.jsonl"
+    f.write_text(
+        json.dumps({"title": "Other things", "abstract": "We talk about a widget once here."})
+        + "\n"
+        + json.dumps({"title": "The widget paper", "abstract": "Nothing else to see."})
+        + "\n"
+    )
+    empty_lib.import_files([f])
+    assert titles(empty_lib, "widget")[0] == "The widget paper"
+
+
+def test_fields_phrases_prefix_fuzzy_boolean(lib):
+    assert len(lib.search('"early exit"').ids) == 1
+    assert lib.search("reinforc*").ids
+    assert lib.search("reinforcment~").ids  # one typo
+    both = set(lib.search("diffusion OR hallucination").ids)
+    assert set(lib.search("diffusion").ids) | set(lib.search("hallucination").ids) == both
+    none = set(lib.search("learning NOT diffusion").ids)
+    assert not none & set(lib.search("diffusion").ids)
+    assert lib.search("venue:icml").ids and not lib.search("venue:neurips").ids
+    assert len(lib.search("year:2020..2030").ids) == 19 and not lib.search("year:1990..2000").ids
+    assert lib.search("abstract:MuJoCo").ids
+    assert lib.search("title:BEXA").ids
+
+
+def test_tag_note_state_fields_follow_annotations(lib):
+    pid = lib.search("BEXA").ids[0]
+    lib.add_tags([pid], ["Deep RL"])
+    lib.set_note(pid, "check the amortised solver")
+    lib.set_state([pid], "skimmed")
+    assert lib.search('tag:"deep rl"').ids == [pid]
+    assert lib.search("note:solver").ids == [pid]
+    assert lib.search("state:skimmed").ids == [pid]
+    assert pid in lib.search("solver").ids  # the default search covers notes
+    assert lib.search("", state="skimmed").ids == [pid]
+    assert lib.search("exit", tag="deep rl").ids == [pid]
+    # one document changed, none duplicated
+    assert lib.index.doc_count() == 19
+
+
+def test_query_errors_are_clear(lib):
+    with pytest.raises(QueryError, match="unknown field"):
+        lib.search("colour:red")
+    with pytest.raises(QueryError, match="state:"):
+        lib.search("state:done")
+    assert lib.search('"early exit').ids  # an unbalanced quote is closed, not an error
+
+
+@pytest.mark.parametrize("damage", ["missing", "schema", "corrupt", "stale"])
+def test_index_rebuilds_or_catches_up(data_dir, damage):
+    messages = []
+    lib = Library.open(data_dir)
+    pid = lib.search("BEXA").ids[0]
+    lib.close()
+    folder = data_dir / "index"
+    if damage == "missing":
+        shutil.rmtree(folder)
+    elif damage == "schema":
+        state = json.loads((folder / "readinglist-index.json").read_text())
+        (folder / "readinglist-index.json").write_text(json.dumps({**state, "schema": "old"}))
+    elif damage == "corrupt":
+        for f in folder.glob("*.seg"):
+            f.write_bytes(b"garbage")
+        for f in folder.glob("_MAIN_*.toc"):
+            f.write_bytes(b"garbage")
+    else:  # a change made while the index was not updated (a crash between the two writes)
+        from readinglist.store import Store
+
+        s = Store(data_dir / "library.db")
+        s.add_tags([pid], ["offline"])
+        s.close()
+    lib = Library.open(data_dir, notify=messages.append)
+    assert lib.search("BEXA").ids == [pid]
+    assert lib.index.doc_count() == 19
+    if damage == "stale":
+        assert lib.search("tag:offline").ids == [pid]
+    elif damage != "missing":
+        assert messages  # the user was told why the index was rebuilt
+    lib.close()
+
+
+def test_related_papers(lib):
+    pid = lib.search("hallucination").ids[0]
+    related = lib.related(pid)
+    assert 0 < len(related) <= 5 and pid not in related

@@ -1,0 +1,123 @@
+import json
+import threading
+
+import pytest
+from conftest import corpus
+
+from readinglist.importers import ImportFailure
+from readinglist.library import ImportCancelled, Library
+
+
+def test_first_start_imports_bundled_corpus(lib):
+    assert lib.counts()["all"] == 19
+    papers = lib.papers(lib.search("").ids)
+    assert all(p.venue == "ICML" and p.year == 2026 for p in papers)
+    assert len({p.title for p in papers}) == 19  # titles unique within the source
+    bexa = lib.papers(lib.search("BEXA").ids)[0]
+    assert bexa.title.startswith("BEXA: ")
+
+
+def test_reimport_changes_nothing(lib, data_dir):
+    from readinglist import paths
+
+    summaries = lib.import_files([paths.bundled_corpus()], bundled=True)
+    assert (summaries[0].added, summaries[0].updated, summaries[0].unchanged) == (0, 0, 19)
+    assert lib.counts()["all"] == 19
+
+
+def _write_seed(path, abstracts):
+    path.write_text("ICML 2026 Papers\n\n" + "\n\n".join(abstracts) + "\n")
+
+
+def test_revised_file_updates_in_place_and_keeps_annotations(empty_lib, tmp_path):
+    from readinglist import paths
+
+    abstracts = paths.bundled_corpus().read_text().split("\n\n")[1:]
+    abstracts = [a.strip() for a in abstracts if a.strip()]
+    f = tmp_path / "icml.txt"
+    _write_seed(f, abstracts)
+    empty_lib.import_files([f])
+    pid = empty_lib.search("BEXA").ids[0]
+    empty_lib.add_tags([pid], ["exits"])
+    empty_lib.set_note(pid, "my note")
+    empty_lib.set_state([pid], "read")
+    uid = empty_lib.store.uids([pid])[pid]
+    # an erratum: a few words of one abstract change
+    abstracts[0] = abstracts[0].replace("substantial improvement", "considerable improvement")
+    _write_seed(f, abstracts)
+    (summary,) = empty_lib.import_files([f])
+    assert (summary.added, summary.updated, summary.unchanged) == (0, 1, 18)
+    p = empty_lib.paper(pid)
+    assert p is not None and "considerable improvement" in p.abstract
+    assert (p.tags, p.note, p.state, p.uid) == (["exits"], "my note", "read", uid)
+    assert empty_lib.search("considerable").ids == [pid]
+
+
+def test_paper_that_left_its_source_keeps_annotations(empty_lib, tmp_path):
+    f = tmp_path / "a.jsonl"
+    f.write_text(json.dumps({"title": "Keep me", "abstract": "A."}) + "\n" + json.dumps({"title": "B"}) + "\n")
+    empty_lib.import_files([f])
+    pid = empty_lib.search("keep").ids[0]
+    empty_lib.set_note(pid, "precious")
+    f.write_text(json.dumps({"title": "B"}) + "\n")
+    (summary,) = empty_lib.import_files([f])
+    assert summary.missing == 1
+    p = empty_lib.paper(pid)
+    assert p is not None and p.note == "precious" and not p.in_source
+    assert empty_lib.search("precious").ids == [pid]
+
+
+def test_bad_file_leaves_library_unchanged(lib, tmp_path):
+    before = lib.counts()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"title": "ok"}\n{"title": broken\n')
+    with pytest.raises(ImportFailure, match=r"bad\.jsonl, line 2"):
+        lib.import_files([bad])
+    assert lib.counts() == before
+    assert lib.store.db.execute("SELECT count(*) FROM sources").fetchone()[0] == 1
+
+
+def test_cancel_rolls_back(empty_lib):
+    cancel = threading.Event()
+
+    def progress(done, total, message):
+        if message.startswith("Storing"):
+            cancel.set()
+
+    with pytest.raises(ImportCancelled):
+        empty_lib.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")], progress=progress, cancel=cancel)
+    assert empty_lib.counts()["all"] == 0
+    assert empty_lib.index.doc_count() == 0
+
+
+def test_tag_rename_merge_delete(lib):
+    a, b = lib.search("").ids[:2]
+    lib.add_tags([a], ["ml"])
+    lib.add_tags([b], ["machine learning"])
+    lib.rename_tag("ml", "machine learning")  # merge
+    assert lib.tag_counts() == [("machine learning", 2)]
+    before = lib.delete_tag("machine learning")
+    assert lib.tag_counts() == []
+    lib.set_tags(before)  # undo
+    assert lib.tag_counts() == [("machine learning", 2)]
+    assert set(lib.search('tag:"machine learning"').ids) == {a, b}
+
+
+def test_user_title_and_fallback(lib):
+    pid = lib.search("BEXA").ids[0]
+    derived = lib.paper(pid).title
+    lib.set_title(pid, "Early exits for actors")
+    assert lib.paper(pid).title == "Early exits for actors"
+    assert lib.search('title:"early exits for actors"').ids == [pid]
+    lib.set_title(pid, None)
+    assert lib.paper(pid).title == derived
+
+
+def test_whole_neurips_corpus(empty_lib):
+    (summary,) = empty_lib.import_files([corpus("neurips_1987_2018.jsonl.gz")])
+    assert summary.added == 8263
+    assert empty_lib.index.doc_count() == 8263
+    assert len(empty_lib.search("backgammon").ids) >= 1
+    again = Library.open(empty_lib.data_dir)
+    assert again.counts()["all"] == 8263
+    again.close()

@@ -1,0 +1,97 @@
+import sqlite3
+
+import pytest
+
+from readinglist import store as store_mod
+from readinglist.store import Store, StoreError
+
+
+def test_schema_has_real_many_to_many_tags_and_pragmas(tmp_path):
+    s = Store(tmp_path / "l.db")
+    tables = {r[0] for r in s.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"papers", "tags", "paper_tags", "sources", "meta", "schema_migrations"} <= tables
+    assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert s.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    indexes = {r[0] for r in s.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "paper_tags_tag" in indexes
+    assert s.applied_migrations() == [name for name, _ in store_mod.MIGRATIONS]
+    s.close()
+
+
+def test_transaction_rolls_back_everything(tmp_path):
+    s = Store(tmp_path / "l.db")
+    with pytest.raises(RuntimeError), s.transaction() as db:
+        db.execute("INSERT INTO meta(key, value) VALUES ('x', '1')")
+        raise RuntimeError
+    assert s.db.execute("SELECT count(*) FROM meta WHERE key = 'x'").fetchone()[0] == 0
+    s.close()
+
+
+def test_new_migration_backs_up_and_is_idempotent(tmp_path, monkeypatch):
+    path = tmp_path / "l.db"
+    s = Store(path)
+    with s.transaction() as db:
+        db.execute("INSERT INTO meta(key, value) VALUES ('marker', 'before')")
+    s.close()
+
+    def add_column(db: sqlite3.Connection) -> None:
+        if "extra" not in store_mod._columns(db, "papers"):
+            db.execute("ALTER TABLE papers ADD COLUMN extra TEXT")
+
+    monkeypatch.setattr(store_mod, "MIGRATIONS", [*store_mod.MIGRATIONS, ("0099_extra", add_column)])
+    s = Store(path)
+    assert "extra" in store_mod._columns(s.db, "papers")
+    backup = tmp_path / "l.before-0099_extra.db"
+    assert backup.exists()
+    old = sqlite3.connect(backup)
+    assert old.execute("SELECT value FROM meta WHERE key = 'marker'").fetchone() == ("before",)
+    assert "extra" not in {r[1] for r in old.execute("PRAGMA table_info(papers)")}
+    old.close()
+    assert s.migrate() == []  # nothing pending the second time
+    add_column(s.db)  # and the migration itself is safe to run again
+    s.close()
+
+
+def test_corrupt_database_is_a_clear_error(tmp_path):
+    path = tmp_path / "l.db"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="unreadable"):
+        Store(path)
+
+
+def test_uid_prefix_resolution(lib):
+    ids = lib.store.all_ids()
+    uids = lib.store.uids(ids)
+    some_id = ids[3]
+    uid = uids[some_id]
+    assert lib.resolve(uid) == some_id
+    unique = next(
+        uid[:n] for n in range(1, 7) if sum(u.startswith(uid[:n]) for u in uids.values()) == 1
+    )  # the shortest prefix no other id shares
+    assert lib.resolve(unique.upper()) == some_id
+    with pytest.raises(StoreError, match="no paper"):
+        lib.resolve("zzzzzz")
+    with pytest.raises(StoreError, match="ambiguous"):
+        lib.resolve(_common_prefix(uids.values()))
+
+
+def _common_prefix(uids) -> str:
+    """A one-character prefix shared by two ids (19 random hex ids always share one)."""
+    seen = {}
+    for u in uids:
+        if u[0] in seen:
+            return u[0]
+        seen[u[0]] = u
+    raise AssertionError("no shared prefix")
+
+
+def test_ids_are_short_and_stable(data_dir):
+    from readinglist.library import Library
+
+    a = Library.open(data_dir)
+    first = a.store.uids(a.store.all_ids())
+    a.close()
+    b = Library.open(data_dir)
+    assert b.store.uids(b.store.all_ids()) == first
+    assert all(len(u) == 6 for u in first.values())
+    b.close()
