@@ -257,6 +257,21 @@ class Library:
     def paper(self, paper_id: int) -> Paper | None:
         return self.store.paper(paper_id)
 
+    def rows(self, ids: Sequence[int]) -> dict[int, tuple[str, str, int | None, str, str]]:
+        """Table rows (title, venue, year, state, tags) without abstracts: cheap enough to fetch by page."""
+        return self.store.rows(ids)
+
+    def ordered_ids(
+        self, sort: str, descending: bool = False, state: str | None = None, tag: str | None = None
+    ) -> list[int]:
+        return self.store.ordered_ids(sort, descending, state=state, tag=tag)
+
+    def tag_names(self) -> list[str]:
+        return [name for name, _ in self.store.tag_counts()]
+
+    def tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
+        return self.store.tags_of(ids)
+
     def resolve(self, uid: str) -> int:
         return self.store.resolve_uid(uid)
 
@@ -300,25 +315,27 @@ class Library:
         self._reindex(list(tags_by_paper))
         return before
 
-    def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
-        """Rename a tag; onto an existing tag this merges the two."""
-        ids = self.store.papers_with_tag(old)
-        current = self.store.tags_of(ids)
+    def plan_rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
+        """Each affected paper's tags after renaming `old` to `new` (onto an existing tag: a merge)."""
         new_name = normalise_tags([new])
         if not new_name:
             raise StoreError("a tag needs a name")
-        target = {
-            pid: list(dict.fromkeys([new_name[0] if t.casefold() == old.casefold() else t for t in tags]))
+        current = self.store.tags_of(self.store.papers_with_tag(old))
+        return {
+            pid: list(dict.fromkeys(new_name[0] if t.casefold() == old.casefold() else t for t in tags))
             for pid, tags in current.items()
         }
-        return self.set_tags(target)
+
+    def plan_delete_tag(self, name: str) -> dict[int, list[str]]:
+        current = self.store.tags_of(self.store.papers_with_tag(name))
+        return {pid: [t for t in tags if t.casefold() != name.casefold()] for pid, tags in current.items()}
+
+    def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
+        """Rename a tag; onto an existing tag this merges the two. Returns the tags before, for undo."""
+        return self.set_tags(self.plan_rename_tag(old, new))
 
     def delete_tag(self, name: str) -> dict[int, list[str]]:
-        ids = self.store.papers_with_tag(name)
-        current = self.store.tags_of(ids)
-        return self.set_tags(
-            {pid: [t for t in tags if t.casefold() != name.casefold()] for pid, tags in current.items()}
-        )
+        return self.set_tags(self.plan_delete_tag(name))
 
     def set_note(self, paper_id: int, note: str) -> str:
         before = self.store.set_note(paper_id, note)

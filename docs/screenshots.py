@@ -1,0 +1,90 @@
+"""Make docs/screenshot.png and docs/screenshot-dark.png: the app on Xvfb with the bundled corpus.
+
+    python docs/screenshots.py            (starts its own Xvfb when there is no DISPLAY; needs `xvfb`)
+
+Each screenshot runs in a fresh temporary library with a few papers tagged, triaged and annotated, the way a
+reader's library looks after a morning with it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+QUERY = "reinforcement learning"
+
+
+def shoot(scheme: str, out: Path) -> None:
+    os.environ["READINGLIST_COLOR_SCHEME"] = scheme
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from readinglist.app import app_icon, apply_color_scheme, create_main_window
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    apply_color_scheme(app)
+    app.setWindowIcon(app_icon())
+    data = Path(tempfile.mkdtemp(prefix="rl-shot-"))
+    window = create_main_window(data)
+    lib = window.library
+    ids = lib.search("").ids
+    lib.set_state(ids[:5], "read")
+    lib.set_state(ids[5:8], "skimmed")
+    lib.add_tags([ids[0], ids[6], ids[10]], ["reinforcement learning"])
+    lib.add_tags([ids[1], ids[17]], ["multimodal", "to discuss"])
+    lib.add_tags([ids[2]], ["efficiency"])
+    bexa = lib.search("BEXA").ids[0]
+    lib.set_note(
+        bexa, "Compare the exit budget with **adaptive computation time**.\n\n- check Table 2\n- code released"
+    )
+    window._update_counts()
+    window.resize(1400, 860)
+    window.show()
+
+    def wait(ms: int) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    window.searchField.setText(QUERY)
+    wait(600)
+    window.go_to_paper(bexa)
+    wait(800)
+    window.grab().save(str(out))
+    print(f"wrote {out}")
+    window.close()
+    window.shutdown()
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--inside":
+        shoot(sys.argv[2], Path(sys.argv[3]))
+        return 0
+    display = os.environ.get("DISPLAY")
+    xvfb = None
+    if not display:
+        if not shutil.which("Xvfb"):
+            print("Xvfb is not installed (apt-get install xvfb)", file=sys.stderr)
+            return 1
+        display = ":99"
+        xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
+        time.sleep(1.0)
+    env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
+    try:
+        for scheme, name in (("light", "screenshot.png"), ("dark", "screenshot-dark.png")):
+            subprocess.run([sys.executable, __file__, "--inside", scheme, str(HERE / name)], env=env, check=True)
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""Dialogs: what to export."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QWidget
+
+from readinglist.export import ExportOptions
+
+FORMATS = [("Markdown", "markdown"), ("BibTeX", "bibtex"), ("CSV", "csv"), ("JSON", "json")]
+GROUPS = [("Reading state", "state"), ("Tag", "tag"), ("None", "none")]
+SCOPES = [("Current results", "results"), ("Selected papers", "selection"), ("All papers", "all")]
+
+
+class ExportDialog(QDialog):
+    def __init__(self, parent: QWidget | None, has_selection: bool, settings: QSettings):
+        super().__init__(parent)
+        self.setObjectName("exportDialog")
+        self.setWindowTitle("Export Reading List")
+        self.settings = settings
+        form = QFormLayout(self)
+        self.scopeBox = QComboBox(self)
+        self.scopeBox.setObjectName("exportScope")
+        for label, key in SCOPES:
+            if key != "selection" or has_selection:
+                self.scopeBox.addItem(label, key)
+        self.formatBox = QComboBox(self)
+        self.formatBox.setObjectName("exportFormat")
+        for label, key in FORMATS:
+            self.formatBox.addItem(label, key)
+        self.groupBox = QComboBox(self)
+        self.groupBox.setObjectName("exportGroup")
+        for label, key in GROUPS:
+            self.groupBox.addItem(label, key)
+        self.abstractsBox = QCheckBox("Include abstracts", self)
+        self.notesBox = QCheckBox("Include notes", self)
+        self._select(self.formatBox, settings.value("export/format", "markdown"))
+        self._select(self.groupBox, settings.value("export/group", "state"))
+        self.abstractsBox.setChecked(settings.value("export/abstracts", False, type=bool))
+        self.notesBox.setChecked(settings.value("export/notes", True, type=bool))
+        self.formatBox.currentIndexChanged.connect(self._format_changed)
+        form.addRow("Papers:", self.scopeBox)
+        form.addRow("Format:", self.formatBox)
+        form.addRow("Group by:", self.groupBox)
+        form.addRow("", self.abstractsBox)
+        form.addRow("", self.notesBox)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+        self._format_changed()
+
+    @staticmethod
+    def _select(box: QComboBox, key: object) -> None:
+        i = box.findData(key)
+        if i >= 0:
+            box.setCurrentIndex(i)
+
+    def _format_changed(self) -> None:
+        markdown = self.formatBox.currentData() == "markdown"
+        self.groupBox.setEnabled(markdown)
+        self.abstractsBox.setEnabled(markdown)
+
+    def options(self) -> ExportOptions:
+        opts = ExportOptions(
+            format=self.formatBox.currentData(),
+            group=self.groupBox.currentData(),
+            abstracts=self.abstractsBox.isChecked(),
+            notes=self.notesBox.isChecked(),
+        )
+        self.settings.setValue("export/format", opts.format)
+        self.settings.setValue("export/group", opts.group)
+        self.settings.setValue("export/abstracts", opts.abstracts)
+        self.settings.setValue("export/notes", opts.notes)
+        return opts
+
+    def scope(self) -> str:
+        return str(self.scopeBox.currentData())

@@ -1,0 +1,911 @@
+"""The main window: search on top, library and tags on the left, papers in the middle, the paper on the right.
+
+Searches and imports run on the worker pool; the UI thread only applies results. Every edit goes through the
+undo stack, and every edit is one key away.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QSettings,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+)
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QShortcut,
+    QUndoStack,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QCompleter,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressDialog,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QTextBrowser,
+    QToolButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from readinglist.export import ExportOptions, export
+from readinglist.importers import ImportFailure
+from readinglist.index import QueryError, SearchResult, highlighter
+from readinglist.library import ImportCancelled, ImportSummary, Library, normalise_tags
+from readinglist.store import StoreError
+from readinglist.ui.detail import empty_html, paper_html
+from readinglist.ui.dialogs import ExportDialog
+from readinglist.ui.models import COLUMNS, PaperTableModel, SidebarModel
+from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand, SetTitleCommand
+from readinglist.ui.workers import Runner
+
+SEARCH_DEBOUNCE_MS = 25
+NOTE_AUTOSAVE_MS = 800
+IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
+
+
+class TagCompleter(QCompleter):
+    """Completes the tag being typed after the last comma."""
+
+    def splitPath(self, path: str) -> list[str]:
+        return [path.split(",")[-1].strip()]
+
+    def pathFromIndex(self, index: QModelIndex) -> str:
+        widget = self.widget()
+        head = widget.text().rsplit(",", 1)[0] + ", " if isinstance(widget, QLineEdit) and "," in widget.text() else ""
+        return head + str(index.data())
+
+
+class _ImportSignals(QObject):
+    progress = Signal(int, int, str)
+
+
+class MainWindow(QMainWindow):
+    searchFinished = Signal()  # results applied to the table (tests and benchmarks wait on it)
+    importFinished = Signal(object)  # list[ImportSummary] | Exception
+
+    def __init__(self, library: Library, settings: QSettings, read_only_reason: str | None = None):
+        super().__init__()
+        self.library = library
+        self.settings = settings
+        self.read_only = library.read_only
+        self.runner = Runner(self)
+        self.undo_stack = QUndoStack(self)
+        self._search_gen = 0
+        self._searching = False
+        self._search_pending = False
+        self._last_result: SearchResult | None = None
+        self._filter: tuple[str, str | None] = ("all", None)
+        self._current_id: int | None = None
+        self._note_saved = ""
+        self._note_paper: int | None = None
+        self._related_gen = 0
+        self._import_cancel: threading.Event | None = None
+        self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
+        self.setObjectName("mainWindow")
+        self.setAcceptDrops(not self.read_only)
+        self._build_actions()
+        self._build_ui()
+        self._build_menus()
+        self._restore_settings()
+        self._update_counts()
+        if read_only_reason:
+            self.statusBar().showMessage(read_only_reason)
+        self.searchField.setText(str(self.settings.value("lastQuery", "") or ""))
+        self.run_search()
+
+    # ---- construction ----
+
+    def _action(self, name: str, text: str, shortcuts: Sequence[str | QKeySequence], slot, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        action.setShortcuts([QKeySequence(s) if isinstance(s, str) else s for s in shortcuts])
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        self.actionMarkRead = self._action("actionMarkRead", "Mark &Read", ["R"], lambda: self.mark("read"))
+        self.actionMarkSkimmed = self._action("actionMarkSkimmed", "Mark &Skimmed", ["S"], lambda: self.mark("skimmed"))
+        self.actionMarkUnread = self._action("actionMarkUnread", "Mark &Unread", ["U"], lambda: self.mark("unread"))
+        self.actionUndo = self.undo_stack.createUndoAction(self, "&Undo")
+        self.actionUndo.setObjectName("actionUndo")
+        self.actionUndo.setShortcuts([QKeySequence.StandardKey.Undo])
+        self.actionRedo = self.undo_stack.createRedoAction(self, "&Redo")
+        self.actionRedo.setObjectName("actionRedo")
+        self.actionRedo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        for a in (self.actionUndo, self.actionRedo):
+            self.addAction(a)
+        self.actionImport = self._action(
+            "actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog
+        )
+        self.actionExport = self._action("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
+        self.actionNext = self._action("actionNext", "Next Paper", ["J"], lambda: self.move(1))
+        self.actionPrevious = self._action("actionPrevious", "Previous Paper", ["K"], lambda: self.move(-1))
+        self.actionFocusTags = self._action("actionFocusTags", "Edit &Tags", ["T"], self.focus_tags)
+        self.actionFocusNotes = self._action("actionFocusNotes", "Edit &Note", ["N"], self.focus_notes)
+        self.actionFocusSearch = self._action(
+            "actionFocusSearch", "&Find", ["/", QKeySequence.StandardKey.Find], self.focus_search
+        )
+        self.actionEditTitle = self._action("actionEditTitle", "Edit Tit&le", ["F2"], self.edit_title)
+        self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
+        self.actionAutoAdvance.setObjectName("actionAutoAdvance")
+        self.actionAutoAdvance.setChecked(self.settings.value("autoAdvance", True, type=bool))
+        self.actionAutoAdvance.toggled.connect(lambda on: self.settings.setValue("autoAdvance", on))
+        self.actionQuit = self._action("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
+        esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        esc.setContext(Qt.ShortcutContext.WindowShortcut)
+        esc.activated.connect(self.escape)
+        if self.read_only:
+            for a in (self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread, self.actionImport,
+                      self.actionEditTitle):  # fmt: skip
+                a.setEnabled(False)
+
+    def _build_ui(self) -> None:
+        central = QWidget(self)
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(6, 6, 6, 0)
+        outer.setSpacing(4)
+        self.searchField = QLineEdit(central)
+        self.searchField.setObjectName("searchField")
+        self.searchField.setClearButtonEnabled(True)
+        self.searchField.setPlaceholderText(
+            'Search titles, abstracts, authors, tags and notes — e.g. diffusion "early exit" author:bengio year:2024'
+        )
+        self.searchField.setToolTip(
+            'words (stemmed) · "phrase" · prefix* · fuzzy~ · a OR b · NOT c · title: abstract: author: tag: '
+            "note: venue: year:2020..2024 · state:unread|skimmed|read"
+        )
+        self.searchField.installEventFilter(self)
+        self.queryError = QLabel(central)
+        self.queryError.setObjectName("queryError")
+        self.queryError.setStyleSheet("color: #d32f2f;")
+        self.queryError.setWordWrap(True)
+        self.queryError.hide()
+        outer.addWidget(self.searchField)
+        outer.addWidget(self.queryError)
+
+        self.sidebar_model = SidebarModel(self)
+        self.tagSidebar = QTreeView(central)
+        self.tagSidebar.setObjectName("tagSidebar")
+        self.tagSidebar.setModel(self.sidebar_model)
+        self.tagSidebar.setHeaderHidden(True)
+        self.tagSidebar.setRootIsDecorated(False)
+        self.tagSidebar.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tagSidebar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tagSidebar.customContextMenuRequested.connect(self._sidebar_menu)
+        self.tagSidebar.expandAll()
+        self.tagSidebar.selectionModel().currentChanged.connect(self._sidebar_changed)
+        self.tagSidebar.setMinimumWidth(150)
+
+        self.model = PaperTableModel(self.library, self)
+        self.model.titleEdited.connect(self._title_edited)
+        self.paperTable = QTableView(central)
+        self.paperTable.setObjectName("paperTable")
+        self.paperTable.setModel(self.model)
+        self.paperTable.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.paperTable.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.paperTable.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.DoubleClicked
+        )
+        self.paperTable.setAlternatingRowColors(True)
+        self.paperTable.setShowGrid(False)
+        self.paperTable.setWordWrap(False)
+        self.paperTable.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.paperTable.verticalHeader().hide()
+        self.paperTable.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.paperTable.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.paperTable.horizontalHeader()
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        header.sortIndicatorChanged.connect(self._sort_changed)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COLUMNS.index("title"), QHeaderView.ResizeMode.Stretch)
+        for col, width in (("state", 28), ("venue", 90), ("year", 50), ("tags", 130)):
+            header.resizeSection(COLUMNS.index(col), width)
+        self.paperTable.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.paperTable.selectionModel().selectionChanged.connect(lambda *_: self._update_status())
+        self.emptyLabel = QLabel(self.paperTable.viewport())
+        self.emptyLabel.setObjectName("emptyLabel")
+        self.emptyLabel.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.emptyLabel.setWordWrap(True)
+        self.emptyLabel.setTextFormat(Qt.TextFormat.RichText)
+        self.emptyLabel.linkActivated.connect(self._empty_link)
+        self.emptyLabel.hide()
+        self.paperTable.viewport().installEventFilter(self)
+
+        right = QWidget(central)
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.detailView = QTextBrowser(right)
+        self.detailView.setObjectName("detailView")
+        self.detailView.setOpenLinks(False)
+        self.detailView.anchorClicked.connect(self._link_clicked)
+        buttons = QHBoxLayout()
+        for action in (self.actionMarkUnread, self.actionMarkSkimmed, self.actionMarkRead):
+            b = QToolButton(right)
+            b.setDefaultAction(action)
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.tagEditor = QLineEdit(right)
+        self.tagEditor.setObjectName("tagEditor")
+        self.tagEditor.setPlaceholderText("Tags, comma-separated — Enter applies")
+        self.tagEditor.returnPressed.connect(self.apply_tags)
+        self.tagEditor.setReadOnly(self.read_only)
+        self.tag_completer = TagCompleter(self.library.tag_names(), self.tagEditor)
+        self.tag_completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.tagEditor.setCompleter(self.tag_completer)
+        self.notesEditor = QPlainTextEdit(right)
+        self.notesEditor.setObjectName("notesEditor")
+        self.notesEditor.setPlaceholderText("Notes (Markdown), saved as you type")
+        self.notesEditor.setReadOnly(self.read_only)
+        self.notesEditor.textChanged.connect(self._note_typed)
+        self.notesPreview = QTextBrowser(right)
+        self.notesPreview.setObjectName("notesPreview")
+        self.notesPreview.setOpenExternalLinks(False)
+        self.notesPreview.anchorClicked.connect(self._link_clicked)
+        self.notesStack = QStackedWidget(right)
+        self.notesStack.addWidget(self.notesEditor)
+        self.notesStack.addWidget(self.notesPreview)
+        self.previewToggle = QToolButton(right)
+        self.previewToggle.setObjectName("previewToggle")
+        self.previewToggle.setText("Preview")
+        self.previewToggle.setCheckable(True)
+        self.previewToggle.toggled.connect(self._toggle_preview)
+        notes_head = QHBoxLayout()
+        notes_head.addWidget(QLabel("<b>Note</b>"))
+        notes_head.addStretch(1)
+        notes_head.addWidget(self.previewToggle)
+        editors = QWidget(right)
+        el = QVBoxLayout(editors)
+        el.setContentsMargins(0, 0, 0, 0)
+        el.addLayout(buttons)
+        el.addWidget(self.tagEditor)
+        el.addLayout(notes_head)
+        el.addWidget(self.notesStack)
+        self.rightSplitter = QSplitter(Qt.Orientation.Vertical, right)
+        self.rightSplitter.setObjectName("rightSplitter")
+        self.rightSplitter.addWidget(self.detailView)
+        self.rightSplitter.addWidget(editors)
+        self.rightSplitter.setStretchFactor(0, 3)
+        self.rightSplitter.setStretchFactor(1, 1)
+        rl.addWidget(self.rightSplitter)
+
+        self.mainSplitter = QSplitter(Qt.Orientation.Horizontal, central)
+        self.mainSplitter.setObjectName("mainSplitter")
+        self.mainSplitter.addWidget(self.tagSidebar)
+        self.mainSplitter.addWidget(self.paperTable)
+        self.mainSplitter.addWidget(right)
+        self.mainSplitter.setStretchFactor(0, 0)
+        self.mainSplitter.setStretchFactor(1, 3)
+        self.mainSplitter.setStretchFactor(2, 2)
+        self.mainSplitter.setSizes([200, 560, 480])
+        outer.addWidget(self.mainSplitter, 1)
+        self.setCentralWidget(central)
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
+        self._search_timer.timeout.connect(self.run_search)
+        self.searchField.textChanged.connect(lambda _: self._search_timer.start())
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_AUTOSAVE_MS)
+        self._note_timer.timeout.connect(self.save_note)
+        self.statusLabel = QLabel(self)
+        self.statusLabel.setObjectName("statusLabel")
+        self.statusBar().addPermanentWidget(self.statusLabel)
+        self.setMinimumSize(800, 500)
+        self.resize(1280, 800)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.actionImport, self.actionExport])
+        file_menu.addSeparator()
+        file_menu.addAction(self.actionQuit)
+        edit = bar.addMenu("&Edit")
+        edit.addActions([self.actionUndo, self.actionRedo])
+        edit.addSeparator()
+        edit.addActions([self.actionFocusSearch, self.actionFocusTags, self.actionFocusNotes, self.actionEditTitle])
+        paper = bar.addMenu("&Paper")
+        paper.addActions([self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread])
+        paper.addSeparator()
+        paper.addActions([self.actionNext, self.actionPrevious])
+        paper.addSeparator()
+        paper.addAction(self.actionAutoAdvance)
+
+    # ---- settings ----
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        for key, restore in (
+            ("geometry", self.restoreGeometry),
+            ("windowState", self.restoreState),
+            ("mainSplitter", self.mainSplitter.restoreState),
+            ("rightSplitter", self.rightSplitter.restoreState),
+            ("tableHeader", self.paperTable.horizontalHeader().restoreState),
+        ):
+            value = s.value(key)
+            if isinstance(value, QByteArray | bytes):
+                restore(value)
+        header = self.paperTable.horizontalHeader()
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # rank order / library order on start
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("geometry", self.saveGeometry())
+        s.setValue("windowState", self.saveState())
+        s.setValue("mainSplitter", self.mainSplitter.saveState())
+        s.setValue("rightSplitter", self.rightSplitter.saveState())
+        s.setValue("tableHeader", self.paperTable.horizontalHeader().saveState())
+        s.setValue("lastQuery", self.searchField.text())
+        s.sync()
+
+    # ---- searching ----
+
+    def run_search(self) -> None:
+        """Start a search for what the field says now; a search already running finishes first, then the
+        latest query runs once (intermediate keystrokes are never searched after the fact)."""
+        self._search_gen += 1
+        if self._searching:
+            self._search_pending = True
+            return
+        gen = self._search_gen
+        text = self.searchField.text()
+        kind, value = self._filter
+        state = value if kind == "state" else None
+        tag = value if kind == "tag" else None
+        self._searching = True
+        self.runner.run(
+            lambda: self.library.search(text, state=state, tag=tag),
+            lambda result: self._search_done(gen, result),
+            lambda exc: self._search_failed(gen, exc),
+        )
+
+    def _search_finished_one(self) -> bool:
+        self._searching = False
+        if self._search_pending:
+            self._search_pending = False
+            self.run_search()
+            return True
+        return False
+
+    def _search_done(self, gen: int, result: SearchResult) -> None:
+        if self._search_finished_one() or gen != self._search_gen:
+            return  # stale: a newer query is on its way
+        self.queryError.hide()
+        self._last_result = result
+        keep = self._current_id
+        self.model.set_ids(result.ids, result.scores)
+        header = self.paperTable.horizontalHeader()
+        if header.sortIndicatorSection() >= 0 and header.sortIndicatorSection() < len(COLUMNS):
+            self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        row = self.model.row_of(keep) if keep is not None else None
+        self._select_row(row if row is not None else 0)
+        self._update_empty()
+        self._update_status()
+        self.searchFinished.emit()
+
+    def _search_failed(self, gen: int, exc: Exception) -> None:
+        if self._search_finished_one() or gen != self._search_gen:
+            return
+        message = str(exc) if isinstance(exc, QueryError) else f"Search failed: {exc}"
+        self.queryError.setText(message)  # the last results stay
+        self.queryError.show()
+        self.searchFinished.emit()
+
+    def _sort_changed(self, section: int, order: Qt.SortOrder) -> None:
+        if 0 <= section < len(COLUMNS):
+            keep = self._current_id
+            self.model.sort(section, order)
+            row = self.model.row_of(keep) if keep is not None else None
+            if row is not None:
+                self.paperTable.scrollTo(self.model.index(row, 0))
+
+    def _sidebar_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        key = SidebarModel.decode(current.data(SidebarModel.FilterRole)) if current.isValid() else None
+        if key is None:
+            return
+        self._filter = key
+        self.run_search()
+
+    # ---- selection and the detail pane ----
+
+    def _select_row(self, row: int | None) -> None:
+        if row is None or not (0 <= row < self.model.rowCount()):
+            self._show_paper(None)
+            return
+        index = self.model.index(row, COLUMNS.index("title"))
+        self.paperTable.selectionModel().setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.paperTable.scrollTo(index)
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.save_note()
+        self._show_paper(self.model.id_at(current.row()) if current.isValid() else None)
+
+    def selected_ids(self) -> list[int]:
+        rows = sorted({i.row() for i in self.paperTable.selectionModel().selectedRows()})
+        ids = [pid for r in rows if (pid := self.model.id_at(r)) is not None]
+        if not ids and self._current_id is not None:
+            ids = [self._current_id]
+        return ids
+
+    def _show_paper(self, paper_id: int | None) -> None:
+        self._current_id = paper_id
+        paper = self.library.paper(paper_id) if paper_id is not None else None
+        if paper is None:
+            self._current_id = None
+            self.detailView.setHtml(empty_html(self.palette(), "Select a paper to read it here."))
+            self._set_editors(None, [], "")
+            return
+        self._render_detail(paper)
+        self._set_editors(paper.id, paper.tags, paper.note)
+        self._related_gen += 1
+        gen, pid = self._related_gen, paper.id
+        self.runner.run(
+            lambda: self.library.papers(self.library.related(pid)),
+            lambda related: self._related_done(gen, pid, related),
+            lambda exc: None,  # related papers are a courtesy; the paper is already shown
+        )
+
+    def _render_detail(self, paper, related=None) -> None:
+        result = self._last_result
+        match = highlighter(result.terms) if result and result.query.strip() and result.terms else None
+        scroll = self.detailView.verticalScrollBar().value()
+        self.detailView.setHtml(paper_html(paper, self.palette(), match, related))
+        if related is not None:
+            self.detailView.verticalScrollBar().setValue(scroll)
+        self._shown_related = related
+
+    def _related_done(self, gen: int, pid: int, related) -> None:
+        if gen != self._related_gen or pid != self._current_id:
+            return
+        paper = self.library.paper(pid)
+        if paper is not None:
+            self._render_detail(paper, related)
+
+    def _set_editors(self, paper_id: int | None, tags: list[str], note: str) -> None:
+        enabled = paper_id is not None and not self.read_only
+        if not self.tagEditor.hasFocus() or paper_id != self._note_paper:
+            common = self._common_tags() if len(self.selected_ids()) > 1 else tags
+            self.tagEditor.setText(", ".join(common))
+        self.tagEditor.setEnabled(paper_id is not None)
+        self.tagEditor.setReadOnly(not enabled)
+        if paper_id != self._note_paper or self.notesEditor.toPlainText() == self._note_saved:
+            self._note_paper = paper_id
+            self._note_saved = note
+            if self.notesEditor.toPlainText() != note:
+                self.notesEditor.blockSignals(True)
+                self.notesEditor.setPlainText(note)
+                self.notesEditor.blockSignals(False)
+            if self.previewToggle.isChecked():
+                self.notesPreview.setMarkdown(note)
+        self.notesEditor.setEnabled(paper_id is not None)
+        self.notesEditor.setReadOnly(not enabled)
+
+    def _common_tags(self) -> list[str]:
+        tag_map = self.library.tags_of(self.selected_ids())
+        if not tag_map:
+            return []
+        sets = [set(t) for t in tag_map.values()]
+        common = set.intersection(*sets)
+        first = next(iter(tag_map.values()))
+        return [t for t in first if t in common]
+
+    def _link_clicked(self, url: QUrl) -> None:
+        if url.scheme() == "paper":
+            self.go_to_paper(int(url.path()))
+        elif url.scheme() in ("http", "https"):
+            QDesktopServices.openUrl(url)
+
+    def go_to_paper(self, paper_id: int) -> None:
+        row = self.model.row_of(paper_id)
+        if row is None:  # not among the results: show everything, then select it
+            self._current_id = paper_id
+            self.searchField.clear()
+            self.tagSidebar.setCurrentIndex(self.sidebar_model.find(("all", None)))
+            self._filter = ("all", None)
+            self.run_search()
+            return
+        self._select_row(row)
+
+    # ---- editing ----
+
+    def _changed(self, ids: Sequence[int]) -> None:
+        """After any edit (or its undo): refresh those rows, the counts, and the shown paper."""
+        self.model.refresh(ids)
+        self._update_counts()
+        if self._current_id in ids:
+            paper = self.library.paper(self._current_id)
+            if paper is not None:
+                self._render_detail(paper, getattr(self, "_shown_related", None))
+                self._set_editors(paper.id, paper.tags, paper.note)
+
+    def mark(self, state: str) -> None:
+        ids = self.selected_ids()
+        if not ids or self.read_only:
+            return
+        advance = self.actionAutoAdvance.isChecked() and len(ids) == 1
+        self.undo_stack.push(SetStateCommand(self.library, ids, state, self._changed))
+        if advance:
+            self.move(1)
+
+    def move(self, step: int) -> None:
+        current = self.paperTable.currentIndex()
+        row = (current.row() if current.isValid() else -1) + step
+        if 0 <= row < self.model.rowCount():
+            self._select_row(row)
+
+    def apply_tags(self) -> None:
+        ids = self.selected_ids()
+        if not ids or self.read_only:
+            return
+        typed = normalise_tags([self.tagEditor.text()])
+        current = self.library.tags_of(ids)
+        if len(ids) == 1:
+            after = {ids[0]: typed}
+        else:  # many papers: add what was typed, remove what was taken out of the common tags
+            common = set(self._common_tags())
+            removed = common - set(typed)
+            after = {
+                pid: [t for t in tags if t not in removed] + [t for t in typed if t not in tags]
+                for pid, tags in current.items()
+            }
+        if all(after[pid] == current.get(pid) for pid in after):
+            return
+        n = len(ids)
+        self.undo_stack.push(
+            SetTagsCommand(self.library, after, f"Tag {n} paper{'s' if n != 1 else ''}", self._changed)
+        )
+        self.tag_completer.model().setStringList(self.library.tag_names())  # type: ignore[attr-defined]
+
+    def _note_typed(self) -> None:
+        if self.previewToggle.isChecked():
+            self.notesPreview.setMarkdown(self.notesEditor.toPlainText())
+        self._note_timer.start()
+
+    def save_note(self) -> None:
+        """Autosave: within a second of the last keystroke, on selection change, and on close."""
+        self._note_timer.stop()
+        pid = self._note_paper
+        text = self.notesEditor.toPlainText()
+        if pid is None or self.read_only or text == self._note_saved:
+            return
+        before = self._note_saved
+        self._note_saved = text
+        self.undo_stack.push(SetNoteCommand(self.library, pid, before, text, self._changed))
+
+    def _toggle_preview(self, on: bool) -> None:
+        if on:
+            self.notesPreview.setMarkdown(self.notesEditor.toPlainText())
+        self.notesStack.setCurrentIndex(1 if on else 0)
+
+    def edit_title(self) -> None:
+        if self.read_only or self._current_id is None:
+            return
+        row = self.model.row_of(self._current_id)
+        if row is not None:
+            index = self.model.index(row, COLUMNS.index("title"))
+            self.paperTable.setFocus()
+            self.paperTable.setCurrentIndex(index)
+            self.paperTable.edit(index)
+
+    def _title_edited(self, paper_id: int, title: str) -> None:
+        paper = self.library.paper(paper_id)
+        if paper is None or title == paper.title:
+            return
+        new = None if title == paper.auto_title else title
+        self.undo_stack.push(SetTitleCommand(self.library, paper_id, new, self._changed))
+
+    # ---- tags in the sidebar ----
+
+    def _sidebar_menu(self, pos) -> None:
+        index = self.tagSidebar.indexAt(pos)
+        key = SidebarModel.decode(index.data(SidebarModel.FilterRole)) if index.isValid() else None
+        if not key or key[0] != "tag" or not key[1] or self.read_only:
+            return
+        name = key[1]
+        menu = QMenu(self)
+        menu.addAction("Rename or Merge…", lambda: self.rename_tag(name))
+        menu.addAction("Delete Tag", lambda: self.delete_tag(name))
+        menu.exec(self.tagSidebar.viewport().mapToGlobal(pos))
+
+    def rename_tag(self, old: str, new: str | None = None) -> None:
+        if new is None:
+            new, ok = QInputDialog.getText(
+                self, "Rename Tag", f"Rename “{old}” to (an existing tag merges the two):", text=old
+            )
+            if not ok:
+                return
+        try:
+            after = self.library.plan_rename_tag(old, new)
+        except StoreError as exc:
+            QMessageBox.warning(self, "Rename Tag", str(exc))
+            return
+        merge = new.strip().lower() in self.library.tag_names() and new.strip().lower() != old
+        text = f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”"
+        self.undo_stack.push(SetTagsCommand(self.library, after, text, self._changed))
+        if self._filter == ("tag", old):
+            self._filter = ("tag", new.strip().lower())
+            self.tagSidebar.setCurrentIndex(self.sidebar_model.find(self._filter))
+        self.run_search()
+
+    def delete_tag(self, name: str) -> None:
+        after = self.library.plan_delete_tag(name)
+        self.undo_stack.push(SetTagsCommand(self.library, after, f"Delete tag “{name}”", self._changed))
+        if self._filter == ("tag", name):
+            self._filter = ("all", None)
+        self.run_search()
+
+    # ---- status, counts, empty states ----
+
+    def _update_counts(self) -> None:
+        counts = self.library.counts()
+        self.sidebar_model.update_counts(counts, self.library.tag_counts())
+        self.tagSidebar.expandAll()
+        if self._filter:
+            index = self.sidebar_model.find(self._filter)
+            if index.isValid() and self.tagSidebar.currentIndex() != index:
+                self.tagSidebar.selectionModel().blockSignals(True)
+                self.tagSidebar.setCurrentIndex(index)
+                self.tagSidebar.selectionModel().blockSignals(False)
+        self._counts = counts
+        self._update_status()
+
+    def _update_status(self) -> None:
+        c = getattr(self, "_counts", None) or self.library.counts()
+        parts = [f"{c['all']:,} papers", f"{c['read']:,} read", f"{c['skimmed']:,} skimmed"]
+        parts.append(f"{self.model.rowCount():,} shown")
+        selected = len(self.paperTable.selectionModel().selectedRows())
+        if selected > 1:
+            parts.append(f"{selected:,} selected")
+        self.statusLabel.setText(" · ".join(parts))
+
+    def _update_empty(self) -> None:
+        if self.model.rowCount():
+            self.emptyLabel.hide()
+            return
+        query = self.searchField.text().strip()
+        kind, value = self._filter
+        if self.library.counts()["all"] == 0:
+            text = "Your library is empty.<br><a href='import'>Import papers…</a> or drop files here."
+        elif query:
+            where = f" in {value}" if value else ""
+            text = f"No papers match “{query}”{where} — <a href='clear'>clear the search</a>"
+        elif kind == "tag":
+            text = f"No papers are tagged “{value}”."
+        elif kind == "state":
+            text = f"No {value} papers. <a href='all'>Show all papers</a>"
+        else:
+            text = "No papers."
+        self.emptyLabel.setText(text)
+        self.emptyLabel.resize(self.paperTable.viewport().size())
+        self.emptyLabel.show()
+
+    def _empty_link(self, link: str) -> None:
+        if link == "clear":
+            self.searchField.clear()
+        elif link == "import":
+            self.import_dialog()
+        elif link == "all":
+            self.tagSidebar.setCurrentIndex(self.sidebar_model.find(("all", None)))
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.paperTable.viewport() and event.type() == QEvent.Type.Resize:
+            self.emptyLabel.resize(self.paperTable.viewport().size())
+        if obj is self.searchField and event.type() == QEvent.Type.KeyPress:
+            key = event.key()  # type: ignore[attr-defined]
+            if key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.model.rowCount():
+                self.paperTable.setFocus()
+                return True
+        return super().eventFilter(obj, event)
+
+    # ---- focus ----
+
+    def focus_search(self) -> None:
+        self.searchField.setFocus()
+        self.searchField.selectAll()
+
+    def focus_tags(self) -> None:
+        if self._current_id is not None:
+            self.tagEditor.setFocus()
+            self.tagEditor.end(False)
+
+    def focus_notes(self) -> None:
+        if self._current_id is not None:
+            self.previewToggle.setChecked(False)
+            self.notesEditor.setFocus()
+
+    def escape(self) -> None:
+        focus = QApplication.focusWidget()
+        if focus is self.searchField and self.searchField.text():
+            self.searchField.clear()
+        elif focus in (self.tagEditor, self.notesEditor):
+            if focus is self.notesEditor:
+                self.save_note()
+            self.paperTable.setFocus()
+        elif self.searchField.text():
+            self.searchField.clear()
+        else:
+            self.paperTable.setFocus()
+
+    # ---- import and export ----
+
+    def import_dialog(self) -> None:
+        if self.read_only:
+            return
+        folder = str(self.settings.value("importFolder", str(Path.home())))
+        files, _ = QFileDialog.getOpenFileNames(self, "Import Papers", folder, IMPORT_FILTER)
+        if files:
+            self.settings.setValue("importFolder", str(Path(files[0]).parent))
+            self.start_import([Path(f) for f in files])
+
+    def start_import(self, files: Sequence[Path]) -> None:
+        if self._import_cancel is not None or self.read_only:
+            return
+        cancel = threading.Event()
+        self._import_cancel = cancel
+        dialog = QProgressDialog("Importing…", "Cancel", 0, 0, self)
+        dialog.setObjectName("importProgress")
+        dialog.setWindowTitle("Import")
+        dialog.setMinimumDuration(300)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(cancel.set)
+        self._import_dialog = dialog
+        signals = _ImportSignals(self)
+
+        def on_progress(done: int, total: int, message: str) -> None:
+            if dialog.wasCanceled():
+                return
+            dialog.setLabelText(message)
+            dialog.setMaximum(total)
+            dialog.setValue(min(done, total) if total else 0)
+
+        signals.progress.connect(on_progress)
+
+        def work() -> list[ImportSummary]:
+            return self.library.import_files(files, progress=signals.progress.emit, cancel=cancel)
+
+        self.runner.run(work, self._import_done, self._import_failed)
+
+    def _import_finish(self) -> None:
+        self._import_cancel = None
+        self._import_dialog.close()
+        self._update_counts()
+        self.tag_completer.model().setStringList(self.library.tag_names())  # type: ignore[attr-defined]
+        self.run_search()
+
+    def _import_done(self, summaries: list[ImportSummary]) -> None:
+        self._import_finish()
+        self.statusBar().showMessage("Imported: " + "; ".join(s.line() for s in summaries), 15000)
+        warnings = [w for s in summaries for w in s.warnings]
+        if warnings:
+            QMessageBox.information(self, "Import", "Imported, with warnings:\n\n" + "\n".join(warnings[:20]))
+        self.importFinished.emit(summaries)
+
+    def _import_failed(self, exc: Exception) -> None:
+        self._import_finish()
+        if isinstance(exc, ImportCancelled):
+            self.statusBar().showMessage("Import cancelled; the library is unchanged.", 10000)
+        else:
+            if isinstance(exc, ImportFailure):
+                text = f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")
+            else:
+                text = f"Import failed: {exc}"
+            QMessageBox.critical(self, "Import", text + "\n\nThe library was not changed by this file.")
+        self.importFinished.emit(exc)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if not self.read_only and event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        files = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        if files:
+            event.acceptProposedAction()
+            self.start_import(files)
+
+    def export_dialog(self) -> None:
+        dialog = ExportDialog(self, has_selection=len(self.selected_ids()) > 0, settings=self.settings)
+        if not dialog.exec():
+            return
+        options, scope = dialog.options(), dialog.scope()
+        folder = str(self.settings.value("exportFolder", str(Path.home())))
+        ext = {"markdown": "md", "bibtex": "bib", "csv": "csv", "json": "json"}[options.format]
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export Reading List", str(Path(folder) / f"reading-list.{ext}"), f"{options.format} (*.{ext})"
+        )
+        if not path:
+            return
+        self.export_to(Path(path), options, scope)
+
+    def export_to(self, path: Path, options: ExportOptions, scope: str) -> int:
+        if scope == "selection":
+            ids = self.selected_ids()
+            options.scope = "selection"
+        elif scope == "all":
+            ids = self.library.search("").ids
+            options.scope = "all papers"
+        else:
+            ids = list(self.model.ids)
+            options.query = self.searchField.text().strip()
+            kind, value = self._filter
+            options.scope = f"{kind} {value}" if value else ""
+        try:
+            export(self.library.papers(ids), options, path)
+        except OSError as exc:
+            QMessageBox.critical(self, "Export", f"Could not write {path}:\n\n{exc.strerror or exc}")
+            return 0
+        self.settings.setValue("exportFolder", str(path.parent))
+        self.statusBar().showMessage(f"Exported {len(ids)} papers to {path}", 15000)
+        if not getattr(self, "quiet_export", False):
+            box = QMessageBox(
+                QMessageBox.Icon.Information, "Export", f"Exported {len(ids)} papers to\n{path}", parent=self
+            )
+            open_button = box.addButton("Open Folder", QMessageBox.ButtonRole.ActionRole)
+            box.addButton(QMessageBox.StandardButton.Ok)
+            box.exec()
+            if box.clickedButton() is open_button:
+                QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
+        return len(ids)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """The system switched between light and dark: the detail pane's colours are baked into its HTML."""
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "detailView"):
+            self._show_paper(self._current_id)
+        super().changeEvent(event)
+
+    # ---- closing ----
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_note()
+        if self._import_cancel is not None:
+            self._import_cancel.set()
+        self.save_settings()
+        self.runner.wait()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Join workers and close the library (tests call this before teardown)."""
+        self.runner.wait()
+        self.library.close()

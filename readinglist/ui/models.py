@@ -1,0 +1,222 @@
+"""Qt models over the library: the paper table (ids in memory, rows fetched a page at a time) and the sidebar.
+
+As in Anki's browser, the model holds only ids; a row's text is fetched the first time a view asks for it,
+a page of neighbours at once, so 100k papers cost a list of ints, not 100k rows of text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QFont, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QApplication
+
+from readinglist.library import Library
+
+Index = QModelIndex | QPersistentModelIndex
+
+COLUMNS = ["state", "title", "venue", "year", "tags"]
+HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
+STATE_ICON = {"unread": "●", "skimmed": "◐", "read": "✓"}
+STATE_TIP = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
+SortRole = Qt.ItemDataRole.UserRole + 1
+IdRole = Qt.ItemDataRole.UserRole + 2
+PAGE = 200
+
+
+class PaperTableModel(QAbstractTableModel):
+    titleEdited = Signal(int, str)  # paper id, new title (the window turns it into an undoable command)
+
+    def __init__(self, library: Library, parent: Any = None):
+        super().__init__(parent)
+        self.library = library
+        self.ids: list[int] = []
+        self.scores: list[float] = []
+        self._rows: dict[int, tuple[str, str, int | None, str, str]] = {}
+        self._row_of: dict[int, int] = {}
+        self.editable = not library.read_only
+
+    # ---- contents ----
+
+    def set_ids(self, ids: Sequence[int], scores: Sequence[float] = ()) -> None:
+        self.beginResetModel()
+        self.ids = list(ids)
+        self.scores = list(scores)
+        self._row_of = {pid: row for row, pid in enumerate(self.ids)}
+        self._rows.clear()
+        self.endResetModel()
+
+    def refresh(self, ids: Sequence[int]) -> None:
+        """Some papers changed: refetch only those rows and say so with dataChanged."""
+        rows = sorted(self._row_of[i] for i in ids if i in self._row_of)
+        for i in ids:
+            self._rows.pop(i, None)
+        for row in rows:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    def refresh_all(self) -> None:
+        self._rows.clear()
+        if self.ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.ids) - 1, len(COLUMNS) - 1))
+
+    def row_of(self, paper_id: int) -> int | None:
+        return self._row_of.get(paper_id)
+
+    def id_at(self, row: int) -> int | None:
+        return self.ids[row] if 0 <= row < len(self.ids) else None
+
+    def _row(self, row: int) -> tuple[str, str, int | None, str, str] | None:
+        pid = self.ids[row]
+        got = self._rows.get(pid)
+        if got is None:
+            start = max(0, row - PAGE // 4)
+            page = [i for i in self.ids[start : start + PAGE] if i not in self._rows]
+            if len(self._rows) > 20 * PAGE:  # bound the cache for huge libraries
+                self._rows.clear()
+            self._rows.update(self.library.rows(page))
+            got = self._rows.get(pid)
+        return got
+
+    # ---- QAbstractTableModel ----
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.ids)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return HEADERS[COLUMNS[section]]
+            if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "state":
+                return "Reading state (r read, s skimmed, u unread)"
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.ids):
+            return None
+        if role == IdRole:
+            return self.ids[index.row()]
+        row = self._row(index.row())
+        if row is None:
+            return None
+        title, venue, year, state, tags = row
+        col = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {"state": STATE_ICON[state], "title": title, "venue": venue, "year": year or "", "tags": tags}[col]
+        if role == Qt.ItemDataRole.EditRole and col == "title":
+            return title
+        if role == SortRole:
+            return {"state": ("unread", "skimmed", "read").index(state), "title": title.casefold(), "venue": venue,
+                    "year": year or 0, "tags": tags}[col]  # fmt: skip
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return STATE_TIP[state] if col == "state" else (title if col == "title" else None)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in ("state", "year"):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.FontRole and col == "title" and state == "unread":
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and state == "read":
+            return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        base = super().flags(index)
+        if index.isValid() and COLUMNS[index.column()] == "title" and self.editable:
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or COLUMNS[index.column()] != "title":
+            return False
+        text = str(value).strip()
+        if not text:
+            return False
+        self.titleEdited.emit(self.ids[index.row()], text)
+        return True
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorting is SQLite's job: ask it for the column's order and keep the ids we show."""
+        if not self.ids:
+            return
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        old_ids = [self.ids[i.row()] if i.isValid() else None for i in persistent]
+        ordered = self.library.ordered_ids(COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
+        shown = set(self.ids)
+        self.ids = [i for i in ordered if i in shown]
+        score = dict(zip(self._row_of, self.scores, strict=False))
+        self.scores = [score[i] for i in self.ids] if self.scores else []
+        self._row_of = {pid: row for row, pid in enumerate(self.ids)}
+        for index, pid in zip(persistent, old_ids, strict=True):
+            if pid is not None:
+                self.changePersistentIndex(index, self.index(self._row_of[pid], index.column()))
+        self.layoutChanged.emit()
+
+
+class SidebarModel(QStandardItemModel):
+    """Library (All, Unread, Skimmed, Read) and Tags, each with its count."""
+
+    FilterRole = Qt.ItemDataRole.UserRole + 10  # "state\x1fread", "tag\x1fname", "all\x1f"
+
+    @staticmethod
+    def encode(key: tuple[str, str | None]) -> str:
+        return f"{key[0]}\x1f{key[1] or ''}"
+
+    @staticmethod
+    def decode(value: object) -> tuple[str, str | None] | None:
+        if not isinstance(value, str) or "\x1f" not in value:
+            return None
+        kind, _, name = value.partition("\x1f")
+        return kind, (name or None)
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.setHorizontalHeaderLabels(["Library"])
+        self.library_root = QStandardItem("Library")
+        self.tags_root = QStandardItem("Tags")
+        for root in (self.library_root, self.tags_root):
+            root.setSelectable(False)
+            root.setEditable(False)
+            font = root.font()
+            font.setBold(True)
+            root.setFont(font)
+            self.appendRow(root)
+
+    def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
+        entries = [("All", ("all", None), counts["all"])] + [
+            (label, ("state", state), counts[state])
+            for label, state in (("Unread", "unread"), ("Skimmed", "skimmed"), ("Read", "read"))
+        ]
+        self._fill(self.library_root, entries)
+        self._fill(self.tags_root, [(name, ("tag", name), n) for name, n in tags])
+        self.tags_root.setText(f"Tags ({len(tags)})" if tags else "Tags")
+
+    def _fill(self, root: QStandardItem, entries: list[tuple[str, tuple[str, str | None], int]]) -> None:
+        existing = {root.child(r).data(self.FilterRole): root.child(r) for r in range(root.rowCount())}
+        wanted = [self.encode(key) for _, key, _ in entries]
+        for r in reversed(range(root.rowCount())):
+            if root.child(r).data(self.FilterRole) not in wanted:
+                root.removeRow(r)
+        for row, (label, key, n) in enumerate(entries):
+            item = existing.get(self.encode(key))
+            text = f"{label}  ({n:,})"
+            if item is None:
+                item = QStandardItem(text)
+                item.setEditable(False)
+                item.setData(self.encode(key), self.FilterRole)
+                item.setData(label, Qt.ItemDataRole.ToolTipRole)
+                root.insertRow(row, [item])
+            elif item.text() != text:
+                item.setText(text)
+
+    def find(self, key: tuple[str, str | None]) -> QModelIndex:
+        for root in (self.library_root, self.tags_root):
+            for r in range(root.rowCount()):
+                if root.child(r).data(self.FilterRole) == self.encode(key):
+                    return root.child(r).index()
+        return QModelIndex()
