@@ -294,11 +294,24 @@ class Index:
         return SearchResult(ids, scores, text, terms, prefixes)
 
     def _highlight_terms(self, q: query.Query, s: Searcher) -> tuple[set[str], list[str]]:
+        """The analysed words a hit shows for this query: terms, phrase words, and the expansions of
+        prefix, wildcard and fuzzy terms (capped, so a broad prefix cannot stall the search)."""
         terms: set[str] = set()
+        reader = s.reader()
         try:
-            for fieldname, value in q.existing_terms(s.reader(), phrases=True, expand=True):
-                if fieldname in {"title", "abstract", "authors", "note"}:
-                    terms.add(value.decode("utf-8") if isinstance(value, bytes) else str(value))
+            for leaf in q.leaves():
+                if getattr(leaf, "fieldname", None) not in {"title", "abstract", "authors", "note"}:
+                    continue
+                if isinstance(leaf, query.MultiTerm):
+                    for i, btext in enumerate(leaf._btexts(reader)):
+                        if i >= 200:
+                            break
+                        terms.add(btext.decode("utf-8") if isinstance(btext, bytes) else str(btext))
+                elif isinstance(leaf, query.Phrase):
+                    terms.update(str(w) for w in leaf.words)
+                elif isinstance(leaf, query.Term):
+                    text = leaf.text
+                    terms.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
         except Exception:  # highlighting is a courtesy; never fail a search over it
             pass
         return terms, []

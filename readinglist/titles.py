@@ -20,7 +20,10 @@ _INTRO_RE = re.compile(
     rf"(?P<pre>(?:(?:a|an|the)\s+)?(?:[\w\-]+\s+){{0,6}}?)"
     rf"(?:(?P<long>(?:[A-Z][\w\-]*\s+){{1,7}})\((?P<acr>{_NAME})\)|(?P<name>{_NAME}))",
 )
-_CALLED_RE = re.compile(rf"\b(?:named|called|dubbed|termed|coined)\s+(?P<name>{_NAME})")
+_CALLED_RE = re.compile(
+    rf"\b(?:named|called|dubbed|termed|coined)\s+(?P<name>{_NAME})"
+    rf"|\b(?i:we)\s+(?i:{_VERBS})\s+(?P<word>[A-Z][a-z][\w\-]*)(?=,\s+(?:a|an)\s)"  # "we propose Holmes, a …"
+)
 _EXPANSION_RE = re.compile(rf"(?P<long>(?:[A-Z][\w\-]*\s+){{1,7}})\((?P<acr>{_NAME})\)")
 _STOP_WORDS = {"novel", "new", "simple", "general", "principled", "effective", "efficient", "unified"}
 _CLAUSE_CUT = re.compile(r",\s|;\s|:\s|\s(?:that|which|where|while|whereas|and thus|by|via|to)\s|\s—\s|\s–\s")
@@ -104,7 +107,7 @@ def method_title(plain: str) -> str | None:
         if not name:
             m2 = _CALLED_RE.search(sentence)
             if m2:
-                name, end = m2.group("name"), m2.end()
+                name, end = m2.group("name") or m2.group("word"), m2.end()
         if not name:
             continue
         after = re.match(r"\s*\(([^()]{6,80})\)", sentence[end:])  # TaRO (Temporal-Aware Reasoning …)

@@ -330,7 +330,7 @@ class MainWindow(QMainWindow):
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
         self.statusBar().addPermanentWidget(self.statusLabel)
-        self.setMinimumSize(800, 500)
+        self.setMinimumSize(640, 420)
         self.resize(1280, 800)
 
     def _build_menus(self) -> None:
@@ -411,7 +411,8 @@ class MainWindow(QMainWindow):
             return  # stale: a newer query is on its way
         self.queryError.hide()
         self._last_result = result
-        keep = self._current_id
+        keep = getattr(self, "_pending_select", None) or self._current_id
+        self._pending_select = None
         self.model.set_ids(result.ids, result.scores)
         header = self.paperTable.horizontalHeader()
         if header.sortIndicatorSection() >= 0 and header.sortIndicatorSection() < len(COLUMNS):
@@ -540,7 +541,7 @@ class MainWindow(QMainWindow):
     def go_to_paper(self, paper_id: int) -> None:
         row = self.model.row_of(paper_id)
         if row is None:  # not among the results: show everything, then select it
-            self._current_id = paper_id
+            self._pending_select = paper_id
             self.searchField.clear()
             self.tagSidebar.setCurrentIndex(self.sidebar_model.find(("all", None)))
             self._filter = ("all", None)

@@ -1,0 +1,507 @@
+"""The window, driven as a user would: keys, clicks, typing; offscreen, in a temporary data dir."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from conftest import corpus
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
+from PySide6.QtGui import QAction, QDropEvent
+from PySide6.QtWidgets import (
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QTextBrowser,
+    QTreeView,
+)
+
+from readinglist.app import create_main_window
+from readinglist.export import ExportOptions
+from readinglist.ui.models import COLUMNS, PaperTableModel
+
+
+@pytest.fixture
+def window(qtbot, data_dir):
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.quiet_export = True
+    w.show()
+    qtbot.waitUntil(lambda: w.model.rowCount() == 19)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
+def search(qtbot, w, text):
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.searchField.setText(text)
+    qtbot.waitUntil(lambda: not w._searching and not w._search_pending)
+
+
+def select_paper(qtbot, w, query):
+    pid = w.library.search(query).ids[0]
+    w.go_to_paper(pid)
+    qtbot.waitUntil(lambda: w._current_id == pid and w.model.id_at(w.paperTable.currentIndex().row()) == pid)
+    return pid
+
+
+def test_contract_names(window):
+    assert isinstance(window.findChild(QLineEdit, "searchField"), QLineEdit)
+    assert isinstance(window.findChild(QTableView, "paperTable"), QTableView)
+    assert isinstance(window.findChild(QTextBrowser, "detailView"), QTextBrowser)
+    assert isinstance(window.findChild(QLineEdit, "tagEditor"), QLineEdit)
+    assert isinstance(window.findChild(QPlainTextEdit, "notesEditor"), QPlainTextEdit)
+    assert isinstance(window.findChild(QTreeView, "tagSidebar"), QTreeView)
+    for name in ("actionMarkRead", "actionMarkSkimmed", "actionMarkUnread", "actionUndo", "actionRedo",
+                 "actionImport", "actionExport"):  # fmt: skip
+        assert isinstance(window.findChild(QAction, name), QAction), name
+    assert isinstance(window.paperTable.model(), PaperTableModel)
+
+
+def test_status_bar_counts(window):
+    window.library.set_state(window.library.search("").ids[:3], "read")
+    window._update_counts()
+    assert window.statusLabel.text() == "19 papers · 3 read · 0 skimmed · 19 shown"
+
+
+def test_table_shows_every_match_not_top_n(qtbot, window):
+    window.library.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+    search(qtbot, window, "learning")
+    expected = window.library.search("learning").ids
+    assert len(expected) > 100
+    assert window.model.ids == expected  # rank order, all of them
+
+
+def test_search_runs_off_the_ui_thread_and_loop_stays_responsive(qtbot, window, monkeypatch):
+    real = window.library.search
+    ui_thread = threading.get_ident()
+    threads = []
+
+    def slow_search(*args, **kwargs):
+        threads.append(threading.get_ident())
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(window.library, "search", slow_search)
+    ticks_while_searching = []
+    heartbeat = QTimer()
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(lambda: ticks_while_searching.append(window._searching))
+    heartbeat.start()
+    window.searchField.setFocus()
+    qtbot.keyClicks(window.searchField, "exit")
+    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=10000)
+    heartbeat.stop()
+    assert threads and ui_thread not in threads
+    assert sum(ticks_while_searching) > 5  # the event loop kept turning while searches ran
+
+
+def test_latest_query_wins(qtbot, window, monkeypatch):
+    real = window.library.search
+    applied = []
+
+    def slow_first(text, **kw):
+        if text == "d":
+            time.sleep(0.4)  # the first keystroke's search is slow; later ones overtake it
+        return real(text, **kw)
+
+    monkeypatch.setattr(window.library, "search", slow_first)
+    window.searchField.setText("d")
+    qtbot.wait(60)
+    window.searchField.setText("diffusion")
+    window.searchFinished.connect(lambda: applied.append(list(window.model.ids)))
+    qtbot.waitUntil(lambda: window.model.ids == real("diffusion").ids and not window._searching, timeout=10000)
+    qtbot.wait(100)
+    assert window.model.ids == real("diffusion").ids
+    assert all(ids == real("diffusion").ids for ids in applied)  # the stale "d" results never showed
+
+
+def test_query_error_inline_keeps_last_results(qtbot, window):
+    search(qtbot, window, "diffusion")
+    before = list(window.model.ids)
+    search(qtbot, window, "colour:red")
+    assert window.queryError.isVisible() and "unknown field" in window.queryError.text()
+    assert window.model.ids == before
+    search(qtbot, window, "diffusion model")
+    assert not window.queryError.isVisible()
+
+
+def test_sidebar_filter_combines_with_query(qtbot, window):
+    lib = window.library
+    ids = lib.search("learning").ids
+    lib.set_state(ids[:2], "read")
+    lib.add_tags([ids[0]], ["keep"])
+    window._update_counts()
+    search(qtbot, window, "learning")
+    with qtbot.waitSignal(window.searchFinished):
+        window.tagSidebar.setCurrentIndex(window.sidebar_model.find(("state", "read")))
+    assert sorted(window.model.ids) == sorted(ids[:2])
+    with qtbot.waitSignal(window.searchFinished):
+        window.tagSidebar.setCurrentIndex(window.sidebar_model.find(("tag", "keep")))
+    assert window.model.ids == [ids[0]]
+    assert "keep  (1)" in [window.sidebar_model.tags_root.child(r).text() for r in range(1)]
+
+
+def test_empty_state_says_what_to_do(qtbot, window):
+    search(qtbot, window, "zzzzqqq")
+    assert window.model.rowCount() == 0
+    assert window.emptyLabel.isVisible()
+    assert "No papers match “zzzzqqq”" in window.emptyLabel.text() and "clear the search" in window.emptyLabel.text()
+    window._empty_link("clear")
+    qtbot.waitUntil(lambda: window.model.rowCount() == 19)
+    assert not window.emptyLabel.isVisible()
+
+
+def test_detail_renders_markup_highlights_and_links(qtbot, window):
+    search(qtbot, window, "hallucination")
+    select_paper(qtbot, window, "self-feedback")
+    html = window.detailView.toHtml()
+    text = window.detailView.toPlainText()
+    assert "\\emph" not in text and "\\textit" not in text and "$" not in text
+    assert "self-feedback" in text
+    assert "font-style:italic" in html
+    assert "background-color:#ffd54f" in html  # search terms highlighted
+    qtbot.waitUntil(lambda: "Related papers" in window.detailView.toPlainText())
+    pid = select_paper(qtbot, window, '"partially relevant video retrieval"')
+    assert pid == window._current_id
+    assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detailView.toHtml()
+
+
+def test_math_shown_readable(qtbot, window):
+    select_paper(qtbot, window, "DDSVM")
+    text = window.detailView.toPlainText()
+    assert ("$" not in text and "L2-normalized" in text.replace("\u2009", "")) or "L₂" in text or "L2" in text
+    assert "**" not in text  # Markdown bold rendered, not shown
+
+
+def test_links_open_in_browser_http_only(qtbot, window, monkeypatch):
+    opened = []
+    monkeypatch.setattr("readinglist.ui.main_window.QDesktopServices.openUrl", lambda url: opened.append(url))
+    window._link_clicked(QUrl("https://example.org/x"))
+    window._link_clicked(QUrl("file:///etc/passwd"))
+    window._link_clicked(QUrl("javascript:alert(1)"))
+    assert [u.toString() for u in opened] == ["https://example.org/x"]
+    target = window.library.search("BEXA").ids[0]
+    search(qtbot, window, "diffusion")
+    window._link_clicked(QUrl(f"paper:{target}"))  # a related paper outside the results: shown anyway
+    qtbot.waitUntil(lambda: window._current_id == target and window.model.row_of(target) is not None)
+
+
+def test_keyboard_triage_with_auto_advance_and_undo(qtbot, window):
+    window.paperTable.setFocus()
+    window._select_row(0)
+    first, second = window.model.ids[0], window.model.ids[1]
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_R)
+    assert window.library.paper(first).state == "read"
+    assert window._current_id == second  # advanced
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_S)
+    assert window.library.paper(second).state == "skimmed"
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_K)
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_K)
+    assert window._current_id == first
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_J)
+    assert window._current_id == second
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.library.paper(second).state == "unread"
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.library.paper(first).state == "unread"
+    qtbot.keyClick(
+        window.paperTable, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    assert window.library.paper(first).state == "read"
+    assert window.statusLabel.text().startswith("19 papers · 1 read")
+
+
+def test_auto_advance_setting_off(qtbot, window):
+    window.actionAutoAdvance.setChecked(False)
+    window.paperTable.setFocus()
+    window._select_row(0)
+    first = window.model.ids[0]
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_U)
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_R)
+    assert window._current_id == first and window.library.paper(first).state == "read"
+    assert (
+        QSettings(str(window.library.data_dir / "settings.ini"), QSettings.Format.IniFormat).value(
+            "autoAdvance", type=bool
+        )
+        is False
+    )
+
+
+def test_mark_and_tag_act_on_the_whole_selection(qtbot, window):
+    window.paperTable.setFocus()
+    window.paperTable.selectRow(0)
+    window.paperTable.selectionModel().select(
+        window.model.index(2, 0),
+        window.paperTable.selectionModel().SelectionFlag.Select | window.paperTable.selectionModel().SelectionFlag.Rows,
+    )
+    ids = window.selected_ids()
+    assert len(ids) == 2
+    window.actionMarkSkimmed.trigger()
+    assert {window.library.paper(i).state for i in ids} == {"skimmed"}
+    window.tagEditor.setText("batch, two words")
+    window.apply_tags()
+    assert all(window.library.paper(i).tags == ["batch", "two words"] for i in ids)
+    window.actionUndo.trigger()
+    assert all(window.library.paper(i).tags == [] for i in ids)
+    window.actionUndo.trigger()
+    assert {window.library.paper(i).state for i in ids} == {"unread"}
+
+
+def test_keys_focus_search_tags_notes_and_escape(qtbot, window):
+    window.paperTable.setFocus()
+    window._select_row(0)
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_T)
+    assert window.tagEditor.hasFocus()
+    qtbot.keyClick(window.tagEditor, Qt.Key.Key_Escape)
+    assert window.paperTable.hasFocus()
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_N)
+    assert window.notesEditor.hasFocus()
+    qtbot.keyClick(window.notesEditor, Qt.Key.Key_Escape)
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_Slash)
+    assert window.searchField.hasFocus()
+    qtbot.keyClicks(window.searchField, "xyz")
+    qtbot.keyClick(window.searchField, Qt.Key.Key_Escape)
+    assert window.searchField.text() == ""
+    window.paperTable.setFocus()
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.searchField.hasFocus()
+
+
+def test_typing_r_in_a_text_field_types_it(qtbot, window):
+    window.searchField.setFocus()
+    before = window.library.counts()
+    qtbot.keyClicks(window.searchField, "rsu")
+    assert window.searchField.text() == "rsu"
+    assert window.library.counts() == before
+
+
+def test_tag_editor_enter_applies_with_completer(qtbot, window):
+    lib = window.library
+    lib.add_tags([lib.search("").ids[5]], ["reinforcement learning"])
+    window.tag_completer.model().setStringList(lib.tag_names())
+    pid = select_paper(qtbot, window, "BEXA")
+    window.tagEditor.setFocus()
+    window.tagEditor.clear()
+    qtbot.keyClicks(window.tagEditor, "exits, reinf")
+    window.tag_completer.setCompletionPrefix("reinf")
+    assert window.tag_completer.currentCompletion() == "exits, reinforcement learning"  # only the last tag
+    window.tagEditor.setText(window.tag_completer.currentCompletion())
+    assert window.tagEditor.text() == "exits, reinforcement learning"
+    qtbot.keyClick(window.tagEditor, Qt.Key.Key_Return)
+    assert lib.paper(pid).tags == ["exits", "reinforcement learning"]
+    assert "exits  (1)" in [window.sidebar_model.tags_root.child(r).text() for r in range(2)]
+
+
+def test_notes_autosave_after_typing_and_on_selection_change(qtbot, window):
+    pid = select_paper(qtbot, window, "BEXA")
+    window.notesEditor.setFocus()
+    qtbot.keyClicks(window.notesEditor, "first thought")
+    qtbot.waitUntil(lambda: window.library.paper(pid).note == "first thought", timeout=3000)
+    qtbot.keyClicks(window.notesEditor, " and more")
+    window._select_row(0 if window.model.row_of(pid) != 0 else 1)  # selection change saves at once
+    assert window.library.paper(pid).note == "first thought and more"
+    window.actionUndo.trigger()  # autosaves of one paper merge into one undo step
+    assert window.library.paper(pid).note == ""
+
+
+def test_note_preview_renders_markdown(qtbot, window):
+    select_paper(qtbot, window, "BEXA")
+    window.notesEditor.setPlainText("**bold** and a [link](https://x.org)")
+    window.previewToggle.setChecked(True)
+    assert window.notesStack.currentWidget() is window.notesPreview
+    assert "**" not in window.notesPreview.toPlainText() and "bold" in window.notesPreview.toPlainText()
+    assert "font-weight:700" in window.notesPreview.toHtml()
+
+
+def test_f2_edits_title_with_undo(qtbot, window):
+    pid = select_paper(qtbot, window, "BEXA")
+    derived = window.library.paper(pid).title
+    window.paperTable.setFocus()
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_F2)
+    editor = window.paperTable.focusWidget()
+    assert isinstance(editor, QLineEdit) and editor.text() == derived
+    editor.setText("Budgeted exits")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the delegate commits on the next turn of the event loop
+    qtbot.waitUntil(lambda: window.library.paper(pid).title == "Budgeted exits")
+    assert window.model.data(window.model.index(window.model.row_of(pid), COLUMNS.index("title"))) == "Budgeted exits"
+    window.actionUndo.trigger()
+    assert window.library.paper(pid).title == derived
+
+
+def test_sidebar_tag_rename_merge_delete_with_undo(qtbot, window):
+    lib = window.library
+    a, b = lib.search("").ids[:2]
+    lib.add_tags([a], ["ml"])
+    lib.add_tags([b], ["machine learning"])
+    window._update_counts()
+    window.rename_tag("ml", "machine learning")
+    assert lib.tag_counts() == [("machine learning", 2)]
+    window.delete_tag("machine learning")
+    assert lib.tag_counts() == []
+    window.actionUndo.trigger()
+    assert lib.tag_counts() == [("machine learning", 2)]
+    window.actionUndo.trigger()
+    assert sorted(lib.tag_counts()) == [("machine learning", 1), ("ml", 1)]
+    labels = [window.sidebar_model.tags_root.child(r).text() for r in range(window.sidebar_model.tags_root.rowCount())]
+    assert labels == ["machine learning  (1)", "ml  (1)"]
+
+
+def test_sort_by_column_and_back_to_rank(qtbot, window):
+    header = window.paperTable.horizontalHeader()
+    header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.AscendingOrder)
+    titles = [window.model.data(window.model.index(r, COLUMNS.index("title"))) for r in range(19)]
+    assert titles == sorted(titles, key=str.casefold)
+    header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.DescendingOrder)
+    assert window.model.data(window.model.index(0, COLUMNS.index("title"))) == max(titles, key=str.casefold)
+
+
+def test_model_fetches_rows_lazily():
+    class FakeLibrary:
+        read_only = False
+
+        def __init__(self):
+            self.fetched = 0
+
+        def rows(self, ids):
+            self.fetched += len(ids)
+            return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
+
+    lib = FakeLibrary()
+    model = PaperTableModel(lib)  # type: ignore[arg-type]
+    model.set_ids(range(100_000))
+    assert model.rowCount() == 100_000 and lib.fetched == 0
+    assert model.data(model.index(50_000, 1)) == "Paper 50000"
+    assert model.data(model.index(50_001, 1)) == "Paper 50001"
+    assert lib.fetched <= 200  # one page, not the table
+
+
+def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch):
+    errors = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
+    bad = tmp_path / "broken.json"
+    bad.write_text('[{"title": "x"},')
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([bad])
+    assert errors and "broken.json" in errors[0] and "invalid JSON" in errors[0]
+    assert window.library.counts()["all"] == 19
+    with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
+        window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+    assert got.args[0][0].added == 517
+    qtbot.waitUntil(lambda: window.model.rowCount() == 536)
+    assert window.statusLabel.text().startswith("536 papers")
+
+
+def test_import_cancel_leaves_library_unchanged(qtbot, window):
+    with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
+        window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+        cancel_button = window._import_dialog.findChild(QPushButton)
+        qtbot.mouseClick(cancel_button, Qt.MouseButton.LeftButton)
+    assert type(got.args[0]).__name__ == "ImportCancelled"
+    assert window.library.counts()["all"] == 19
+
+
+def test_dropping_files_imports_them(qtbot, window, tmp_path):
+    f = tmp_path / "drop.jsonl"
+    f.write_text(json.dumps({"title": "Dropped paper", "abstract": "About drops."}) + "\n")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(f))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                       Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.dropEvent(event)
+    assert window.library.search("dropped").ids
+
+
+def test_export_scopes(qtbot, window, tmp_path):
+    search(qtbot, window, "diffusion")
+    shown = len(window.model.ids)
+    out = tmp_path / "results.md"
+    assert window.export_to(out, ExportOptions(), "results") == shown
+    text = out.read_text()
+    assert "query `diffusion`" in text and f"{shown} papers" in text
+    window.paperTable.selectRow(0)
+    assert window.export_to(tmp_path / "sel.csv", ExportOptions(format="csv"), "selection") == 1
+    assert window.export_to(tmp_path / "all.bib", ExportOptions(format="bibtex"), "all") == 19
+    assert QSettings(str(window.library.data_dir / "settings.ini"), QSettings.Format.IniFormat).value(
+        "exportFolder"
+    ) == str(tmp_path)
+
+
+def test_close_and_reopen_keeps_every_edit_and_the_layout(qtbot, data_dir):
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.model.rowCount() == 19)
+    pid = select_paper(qtbot, w, "BEXA")
+    w.actionMarkSkimmed.trigger()
+    w.go_to_paper(pid)
+    w.tagEditor.setText("exits")
+    w.apply_tags()
+    w.notesEditor.setPlainText("unsaved until close")
+    w.undo_stack.push  # noqa: B018 - the note is saved by closing, not by the timer
+    w.paperTable.setFocus()
+    w._select_row(w.model.row_of(pid))
+    w.library.set_title(pid, "My title")
+    w.resize(790, 555)  # the offscreen screen is 800×600
+    w.mainSplitter.setSizes([150, 330, 298])
+    search(qtbot, w, "exits")
+    w.close()
+    w.library.close()
+
+    w2 = create_main_window(data_dir)
+    qtbot.addWidget(w2)
+    w2.show()
+    qtbot.waitUntil(lambda: w2.model.rowCount() >= 1)
+    p = w2.library.paper(pid)
+    assert (p.state, p.tags, p.note, p.title) == ("skimmed", ["exits"], "unsaved until close", "My title")
+    assert w2.searchField.text() == "exits"
+    assert (w2.width(), w2.height()) == (790, 555)
+    assert w2.mainSplitter.sizes()[0] == 150
+    w2.close()
+    w2.runner.wait()
+    w2.library.close()
+
+
+def test_read_only_window_disables_editing(qtbot, data_dir):
+    w = create_main_window(data_dir)  # creates the library
+    w.close()
+    w.runner.wait()
+    w.library.close()
+    ro = create_main_window(data_dir, read_only=True, read_only_reason="Read-only: test")
+    qtbot.addWidget(ro)
+    ro.show()
+    qtbot.waitUntil(lambda: ro.model.rowCount() == 19)
+    assert not ro.actionMarkRead.isEnabled() and ro.notesEditor.isReadOnly()
+    ro.mark("read")
+    assert ro.library.counts()["read"] == 0
+    assert "read-only" in ro.windowTitle()
+    ro.close()
+    ro.runner.wait()
+    ro.library.close()
+
+
+def test_smoke_test_and_second_start(tmp_path):
+    dd = tmp_path / "smoke"
+    env_run = [sys.executable, "-m", "readinglist", "--data-dir", str(dd), "--smoke-test"]
+    r = subprocess.run(env_run, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "painted with 19 papers" in r.stderr
+    # a second start while another process holds the library opens read-only instead of corrupting it
+    from PySide6.QtCore import QLockFile
+
+    lock = QLockFile(str(dd / "readinglist.lock"))
+    assert lock.tryLock(100)
+    try:
+        r = subprocess.run(env_run, capture_output=True, text=True, timeout=120)
+    finally:
+        lock.unlock()
+    assert r.returncode == 0, r.stderr
+    assert "painted with 19 papers" in r.stderr
