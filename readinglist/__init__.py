@@ -2,4 +2,4 @@
 
 __version__ = "0.1.0"
 APP_NAME = "readinglist"
-APP_ID = "io.github.readinglist.ReadingList"
+APP_ID = "io.github.readinglist.readinglist"

@@ -107,6 +107,29 @@ def _report_startup_failure(message: str) -> None:
     print(f"readinglist: {message}", file=sys.stderr)
 
 
+_qt_warnings: list[str] = []
+
+
+def _qt_messages(mode, context, message: str) -> None:  # noqa: ANN001 - Qt's message handler signature
+    """Qt aborts the process when no platform plugin loads; say why, in one line, and exit cleanly instead."""
+    from PySide6.QtCore import QtMsgType
+
+    if mode == QtMsgType.QtFatalMsg:
+        hints = [w for w in _qt_warnings if "needed" in w or "Could not load" in w or "Could not find" in w]
+        cause = hints[0] if hints else message.splitlines()[0]
+        print(
+            f"readinglist: cannot start the window: {cause.strip()} "
+            "(install the missing system library, or set QT_QPA_PLATFORM to another platform, e.g. wayland or xcb)",
+            file=sys.stderr,
+        )
+        sys.stderr.flush()
+        os._exit(1)
+    if mode in (QtMsgType.QtWarningMsg, QtMsgType.QtCriticalMsg):
+        _qt_warnings.append(message)
+        if os.environ.get("READINGLIST_DEBUG"):
+            print(message, file=sys.stderr)
+
+
 def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False) -> int:
     """Start the app. Returns the process exit code."""
     if not _qt_platform_available():
@@ -121,17 +144,18 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
             return 1
     started = time.perf_counter()
     try:
-        from PySide6.QtCore import QEvent, QLockFile, QObject, QTimer
+        from PySide6.QtCore import QEvent, QLockFile, QObject, QTimer, qInstallMessageHandler
         from PySide6.QtNetwork import QLocalServer, QLocalSocket
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
         print(f"readinglist: Qt could not be loaded ({exc}); is PySide6 installed?", file=sys.stderr)
         return 1
 
+    qInstallMessageHandler(_qt_messages)
     app = QApplication.instance() or QApplication([sys.argv[0]])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName("readinglist")
-    app.setDesktopFileName("io.github.readinglist.ReadingList")
+    app.setDesktopFileName("io.github.readinglist.readinglist")
     apply_color_scheme(app)
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_color_scheme(app))
     app.setWindowIcon(app_icon())
@@ -143,7 +167,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
-        _report_startup_failure(f"the data folder {folder} is not writable ({exc.strerror or exc}).")
+        _report_startup_failure(f"the data folder {folder} cannot be written ({exc.strerror or exc}).")
         return 1
 
     # one window per library: a second start raises the first, or (if that fails) opens read-only
