@@ -45,9 +45,20 @@ def folder_size(path: Path) -> int:
 
 def build() -> Path:
     subprocess.check_call(
-        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
-         "--distpath", str(DIST), "--workpath", str(ROOT / "build" / "pyinstaller"),
-         str(ROOT / "packaging" / "readinglist.spec")]  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--clean",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(DIST),
+            "--workpath",
+            str(ROOT / "build" / "pyinstaller"),
+            str(ROOT / "packaging" / "readinglist.spec"),
+        ]
     )
     out = DIST / "readinglist"
     print(f"built {out} ({folder_size(out) / 1e6:.1f} MB unpacked)")

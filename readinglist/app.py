@@ -110,7 +110,7 @@ def _report_startup_failure(message: str) -> None:
 _qt_warnings: list[str] = []
 
 
-def _qt_messages(mode, context, message: str) -> None:  # noqa: ANN001 - Qt's message handler signature
+def _qt_messages(mode, context, message: str) -> None:
     """Qt aborts the process when no platform plugin loads; say why, in one line, and exit cleanly instead."""
     from PySide6.QtCore import QtMsgType
 
