@@ -14,7 +14,7 @@ from pathlib import Path
 from readinglist import markup, paths
 from readinglist.importers import ImportContext, ImportFailure, Record, parse_file
 from readinglist.importers.base import base_name
-from readinglist.index import Index, QueryError, SearchResult
+from readinglist.index import Index, QueryError, SearchResult, new_document
 from readinglist.matching import Existing, Incoming, match
 from readinglist.store import STATES, NewPaper, Paper, StoreError, open_store
 from readinglist.titles import derive_title, make_unique
@@ -135,7 +135,7 @@ class Library:
             count = self.store.count()
             if count:
                 self.notify(f"Building the search index for {count:,} papers…")
-            self.index.rebuild(self._iter_papers(), rev)
+            self.index.rebuild(self._iter_papers(), rev, total=count)
             return
         if self.index.rev < rev and not self.read_only:
             changed = self.store.changed_since(self.index.rev)
@@ -236,8 +236,11 @@ class Library:
             current = store.current_rev()
             if revised_ids:
                 self.index.update(store.papers(revised_ids), current)
-            for start in range(0, len(added_ids), 5000):
-                self.index.add(store.papers(added_ids[start : start + 5000]), current)
+            if added_ids:
+                papers = [new_papers[i] for i in fresh]
+                self.index.add_documents(
+                    [new_document(pid, p) for pid, p in zip(added_ids, papers, strict=True)], current
+                )
         return summary
 
     # ---- reading and searching ----

@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
 
@@ -29,6 +30,7 @@ _URL_RE = re.compile(
     r"(?:https?://|www\.)[^\s<>\"'{}\\`$]+|\b(?:github\.com|gitlab\.com|huggingface\.co|bitbucket\.org)/[\w.\-/]+",
     re.IGNORECASE,
 )
+_URL_HINTS = ("://", "www.", "github.", "gitlab.", "huggingface.", "bitbucket.")  # cheap test before _URL_RE
 _BRACED = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
 _STYLE_CMD_RE = re.compile(r"\\(emph|textit|textsl|textbf|texttt|underline|textsc)\s*" + _BRACED)
 _STYLE_GROUP_RE = re.compile(r"\{\\(em|it|itshape|bf|bfseries|tt)\s+((?:[^{}]|\{[^{}]*\})*)\}")
@@ -73,6 +75,9 @@ def clean_url(url: str) -> str:
 
 def extract_links(raw: str) -> list[str]:
     """Every distinct URL in the text, in order, as a browser would want it."""
+    lowered = (raw or "").lower()
+    if not any(h in lowered for h in _URL_HINTS):
+        return []
     text = _URL_CMD_RE.sub(lambda m: " " + (m.group(1) or m.group(2) or "") + " ", raw or "")
     seen: dict[str, None] = {}
     for m in _URL_RE.finditer(text):
@@ -95,7 +100,7 @@ def _style_markers(text: str) -> str:
         }.get(name, (I_ON, I_OFF))
         return on + body + off
 
-    for _ in range(3):  # nested \emph{\textbf{…}}
+    for _ in range(3 if "\\" in text else 0):  # nested \emph{\textbf{…}}
         new = _STYLE_CMD_RE.sub(cmd, text)
         new = _STYLE_GROUP_RE.sub(
             lambda m: (
@@ -135,23 +140,50 @@ def _style_markers(text: str) -> str:
 _SIMPLE_SUBS = [("---", "—"), ("--", "–"), ("``", "“"), ("''", "”")]
 
 
-def decode_text(chunk: str) -> str:
-    """LaTeX text (no math) to Unicode; pylatexenc only where a command or brace needs it."""
-    if not _LATEX_TRIGGER.search(chunk):
-        for a, b in _SIMPLE_SUBS:
-            if a in chunk:
-                chunk = chunk.replace(a, b)
-        return chunk
-    lead = chunk[: len(chunk) - len(chunk.lstrip())]
-    trail = chunk[len(chunk.rstrip()) :]
-    protected = re.sub(r"(?<!\\)%", r"\\%", chunk)
-    protected = protected.replace("\\end{abstract}", "").replace("\\begin{abstract}", "")
+_LATEX_SPAN = re.compile(
+    r"\\[a-zA-Z]+\*?(?:\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"  # \cmd{arg}{arg}
+    r"|\\[^a-zA-Z\s](?:\{[^{}]*\}|[a-zA-Z])?"  # \'e, \'{e}, \%, \&
+    r"|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # {Protected}
+    r"|~"
+)
+
+
+def _plain_subs(text: str) -> str:
+    for a, b in _SIMPLE_SUBS:
+        if a in text:
+            text = text.replace(a, b)
+    return text
+
+
+@lru_cache(maxsize=20000)
+def _decode_span(span: str) -> str:
+    """One LaTeX construct to Unicode; spans repeat (accents, {Braces}), so they are cached."""
+    if span == "~":
+        return " "
+    if span.startswith(("\\cite", "\\ref", "\\label", "\\footnote", "\\eqref", "\\citep", "\\citet")):
+        return ""
+    if span in ("\\end{abstract}", "\\begin{abstract}"):
+        return ""
     try:
-        out = _L2T.latex_to_text(protected)
+        out = _L2T.latex_to_text(span)
     except Exception:  # pylatexenc gives up on some malformed input; show it without commands
-        out = re.sub(r"\\[a-zA-Z]+\*?", "", protected).replace("{", "").replace("}", "")
-    out = out.replace("\xa0", " ")
-    return lead + out.strip() + trail
+        out = re.sub(r"\\[a-zA-Z]+\*?", "", span).replace("{", "").replace("}", "")
+    return out.replace("\xa0", " ")
+
+
+def decode_text(chunk: str) -> str:
+    """LaTeX text (no math) to Unicode. pylatexenc is slow and reads `%` as a comment, so it only ever
+    sees the LaTeX constructs themselves, one at a time; the prose between them is left alone."""
+    if not _LATEX_TRIGGER.search(chunk):
+        return _plain_subs(chunk)
+    out, pos = [], 0
+    for m in _LATEX_SPAN.finditer(chunk):
+        out.append(_plain_subs(chunk[pos : m.start()]))
+        out.append(_decode_span(m.group(0)))
+        pos = m.end()
+    out.append(_plain_subs(chunk[pos:]))
+    text = "".join(out)
+    return text.replace("{", "").replace("}", "") if ("{" in text or "}" in text) else text
 
 
 def decode_math(src: str) -> str:
@@ -172,10 +204,13 @@ def parse(raw: str) -> list[Run]:
     text = _URL_CMD_RE.sub(lambda m: (m.group(1) or m.group(2) or "") if m.group(1) or m.group(2) else "", text)
     text = _style_markers(text)
     styles: set[str] = set()
-    for p_index, para in enumerate(p for p in _PARA_RE.split(text) if p.strip()):
+    paragraphs = _PARA_RE.split(text) if "\n" in text else [text]
+    for p_index, para in enumerate(p for p in paragraphs if p.strip()):
         if p_index:
             runs.append(Run("para", ""))
-        para = re.sub(r"\s*\n\s*", " ", para.strip())
+        para = para.strip()
+        if "\n" in para:
+            para = re.sub(r"\s*\n\s*", " ", para)
         pos = 0
         for m in _MATH_RE.finditer(para):
             _text_runs(para[pos : m.start()], styles, runs)
@@ -188,6 +223,10 @@ def parse(raw: str) -> list[Run]:
 
 def _text_runs(chunk: str, styles: set[str], runs: list[Run]) -> None:
     if not chunk:
+        return
+    lowered = chunk.lower()
+    if not any(h in lowered for h in _URL_HINTS):  # the URL pattern is the slowest scan here
+        _styled(chunk, styles, runs)
         return
     pos = 0
     for m in _URL_RE.finditer(chunk):
