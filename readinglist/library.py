@@ -88,6 +88,56 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
     )
 
 
+class IndexUpdater:
+    """One background thread that applies annotation changes to the index, coalescing bursts.
+
+    Marking a paper read is a millisecond in SQLite but a Whoosh commit plus a new searcher (hundreds of
+    milliseconds at 100k papers); the window must not wait for that. Searches call flush() first, so a
+    search still sees every change made before it."""
+
+    def __init__(self, library: Library):
+        self.library = library
+        self._pending: set[int] = set()
+        self._busy = False
+        self._stop = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="readinglist-index-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, ids: Sequence[int]) -> None:
+        with self._cond:
+            self._pending.update(ids)
+            self._cond.notify_all()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+
+    def stop(self) -> None:
+        self.flush()
+        with self._cond:
+            self._stop = True
+            self._cond.notify_all()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending or self._stop)
+                if self._stop and not self._pending:
+                    return
+                ids, self._pending = list(self._pending), set()
+                self._busy = True
+            try:
+                self.library._reindex_now(ids)
+            except Exception as exc:  # the store has the change; the index catches up on the next open
+                self.library.notify(f"The search index could not be updated ({exc}); it will be on restart.")
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+
 class Library:
     def __init__(self, data_dir: Path, notify: Callable[[str], None] | None = None, read_only: bool = False):
         self.data_dir = Path(data_dir)
@@ -101,6 +151,16 @@ class Library:
         self.store = open_store(self.data_dir / "library.db", read_only=read_only)
         self.index = Index(self.data_dir / "index", notify=self.notify, read_only=read_only)
         self._import_lock = threading.Lock()
+        self._updater: IndexUpdater | None = None
+
+    def start_background_indexing(self) -> None:
+        """Apply annotation changes to the index on a background thread (the window wants this)."""
+        if self._updater is None and not self.read_only:
+            self._updater = IndexUpdater(self)
+
+    def flush_index(self) -> None:
+        if self._updater is not None:
+            self._updater.flush()
 
     @classmethod
     def open(
@@ -121,6 +181,9 @@ class Library:
         return self.store.count() == 0 and not self.store.db.execute("SELECT 1 FROM sources").fetchone()
 
     def close(self) -> None:
+        if self._updater is not None:
+            self._updater.stop()
+            self._updater = None
         self.index.close()
         self.store.close()
 
@@ -148,8 +211,15 @@ class Library:
             yield from self.store.papers(ids[i : i + chunk])
 
     def _reindex(self, ids: Sequence[int]) -> None:
-        if ids:
-            self.index.update(self.store.papers(list(ids)), self.store.current_rev())
+        if not ids:
+            return
+        if self._updater is not None:
+            self._updater.submit(ids)
+        else:
+            self._reindex_now(ids)
+
+    def _reindex_now(self, ids: Sequence[int]) -> None:
+        self.index.update(self.store.papers(list(ids)), self.store.current_rev())
 
     # ---- importing ----
 
@@ -246,13 +316,19 @@ class Library:
     # ---- reading and searching ----
 
     def search(
-        self, text: str = "", limit: int | None = None, state: str | None = None, tag: str | None = None
+        self,
+        text: str = "",
+        limit: int | None = None,
+        state: str | None = None,
+        tag: str | None = None,
+        time_limit: float | None = None,
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order."""
         if not text.strip():
             ids = self.store.ordered_ids("added", state=state, tag=tag)
             return SearchResult(ids[:limit] if limit else ids, [], text)
-        return self.index.search(text, limit=limit, state=state, tag=tag)
+        self.flush_index()  # see every change made before this search
+        return self.index.search(text, limit=limit, state=state, tag=tag, time_limit=time_limit)
 
     def papers(self, ids: Sequence[int]) -> list[Paper]:
         return self.store.papers(ids)
@@ -279,6 +355,7 @@ class Library:
         return self.store.resolve_uid(uid)
 
     def related(self, paper_id: int, top: int = 5) -> list[int]:
+        self.flush_index()
         p = self.store.paper(paper_id)
         if p is None:
             return []

@@ -69,6 +69,8 @@ from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand,
 from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 25
+FIRST_PAGE = 100  # rows ranked and shown first; the full ranking follows in the background
+FIRST_PAGE_SECONDS = 0.12  # a first page that takes longer shows the best found by then
 NOTE_AUTOSAVE_MS = 800
 IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
 
@@ -90,7 +92,8 @@ class _ImportSignals(QObject):
 
 
 class MainWindow(QMainWindow):
-    searchFinished = Signal()  # results applied to the table (tests and benchmarks wait on it)
+    searchFinished = Signal()  # all results applied to the table (tests and benchmarks wait on it)
+    firstResultsShown = Signal()  # the first page of a search is in the table
     importFinished = Signal(object)  # list[ImportSummary] | Exception
 
     def __init__(self, library: Library, settings: QSettings, read_only_reason: str | None = None):
@@ -386,15 +389,19 @@ class MainWindow(QMainWindow):
         if self._searching:
             self._search_pending = True
             return
-        gen = self._search_gen
         text = self.searchField.text()
+        self._start_search(self._search_gen, text, first_page=bool(text.strip()))
+
+    def _start_search(self, gen: int, text: str, first_page: bool) -> None:
         kind, value = self._filter
         state = value if kind == "state" else None
         tag = value if kind == "tag" else None
+        limit = FIRST_PAGE if first_page else None
+        seconds = FIRST_PAGE_SECONDS if first_page else None
         self._searching = True
         self.runner.run(
-            lambda: self.library.search(text, state=state, tag=tag),
-            lambda result: self._search_done(gen, result),
+            lambda: self.library.search(text, state=state, tag=tag, limit=limit, time_limit=seconds),
+            lambda result: self._search_done(gen, result, complete=not first_page),
             lambda exc: self._search_failed(gen, exc),
         )
 
@@ -406,22 +413,31 @@ class MainWindow(QMainWindow):
             return True
         return False
 
-    def _search_done(self, gen: int, result: SearchResult) -> None:
+    def _search_done(self, gen: int, result: SearchResult, complete: bool) -> None:
         if self._search_finished_one() or gen != self._search_gen:
             return  # stale: a newer query is on its way
+        complete = complete or (not result.partial and len(result.ids) < FIRST_PAGE)
         self.queryError.hide()
         self._last_result = result
         keep = getattr(self, "_pending_select", None) or self._current_id
-        self._pending_select = None
+        scroll = self.paperTable.verticalScrollBar().value()
         self.model.set_ids(result.ids, result.scores)
         header = self.paperTable.horizontalHeader()
-        if header.sortIndicatorSection() >= 0 and header.sortIndicatorSection() < len(COLUMNS):
+        if 0 <= header.sortIndicatorSection() < len(COLUMNS):
             self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         row = self.model.row_of(keep) if keep is not None else None
         self._select_row(row if row is not None else 0)
+        # the paper selected before may be further down than the first page: look again in the rest
+        self._pending_select = keep if (not complete and row is None) else None
+        if complete and row is not None and row < FIRST_PAGE:
+            self.paperTable.verticalScrollBar().setValue(scroll)  # the second phase does not move the view
         self._update_empty()
         self._update_status()
-        self.searchFinished.emit()
+        self.firstResultsShown.emit()
+        if complete:
+            self.searchFinished.emit()
+        else:  # the rest, ranked, after the first page is on screen
+            self._start_search(gen, result.query, first_page=False)
 
     def _search_failed(self, gen: int, exc: Exception) -> None:
         if self._search_finished_one() or gen != self._search_gen:
