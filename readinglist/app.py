@@ -81,6 +81,9 @@ def app_icon():
 
 def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason: str | None = None):
     """Build the window over the library in `data_dir` on an existing QApplication (the test contract)."""
+    # Every Qt→Python callback (each cell a view paints) re-takes the GIL; with a search or the index
+    # writer busy on another thread, the default 5 ms switch interval turns a paint into a long stall.
+    sys.setswitchinterval(0.0005)
     from readinglist.library import Library
     from readinglist.ui.main_window import MainWindow
 

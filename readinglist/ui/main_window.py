@@ -68,7 +68,8 @@ from readinglist.ui.models import COLUMNS, PaperTableModel, SidebarModel
 from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand, SetTitleCommand
 from readinglist.ui.workers import Runner
 
-SEARCH_DEBOUNCE_MS = 25
+SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
+RELATED_DELAY_MS = 150  # related papers once the selection rests: triage keys never wait on them
 FIRST_PAGE = 100  # rows ranked and shown first; the full ranking follows in the background
 FIRST_PAGE_SECONDS = 0.12  # a first page that takes longer shows the best found by then
 NOTE_AUTOSAVE_MS = 800
@@ -326,6 +327,10 @@ class MainWindow(QMainWindow):
         self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
         self._search_timer.timeout.connect(self.run_search)
         self.searchField.textChanged.connect(lambda _: self._search_timer.start())
+        self._related_timer = QTimer(self)
+        self._related_timer.setSingleShot(True)
+        self._related_timer.setInterval(RELATED_DELAY_MS)
+        self._related_timer.timeout.connect(self._start_related)
         self._note_timer = QTimer(self)
         self._note_timer.setSingleShot(True)
         self._note_timer.setInterval(NOTE_AUTOSAVE_MS)
@@ -497,7 +502,12 @@ class MainWindow(QMainWindow):
         self._render_detail(paper)
         self._set_editors(paper.id, paper.tags, paper.note)
         self._related_gen += 1
-        gen, pid = self._related_gen, paper.id
+        self._related_timer.start()
+
+    def _start_related(self) -> None:
+        pid, gen = self._current_id, self._related_gen
+        if pid is None:
+            return
         self.runner.run(
             lambda: self.library.papers(self.library.related(pid)),
             lambda related: self._related_done(gen, pid, related),

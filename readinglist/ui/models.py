@@ -9,8 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QFont, QPalette, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QIcon,
+    QPainter,
+    QPalette,
+    QPen,
+    QPixmap,
+    QStandardItem,
+    QStandardItemModel,
+)
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
@@ -19,11 +30,41 @@ Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = ["state", "title", "venue", "year", "tags"]
 HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
-STATE_ICON = {"unread": "●", "skimmed": "◐", "read": "✓"}
 STATE_TIP = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
 PAGE = 200
+
+
+_ICONS: dict[str, QIcon] = {}
+
+
+def state_icon(state: str) -> QIcon:
+    """Drawn, not a glyph: no font-fallback search the first time a state is shown, same look everywhere."""
+    if state in _ICONS:
+        return _ICONS[state]
+    pm = QPixmap(32, 32)
+    pm.fill(QColor(0, 0, 0, 0))
+    p = QPainter(pm)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    blue, green = QColor("#3d7be0"), QColor("#2eb872")
+    if state == "unread":
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(blue)
+        p.drawEllipse(QPointF(16, 16), 8, 8)
+    elif state == "skimmed":
+        p.setPen(QPen(blue, 3))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(16, 16), 8, 8)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(blue)
+        p.drawPie(QRectF(8, 8, 16, 16), 90 * 16, 180 * 16)
+    else:
+        p.setPen(QPen(green, 4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+        p.drawPolyline([QPointF(8, 17), QPointF(14, 23), QPointF(25, 10)])
+    p.end()
+    _ICONS[state] = QIcon(pm)
+    return _ICONS[state]
 
 
 class PaperTableModel(QAbstractTableModel):
@@ -106,7 +147,9 @@ class PaperTableModel(QAbstractTableModel):
         title, venue, year, state, tags = row
         col = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return {"state": STATE_ICON[state], "title": title, "venue": venue, "year": year or "", "tags": tags}[col]
+            return {"state": "", "title": title, "venue": venue, "year": year or "", "tags": tags}[col]
+        if role == Qt.ItemDataRole.DecorationRole and col == "state":
+            return state_icon(state)
         if role == Qt.ItemDataRole.EditRole and col == "title":
             return title
         if role == SortRole:

@@ -1,0 +1,332 @@
+"""Measurements, each run in a fresh process (`python -m benchmarks.probes NAME ARGS…`) so that start-up
+time and peak memory are the probe's own. Each prints one JSON object on its last line of stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+QUERIES = [
+    "learning",
+    "neural network",
+    "reinforcement learning policy",
+    '"neural network"',
+    '"gradient descent"',
+    "trans*",
+    "optim*",
+    "optimzation~",
+    "bayesian OR variational",
+    "learning NOT neural",
+    "title:graph",
+    "author:smith",
+    "year:2015..2018 AND kernel",
+    "tag:vision",
+    "state:read",
+    "diffusion model",
+]
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kB
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def out(obj: dict) -> None:
+    obj["peak_mb"] = round(peak_mb(), 1)
+    print(json.dumps(obj))
+
+
+# ---- import, and the naive baseline -------------------------------------------------------------------
+
+
+def probe_import(corpus: str, data_dir: str) -> None:
+    from readinglist.library import Library
+
+    t = time.perf_counter()
+    lib = Library.open(data_dir, seed=False)
+    (summary,) = lib.import_files([Path(corpus)])
+    seconds = time.perf_counter() - t
+    lib.close()
+    index_mb = sum(f.stat().st_size for f in (Path(data_dir) / "index").iterdir()) / 1e6
+    db_mb = (Path(data_dir) / "library.db").stat().st_size / 1e6
+    out({"seconds": seconds, "added": summary.added, "index_mb": round(index_mb, 1), "db_mb": round(db_mb, 1)})
+
+
+def probe_naive(corpus: str) -> None:
+    """The baseline: read the same file, one Whoosh writer, the stock StemmingAnalyzer, default settings."""
+    from whoosh import index
+    from whoosh.analysis import StemmingAnalyzer
+    from whoosh.fields import ID, TEXT, Schema
+
+    from readinglist.importers import parse_file
+
+    t = time.perf_counter()
+    records = parse_file(Path(corpus)).records
+    folder = tempfile.mkdtemp(prefix="naive-")
+    schema = Schema(
+        id=ID(stored=True, unique=True),
+        title=TEXT(analyzer=StemmingAnalyzer()),
+        abstract=TEXT(analyzer=StemmingAnalyzer()),
+        authors=TEXT(),
+    )
+    ix = index.create_in(folder, schema)
+    writer = ix.writer()
+    for i, r in enumerate(records):
+        writer.add_document(id=str(i), title=r.title, abstract=r.abstract, authors="; ".join(r.authors))
+    writer.commit()
+    out({"seconds": time.perf_counter() - t, "docs": len(records)})
+
+
+# ---- search through the core, raw Whoosh, SQLite FTS5 -------------------------------------------------
+
+
+def _prepare_annotations(lib) -> None:
+    """Give tag: and state: queries something to find (a reader's morning: some tagged, some read)."""
+    ids = lib.search("").ids
+    if lib.counts()["read"] == 0 and ids:
+        step = max(1, len(ids) // 200)
+        lib.set_state(ids[::step], "read")
+        lib.add_tags(ids[1::step], ["vision"])
+
+
+def probe_search(data_dir: str, reps: str) -> None:
+    from whoosh import index as windex
+
+    from readinglist.export import ExportOptions, render
+    from readinglist.library import Library
+
+    n = int(reps)
+    lib = Library.open(data_dir, seed=False)
+    _prepare_annotations(lib)
+    first, full = [], []
+    per_query = {}
+    for q in QUERIES:
+        fq, aq = [], []
+        for _ in range(n):
+            lib.index._cache.clear()  # measure the search, not the cache
+            t = time.perf_counter()
+            lib.search(q, limit=100, time_limit=0.12)
+            fq.append(time.perf_counter() - t)
+            lib.index._cache.clear()
+            t = time.perf_counter()
+            r = lib.search(q)
+            aq.append(time.perf_counter() - t)
+        first += fq
+        full += aq
+        per_query[q] = {"first_ms": round(min(fq) * 1000, 1), "all_ms": round(min(aq) * 1000, 1), "hits": len(r.ids)}
+
+    # raw Whoosh on the same index: a stock parser and searcher, all hits with their stored ids
+    ix = windex.open_dir(str(Path(data_dir) / "index"))
+    raw = []
+    with ix.searcher() as s:
+        for q in QUERIES:
+            parsed = lib.index.parser.parse(q.replace("..", " TO ").replace("year:2015 TO 2018", "year:[2015 TO 2018]"))
+            for _ in range(n):
+                t = time.perf_counter()
+                [h["id"] for h in s.search(parsed, limit=None)]
+                raw.append(time.perf_counter() - t)
+
+    # SQLite FTS5 over the same text, as a reference (built outside the timing)
+    fts = sqlite3.connect(":memory:")
+    fts.execute("CREATE VIRTUAL TABLE f USING fts5(title, abstract, authors, tokenize='porter')")
+    ids = lib.search("").ids
+    for start in range(0, len(ids), 5000):
+        for p in lib.papers(ids[start : start + 5000]):
+            fts.execute("INSERT INTO f(rowid, title, abstract, authors) VALUES (?, ?, ?, ?)",
+                        (p.id, p.title, p.plain_abstract, " ; ".join(p.authors)))  # fmt: skip
+    fts_times = []
+    for q in QUERIES:
+        fq = _fts_query(q)
+        if fq is None:
+            continue
+        for _ in range(n):
+            t = time.perf_counter()
+            try:
+                fts.execute("SELECT rowid FROM f WHERE f MATCH ? ORDER BY rank", (fq,)).fetchall()
+            except sqlite3.OperationalError:
+                break
+            fts_times.append(time.perf_counter() - t)
+
+    papers = lib.papers(ids[:10000])
+    t = time.perf_counter()
+    render(papers, ExportOptions(abstracts=True))
+    export_s = time.perf_counter() - t
+    lib.close()
+    ms = 1000
+    out({
+        "core_first_page_p50_ms": pct(first, 50) * ms, "core_first_page_p95_ms": pct(first, 95) * ms,
+        "core_all_p50_ms": pct(full, 50) * ms, "core_all_p95_ms": pct(full, 95) * ms,
+        "raw_whoosh_p50_ms": pct(raw, 50) * ms, "raw_whoosh_p95_ms": pct(raw, 95) * ms,
+        "fts5_p50_ms": pct(fts_times, 50) * ms, "fts5_p95_ms": pct(fts_times, 95) * ms,
+        "export_markdown_10k_s": export_s, "export_papers": len(papers), "per_query": per_query,
+    })  # fmt: skip
+
+
+def _fts_query(q: str) -> str | None:
+    """The query in FTS5 syntax where FTS5 has an equivalent (no fuzzy, years, tags or states)."""
+    if any(x in q for x in ("~", "year:", "tag:", "state:")):
+        return None
+    q = q.replace("author:", "authors:")
+    return q
+
+
+# ---- the window: keystroke → table, stalls, memory ----------------------------------------------------
+
+
+def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QElapsedTimer, QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from readinglist.app import create_main_window
+
+    app = QApplication.instance() or QApplication([])
+    window = create_main_window(Path(data_dir))
+    window.show()
+    _prepare_annotations(window.library)
+
+    clock = QElapsedTimer()
+    clock.start()
+    gaps: list[float] = []
+    last = [clock.elapsed()]
+
+    def beat() -> None:
+        now = clock.elapsed()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    heartbeat = QTimer()
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(beat)
+
+    def wait_until(cond, timeout_ms: int = 60000) -> None:
+        deadline = time.perf_counter() + timeout_ms / 1000
+        while not cond() and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.0005)
+
+    def settle() -> None:
+        wait_until(lambda: not window._searching and not window._search_pending and not window._search_timer.isActive())
+
+    wait_until(lambda: window.model.rowCount() > 0)
+    settle()
+    shown: list[float] = []
+    window.firstResultsShown.connect(lambda: shown.append(time.perf_counter()))
+    first_lat, full_lat = [], []
+    per_query: dict[str, list[float]] = {}
+    heartbeat.start()
+    last[0] = clock.elapsed()
+    gaps.clear()
+    for _ in range(int(reps)):
+        for q in QUERIES:
+            window.searchField.setFocus()
+            window.searchField.setText(q[:-1])
+            settle()
+            shown.clear()
+            done = []
+            conn = window.searchFinished.connect(lambda done=done: done.append(time.perf_counter()))
+            t0 = time.perf_counter()
+            QTest.keyClick(window.searchField, q[-1])
+            wait_until(lambda q=q: shown and window._last_result is not None and window._last_result.query == q)
+            wait_until(lambda done=done: bool(done) or window.queryError.isVisible())
+            window.searchFinished.disconnect(conn)
+            if shown:
+                first_lat.append(shown[-1] - t0 if shown[-1] >= t0 else 0.0)
+                per_query.setdefault(q, []).append(first_lat[-1] * 1000)
+            if done:
+                full_lat.append(done[-1] - t0)
+    typing_stall = max(gaps) if gaps else 0.0
+
+    # triage keys: mark and advance, as a reader does
+    window.searchField.setText("")
+    settle()
+    window.paperTable.setFocus()
+    window._select_row(0)
+    gaps.clear()
+    last[0] = clock.elapsed()
+    for key in "rsurrsjjkk" * 3:
+        QTest.keyClick(window.paperTable, key)
+        app.processEvents()
+    wait_until(lambda: window.library._updater is None or window.library._updater.flush(0.001))
+    triage_stall = max(gaps) if gaps else 0.0
+
+    # scrolling the whole table
+    gaps.clear()
+    last[0] = clock.elapsed()
+    bar = window.paperTable.verticalScrollBar()
+    steps = 200
+    for i in range(steps + 1):
+        bar.setValue(bar.maximum() * i // steps)
+        window.paperTable.viewport().repaint()
+        app.processEvents()
+    scroll_stall = max(gaps) if gaps else 0.0
+
+    import_stall = None
+    if import_file:
+        gaps.clear()
+        last[0] = clock.elapsed()
+        finished = []
+        window.importFinished.connect(lambda r: finished.append(r))
+        window.start_import([Path(import_file)])
+        wait_until(lambda: bool(finished), timeout_ms=900000)
+        import_stall = max(gaps) if gaps else 0.0
+    heartbeat.stop()
+    rows = window.model.rowCount()
+    window.close()
+    window.shutdown()
+    out({
+        "keystroke_first_p50_ms": pct(first_lat, 50) * 1000, "keystroke_first_p95_ms": pct(first_lat, 95) * 1000,
+        "keystroke_all_p50_ms": pct(full_lat, 50) * 1000, "keystroke_all_p95_ms": pct(full_lat, 95) * 1000,
+        "stall_typing_ms": typing_stall, "stall_triage_ms": triage_stall, "stall_scroll_ms": scroll_stall,
+        "stall_import_ms": import_stall, "rows": rows,
+        "keystroke_first_per_query_ms": {q: round(min(v), 1) for q, v in per_query.items()},
+    })  # fmt: skip
+
+
+def probe_bare_window() -> None:
+    """The reference for start-up: an empty QMainWindow, shown and painted once."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication, QMainWindow, QTableView
+
+    app = QApplication([])
+    window = QMainWindow()
+    table = QTableView()
+    window.setCentralWidget(table)
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                QTimer.singleShot(0, app.quit)
+            return False
+
+    watch = Watch()
+    table.viewport().installEventFilter(watch)
+    window.show()
+    app.exec()
+    out({})
+
+
+if __name__ == "__main__":
+    name, *args = sys.argv[1:]
+    {"import": probe_import, "naive": probe_naive, "search": probe_search, "window": probe_window,
+     "bare-window": probe_bare_window}[name](*args)  # fmt: skip
+    sys.stdout.flush()
+    # Skip interpreter finalisation: PySide6 6.12 can abort while garbage-collecting Qt objects at exit
+    # (bool_dealloc) after a QTest-driven session; the measurement is already printed.
+    os._exit(0)
