@@ -85,8 +85,10 @@ def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason
     # writer busy on another thread, the default 5 ms switch interval turns a paint into a long stall.
     sys.setswitchinterval(0.0005)
     from readinglist.library import Library
+    from readinglist.ui.compat import immortalize_singletons
     from readinglist.ui.main_window import MainWindow
 
+    immortalize_singletons()
     data_dir = Path(data_dir)
     library = Library.open(data_dir, read_only=read_only)
     library.start_background_indexing()

@@ -293,11 +293,34 @@ class Index:
             for p in papers:
                 writer.update_document(**document(p))
 
-    def add_documents(self, docs: Sequence[dict[str, object]], rev: int) -> None:
-        procs = min(2, os.cpu_count() or 1) if len(docs) >= BULK_PROCS_MIN_DOCS else 1
-        with self.write(rev, procs=procs) as writer:
-            for doc in docs:
-                writer.add_document(**doc)
+    def begin_bulk(self, expected: int) -> SegmentWriter:
+        """A writer for many new documents, held until commit_bulk or cancel_bulk (the one write lock is
+        taken here). From BULK_PROCS_MIN_DOCS documents on, Whoosh's writer processes do the indexing."""
+        if self.ix is None:
+            raise RuntimeError("index not open")
+        self._write_lock.acquire()
+        try:
+            procs = min(2, os.cpu_count() or 1) if expected >= BULK_PROCS_MIN_DOCS else 1
+            if procs > 1:
+                return self.ix.writer(procs=procs, multisegment=True, limitmb=128, batchsize=256)
+            return self.ix.writer(limitmb=128)
+        except BaseException:
+            self._write_lock.release()
+            raise
+
+    def commit_bulk(self, writer: SegmentWriter, rev: int) -> None:
+        try:
+            writer.commit()
+            self._save_state(rev)
+            self._swap_searcher()
+        finally:
+            self._write_lock.release()
+
+    def cancel_bulk(self, writer: SegmentWriter) -> None:
+        try:
+            writer.cancel()
+        finally:
+            self._write_lock.release()
 
     def doc_count(self) -> int:
         with self.searching() as s:

@@ -23,6 +23,7 @@ __all__ = ["ImportCancelled", "ImportFailure", "ImportSummary", "Library", "Quer
 
 Progress = Callable[[int, int, str], None]
 BUNDLED_PREFIX = "bundled:"
+CHUNK = 2000  # papers prepared, stored and handed to the index writer at a time
 
 
 class ImportCancelled(Exception):
@@ -56,11 +57,6 @@ def content_hash(r: Record) -> str:
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\x1f")
     return h.hexdigest()
-
-
-def _unchanged_paper(h: str) -> NewPaper:
-    """Stands for a record already stored as it is: matched by hash, never written."""
-    return NewPaper(h, h, "", "", "", "", "", [], "", None, "", [], [])
 
 
 def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
@@ -255,62 +251,71 @@ class Library:
         progress: Progress | None,
         cancel: threading.Event | None,
     ) -> ImportSummary:
+        """Match, then store and index new papers a chunk at a time: the index's writer processes work on
+        one chunk while this process prepares the next, and only a chunk's derived text is in memory.
+        Whoosh commits only after SQLite has, so the index never holds a paper the library lacks."""
         summary = ImportSummary(path, kind)
         total = len(records)
         store = self.store
-        with store.transaction() as db:
-            source_id = store.source_id(location, base_name(path), kind)
-            existing = [Existing(pid, h, t, a) for pid, h, t, a in store.source_papers(source_id)]
-            known = {e.content_hash for e in existing}
-            # derived forms (LaTeX decoding, titles) only for records that are not already stored as they are
-            new_papers: list[NewPaper] = []
-            for i, r in enumerate(records):
-                if cancel is not None and cancel.is_set():
-                    raise ImportCancelled(path.name)
-                h = content_hash(r)
-                new_papers.append(to_new_paper(r, h) if h not in known else _unchanged_paper(h))
-                if progress and i % 500 == 0:
-                    progress(i, total * 2, f"Preparing {path.name}")
-            incoming = [Incoming(p.content_hash, p.title, p.plain_abstract) for p in new_papers]
-            unchanged, revised = match(existing, incoming)
-            rev = store.next_rev(db)
-            taken = store.source_titles(source_id)
-            fresh = [i for i in range(total) if i not in unchanged and i not in revised]
-            titles = make_unique([new_papers[i].auto_title for i in fresh], taken)
-            for i, title in zip(fresh, titles, strict=True):
-                new_papers[i].auto_title = title
-            revised_ids = []
-            for _done, (i, pid) in enumerate(revised.items()):
-                store.update_content(pid, new_papers[i], rev)
-                revised_ids.append(pid)
-            step = 1000
-            added_ids: list[int] = []
-            for start in range(0, len(fresh), step):
-                if cancel is not None and cancel.is_set():
-                    raise ImportCancelled(path.name)  # rolls the whole file back
-                batch = [new_papers[i] for i in fresh[start : start + step]]
-                added_ids += store.insert_papers(source_id, batch, rev)
-                if progress:
-                    progress(total + start + len(batch), total * 2, f"Storing {path.name}")
-            seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
-            gone = [e.id for e in existing if e.id not in seen]
-            store.set_in_source(gone, False, rev)
-            store.set_in_source(list(unchanged.values()), True, rev)
+
+        def check_cancel() -> None:
             if cancel is not None and cancel.is_set():
-                raise ImportCancelled(path.name)  # the last moment to take it all back
+                raise ImportCancelled(path.name)  # rolls the whole file back
+
+        hashes = [content_hash(r) for r in records]
+        fresh: list[int] = []
+        writer = None
+        try:
+            with store.transaction() as db:
+                source_id = store.source_id(location, base_name(path), kind)
+                existing = [Existing(pid, h, t, a) for pid, h, t, a in store.source_papers(source_id)]
+                known = {e.content_hash for e in existing}
+                # plain text (for similarity) only where a revised record could match a stored paper
+                incoming = [
+                    Incoming(h, r.title, markup.to_plain(r.abstract) if existing and h not in known else "")
+                    for h, r in zip(hashes, records, strict=True)
+                ]
+                unchanged, revised = match(existing, incoming)
+                del incoming
+                rev = store.next_rev(db)
+                taken = store.source_titles(source_id)
+                revised_ids = []
+                for i, pid in revised.items():
+                    store.update_content(pid, to_new_paper(records[i], hashes[i]), rev)
+                    revised_ids.append(pid)
+                fresh = [i for i in range(total) if i not in unchanged and i not in revised]
+                added_ids: list[int] = []
+                if fresh:
+                    writer = self.index.begin_bulk(len(fresh))
+                for start in range(0, len(fresh), CHUNK):
+                    check_cancel()
+                    chunk = [to_new_paper(records[i], hashes[i]) for i in fresh[start : start + CHUNK]]
+                    for paper, title in zip(chunk, make_unique([p.auto_title for p in chunk], taken), strict=True):
+                        paper.auto_title = title
+                        taken.add(title)
+                    ids = store.insert_papers(source_id, chunk, rev)
+                    for pid, paper in zip(ids, chunk, strict=True):
+                        writer.add_document(**new_document(pid, paper))  # type: ignore[union-attr]
+                    added_ids += ids
+                    if progress:
+                        progress(start + len(chunk), len(fresh), f"Importing {path.name}")
+                seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
+                gone = [e.id for e in existing if e.id not in seen]
+                store.set_in_source(gone, False, rev)
+                store.set_in_source(list(unchanged.values()), True, rev)
+                check_cancel()  # the last moment to take it all back
+        except BaseException:
+            if writer is not None:
+                self.index.cancel_bulk(writer)
+            raise
+        if writer is not None:
+            if progress:
+                progress(len(fresh), len(fresh), f"Indexing {path.name}")
+            self.index.commit_bulk(writer, store.current_rev())
+        if revised_ids:
+            self.index.update(store.papers(revised_ids), store.current_rev())
         summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
         summary.missing = len(gone)
-        if added_ids or revised_ids:
-            if progress:
-                progress(total * 2, total * 2, f"Indexing {path.name}")
-            current = store.current_rev()
-            if revised_ids:
-                self.index.update(store.papers(revised_ids), current)
-            if added_ids:
-                papers = [new_papers[i] for i in fresh]
-                self.index.add_documents(
-                    [new_document(pid, p) for pid, p in zip(added_ids, papers, strict=True)], current
-                )
         return summary
 
     # ---- reading and searching ----

@@ -81,7 +81,7 @@ def test_cancel_rolls_back(empty_lib):
     cancel = threading.Event()
 
     def progress(done, total, message):
-        if message.startswith("Storing"):
+        if message.startswith("Importing"):
             cancel.set()
 
     with pytest.raises(ImportCancelled):

@@ -12,6 +12,7 @@ from readinglist.importers.base import (
     ParsedFile,
     Record,
     format_suffix,
+    iter_lines,
     read_text,
 )
 
@@ -44,6 +45,8 @@ def detect_format(path: Path, text: str) -> str:
 def parse_file(path: Path, context: ImportContext | None = None) -> ParsedFile:
     """Read and parse one file; raises ImportFailure with a message for the user."""
     warnings: list[str] = []
+    if format_suffix(path) in {".jsonl", ".ndjson"}:  # streamed: these are the 100k-paper files
+        return jsonfile.parse_lines(path, iter_lines(path, warnings), warnings)
     text = read_text(path, warnings)
     kind = detect_format(path, text)
     try:

@@ -6,6 +6,7 @@ import bz2
 import gzip
 import lzma
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +66,40 @@ class ImportContext:
     bib_strings: dict[str, str] = field(default_factory=dict)
 
 
+def _opener(head: bytes):
+    if head.startswith(b"\x1f\x8b"):
+        return gzip.open, "gzip"
+    if head.startswith(b"\xfd7zXZ\x00"):
+        return lzma.open, "xz"
+    if head.startswith(b"BZh"):
+        return bz2.open, "bzip2"
+    return None, ""
+
+
+def iter_lines(path: Path, warnings: list[str]) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a large line-based file, decompressed and decoded as it is read, so that
+    a 100 MB JSON Lines file is never in memory whole. The first 64 KiB are checked as read_text does."""
+    with open(path, "rb") as fh:
+        head = fh.read(6)
+    opener, what = _opener(head)
+    try:
+        stream = opener(path, "rb") if opener else open(path, "rb")  # noqa: SIM115 - closed below
+        with stream:
+            sample = stream.peek(65536)[:65536] if hasattr(stream, "peek") else b""
+            if sample:
+                decode(path, sample.rsplit(b"\n", 1)[0] or sample, warnings)  # binary? empty? encoding?
+            encoding = "cp1252" if warnings and "Windows-1252" in warnings[-1] else "utf-8-sig"
+            for n, raw in enumerate(stream, 1):
+                try:
+                    yield n, raw.decode(encoding)
+                except UnicodeDecodeError:
+                    raise ImportFailure(path, "is not UTF-8 text", n) from None
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise ImportFailure(path, "no such file") from None
+        raise ImportFailure(path, f"is not a readable {what or 'text'} file (truncated or corrupt: {exc})") from None
+
+
 def read_bytes(path: Path) -> bytes:
     """The file's bytes, decompressed (gzip, xz, bz2 by their magic numbers)."""
     try:
@@ -78,13 +113,7 @@ def read_bytes(path: Path) -> bytes:
         raise ImportFailure(path, "permission denied") from None
     except OSError as exc:
         raise ImportFailure(path, f"cannot be read ({exc.strerror or exc})") from None
-    opener = None
-    if head.startswith(b"\x1f\x8b"):
-        opener, what = gzip.open, "gzip"
-    elif head.startswith(b"\xfd7zXZ\x00"):
-        opener, what = lzma.open, "xz"
-    elif head.startswith(b"BZh"):
-        opener, what = bz2.open, "bzip2"
+    opener, what = _opener(head)
     try:
         if opener is None:
             if path.stat().st_size > MAX_BYTES:

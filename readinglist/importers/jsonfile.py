@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,30 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
         key=str(obj.get("id") or obj.get("paper_id") or obj.get("key") or f"r{n}"),
         tags=tags,
     )
+
+
+def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str]) -> ParsedFile:
+    """JSON Lines, read as a stream: one object per line, blank lines ignored."""
+    venue, year = venue_year_from_name(path)
+    records, skipped, seen = [], 0, 0
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
+        seen += 1
+        if not isinstance(obj, dict):
+            raise ImportFailure(path, f"record {lineno} is a {type(obj).__name__}, not an object")
+        rec = to_record(obj, lineno, venue, year)
+        if rec is None:
+            skipped += 1
+        else:
+            records.append(rec)
+    if not seen:
+        raise ImportFailure(path, "is empty")
+    return ParsedFile(path, "json", records, skipped, warnings)
 
 
 def parse(path: Path, text: str) -> ParsedFile:

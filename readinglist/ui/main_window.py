@@ -69,7 +69,7 @@ from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand,
 from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
-RELATED_DELAY_MS = 150  # related papers once the selection rests: triage keys never wait on them
+RELATED_DELAY_MS = 300  # related papers once the selection rests: triage keys never wait on them
 FIRST_PAGE = 100  # rows ranked and shown first; the full ranking follows in the background
 FIRST_PAGE_SECONDS = 0.12  # a first page that takes longer shows the best found by then
 NOTE_AUTOSAVE_MS = 800
@@ -327,6 +327,11 @@ class MainWindow(QMainWindow):
         self._search_timer.setInterval(SEARCH_DEBOUNCE_MS)
         self._search_timer.timeout.connect(self.run_search)
         self.searchField.textChanged.connect(lambda _: self._search_timer.start())
+        self._shown_id: int | None = None
+        self._detail_timer = QTimer(self)
+        self._detail_timer.setSingleShot(True)
+        self._detail_timer.setInterval(0)
+        self._detail_timer.timeout.connect(self._show_current)
         self._related_timer = QTimer(self)
         self._related_timer.setSingleShot(True)
         self._related_timer.setInterval(RELATED_DELAY_MS)
@@ -481,8 +486,15 @@ class MainWindow(QMainWindow):
         self.paperTable.scrollTo(index)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        """The table moves at once; the detail pane follows on the next turn of the event loop, so a search's
+        rows appear before the paper is rendered and held-down j/k renders only where it stops."""
         self.save_note()
-        self._show_paper(self.model.id_at(current.row()) if current.isValid() else None)
+        self._current_id = self.model.id_at(current.row()) if current.isValid() else None
+        self._detail_timer.start()
+
+    def _show_current(self) -> None:
+        if self._shown_id != self._current_id or self._current_id is None:
+            self._show_paper(self._current_id)
 
     def selected_ids(self) -> list[int]:
         rows = sorted({i.row() for i in self.paperTable.selectionModel().selectedRows()})
@@ -493,6 +505,7 @@ class MainWindow(QMainWindow):
 
     def _show_paper(self, paper_id: int | None) -> None:
         self._current_id = paper_id
+        self._shown_id = paper_id
         paper = self.library.paper(paper_id) if paper_id is not None else None
         if paper is None:
             self._current_id = None
@@ -507,6 +520,9 @@ class MainWindow(QMainWindow):
     def _start_related(self) -> None:
         pid, gen = self._current_id, self._related_gen
         if pid is None:
+            return
+        if self._searching:  # a search is running: it has the CPU; related papers can wait for it
+            self._related_timer.start()
             return
         self.runner.run(
             lambda: self.library.papers(self.library.related(pid)),
