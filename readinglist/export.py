@@ -18,10 +18,6 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-import bibtexparser
-from bibtexparser.library import Library as BibLibrary
-from bibtexparser.model import Entry, Field
-
 from readinglist.markup import escape_markdown, title_plain, to_markdown
 from readinglist.store import STATES, Paper
 
@@ -187,6 +183,10 @@ def cite_key(p: Paper, taken: set[str]) -> str:
 
 
 def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
+    import bibtexparser  # only here: it costs start-up time for a format most sessions never write
+    from bibtexparser.library import Library as BibLibrary
+    from bibtexparser.model import Entry, Field
+
     lib = BibLibrary()
     taken: set[str] = set()
     for p in papers:

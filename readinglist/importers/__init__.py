@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from readinglist.importers import bibtex, jsonfile, seed, tabular
+from readinglist.importers import jsonfile, seed, tabular
 from readinglist.importers.base import (
     ImportContext,
     ImportFailure,
@@ -51,6 +51,8 @@ def parse_file(path: Path, context: ImportContext | None = None) -> ParsedFile:
     kind = detect_format(path, text)
     try:
         if kind == "bibtex":
+            from readinglist.importers import bibtex  # bibtexparser loads only when a .bib file comes
+
             parsed = bibtex.parse(path, text, context)
         elif kind == "json":
             parsed = jsonfile.parse(path, text)

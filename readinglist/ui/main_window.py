@@ -69,7 +69,7 @@ from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand,
 from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
-RELATED_DELAY_MS = 300  # related papers once the selection rests: triage keys never wait on them
+RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 FIRST_PAGE = 100  # rows ranked and shown first; the full ranking follows in the background
 FIRST_PAGE_SECONDS = 0.12  # a first page that takes longer shows the best found by then
 NOTE_AUTOSAVE_MS = 800
