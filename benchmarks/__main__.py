@@ -121,6 +121,8 @@ def write_report(results: dict, md: Path, png: Path) -> None:
         "![Search latency against library size](performance.png)",
         "",
     ]
+    if results.get("window_probe_rerun"):
+        lines[-2:-2] = [f"Note: {results['window_probe_rerun']}.", ""]
     for run in runs:
         if "import_s" not in run:
             continue

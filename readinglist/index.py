@@ -21,7 +21,7 @@ from pathlib import Path
 from whoosh import index as windex
 from whoosh import qparser, query, scoring
 from whoosh.analysis import StandardAnalyzer
-from whoosh.collectors import TimeLimit, TimeLimitCollector
+from whoosh.collectors import TimeLimit, TimeLimitCollector, WrappingCollector
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.searching import Searcher
 from whoosh.writing import SegmentWriter
@@ -423,15 +423,45 @@ class Index:
             pass
         return terms, []
 
-    def more_like(self, paper_id: int, text: str, top: int = 5) -> list[int]:
-        """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts."""
+    def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
+        """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.
+
+        `cancel` stops the search part-way (returning []): related papers are a courtesy, and a search the
+        user is waiting for must not share the CPU with one."""
         with self.searching() as s:
             docnum = s.document_number(id=str(paper_id))
             if docnum is None or not text.strip():
                 return []
-            hits = s.more_like(docnum, "abstract", text=text, top=top, numterms=12)
+            terms = s.key_terms_from_text("abstract", text, numterms=10)
+            if not terms or (cancel is not None and cancel.is_set()):
+                return []
+            q = query.Or([query.Term("abstract", word, boost=weight) for word, weight in terms])
+            collector = s.collector(limit=top + 1)
+            if cancel is not None:
+                collector = _CancellableCollector(collector, cancel)
+            try:
+                s.search_with_collector(q, collector)
+            except TimeLimit:
+                return []
             pids = self._pids or []
-            return [pids[h.docnum] for h in hits]
+            return [pids[d] for _, d in collector.results().top_n if d != docnum][:top]
+
+
+class _CancellableCollector(WrappingCollector):
+    """Stops a search when an event is set (checked every 256 documents)."""
+
+    def __init__(self, child, cancel: threading.Event):
+        WrappingCollector.__init__(self, child)
+        self.cancel = cancel
+        self.seen = 0
+
+    def collect_matches(self) -> None:
+        child = self.child
+        for sub_docnum in child.matches():
+            self.seen += 1
+            if self.seen % 256 == 0 and self.cancel.is_set():
+                raise TimeLimit
+            child.collect(sub_docnum)
 
 
 def _read_pids(searcher: Searcher) -> list[int]:

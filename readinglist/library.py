@@ -359,12 +359,12 @@ class Library:
     def resolve(self, uid: str) -> int:
         return self.store.resolve_uid(uid)
 
-    def related(self, paper_id: int, top: int = 5) -> list[int]:
+    def related(self, paper_id: int, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         self.flush_index()
         p = self.store.paper(paper_id)
         if p is None:
             return []
-        return self.index.more_like(paper_id, f"{p.title}. {p.plain_abstract}", top=top)
+        return self.index.more_like(paper_id, f"{p.title}. {p.plain_abstract}", top=top, cancel=cancel)
 
     def counts(self) -> dict[str, int]:
         counts = self.store.state_counts()

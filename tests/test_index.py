@@ -102,3 +102,13 @@ def test_related_papers(lib):
     pid = lib.search("hallucination").ids[0]
     related = lib.related(pid)
     assert 0 < len(related) <= 5 and pid not in related
+
+
+def test_related_papers_give_way_to_a_search(lib):
+    import threading
+
+    pid = lib.search("hallucination").ids[0]
+    stop = threading.Event()
+    stop.set()  # a search started: the courtesy search stops and returns nothing
+    assert lib.related(pid, cancel=stop) == []
+    assert lib.related(pid, cancel=threading.Event())  # left alone it finds them

@@ -403,6 +403,8 @@ class MainWindow(QMainWindow):
         self._start_search(self._search_gen, text, first_page=bool(text.strip()))
 
     def _start_search(self, gen: int, text: str, first_page: bool) -> None:
+        if getattr(self, "_related_cancel", None) is not None:
+            self._related_cancel.set()
         kind, value = self._filter
         state = value if kind == "state" else None
         tag = value if kind == "tag" else None
@@ -524,8 +526,10 @@ class MainWindow(QMainWindow):
         if self._searching:  # a search is running: it has the CPU; related papers can wait for it
             self._related_timer.start()
             return
+        cancel = threading.Event()
+        self._related_cancel = cancel  # set when a search starts: the user's search gets the CPU
         self.runner.run(
-            lambda: self.library.papers(self.library.related(pid)),
+            lambda: self.library.papers(self.library.related(pid, cancel=cancel)),
             lambda related: self._related_done(gen, pid, related),
             lambda exc: None,  # related papers are a courtesy; the paper is already shown
         )
@@ -541,6 +545,9 @@ class MainWindow(QMainWindow):
 
     def _related_done(self, gen: int, pid: int, related) -> None:
         if gen != self._related_gen or pid != self._current_id:
+            return
+        if not related and getattr(self, "_related_cancel", None) is not None and self._related_cancel.is_set():
+            self._related_timer.start()  # cut short by a search: try again when things are quiet
             return
         paper = self.library.paper(pid)
         if paper is not None:
