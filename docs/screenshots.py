@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-QUERY = "reinforcement learning"
+QUERY = "learning"
 
 
 def shoot(scheme: str, out: Path) -> None:
@@ -40,6 +40,9 @@ def shoot(scheme: str, out: Path) -> None:
     lib.add_tags([ids[1], ids[17]], ["multimodal", "to discuss"])
     lib.add_tags([ids[2]], ["efficiency"])
     bexa = lib.search("BEXA").ids[0]
+    ddsvm = lib.search("DDSVM").ids[0]
+    lib.add_tags([ddsvm], ["to discuss"])
+    lib.set_note(ddsvm, "Margin as a **training signal** — compare with max-margin softmax.")
     lib.set_note(
         bexa, "Compare the exit budget with **adaptive computation time**.\n\n- check Table 2\n- code released"
     )
@@ -54,8 +57,8 @@ def shoot(scheme: str, out: Path) -> None:
 
     window.searchField.setText(QUERY)
     wait(600)
-    window.go_to_paper(bexa)
-    wait(800)
+    window.go_to_paper(ddsvm)
+    wait(1800)  # related papers come once the selection has rested (700 ms)
     window.grab().save(str(out))
     print(f"wrote {out}")
     window.close()

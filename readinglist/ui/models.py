@@ -39,15 +39,11 @@ PAGE = 200
 _ICONS: dict[str, QIcon] = {}
 
 
-def state_icon(state: str) -> QIcon:
-    """Drawn, not a glyph: no font-fallback search the first time a state is shown, same look everywhere."""
-    if state in _ICONS:
-        return _ICONS[state]
+def _state_pixmap(state: str, blue: QColor, green: QColor) -> QPixmap:
     pm = QPixmap(32, 32)
     pm.fill(QColor(0, 0, 0, 0))
     p = QPainter(pm)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    blue, green = QColor("#3d7be0"), QColor("#2eb872")
     if state == "unread":
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(blue)
@@ -63,7 +59,17 @@ def state_icon(state: str) -> QIcon:
         p.setPen(QPen(green, 4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
         p.drawPolyline([QPointF(8, 17), QPointF(14, 23), QPointF(25, 10)])
     p.end()
-    _ICONS[state] = QIcon(pm)
+    return pm
+
+
+def state_icon(state: str) -> QIcon:
+    """Drawn, not a glyph: no font-fallback search the first time a state is shown, same look everywhere;
+    white on a selected row, where the colours would vanish into the highlight."""
+    if state not in _ICONS:
+        icon = QIcon(_state_pixmap(state, QColor("#3d7be0"), QColor("#2eb872")))
+        white = QColor("#ffffff")
+        icon.addPixmap(_state_pixmap(state, white, white), QIcon.Mode.Selected)
+        _ICONS[state] = icon
     return _ICONS[state]
 
 
