@@ -92,6 +92,16 @@ class NewPaper:
     tags: list[str]
 
 
+# what an import writes (and a revised record rewrites); everything else on a paper is the user's
+CONTENT_COLUMNS = ["content_hash", "source_key", "title", "auto_title", "abstract", "plain_abstract", "authors",
+                   "venue", "year", "url", "links"]  # fmt: skip
+
+
+def _content_values(p: NewPaper) -> tuple[object, ...]:
+    return (p.content_hash, p.source_key, p.title, p.auto_title, p.abstract, p.plain_abstract,
+            json.dumps(p.authors, ensure_ascii=False), p.venue, p.year, p.url, json.dumps(p.links))  # fmt: skip
+
+
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -329,27 +339,9 @@ class Store:
             for p in papers:
                 uid = self._new_uid(db, p.uid_seed)
                 cur = db.execute(
-                    "INSERT INTO papers(uid, source_id, source_key, content_hash, title, auto_title, abstract,"
-                    " plain_abstract, authors, venue, year, url, links, added_at, updated_at, rev)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        uid,
-                        source_id,
-                        p.source_key,
-                        p.content_hash,
-                        p.title,
-                        p.auto_title,
-                        p.abstract,
-                        p.plain_abstract,
-                        json.dumps(p.authors, ensure_ascii=False),
-                        p.venue,
-                        p.year,
-                        p.url,
-                        json.dumps(p.links),
-                        stamp,
-                        stamp,
-                        rev,
-                    ),
+                    f"INSERT INTO papers(uid, source_id, {', '.join(CONTENT_COLUMNS)}, added_at, updated_at, rev)"
+                    f" VALUES (?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?)",
+                    (uid, source_id, *_content_values(p), stamp, stamp, rev),
                 )
                 pid = int(cur.lastrowid or 0)
                 ids.append(pid)
@@ -368,25 +360,9 @@ class Store:
         """A revised record replaces the imported text; the user's tags, note, state and title stay."""
         with self.transaction() as db:
             db.execute(
-                "UPDATE papers SET content_hash = ?, source_key = ?, title = ?, auto_title = ?, abstract = ?,"
-                " plain_abstract = ?, authors = ?, venue = ?, year = ?, url = ?, links = ?, in_source = 1,"
+                f"UPDATE papers SET {', '.join(c + ' = ?' for c in CONTENT_COLUMNS)}, in_source = 1,"
                 " updated_at = ?, rev = ? WHERE id = ?",
-                (
-                    p.content_hash,
-                    p.source_key,
-                    p.title,
-                    p.auto_title,
-                    p.abstract,
-                    p.plain_abstract,
-                    json.dumps(p.authors, ensure_ascii=False),
-                    p.venue,
-                    p.year,
-                    p.url,
-                    json.dumps(p.links),
-                    now(),
-                    rev,
-                    paper_id,
-                ),
+                (*_content_values(p), now(), rev, paper_id),
             )
 
     def set_in_source(self, ids: Iterable[int], present: bool, rev: int) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,21 +42,24 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
     )
 
 
-def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str]) -> ParsedFile:
-    """JSON Lines, read as a stream: one object per line, blank lines ignored."""
-    venue, year = venue_year_from_name(path)
-    records, skipped, seen = [], 0, 0
+def _json_lines(path: Path, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, Any]]:
     for lineno, line in lines:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            yield lineno, json.loads(line)
         except json.JSONDecodeError as exc:
             raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
+
+
+def _parsed(path: Path, objects: Iterable[tuple[int, Any]], warnings: list[str]) -> ParsedFile:
+    venue, year = venue_year_from_name(path)
+    records, skipped, seen = [], 0, 0
+    for n, obj in objects:
         seen += 1
         if not isinstance(obj, dict):
-            raise ImportFailure(path, f"record {lineno} is a {type(obj).__name__}, not an object")
-        rec = to_record(obj, lineno, venue, year)
+            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object")
+        rec = to_record(obj, n, venue, year)
         if rec is None:
             skipped += 1
         else:
@@ -66,10 +69,14 @@ def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str
     return ParsedFile(path, "json", records, skipped, warnings)
 
 
+def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str]) -> ParsedFile:
+    """JSON Lines, read as a stream: one object per line, blank lines ignored."""
+    return _parsed(path, _json_lines(path, lines), warnings)
+
+
 def parse(path: Path, text: str) -> ParsedFile:
-    venue, year = venue_year_from_name(path)
     stripped = text.lstrip("\ufeff \t\r\n")
-    objects: list[tuple[int, Any]] = []
+    objects: Iterable[tuple[int, Any]]
     if stripped.startswith("["):
         try:
             data = json.loads(stripped)
@@ -79,27 +86,10 @@ def parse(path: Path, text: str) -> ParsedFile:
     elif stripped.startswith("{") and _is_single_object(stripped):
         data = json.loads(stripped)
         papers = next((data[k] for k in ("papers", "items", "records", "data") if isinstance(data.get(k), list)), None)
-        if papers is None:
-            papers = [data]
-        objects = [(i + 1, o) for i, o in enumerate(papers)]
-    else:
-        for lineno, line in enumerate(text.split("\n"), 1):  # not splitlines: U+2028 may sit in a string
-            if not line.strip():
-                continue
-            try:
-                objects.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
-    records, skipped = [], 0
-    for n, obj in objects:
-        if not isinstance(obj, dict):
-            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object")
-        rec = to_record(obj, n, venue, year)
-        if rec is None:
-            skipped += 1
-        else:
-            records.append(rec)
-    return ParsedFile(path, "json", records, skipped)
+        objects = [(i + 1, o) for i, o in enumerate(papers if papers is not None else [data])]
+    else:  # JSON Lines under another name; split on \n only: U+2028 may sit inside a string
+        objects = _json_lines(path, enumerate(text.split("\n"), 1))
+    return _parsed(path, objects, [])
 
 
 def _is_single_object(text: str) -> bool:
