@@ -90,7 +90,7 @@ def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason
 
     immortalize_singletons()
     data_dir = Path(data_dir)
-    library = Library.open(data_dir, read_only=read_only)
+    library = Library.open(data_dir, read_only=read_only, defer_index=True)
     library.start_background_indexing()
     window = MainWindow(library, _settings(data_dir), read_only_reason=read_only_reason)
     window.setWindowIcon(app_icon())

@@ -13,8 +13,8 @@ from pathlib import Path
 from readinglist import __version__
 from readinglist.export import FORMATS, ExportOptions, export, render
 from readinglist.importers import ImportFailure
-from readinglist.index import QueryError
 from readinglist.library import ImportCancelled, Library
+from readinglist.results import QueryError
 from readinglist.store import STATES, Paper, StoreError
 
 SEARCH_HELP = """\

@@ -15,7 +15,6 @@ import shutil
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import index as windex
@@ -27,6 +26,7 @@ from whoosh.searching import Searcher
 from whoosh.writing import SegmentWriter
 
 from readinglist.analysis import FastStemAnalyzer
+from readinglist.results import QueryError, SearchResult
 from readinglist.store import STATES, NewPaper, Paper
 
 SCHEMA_VERSION = 4  # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments
@@ -72,20 +72,6 @@ def schema_fingerprint(schema: Schema) -> str:
     # names and types only (reprs carry memory addresses); bump SCHEMA_VERSION when an analyzer changes
     desc = [(name, type(f).__name__, getattr(f, "field_boost", 1.0)) for name, f in schema.items()]
     return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc], default=str).encode()).hexdigest()[:16]
-
-
-class QueryError(ValueError):
-    """A query the user has to fix; the message says how."""
-
-
-@dataclass
-class SearchResult:
-    ids: list[int]
-    scores: list[float]
-    query: str
-    terms: set[str] = field(default_factory=set)  # analysed words to highlight
-    prefixes: list[str] = field(default_factory=list)
-    partial: bool = False  # a time limit cut the search short: these are the best found so far
 
 
 def document(p: Paper) -> dict[str, object]:

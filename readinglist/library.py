@@ -10,14 +10,18 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from readinglist import markup, paths
 from readinglist.importers import ImportContext, ImportFailure, Record, parse_file
 from readinglist.importers.base import base_name
-from readinglist.index import Index, QueryError, SearchResult, new_document
 from readinglist.matching import Existing, Incoming, match
+from readinglist.results import QueryError, SearchResult
 from readinglist.store import STATES, NewPaper, Paper, StoreError, open_store
 from readinglist.titles import derive_title, make_unique
+
+if TYPE_CHECKING:
+    from readinglist.index import Index
 
 __all__ = ["ImportCancelled", "ImportFailure", "ImportSummary", "Library", "QueryError", "StoreError"]
 
@@ -145,7 +149,8 @@ class Library:
             except OSError as exc:
                 raise StoreError(f"{self.data_dir}: cannot create the data folder ({exc.strerror})") from None
         self.store = open_store(self.data_dir / "library.db", read_only=read_only)
-        self.index = Index(self.data_dir / "index", notify=self.notify, read_only=read_only)
+        self._index: Index | None = None
+        self._index_lock = threading.Lock()
         self._import_lock = threading.Lock()
         self._updater: IndexUpdater | None = None
 
@@ -165,12 +170,15 @@ class Library:
         notify: Callable[[str], None] | None = None,
         seed: bool = True,
         read_only: bool = False,
+        defer_index: bool = False,
     ) -> Library:
-        """Open (creating on first use, with the bundled corpus) and make the index trustworthy."""
+        """Open (creating on first use, with the bundled corpus) and make the index trustworthy — now, or
+        with defer_index at its first use."""
         lib = cls(paths.data_dir(data_dir), notify=notify, read_only=read_only)
-        lib.sync_index()
         if seed and not read_only and lib.is_new():
             lib.import_files([paths.bundled_corpus()], bundled=True)
+        elif not defer_index:
+            lib.sync_index()
         return lib
 
     def is_new(self) -> bool:
@@ -180,26 +188,44 @@ class Library:
         if self._updater is not None:
             self._updater.stop()
             self._updater = None
-        self.index.close()
+        if self._index is not None:
+            self._index.close()
         self.store.close()
 
     # ---- keeping the index in step ----
 
+    @property
+    def index(self) -> Index:
+        """The Whoosh index, opened (and rebuilt or caught up) on first use: listing papers needs only
+        SQLite, so the window paints before Whoosh is even imported."""
+        if self._index is None:
+            with self._index_lock:
+                if self._index is None:
+                    from readinglist.index import Index
+
+                    index = Index(self.data_dir / "index", notify=self.notify, read_only=self.read_only)
+                    self._sync(index)
+                    self._index = index
+        return self._index
+
     def sync_index(self) -> None:
-        """Open the index, rebuilding or catching it up as needed."""
+        """Make sure the index is open and trustworthy now (rather than at the first search)."""
+        self.index  # noqa: B018 - the property opens it
+
+    def _sync(self, index: Index) -> None:
         rev = self.store.current_rev()
-        if not self.index.open():
+        if not index.open():
             if self.read_only:
                 return
             count = self.store.count()
             if count:
                 self.notify(f"Building the search index for {count:,} papers…")
-            self.index.rebuild(self._iter_papers(), rev, total=count)
+            index.rebuild(self._iter_papers(), rev, total=count)
             return
-        if self.index.rev < rev and not self.read_only:
-            changed = self.store.changed_since(self.index.rev)
+        if index.rev < rev and not self.read_only:
+            changed = self.store.changed_since(index.rev)
             if changed:
-                self.index.update(self.store.papers(changed), rev)
+                index.update(self.store.papers(changed), rev)
 
     def _iter_papers(self, chunk: int = 2000):
         ids = self.store.all_ids()
@@ -286,6 +312,8 @@ class Library:
                 fresh = [i for i in range(total) if i not in unchanged and i not in revised]
                 added_ids: list[int] = []
                 if fresh:
+                    from readinglist.index import new_document
+
                     writer = self.index.begin_bulk(len(fresh))
                 for start in range(0, len(fresh), CHUNK):
                     check_cancel()

@@ -14,11 +14,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pylatexenc.latex2text import LatexNodes2Text
-
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
-_L2T = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
+@lru_cache(maxsize=1)
+def _l2t():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+
 
 # Private-use characters mark style changes; they pass through pylatexenc untouched.
 I_ON, I_OFF, B_ON, B_OFF, C_ON, C_OFF = "\ue000", "\ue001", "\ue002", "\ue003", "\ue004", "\ue005"
@@ -165,7 +169,7 @@ def _decode_span(span: str) -> str:
     if span in ("\\end{abstract}", "\\begin{abstract}"):
         return ""
     try:
-        out = _L2T.latex_to_text(span)
+        out = _l2t().latex_to_text(span)
     except Exception:  # pylatexenc gives up on some malformed input; show it without commands
         out = re.sub(r"\\[a-zA-Z]+\*?", "", span).replace("{", "").replace("}", "")
     return out.replace("\xa0", " ")
@@ -189,7 +193,7 @@ def decode_text(chunk: str) -> str:
 def decode_math(src: str) -> str:
     """Math to readable Unicode for plain text: α_i, 𝒪(n^2)."""
     try:
-        out = _L2T.latex_to_text("$" + src + "$")
+        out = _l2t().latex_to_text("$" + src + "$")
     except Exception:
         return src
     return out.replace("\xa0", " ").strip() or src

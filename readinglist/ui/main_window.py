@@ -59,8 +59,8 @@ from PySide6.QtWidgets import (
 
 from readinglist.export import ExportOptions, export
 from readinglist.importers import ImportFailure
-from readinglist.index import QueryError, SearchResult, highlighter
 from readinglist.library import ImportCancelled, ImportSummary, Library, normalise_tags
+from readinglist.results import QueryError, SearchResult
 from readinglist.store import StoreError
 from readinglist.ui.detail import empty_html, paper_html
 from readinglist.ui.dialogs import ExportDialog
@@ -126,6 +126,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(read_only_reason)
         self.searchField.setText(str(self.settings.value("lastQuery", "") or ""))
         self.run_search()
+        # all papers come from SQLite; Whoosh loads on a worker once the window is up, before the first query
+        QTimer.singleShot(400, lambda: self.runner.run(self.library.sync_index, lambda _: None, lambda _exc: None))
 
     # ---- construction ----
 
@@ -536,7 +538,11 @@ class MainWindow(QMainWindow):
 
     def _render_detail(self, paper, related=None) -> None:
         result = self._last_result
-        match = highlighter(result.terms) if result and result.query.strip() and result.terms else None
+        match = None
+        if result and result.query.strip() and result.terms:
+            from readinglist.index import highlighter  # loaded by the search that made these terms
+
+            match = highlighter(result.terms)
         scroll = self.detailView.verticalScrollBar().value()
         self.detailView.setHtml(paper_html(paper, self.palette(), match, related))
         if related is not None:
