@@ -127,7 +127,13 @@ class MainWindow(QMainWindow):
         self.searchField.setText(str(self.settings.value("lastQuery", "") or ""))
         self.run_search()
         # all papers come from SQLite; Whoosh loads on a worker once the window is up, before the first query
-        QTimer.singleShot(400, lambda: self.runner.run(self.library.sync_index, lambda _: None, lambda _exc: None))
+        self._warm_timer = QTimer(self)  # a child: it dies with the window
+        self._warm_timer.setSingleShot(True)
+        self._warm_timer.timeout.connect(self._warm_index)
+        self._warm_timer.start(400)
+
+    def _warm_index(self) -> None:
+        self.runner.run(self.library.sync_index, lambda _: None, lambda _exc: None)
 
     # ---- construction ----
 
@@ -963,5 +969,6 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Join workers and close the library (tests call this before teardown)."""
+        self._warm_timer.stop()
         self.runner.wait()
         self.library.close()
