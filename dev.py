@@ -43,7 +43,8 @@ def main(argv: list[str]) -> int:
         return subprocess.call([str(PY), "-m", "readinglist", *rest])
     if cmd == "lint":
         rc = subprocess.call([str(PY), "-m", "ruff", "check", str(ROOT)])
-        return rc or subprocess.call([str(PY), "-m", "ruff", "format", "--check", str(ROOT)])
+        rc = rc or subprocess.call([str(PY), "-m", "ruff", "format", "--check", str(ROOT)])
+        return rc or subprocess.call([str(PY), "-m", "mypy", str(ROOT / "readinglist")], cwd=ROOT)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT, env=env)
 

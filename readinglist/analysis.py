@@ -33,7 +33,7 @@ class FastStemAnalyzer(Analyzer):
     def __hash__(self) -> int:
         return hash((FastStemAnalyzer, self.stoplist, self.minsize))
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         value: str,
         positions: bool = False,

@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 from readinglist import APP_NAME, paths
 
@@ -158,7 +159,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
         return 1
 
     qInstallMessageHandler(_qt_messages)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app = cast(QApplication, QApplication.instance()) or QApplication([sys.argv[0]])
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName("readinglist")
     app.setDesktopFileName("io.github.readinglist.readinglist")

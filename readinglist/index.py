@@ -130,9 +130,9 @@ def preprocess(text: str) -> str:
         if name not in KNOWN_FIELDS:
             known = "title, abstract, author, tag, note, venue, year, state"
             raise QueryError(f"unknown field “{m.group(1)}:” — use one of {known}")
-    m = re.search(r"\bstate:(\S+)", outside)
-    if m and m.group(1).lower().strip('"') not in STATES:
-        raise QueryError(f"state:{m.group(1)} — use state:unread, state:skimmed or state:read")
+    state = re.search(r"\bstate:(\S+)", outside)
+    if state and state.group(1).lower().strip('"') not in STATES:
+        raise QueryError(f"state:{state.group(1)} — use state:unread, state:skimmed or state:read")
     # field names are case-insensitive for the user
     return _FIELD_RE.sub(lambda m: m.group(1).lower() + ":", text) if _FIELD_RE.search(text) else text
 

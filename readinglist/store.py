@@ -456,7 +456,8 @@ class Store:
         return [r[0] for r in self.db.execute(sql, args)]
 
     def _filters(self, state: str | None, tag: str | None) -> tuple[str, list[object]]:
-        clauses, args = [], []
+        clauses: list[str] = []
+        args: list[object] = []
         if state:
             clauses.append("p.state = ?")
             args.append(state)

@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QObject,
+    QPersistentModelIndex,
     QSettings,
     Qt,
     QTimer,
@@ -82,7 +83,7 @@ class TagCompleter(QCompleter):
     def splitPath(self, path: str) -> list[str]:
         return [path.split(",")[-1].strip()]
 
-    def pathFromIndex(self, index: QModelIndex) -> str:
+    def pathFromIndex(self, index: QModelIndex | QPersistentModelIndex) -> str:
         widget = self.widget()
         head = widget.text().rsplit(",", 1)[0] + ", " if isinstance(widget, QLineEdit) and "," in widget.text() else ""
         return head + str(index.data())
@@ -137,10 +138,17 @@ class MainWindow(QMainWindow):
 
     # ---- construction ----
 
-    def _action(self, name: str, text: str, shortcuts: Sequence[str | QKeySequence], slot, tip: str = "") -> QAction:
+    def _action(
+        self,
+        name: str,
+        text: str,
+        shortcuts: Sequence[str | QKeySequence | QKeySequence.StandardKey],
+        slot,
+        tip: str = "",
+    ) -> QAction:
         action = QAction(text, self)
         action.setObjectName(name)
-        action.setShortcuts([QKeySequence(s) if isinstance(s, str) else s for s in shortcuts])
+        action.setShortcuts([s if isinstance(s, QKeySequence) else QKeySequence(s) for s in shortcuts])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         if tip:
             action.setToolTip(tip)
@@ -155,7 +163,7 @@ class MainWindow(QMainWindow):
         self.actionMarkUnread = self._action("actionMarkUnread", "Mark &Unread", ["U"], lambda: self.mark("unread"))
         self.actionUndo = self.undo_stack.createUndoAction(self, "&Undo")
         self.actionUndo.setObjectName("actionUndo")
-        self.actionUndo.setShortcuts([QKeySequence.StandardKey.Undo])
+        self.actionUndo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
         self.actionRedo = self.undo_stack.createRedoAction(self, "&Redo")
         self.actionRedo.setObjectName("actionRedo")
         self.actionRedo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
@@ -165,8 +173,8 @@ class MainWindow(QMainWindow):
             "actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog
         )
         self.actionExport = self._action("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
-        self.actionNext = self._action("actionNext", "Next Paper", ["J"], lambda: self.move(1))
-        self.actionPrevious = self._action("actionPrevious", "Previous Paper", ["K"], lambda: self.move(-1))
+        self.actionNext = self._action("actionNext", "Next Paper", ["J"], lambda: self.move_selection(1))
+        self.actionPrevious = self._action("actionPrevious", "Previous Paper", ["K"], lambda: self.move_selection(-1))
         self.actionFocusTags = self._action("actionFocusTags", "Edit &Tags", ["T"], self.focus_tags)
         self.actionFocusNotes = self._action("actionFocusNotes", "Edit &Note", ["N"], self.focus_notes)
         self.actionFocusSearch = self._action(
@@ -175,7 +183,7 @@ class MainWindow(QMainWindow):
         self.actionEditTitle = self._action("actionEditTitle", "Edit Tit&le", ["F2"], self.edit_title)
         self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
         self.actionAutoAdvance.setObjectName("actionAutoAdvance")
-        self.actionAutoAdvance.setChecked(self.settings.value("autoAdvance", True, type=bool))
+        self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
         self.actionAutoAdvance.toggled.connect(lambda on: self.settings.setValue("autoAdvance", on))
         self.actionQuit = self._action("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
@@ -616,7 +624,7 @@ class MainWindow(QMainWindow):
         """After any edit (or its undo): refresh those rows, the counts, and the shown paper."""
         self.model.refresh(ids)
         self._update_counts()
-        if self._current_id in ids:
+        if self._current_id is not None and self._current_id in ids:
             paper = self.library.paper(self._current_id)
             if paper is not None:
                 self._render_detail(paper, getattr(self, "_shown_related", None))
@@ -629,9 +637,9 @@ class MainWindow(QMainWindow):
         advance = self.actionAutoAdvance.isChecked() and len(ids) == 1
         self.undo_stack.push(SetStateCommand(self.library, ids, state, self._changed))
         if advance:
-            self.move(1)
+            self.move_selection(1)
 
-    def move(self, step: int) -> None:
+    def move_selection(self, step: int) -> None:  # not move(): that is QWidget's, for the window's position
         current = self.paperTable.currentIndex()
         row = (current.row() if current.isValid() else -1) + step
         if 0 <= row < self.model.rowCount():

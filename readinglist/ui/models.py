@@ -237,7 +237,8 @@ class SidebarModel(QStandardItemModel):
             self.appendRow(root)
 
     def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
-        entries = [("All", ("all", None), counts["all"])] + [
+        entries: list[tuple[str, tuple[str, str | None], int]] = [("All", ("all", None), counts["all"])]
+        entries += [
             (label, ("state", state), counts[state])
             for label, state in (("Unread", "unread"), ("Skimmed", "skimmed"), ("Read", "read"))
         ]
