@@ -74,39 +74,43 @@ def schema_fingerprint(schema: Schema) -> str:
     return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc], default=str).encode()).hexdigest()[:16]
 
 
-def document(p: Paper) -> dict[str, object]:
+def _document(
+    pid: int, title: str, abstract: str, authors: list[str], tags: list[str], note: str, venue: str,
+    year: int | None, state: str,
+) -> dict[str, object]:  # fmt: skip
     doc: dict[str, object] = {
-        "id": str(p.id),
-        "pid": p.id,
-        "title": p.title,
-        "abstract": p.plain_abstract,
-        "authors": " ; ".join(p.authors),
-        "tags": ",".join(p.tags),
-        "note": p.note,
-        "venue": p.venue,
-        "state": p.state,
+        "id": str(pid),
+        "pid": pid,
+        "title": title,
+        "abstract": abstract,
+        "authors": " ; ".join(authors),
+        "tags": ",".join(tags),
+        "note": note,
+        "venue": venue,
+        "state": state,
     }
-    if p.year:
-        doc["year"] = p.year
+    if year:
+        doc["year"] = year
     return doc
+
+
+def document(p: Paper) -> dict[str, object]:
+    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state)
 
 
 def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
     """The document of a just-imported paper, from what the import prepared (no read-back from SQLite)."""
-    doc: dict[str, object] = {
-        "id": str(paper_id),
-        "pid": paper_id,
-        "title": p.auto_title,
-        "abstract": p.plain_abstract,
-        "authors": " ; ".join(p.authors),
-        "tags": ",".join(p.tags),
-        "note": "",
-        "venue": p.venue,
-        "state": "unread",
-    }
-    if p.year:
-        doc["year"] = p.year
-    return doc
+    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, "unread")
+
+
+def _new_writer(ix: windex.Index, expected: int = 0) -> SegmentWriter:
+    """From BULK_PROCS_MIN_DOCS documents on, Whoosh's multi-process writer indexes batches in worker
+    processes, each into its own segment (no merge at commit): on two cores that is most of an import's
+    indexing time. Segments are never compound (see make_schema)."""
+    procs = min(2, os.cpu_count() or 1) if expected >= BULK_PROCS_MIN_DOCS else 1
+    if procs > 1:
+        return ix.writer(procs=procs, multisegment=True, limitmb=128, batchsize=256, compound=False)
+    return ix.writer(limitmb=128, compound=False)
 
 
 # ---- query parsing ----------------------------------------------------------------------------------
@@ -200,12 +204,7 @@ class Index:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         ix = windex.create_in(str(tmp), self.schema)
-        procs = min(2, os.cpu_count() or 1) if (total or 0) >= BULK_PROCS_MIN_DOCS else 1
-        writer = (
-            ix.writer(procs=procs, multisegment=True, limitmb=128, compound=False)
-            if procs > 1
-            else ix.writer(limitmb=128, compound=False)
-        )
+        writer = _new_writer(ix, total or 0)
         try:
             for p in papers:
                 writer.add_document(**document(p))
@@ -244,26 +243,23 @@ class Index:
     # ---- writing: one place ----
 
     @contextmanager
-    def write(self, rev: int, procs: int = 1) -> Iterator[SegmentWriter]:
-        """The single writer; commits, records the revision, and refreshes the shared searcher.
-
-        With procs > 1 Whoosh's multi-process writer indexes batches in worker processes, each into
-        its own segment (no merge at commit): on two cores that is most of the import's indexing time."""
+    def write(self, rev: int) -> Iterator[SegmentWriter]:
+        """The single writer for a few documents: commits, records the revision, swaps in a new searcher."""
         if self.ix is None:
             raise RuntimeError("index not open")
         with self._write_lock:
-            if procs > 1:
-                writer = self.ix.writer(procs=procs, multisegment=True, limitmb=128, batchsize=256, compound=False)
-            else:
-                writer = self.ix.writer(limitmb=128, compound=False)
+            writer = _new_writer(self.ix)
             try:
                 yield writer
             except BaseException:
                 writer.cancel()
                 raise
-            writer.commit()
-            self._save_state(rev)
-            self._swap_searcher()
+            self._commit(writer, rev)
+
+    def _commit(self, writer: SegmentWriter, rev: int) -> None:
+        writer.commit()
+        self._save_state(rev)
+        self._swap_searcher()
 
     def _swap_searcher(self) -> None:
         """Open and warm the next searcher here, on the writing thread, then swap it in: the next search
@@ -292,19 +288,14 @@ class Index:
             raise RuntimeError("index not open")
         self._write_lock.acquire()
         try:
-            procs = min(2, os.cpu_count() or 1) if expected >= BULK_PROCS_MIN_DOCS else 1
-            if procs > 1:
-                return self.ix.writer(procs=procs, multisegment=True, limitmb=128, batchsize=256, compound=False)
-            return self.ix.writer(limitmb=128, compound=False)
+            return _new_writer(self.ix, expected)
         except BaseException:
             self._write_lock.release()
             raise
 
     def commit_bulk(self, writer: SegmentWriter, rev: int) -> None:
         try:
-            writer.commit()
-            self._save_state(rev)
-            self._swap_searcher()
+            self._commit(writer, rev)
         finally:
             self._write_lock.release()
 
@@ -377,8 +368,8 @@ class Index:
             top = results.top_n  # (score, docnum) pairs, best first: no Hit objects, no stored fields
             ids = [pids[docnum] for _, docnum in top]
             scores = [float(score) for score, _ in top]
-            terms, prefixes = self._highlight_terms(q, s)
-        result = SearchResult(ids, scores, text, terms, prefixes, partial=partial)
+            terms = self._highlight_terms(q, s)
+        result = SearchResult(ids, scores, text, terms, partial=partial)
         if not partial:
             with self._search_lock:
                 if len(self._cache) > 64:
@@ -386,7 +377,7 @@ class Index:
                 self._cache[key] = result
         return result
 
-    def _highlight_terms(self, q: query.Query, s: Searcher) -> tuple[set[str], list[str]]:
+    def _highlight_terms(self, q: query.Query, s: Searcher) -> set[str]:
         """The analysed words a hit shows for this query: terms, phrase words, and the expansions of
         prefix, wildcard and fuzzy terms (capped, so a broad prefix cannot stall the search)."""
         terms: set[str] = set()
@@ -407,7 +398,7 @@ class Index:
                     terms.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
         except Exception:  # highlighting is a courtesy; never fail a search over it
             pass
-        return terms, []
+        return terms
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.

@@ -182,7 +182,7 @@ class Library:
         return lib
 
     def is_new(self) -> bool:
-        return self.store.count() == 0 and not self.store.db.execute("SELECT 1 FROM sources").fetchone()
+        return self.store.is_empty()
 
     def close(self) -> None:
         if self._updater is not None:

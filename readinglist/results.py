@@ -16,5 +16,4 @@ class SearchResult:
     scores: list[float]
     query: str
     terms: set[str] = field(default_factory=set)  # analysed words to highlight
-    prefixes: list[str] = field(default_factory=list)
     partial: bool = False  # a time limit cut the search short: these are the best found so far

@@ -329,9 +329,6 @@ class Store:
         rows = self.db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
         return {r[0] for r in rows}
 
-    def uid_taken(self, uid: str) -> bool:
-        return self.db.execute("SELECT 1 FROM papers WHERE uid = ?", (uid,)).fetchone() is not None
-
     def insert_papers(self, source_id: int, papers: Sequence[NewPaper], rev: int) -> list[int]:
         ids = []
         stamp = now()
@@ -445,6 +442,10 @@ class Store:
     def count(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM papers").fetchone()[0])
 
+    def is_empty(self) -> bool:
+        """No papers and no source ever imported: a library that has never been used."""
+        return self.db.execute("SELECT 1 FROM papers UNION ALL SELECT 1 FROM sources LIMIT 1").fetchone() is None
+
     def ordered_ids(
         self, sort: str = "added", descending: bool = False, state: str | None = None, tag: str | None = None
     ) -> list[int]:
@@ -467,14 +468,6 @@ class Store:
             )
             args.append(tag)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
-
-    def filter_ids(self, ids: Sequence[int], state: str | None = None, tag: str | None = None) -> list[int]:
-        """Keep the ids (in their order) that pass the sidebar's filters."""
-        if not state and not tag:
-            return list(ids)
-        where, args = self._filters(state, tag)
-        keep = {r[0] for r in self.db.execute(f"SELECT p.id FROM papers p{where}", args)}
-        return [i for i in ids if i in keep]
 
     def resolve_uid(self, text: str) -> int:
         """The paper whose id is, or uniquely starts with, `text`."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from readinglist.markup import title_plain, to_plain
+from readinglist.markup import to_plain
 
 MAX_TITLE = 100
 
@@ -150,10 +150,6 @@ def derive_title(abstract_raw: str) -> str:
     """A display title for a paper that has none."""
     plain = to_plain(abstract_raw)
     return method_title(plain) or first_sentence_title(plain)
-
-
-def display_title(title_raw: str) -> str:
-    return title_plain(title_raw)
 
 
 def make_unique(titles: list[str], taken: set[str]) -> list[str]:

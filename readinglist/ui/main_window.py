@@ -115,6 +115,11 @@ class MainWindow(QMainWindow):
         self._note_paper: int | None = None
         self._related_gen = 0
         self._import_cancel: threading.Event | None = None
+        self._counts: dict[str, int] | None = None
+        self._pending_select: int | None = None  # a paper to select once the search that shows it lands
+        self._shown_related: list | None = None
+        self._related_cancel: threading.Event | None = None
+        self.quiet_export = False  # no "Exported" message box (tests, scripts)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
         self.setObjectName("mainWindow")
         self.setAcceptDrops(not self.read_only)
@@ -419,7 +424,7 @@ class MainWindow(QMainWindow):
         self._start_search(self._search_gen, text, first_page=bool(text.strip()))
 
     def _start_search(self, gen: int, text: str, first_page: bool) -> None:
-        if getattr(self, "_related_cancel", None) is not None:
+        if self._related_cancel is not None:
             self._related_cancel.set()
         kind, value = self._filter
         state = value if kind == "state" else None
@@ -447,7 +452,7 @@ class MainWindow(QMainWindow):
         complete = complete or (not result.partial and len(result.ids) < FIRST_PAGE)
         self.queryError.hide()
         self._last_result = result
-        keep = getattr(self, "_pending_select", None) or self._current_id
+        keep = self._pending_select or self._current_id
         scroll = self.paperTable.verticalScrollBar().value()
         self.model.set_ids(result.ids, result.scores)
         header = self.paperTable.horizontalHeader()
@@ -566,7 +571,7 @@ class MainWindow(QMainWindow):
     def _related_done(self, gen: int, pid: int, related) -> None:
         if gen != self._related_gen or pid != self._current_id:
             return
-        if not related and getattr(self, "_related_cancel", None) is not None and self._related_cancel.is_set():
+        if not related and self._related_cancel is not None and self._related_cancel.is_set():
             self._related_timer.start()  # cut short by a search: try again when things are quiet
             return
         paper = self.library.paper(pid)
@@ -627,7 +632,7 @@ class MainWindow(QMainWindow):
         if self._current_id is not None and self._current_id in ids:
             paper = self.library.paper(self._current_id)
             if paper is not None:
-                self._render_detail(paper, getattr(self, "_shown_related", None))
+                self._render_detail(paper, self._shown_related)
                 self._set_editors(paper.id, paper.tags, paper.note)
 
     def mark(self, state: str) -> None:
@@ -762,7 +767,7 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _update_status(self) -> None:
-        c = getattr(self, "_counts", None) or self.library.counts()
+        c = self._counts or self.library.counts()
         parts = [f"{c['all']:,} papers", f"{c['read']:,} read", f"{c['skimmed']:,} skimmed"]
         parts.append(f"{self.model.rowCount():,} shown")
         selected = len(self.paperTable.selectionModel().selectedRows())
@@ -948,7 +953,7 @@ class MainWindow(QMainWindow):
             return 0
         self.settings.setValue("exportFolder", str(path.parent))
         self.statusBar().showMessage(f"Exported {len(ids)} papers to {path}", 15000)
-        if not getattr(self, "quiet_export", False):
+        if not self.quiet_export:
             box = QMessageBox(
                 QMessageBox.Icon.Information, "Export", f"Exported {len(ids)} papers to\n{path}", parent=self
             )

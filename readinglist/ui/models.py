@@ -103,11 +103,6 @@ class PaperTableModel(QAbstractTableModel):
         for row in rows:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
-    def refresh_all(self) -> None:
-        self._rows.clear()
-        if self.ids:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.ids) - 1, len(COLUMNS) - 1))
-
     def row_of(self, paper_id: int) -> int | None:
         return self._row_of.get(paper_id)
 
