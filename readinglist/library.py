@@ -354,14 +354,13 @@ class Library:
         limit: int | None = None,
         state: str | None = None,
         tag: str | None = None,
-        time_limit: float | None = None,
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order."""
         if not text.strip():
             ids = self.store.ordered_ids("added", state=state, tag=tag)
             return SearchResult(ids[:limit] if limit else ids, [], text)
         self.flush_index()  # see every change made before this search
-        return self.index.search(text, limit=limit, state=state, tag=tag, time_limit=time_limit)
+        return self.index.search(text, limit=limit, state=state, tag=tag)
 
     def papers(self, ids: Sequence[int]) -> list[Paper]:
         return self.store.papers(ids)

@@ -16,4 +16,3 @@ class SearchResult:
     scores: list[float]
     query: str
     terms: set[str] = field(default_factory=set)  # analysed words to highlight
-    partial: bool = False  # a time limit cut the search short: these are the best found so far

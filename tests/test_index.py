@@ -38,6 +38,8 @@ def test_fields_phrases_prefix_fuzzy_boolean(lib):
     assert not none & set(lib.search("diffusion").ids)
     assert lib.search("venue:icml").ids and not lib.search("venue:neurips").ids
     assert len(lib.search("year:2020..2030").ids) == 19 and not lib.search("year:1990..2000").ids
+    assert len(lib.search("year:2026..").ids) == 19 and len(lib.search("year:..2026").ids) == 19  # open ends
+    assert not lib.search("year:..2025").ids and not lib.search("year:2027..").ids
     assert lib.search("abstract:MuJoCo").ids
     assert lib.search("title:BEXA").ids
 

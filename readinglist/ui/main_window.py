@@ -71,8 +71,6 @@ from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
-FIRST_PAGE = 100  # rows ranked and shown first; the full ranking follows in the background
-FIRST_PAGE_SECONDS = 0.12  # a first page that takes longer shows the best found by then
 NOTE_AUTOSAVE_MS = 800
 IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
 
@@ -95,7 +93,6 @@ class _ImportSignals(QObject):
 
 class MainWindow(QMainWindow):
     searchFinished = Signal()  # all results applied to the table (tests and benchmarks wait on it)
-    firstResultsShown = Signal()  # the first page of a search is in the table
     importFinished = Signal(object)  # list[ImportSummary] | Exception
 
     def __init__(self, library: Library, settings: QSettings, read_only_reason: str | None = None):
@@ -420,21 +417,18 @@ class MainWindow(QMainWindow):
         if self._searching:
             self._search_pending = True
             return
-        text = self.searchField.text()
-        self._start_search(self._search_gen, text, first_page=bool(text.strip()))
+        self._start_search(self._search_gen, self.searchField.text())
 
-    def _start_search(self, gen: int, text: str, first_page: bool) -> None:
+    def _start_search(self, gen: int, text: str) -> None:
         if self._related_cancel is not None:
             self._related_cancel.set()
         kind, value = self._filter
         state = value if kind == "state" else None
         tag = value if kind == "tag" else None
-        limit = FIRST_PAGE if first_page else None
-        seconds = FIRST_PAGE_SECONDS if first_page else None
         self._searching = True
         self.runner.run(
-            lambda: self.library.search(text, state=state, tag=tag, limit=limit, time_limit=seconds),
-            lambda result: self._search_done(gen, result, complete=not first_page),
+            lambda: self.library.search(text, state=state, tag=tag),
+            lambda result: self._search_done(gen, result),
             lambda exc: self._search_failed(gen, exc),
         )
 
@@ -446,11 +440,11 @@ class MainWindow(QMainWindow):
             return True
         return False
 
-    def _search_done(self, gen: int, result: SearchResult, complete: bool) -> None:
+    def _search_done(self, gen: int, result: SearchResult) -> None:
         if self._search_finished_one() or gen != self._search_gen:
             return  # stale: a newer query is on its way
-        complete = complete or (not result.partial and len(result.ids) < FIRST_PAGE)
         self.queryError.hide()
+        previous_query = self._last_result.query if self._last_result is not None else None
         self._last_result = result
         keep = self._pending_select or self._current_id
         scroll = self.paperTable.verticalScrollBar().value()
@@ -460,17 +454,12 @@ class MainWindow(QMainWindow):
             self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         row = self.model.row_of(keep) if keep is not None else None
         self._select_row(row if row is not None else 0)
-        # the paper selected before may be further down than the first page: look again in the rest
-        self._pending_select = keep if (not complete and row is None) else None
-        if complete and row is not None and row < FIRST_PAGE:
-            self.paperTable.verticalScrollBar().setValue(scroll)  # the second phase does not move the view
+        self._pending_select = None
+        if row is not None and result.query == previous_query:
+            self.paperTable.verticalScrollBar().setValue(scroll)  # a refresh of the same query keeps the view
         self._update_empty()
         self._update_status()
-        self.firstResultsShown.emit()
-        if complete:
-            self.searchFinished.emit()
-        else:  # the rest, ranked, after the first page is on screen
-            self._start_search(gen, result.query, first_page=False)
+        self.searchFinished.emit()
 
     def _search_failed(self, gen: int, exc: Exception) -> None:
         if self._search_finished_one() or gen != self._search_gen:

@@ -1,0 +1,136 @@
+"""readinglist.ranking must give exactly Whoosh's own BM25F results: same documents, same scores."""
+
+from __future__ import annotations
+
+import pytest
+from whoosh import query
+from whoosh.collectors import UnlimitedCollector
+
+from readinglist import ranking
+from readinglist.index import _column_ints, _read_pids
+from readinglist.ranking import Ranker, ranked
+from tests.conftest import CORPORA
+
+QUERIES = [
+    "learning",
+    "language model",
+    "reinforcement learning policy",
+    '"language model"',
+    '"large language models"',
+    '"reward model" OR diffusion',
+    "learn*",
+    "optimi?ation",
+    "optimzation~",
+    "optimzation~2",
+    "bayesian OR variational",
+    "learning NOT diffusion",
+    "learning AND NOT (bandit OR regret)",
+    "(graph OR network) AND neural",
+    "title:learning",
+    "abstract:bandit^3 regret",
+    "author:wang",
+    "venue:colt",
+    "tag:reading",
+    "state:read",
+    "note:revisit",
+    "tag:reading learning",
+    "state:read OR tag:reading",
+    '"sample complexity"~3',
+    "xyzzy",
+    "learning xyzzy",
+]
+
+
+@pytest.fixture
+def busy_lib(lib):
+    """The bundled corpus and, when available, 517 PMLR papers, with annotations written after the import:
+    several segments, some with deleted documents (every edit replaces a document)."""
+    pmlr = CORPORA / "pmlr_colt2025_uai2025_l4dc2026.jsonl"
+    if pmlr.exists():
+        lib.import_files([pmlr])
+    ids = lib.search("").ids
+    lib.set_state(ids[::7], "read")
+    lib.add_tags(ids[1::5], ["reading"])
+    for pid in ids[2:40:9]:
+        lib.set_note(pid, "revisit the proof of the learning bound")
+    lib.flush_index()
+    return lib
+
+
+def whoosh_results(searcher, q) -> dict[int, float]:
+    collector = UnlimitedCollector()
+    searcher.search_with_collector(q, collector)
+    return {docnum: score for score, docnum in collector.results().top_n}
+
+
+def test_same_documents_and_scores_as_whoosh(busy_lib):
+    index = busy_lib.index
+    with index.searching() as s:
+        assert len(s.leaf_searchers()) > 1 and any(r.has_deletions() for r, _ in _readers(s))
+        ranker = Ranker(s)
+        for text in QUERIES:
+            q = index.parse(text)
+            expected = whoosh_results(s, q)
+            got = ranker.evaluate(q)
+            assert set(got) == set(expected), text
+            for d, score in expected.items():
+                assert got[d] == pytest.approx(score, rel=1e-9, abs=1e-12), (text, d)
+            again = ranker.evaluate(q)  # from the term cache
+            assert again == got, text
+    assert busy_lib.search("learning").ids  # and through the library
+
+
+@pytest.mark.parametrize(
+    "text, lo, hi",
+    [("year:2025..2026", 2025, 2026), ("year:..2025", None, 2025), ("year:2026..", 2026, None),
+     ("year:1000..2025", 1000, 2025), ("year:<2026", None, 2025), ("year:>2025", 2026, None),
+     ("year:2026", 2026, 2026), ("year:1990..2000", 1990, 2000)],
+)  # fmt: skip
+def test_year_ranges_match_exactly_the_years_in_range(busy_lib, text, lo, hi):
+    """Not Whoosh's trie ranges, which for a 16-bit field let 2026 into year:1000..2025."""
+    everything = busy_lib.papers(busy_lib.search("").ids)
+    expected = {p.id for p in everything if p.year and (lo is None or p.year >= lo) and (hi is None or p.year <= hi)}
+    assert set(busy_lib.search(text).ids) == expected
+    with_word = {p.id for p in busy_lib.papers(busy_lib.search("bound").ids)} & expected
+    assert set(busy_lib.search(text + " AND bound").ids) == with_word
+
+
+def _readers(searcher):
+    return [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
+
+
+def test_rank_order_matches_whoosh_ties_in_docnum_order():
+    scores = {5: 1.0, 2: 3.0, 9: 1.0, 1: 1.0, 7: 2.0}
+    assert ranked(scores) == [(3.0, 2), (2.0, 7), (1.0, 1), (1.0, 5), (1.0, 9)]
+    assert ranked(scores, 3) == [(3.0, 2), (2.0, 7), (1.0, 1)]
+    assert ranked({}, 10) == []
+
+
+def test_term_cache_is_bounded(busy_lib, monkeypatch):
+    monkeypatch.setattr(ranking, "TERM_CACHE_POSTINGS", 50)
+    with busy_lib.index.searching() as s:
+        ranker = Ranker(s)
+        for word in ("learning", "model", "data", "bound", "regret"):
+            ranker.evaluate(query.Term("abstract", word))
+        assert ranker._cached_postings <= 50 or len(ranker._terms) == 1
+        assert ranker._cached_postings == sum(len(v) for v in ranker._terms.values())
+
+
+def test_cancel_stops_an_evaluation(busy_lib):
+    class Stop(Exception):
+        pass
+
+    def stop():
+        raise Stop
+
+    with busy_lib.index.searching() as s, pytest.raises(Stop):
+        Ranker(s).evaluate(busy_lib.index.parse("learning"), stop)
+
+
+def test_fast_pid_column_equals_whoosh_column(busy_lib):
+    with busy_lib.index.searching() as s:
+        slow = list(s.reader().column_reader("pid"))
+        assert _read_pids(s) == slow
+        for reader, offset in _readers(s):
+            count = reader.doc_count_all()
+            assert _column_ints(reader, "pid", count) == slow[offset : offset + count]
