@@ -181,6 +181,10 @@ class Ranker:
             return {}
         return self._fallback(q)
 
+    def _field(self, name: str):
+        """The schema's field, or None (Whoosh's Schema has no get())."""
+        return self.schema[name] if name in self.schema.names() else None
+
     def _term_text(self, fieldname: str, text: object) -> Scores:
         if fieldname not in self.schema:
             return {}
@@ -246,7 +250,7 @@ class Ranker:
         """The documents whose exact value lies in the range, scored `boost` (Whoosh's constant score).
         Not Whoosh's trie decomposition: for this schema's 16-bit years it matched values outside the range
         (year:1000..2025 found 2026)."""
-        field = self.schema.get(q.fieldname, None)
+        field = self._field(q.fieldname)
         if field is None:
             return {}
         values = self._values.get(q.fieldname)
@@ -275,7 +279,7 @@ class Ranker:
 
     def _phrase(self, q: query.Phrase) -> Scores:
         """Words at consecutive positions (Whoosh's slop 1), scored as the sum of the words' scores."""
-        field = self.schema.get(q.fieldname, None)
+        field = self._field(q.fieldname)
         if field is None or not q.words:
             return {}
         if not field.format or not field.format.supports("positions"):
