@@ -115,6 +115,33 @@ def _new_writer(ix: windex.Index, expected: int = 0) -> SegmentWriter:
     return ix.writer(limitmb=128, compound=False)
 
 
+SMALL_SEGMENT_DOCS = 2000
+SMALL_SEGMENTS_TO_MERGE = 6
+
+
+def merge_small_segments(writer: SegmentWriter, segments: list) -> list:
+    """The merge policy of every commit. Whoosh's MERGE_SMALL could rewrite a 517-paper
+    segment on a tag or state change (90 ms at 94k papers, on the writer thread, competing with the window
+    for the GIL). Here an edit writes only its own small segment, and the small ones are merged once six
+    of them under 2,000 documents in all have gathered."""
+    from whoosh.reading import SegmentReader
+
+    small, total = [], 0
+    for seg in sorted(segments, key=lambda seg: seg.doc_count_all()):
+        if total + seg.doc_count_all() > SMALL_SEGMENT_DOCS:
+            break
+        small.append(seg)
+        total += seg.doc_count_all()
+    if len(small) < SMALL_SEGMENTS_TO_MERGE:
+        return segments
+    for seg in small:
+        reader = SegmentReader(writer.storage, writer.schema, seg)
+        writer.add_reader(reader)
+        reader.close()
+    merged = {seg.segment_id() for seg in small}
+    return [seg for seg in segments if seg.segment_id() not in merged]
+
+
 # ---- query parsing ----------------------------------------------------------------------------------
 
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: 3.6 s → 0.26 s for a typo'd word at 94k papers
@@ -261,7 +288,7 @@ class Index:
             self._commit(writer, rev)
 
     def _commit(self, writer: SegmentWriter, rev: int) -> None:
-        writer.commit()
+        writer.commit(mergetype=merge_small_segments)
         self._save_state(rev)
         self._swap_searcher()
 

@@ -1,5 +1,6 @@
 import json
 import shutil
+from itertools import pairwise
 
 import pytest
 
@@ -114,3 +115,20 @@ def test_related_papers_give_way_to_a_search(lib):
     stop.set()  # a search started: the courtesy search stops and returns nothing
     assert lib.related(pid, cancel=stop) == []
     assert lib.related(pid, cancel=threading.Event())  # left alone it finds them
+
+
+def test_edits_write_small_segments_and_merge_them_now_and_then(lib):
+    from readinglist.index import SMALL_SEGMENTS_TO_MERGE
+
+    ids = lib.search("").ids
+    counts = []
+    for i in range(2 * SMALL_SEGMENTS_TO_MERGE):
+        lib.set_state([ids[i]], "read")
+        lib.flush_index()
+        assert lib.index.ix is not None
+        counts.append(len(lib.index.ix._segments()))
+    steps = [b - a for a, b in pairwise(counts)]
+    assert steps.count(1) >= SMALL_SEGMENTS_TO_MERGE  # most edits just add their own segment, no rewrite
+    assert any(step < 0 for step in steps)  # and now and then the small ones are merged
+    assert max(counts) <= SMALL_SEGMENTS_TO_MERGE
+    assert len(lib.search("state:read").ids) == 2 * SMALL_SEGMENTS_TO_MERGE  # nothing lost in merging

@@ -121,3 +121,12 @@ def test_whole_neurips_corpus(empty_lib):
     again = Library.open(empty_lib.data_dir)
     assert again.counts()["all"] == 8263
     again.close()
+
+
+def test_counts_follow_state_changes(lib):
+    ids = lib.search("").ids
+    lib.set_state(ids[:3], "read")
+    lib.set_state(ids[3:5], "skimmed")
+    assert lib.counts() == {"unread": 14, "skimmed": 2, "read": 3, "all": 19}
+    lib.restore_states({ids[0]: "unread", ids[3]: "read"})
+    assert lib.counts() == {"unread": 15, "skimmed": 1, "read": 3, "all": 19}
