@@ -17,6 +17,7 @@ import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 from whoosh import index as windex
@@ -24,7 +25,7 @@ from whoosh import qparser, query, scoring
 from whoosh.analysis import StandardAnalyzer
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.searching import Searcher
-from whoosh.writing import SegmentWriter
+from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.analysis import FastStemAnalyzer
 from readinglist.ranking import Ranker, ranked
@@ -115,25 +116,27 @@ def _new_writer(ix: windex.Index, expected: int = 0) -> SegmentWriter:
     return ix.writer(limitmb=128, compound=False)
 
 
-SMALL_SEGMENT_DOCS = 2000
-SMALL_SEGMENTS_TO_MERGE = 6
+MERGE_FACTOR = 4  # this many segments of one size class are merged into one
+MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
+
+
+def segments_to_merge(segments: list) -> list:
+    """Size-tiered, as Lucene's policy: once MERGE_FACTOR segments are under a class's limit, they are
+    merged. An edit writes a one-document segment; merging rewrites each document about once per class,
+    so the cost stays small and a big segment (an import) is never rewritten for an edit. Whoosh's
+    MERGE_SMALL could rewrite a 517-paper segment on a tag change; Whoosh merges at ~4 ms a document."""
+    for limit in MERGE_LIMITS:
+        small = [seg for seg in segments if seg.doc_count_all() < limit]
+        if len(small) >= MERGE_FACTOR:
+            return small
+    return []
 
 
 def merge_small_segments(writer: SegmentWriter, segments: list) -> list:
-    """The merge policy of every commit. Whoosh's MERGE_SMALL could rewrite a 517-paper
-    segment on a tag or state change (90 ms at 94k papers, on the writer thread, competing with the window
-    for the GIL). Here an edit writes only its own small segment, and the small ones are merged once six
-    of them under 2,000 documents in all have gathered."""
+    """The merge policy of every commit that merges (see segments_to_merge)."""
     from whoosh.reading import SegmentReader
 
-    small, total = [], 0
-    for seg in sorted(segments, key=lambda seg: seg.doc_count_all()):
-        if total + seg.doc_count_all() > SMALL_SEGMENT_DOCS:
-            break
-        small.append(seg)
-        total += seg.doc_count_all()
-    if len(small) < SMALL_SEGMENTS_TO_MERGE:
-        return segments
+    small = segments_to_merge(segments)
     for seg in small:
         reader = SegmentReader(writer.storage, writer.schema, seg)
         writer.add_reader(reader)
@@ -182,8 +185,16 @@ def make_parser(schema: Schema) -> qparser.QueryParser:
 
 
 class Index:
-    def __init__(self, folder: Path, notify: Callable[[str], None] | None = None, read_only: bool = False):
+    def __init__(
+        self,
+        folder: Path,
+        notify: Callable[[str], None] | None = None,
+        read_only: bool = False,
+        keep_searcher: bool = True,
+    ):
         self.folder = Path(folder)
+        self.keep_searcher = keep_searcher  # False in the writer process, which never searches
+        self.before_write: Callable[[], None] | None = None  # called with the write lock held, before writing
         self.notify = notify or (lambda message: None)
         self.read_only = read_only
         self.schema = make_schema()
@@ -194,7 +205,7 @@ class Index:
         self._searcher: Searcher | None = None
         self._pids: list[int] | None = None  # docnum → paper id for the current searcher
         self._ranker: Ranker | None = None  # scores queries for the current searcher
-        self._cache: dict[tuple[str, str | None, str | None, int | None], SearchResult] = {}
+        self._cache: dict[tuple[str, int | None], SearchResult] = {}
         self.ix: windex.Index | None = None
         self.rev = -1
 
@@ -274,23 +285,50 @@ class Index:
     # ---- writing: one place ----
 
     @contextmanager
-    def write(self, rev: int) -> Iterator[SegmentWriter]:
+    def write(self, rev: int, merge: bool = True) -> Iterator[SegmentWriter]:
         """The single writer for a few documents: commits, records the revision, swaps in a new searcher."""
         if self.ix is None:
             raise RuntimeError("index not open")
         with self._write_lock:
+            self._before_write()
             writer = _new_writer(self.ix)
             try:
                 yield writer
             except BaseException:
                 writer.cancel()
                 raise
-            self._commit(writer, rev)
+            self._commit(writer, rev, merge)
 
-    def _commit(self, writer: SegmentWriter, rev: int) -> None:
-        writer.commit(mergetype=merge_small_segments)
+    def _before_write(self) -> None:
+        if self.before_write is not None:
+            self.before_write()
+
+    def _commit(self, writer: SegmentWriter, rev: int, merge: bool = True) -> None:
+        writer.commit(mergetype=merge_small_segments if merge else NO_MERGE)
         self._save_state(rev)
-        self._swap_searcher()
+        if self.keep_searcher:
+            self._swap_searcher()
+
+    def merge_small(self) -> bool:
+        """Merge small segments if enough have gathered (see segments_to_merge); True if it did."""
+        if self.ix is None:
+            return False
+        with self._write_lock:
+            if not segments_to_merge(self.ix._segments()):
+                return False
+            self._before_write()
+            writer = _new_writer(self.ix)
+            writer.commit(mergetype=merge_small_segments)
+            if self.keep_searcher:
+                self._swap_searcher()
+            return True
+
+    def reload(self, rev: int | None = None) -> None:
+        """Another process wrote the index (see index_writer): search what it wrote from now on."""
+        if rev is not None:
+            self.rev = rev
+        if self.ix is not None and self.keep_searcher:
+            self._swap_searcher()
 
     def _swap_searcher(self) -> None:
         """Open and warm the next searcher here, on the writing thread, then swap it in: the next search
@@ -307,9 +345,9 @@ class Index:
         if old is not None:
             old.close()
 
-    def update(self, papers: Sequence[Paper], rev: int) -> None:
+    def update(self, papers: Sequence[Paper], rev: int, merge: bool = True) -> None:
         """Replace these papers' documents: a tag, note or state change touches one document."""
-        with self.write(rev) as writer:
+        with self.write(rev, merge) as writer:
             for p in papers:
                 writer.update_document(**document(p))
 
@@ -320,6 +358,7 @@ class Index:
             raise RuntimeError("index not open")
         self._write_lock.acquire()
         try:
+            self._before_write()
             return _new_writer(self.ix, expected)
         except BaseException:
             self._write_lock.release()
@@ -381,17 +420,18 @@ class Index:
         self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None
     ) -> SearchResult:
         """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`."""
-        key = (text, state, tag, limit)
-        with self._search_lock:
-            cached = self._cache.get(key)
-        if cached is not None:
-            return cached
         try:
             q = self.parse(text, state, tag)
         except QueryError:
             raise
         except Exception as exc:  # whoosh's parser rejects some odd syntax
             raise QueryError(f"cannot read that query ({exc})") from None
+        # keyed by what the query means: closing a phrase's quote or typing a space finds it cached
+        key = (repr(q), limit)
+        with self._search_lock:
+            cached = self._cache.get(key)
+        if cached is not None:
+            return cached if cached.query == text else replace(cached, query=text)
         with self.searching() as s:
             assert self._ranker is not None
             try:

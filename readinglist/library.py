@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from readinglist.titles import derive_title, make_unique
 
 if TYPE_CHECKING:
     from readinglist.index import Index
+    from readinglist.index_writer import WriterProcess
 
 __all__ = ["ImportCancelled", "ImportFailure", "ImportSummary", "Library", "QueryError", "StoreError"]
 
@@ -89,20 +91,47 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
 
 
 class IndexUpdater:
-    """One background thread that applies annotation changes to the index, coalescing bursts.
+    """Applies annotation changes to the index in the background, coalescing bursts.
 
-    Marking a paper read is a millisecond in SQLite but a Whoosh commit plus a new searcher (hundreds of
-    milliseconds at 100k papers); the window must not wait for that. Searches call flush() first, so a
-    search still sees every change made before it."""
+    Marking a paper read is a millisecond in SQLite but a Whoosh commit (and now and then a merge of
+    seconds at 100k papers); the window must not wait for that, nor share its interpreter lock with it.
+    A thread hands the changed ids to a writer process (index_writer) and renews the searcher when it
+    has written; if that process cannot run, the thread writes itself. Searches call flush() first, so
+    a search still sees every change made before it."""
 
-    def __init__(self, library: Library):
+    POLL_SECONDS = 0.5  # how often an idle updater looks whether the writer process merged segments
+
+    def __init__(self, library: Library, use_process: bool = True):
         self.library = library
         self._pending: set[int] = set()
         self._busy = False
         self._stop = False
         self._cond = threading.Condition()
+        self._use_process = use_process
+        self._prepare = False
+        self._writer: WriterProcess | None = None
         self._thread = threading.Thread(target=self._run, name="readinglist-index-writer", daemon=True)
         self._thread.start()
+
+    def settle(self) -> None:
+        """Wait until every change is written and any merge has finished, and search the result."""
+        from readinglist.index_writer import WriterError
+
+        self.flush()
+        index = self.library.index
+        with index._write_lock:
+            if self._writer is not None:
+                with suppress(WriterError):
+                    self._writer.sync()
+        self._look_for_merges()
+        with index._write_lock:
+            index.reload()
+
+    def prepare(self) -> None:
+        """Start the writer process now (the window calls this once it is up), not at the first edit."""
+        with self._cond:
+            self._prepare = True
+            self._cond.notify_all()
 
     def submit(self, ids: Sequence[int]) -> None:
         with self._cond:
@@ -120,22 +149,93 @@ class IndexUpdater:
             self._cond.notify_all()
         self._thread.join()
 
+    @property
+    def writer_pid(self) -> int | None:
+        """The writer process's id while it runs (tests look at it)."""
+        return self._writer._proc.pid if self._writer is not None else None
+
     def _run(self) -> None:
-        while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._pending or self._stop)
-                if self._stop and not self._pending:
-                    return
-                ids, self._pending = list(self._pending), set()
-                self._busy = True
-            try:
-                self.library._reindex_now(ids)
-            except Exception as exc:  # the store has the change; the index catches up on the next open
-                self.library.notify(f"The search index could not be updated ({exc}); it will be on restart.")
-            finally:
+        try:
+            while True:
                 with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
+                    self._cond.wait_for(lambda: self._pending or self._stop or self._prepare, self.POLL_SECONDS)
+                    if self._stop and not self._pending:
+                        return
+                    ids, self._pending = list(self._pending), set()
+                    prepare, self._prepare = self._prepare, False
+                    self._busy = bool(ids)
+                try:
+                    if prepare:
+                        self._writer_process(self.library.index)
+                    if ids:
+                        self._apply(ids)
+                    elif self._writer is not None:
+                        self._look_for_merges()
+                except Exception as exc:  # the store has the change; the index catches up on the next open
+                    self.library.notify(f"The search index could not be updated ({exc}); it will be on restart.")
+                finally:
+                    with self._cond:
+                        self._busy = False
+                        self._cond.notify_all()
+        finally:
+            self._close_writer()
+
+    def _apply(self, ids: list[int]) -> None:
+        from readinglist.index_writer import WriterError  # imported here: start-up does not need it
+
+        index = self.library.index
+        writer = self._writer_process(index)
+        if writer is None:
+            self.library._reindex_now(ids)
+            return
+        with index._write_lock:
+            rev = self.library.store.current_rev()
+            try:
+                writer.update(ids, rev)
+            except WriterError as exc:
+                self.library.notify(f"Writing the search index in-process ({exc}).")
+                self._close_writer()
+                self._use_process = False
+                self.library._reindex_now(ids)
+                return
+            index.reload(rev)
+
+    def _look_for_merges(self) -> None:
+        """Renew the searcher once the writer process has merged segments (the pipe is only ever used
+        with the index's write lock held)."""
+        index = self.library.index
+        with index._write_lock:
+            if self._writer is not None and self._writer.poll_merged():
+                index.reload()
+
+    def _writer_process(self, index: Index) -> WriterProcess | None:
+        if self._writer is None and self._use_process:
+            from readinglist.index_writer import WriterError, WriterProcess
+
+            try:
+                self._writer = WriterProcess(self.library.data_dir)
+            except (WriterError, OSError) as exc:
+                self.library.notify(f"Writing the search index in-process ({exc}).")
+                self._use_process = False
+                return None
+            index.before_write = self._quiesce
+        return self._writer
+
+    def _quiesce(self) -> None:
+        """Called by the index, write lock held, before this process writes: the child must be idle."""
+        from readinglist.index_writer import WriterError
+
+        writer = self._writer
+        if writer is not None and threading.current_thread() is not self._thread:
+            with suppress(WriterError):  # gone: it writes nothing any more
+                writer.sync()
+
+    def _close_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            if self.library._index is not None:
+                self.library._index.before_write = None
+            writer.close()
 
 
 class Library:
@@ -154,10 +254,20 @@ class Library:
         self._import_lock = threading.Lock()
         self._updater: IndexUpdater | None = None
 
-    def start_background_indexing(self) -> None:
-        """Apply annotation changes to the index on a background thread (the window wants this)."""
+    def start_background_indexing(self, use_process: bool = True) -> None:
+        """Apply annotation changes to the index in the background (the window wants this): by a writer
+        process, or with use_process=False on a thread of this process."""
         if self._updater is None and not self.read_only:
-            self._updater = IndexUpdater(self)
+            self._updater = IndexUpdater(self, use_process)
+
+    def prepare_background_indexing(self) -> None:
+        if self._updater is not None:
+            self._updater.prepare()
+
+    def settle_index(self) -> None:
+        """Every change written and background merges done (benchmarks measure a library at rest)."""
+        if self._updater is not None:
+            self._updater.settle()
 
     def flush_index(self) -> None:
         if self._updater is not None:

@@ -117,18 +117,34 @@ def test_related_papers_give_way_to_a_search(lib):
     assert lib.related(pid, cancel=threading.Event())  # left alone it finds them
 
 
-def test_edits_write_small_segments_and_merge_them_now_and_then(lib):
-    from readinglist.index import SMALL_SEGMENTS_TO_MERGE
+def test_edits_write_small_segments_and_merge_them_by_size_class(lib):
+    from readinglist.index import MERGE_FACTOR, MERGE_LIMITS
 
+    assert lib.index.ix is not None
+    big = max(seg.doc_count_all() for seg in lib.index.ix._segments())
     ids = lib.search("").ids
     counts = []
-    for i in range(2 * SMALL_SEGMENTS_TO_MERGE):
+    edits = MERGE_FACTOR * MERGE_FACTOR
+    assert len(ids) >= edits
+    for i in range(edits):
         lib.set_state([ids[i]], "read")
-        lib.flush_index()
-        assert lib.index.ix is not None
-        counts.append(len(lib.index.ix._segments()))
-    steps = [b - a for a, b in pairwise(counts)]
-    assert steps.count(1) >= SMALL_SEGMENTS_TO_MERGE  # most edits just add their own segment, no rewrite
-    assert any(step < 0 for step in steps)  # and now and then the small ones are merged
-    assert max(counts) <= SMALL_SEGMENTS_TO_MERGE
-    assert len(lib.search("state:read").ids) == 2 * SMALL_SEGMENTS_TO_MERGE  # nothing lost in merging
+        counts.append(sorted(seg.doc_count_all() for seg in lib.index.ix._segments()))
+    steps = [len(b) - len(a) for a, b in pairwise(counts)]
+    assert steps.count(1) >= len(steps) // 2  # most edits just add their own one-paper segment
+    assert any(step < 0 for step in steps)  # now and then a size class is merged
+    for limit in MERGE_LIMITS:  # never MERGE_FACTOR segments left in one size class
+        assert len([n for n in counts[-1] if n < limit]) < MERGE_FACTOR
+    assert max(counts[-1]) >= big  # the bundled corpus's segment was not rewritten for an edit
+    assert set(lib.search("state:read").ids) == set(ids[:edits])  # nothing lost in merging
+
+
+def test_a_query_that_means_the_same_is_not_searched_again(lib, monkeypatch):
+    first = lib.search('"early exit')  # still typing: the phrase is read as if closed
+    calls = []
+    real = lib.index._ranker.evaluate
+    monkeypatch.setattr(lib.index._ranker, "evaluate", lambda *a, **k: calls.append(a) or real(*a, **k))
+    closed = lib.search('"early exit"')
+    assert closed.ids == first.ids and closed.query == '"early exit"' and not calls
+    assert lib.search('"early exit" ').ids == first.ids and not calls
+    lib.search('"early exit" model')
+    assert calls  # a different query is searched

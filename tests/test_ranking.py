@@ -42,9 +42,10 @@ QUERIES = [
 
 
 @pytest.fixture
-def busy_lib(lib):
+def busy_lib(lib, monkeypatch):
     """The bundled corpus and, when available, 517 PMLR papers, with annotations written after the import:
-    several segments, some with deleted documents (every edit replaces a document)."""
+    several segments (merging is off), some with deleted documents (every edit replaces a document)."""
+    monkeypatch.setattr("readinglist.index.MERGE_LIMITS", ())
     pmlr = CORPORA / "pmlr_colt2025_uai2025_l4dc2026.jsonl"
     if pmlr.exists():
         lib.import_files([pmlr])

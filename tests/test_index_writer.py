@@ -1,0 +1,77 @@
+"""The window's index updates go through a writer process; the library stays right if it fails."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from readinglist import index_writer
+from readinglist.index import MERGE_FACTOR
+from tests.conftest import corpus
+
+
+@pytest.fixture
+def bg_lib(lib):
+    messages: list[str] = []
+    lib.notify = messages.append
+    lib.start_background_indexing()
+    lib.messages = messages
+    yield lib
+    lib.close()  # stops the writer process too
+
+
+def test_updates_are_written_by_another_process(bg_lib):
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:2], "read")
+    bg_lib.add_tags([ids[2]], ["offline rl"])
+    assert set(bg_lib.search("state:read").ids) == set(ids[:2])  # search waits for the writer
+    assert bg_lib.search('tag:"offline rl"').ids == [ids[2]]
+    updater = bg_lib._updater
+    assert updater is not None and updater.writer_pid not in (None, os.getpid())
+    assert not bg_lib.messages
+
+
+def test_merges_in_the_writer_process_lose_nothing(bg_lib):
+    ids = bg_lib.search("").ids
+    for i in range(2 * MERGE_FACTOR + 1):
+        bg_lib.set_note(ids[i], f"note number{i}")
+        bg_lib.flush_index()
+    bg_lib._updater._look_for_merges()
+    assert bg_lib.index.ix is not None
+    assert len(bg_lib.index.ix._segments()) <= MERGE_FACTOR + 1
+    for i in range(2 * MERGE_FACTOR + 1):
+        assert bg_lib.search(f"note:number{i}").ids == [ids[i]]
+
+
+def test_an_import_waits_for_the_writer_process(bg_lib):
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:1], "skimmed")
+    bg_lib.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+    bg_lib.set_state(ids[1:2], "skimmed")
+    assert set(bg_lib.search("state:skimmed").ids) == set(ids[:2])
+    assert len(bg_lib.search("").ids) > 500
+
+
+def test_a_writer_that_cannot_start_means_writing_in_process(bg_lib, monkeypatch):
+    def refuse(data_dir):
+        raise index_writer.WriterError("no processes here")
+
+    monkeypatch.setattr(index_writer, "WriterProcess", refuse)
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:1], "read")
+    assert bg_lib.search("state:read").ids == ids[:1]
+    assert any("no processes here" in m for m in bg_lib.messages)
+
+
+def test_a_writer_that_dies_loses_no_change(bg_lib):
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:1], "read")
+    bg_lib.flush_index()
+    writer = bg_lib._updater._writer
+    assert writer is not None
+    writer._proc.kill()
+    writer._proc.join()
+    bg_lib.set_state(ids[1:2], "read")
+    assert set(bg_lib.search("state:read").ids) == set(ids[:2])
+    assert any("in-process" in m for m in bg_lib.messages)
