@@ -137,6 +137,28 @@ def _qt_messages(mode, context, message: str) -> None:
             print(message, file=sys.stderr)
 
 
+LISTEN_DELAY_MS = 300
+
+
+def _raise_running(folder: Path) -> bool:
+    """Ask the window that holds this library's lock to come forward; True if it answered. It may have
+    started a moment ago and not be listening yet, so knock for a few seconds."""
+    from PySide6.QtNetwork import QLocalSocket
+
+    deadline = time.monotonic() + 3.0
+    while True:
+        socket = QLocalSocket()
+        socket.connectToServer(_server_name(folder))
+        if socket.waitForConnected(500):
+            socket.write(b"raise\n")
+            socket.waitForBytesWritten(1000)
+            socket.disconnectFromServer()
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+
+
 def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False) -> int:
     """Start the app. Returns the process exit code."""
     if not _qt_platform_available():
@@ -152,7 +174,6 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
     started = time.perf_counter()
     try:
         from PySide6.QtCore import QEvent, QLockFile, QObject, QTimer, qInstallMessageHandler
-        from PySide6.QtNetwork import QLocalServer, QLocalSocket
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
         print(f"readinglist: Qt could not be loaded ({exc}); is PySide6 installed?", file=sys.stderr)
@@ -182,12 +203,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
     lock.setStaleLockTime(0)
     read_only, reason = False, None
     if not lock.tryLock(100):
-        socket = QLocalSocket()
-        socket.connectToServer(_server_name(folder))
-        if socket.waitForConnected(1000):
-            socket.write(b"raise\n")
-            socket.waitForBytesWritten(1000)
-            socket.disconnectFromServer()
+        if _raise_running(folder):
             print("readinglist is already running on this library; raised its window.", file=sys.stderr)
             return 0
         read_only = True
@@ -199,8 +215,13 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
         _report_startup_failure(f"cannot open the library in {folder}: {exc}")
         return 1
 
-    server = None
-    if not read_only:
+    servers: list = []
+
+    def listen() -> None:
+        """The door a second start knocks on to raise this window. Opened after the first paint:
+        QtNetwork costs 13 ms of start-up, and until then a second start waits for it (_raise_running)."""
+        from PySide6.QtNetwork import QLocalServer
+
         server = QLocalServer()
         QLocalServer.removeServer(_server_name(folder))
         server.listen(_server_name(folder))
@@ -214,7 +235,10 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
             window.activateWindow()
 
         server.newConnection.connect(raise_window)
+        servers.append(server)
 
+    if not read_only:
+        QTimer.singleShot(LISTEN_DELAY_MS, listen)
     window.show()
     if smoke_test:
         table = window.paperTable
@@ -242,7 +266,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
         QTimer.singleShot(60000, lambda: (print("smoke test: timed out", file=sys.stderr), app.exit(1)))
     code = app.exec()
     window.shutdown()
-    if server is not None:
+    for server in servers:
         server.close()
     lock.unlock()
     return int(code)

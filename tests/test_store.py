@@ -95,3 +95,18 @@ def test_ids_are_short_and_stable(data_dir):
     assert b.store.uids(b.store.all_ids()) == first
     assert all(len(u) == 6 for u in first.values())
     b.close()
+
+
+def test_library_order_without_reading_the_table_matches_sql(lib):
+    store = lib.store
+    ids = store.ordered_ids("added")
+    assert ids == list(range(1, len(ids) + 1))  # the fast path: ids are exactly 1..n
+    assert store.ordered_ids("added", descending=True) == ids[::-1]
+    with store.transaction() as db:  # a gap (not something the app makes: papers are never deleted)
+        db.execute("DELETE FROM paper_tags WHERE paper_id = 3")
+        db.execute("DELETE FROM papers WHERE id = 3")
+    expected = [r[0] for r in store.db.execute("SELECT id FROM papers ORDER BY id")]
+    assert store.ordered_ids("added") == expected and 3 not in expected
+    assert store.ordered_ids("added", descending=True) == expected[::-1]
+    store.set_state([1, 2], "read")
+    assert store.ordered_ids("added", state="read") == [1, 2]  # filtered: SQL as always

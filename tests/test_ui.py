@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -520,3 +521,24 @@ def test_null_qvariants_cannot_exhaust_none(window):
         QModelIndex().data()
     assert sys.getrefcount(None) > 1 << 20 or sys.version_info >= (3, 12)
     assert sys.getrefcount(None) >= before - 20000
+
+
+def test_second_start_raises_the_first_even_right_after_it_started(tmp_path):
+    """The first window opens its door (a local socket) only after its first paint; a second start in
+    that moment knocks until it answers instead of opening a read-only second window."""
+    dd = tmp_path / "two"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    first = subprocess.Popen([sys.executable, "-m", "readinglist", "--data-dir", str(dd)], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (dd / "readinglist.lock").exists():  # the first holds the library
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        second = subprocess.run([sys.executable, "-m", "readinglist", "--data-dir", str(dd)], env=env,
+                                capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert second.returncode == 0, second.stderr
+        assert "raised its window" in second.stderr
+    finally:
+        first.terminate()
+        first.wait(30)
