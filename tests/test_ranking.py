@@ -135,3 +135,18 @@ def test_fast_pid_column_equals_whoosh_column(busy_lib):
         for reader, offset in _readers(s):
             count = reader.doc_count_all()
             assert _column_ints(reader, "pid", count) == slow[offset : offset + count]
+
+
+def test_field_lengths_from_memory_equal_whoosh_reading_them_from_disk(busy_lib):
+    from whoosh.codec.whoosh3 import W3PerDocReader
+
+    original = W3PerDocReader._readinglist_original
+    with busy_lib.index.searching() as s:
+        checked = 0
+        for reader, _ in _readers(s):
+            perdoc = reader._perdoc
+            for field in ("title", "abstract", "authors", "note", "tags", "venue"):
+                for d in range(reader.doc_count_all()):
+                    assert perdoc.doc_field_length(d, field, 7) == original(perdoc, d, field, 7)
+                    checked += 1
+        assert checked > 100
