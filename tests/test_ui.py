@@ -542,3 +542,38 @@ def test_second_start_raises_the_first_even_right_after_it_started(tmp_path):
     finally:
         first.terminate()
         first.wait(30)
+
+
+def test_marking_renders_only_the_paper_shown_next(qtbot, window, monkeypatch):
+    window.paperTable.setFocus()
+    window._select_row(0)
+    first, second = window.model.ids[0], window.model.ids[1]
+    qtbot.waitUntil(lambda: window._shown_id == first)
+    rendered: list[int] = []
+    real = window._render_detail
+    monkeypatch.setattr(window, "_render_detail", lambda paper, related=None: (rendered.append(paper.id),
+                                                                                real(paper, related)))  # fmt: skip
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_R)  # auto-advance: the read paper is left at once
+    qtbot.waitUntil(lambda: window._shown_id == second)
+    qtbot.wait(50)
+    assert rendered == [second]
+    window.actionAutoAdvance.setChecked(False)
+    rendered.clear()
+    qtbot.keyClick(window.paperTable, Qt.Key.Key_S)  # staying: the paper is shown again, as edited
+    qtbot.waitUntil(lambda: rendered == [second])
+    assert "skimmed" in window.library.paper(second).state
+
+
+def test_results_of_a_query_being_typed_render_the_abstract_once_typing_rests(qtbot, window, monkeypatch):
+    rendered: list[int] = []
+    real = window._render_detail
+    monkeypatch.setattr(window, "_render_detail", lambda paper, related=None: (rendered.append(paper.id),
+                                                                                real(paper, related)))  # fmt: skip
+    monkeypatch.setattr("readinglist.ui.main_window.DETAIL_AFTER_SEARCH_MS", 1500)  # robust on a slow machine
+    window.searchField.setFocus()
+    ids = window.model.ids[:6]
+    for pid in ids:  # each query's results (one different paper each time) reach the table in turn
+        window.searchField.setText(f"id:{pid}")
+        qtbot.waitUntil(lambda p=pid: window._last_result is not None and window._last_result.query == f"id:{p}")
+    qtbot.waitUntil(lambda: window._shown_id == ids[-1], timeout=5000)
+    assert rendered == [ids[-1]]  # not one render per result while the query changes

@@ -71,6 +71,7 @@ from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand,
 from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
+DETAIL_AFTER_SEARCH_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 NOTE_AUTOSAVE_MS = 800
 IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self._counts: dict[str, int] | None = None
         self._pending_select: int | None = None  # a paper to select once the search that shows it lands
         self._shown_related: list | None = None
+        self._refresh_id: int | None = None  # an edited paper to re-render on the next turn of the loop
         self._related_cancel: threading.Event | None = None
         self.quiet_export = False  # no "Exported" message box (tests, scripts)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -471,6 +473,8 @@ class MainWindow(QMainWindow):
             self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         row = self.model.row_of(keep) if keep is not None else None
         self._select_row(row if row is not None else 0)
+        if self._detail_timer.isActive():  # the results of a query being typed: render when they rest
+            self._detail_timer.start(DETAIL_AFTER_SEARCH_MS)
         self._pending_select = None
         if row is not None and result.query == previous_query:
             self.paperTable.verticalScrollBar().setValue(scroll)  # a refresh of the same query keeps the view
@@ -522,6 +526,7 @@ class MainWindow(QMainWindow):
         self._detail_timer.start()
 
     def _show_current(self) -> None:
+        self._detail_timer.setInterval(0)
         if self._shown_id != self._current_id or self._current_id is None:
             self._show_paper(self._current_id)
 
@@ -637,10 +642,19 @@ class MainWindow(QMainWindow):
         self.model.refresh(ids)
         self._update_counts()
         if self._current_id is not None and self._current_id in ids:
-            paper = self.library.paper(self._current_id)
-            if paper is not None:
-                self._render_detail(paper, self._shown_related)
-                self._set_editors(paper.id, paper.tags, paper.note)
+            # on the next turn of the event loop: marking with auto-advance moves on first, and then only
+            # the next paper is rendered (rendering the one being left cost a third of a triage key)
+            self._refresh_id = self._current_id
+            QTimer.singleShot(0, self._refresh_current)
+
+    def _refresh_current(self) -> None:
+        pid, self._refresh_id = self._refresh_id, None
+        if pid is None or pid != self._current_id or pid != self._shown_id:
+            return  # moved on: the paper now current is rendered by _show_current
+        paper = self.library.paper(pid)
+        if paper is not None:
+            self._render_detail(paper, self._shown_related)
+            self._set_editors(paper.id, paper.tags, paper.note)
 
     def mark(self, state: str) -> None:
         ids = self.selected_ids()
