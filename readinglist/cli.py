@@ -95,6 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
 
+    sub.add_parser(
+        "check",
+        help="check this installation in a temporary library: import, search, and the index's writer processes",
+    )
     s = sub.add_parser("install-desktop", help="add readinglist to the desktop's application menu (Linux)")
     s.add_argument("--uninstall", action="store_true")
     return p
@@ -271,6 +275,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from readinglist.app import run
 
         return run(args.data_dir, smoke_test=args.smoke_test)
+    if args.command == "check":
+        return check_installation()
     if args.command == "install-desktop":
         from readinglist.desktop import install_desktop
 
@@ -308,6 +314,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if lib is not None:
             lib.close()
+
+
+def check_installation() -> int:
+    """What a packaged build must still do, on a throwaway library: the bundled corpus, an import big
+    enough for Whoosh's writer processes, and an edit written by the window's index writer process."""
+    import os
+    import tempfile
+
+    messages: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="readinglist-check-") as tmp:
+        folder = Path(tmp)
+        try:
+            lib = Library.open(folder / "data", notify=messages.append)
+        except Exception as exc:
+            print(f"readinglist check: cannot create a library: {exc}", file=sys.stderr)
+            return 1
+        try:
+            bundled = lib.counts()["all"]
+            print(f"ok   bundled corpus: {bundled} papers, search finds {len(lib.search('learning').ids)}")
+            big = folder / "many.jsonl"
+            with big.open("w", encoding="utf-8") as f:
+                for i in range(2500):
+                    f.write(json.dumps({"title": f"Check paper {i}", "abstract": f"checkword{i} gradient"}) + "\n")
+            lib.import_files([big])
+            found = len(lib.search("gradient").ids)
+            if found < 2500:
+                raise RuntimeError(f"the import of 2,500 papers is searchable for {found} of them")
+            print("ok   import through Whoosh's writer processes: 2,500 papers searchable")
+            lib.start_background_indexing()
+            first = lib.search("checkword7").ids
+            lib.set_state(first, "read")
+            if lib.search("state:read").ids != first:
+                raise RuntimeError("an edit did not reach the index")
+            updater = lib._updater
+            pid = updater.writer_pid if updater is not None else None
+            trouble = [m for m in messages if "in-process" in m]
+            if pid is None or pid == os.getpid() or trouble:
+                raise RuntimeError("the index writer process did not run: " + "; ".join(trouble))
+            print("ok   edit written by the index writer process")
+        except Exception as exc:
+            print(f"readinglist check: FAILED: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            lib.close()
+    print("readinglist works.")
+    return 0
 
 
 def gui_main() -> int:

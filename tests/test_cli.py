@@ -116,3 +116,21 @@ def test_data_dir_env(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("READINGLIST_DATA_DIR", str(tmp_path / "envdir"))
     assert run(capsys, "list")[0] == 0
     assert (tmp_path / "envdir" / "library.db").exists()
+
+
+def test_check_installation_exercises_the_writer_processes():
+    """`readinglist check` is what CI runs on the frozen bundle; here it runs as installed by pip."""
+    r = subprocess.run([sys.executable, "-m", "readinglist", "check"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "edit written by the index writer process" in r.stdout and "2,500 papers searchable" in r.stdout
+
+
+def test_check_installation_fails_loudly_without_writer_process(capsys, monkeypatch):
+    from readinglist import index_writer
+
+    def refuse(data_dir):
+        raise index_writer.WriterError("cannot start processes here")
+
+    monkeypatch.setattr(index_writer, "WriterProcess", refuse)
+    code, _, err = run(capsys, "check")
+    assert code == 1 and "cannot start processes here" in err
