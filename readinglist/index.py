@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import sys
@@ -39,7 +38,10 @@ patch_whoosh_lengths()  # before any writer or reader exists (see ranking.patch_
 SCHEMA_VERSION = 5  # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column,
 # year without trie terms (12% fewer postings to write: pid was never searched, and year ranges match exact
 # values, see ranking.Ranker._numeric_range)
-BULK_PROCS_MIN_DOCS = 2000  # below this, starting writer processes costs more than it saves
+BULK_PROCS_MIN_DOCS = 2000  # below this, starting writer processes costs more time than it saves
+# ...but with a window open, time is not the point: a writer in the window's process sorts its postings in
+# one call that holds the interpreter lock (a 517-paper import froze the window for 140 ms)
+BULK_PROCS_MIN_DOCS_WINDOW = 100
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]
 FIELD_ALIASES = {"author": "authors", "tag": "tags"}
 KNOWN_FIELDS = {
@@ -112,13 +114,12 @@ def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
     return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, "unread")
 
 
-def _new_writer(ix: windex.Index, expected: int = 0) -> SegmentWriter:
-    """From BULK_PROCS_MIN_DOCS documents on, Whoosh's multi-process writer indexes batches in worker
+def _new_writer(ix: windex.Index, expected: int = 0, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
+    """From `procs_from` documents on, Whoosh's multi-process writer indexes batches in worker
     processes, each into its own segment (no merge at commit): on two cores that is most of an import's
     indexing time. Segments are never compound (see make_schema)."""
-    procs = min(2, os.cpu_count() or 1) if expected >= BULK_PROCS_MIN_DOCS else 1
-    if procs > 1:
-        return ix.writer(procs=procs, multisegment=True, limitmb=128, batchsize=256, compound=False)
+    if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
+        return ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False)
     return ix.writer(limitmb=128, compound=False)
 
 
@@ -201,6 +202,9 @@ class Index:
         self.folder = Path(folder)
         self.keep_searcher = keep_searcher  # False in the writer process, which never searches
         self.before_write: Callable[[], None] | None = None  # called with the write lock held, before writing
+        # set while a writer process keeps the index (see index_writer): imports then index in Whoosh's
+        # writer processes from BULK_PROCS_MIN_DOCS_WINDOW papers on, and leave merging to that process
+        self.offloaded = False
         self.notify = notify or (lambda message: None)
         self.read_only = read_only
         self.schema = make_schema()
@@ -365,14 +369,14 @@ class Index:
         self._write_lock.acquire()
         try:
             self._before_write()
-            return _new_writer(self.ix, expected)
+            return _new_writer(self.ix, expected, BULK_PROCS_MIN_DOCS_WINDOW if self.offloaded else BULK_PROCS_MIN_DOCS)
         except BaseException:
             self._write_lock.release()
             raise
 
     def commit_bulk(self, writer: SegmentWriter, rev: int) -> None:
         try:
-            self._commit(writer, rev)
+            self._commit(writer, rev, merge=not self.offloaded)
         finally:
             self._write_lock.release()
 

@@ -10,7 +10,8 @@ write lock and after `sync()`, which returns once the child is idle; the child m
 right after an update, so it stays idle until the next request.
 
 Protocol over a pipe: ("update", ids, rev) → ("updated", rev) [then ("merged",) if it merged];
-("sync",) → ("synced",); None → the child exits. Any failure → ("error", message).
+("merge",) → [("merged",) if it merged]; ("sync",) → ("synced",); None → the child exits.
+Any failure → ("error", message).
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ class WriterProcess:
     def update(self, ids: Sequence[int], rev: int) -> None:
         self._send(("update", list(ids), rev))
         self._expect("updated", REPLY_TIMEOUT)
+
+    def request_merge(self) -> None:
+        """Merge small segments if due, in the child's own time; ("merged",) comes when it did."""
+        self._send(("merge",))
 
     def sync(self) -> None:
         """Return once the child is idle (no merge running): the parent may write then."""
@@ -125,6 +130,9 @@ def serve(conn: multiprocessing.connection.Connection, data_dir: str) -> None:
                 index.update(store.papers(ids), rev, merge=False)
                 conn.send(("updated", rev))
                 if not conn.poll() and index.merge_small():
+                    conn.send(("merged",))
+            elif message[0] == "merge":
+                if index.merge_small():
                     conn.send(("merged",))
             elif message[0] == "sync":
                 conn.send(("synced",))

@@ -109,6 +109,7 @@ class IndexUpdater:
         self._cond = threading.Condition()
         self._use_process = use_process
         self._prepare = False
+        self._merge = False
         self._writer: WriterProcess | None = None
         self._thread = threading.Thread(target=self._run, name="readinglist-index-writer", daemon=True)
         self._thread.start()
@@ -126,6 +127,12 @@ class IndexUpdater:
         self._look_for_merges()
         with index._write_lock:
             index.reload()
+
+    def request_merge(self) -> None:
+        """An import committed without merging (see Index.offloaded): the writer process merges."""
+        with self._cond:
+            self._merge = True
+            self._cond.notify_all()
 
     def prepare(self) -> None:
         """Start the writer process now (the window calls this once it is up), not at the first edit."""
@@ -158,18 +165,23 @@ class IndexUpdater:
         try:
             while True:
                 with self._cond:
-                    self._cond.wait_for(lambda: self._pending or self._stop or self._prepare, self.POLL_SECONDS)
+                    self._cond.wait_for(
+                        lambda: self._pending or self._stop or self._prepare or self._merge, self.POLL_SECONDS
+                    )
                     if self._stop and not self._pending:
                         return
                     ids, self._pending = list(self._pending), set()
                     prepare, self._prepare = self._prepare, False
+                    merge, self._merge = self._merge, False
                     self._busy = bool(ids)
                 try:
                     if prepare:
                         self._writer_process(self.library.index)
                     if ids:
                         self._apply(ids)
-                    elif self._writer is not None:
+                    if merge:
+                        self._ask_for_merge()
+                    if not ids and self._writer is not None:
                         self._look_for_merges()
                 except Exception as exc:  # the store has the change; the index catches up on the next open
                     self.library.notify(f"The search index could not be updated ({exc}); it will be on restart.")
@@ -200,12 +212,29 @@ class IndexUpdater:
                 return
             index.reload(rev)
 
+    def _ask_for_merge(self) -> None:
+        from readinglist.index_writer import WriterError
+
+        index = self.library.index
+        with index._write_lock:
+            if self._writer is not None:
+                with suppress(WriterError):  # gone: the next edit finds out and writes in-process
+                    self._writer.request_merge()
+
     def _look_for_merges(self) -> None:
         """Renew the searcher once the writer process has merged segments (the pipe is only ever used
         with the index's write lock held)."""
+        from readinglist.index_writer import WriterError
+
         index = self.library.index
         with index._write_lock:
-            if self._writer is not None and self._writer.poll_merged():
+            try:
+                if self._writer is not None and self._writer.poll_merged():
+                    index.reload()
+            except WriterError as exc:  # it died between requests: the next edit is written in-process
+                self.library.notify(f"Writing the search index in-process ({exc}).")
+                self._close_writer()
+                self._use_process = False
                 index.reload()
 
     def _writer_process(self, index: Index) -> WriterProcess | None:
@@ -219,6 +248,7 @@ class IndexUpdater:
                 self._use_process = False
                 return None
             index.before_write = self._quiesce
+            index.offloaded = True
         return self._writer
 
     def _quiesce(self) -> None:
@@ -235,6 +265,7 @@ class IndexUpdater:
         if writer is not None:
             if self.library._index is not None:
                 self.library._index.before_write = None
+                self.library._index.offloaded = False
             writer.close()
 
 
@@ -450,6 +481,8 @@ class Library:
             if progress:
                 progress(len(fresh), len(fresh), f"Indexing {path.name}")
             self.index.commit_bulk(writer, store.current_rev())
+            if self._updater is not None and self.index.offloaded:
+                self._updater.request_merge()
         if revised_ids:
             self.index.update(store.papers(revised_ids), store.current_rev())
         summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)

@@ -75,3 +75,39 @@ def test_a_writer_that_dies_loses_no_change(bg_lib):
     bg_lib.set_state(ids[1:2], "read")
     assert set(bg_lib.search("state:read").ids) == set(ids[:2])
     assert any("in-process" in m for m in bg_lib.messages)
+
+
+def test_window_imports_index_in_writer_processes_and_merge_later(bg_lib, monkeypatch):
+    import readinglist.index as index_mod
+
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:1], "read")  # the writer process is up
+    bg_lib.flush_index()
+    assert bg_lib.index.offloaded
+    seen = []
+    real = index_mod._new_writer
+    monkeypatch.setattr(index_mod, "_new_writer", lambda ix, expected=0, procs_from=2000: (
+        seen.append((expected, procs_from)), real(ix, expected, procs_from))[1])  # fmt: skip
+    merges = []
+    updater = bg_lib._updater
+    real_merge = updater.request_merge
+    monkeypatch.setattr(updater, "request_merge", lambda: (merges.append(1), real_merge())[1])
+    bg_lib.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+    assert seen and seen[0][1] == index_mod.BULK_PROCS_MIN_DOCS_WINDOW and seen[0][0] > seen[0][1]
+    assert merges == [1]  # merging is the writer process's job, after the import
+    bg_lib.settle_index()
+    assert len(bg_lib.search("").ids) == len(bg_lib.search("year:2000..2030").ids) > 500
+    assert bg_lib.search("state:read").ids == ids[:1]
+
+
+def test_a_writer_that_dies_between_requests_is_noticed(bg_lib):
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:1], "read")
+    bg_lib.flush_index()
+    writer = bg_lib._updater._writer
+    writer._proc.kill()
+    writer._proc.join()
+    bg_lib._updater._look_for_merges()  # what the idle updater does every half second
+    assert bg_lib._updater._writer is None and any("in-process" in m for m in bg_lib.messages)
+    bg_lib.set_state(ids[1:2], "read")
+    assert set(bg_lib.search("state:read").ids) == set(ids[:2])
