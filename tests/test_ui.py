@@ -406,10 +406,12 @@ def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monke
 def test_import_cancel_leaves_library_unchanged(qtbot, window):
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
-        cancel_button = window._import_dialog.findChild(QPushButton)
+        assert window.importBar.isVisible()  # progress shows in the window, not in a dialog
+        cancel_button = window.findChild(QPushButton, "importCancel")
         qtbot.mouseClick(cancel_button, Qt.MouseButton.LeftButton)
     assert type(got.args[0]).__name__ == "ImportCancelled"
     assert window.library.counts()["all"] == 19
+    assert not window.importBar.isVisible()
 
 
 def test_dropping_files_imports_them(qtbot, window, tmp_path):

@@ -47,7 +47,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPlainTextEdit,
-    QProgressDialog,
+    QProgressBar,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -371,6 +372,23 @@ class MainWindow(QMainWindow):
         self._note_timer.timeout.connect(self.save_note)
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
+        # import progress lives in the status bar, built now and shown when needed: a progress dialog
+        # appearing mid-import held up the event loop for 100-250 ms (a new top-level window)
+        self.importBar = QWidget(self)
+        self.importBar.setObjectName("importProgress")
+        bar_layout = QHBoxLayout(self.importBar)
+        bar_layout.setContentsMargins(0, 0, 0, 0)
+        self.importLabel = QLabel("Importing…", self.importBar)
+        self.importProgressBar = QProgressBar(self.importBar)
+        self.importProgressBar.setMaximumWidth(220)
+        self.importCancel = QPushButton("Cancel", self.importBar)
+        self.importCancel.setObjectName("importCancel")
+        for widget in (self.importLabel, self.importProgressBar, self.importCancel):
+            bar_layout.addWidget(widget)
+        bar_layout.addStretch(1)
+        self.importBar.hide()
+        self.importCancel.clicked.connect(self._cancel_import)
+        self.statusBar().addWidget(self.importBar, 1)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
         self.resize(1280, 800)
@@ -880,22 +898,19 @@ class MainWindow(QMainWindow):
             return
         cancel = threading.Event()
         self._import_cancel = cancel
-        dialog = QProgressDialog("Importing…", "Cancel", 0, 0, self)
-        dialog.setObjectName("importProgress")
-        dialog.setWindowTitle("Import")
-        dialog.setMinimumDuration(300)
-        dialog.setAutoClose(False)
-        dialog.setAutoReset(False)
-        dialog.canceled.connect(cancel.set)
-        self._import_dialog = dialog
+        bar = self.importProgressBar
+        bar.setRange(0, 0)  # busy until the first progress report
+        self.importLabel.setText("Importing…")
+        self.importCancel.setEnabled(True)
+        self.importBar.show()
         signals = _ImportSignals(self)
 
         def on_progress(done: int, total: int, message: str) -> None:
-            if dialog.wasCanceled():
+            if cancel.is_set():
                 return
-            dialog.setLabelText(message)
-            dialog.setMaximum(total)
-            dialog.setValue(min(done, total) if total else 0)
+            self.importLabel.setText(message)
+            bar.setRange(0, total)
+            bar.setValue(min(done, total) if total else 0)
 
         signals.progress.connect(on_progress)
 
@@ -904,9 +919,15 @@ class MainWindow(QMainWindow):
 
         self.runner.run(work, self._import_done, self._import_failed)
 
+    def _cancel_import(self) -> None:
+        if self._import_cancel is not None:
+            self._import_cancel.set()  # the import stops at its next chunk and rolls back
+            self.importCancel.setEnabled(False)
+            self.importLabel.setText("Cancelling…")
+
     def _import_finish(self) -> None:
         self._import_cancel = None
-        self._import_dialog.close()
+        self.importBar.hide()
         self._update_counts()
         self.tag_completer.model().setStringList(self.library.tag_names())  # type: ignore[attr-defined]
         self.run_search()
