@@ -344,13 +344,13 @@ class Ranker:
 
 def ranked(scores: Scores, limit: int | None = None) -> list[tuple[float, int]]:
     """(score, docnum), best first, equal scores in docnum order, as Whoosh's collectors order them."""
+    if limit is not None and limit < len(scores):
+        # a Python key, so the interpreter lock changes hands while it runs (related papers are computed
+        # in the background, and a sort in C of 30k documents held it for ~10 ms)
+        best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+        return [(score, d) for d, score in best]
     docnums = sorted(scores)
-    key = scores.__getitem__
-    if limit is not None and limit < len(docnums):
-        best = heapq.nlargest(limit, docnums, key=key)
-    else:
-        best = sorted(docnums, key=key, reverse=True)
-    return [(scores[d], d) for d in best]
+    return [(scores[d], d) for d in sorted(docnums, key=scores.__getitem__, reverse=True)]
 
 
 def _length_bytes(reader, fieldname: str) -> bytes:
