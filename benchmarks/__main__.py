@@ -117,7 +117,10 @@ def write_report(results: dict, md: Path, png: Path) -> None:
         f"Measured {results['date']} on {results['machine']['cpus']} cores ({results['machine']['platform']}, "
         f"Python {results['machine']['python']}) by `python -m benchmarks{' --quick' if results['quick'] else ''}`"
         f" ({results['reps']} repetitions). Raw numbers: `benchmarks/results/{results['date']}.json`.",
-        "Every comparison ran side by side in the same run, each measurement in a fresh process.",
+        "Every comparison ran side by side in the same run, each measurement in a fresh process. Absolute "
+        "times drift with the machine's load (on the 2-core development machine by up to ~1.7× within an hour: "
+        "compare a run's SQLite FTS5 and raw Whoosh columns); ratios and same-run comparisons are what to judge. "
+        "What each change bought: [performance-changes.md](performance-changes.md).",
         "",
         "![Search latency against library size](performance.png)",
         "",
