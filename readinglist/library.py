@@ -205,9 +205,7 @@ class IndexUpdater:
             try:
                 writer.update(ids, rev)
             except WriterError as exc:
-                self.library.notify(f"Writing the search index in-process ({exc}).")
-                self._close_writer()
-                self._use_process = False
+                self._give_up_process(exc)
                 self.library._reindex_now(ids)
                 return
             index.reload(rev)
@@ -232,9 +230,7 @@ class IndexUpdater:
                 if self._writer is not None and self._writer.poll_merged():
                     index.reload()
             except WriterError as exc:  # it died between requests: the next edit is written in-process
-                self.library.notify(f"Writing the search index in-process ({exc}).")
-                self._close_writer()
-                self._use_process = False
+                self._give_up_process(exc)
                 index.reload()
 
     def _writer_process(self, index: Index) -> WriterProcess | None:
@@ -244,8 +240,7 @@ class IndexUpdater:
             try:
                 self._writer = WriterProcess(self.library.data_dir)
             except (WriterError, OSError) as exc:
-                self.library.notify(f"Writing the search index in-process ({exc}).")
-                self._use_process = False
+                self._give_up_process(exc)
                 return None
             index.before_write = self._quiesce
             index.offloaded = True
@@ -259,6 +254,12 @@ class IndexUpdater:
         if writer is not None and threading.current_thread() is not self._thread:
             with suppress(WriterError):  # gone: it writes nothing any more
                 writer.sync()
+
+    def _give_up_process(self, exc: Exception) -> None:
+        """From now on this thread writes the index itself; the user is told why."""
+        self.library.notify(f"Writing the search index in-process ({exc}).")
+        self._close_writer()
+        self._use_process = False
 
     def _close_writer(self) -> None:
         writer, self._writer = self._writer, None

@@ -137,10 +137,7 @@ class Ranker:
             norm, lengths = self._norm(fieldname)
             for (leaf, offset), length in zip(self.leaves, lengths, strict=False):
                 ids, ws, _ = self._postings(leaf, fieldname, btext)
-                if offset:
-                    out.update({d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)})
-                else:
-                    out.update({d: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)})
+                out.update({d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)})
                 self.check()
         else:  # Whoosh's WeightScorer: the posting's weight
             for leaf, offset in self.leaves:
@@ -367,11 +364,18 @@ def column_lengths(perdoc, fieldname: str, count: int) -> bytes | None:
     column = perdoc._cached_reader(f"_{fieldname}_len", LENGTHS_COLUMN)
     if column is None:
         return None
-    if getattr(column, "_fixedlen", None) == 1 and hasattr(column, "_dbfile"):
-        raw = bytes(column._dbfile.get(column._basepos, column._count)) if column._count else b""
-    else:
+    raw = raw_column(column, 1)
+    if raw is None:
         raw = bytes(column[d] for d in range(count))
     return raw[:count] + bytes(max(0, count - len(raw)))
+
+
+def raw_column(column, width: int) -> bytes | None:
+    """The stored bytes of a fixed-width Whoosh column in one read, or None for another kind of column.
+    Whoosh's readers read (and unpack) one document per call: 0.15 s for a 94k-paper column."""
+    if getattr(column, "_fixedlen", None) != width or not hasattr(column, "_dbfile"):
+        return None
+    return bytes(column._dbfile.get(column._basepos, width * column._count)) if column._count else b""
 
 
 def patch_whoosh_lengths() -> None:
