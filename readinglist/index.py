@@ -344,16 +344,19 @@ class Index:
         """Open and warm the next searcher here, on the writing thread, then swap it in: the next search
         does not pay for opening it. A new searcher, not Searcher.refresh(): refresh() can keep a segment's
         old deletions and return both versions of an updated document."""
-        assert self.ix is not None
-        fresh = self.ix.searcher(weighting=scoring.BM25F())
-        pids = _read_pids(fresh)
-        ranker = Ranker(fresh)
+        fresh, pids, ranker = self._open_searcher()
         with self._search_lock:
             old = self._searcher
             self._searcher, self._pids, self._ranker = fresh, pids, ranker
             self._cache.clear()
         if old is not None:
             old.close()
+
+    def _open_searcher(self) -> tuple[Searcher, list[int], Ranker]:
+        """A searcher with what every search needs from it: docnum → paper id, and its ranker."""
+        assert self.ix is not None
+        searcher = self.ix.searcher(weighting=scoring.BM25F())
+        return searcher, _read_pids(searcher), Ranker(searcher)
 
     def update(self, papers: Sequence[Paper], rev: int, merge: bool = True) -> None:
         """Replace these papers' documents: a tag, note or state change touches one document."""
@@ -363,7 +366,8 @@ class Index:
 
     def begin_bulk(self, expected: int) -> SegmentWriter:
         """A writer for many new documents, held until commit_bulk or cancel_bulk (the one write lock is
-        taken here). From BULK_PROCS_MIN_DOCS documents on, Whoosh's writer processes do the indexing."""
+        taken here). From BULK_PROCS_MIN_DOCS documents on (BULK_PROCS_MIN_DOCS_WINDOW while offloaded),
+        Whoosh's writer processes do the indexing."""
         if self.ix is None:
             raise RuntimeError("index not open")
         self._write_lock.acquire()
@@ -406,9 +410,7 @@ class Index:
             raise RuntimeError("index not open")
         with self._search_lock:
             if self._searcher is None:
-                self._searcher = self.ix.searcher(weighting=scoring.BM25F())
-                self._pids = _read_pids(self._searcher)
-                self._ranker = Ranker(self._searcher)
+                self._searcher, self._pids, self._ranker = self._open_searcher()
             yield self._searcher
 
     def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:

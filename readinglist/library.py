@@ -124,9 +124,7 @@ class IndexUpdater:
             if self._writer is not None:
                 with suppress(WriterError):
                     self._writer.sync()
-        self._look_for_merges()
-        with index._write_lock:
-            index.reload()
+        self._look_for_merges()  # sync() read any "merged" that came before "synced": reloads if so
 
     def request_merge(self) -> None:
         """An import committed without merging (see Index.offloaded): the writer process merges."""
