@@ -387,6 +387,56 @@ def test_model_fetches_rows_lazily():
     assert lib.fetched <= 200  # one page, not the table
 
 
+def test_model_paints_a_cell_with_one_call_and_the_same_answers(qtbot):
+    """A delegate gets every role of a cell from multiData (one Python call), the same answers data() gives;
+    unread titles bold, read rows muted, years centred; a palette change recolours read rows."""
+    from PySide6.QtGui import QFont, QPalette
+    from PySide6.QtWidgets import QApplication, QStyledItemDelegate, QStyleOptionViewItem
+
+    class FakeLibrary:
+        read_only = False
+
+        def rows(self, ids):
+            return {i: (f"Paper {i}", "V", 2020, ("unread", "read")[i % 2], "t") for i in ids}
+
+    model = PaperTableModel(FakeLibrary())  # type: ignore[arg-type]
+    model.set_ids(range(10))
+    calls = []
+    real_data = model.data
+    model.data = lambda *a: calls.append(a) or real_data(*a)  # type: ignore[method-assign]
+    delegate = QStyledItemDelegate()
+
+    def option(row, column):
+        opt = QStyleOptionViewItem()
+        delegate.initStyleOption(opt, model.index(row, column))
+        return opt
+
+    title = COLUMNS.index("title")
+    unread, read = option(0, title), option(1, title)
+    year = option(0, COLUMNS.index("year"))
+    assert calls == []  # all through multiData
+    assert unread.text == "Paper 0" and unread.font.bold() and not read.font.bold()
+    assert real_data(model.index(0, title), Qt.ItemDataRole.FontRole) == unread.font
+    assert year.text == "2020" and year.displayAlignment == Qt.AlignmentFlag.AlignCenter
+    muted = QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    assert read.palette.color(QPalette.ColorRole.Text) == muted
+    assert unread.palette.color(QPalette.ColorRole.Text) != muted or muted == QApplication.palette().text().color()
+    assert model.flags(model.index(0, title)) & Qt.ItemFlag.ItemIsEditable
+    assert not model.flags(model.index(0, COLUMNS.index("venue"))) & Qt.ItemFlag.ItemIsEditable
+    assert isinstance(real_data(model.index(0, title), Qt.ItemDataRole.FontRole), QFont)
+
+    old = QApplication.palette()
+    changed = QPalette(old)
+    changed.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, Qt.GlobalColor.magenta)
+    QApplication.setPalette(changed)
+    try:
+        with qtbot.waitSignal(model.dataChanged):
+            model.restyle()
+        assert option(1, title).palette.color(QPalette.ColorRole.Text) == Qt.GlobalColor.magenta
+    finally:
+        QApplication.setPalette(old)
+
+
 def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch):
     errors = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))

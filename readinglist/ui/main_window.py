@@ -1007,8 +1007,10 @@ class MainWindow(QMainWindow):
         return len(ids)
 
     def changeEvent(self, event: QEvent) -> None:
-        """The system switched between light and dark: the detail pane's colours are baked into its HTML."""
+        """The system switched between light and dark: the detail pane's colours are baked into its HTML,
+        the table's muted colour for read papers into its cached rows."""
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "detailView"):
+            self.model.restyle()
             self._show_paper(self._current_id)
         super().changeEvent(event)
 
