@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -26,6 +27,8 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("READINGLIST_DATA_DIR", str(tmp_path / "default-data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    yield
+    gc.unfreeze()  # the window freezes what it loaded (see MainWindow._freeze_long_lived); no test inherits it
 
 
 @pytest.fixture

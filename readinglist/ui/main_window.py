@@ -6,6 +6,7 @@ undo stack, and every edit is one key away.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -147,7 +148,16 @@ class MainWindow(QMainWindow):
             self.library.prepare_background_indexing()
             markup.warm()
 
-        self.runner.run(warm, lambda _: None, lambda _exc: None)
+        self.runner.run(warm, lambda _: self._freeze_long_lived(), lambda _exc: None)
+
+    @staticmethod
+    def _freeze_long_lived() -> None:
+        """Move what is loaded by now (modules, Qt wrappers, the index's tables) out of the cyclic garbage
+        collector's sight: a full collection walked all of it, 21 ms at 8k papers and 31 ms at 94k, on
+        whichever thread allocated next: a stalled repaint. Young garbage is collected first; what lives
+        on is in use for the whole session anyway."""
+        gc.collect(1)
+        gc.freeze()
 
     # ---- construction ----
 
@@ -928,6 +938,7 @@ class MainWindow(QMainWindow):
     def _import_finish(self) -> None:
         self._import_cancel = None
         self.importBar.hide()
+        self._freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
         self._update_counts()
         self.tag_completer.model().setStringList(self.library.tag_names())  # type: ignore[attr-defined]
         self.run_search()
