@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         self._warm_timer.setSingleShot(True)
         self._warm_timer.timeout.connect(self._warm_index)
         self._warm_timer.start(400)
+        self._freeze_long_lived()  # and again once the warm-up has loaded the index
 
     def _warm_index(self) -> None:
         """Load now, on a worker, what the first search, the first paper shown and the first edit need."""
