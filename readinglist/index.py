@@ -29,11 +29,19 @@ from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.analysis import FastStemAnalyzer
-from readinglist.ranking import Ranker, patch_whoosh_lengths, ranked, raw_column
+from readinglist.ranking import (
+    Ranker,
+    forget_fuzzy_automata,
+    patch_whoosh_fuzzy,
+    patch_whoosh_lengths,
+    ranked,
+    raw_column,
+)
 from readinglist.results import QueryError, SearchResult
 from readinglist.store import STATES, NewPaper, Paper
 
 patch_whoosh_lengths()  # before any writer or reader exists (see ranking.patch_whoosh_lengths)
+patch_whoosh_fuzzy()
 
 SCHEMA_VERSION = 5  # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column,
 # year without trie terms (12% fewer postings to write: pid was never searched, and year ranges match exact
@@ -396,6 +404,7 @@ class Index:
             self._cache.clear()
             if terms and self._searcher is not None:
                 self._ranker = Ranker(self._searcher)
+                forget_fuzzy_automata()
 
     def doc_count(self) -> int:
         with self.searching() as s:
@@ -455,7 +464,7 @@ class Index:
             pids = self._pids or []
             ids = [pids[docnum] for _, docnum in top]
             scores = [float(score) for score, _ in top]
-            terms = self._highlight_terms(q, s)
+            terms = self._highlight_terms(q, s, self._ranker.expanded)
         result = SearchResult(ids, scores, text, terms)
         with self._search_lock:
             if len(self._cache) > 64:
@@ -463,9 +472,10 @@ class Index:
             self._cache[key] = result
         return result
 
-    def _highlight_terms(self, q: query.Query, s: Searcher) -> set[str]:
+    def _highlight_terms(self, q: query.Query, s: Searcher, expanded: dict[query.Query, set[bytes]]) -> set[str]:
         """The analysed words a hit shows for this query: terms, phrase words, and the expansions of
-        prefix, wildcard and fuzzy terms (capped, so a broad prefix cannot stall the search)."""
+        prefix, wildcard and fuzzy terms (capped, so a broad prefix cannot stall the search), as the ranker
+        found them where it did."""
         terms: set[str] = set()
         reader = s.reader()
         try:
@@ -473,7 +483,8 @@ class Index:
                 if getattr(leaf, "fieldname", None) not in {"title", "abstract", "authors", "note"}:
                     continue
                 if isinstance(leaf, query.MultiTerm):
-                    for i, btext in enumerate(leaf._btexts(reader)):
+                    words = expanded.get(leaf)
+                    for i, btext in enumerate(sorted(words) if words is not None else leaf._btexts(reader)):
                         if i >= 200:
                             break
                         terms.add(btext.decode("utf-8") if isinstance(btext, bytes) else str(btext))

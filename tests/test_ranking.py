@@ -150,3 +150,28 @@ def test_field_lengths_from_memory_equal_whoosh_reading_them_from_disk(busy_lib)
                     assert perdoc.doc_field_length(d, field, 7) == original(perdoc, d, field, 7)
                     checked += 1
         assert checked > 100
+
+
+def test_fuzzy_automaton_is_built_once_and_its_words_highlighted(busy_lib, monkeypatch):
+    """Whoosh built the Levenshtein automaton for every segment and field; the highlighter expanded the
+    term once more. Now one automaton per analysed word serves them all (the stemmed abstract and the
+    unstemmed title differ), and the highlighted words are the ranker's."""
+    from whoosh.automata import lev
+
+    built = []
+    real = lev.levenshtein_automaton
+    monkeypatch.setattr(lev, "levenshtein_automaton", lambda *a: built.append(a) or real(*a))
+    index = busy_lib.index
+    index.drop_caches()
+    result = busy_lib.search("optimzation~")
+    with index.searching() as s:
+        assert len(s.leaf_searchers()) > 1
+        q = index.parse("optimzation~")
+        fuzzy = [leaf for leaf in q.leaves() if isinstance(leaf, query.FuzzyTerm)]
+        assert len(fuzzy) > 1  # one per searched field
+    assert len(built) == len({leaf.text for leaf in fuzzy}) < len(fuzzy) * len(s.leaf_searchers())
+    ranking.forget_fuzzy_automata()
+    monkeypatch.setattr(lev, "levenshtein_automaton", real)
+    with index.searching() as s:
+        expected = {w.decode() if isinstance(w, bytes) else w for leaf in fuzzy for w in leaf._btexts(s.reader())}
+    assert result.ids and expected and result.terms == expected
