@@ -3,19 +3,31 @@
 Whoosh's analyzer is a chain of four generators (tokenize, lowercase, stop, stem) run per token in pure
 Python; at indexing time that chain is the largest single cost. This does the same work in one loop.
 `tests/test_analysis.py` checks it against StemmingAnalyzer token for token.
+
+Indexing then turns the tokens into postings (Whoosh's Positions.word_values): for this analyzer that is
+done here too, from plain (word, position) pairs, with the same output (see `patch_positions`). Patched
+when this module is imported, so in every process that unpickles the schema, Whoosh's writer processes
+included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import pairwise
+from pickle import dumps
+from typing import Any
 
 from whoosh.analysis import Analyzer, Token
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.analysis.tokenizers import default_pattern
+from whoosh.formats import Positions
 from whoosh.lang.porter import stem as porter_stem
+from whoosh.system import pack_uint
 
 _stem = lru_cache(maxsize=200_000)(porter_stem)
+_WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern.flags)  # whole matches
 
 
 class FastStemAnalyzer(Analyzer):
@@ -83,3 +95,69 @@ class FastStemAnalyzer(Analyzer):
             if chars:
                 t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             yield t
+
+    def words(self, value: str) -> list[tuple[str, int]]:
+        """The (stemmed word, position) pairs `__call__` yields when indexing, without Token objects."""
+        stoplist, minsize = self.stoplist, self.minsize
+        if value.isascii():  # lower-casing first cannot change where ASCII words begin and end
+            found = _WORDS.findall(value.lower())
+            kept = [w for w in found if len(w) >= minsize and w not in stoplist]
+            if not kept:
+                return []
+            first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
+            return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
+        out = []
+        pos = None  # as in __call__: the first word kept keeps its place, the next ones follow it
+        for raw_pos, match in enumerate(self.expression.finditer(value)):
+            text = match.group(0).lower()
+            if len(text) < minsize or text in stoplist:
+                continue
+            pos = raw_pos if pos is None else pos + 1
+            out.append((_stem(text), pos))
+        return out
+
+
+_ONE_POSITION: dict[int, bytes] = {}
+
+
+def _encode_positions(poslist: list[int]) -> bytes:
+    """Whoosh's Positions.encode, byte for byte; a word seen once (most words of an abstract) from a table."""
+    if len(poslist) == 1:
+        p = poslist[0]
+        got = _ONE_POSITION.get(p)
+        if got is None:
+            got = _ONE_POSITION[p] = pack_uint(1) + dumps([p], 2)
+        return got
+    deltas = [poslist[0]] + [b - a for a, b in pairwise(poslist)]
+    return pack_uint(len(deltas)) + dumps(deltas, 2)
+
+
+def patch_positions() -> None:
+    """Positions.word_values for this analyzer's plain indexing calls: one pass over (word, position)
+    pairs instead of Token objects through two generators and two defaultdicts; 18% of a child's indexing
+    time at 8k papers. Any other call (other analyzers, query-time modes, extra options) goes to Whoosh."""
+    if getattr(Positions, "_readinglist_patched", False):
+        return
+    original = Positions.word_values
+
+    def word_values(self: Positions, value: Any, analyzer: Any, **kwargs: Any) -> Iterable[tuple]:
+        if type(analyzer) is not FastStemAnalyzer or not isinstance(value, str) or kwargs.keys() - {"mode"}:
+            return original(self, value, analyzer, **kwargs)
+        if kwargs.get("mode", "index") != "index" or analyzer.minsize < 1:
+            return original(self, value, analyzer, **kwargs)
+        poses: dict[str, list[int]] = {}
+        for text, pos in analyzer.words(value):
+            got = poses.get(text)
+            if got is None:
+                poses[text] = [pos]
+            else:
+                got.append(pos)
+        fb = self.field_boost
+        return [(w, len(p), float(len(p)) * fb, _encode_positions(p)) for w, p in poses.items()]
+
+    Positions.word_values = word_values
+    Positions._readinglist_patched = True
+    Positions._readinglist_original = original  # for the test that compares the two
+
+
+patch_positions()

@@ -33,3 +33,27 @@ def test_same_tokens_on_real_abstracts():
     fast = [(t.text, t.pos) for t in FastStemAnalyzer()(text, positions=True)]
     stock = [(t.text, t.pos) for t in StemmingAnalyzer()(text, positions=True)]
     assert fast == stock and len(fast) > 2000
+
+
+@pytest.mark.parametrize("boost", [1.0, 3.0])
+def test_postings_from_words_equal_whoosh_positions_word_values(boost):
+    """The patched Positions.word_values gives Whoosh's own postings — words, frequencies, weights and
+    the encoded positions byte for byte — for ASCII and Unicode text, repeated words and stop words first."""
+    from pathlib import Path
+
+    from whoosh.formats import Positions
+
+    from readinglist.analysis import patch_positions
+
+    patch_positions()
+    original = Positions._readinglist_original  # type: ignore[attr-defined]
+    assert Positions.word_values is not original
+    corpus = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text().split("\n\n")
+    texts = [*TEXTS, *corpus, "İstanbul e.g. the U.S.A. naïve x.y.z 3.5 a.b. __init__ " * 3, "the of " * 300]
+    fmt = Positions(field_boost=boost)
+    analyzer = FastStemAnalyzer()
+    for text in texts:
+        assert fmt.word_values(text, analyzer, mode="index") == list(original(fmt, text, analyzer, mode="index"))
+    # anything else goes to Whoosh unchanged
+    stock = StemmingAnalyzer()
+    assert list(fmt.word_values(TEXTS[0], stock, mode="index")) == list(original(fmt, TEXTS[0], stock, mode="index"))
