@@ -129,25 +129,35 @@ class Ranker:
             norm = self._norms[fieldname] = (table, lengths)
         return norm
 
-    def _term(self, fieldname: str, btext: bytes) -> Scores:
+    def _term(self, fieldname: str, btext: bytes, values: dict[int, bytes] | None = None) -> Scores:
+        """The term's score in each document it is in. With `values`, also fills it with each document's
+        encoded positions, from the same read of the posting blocks (a phrase needs both)."""
         key = (fieldname, btext)
         cached = self._terms.get(key)
         if cached is not None:
             self._terms.move_to_end(key)
-            return cached
+            if values is None:
+                return cached
         out: Scores = {}
-        if self.schema[fieldname].scorable:
+        scorable = self.schema[fieldname].scorable
+        if scorable:
             idf = self.searcher.idf(fieldname, btext)
             k = idf * (self.K1 + 1)
             norm, lengths = self._norm(fieldname)
-            for (leaf, offset), length in zip(self.leaves, lengths, strict=False):
-                ids, ws, _ = self._postings(leaf, fieldname, btext)
+        for i, (leaf, offset) in enumerate(self.leaves):
+            ids, ws, vals = self._postings(leaf, fieldname, btext, values=values is not None)
+            if values is not None:
+                values.update(zip([d + offset for d in ids] if offset else ids, vals, strict=False))
+            self.check()
+            if cached is not None:
+                continue
+            if scorable:
+                length = lengths[i]
                 out.update({d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)})
-                self.check()
-        else:  # Whoosh's WeightScorer: the posting's weight
-            for leaf, offset in self.leaves:
-                ids, ws, _ = self._postings(leaf, fieldname, btext)
+            else:  # Whoosh's WeightScorer: the posting's weight
                 out.update({d + offset: w for d, w in zip(ids, ws, strict=False)})
+        if cached is not None:
+            return cached
         self._terms[key] = out
         self._cached_postings += len(out)
         while self._cached_postings > TERM_CACHE_POSTINGS and len(self._terms) > 1:
@@ -293,7 +303,8 @@ class Ranker:
             return {}
         if len(btexts) == 1:
             return self._boosted(self._term(q.fieldname, btexts[0]), q.boost)
-        scores = [self._term(q.fieldname, b) for b in btexts]
+        encoded: list[dict[int, bytes]] = [{} for _ in btexts]
+        scores = [self._term(q.fieldname, b, values) for b, values in zip(btexts, encoded, strict=True)]
         smallest, *others = sorted(scores, key=len)
         candidates = set(smallest)
         for other in others:
@@ -301,12 +312,6 @@ class Ranker:
         if not candidates:
             return {}
         decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
-        encoded: list[dict[int, bytes]] = [{} for _ in btexts]
-        for leaf, offset in self.leaves:
-            for i, btext in enumerate(btexts):
-                ids, _, vals = self._postings(leaf, q.fieldname, btext, values=True)
-                encoded[i].update(zip([d + offset for d in ids] if offset else ids, vals, strict=False))
-            self.check()
         matched: list[int] = []
         if len(btexts) == 2:  # the common case, kept tight: 10k candidates at 94k papers
             first, second = encoded

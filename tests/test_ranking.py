@@ -175,3 +175,20 @@ def test_fuzzy_automaton_is_built_once_and_its_words_highlighted(busy_lib, monke
     with index.searching() as s:
         expected = {w.decode() if isinstance(w, bytes) else w for leaf in fuzzy for w in leaf._btexts(s.reader())}
     assert result.ids and expected and result.terms == expected
+
+
+def test_a_phrase_reads_each_posting_block_once(busy_lib, monkeypatch):
+    """Scores and positions of a phrase's words come from one read of their posting blocks."""
+    from whoosh.codec.whoosh3 import W3LeafMatcher
+
+    reads = []
+    real = W3LeafMatcher._read_data
+    monkeypatch.setattr(W3LeafMatcher, "_read_data", lambda self: reads.append(1) or real(self))
+    index = busy_lib.index
+    with index.searching() as s:
+        phrase = index.parse('abstract:"language model"')
+        words = index.parse("abstract:language AND abstract:model")
+        assert isinstance(phrase, query.Phrase) and Ranker(s).evaluate(phrase)
+        for_phrase, reads[:] = len(reads), []
+        assert Ranker(s).evaluate(words)
+        assert for_phrase == len(reads) > 0
