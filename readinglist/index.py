@@ -456,14 +456,14 @@ class Index:
         with self.searching() as s:
             assert self._ranker is not None
             try:
-                top = ranked(self._ranker.evaluate(q), limit)
+                found = self._ranker.evaluate(q)
+                top = ranked(found, limit)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
                 raise QueryError(f"cannot search for that ({exc})") from None
-            pids = self._pids or []
-            ids = [pids[docnum] for _, docnum in top]
-            scores = [float(score) for score, _ in top]
+            ids = list(map((self._pids or []).__getitem__, top))
+            scores = list(map(found.__getitem__, top))
             terms = self._highlight_terms(q, s, self._ranker.expanded)
         result = SearchResult(ids, scores, text, terms)
         with self._search_lock:
@@ -521,7 +521,7 @@ class Index:
             except _Cancelled:
                 return []
             pids = self._pids or []
-            return [pids[d] for _, d in best if d != docnum][:top]
+            return [pids[d] for d in best if d != docnum][:top]
 
 
 class _Cancelled(Exception):
