@@ -23,6 +23,19 @@ def test_neurips_jsonl_gz():
     assert len(placeholders) >= 17
     assert all(r.abstract != "Abstract Unavailable" for r in parsed.records)
     assert parsed.records[0].authors == ["G. Tesauro", "T. J. Sejnowski"]
+    # pdfminer's soft hyphens at line breaks are gone and the words whole again
+    assert not any("(cid:173)" in r.abstract for r in parsed.records)
+    assert any("Bernstein polynomials" in r.abstract for r in parsed.records)
+
+
+def test_soft_hyphens_join_the_broken_word(tmp_path):
+    f = tmp_path / "soft.jsonl"
+    rows = [{"title": "A", "abstract": "the pro(cid:173) cess of Bern(cid:173)stein"},
+            {"title": "B", "abstract": "an opti\u00admiza\u00ad tion; (cid:12) stays"}]  # fmt: skip
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    a, b = parse_file(f).records
+    assert a.abstract == "the process of Bernstein"
+    assert b.abstract == "an optimization; (cid:12) stays"  # other font codes have no meaning we know
 
 
 def test_pmlr_jsonl_and_bib_agree():

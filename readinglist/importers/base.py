@@ -176,11 +176,17 @@ def format_suffix(path: Path) -> str:
     return Path(name).suffix
 
 
+# A soft hyphen where a PDF broke a word across lines: pdfminer writes it "(cid:173)" (in 1,604 of the
+# 8,263 NeurIPS abstracts: "pro(cid:173) cess"), others as U+00AD. Either way the word is one word again,
+# to read and to search.
+_SOFT_HYPHEN = re.compile(r"(?:\(cid:173\)|\u00ad)\s*")
+
+
 def clean_abstract(text: object) -> str:
     """The abstract, or '' for a missing or placeholder one."""
     if not isinstance(text, str):
         return ""
-    text = text.strip()
+    text = _SOFT_HYPHEN.sub("", text).strip()
     if text.casefold().strip(" .") in PLACEHOLDER_ABSTRACTS:
         return ""
     return text
