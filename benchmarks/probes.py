@@ -202,7 +202,7 @@ def _fts_query(q: str) -> str | None:
 
 def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -248,7 +248,26 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
 
     wait_until(lambda: window.model.rowCount() > 0)
     settle()
+
+    class PaintWatch(QObject):
+        """The end of the table's first repaint after a search: a zero-timer queued from its paint event
+        fires once that paint is done."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.armed = False
+            self.painted: list[float] = []
+
+        def eventFilter(self, obj, event):
+            if self.armed and event.type() == QEvent.Type.Paint:
+                self.armed = False
+                QTimer.singleShot(0, lambda: self.painted.append(time.perf_counter()))
+            return False
+
+    watch = PaintWatch()
+    window.paperTable.viewport().installEventFilter(watch)
     latencies = []
+    painted_latencies = []
     per_query: dict[str, list[float]] = {}
     heartbeat.start()
     last[0] = clock.elapsed()
@@ -260,7 +279,10 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             window.searchField.setText(typed[:-1])
             settle()
             done = []
-            conn = window.searchFinished.connect(lambda done=done: done.append(time.perf_counter()))
+            conn = window.searchFinished.connect(
+                lambda done=done: (done.append(time.perf_counter()), setattr(watch, "armed", True))
+            )
+            watch.painted.clear()
             # each repetition pays for its search (no cached result); the words of the query one key
             # shorter, searched just before, stay cached, as they do while a reader types
             window.library.index.drop_caches(terms=False)
@@ -272,6 +294,10 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             if done and window._last_result is not None and window._last_result.query == typed:
                 latencies.append(done[-1] - t0)  # every match, ranked, in the table
                 per_query.setdefault(q, []).append(latencies[-1] * 1000)
+                wait_until(lambda: bool(watch.painted), timeout_ms=2000)
+                if watch.painted:
+                    painted_latencies.append(watch.painted[0] - t0)  # and those rows on the screen
+            watch.armed = False
     typing_stall = max(gaps) if gaps else 0.0
 
     # triage keys: mark and advance, as a reader does
@@ -313,6 +339,8 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     window.shutdown()
     out({
         "keystroke_p50_ms": pct(latencies, 50) * 1000, "keystroke_p95_ms": pct(latencies, 95) * 1000,
+        "keystroke_painted_p50_ms": pct(painted_latencies, 50) * 1000,
+        "keystroke_painted_p95_ms": pct(painted_latencies, 95) * 1000,
         "stall_typing_ms": typing_stall, "stall_triage_ms": triage_stall, "stall_scroll_ms": scroll_stall,
         "stall_import_ms": import_stall, "rows": rows,
         "keystroke_per_query_ms": {q: round(min(v), 1) for q, v in per_query.items()},
