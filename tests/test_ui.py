@@ -385,6 +385,12 @@ def test_model_fetches_rows_lazily():
     assert model.data(model.index(50_000, 1)) == "Paper 50000"
     assert model.data(model.index(50_001, 1)) == "Paper 50001"
     assert lib.fetched <= 200  # one page, not the table
+    # marking papers one at a time finds their rows by a scan; only a batch builds the id → row map
+    for pid in (99_999, 3, 50_000, 7, 8, 9, 10, 11, 12, 13):
+        model.refresh([pid])
+    assert model._row_of is None and model.row_of(99_999) == 99_999 and model.row_of(-1) is None
+    model.refresh(list(range(100)))
+    assert model._row_of is not None and model.row_of(42) == 42
 
 
 def test_warm_up_freezes_what_it_loaded_out_of_the_collectors_sight(qtbot, window):
