@@ -453,6 +453,44 @@ def test_model_paints_a_cell_with_one_call_and_the_same_answers(qtbot):
         QApplication.setPalette(old)
 
 
+def test_painting_the_table_asks_python_once_per_cell(qtbot):
+    """Qt's own index() asks rowCount() and columnCount() for every cell it paints: each a call into
+    Python. The model answers index() itself, so a repaint costs one call per cell for its index."""
+
+    class FakeLibrary:
+        read_only = False
+
+        def rows(self, ids):
+            return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
+
+    class Counting(PaperTableModel):
+        counted = 0
+
+        def rowCount(self, parent=None):
+            Counting.counted += 1
+            return super().rowCount() if parent is None else super().rowCount(parent)
+
+    model = Counting(FakeLibrary())  # type: ignore[arg-type]
+    model.set_ids(range(1000))
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.resize(600, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    Counting.counted = 0
+    view.viewport().repaint()
+    cells = sum(
+        1
+        for r in range(1000)
+        for c in range(len(COLUMNS))
+        if view.visualRect(model.index(r, c)).intersects(view.viewport().rect())
+    )
+    assert cells > 20 and Counting.counted < cells
+    assert model.index(0, 1).isValid() and not model.index(1000, 0).isValid() and not model.index(0, 5).isValid()
+    assert not model.index(0, 0, model.index(0, 0)).isValid()  # a table: no children
+
+
 def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch):
     errors = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))

@@ -193,6 +193,13 @@ class PaperTableModel(QAbstractTableModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.ids)
 
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """One Python call per cell a view asks for: Qt's own index() asks rowCount() and columnCount(),
+        two calls into Python (each a wait for the interpreter lock while a search runs)."""
+        if 0 <= row < len(self.ids) and 0 <= column < len(COLUMNS) and not parent.isValid():
+            return self.createIndex(row, column)
+        return QModelIndex()
+
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
