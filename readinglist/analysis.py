@@ -104,17 +104,10 @@ class FastStemAnalyzer(Analyzer):
             kept = [w for w in found if len(w) >= minsize and w not in stoplist]
             if not kept:
                 return []
+            # as in __call__: the first word kept keeps its place, the next ones follow it
             first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
             return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
-        out = []
-        pos = None  # as in __call__: the first word kept keeps its place, the next ones follow it
-        for raw_pos, match in enumerate(self.expression.finditer(value)):
-            text = match.group(0).lower()
-            if len(text) < minsize or text in stoplist:
-                continue
-            pos = raw_pos if pos is None else pos + 1
-            out.append((_stem(text), pos))
-        return out
+        return [(t.text, t.pos) for t in self(value, positions=True)]  # 12% of abstracts at 8k
 
 
 _ONE_POSITION: dict[int, bytes] = {}

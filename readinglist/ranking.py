@@ -140,7 +140,7 @@ class Ranker:
                 return cached
         out: Scores = {}
         scorable = self.schema[fieldname].scorable
-        if scorable:
+        if scorable and cached is None:
             idf = self.searcher.idf(fieldname, btext)
             k = idf * (self.K1 + 1)
             norm, lengths = self._norm(fieldname)
