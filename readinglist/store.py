@@ -177,9 +177,17 @@ def _m0002_annotated_at(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE papers ADD COLUMN annotated_at TEXT")
 
 
+def _m0003_table_rows_index(db: sqlite3.Connection) -> None:
+    """What a table row shows, in an index of its own: venue, year and state sit behind the abstracts in a
+    paper's record, so a page of 200 rows read ~1 MB of overflow pages (20–40 ms at 94k papers, inside a
+    paint of the table); from this index it is ~1 ms."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_row ON papers(id, user_title, auto_title, venue, year, state)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
+    ("0003_table_rows_index", _m0003_table_rows_index),
 ]
 
 
@@ -191,6 +199,7 @@ class Store:
         self._write_lock = threading.RLock()
         self._connections: list[sqlite3.Connection] = []
         self._conn_lock = threading.Lock()
+        self._rows_hint: str | None = None
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
@@ -424,16 +433,20 @@ class Store:
         return got[0] if got else None
 
     def rows(self, ids: Sequence[int]) -> dict[int, tuple[str, str, int | None, str, str]]:
-        """What a table row shows — (title, venue, year, state, tags) — without the abstracts."""
+        """What a table row shows — (title, venue, year, state, tags) — without the abstracts, from the
+        table rows index (SQLite's planner would read the papers' records instead)."""
         out: dict[int, tuple[str, str, int | None, str, str]] = {}
         db = self.db
+        if self._rows_hint is None:  # a library opened read-only may predate the index
+            has = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'papers_row'").fetchone()
+            self._rows_hint = "INDEXED BY papers_row" if has else ""
         for chunk in _chunks(list(ids), 900):
             marks = ",".join("?" * len(chunk))
             for row in db.execute(
                 "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.venue, p.year, p.state,"
                 " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt"
                 " JOIN tags t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE)), '')"
-                f" FROM papers p WHERE p.id IN ({marks})",
+                f" FROM papers p {self._rows_hint} WHERE p.id IN ({marks})",
                 chunk,
             ):
                 out[row[0]] = (row[1], row[2], row[3], row[4], row[5])

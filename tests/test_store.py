@@ -110,3 +110,44 @@ def test_library_order_without_reading_the_table_matches_sql(lib):
     assert store.ordered_ids("added", descending=True) == expected[::-1]
     store.set_state([1, 2], "read")
     assert store.ordered_ids("added", state="read") == [1, 2]  # filtered: SQL as always
+
+
+def _rows_sql(store: Store) -> list[str]:
+    """The statements store.rows() runs."""
+    seen: list[str] = []
+    store.db.set_trace_callback(seen.append)
+    try:
+        store.rows([1, 2, 3])
+    finally:
+        store.db.set_trace_callback(None)
+    return [s for s in seen if "FROM papers" in s]
+
+
+def test_table_rows_come_from_their_index_not_the_paper_records(lib):
+    store = lib.store
+    tagged = store.rows([1, 2, 3])
+    sql = _rows_sql(store)
+    assert sql
+    plan = " ".join(str(r[3]) for r in store.db.execute(f"EXPLAIN QUERY PLAN {sql[0]}"))
+    assert "COVERING INDEX papers_row" in plan
+    expected = store.db.execute(
+        "SELECT id, COALESCE(NULLIF(user_title, ''), auto_title), venue, year, state FROM papers WHERE id IN (1, 2, 3)"
+    ).fetchall()
+    assert {r[0]: r[1:] for r in expected} == {i: v[:4] for i, v in tagged.items()}
+
+
+def test_library_from_before_the_rows_index_gets_it_and_read_only_works_without(tmp_path, lib):
+    path = lib.store.path
+    lib.close()
+    old = sqlite3.connect(path)
+    old.execute("DROP INDEX papers_row")
+    old.execute("DELETE FROM schema_migrations WHERE name = '0003_table_rows_index'")
+    old.commit()
+    old.close()
+    ro = Store(path, read_only=True)  # another window has it: no migration, rows still readable
+    assert "papers_row" not in " ".join(_rows_sql(ro)) and len(ro.rows([1, 2, 3])) == 3
+    ro.close()
+    s = Store(path)
+    assert (path.with_name(f"{path.stem}.before-0003_table_rows_index.db")).exists()
+    assert "papers_row" in " ".join(_rows_sql(s)) and len(s.rows([1, 2, 3])) == 3
+    s.close()
