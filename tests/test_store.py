@@ -102,9 +102,11 @@ def test_library_order_without_reading_the_table_matches_sql(lib):
     ids = store.ordered_ids("added")
     assert ids == list(range(1, len(ids) + 1))  # the fast path: ids are exactly 1..n
     assert store.ordered_ids("added", descending=True) == ids[::-1]
-    with store.transaction() as db:  # a gap (not something the app makes: papers are never deleted)
-        db.execute("DELETE FROM paper_tags WHERE paper_id = 3")
-        db.execute("DELETE FROM papers WHERE id = 3")
+    other = sqlite3.connect(store.path)  # a gap (not something the app makes: papers are never deleted)
+    other.execute("PRAGMA foreign_keys = ON")
+    other.execute("DELETE FROM papers WHERE id = 3")
+    other.commit()
+    other.close()
     expected = [r[0] for r in store.db.execute("SELECT id FROM papers ORDER BY id")]
     assert store.ordered_ids("added") == expected and 3 not in expected
     assert store.ordered_ids("added", descending=True) == expected[::-1]
@@ -150,4 +152,28 @@ def test_library_from_before_the_rows_index_gets_it_and_read_only_works_without(
     s = Store(path)
     assert (path.with_name(f"{path.stem}.before-0003_table_rows_index.db")).exists()
     assert "papers_row" in " ".join(_rows_sql(s)) and len(s.rows([1, 2, 3])) == 3
+    s.close()
+
+
+def _new_paper(n: int) -> "store_mod.NewPaper":
+    return store_mod.NewPaper(f"seed{n:04d}abcdef", f"h{n}", f"k{n}", f"T{n}", f"T{n}", "a", "a", [], "V", 2020,
+                              "", [], [])  # fmt: skip
+
+
+def test_paper_count_is_kept_until_papers_are_added_here_or_elsewhere(tmp_path):
+    s = Store(tmp_path / "l.db")
+    src = s.source_id("x", "x", "jsonl")
+    s.insert_papers(src, [_new_paper(1), _new_paper(2)], 1)
+    assert s.count() == 2
+    counted: list[str] = []
+    s.db.set_trace_callback(lambda sql: counted.append(sql) if sql.endswith("count(*) FROM papers") else None)
+    s.set_state([1], "read")  # marking a paper (and so every r/s/u) does not recount every paper
+    assert s.state_counts() == {"unread": 1, "skimmed": 0, "read": 1} and s.count() == 2
+    assert counted == []
+    s.insert_papers(src, [_new_paper(3)], 2)  # an import here
+    assert s.count() == 3 and len(counted) == 1
+    other = Store(tmp_path / "l.db")  # and one through another connection (another process, a worker)
+    other.insert_papers(src, [_new_paper(4)], 3)
+    other.close()
+    assert s.count() == 4 and s.state_counts()["unread"] == 3
     s.close()
