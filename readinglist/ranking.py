@@ -33,6 +33,8 @@ from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
+from readinglist.turns import make_way
+
 Scores = dict[int, float]
 TERM_CACHE_POSTINGS = 400_000  # ≈ 40 MB of cached term scores at most
 
@@ -89,6 +91,7 @@ class Ranker:
             m = m.child
         if isinstance(m, W3LeafMatcher):
             while m.is_active():
+                make_way()
                 m._read_data()
                 block_ids, block_weights = m._data[0], m._data[1]
                 n = m._blocklength

@@ -60,7 +60,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from readinglist import markup
+from readinglist import markup, turns
 from readinglist.export import ExportOptions, export
 from readinglist.importers import ImportFailure
 from readinglist.library import ImportCancelled, ImportSummary, Library, normalise_tags
@@ -74,6 +74,12 @@ from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
 DETAIL_AFTER_SEARCH_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
+
+
+def _paint_over() -> None:
+    turns.painting(False)
+
+
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 NOTE_AUTOSAVE_MS = 800
 IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
@@ -855,8 +861,13 @@ class MainWindow(QMainWindow):
             self.tagSidebar.setCurrentIndex(self.sidebar_model.find(("all", None)))
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if obj is self.paperTable.viewport() and event.type() == QEvent.Type.Resize:
-            self.emptyLabel.resize(self.paperTable.viewport().size())
+        if obj is self.paperTable.viewport():
+            kind = event.type()
+            if kind == QEvent.Type.Paint:  # a search on another thread waits until this paint is over
+                turns.painting(True)
+                QTimer.singleShot(0, _paint_over)
+            elif kind == QEvent.Type.Resize:
+                self.emptyLabel.resize(self.paperTable.viewport().size())
         if obj is self.searchField and event.type() == QEvent.Type.KeyPress:
             key = event.key()  # type: ignore[attr-defined]
             if key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.model.rowCount():
