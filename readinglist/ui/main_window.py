@@ -866,6 +866,7 @@ class MainWindow(QMainWindow):
             if kind == QEvent.Type.Paint:  # a search on another thread waits until this paint is over
                 turns.painting(True)
                 QTimer.singleShot(0, _paint_over)
+                self._fill_shown_rows()
             elif kind == QEvent.Type.Resize:
                 self.emptyLabel.resize(self.paperTable.viewport().size())
         if obj is self.searchField and event.type() == QEvent.Type.KeyPress:
@@ -874,6 +875,15 @@ class MainWindow(QMainWindow):
                 self.paperTable.setFocus()
                 return True
         return super().eventFilter(obj, event)
+
+    def _fill_shown_rows(self) -> None:
+        """The rows about to be painted get their items (the model keeps only those of rows shown)."""
+        table = self.paperTable
+        first = table.rowAt(0)
+        if first < 0:
+            return
+        last = table.rowAt(table.viewport().height() - 1)
+        self.model.fill(first, last if last >= 0 else self.model.rowCount() - 1)
 
     # ---- focus ----
 

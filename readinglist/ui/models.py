@@ -1,15 +1,16 @@
-"""Qt models over the library: the paper table (ids in memory, rows fetched a page at a time) and the sidebar.
+"""Qt models over the library: the paper table (ids in memory, rows filled as they are shown) and the sidebar.
 
-As in Anki's browser, the model holds only ids; a row's text is fetched the first time a view asks for it,
-a page of neighbours at once, so 100k papers cost a list of ints, not 100k rows of text.
+As in Anki's browser, the model holds only ids; a row's text is fetched when it is about to be shown, so
+100k papers cost a list of ints, not 100k rows of text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -25,6 +26,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
+from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -73,10 +75,8 @@ def state_icon(state: str) -> QIcon:
     return _ICONS[state]
 
 
-Cells = tuple[dict[int, Any], ...]  # per column: role → value, the answers a view asks for
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
-_EDIT = int(Qt.ItemDataRole.EditRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
@@ -86,51 +86,103 @@ _ID = int(IdRole)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _STATE_ORDER = {"unread": 0, "skimmed": 1, "read": 2}
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+KEEP_FILLED = 1000  # rows whose items are kept; beyond that, rows far from the ones asked for are emptied
 
 
-class PaperTableModel(QAbstractTableModel):
-    """A row's answers to every role are worked out once, when its page is fetched, and a cell is painted
-    with one Python call (multiData) instead of seven data() calls: painting a screenful of rows went from
-    12.8 to 7.3 ms, and each call is one more wait for the interpreter lock while a search runs."""
+class PaperTableModel(QStandardItemModel):
+    """The paper table, painted without Python: a QStandardItemModel whose rows are filled with items only
+    when they are about to be shown (`fill`, called by the view's owner before each paint), the ids of every
+    row kept in a list. A paint of the table asked Python once or twice per cell (22–37 ms for a screenful
+    at 8k papers, and each call waited for the interpreter lock while a search ran); from C++ items the
+    same paint takes a third of that and needs no lock."""
 
     titleEdited = Signal(int, str)  # paper id, new title (the window turns it into an undoable command)
 
     def __init__(self, library: Library, parent: Any = None):
-        super().__init__(parent)
+        immortalize_singletons()  # every fill makes thousands of the void calls that leak None (compat.py)
+        super().__init__(0, len(COLUMNS), parent)
         self.library = library
         self.ids: list[int] = []
         self.scores: list[float] = []
-        self._cells: dict[int, Cells] = {}
+        self._filled: dict[int, None] = {}  # rows with items, in the order they were filled
         self._row_of: dict[int, int] | None = None  # id → row, built when a batch of lookups needs it
         self.editable = not library.read_only
         editable = _FLAGS | Qt.ItemFlag.ItemIsEditable
         self._flags = [editable if c == "title" and self.editable else _FLAGS for c in COLUMNS]
         self._bold: QFont | None = None
         self._muted: QBrush | None = None
+        for column, name in enumerate(COLUMNS):
+            header = QStandardItem(HEADERS[name])
+            if name == "state":
+                header.setToolTip("Reading state (r read, s skimmed, u unread)")
+            self.setHorizontalHeaderItem(column, header)
 
     # ---- contents ----
 
     def set_ids(self, ids: Sequence[int], scores: Sequence[float] = ()) -> None:
         self.beginResetModel()
-        self.ids = list(ids)
-        self.scores = list(scores)
-        self._row_of = None  # 20 ms at 94k papers: not before a batch needs it
-        self._cells.clear()
+        self.blockSignals(True)  # one reset for the views, not a removal and an insertion of every row
+        try:
+            self.setRowCount(0)
+            self.ids = list(ids)
+            self.scores = list(scores)
+            self._row_of = None  # 20 ms at 94k papers: not before a batch needs it
+            self._filled.clear()
+            self.setRowCount(len(self.ids))
+        finally:
+            self.blockSignals(False)
         self.endResetModel()
+
+    def fill(self, first: int, last: int) -> None:
+        """Give rows first..last (inclusive) their items, if they have none: what a view is about to show."""
+        first, last = max(0, first), min(last, len(self.ids) - 1)
+        rows = [r for r in range(first, last + 1) if r not in self._filled]
+        if not rows:
+            return
+        self._set_rows(rows)
+        excess = len(self._filled) - KEEP_FILLED
+        if excess > 0:  # a long scroll: the rows filled longest ago are emptied, a few at a time
+            self._empty([r for r in islice(self._filled, excess + last - first + 1) if not first <= r <= last][:excess])
+
+    def _set_rows(self, rows: list[int]) -> None:
+        values = self.library.rows([self.ids[r] for r in rows])
+        self.blockSignals(True)  # called before a paint (or followed by dataChanged): no update per item
+        try:
+            for row in rows:
+                got = values.get(self.ids[row])
+                if got is not None:
+                    for column, item in enumerate(self._items(self.ids[row], *got)):
+                        self.setItem(row, column, item)
+                    self._filled[row] = None
+        finally:
+            self.blockSignals(False)
+
+    def _empty(self, rows: list[int]) -> None:
+        self.blockSignals(True)
+        try:
+            for row in rows:
+                for column in range(len(COLUMNS)):
+                    self.takeItem(row, column)
+                self._filled.pop(row, None)
+        finally:
+            self.blockSignals(False)
+
+    def _refill(self, rows: list[int]) -> None:
+        """Rows whose paper changed: new items for those that had some, and say so with dataChanged."""
+        shown = sorted(r for r in rows if r in self._filled)
+        self._set_rows(shown)
+        for row in sorted(rows):
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
     def refresh(self, ids: Sequence[int]) -> None:
         """Some papers changed: refetch only those rows and say so with dataChanged."""
-        rows = sorted(row for row in self._rows_of(ids) if row is not None)
-        for i in ids:
-            self._cells.pop(i, None)
-        for row in rows:
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+        self._refill([row for row in self._rows_of(ids) if row is not None])
 
     def restyle(self) -> None:
         """The palette changed (light/dark): read rows are drawn in the new scheme's muted colour."""
         self._muted = None
-        self._cells.clear()
         if self.ids:
+            self._refill(sorted(self._filled))
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.ids) - 1, len(COLUMNS) - 1))
 
     def row_of(self, paper_id: int) -> int | None:
@@ -152,96 +204,40 @@ class PaperTableModel(QAbstractTableModel):
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < len(self.ids) else None
 
-    def _row(self, row: int) -> Cells | None:
-        pid = self.ids[row]
-        got = self._cells.get(pid)
-        if got is None:
-            start = max(0, row - PAGE // 4)
-            page = [i for i in self.ids[start : start + PAGE] if i not in self._cells]
-            if len(self._cells) > 20 * PAGE:  # bound the cache for huge libraries
-                self._cells.clear()
-            for i, values in self.library.rows(page).items():
-                self._cells[i] = self._make_cells(*values)
-            got = self._cells.get(pid)
-        return got
-
-    def _make_cells(self, title: str, venue: str, year: int | None, state: str, tags: str) -> Cells:
-        cells: Cells = (
-            {
-                _DISPLAY: "",
-                _DECORATION: state_icon(state),
-                _TOOLTIP: STATE_TIP[state],
-                _ALIGN: _CENTER,
-                _SORT: _STATE_ORDER[state],
-            },
-            {_DISPLAY: title, _EDIT: title, _TOOLTIP: title, _SORT: title.casefold()},
-            {_DISPLAY: venue, _SORT: venue},
-            {_DISPLAY: year or "", _ALIGN: _CENTER, _SORT: year or 0},
-            {_DISPLAY: tags, _SORT: tags},
-        )
+    def _items(self, pid: int, title: str, venue: str, year: int | None, state: str, tags: str) -> list[QStandardItem]:
+        state_item = QStandardItem(state_icon(state), "")
+        state_item.setToolTip(STATE_TIP[state])
+        state_item.setData(_CENTER, _ALIGN)
+        state_item.setData(_STATE_ORDER[state], _SORT)
+        state_item.setData(pid, _ID)
+        title_item = QStandardItem(title)
+        title_item.setToolTip(title)
+        title_item.setData(title.casefold(), _SORT)
+        venue_item = QStandardItem(venue)
+        year_item = QStandardItem(str(year) if year else "")
+        year_item.setData(_CENTER, _ALIGN)
+        year_item.setData(year or 0, _SORT)
+        tags_item = QStandardItem(tags)
+        items = [state_item, title_item, venue_item, year_item, tags_item]
+        for item, flags in zip(items, self._flags, strict=True):
+            item.setFlags(flags)
         if state == "unread":
             if self._bold is None:
                 self._bold = QFont()
                 self._bold.setBold(True)
-            cells[1][_FONT] = self._bold
+            title_item.setFont(self._bold)
         elif state == "read":
             if self._muted is None:
                 color = QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
                 self._muted = QBrush(color)
-            for cell in cells:
-                cell[_FOREGROUND] = self._muted
-        return cells
+            for item in items:
+                item.setForeground(self._muted)
+        return items
 
-    # ---- QAbstractTableModel ----
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.ids)
-
-    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """One Python call per cell a view asks for: Qt's own index() asks rowCount() and columnCount(),
-        two calls into Python (each a wait for the interpreter lock while a search runs)."""
-        if 0 <= row < len(self.ids) and 0 <= column < len(COLUMNS) and not parent.isValid():
-            return self.createIndex(row, column)
-        return QModelIndex()
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return HEADERS[COLUMNS[section]]
-            if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "state":
-                return "Reading state (r read, s skimmed, u unread)"
-        return None
-
-    def _cell(self, index: Index) -> dict[int, Any]:
-        """The answers of one cell, role → value (empty outside the table)."""
-        row = index.row()
-        cells = self._row(row) if index.isValid() and row < len(self.ids) else None
-        return cells[index.column()] if cells is not None else {}
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        role = int(role)
-        if role == _ID:
-            return self.ids[index.row()] if index.isValid() and index.row() < len(self.ids) else None
-        return self._cell(index).get(role)
-
-    def multiData(self, index: Index, roleDataSpan: Any) -> None:
-        """Every role a delegate asks for, in one call (QStyledItemDelegate asks for seven per cell). Each
-        slot is set or cleared: a delegate reuses its slots from cell to cell."""
-        cell = self._cell(index)
-        for slot in roleDataSpan:
-            value = cell.get(slot.role())
-            if value is None:
-                slot.clearData()
-            else:
-                slot.setData(value)
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return self._flags[index.column()] if index.isValid() else Qt.ItemFlag.NoItemFlags
+    # ---- QStandardItemModel: only what is not asked per painted cell is answered in Python ----
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        """An edited title goes to the window as an undoable command; the row is refilled once it is done."""
         if role != Qt.ItemDataRole.EditRole or COLUMNS[index.column()] != "title":
             return False
         text = str(value).strip()
@@ -264,6 +260,7 @@ class PaperTableModel(QAbstractTableModel):
         score = dict(zip(before, self.scores, strict=False))
         self.scores = [score[i] for i in self.ids] if self.scores else []
         self._row_of = None  # the rows moved; a map is built again only for a batch (20 ms at 94k)
+        self._empty(list(self._filled))  # their items are in the old order; refilled before the next paint
         kept = [pid for pid in old_ids if pid is not None]
         new_rows = dict(zip(kept, self._rows_of(kept), strict=True))
         for index, pid in zip(persistent, old_ids, strict=True):
