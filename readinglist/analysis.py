@@ -99,15 +99,15 @@ class FastStemAnalyzer(Analyzer):
     def words(self, value: str) -> list[tuple[str, int]]:
         """The (stemmed word, position) pairs `__call__` yields when indexing, without Token objects."""
         stoplist, minsize = self.stoplist, self.minsize
-        if value.isascii():  # lower-casing first cannot change where ASCII words begin and end
-            found = _WORDS.findall(value.lower())
-            kept = [w for w in found if len(w) >= minsize and w not in stoplist]
-            if not kept:
-                return []
-            # as in __call__: the first word kept keeps its place, the next ones follow it
-            first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
-            return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
-        return [(t.text, t.pos) for t in self(value, positions=True)]  # 12% of abstracts at 8k
+        # as __call__ does: find the words, then lower-case each; for ASCII (88% of abstracts at 8k papers)
+        # lower-casing the whole text first is the same and faster
+        found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
+        kept = [w for w in found if len(w) >= minsize and w not in stoplist]
+        if not kept:
+            return []
+        # as in __call__: the first word kept keeps its place, the next ones follow it
+        first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
+        return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
 
 
 _ONE_POSITION: dict[int, bytes] = {}

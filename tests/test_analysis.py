@@ -57,3 +57,24 @@ def test_postings_from_words_equal_whoosh_positions_word_values(boost):
     # anything else goes to Whoosh unchanged
     stock = StemmingAnalyzer()
     assert list(fmt.word_values(TEXTS[0], stock, mode="index")) == list(original(fmt, TEXTS[0], stock, mode="index"))
+
+
+def test_words_equal_stemming_analyzer_on_unicode_edge_cases(monkeypatch):
+    """words() takes no Token objects for any text: lower-casing can change a non-ASCII word's length
+    (İ → i̇) or split it, so it finds the words first and lower-cases each, as the analyzer chain does."""
+    from pathlib import Path
+
+    from readinglist.analysis import FastStemAnalyzer
+
+    corpus = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text().split("\n\n")
+    edge = ["İstanbul İİ straße ΣΊΣΥΦΟΣ ﬁne café naïve e\u0301t\u00e9 ǅemal Ⅻ x² the of a", "É a", "ÀB"]
+    analyzer, stock = FastStemAnalyzer(), StemmingAnalyzer()
+    texts = [*TEXTS, *corpus, *edge]
+    expected = [[(t.text, t.pos) for t in stock(text, positions=True)] for text in texts]
+
+    def no_tokens(*_args, **_kwargs):
+        raise AssertionError("words() went through Token objects")
+
+    monkeypatch.setattr(FastStemAnalyzer, "__call__", no_tokens)
+    for text, want in zip(texts, expected, strict=True):
+        assert analyzer.words(text) == want, text
