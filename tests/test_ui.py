@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
-from readinglist.ui.models import COLUMNS, KEEP_FILLED, PaperTableModel
+from readinglist.ui.models import COLUMNS, KEEP_FILLED, IdRole, PaperTableModel, SortRole
 
 
 @pytest.fixture
@@ -449,6 +449,9 @@ def test_model_cells_look_right_and_are_painted_without_python(qtbot):
     assert model.flags(model.index(0, title)) & Qt.ItemFlag.ItemIsEditable
     assert not model.flags(model.index(0, COLUMNS.index("venue"))) & Qt.ItemFlag.ItemIsEditable
     assert model.headerData(title, Qt.Orientation.Horizontal) == "Title"
+    sort_values = [model.data(model.index(1, c), SortRole) for c in range(len(COLUMNS))]
+    assert sort_values == [2, "paper 1", "V", 2020, "t"]  # native values: state order, casefolded title, year
+    assert model.data(model.index(1, 0), IdRole) == 1
 
     old = QApplication.palette()
     changed = QPalette(old)

@@ -214,10 +214,12 @@ class PaperTableModel(QStandardItemModel):
         title_item.setToolTip(title)
         title_item.setData(title.casefold(), _SORT)
         venue_item = QStandardItem(venue)
+        venue_item.setData(venue, _SORT)
         year_item = QStandardItem(str(year) if year else "")
         year_item.setData(_CENTER, _ALIGN)
         year_item.setData(year or 0, _SORT)
         tags_item = QStandardItem(tags)
+        tags_item.setData(tags, _SORT)
         items = [state_item, title_item, venue_item, year_item, tags_item]
         for item, flags in zip(items, self._flags, strict=True):
             item.setFlags(flags)
