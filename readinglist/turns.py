@@ -1,10 +1,12 @@
 """Background work makes way while the window paints.
 
-A paint of the paper table calls into Python a few times per cell, and while a search runs on another
-thread each call waits for the interpreter lock: a paint of 57 cells took 25 ms beside a search and 8 ms
-without one. The window says when it starts painting; the search's inner loops call `make_way()` between
-posting blocks and, while a paint is on, wait for it to end (never longer than MAX_WAIT_S after it began,
-so a flag left set costs one short wait, not a stuck search). Qt-free: the core sees only an Event.
+A paint of the paper table runs Python first (the rows coming into view get their items), and while a
+search runs on another thread that Python waits for the interpreter lock. The window says when it starts
+painting; the search's inner loops call `make_way()` between posting blocks and, while a paint is on, wait
+for it to end (never longer than MAX_WAIT_S after it began, so a flag left set costs one short wait, not a
+stuck search). Qt-free: the core sees only an Event. Measured at 94k papers, 3 runs each side by side, on
+the C++-item table: typing stalls 35/46/27 ms without it, 29/26/24 with it; keystroke → table p95
+131/143/142 → 143/149/144 ms (searches pause while the table paints).
 """
 
 from __future__ import annotations
