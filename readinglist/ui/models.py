@@ -35,7 +35,6 @@ HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tag
 STATE_TIP = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
-PAGE = 200
 
 
 _ICONS: dict[str, QIcon] = {}
@@ -75,12 +74,7 @@ def state_icon(state: str) -> QIcon:
     return _ICONS[state]
 
 
-_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
-_DECORATION = int(Qt.ItemDataRole.DecorationRole)
-_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
-_FONT = int(Qt.ItemDataRole.FontRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
-_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _SORT = int(SortRole)
 _ID = int(IdRole)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
@@ -182,7 +176,7 @@ class PaperTableModel(QStandardItemModel):
         """The palette changed (light/dark): read rows are drawn in the new scheme's muted colour."""
         self._muted = None
         if self.ids:
-            self._refill(sorted(self._filled))
+            self._set_rows(list(self._filled))
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.ids) - 1, len(COLUMNS) - 1))
 
     def row_of(self, paper_id: int) -> int | None:
