@@ -74,15 +74,14 @@ from readinglist.ui.workers import Runner
 
 SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), so no debounce is needed
 DETAIL_AFTER_SEARCH_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
-
-
-def _paint_over() -> None:
-    turns.painting(False)
-
-
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 NOTE_AUTOSAVE_MS = 800
 IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
+
+
+def _paint_over() -> None:
+    """The table's paint is over (a zero-timer queued from its paint event): searches may go on."""
+    turns.painting(False)
 
 
 class TagCompleter(QCompleter):
