@@ -198,6 +198,28 @@ def test_links_open_in_browser_http_only(qtbot, window, monkeypatch):
     qtbot.waitUntil(lambda: window._current_id == target and window.model.row_of(target) is not None)
 
 
+def test_home_and_end_go_to_the_first_and_last_paper_selected(qtbot, window):
+    """What r/s/u act on (the selection) is the paper shown: Ctrl+End in Qt moved only the current row."""
+    table = window.paperTable
+    table.setFocus()
+    window._select_row(3)
+    last = window.model.rowCount() - 1
+    for key, mods, row in [
+        (Qt.Key.Key_End, Qt.KeyboardModifier.NoModifier, last),
+        (Qt.Key.Key_Home, Qt.KeyboardModifier.NoModifier, 0),
+        (Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier, last),
+        (Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier, 0),
+    ]:
+        qtbot.keyClick(table, key, mods)
+        assert table.currentIndex().row() == row
+        assert [i.row() for i in table.selectionModel().selectedRows()] == [row]
+    qtbot.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+    shown = window.model.id_at(last)
+    qtbot.waitUntil(lambda: window._current_id == shown)
+    qtbot.keyClick(table, Qt.Key.Key_R)
+    assert window.library.paper(shown).state == "read"  # the paper shown is the one marked
+
+
 def test_keyboard_triage_with_auto_advance_and_undo(qtbot, window):
     window.paperTable.setFocus()
     window._select_row(0)

@@ -296,6 +296,7 @@ class MainWindow(QMainWindow):
         self.emptyLabel.linkActivated.connect(self._empty_link)
         self.emptyLabel.hide()
         self.paperTable.viewport().installEventFilter(self)
+        self.paperTable.installEventFilter(self)
 
         right = QWidget(central)
         rl = QVBoxLayout(right)
@@ -868,6 +869,19 @@ class MainWindow(QMainWindow):
                 self._fill_shown_rows()
             elif kind == QEvent.Type.Resize:
                 self.emptyLabel.resize(self.paperTable.viewport().size())
+        elif obj is self.paperTable and event.type() == QEvent.Type.KeyPress:
+            # Home/End go to the first/last paper, selected: Qt's own move to the first/last column of a
+            # row-selecting table, and Ctrl+Home/End moved the current paper (the one shown) while the
+            # selection (what r/s/u and tags act on) stayed behind
+            key = event.key()  # type: ignore[attr-defined]
+            mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier  # type: ignore[attr-defined]
+            if key in (Qt.Key.Key_Home, Qt.Key.Key_End) and mods in (
+                Qt.KeyboardModifier.NoModifier,
+                Qt.KeyboardModifier.ControlModifier,
+            ):
+                if self.model.rowCount():
+                    self._select_row(0 if key == Qt.Key.Key_Home else self.model.rowCount() - 1)
+                return True
         if obj is self.searchField and event.type() == QEvent.Type.KeyPress:
             key = event.key()  # type: ignore[attr-defined]
             if key in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.model.rowCount():
