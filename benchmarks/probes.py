@@ -120,7 +120,7 @@ def probe_search(data_dir: str, reps: str) -> None:
     n = int(reps)
     lib = Library.open(data_dir, seed=False)
     _prepare_annotations(lib)
-    from readinglist.results import QueryError
+    from readinglist.papers import QueryError
 
     new, typed = [], []
     per_query = {}
@@ -314,7 +314,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     for key in "rsurrsjjkk" * 3:
         QTest.keyClick(window.paperTable, key)
         app.processEvents()
-    wait_until(lambda: window.library._updater is None or window.library._updater.flush(0.001))
+    wait_until(lambda: window.library.flush_index(0.001))
     triage_stall = max(gaps) if gaps else 0.0
 
     # scrolling the whole table

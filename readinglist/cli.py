@@ -11,13 +11,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from readinglist import __version__
-from readinglist.export import FORMATS, ExportOptions, export, render
-from readinglist.importers import ImportFailure
-from readinglist.library import ImportCancelled, Library
-from readinglist.results import QueryError
-from readinglist.store import STATES, Paper, StoreError
+from readinglist.export import GROUPS, ExportOptions, export, render
+from readinglist.library import Library
+from readinglist.papers import (
+    EXPORT_FORMATS,
+    STATE_MARKS,
+    STATES,
+    ImportCancelled,
+    ImportFailure,
+    Paper,
+    QueryError,
+    StoreError,
+    export_format_for,
+)
 
-SEARCH_HELP = """\
+SEARCH_HELP = f"""\
 search syntax:
   words             all of them, stemmed (learn finds learning), title weighted over abstract
   "a phrase"        the words next to each other
@@ -25,7 +33,7 @@ search syntax:
   a OR b, NOT c     boolean; AND is implied; parentheses group
   title: abstract: author: tag: note: venue:   one field
   year:2024  year:2020..2024  year:>2020       years
-  state:unread|skimmed|read
+  state:{"|".join(STATES)}
 """
 
 
@@ -90,8 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("export", help="export a reading list (Markdown to stdout by default)")
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
     s.add_argument("-o", "--output", type=Path, metavar="FILE")
-    s.add_argument("--format", choices=FORMATS, default=None)
-    s.add_argument("--group", choices=("state", "tag", "none"), default="state")
+    s.add_argument("--format", choices=list(EXPORT_FORMATS), default=None)
+    s.add_argument("--group", choices=GROUPS, default="state")
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
 
@@ -106,13 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ---- output -----------------------------------------------------------------------------------------
 
-STATE_MARK = {"unread": " ", "skimmed": "~", "read": "x"}
-
 
 def paper_line(p: Paper, width: int) -> str:
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
     tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.tags)
-    head = f"{p.uid:<7} [{STATE_MARK[p.state]}] "
+    head = f"{p.uid:<7} [{STATE_MARKS[p.state]}] "
     tail = "  " + " · ".join(x for x in (meta, tags) if x)
     room = max(20, width - len(head) - len(tail))
     title = p.title if len(p.title) <= room else p.title[: room - 1] + "…"
@@ -247,10 +253,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         print(f"{p.uid}: {p.title}")
         return 0
     if cmd == "export":
-        fmt = args.format
-        if fmt is None:
-            suffix = args.output.suffix.lower() if args.output else ".md"
-            fmt = {".bib": "bibtex", ".csv": "csv", ".json": "json"}.get(suffix, "markdown")
+        fmt = args.format or export_format_for(args.output)
         result = lib.search(args.query)
         papers = lib.papers(result.ids)
         options = ExportOptions(
@@ -347,8 +350,7 @@ def check_installation() -> int:
             lib.set_state(first, "read")
             if lib.search("state:read").ids != first:
                 raise RuntimeError("an edit did not reach the index")
-            updater = lib._updater
-            pid = updater.writer_pid if updater is not None else None
+            pid = lib.index_writer_pid()
             trouble = [m for m in messages if "in-process" in m]
             if pid is None or pid == os.getpid() or trouble:
                 raise RuntimeError("the index writer process did not run: " + "; ".join(trouble))

@@ -19,12 +19,11 @@ from datetime import date
 from pathlib import Path
 
 from readinglist.markup import escape_markdown, title_plain, to_markdown
-from readinglist.store import STATES, Paper
+from readinglist.papers import EXPORT_FORMATS, STATE_LABELS, STATES, Paper
 
-FORMATS = ("markdown", "bibtex", "csv", "json")
-EXTENSIONS = {"markdown": ".md", "bibtex": ".bib", "csv": ".csv", "json": ".json"}
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
-STATE_HEADINGS = {"read": "Read", "skimmed": "Skimmed", "unread": "Unread"}
+GROUP_ORDER = tuple(reversed(STATES))  # a reading list starts with what was read
+GROUPS = ("state", "tag", "none")
 
 
 @dataclass
@@ -46,7 +45,7 @@ def render(papers: Sequence[Paper], options: ExportOptions, today: date | None =
         return csv_text(papers)
     if options.format == "json":
         return json.dumps([p.to_json() for p in papers], ensure_ascii=False, indent=2) + "\n"
-    raise ValueError(f"unknown export format {options.format!r}; use one of {', '.join(FORMATS)}")
+    raise ValueError(f"unknown export format {options.format!r}; use one of {', '.join(EXPORT_FORMATS)}")
 
 
 def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
@@ -133,7 +132,7 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
         if untagged:
             groups.append(("Untagged", untagged))
     elif options.group == "state":
-        groups = [(STATE_HEADINGS[s], [p for p in papers if p.state == s]) for s in ("read", "skimmed", "unread")]
+        groups = [(STATE_LABELS[s], [p for p in papers if p.state == s]) for s in GROUP_ORDER]
     else:
         groups = [("", list(papers))]
     for heading, members in groups:
@@ -238,6 +237,3 @@ def csv_text(papers: Sequence[Paper]) -> str:
             ]
         )
     return buf.getvalue()
-
-
-assert set(STATE_HEADINGS) == set(STATES)

@@ -14,82 +14,20 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-STATES = ("unread", "skimmed", "read")
+from readinglist.papers import STATES, NewPaper, Paper, StoreError, TableRow
+
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
     "venue": "lower(p.venue)",
     "year": "p.year",
-    "state": "CASE p.state WHEN 'unread' THEN 0 WHEN 'skimmed' THEN 1 ELSE 2 END",
+    "state": "CASE p.state " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(STATES)) + " END",
     "added": "p.id",
     "tags": "(SELECT lower(group_concat(t.name, ', ')) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
     " WHERE pt.paper_id = p.id)",
 }
-
-
-class StoreError(Exception):
-    """A database problem a user can act on (the message says what and where)."""
-
-
-@dataclass
-class Paper:
-    id: int
-    uid: str
-    title: str  # what the user sees: their own title, else the imported one, else the derived one
-    raw_title: str  # as imported (may hold LaTeX); empty when the source had none
-    auto_title: str  # the fallback: the imported title as plain text, or one derived from the abstract
-    user_title: str | None
-    abstract: str
-    plain_abstract: str
-    authors: list[str]
-    venue: str
-    year: int | None
-    url: str
-    links: list[str]
-    state: str
-    note: str
-    tags: list[str] = field(default_factory=list)
-    source: str = ""
-    in_source: bool = True
-    updated_at: str = ""
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.uid,
-            "title": self.title,
-            "abstract": self.abstract,
-            "authors": self.authors,
-            "venue": self.venue,
-            "year": self.year,
-            "url": self.url,
-            "tags": self.tags,
-            "state": self.state,
-            "note": self.note,
-            "links": self.links,
-            "source": self.source,
-        }
-
-
-@dataclass
-class NewPaper:
-    """A paper ready to store, with its derived forms computed once at import."""
-
-    uid_seed: str
-    content_hash: str
-    source_key: str
-    title: str
-    auto_title: str
-    abstract: str
-    plain_abstract: str
-    authors: list[str]
-    venue: str
-    year: int | None
-    url: str
-    links: list[str]
-    tags: list[str]
 
 
 # what an import writes (and a revised record rewrites); everything else on a paper is the user's
@@ -446,10 +384,10 @@ class Store:
         got = self.papers([paper_id])
         return got[0] if got else None
 
-    def rows(self, ids: Sequence[int]) -> dict[int, tuple[str, str, int | None, str, str]]:
+    def rows(self, ids: Sequence[int]) -> dict[int, TableRow]:
         """What a table row shows — (title, venue, year, state, tags) — without the abstracts, from the
         table rows index (SQLite's planner would read the papers' records instead)."""
-        out: dict[int, tuple[str, str, int | None, str, str]] = {}
+        out: dict[int, TableRow] = {}
         db = self.db
         if self._rows_hint is None:  # a library opened read-only may predate the index
             has = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'papers_row'").fetchone()

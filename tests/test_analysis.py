@@ -1,7 +1,7 @@
 import pytest
 from whoosh.analysis import StemmingAnalyzer
 
-from readinglist.analysis import FastStemAnalyzer
+from readinglist.index.analysis import FastStemAnalyzer
 
 TEXTS = [
     "We propose Budgeted EXit Actor (BEXA), a novel actor-critic architecture; it's 3.5x faster.",
@@ -43,9 +43,9 @@ def test_postings_from_words_equal_whoosh_positions_word_values(boost):
 
     from whoosh.formats import Positions
 
-    from readinglist.analysis import patch_positions
+    from readinglist.index import patches
 
-    patch_positions()
+    assert patches.apply()
     original = Positions._readinglist_original  # type: ignore[attr-defined]
     assert Positions.word_values is not original
     corpus = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text().split("\n\n")
@@ -64,7 +64,7 @@ def test_words_equal_stemming_analyzer_on_unicode_edge_cases(monkeypatch):
     (İ → i̇) or split it, so it finds the words first and lower-cases each, as the analyzer chain does."""
     from pathlib import Path
 
-    from readinglist.analysis import FastStemAnalyzer
+    from readinglist.index.analysis import FastStemAnalyzer
 
     corpus = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text().split("\n\n")
     edge = ["İstanbul İİ straße ΣΊΣΥΦΟΣ ﬁne café naïve e\u0301t\u00e9 ǅemal Ⅻ x² the of a", "É a", "ÀB"]

@@ -126,11 +126,11 @@ def test_check_installation_exercises_the_writer_processes():
 
 
 def test_check_installation_fails_loudly_without_writer_process(capsys, monkeypatch):
-    from readinglist import index_writer
+    from readinglist.index import background
 
-    def refuse(data_dir):
-        raise index_writer.WriterError("cannot start processes here")
+    def refuse(*_args):
+        raise background.WriterError("cannot start processes here")
 
-    monkeypatch.setattr(index_writer, "WriterProcess", refuse)
+    monkeypatch.setattr(background, "WriterProcess", refuse)
     code, _, err = run(capsys, "check")
     assert code == 1 and "cannot start processes here" in err

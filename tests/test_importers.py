@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 from conftest import corpus
 
-from readinglist.importers import ImportContext, ImportFailure, parse_file
+from readinglist.importers import ImportContext, parse_file
+from readinglist.papers import ImportFailure
 
 
 def test_seed_corpus_gives_venue_year_and_abstracts():

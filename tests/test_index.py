@@ -4,8 +4,8 @@ from itertools import pairwise
 
 import pytest
 
-from readinglist.index import QueryError
 from readinglist.library import Library
+from readinglist.papers import QueryError
 
 
 def titles(lib, query, **kw):
@@ -118,7 +118,7 @@ def test_related_papers_give_way_to_a_search(lib):
 
 
 def test_edits_write_small_segments_and_merge_them_by_size_class(lib):
-    from readinglist.index import MERGE_FACTOR, MERGE_LIMITS
+    from readinglist.index.engine import MERGE_FACTOR, MERGE_LIMITS
 
     assert lib.index.ix is not None
     big = max(seg.doc_count_all() for seg in lib.index.ix._segments())

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
+import time
 
 import pytest
 
-from readinglist import index_writer
-from readinglist.index import MERGE_FACTOR
+from readinglist.index import background
+from readinglist.index.engine import MERGE_FACTOR
 from tests.conftest import corpus
 
 
@@ -21,14 +23,29 @@ def bg_lib(lib):
     lib.close()  # stops the writer process too
 
 
+def kill_writer(lib) -> None:
+    """The writer process dies (kill -9) and is gone before the test goes on."""
+    pid = lib.updater.writer_pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        except (ProcessLookupError, ChildProcessError):
+            return
+        time.sleep(0.01)
+
+
 def test_updates_are_written_by_another_process(bg_lib):
     ids = bg_lib.search("").ids
     bg_lib.set_state(ids[:2], "read")
     bg_lib.add_tags([ids[2]], ["offline rl"])
     assert set(bg_lib.search("state:read").ids) == set(ids[:2])  # search waits for the writer
     assert bg_lib.search('tag:"offline rl"').ids == [ids[2]]
-    updater = bg_lib._updater
-    assert updater is not None and updater.writer_pid not in (None, os.getpid())
+    assert bg_lib.index_writer_pid() not in (None, os.getpid())
     assert not bg_lib.messages
 
 
@@ -37,7 +54,7 @@ def test_merges_in_the_writer_process_lose_nothing(bg_lib):
     for i in range(2 * MERGE_FACTOR + 1):
         bg_lib.set_note(ids[i], f"note number{i}")
         bg_lib.flush_index()
-    bg_lib._updater._look_for_merges()
+    bg_lib.updater.poll()
     assert bg_lib.index.ix is not None
     assert len(bg_lib.index.ix._segments()) <= MERGE_FACTOR + 1
     for i in range(2 * MERGE_FACTOR + 1):
@@ -54,10 +71,10 @@ def test_an_import_waits_for_the_writer_process(bg_lib):
 
 
 def test_a_writer_that_cannot_start_means_writing_in_process(bg_lib, monkeypatch):
-    def refuse(data_dir):
-        raise index_writer.WriterError("no processes here")
+    def refuse(*_args):
+        raise background.WriterError("no processes here")
 
-    monkeypatch.setattr(index_writer, "WriterProcess", refuse)
+    monkeypatch.setattr(background, "WriterProcess", refuse)
     ids = bg_lib.search("").ids
     bg_lib.set_state(ids[:1], "read")
     assert bg_lib.search("state:read").ids == ids[:1]
@@ -68,32 +85,29 @@ def test_a_writer_that_dies_loses_no_change(bg_lib):
     ids = bg_lib.search("").ids
     bg_lib.set_state(ids[:1], "read")
     bg_lib.flush_index()
-    writer = bg_lib._updater._writer
-    assert writer is not None
-    writer._proc.kill()
-    writer._proc.join()
+    kill_writer(bg_lib)
     bg_lib.set_state(ids[1:2], "read")
     assert set(bg_lib.search("state:read").ids) == set(ids[:2])
     assert any("in-process" in m for m in bg_lib.messages)
 
 
 def test_window_imports_index_in_writer_processes_and_merge_later(bg_lib, monkeypatch):
-    import readinglist.index as index_mod
+    from readinglist.index import engine
 
     ids = bg_lib.search("").ids
     bg_lib.set_state(ids[:1], "read")  # the writer process is up
     bg_lib.flush_index()
-    assert bg_lib.index.offloaded
+    assert bg_lib.index_writer_pid() is not None
     seen = []
-    real = index_mod._new_writer
-    monkeypatch.setattr(index_mod, "_new_writer", lambda ix, expected=0, procs_from=2000: (
+    real = engine.new_writer
+    monkeypatch.setattr(engine, "new_writer", lambda ix, expected=0, procs_from=2000: (
         seen.append((expected, procs_from)), real(ix, expected, procs_from))[1])  # fmt: skip
     merges = []
-    updater = bg_lib._updater
+    updater = bg_lib.updater
     real_merge = updater.request_merge
     monkeypatch.setattr(updater, "request_merge", lambda: (merges.append(1), real_merge())[1])
     bg_lib.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
-    assert seen and seen[0][1] == index_mod.BULK_PROCS_MIN_DOCS_WINDOW and seen[0][0] > seen[0][1]
+    assert seen and seen[0][1] == engine.BULK_PROCS_MIN_DOCS_WINDOW and seen[0][0] > seen[0][1]
     assert merges == [1]  # merging is the writer process's job, after the import
     bg_lib.settle_index()
     assert len(bg_lib.search("").ids) == len(bg_lib.search("year:2000..2030").ids) > 500
@@ -104,10 +118,8 @@ def test_a_writer_that_dies_between_requests_is_noticed(bg_lib):
     ids = bg_lib.search("").ids
     bg_lib.set_state(ids[:1], "read")
     bg_lib.flush_index()
-    writer = bg_lib._updater._writer
-    writer._proc.kill()
-    writer._proc.join()
-    bg_lib._updater._look_for_merges()  # what the idle updater does every half second
-    assert bg_lib._updater._writer is None and any("in-process" in m for m in bg_lib.messages)
+    kill_writer(bg_lib)
+    bg_lib.updater.poll()  # what the idle updater does every half second
+    assert bg_lib.index_writer_pid() is None and any("in-process" in m for m in bg_lib.messages)
     bg_lib.set_state(ids[1:2], "read")
     assert set(bg_lib.search("state:read").ids) == set(ids[:2])

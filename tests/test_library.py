@@ -4,8 +4,8 @@ import threading
 import pytest
 from conftest import corpus
 
-from readinglist.importers import ImportFailure
-from readinglist.library import ImportCancelled, Library
+from readinglist.library import Library
+from readinglist.papers import ImportCancelled, ImportFailure
 
 
 def test_first_start_imports_bundled_corpus(lib):

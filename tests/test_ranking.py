@@ -1,4 +1,4 @@
-"""readinglist.ranking must give exactly Whoosh's own BM25F results: same documents, same scores."""
+"""readinglist.index.ranking must give exactly Whoosh's own BM25F results: same documents, same scores."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from whoosh import query
 from whoosh.collectors import UnlimitedCollector
 
-from readinglist import ranking
-from readinglist.index import _column_ints, _read_pids
-from readinglist.ranking import Ranker, ranked
+from readinglist.index import patches, ranking
+from readinglist.index.engine import _column_ints, _read_pids
+from readinglist.index.ranking import Ranker, ranked
 from tests.conftest import CORPORA
 
 QUERIES = [
@@ -45,7 +45,7 @@ QUERIES = [
 def busy_lib(lib, monkeypatch):
     """The bundled corpus and, when available, 517 PMLR papers, with annotations written after the import:
     several segments (merging is off), some with deleted documents (every edit replaces a document)."""
-    monkeypatch.setattr("readinglist.index.MERGE_LIMITS", ())
+    monkeypatch.setattr("readinglist.index.engine.MERGE_LIMITS", ())
     pmlr = CORPORA / "pmlr_colt2025_uai2025_l4dc2026.jsonl"
     if pmlr.exists():
         lib.import_files([pmlr])
@@ -170,7 +170,7 @@ def test_fuzzy_automaton_is_built_once_and_its_words_highlighted(busy_lib, monke
         fuzzy = [leaf for leaf in q.leaves() if isinstance(leaf, query.FuzzyTerm)]
         assert len(fuzzy) > 1  # one per searched field
     assert len(built) == len({leaf.text for leaf in fuzzy}) < len(fuzzy) * len(s.leaf_searchers())
-    ranking.forget_fuzzy_automata()
+    patches.forget_fuzzy_automata()
     monkeypatch.setattr(lev, "levenshtein_automaton", real)
     with index.searching() as s:
         expected = {w.decode() if isinstance(w, bytes) else w for leaf in fuzzy for w in leaf._btexts(s.reader())}

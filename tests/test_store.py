@@ -3,7 +3,8 @@ import sqlite3
 import pytest
 
 from readinglist import store as store_mod
-from readinglist.store import Store, StoreError
+from readinglist.papers import StoreError
+from readinglist.store import Store
 
 
 def test_schema_has_real_many_to_many_tags_and_pragmas(tmp_path):

@@ -1,4 +1,4 @@
-from readinglist.titles import derive_title, first_sentence_title, make_unique, method_title
+from readinglist.importers.titles import derive_title, first_sentence_title, make_unique, method_title
 
 
 def test_acronym_with_expansion():

@@ -6,29 +6,16 @@ import re
 from pathlib import Path
 
 from readinglist.importers import jsonfile, seed, tabular
-from readinglist.importers.base import (
-    ImportContext,
-    ImportFailure,
-    ParsedFile,
-    Record,
-    format_suffix,
-    iter_lines,
-    read_text,
-)
+from readinglist.importers.base import ImportContext, ParsedFile, Record, iter_lines, read_text
+from readinglist.papers import IMPORT_DESCRIPTION, IMPORT_SUFFIXES, STREAMED_SUFFIXES, ImportFailure, format_suffix
 
 __all__ = ["ImportContext", "ImportFailure", "ParsedFile", "Record", "detect_format", "parse_file"]
 
-SUPPORTED = "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv)"
-
 
 def detect_format(path: Path, text: str) -> str:
-    suffix = format_suffix(path)
-    if suffix in {".bib", ".bibtex"}:
-        return "bibtex"
-    if suffix in {".jsonl", ".ndjson", ".json"}:
-        return "json"
-    if suffix in {".csv", ".tsv"}:
-        return "csv"
+    kind = IMPORT_SUFFIXES.get(format_suffix(path))
+    if kind is not None and kind != "seed":  # .txt says nothing: the bundled format, or anything else
+        return kind
     head = text.lstrip("\ufeff \t\r\n")[:4096]
     if head.startswith(("[", "{")):
         return "json"
@@ -39,13 +26,13 @@ def detect_format(path: Path, text: str) -> str:
     first = head.split("\n", 1)[0].lower()
     if ("\t" in first or "," in first) and ("title" in first or "abstract" in first):
         return "csv"
-    raise ImportFailure(path, f"unrecognised format; supported: {SUPPORTED}", None)
+    raise ImportFailure(path, f"unrecognised format; supported: {IMPORT_DESCRIPTION}", None)
 
 
 def parse_file(path: Path, context: ImportContext | None = None) -> ParsedFile:
     """Read and parse one file; raises ImportFailure with a message for the user."""
     warnings: list[str] = []
-    if format_suffix(path) in {".jsonl", ".ndjson"}:  # streamed: these are the 100k-paper files
+    if format_suffix(path) in STREAMED_SUFFIXES:  # streamed: these are the 100k-paper files
         return jsonfile.parse_lines(path, iter_lines(path, warnings), warnings)
     text = read_text(path, warnings)
     kind = detect_format(path, text)

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from readinglist.papers import IMPORT_SUFFIXES, ImportFailure, strip_compression
+
 MAX_BYTES = 2 * 1024**3  # decompressed; past this a file is refused rather than exhausting memory
 PLACEHOLDER_ABSTRACTS = {
     "abstract unavailable",
@@ -23,17 +25,6 @@ PLACEHOLDER_ABSTRACTS = {
     "tba",
     "-",
 }
-
-
-class ImportFailure(Exception):
-    """A file that cannot be imported; the message names the file, the line where known, and the problem."""
-
-    def __init__(self, path: Path | str, problem: str, line: int | None = None):
-        self.path = Path(path)
-        self.problem = problem
-        self.line = line
-        where = f"{self.path.name}, line {line}" if line else self.path.name
-        super().__init__(f"{where}: {problem}")
 
 
 @dataclass
@@ -163,17 +154,9 @@ def read_text(path: Path, warnings: list[str]) -> str:
 
 def base_name(path: Path) -> str:
     """The file name without compression and format suffixes: icml2026.jsonl.gz → icml2026."""
-    name = path.name
-    for suffix in (".gz", ".xz", ".bz2"):
-        name = name.removesuffix(suffix)
-    return re.sub(r"\.(jsonl|ndjson|json|bib|bibtex|csv|tsv|txt)$", "", name, flags=re.I)
-
-
-def format_suffix(path: Path) -> str:
-    name = path.name.lower()
-    for suffix in (".gz", ".xz", ".bz2"):
-        name = name.removesuffix(suffix)
-    return Path(name).suffix
+    name = strip_compression(path.name)
+    suffix = Path(name).suffix
+    return name[: -len(suffix)] if suffix.lower() in IMPORT_SUFFIXES else name
 
 
 # A soft hyphen where a PDF broke a word across lines: pdfminer writes it "(cid:173)" (in 1,604 of the

@@ -14,16 +14,9 @@ from pathlib import Path
 import bibtexparser
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 
-from readinglist.importers.base import (
-    ImportContext,
-    ImportFailure,
-    ParsedFile,
-    Record,
-    clean_abstract,
-    parse_year,
-    split_tags,
-)
+from readinglist.importers.base import ImportContext, ParsedFile, Record, clean_abstract, parse_year, split_tags
 from readinglist.markup import title_plain
+from readinglist.papers import ImportFailure
 
 logging.getLogger("bibtexparser").setLevel(logging.CRITICAL)
 

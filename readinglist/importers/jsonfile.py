@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from readinglist.importers.base import (
-    ImportFailure,
     ParsedFile,
     Record,
     clean_abstract,
@@ -17,6 +16,7 @@ from readinglist.importers.base import (
     split_tags,
     venue_year_from_name,
 )
+from readinglist.papers import ImportFailure
 
 _URL_KEYS = ("url", "link", "oa", "site", "pdf", "html_url")
 

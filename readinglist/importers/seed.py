@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from readinglist.importers.base import ImportFailure, ParsedFile, Record, clean_abstract
+from readinglist.importers.base import ParsedFile, Record, clean_abstract
+from readinglist.papers import ImportFailure
 
 HEADER_RE = re.compile(r"^\s*(?P<venue>.+?)\s+(?P<year>(?:19|20)\d\d)(?:\s+(?:Papers|Abstracts|Accepted Papers))?\s*$")
 

@@ -8,16 +8,15 @@ import sys
 from pathlib import Path
 
 from readinglist.importers.base import (
-    ImportFailure,
     ParsedFile,
     Record,
     clean_abstract,
-    format_suffix,
     parse_year,
     split_authors,
     split_tags,
     venue_year_from_name,
 )
+from readinglist.papers import ImportFailure, format_suffix
 
 csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 

@@ -8,9 +8,7 @@ from collections.abc import Callable
 from PySide6.QtGui import QPalette
 
 from readinglist.markup import inline_html, to_html
-from readinglist.store import Paper
-
-STATE_LABEL = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
+from readinglist.papers import STATE_LABELS, Paper
 
 
 def paper_html(
@@ -28,7 +26,7 @@ def paper_html(
         f"<style>a {{ color: {link}; text-decoration: none; }} .math {{ font-family: serif; font-style: italic; }}"
         f" .muted {{ color: {muted}; }} body {{ color: {text}; }} p {{ margin-top: 0; margin-bottom: 8px; }}</style>",
         f'<h2 style="margin-bottom:4px">{title}</h2>',
-        f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABEL[p.state]}'
+        f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABELS[p.state]}'
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
     ]
     if p.authors:

@@ -6,8 +6,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QWidget
 
 from readinglist.export import ExportOptions
+from readinglist.papers import EXPORT_FORMATS
 
-FORMATS = [("Markdown", "markdown"), ("BibTeX", "bibtex"), ("CSV", "csv"), ("JSON", "json")]
 GROUPS = [("Reading state", "state"), ("Tag", "tag"), ("None", "none")]
 SCOPES = [("Current results", "results"), ("Selected papers", "selection"), ("All papers", "all")]
 
@@ -26,8 +26,8 @@ class ExportDialog(QDialog):
                 self.scopeBox.addItem(label, key)
         self.formatBox = QComboBox(self)
         self.formatBox.setObjectName("exportFormat")
-        for label, key in FORMATS:
-            self.formatBox.addItem(label, key)
+        for f in EXPORT_FORMATS.values():
+            self.formatBox.addItem(f.label, f.name)
         self.groupBox = QComboBox(self)
         self.groupBox.setObjectName("exportGroup")
         for label, key in GROUPS:

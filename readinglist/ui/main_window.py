@@ -60,15 +60,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from readinglist import markup, turns
+from readinglist import markup
 from readinglist.export import ExportOptions, export
-from readinglist.importers import ImportFailure
-from readinglist.library import ImportCancelled, ImportSummary, Library, normalise_tags
-from readinglist.results import QueryError, SearchResult
-from readinglist.store import StoreError
+from readinglist.library import ImportSummary, Library
+from readinglist.papers import (
+    EXPORT_FORMATS,
+    ImportCancelled,
+    ImportFailure,
+    QueryError,
+    SearchResult,
+    StoreError,
+    import_file_filter,
+    normalise_tags,
+)
 from readinglist.ui.detail import empty_html, paper_html
 from readinglist.ui.dialogs import ExportDialog
 from readinglist.ui.models import COLUMNS, PaperTableModel, SidebarModel
+from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand, SetTitleCommand
 from readinglist.ui.workers import Runner
 
@@ -76,12 +84,7 @@ SEARCH_DEBOUNCE_MS = 0  # searches coalesce (one in flight, the latest queued), 
 DETAIL_AFTER_SEARCH_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 NOTE_AUTOSAVE_MS = 800
-IMPORT_FILTER = "Paper lists (*.txt *.jsonl *.ndjson *.json *.bib *.bibtex *.csv *.tsv *.gz *.xz *.bz2);;All files (*)"
-
-
-def _paint_over() -> None:
-    """The table's paint is over (a zero-timer queued from its paint event): searches may go on."""
-    turns.painting(False)
+IMPORT_FILTER = import_file_filter()
 
 
 class TagCompleter(QCompleter):
@@ -127,6 +130,8 @@ class MainWindow(QMainWindow):
         self._refresh_id: int | None = None  # an edited paper to re-render on the next turn of the loop
         self._related_cancel: threading.Event | None = None
         self.quiet_export = False  # no "Exported" message box (tests, scripts)
+        self.paint_gate = PaintGate()
+        library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
         self.setObjectName("mainWindow")
         self.setAcceptDrops(not self.read_only)
@@ -606,9 +611,7 @@ class MainWindow(QMainWindow):
         result = self._last_result
         match = None
         if result and result.query.strip() and result.terms:
-            from readinglist.index import highlighter  # loaded by the search that made these terms
-
-            match = highlighter(result.terms)
+            match = self.library.highlighter(result.terms)
         scroll = self.detailView.verticalScrollBar().value()
         self.detailView.setHtml(paper_html(paper, self.palette(), match, related))
         if related is not None:
@@ -864,8 +867,8 @@ class MainWindow(QMainWindow):
         if obj is self.paperTable.viewport():
             kind = event.type()
             if kind == QEvent.Type.Paint:  # a search on another thread waits until this paint is over
-                turns.painting(True)
-                QTimer.singleShot(0, _paint_over)
+                self.paint_gate.painting(True)
+                QTimer.singleShot(0, lambda: self.paint_gate.painting(False))
                 self._fill_shown_rows()
             elif kind == QEvent.Type.Resize:
                 self.emptyLabel.resize(self.paperTable.viewport().size())
@@ -1014,9 +1017,9 @@ class MainWindow(QMainWindow):
             return
         options, scope = dialog.options(), dialog.scope()
         folder = str(self.settings.value("exportFolder", str(Path.home())))
-        ext = {"markdown": "md", "bibtex": "bib", "csv": "csv", "json": "json"}[options.format]
+        ext = EXPORT_FORMATS[options.format].extension
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export Reading List", str(Path(folder) / f"reading-list.{ext}"), f"{options.format} (*.{ext})"
+            self, "Export Reading List", str(Path(folder) / f"reading-list{ext}"), f"{options.format} (*{ext})"
         )
         if not path:
             return

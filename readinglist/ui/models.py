@@ -26,13 +26,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
+from readinglist.papers import STATE_LABELS, STATES, state_order
 from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = ["state", "title", "venue", "year", "tags"]
 HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
-STATE_TIP = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
 
@@ -78,7 +78,6 @@ _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _SORT = int(SortRole)
 _ID = int(IdRole)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-_STATE_ORDER = {"unread": 0, "skimmed": 1, "read": 2}
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 KEEP_FILLED = 1000  # rows whose items are kept; beyond that, rows far from the ones asked for are emptied
 
@@ -200,9 +199,9 @@ class PaperTableModel(QStandardItemModel):
 
     def _items(self, pid: int, title: str, venue: str, year: int | None, state: str, tags: str) -> list[QStandardItem]:
         state_item = QStandardItem(state_icon(state), "")
-        state_item.setToolTip(STATE_TIP[state])
+        state_item.setToolTip(STATE_LABELS[state])
         state_item.setData(_CENTER, _ALIGN)
-        state_item.setData(_STATE_ORDER[state], _SORT)
+        state_item.setData(state_order(state), _SORT)
         state_item.setData(pid, _ID)
         title_item = QStandardItem(title)
         title_item.setToolTip(title)
@@ -297,10 +296,7 @@ class SidebarModel(QStandardItemModel):
 
     def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
         entries: list[tuple[str, tuple[str, str | None], int]] = [("All", ("all", None), counts["all"])]
-        entries += [
-            (label, ("state", state), counts[state])
-            for label, state in (("Unread", "unread"), ("Skimmed", "skimmed"), ("Read", "read"))
-        ]
+        entries += [(STATE_LABELS[state], ("state", state), counts[state]) for state in STATES]
         self._fill(self.library_root, entries)
         self._fill(self.tags_root, [(name, ("tag", name), n) for name, n in tags])
         self.tags_root.setText(f"Tags ({len(tags)})" if tags else "Tags")

@@ -1,16 +1,13 @@
 """Whoosh's BM25F ranking, computed a posting list at a time instead of a posting at a time.
 
 Whoosh matches and scores through a tree of matcher objects that advances one document per chain of
-Python calls (about 8 µs a posting on this project's 2-core machine: 40–100 ms for a common word at 8k
-papers, 0.4 s at 94k). `Ranker` evaluates the same parsed query with set algebra over whole posting lists,
+Python calls (several µs a posting: a common word's search is most of a keystroke's budget; figures in
+docs/performance-changes.md). `Ranker` evaluates the same parsed query with set algebra over whole posting lists,
 decoded block by block through Whoosh's own codec, and scores them with the formula and collection
 statistics Whoosh's BM25F uses; `tests/test_ranking.py` checks every result and score against Whoosh's own
 search. Query types not handled here (spans, sloppy phrases, …) go to Whoosh's matcher for that sub-query
 only, so whatever Whoosh accepts still works. One deliberate difference: numeric ranges match exact values
 (Whoosh's trie ranges are wrong for a 16-bit field, see `_numeric_range`).
-
-Measured at 94k papers, all hits ranked: "learning" 440 → 100 ms, "trans*" 730 → 85 ms, and a few ms when
-the words were searched before (while typing).
 
 Score dictionaries map a searcher-wide docnum to a score. Those of single terms are cached per searcher
 (bounded), so a query that grows by a keystroke re-reads only its new word.
@@ -21,19 +18,18 @@ from __future__ import annotations
 import heapq
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from itertools import accumulate
 from pickle import loads
 
 from whoosh import query
-from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher
+from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.formats import Positions
 from whoosh.matching import FilterMatcher, Matcher
 from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
-from readinglist.turns import make_way
+from readinglist.index.patches import column_lengths, fast_paths
 
 Scores = dict[int, float]
 TERM_CACHE_POSTINGS = 400_000  # ≈ 40 MB of cached term scores at most
@@ -43,8 +39,10 @@ class Ranker:
     """Evaluates parsed queries against one Whoosh searcher. Not thread-safe: the index serialises
     searches, and builds a new Ranker with each new searcher."""
 
-    def __init__(self, searcher: Searcher):
+    def __init__(self, searcher: Searcher, pause: Callable[[], None] | None = None):
         self.searcher = searcher
+        self.pause = pause or _never  # between posting blocks: may wait while the window paints
+        self.fast = fast_paths()  # off for another Whoosh release: every query goes to Whoosh's matchers
         self.schema = searcher.schema
         weighting = searcher.weighting
         self.K1: float = getattr(weighting, "K1", 1.2)
@@ -69,7 +67,7 @@ class Ranker:
         self.check = check or _never
         self.expanded = {}
         try:
-            return self._eval(q)
+            return self._eval(q) if self.fast else self._fallback(q)
         finally:
             self.check = _never
 
@@ -91,7 +89,7 @@ class Ranker:
             m = m.child
         if isinstance(m, W3LeafMatcher):
             while m.is_active():
-                make_way()
+                self.pause()
                 m._read_data()
                 block_ids, block_weights = m._data[0], m._data[1]
                 n = m._blocklength
@@ -371,75 +369,6 @@ def _length_bytes(reader, fieldname: str) -> bytes:
     perdoc = getattr(reader, "_perdoc", None)
     lengths = column_lengths(perdoc, fieldname, count) if perdoc is not None else None
     return lengths if lengths is not None else bytes(count)
-
-
-def column_lengths(perdoc, fieldname: str, count: int) -> bytes | None:
-    """A field's length column read in one piece (Whoosh's column reader reads one document per call,
-    a seek and a read each); None if the segment has no such column."""
-    column = perdoc._cached_reader(f"_{fieldname}_len", LENGTHS_COLUMN)
-    if column is None:
-        return None
-    raw = raw_column(column, 1)
-    if raw is None:
-        raw = bytes(column[d] for d in range(count))
-    return raw[:count] + bytes(max(0, count - len(raw)))
-
-
-def raw_column(column, width: int) -> bytes | None:
-    """The stored bytes of a fixed-width Whoosh column in one read, or None for another kind of column.
-    Whoosh's readers read (and unpack) one document per call: 0.15 s for a 94k-paper column."""
-    if getattr(column, "_fixedlen", None) != width or not hasattr(column, "_dbfile"):
-        return None
-    return bytes(column._dbfile.get(column._basepos, width * column._count)) if column._count else b""
-
-
-def patch_whoosh_lengths() -> None:
-    """Whoosh reads a document's field length from disk each time it is asked (a seek and a read): to
-    write a segment it asks once per posting (670k times for 8k papers, ~15% of an import's indexing).
-    This makes W3PerDocReader.doc_field_length read each length column once per reader (segments never
-    change) and answer from memory, with Whoosh's exact results."""
-    from whoosh.codec.whoosh3 import W3PerDocReader
-
-    if getattr(W3PerDocReader, "_readinglist_patched", False):
-        return
-    original = W3PerDocReader.doc_field_length
-    table = [byte_to_length(b) for b in range(256)]
-
-    def doc_field_length(self, docnum, fieldname, default=0):
-        cache = self.__dict__.setdefault("_readinglist_lengths", {})
-        lengths = cache.get(fieldname, False)
-        if lengths is False:
-            lengths = cache[fieldname] = column_lengths(self, fieldname, self._doccount)
-        if lengths is None or not 0 <= docnum < len(lengths):
-            return original(self, docnum, fieldname, default)
-        b = lengths[docnum]
-        return table[b] if b else None  # as Whoosh: None for a document without the field
-
-    W3PerDocReader.doc_field_length = doc_field_length
-    W3PerDocReader._readinglist_patched = True
-    W3PerDocReader._readinglist_original = original  # for the test that compares the two
-
-
-def patch_whoosh_fuzzy() -> None:
-    """Whoosh builds a fuzzy term's Levenshtein automaton anew for every segment and field it looks in
-    (25 times for `optimzation~` on a 5-segment index, 15 of its 48 ms at 8k papers). The automaton only
-    depends on the word, the distance and the prefix, and reading it only fills a memo of sorted labels,
-    so one built automaton serves every segment and thread."""
-    from whoosh.codec.base import Automata
-
-    if getattr(Automata, "_readinglist_patched", False):
-        return
-    Automata.levenshtein_dfa = staticmethod(lru_cache(maxsize=32)(Automata.levenshtein_dfa))
-    Automata._readinglist_patched = True
-
-
-def forget_fuzzy_automata() -> None:
-    """For measuring a fuzzy search from scratch."""
-    from whoosh.codec.base import Automata
-
-    clear = getattr(Automata.levenshtein_dfa, "cache_clear", None)
-    if clear is not None:
-        clear()
 
 
 def _decode_positions(value: bytes) -> Sequence[int]:

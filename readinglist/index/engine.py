@@ -1,15 +1,15 @@
-"""The Whoosh index: derived from the store, rebuilt whenever it cannot be trusted.
+"""The Whoosh index: opened if it can be trusted, rebuilt if not, searched, and written through primitives.
 
-Only the paper id is stored; text is read from SQLite, never re-read per hit. Every write goes through
-`Index.write()` (Whoosh allows one writer), and the index records the store revision it has seen, so
-changes made while it was closed or broken are caught up on the next open.
+Only the paper id is stored; text is read from SQLite, never re-read per hit. The index records the store
+revision it has seen, so changes made while it was closed or broken are caught up on the next open.
+
+The write methods here take no lock and know nothing of other writers: `background.IndexUpdater` is their
+only caller, and owns the one-writer rule, the writer process and merging.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 import shutil
 import sys
 import threading
@@ -21,125 +21,40 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as windex
-from whoosh import qparser, query, scoring
-from whoosh.analysis import StandardAnalyzer
-from whoosh.columns import NumericColumn
-from whoosh.fields import COLUMN, ID, KEYWORD, NUMERIC, TEXT, Schema
+from whoosh import query, scoring
+from whoosh.fields import COLUMN
 from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
-from readinglist.analysis import FastStemAnalyzer
-from readinglist.ranking import (
-    Ranker,
-    forget_fuzzy_automata,
-    patch_whoosh_fuzzy,
-    patch_whoosh_lengths,
-    ranked,
-    raw_column,
-)
-from readinglist.results import QueryError, SearchResult
-from readinglist.store import STATES, NewPaper, Paper
+from readinglist.index import patches
+from readinglist.index.query import highlight_terms, make_parser, parse
+from readinglist.index.ranking import Ranker, ranked
+from readinglist.index.schema import document, make_schema, schema_fingerprint
+from readinglist.papers import Paper, QueryError, SearchResult
 
-patch_whoosh_lengths()  # before any writer or reader exists (see ranking.patch_whoosh_lengths)
-patch_whoosh_fuzzy()
-
-SCHEMA_VERSION = 5  # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column,
-# year without trie terms (12% fewer postings to write: pid was never searched, and year ranges match exact
-# values, see ranking.Ranker._numeric_range)
-BULK_PROCS_MIN_DOCS = 2000  # below this, starting writer processes costs more time than it saves
+BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
 # ...but with a window open, time is not the point: a writer in the window's process sorts its postings in
 # one call that holds the interpreter lock (a 517-paper import froze the window for 140 ms)
 BULK_PROCS_MIN_DOCS_WINDOW = 100
-TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]
-FIELD_ALIASES = {"author": "authors", "tag": "tags"}
-KNOWN_FIELDS = {
-    "title",
-    "abstract",
-    "authors",
-    "author",
-    "tags",
-    "tag",
-    "note",
-    "venue",
-    "year",
-    "state",
-    "id",
-}
-TITLE_BOOST = 3.0
+MERGE_FACTOR = 4  # this many segments of one size class are merged into one
+MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
+SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
 
 
-# Segments are written as separate files, not Whoosh's default compound file: reading a compound segment
-# copies each of its files into memory (measured at 94k papers: 186 MB on the first search).
-def make_schema() -> Schema:
-    stem = FastStemAnalyzer()
-    names = StandardAnalyzer(stoplist=None, minsize=1)
-    return Schema(
-        id=ID(stored=True, unique=True),
-        pid=COLUMN(NumericColumn("I")),  # docnum → paper id without stored reads; never searched
-        title=TEXT(analyzer=stem, field_boost=TITLE_BOOST),
-        abstract=TEXT(analyzer=stem),
-        authors=TEXT(analyzer=names),
-        tags=KEYWORD(commas=True, lowercase=True, scorable=True),
-        note=TEXT(analyzer=stem),
-        venue=TEXT(analyzer=names),
-        year=NUMERIC(int, bits=16, signed=False, shift_step=0),
-        state=ID,
-    )
-
-
-def schema_fingerprint(schema: Schema) -> str:
-    # names and types only (reprs carry memory addresses); bump SCHEMA_VERSION when an analyzer changes
-    desc = [(name, type(f).__name__, getattr(f, "field_boost", 1.0)) for name, f in schema.items()]
-    return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc], default=str).encode()).hexdigest()[:16]
-
-
-def _document(
-    pid: int, title: str, abstract: str, authors: list[str], tags: list[str], note: str, venue: str,
-    year: int | None, state: str,
-) -> dict[str, object]:  # fmt: skip
-    doc: dict[str, object] = {
-        "id": str(pid),
-        "pid": pid,
-        "title": title,
-        "abstract": abstract,
-        "authors": " ; ".join(authors),
-        "tags": ",".join(tags),
-        "note": note,
-        "venue": venue,
-        "state": state,
-    }
-    if year:
-        doc["year"] = year
-    return doc
-
-
-def document(p: Paper) -> dict[str, object]:
-    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state)
-
-
-def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
-    """The document of a just-imported paper, from what the import prepared (no read-back from SQLite)."""
-    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, "unread")
-
-
-def _new_writer(ix: windex.Index, expected: int = 0, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
-    """From `procs_from` documents on, Whoosh's multi-process writer indexes batches in worker
-    processes, each into its own segment (no merge at commit): on two cores that is most of an import's
-    indexing time. Segments are never compound (see make_schema)."""
+def new_writer(ix: windex.Index, expected: int = 0, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
+    """From `procs_from` documents on, Whoosh's multi-process writer indexes batches in worker processes,
+    each into its own segment (no merge at commit): on two cores that is most of an import's indexing time.
+    Segments are never compound: reading a compound segment copies each of its files into memory."""
     if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
         return ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False)
     return ix.writer(limitmb=128, compound=False)
-
-
-MERGE_FACTOR = 4  # this many segments of one size class are merged into one
-MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 
 
 def segments_to_merge(segments: list) -> list:
     """Size-tiered, as Lucene's policy: once MERGE_FACTOR segments are under a class's limit, they are
     merged. An edit writes a one-document segment; merging rewrites each document about once per class,
     so the cost stays small and a big segment (an import) is never rewritten for an edit. Whoosh's
-    MERGE_SMALL could rewrite a 517-paper segment on a tag change; Whoosh merges at ~4 ms a document."""
+    MERGE_SMALL could rewrite a whole import's segment on a tag change."""
     for limit in MERGE_LIMITS:
         small = [seg for seg in segments if seg.doc_count_all() < limit]
         if len(small) >= MERGE_FACTOR:
@@ -160,43 +75,8 @@ def merge_small_segments(writer: SegmentWriter, segments: list) -> list:
     return [seg for seg in segments if seg.segment_id() not in merged]
 
 
-# ---- query parsing ----------------------------------------------------------------------------------
-
-FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: 3.6 s → 0.26 s for a typo'd word at 94k papers
-_FUZZY_RE = re.compile(r"(?<=\w)~(\d)?(?![\d/])")
-_RANGE_RE = re.compile(r"\byear:(\d{4})?\s*\.\.(?:\s*(\d{4}))?")
-_FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
-
-
-def preprocess(text: str) -> str:
-    """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], quotes balanced."""
-    text = _RANGE_RE.sub(lambda m: "year:[" + " ".join(x for x in (m.group(1), "TO", m.group(2)) if x) + "]", text)
-    if "~" in text:
-        text = _FUZZY_RE.sub(lambda m: f"~{m.group(1) or 1}/{FUZZY_PREFIX}", text)
-    if text.count('"') % 2:
-        text += '"'  # an unfinished phrase (still being typed) is read as if closed
-    outside = re.sub(r'"[^"]*"', '""', text)
-    for m in _FIELD_RE.finditer(outside):
-        name = m.group(1).lower()
-        if name not in KNOWN_FIELDS:
-            known = "title, abstract, author, tag, note, venue, year, state"
-            raise QueryError(f"unknown field “{m.group(1)}:” — use one of {known}")
-    state = re.search(r"\bstate:(\S+)", outside)
-    if state and state.group(1).lower().strip('"') not in STATES:
-        raise QueryError(f"state:{state.group(1)} — use state:unread, state:skimmed or state:read")
-    # field names are case-insensitive for the user
-    return _FIELD_RE.sub(lambda m: m.group(1).lower() + ":", text) if _FIELD_RE.search(text) else text
-
-
-def make_parser(schema: Schema) -> qparser.QueryParser:
-    parser = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup)
-    parser.add_plugin(qparser.FuzzyTermPlugin())
-    parser.add_plugin(qparser.GtLtPlugin())
-    parser.add_plugin(qparser.FieldAliasPlugin({"authors": ["author"], "tags": ["tag"]}))
-    return parser
-
-
-# ---- the index --------------------------------------------------------------------------------------
+def _never() -> None:
+    return None
 
 
 class Index:
@@ -209,16 +89,14 @@ class Index:
     ):
         self.folder = Path(folder)
         self.keep_searcher = keep_searcher  # False in the writer process, which never searches
-        self.before_write: Callable[[], None] | None = None  # called with the write lock held, before writing
-        # set while a writer process keeps the index (see index_writer): imports then index in Whoosh's
-        # writer processes from BULK_PROCS_MIN_DOCS_WINDOW papers on, and leave merging to that process
-        self.offloaded = False
         self.notify = notify or (lambda message: None)
+        patches.apply(self.notify)
         self.read_only = read_only
         self.schema = make_schema()
         self.fingerprint = schema_fingerprint(self.schema)
         self.parser = make_parser(self.schema)
-        self._write_lock = threading.RLock()
+        # called between posting blocks of a search: the window makes a search wait while it paints
+        self._checkpoint: Callable[[], None] = _never
         self._search_lock = threading.RLock()
         self._searcher: Searcher | None = None
         self._pids: list[int] | None = None  # docnum → paper id for the current searcher
@@ -263,7 +141,7 @@ class Index:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         ix = windex.create_in(str(tmp), self.schema)
-        writer = _new_writer(ix, total or 0)
+        writer = new_writer(ix, total or 0)
         try:
             for p in papers:
                 writer.add_document(**document(p))
@@ -300,49 +178,51 @@ class Index:
             self.ix.close()
             self.ix = None
 
-    # ---- writing: one place ----
+    # ---- writing: primitives for background.IndexUpdater, which holds the one-writer lock ----
 
-    @contextmanager
-    def write(self, rev: int, merge: bool = True) -> Iterator[SegmentWriter]:
-        """The single writer for a few documents: commits, records the revision, swaps in a new searcher."""
+    def _open(self) -> windex.Index:
         if self.ix is None:
             raise RuntimeError("index not open")
-        with self._write_lock:
-            self._before_write()
-            writer = _new_writer(self.ix)
-            try:
-                yield writer
-            except BaseException:
-                writer.cancel()
-                raise
-            self._commit(writer, rev, merge)
+        return self.ix
 
-    def _before_write(self) -> None:
-        if self.before_write is not None:
-            self.before_write()
+    def update(self, papers: Sequence[Paper], rev: int, merge: bool = True) -> None:
+        """Replace these papers' documents: a tag, note or state change touches one document."""
+        writer = new_writer(self._open())
+        try:
+            for p in papers:
+                writer.update_document(**document(p))
+        except BaseException:
+            writer.cancel()
+            raise
+        self.commit(writer, rev, merge)
 
-    def _commit(self, writer: SegmentWriter, rev: int, merge: bool = True) -> None:
+    def bulk_writer(self, expected: int, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
+        """A writer for many new documents (an import), committed with commit() or dropped with cancel()."""
+        return new_writer(self._open(), expected, procs_from)
+
+    def commit(self, writer: SegmentWriter, rev: int, merge: bool = True) -> None:
+        """Commit, record the revision, and swap in a searcher that sees what was written."""
         writer.commit(mergetype=merge_small_segments if merge else NO_MERGE)
         self._save_state(rev)
         if self.keep_searcher:
             self._swap_searcher()
 
+    @staticmethod
+    def cancel(writer: SegmentWriter) -> None:
+        writer.cancel()
+
     def merge_small(self) -> bool:
         """Merge small segments if enough have gathered (see segments_to_merge); True if it did."""
-        if self.ix is None:
+        if self.ix is None or not segments_to_merge(self.ix._segments()):
             return False
-        with self._write_lock:
-            if not segments_to_merge(self.ix._segments()):
-                return False
-            self._before_write()
-            writer = _new_writer(self.ix)
-            writer.commit(mergetype=merge_small_segments)
-            if self.keep_searcher:
-                self._swap_searcher()
-            return True
+        writer = new_writer(self.ix)
+        writer.commit(mergetype=merge_small_segments)
+        if self.keep_searcher:
+            self._swap_searcher()
+        return True
 
     def reload(self, rev: int | None = None) -> None:
-        """Another process wrote the index (see index_writer): search what it wrote from now on."""
+        """Another process wrote the index (the writer process): search what it wrote from now on."""
         if rev is not None:
             self.rev = rev
         if self.ix is not None and self.keep_searcher:
@@ -364,47 +244,15 @@ class Index:
         """A searcher with what every search needs from it: docnum → paper id, and its ranker."""
         assert self.ix is not None
         searcher = self.ix.searcher(weighting=scoring.BM25F())
-        return searcher, _read_pids(searcher), Ranker(searcher)
-
-    def update(self, papers: Sequence[Paper], rev: int, merge: bool = True) -> None:
-        """Replace these papers' documents: a tag, note or state change touches one document."""
-        with self.write(rev, merge) as writer:
-            for p in papers:
-                writer.update_document(**document(p))
-
-    def begin_bulk(self, expected: int) -> SegmentWriter:
-        """A writer for many new documents, held until commit_bulk or cancel_bulk (the one write lock is
-        taken here). From BULK_PROCS_MIN_DOCS documents on (BULK_PROCS_MIN_DOCS_WINDOW while offloaded),
-        Whoosh's writer processes do the indexing."""
-        if self.ix is None:
-            raise RuntimeError("index not open")
-        self._write_lock.acquire()
-        try:
-            self._before_write()
-            return _new_writer(self.ix, expected, BULK_PROCS_MIN_DOCS_WINDOW if self.offloaded else BULK_PROCS_MIN_DOCS)
-        except BaseException:
-            self._write_lock.release()
-            raise
-
-    def commit_bulk(self, writer: SegmentWriter, rev: int) -> None:
-        try:
-            self._commit(writer, rev, merge=not self.offloaded)
-        finally:
-            self._write_lock.release()
-
-    def cancel_bulk(self, writer: SegmentWriter) -> None:
-        try:
-            writer.cancel()
-        finally:
-            self._write_lock.release()
+        return searcher, _read_pids(searcher), Ranker(searcher, self._pause)
 
     def drop_caches(self, terms: bool = True) -> None:
         """Forget cached results (and, with `terms`, the ranker's cached term scores): for measuring."""
         with self._search_lock:
             self._cache.clear()
             if terms and self._searcher is not None:
-                self._ranker = Ranker(self._searcher)
-                forget_fuzzy_automata()
+                self._ranker = Ranker(self._searcher, self._pause)
+                patches.forget_fuzzy_automata()
 
     def doc_count(self) -> int:
         with self.searching() as s:
@@ -423,19 +271,14 @@ class Index:
             yield self._searcher
 
     def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
-        q = self.parser.parse(preprocess(text)) if text.strip() else query.Every()
-        if q is query.NullQuery and text.strip():
-            raise QueryError("that query has no words to search for")
-        for leaf in q.leaves():
-            if isinstance(leaf, query.MultiTerm):
-                # rank a prefix or fuzzy match by the words it matched (BM25F), not a constant 1 per field
-                leaf.constantscore = False
-        filters: list[query.Query] = []
-        if state:
-            filters.append(query.Term("state", state))
-        if tag:
-            filters.append(query.Term("tags", tag.lower()))
-        return query.And([q, *filters]) if filters else q
+        return parse(self.parser, text, state, tag)
+
+    def set_checkpoint(self, checkpoint: Callable[[], None] | None) -> None:
+        """A function a search calls between posting blocks; it may wait (the window paints meanwhile)."""
+        self._checkpoint = checkpoint or _never
+
+    def _pause(self) -> None:
+        self._checkpoint()
 
     def search(
         self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None
@@ -464,38 +307,13 @@ class Index:
                 raise QueryError(f"cannot search for that ({exc})") from None
             ids = list(map((self._pids or []).__getitem__, top))
             scores = list(map(found.__getitem__, top))
-            terms = self._highlight_terms(q, s, self._ranker.expanded)
+            terms = highlight_terms(q, s, self._ranker.expanded)
         result = SearchResult(ids, scores, text, terms)
         with self._search_lock:
-            if len(self._cache) > 64:
+            if len(self._cache) > SEARCH_CACHE:
                 self._cache.clear()
             self._cache[key] = result
         return result
-
-    def _highlight_terms(self, q: query.Query, s: Searcher, expanded: dict[query.Query, set[bytes]]) -> set[str]:
-        """The analysed words a hit shows for this query: terms, phrase words, and the expansions of
-        prefix, wildcard and fuzzy terms (capped, so a broad prefix cannot stall the search), as the ranker
-        found them where it did."""
-        terms: set[str] = set()
-        reader = s.reader()
-        try:
-            for leaf in q.leaves():
-                if getattr(leaf, "fieldname", None) not in {"title", "abstract", "authors", "note"}:
-                    continue
-                if isinstance(leaf, query.MultiTerm):
-                    words = expanded.get(leaf)
-                    for i, btext in enumerate(sorted(words) if words is not None else leaf._btexts(reader)):
-                        if i >= 200:
-                            break
-                        terms.add(btext.decode("utf-8") if isinstance(btext, bytes) else str(btext))
-                elif isinstance(leaf, query.Phrase):
-                    terms.update(str(w) for w in leaf.words)
-                elif isinstance(leaf, query.Term):
-                    text = leaf.text
-                    terms.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
-        except Exception:  # highlighting is a courtesy; never fail a search over it
-            pass
-        return terms
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.
@@ -553,26 +371,10 @@ def _column_ints(reader, name: str, count: int) -> list[int]:
     column = reader.column_reader(name, translate=False)
     code: Any = getattr(column, "_typecode", "")  # struct codes; these four mean the same to array
     if code in ("B", "H", "I", "Q") and getattr(column, "_count", None) == count:
-        raw = raw_column(column, array(code).itemsize)
+        raw = patches.raw_column(column, array(code).itemsize)
         if raw is not None:
             values = array(code, raw)
             if sys.byteorder == "little":
                 values.byteswap()  # Whoosh packs big-endian ("!")
             return values.tolist()
     return list(column)
-
-
-_STEM = FastStemAnalyzer()
-
-
-def highlighter(terms: set[str]) -> Callable[[str], bool]:
-    """A word test for the detail pane: does the word's analysed form appear among the query's terms?"""
-    lowered = {t.lower() for t in terms}
-
-    def match(word: str) -> bool:
-        w = word.lower()
-        if w in lowered:
-            return True
-        return any(tok.text in lowered for tok in _STEM(w))
-
-    return match

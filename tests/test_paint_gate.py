@@ -5,49 +5,51 @@ from __future__ import annotations
 import threading
 import time
 
-from readinglist import turns
 from readinglist.app import create_main_window
+from readinglist.ui.paint_gate import MAX_WAIT_S, PaintGate
 
 
-def _waited_in_thread() -> tuple[threading.Thread, list[float]]:
+def _waited_in_thread(gate: PaintGate) -> tuple[threading.Thread, list[float]]:
     waited: list[float] = []
 
     def work() -> None:
         t = time.perf_counter()
-        turns.make_way()
+        gate.make_way()
         waited.append(time.perf_counter() - t)
 
     return threading.Thread(target=work), waited
 
 
 def test_background_work_waits_for_the_paint_to_end():
+    turns = PaintGate()
     turns.painting(True)
     try:
-        thread, waited = _waited_in_thread()
+        thread, waited = _waited_in_thread(turns)
         thread.start()
         time.sleep(0.03)
         assert not waited  # still waiting: the paint is on
     finally:
         turns.painting(False)
     thread.join(1)
-    assert waited and 0.02 < waited[0] < turns.MAX_WAIT_S
-    thread, waited = _waited_in_thread()  # nothing painting: no wait
+    assert waited and 0.02 < waited[0] < MAX_WAIT_S
+    thread, waited = _waited_in_thread(turns)  # nothing painting: no wait
     thread.start()
     thread.join(1)
     assert waited[0] < 0.01
 
 
 def test_a_flag_left_set_costs_one_bounded_wait_and_the_ui_thread_never_waits():
+    turns = PaintGate()
     turns.painting(True)
     try:
         t = time.perf_counter()
         turns.make_way()  # the UI thread itself
         assert time.perf_counter() - t < 0.01
-        thread, waited = _waited_in_thread()
+        thread, waited = _waited_in_thread(turns)
         thread.start()
         thread.join(1)
-        assert turns.MAX_WAIT_S * 0.5 < waited[0] < turns.MAX_WAIT_S * 1.5
-        thread, waited = _waited_in_thread()  # later: the paint that began long ago no longer holds it up
+        assert MAX_WAIT_S * 0.5 < waited[0] < MAX_WAIT_S * 1.5
+        thread, waited = _waited_in_thread(turns)  # later: the paint that began long ago no longer holds it up
         thread.start()
         thread.join(1)
         assert waited[0] < 0.01
@@ -64,12 +66,12 @@ def test_the_window_flags_its_table_paints(qtbot, data_dir):
     paint_cell = w.model.multiData
 
     def watched(index, span):
-        seen.append(turns._clear.is_set())
+        seen.append(w.paint_gate.open)
         paint_cell(index, span)
 
     w.model.multiData = watched  # type: ignore[method-assign]
     w.paperTable.viewport().repaint()
     assert seen and not any(seen)  # every cell painted while background work was told to wait
-    qtbot.waitUntil(turns._clear.is_set, timeout=1000)  # and told it may go on once the paint is over
+    qtbot.waitUntil(lambda: w.paint_gate.open, timeout=1000)  # and told it may go on once the paint is over
     w.runner.wait()
     w.library.close()

@@ -4,27 +4,22 @@ Whoosh's analyzer is a chain of four generators (tokenize, lowercase, stop, stem
 Python; at indexing time that chain is the largest single cost. This does the same work in one loop.
 `tests/test_analysis.py` checks it against StemmingAnalyzer token for token.
 
-Indexing then turns the tokens into postings (Whoosh's Positions.word_values): for this analyzer that is
-done here too, from plain (word, position) pairs, with the same output (see `patch_positions`). Patched
-when this module is imported, so in every process that unpickles the schema, Whoosh's writer processes
-included.
+Indexing then turns the tokens into postings from the plain (word, position) pairs of `words()` (see
+`patches._patch_positions`). An analyzer unpickled with the schema — in Whoosh's writer processes — applies
+the patches, so every process that writes the index writes the same postings.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
-from itertools import pairwise
-from pickle import dumps
 from typing import Any
 
 from whoosh.analysis import Analyzer, Token
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.analysis.tokenizers import default_pattern
-from whoosh.formats import Positions
 from whoosh.lang.porter import stem as porter_stem
-from whoosh.system import pack_uint
 
 _stem = lru_cache(maxsize=200_000)(porter_stem)
 _WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern.flags)  # whole matches
@@ -35,6 +30,13 @@ class FastStemAnalyzer(Analyzer):
         self.expression = default_pattern
         self.stoplist = frozenset(stoplist)
         self.minsize = minsize
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled with the schema (Whoosh's writer processes): the patches that read words() apply there too."""
+        from readinglist.index import patches
+
+        self.__dict__.update(state)
+        patches.apply()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FastStemAnalyzer) and (self.stoplist, self.minsize) == (
@@ -108,49 +110,3 @@ class FastStemAnalyzer(Analyzer):
         # as in __call__: the first word kept keeps its place, the next ones follow it
         first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
         return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
-
-
-_ONE_POSITION: dict[int, bytes] = {}
-
-
-def _encode_positions(poslist: list[int]) -> bytes:
-    """Whoosh's Positions.encode, byte for byte; a word seen once (most words of an abstract) from a table."""
-    if len(poslist) == 1:
-        p = poslist[0]
-        got = _ONE_POSITION.get(p)
-        if got is None:
-            got = _ONE_POSITION[p] = pack_uint(1) + dumps([p], 2)
-        return got
-    deltas = [poslist[0]] + [b - a for a, b in pairwise(poslist)]
-    return pack_uint(len(deltas)) + dumps(deltas, 2)
-
-
-def patch_positions() -> None:
-    """Positions.word_values for this analyzer's plain indexing calls: one pass over (word, position)
-    pairs instead of Token objects through two generators and two defaultdicts; 18% of a child's indexing
-    time at 8k papers. Any other call (other analyzers, query-time modes, extra options) goes to Whoosh."""
-    if getattr(Positions, "_readinglist_patched", False):
-        return
-    original = Positions.word_values
-
-    def word_values(self: Positions, value: Any, analyzer: Any, **kwargs: Any) -> Iterable[tuple]:
-        if type(analyzer) is not FastStemAnalyzer or not isinstance(value, str) or kwargs.keys() - {"mode"}:
-            return original(self, value, analyzer, **kwargs)
-        if kwargs.get("mode", "index") != "index" or analyzer.minsize < 1:
-            return original(self, value, analyzer, **kwargs)
-        poses: dict[str, list[int]] = {}
-        for text, pos in analyzer.words(value):
-            got = poses.get(text)
-            if got is None:
-                poses[text] = [pos]
-            else:
-                got.append(pos)
-        fb = self.field_boost
-        return [(w, len(p), float(len(p)) * fb, _encode_positions(p)) for w, p in poses.items()]
-
-    Positions.word_values = word_values
-    Positions._readinglist_patched = True
-    Positions._readinglist_original = original  # for the test that compares the two
-
-
-patch_positions()

@@ -1,0 +1,78 @@
+"""What the index holds for a paper: the fields, their analyzers, and the document built from a paper.
+
+Only the paper id is stored; text is read from SQLite, never from the index. The fingerprint names the
+schema's version: an index made with another is rebuilt (as papis rebuilds its cache on a schema change).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from whoosh.analysis import StandardAnalyzer
+from whoosh.columns import NumericColumn
+from whoosh.fields import COLUMN, ID, KEYWORD, NUMERIC, TEXT, Schema
+
+from readinglist.index.analysis import FastStemAnalyzer
+from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
+
+# 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
+# terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range)
+SCHEMA_VERSION = 5
+TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
+HIGHLIGHTED_FIELDS = {"title", "abstract", "authors", "note"}
+TITLE_BOOST = 3.0
+
+
+def make_schema() -> Schema:
+    """Segments are written as separate files, not Whoosh's default compound file (see engine._new_writer):
+    reading a compound segment copies each of its files into memory."""
+    stem = FastStemAnalyzer()
+    names = StandardAnalyzer(stoplist=None, minsize=1)
+    return Schema(
+        id=ID(stored=True, unique=True),
+        pid=COLUMN(NumericColumn("I")),  # docnum → paper id without stored reads; never searched
+        title=TEXT(analyzer=stem, field_boost=TITLE_BOOST),
+        abstract=TEXT(analyzer=stem),
+        authors=TEXT(analyzer=names),
+        tags=KEYWORD(commas=True, lowercase=True, scorable=True),
+        note=TEXT(analyzer=stem),
+        venue=TEXT(analyzer=names),
+        year=NUMERIC(int, bits=16, signed=False, shift_step=0),
+        state=ID,
+    )
+
+
+def schema_fingerprint(schema: Schema) -> str:
+    """Names and types only (reprs carry memory addresses); bump SCHEMA_VERSION when an analyzer changes."""
+    desc = [(name, type(f).__name__, getattr(f, "field_boost", 1.0)) for name, f in schema.items()]
+    return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc], default=str).encode()).hexdigest()[:16]
+
+
+def _document(
+    pid: int, title: str, abstract: str, authors: list[str], tags: list[str], note: str, venue: str,
+    year: int | None, state: str,
+) -> dict[str, object]:  # fmt: skip
+    doc: dict[str, object] = {
+        "id": str(pid),
+        "pid": pid,
+        "title": title,
+        "abstract": abstract,
+        "authors": " ; ".join(authors),
+        "tags": ",".join(tags),
+        "note": note,
+        "venue": venue,
+        "state": state,
+    }
+    if year:
+        doc["year"] = year
+    return doc
+
+
+def document(p: Paper) -> dict[str, object]:
+    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state)
+
+
+def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
+    """The document of a just-imported paper, from what the import prepared (no read-back from SQLite)."""
+    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, DEFAULT_STATE)
