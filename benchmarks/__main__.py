@@ -109,6 +109,7 @@ def verdict(ok: bool) -> str:
 
 def write_report(results: dict, md: Path, png: Path) -> None:
     from benchmarks.chart import draw
+    from benchmarks.report import keep_sections
 
     runs = results["runs"]
     lines = [
@@ -177,7 +178,7 @@ def write_report(results: dict, md: Path, png: Path) -> None:
                   f"{keys[q]:.0f} ms |" if q in keys else f"| `{q}` | {v['hits']:,} | {v['new_ms']:.0f} ms | "
                   f"{v['typed_ms']:.0f} ms | |" for q, v in s["per_query"].items()]  # fmt: skip
         lines += ["", "</details>", ""]
-    md.write_text("\n".join(lines) + "\n")
+    md.write_text(keep_sections("\n".join(lines) + "\n", md))
     series: dict[str, list[tuple[int, float]]] = {
         "keystroke → table": [], "core, new query": [], "core, as typed": [], "raw Whoosh, all hits": [],
         "SQLite FTS5 (reference)": [],
