@@ -93,7 +93,8 @@ def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason
 
     immortalize_singletons()
     data_dir = Path(data_dir)
-    library = Library.open(data_dir, read_only=read_only, defer_index=True)
+    library = Library.open(data_dir, read_only=read_only, defer_index=True, read_only_reason=read_only_reason)
+    read_only_reason = library.read_only_reason if library.read_only else None
     library.start_background_indexing()
     window = MainWindow(library, _settings(data_dir), read_only_reason=read_only_reason)
     window.setWindowIcon(app_icon())
@@ -190,26 +191,31 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_color_scheme(app))
     app.setWindowIcon(app_icon())
 
+    from readinglist.store import unwritable
+
     folder = paths.data_dir(data_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-test"
-        probe.write_text("")
-        probe.unlink()
+        why = unwritable(folder)
     except OSError as exc:
-        _report_startup_failure(f"the data folder {folder} cannot be written ({exc.strerror or exc}).")
-        return 1
-
-    # one window per library: a second start raises the first, or (if that fails) opens read-only
-    lock = QLockFile(str(folder / "readinglist.lock"))
-    lock.setStaleLockTime(0)
+        why = exc.strerror or str(exc)
     read_only, reason = False, None
-    if not lock.tryLock(100):
-        if _raise_running(folder):
-            print("readinglist is already running on this library; raised its window.", file=sys.stderr)
-            return 0
-        read_only = True
-        reason = "Read-only: another readinglist process has this library open."
+    lock = None
+    if why:  # a library on a read-only disk or in someone else's folder is still there to read
+        if not (folder / "library.db").exists():
+            _report_startup_failure(f"the data folder {folder} cannot be written ({why}).")
+            return 1
+        read_only, reason = True, f"Read-only: {folder} cannot be written ({why})."
+    else:
+        # one window per library: a second start raises the first, or (if that fails) opens read-only
+        lock = QLockFile(str(folder / "readinglist.lock"))
+        lock.setStaleLockTime(0)
+        if not lock.tryLock(100):
+            if _raise_running(folder):
+                print("readinglist is already running on this library; raised its window.", file=sys.stderr)
+                return 0
+            read_only = True
+            reason = "Read-only: another readinglist window has this library open."
 
     try:
         window = create_main_window(folder, read_only=read_only, read_only_reason=reason)
@@ -270,5 +276,6 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
     window.shutdown()
     for server in servers:
         server.close()
-    lock.unlock()
+    if lock is not None:
+        lock.unlock()
     return int(code)

@@ -21,6 +21,7 @@ from readinglist.papers import (
     ImportFailure,
     Paper,
     QueryError,
+    SearchResult,
     StoreError,
     export_format_for,
 )
@@ -35,6 +36,9 @@ search syntax:
   year:2024  year:2020..2024  year:>2020       years
   state:{"|".join(STATES)}
 """
+
+
+READS = {"list", "search", "show", "export"}  # what still works on a library that cannot be written
 
 
 class CliError(Exception):
@@ -181,6 +185,13 @@ class _Progress:
 # ---- commands ---------------------------------------------------------------------------------------
 
 
+def note_unindexed(result: SearchResult) -> None:
+    if result.unindexed:
+        n = result.unindexed
+        print(f"readinglist: note: {n} recent change{'s are' if n != 1 else ' is'} not searchable yet "
+              "(another readinglist process is writing the search index)", file=sys.stderr)  # fmt: skip
+
+
 def run_command(args: argparse.Namespace, lib: Library) -> int:
     cmd = args.command
     if cmd == "import":
@@ -207,6 +218,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
                 raise CliError("--limit must be 0 (all) or more")
             limit = args.limit or None
         result = lib.search(args.query, limit=limit)
+        note_unindexed(result)
         papers = lib.papers(result.ids)
         print_papers(papers, args.json, result.scores if cmd == "search" else None)
         if not papers and not args.json:
@@ -255,6 +267,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)
         result = lib.search(args.query)
+        note_unindexed(result)
         papers = lib.papers(result.ids)
         options = ExportOptions(
             format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query
@@ -296,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     lib = None
     try:
         lib = Library.open(args.data_dir, notify=notify)
+        if lib.read_only and args.command in READS:
+            print(f"readinglist: note: reading only; {lib.read_only_reason}", file=sys.stderr)
         return run_command(args, lib)
     except (StoreError, QueryError, CliError, ImportFailure) as exc:
         print(f"readinglist: {exc}", file=sys.stderr)
@@ -309,7 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        print(f"readinglist: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"readinglist: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     except Exception as exc:  # the last line of defence: never a traceback for a user
         print(f"readinglist: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -103,7 +103,7 @@ def import_files(
         location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
         summary = _import_records(store, updater, path, location, parsed.kind, parsed.records, progress, cancel)
         summary.skipped = parsed.skipped
-        summary.warnings = parsed.warnings
+        summary.warnings[:0] = parsed.warnings
         summaries.append(summary)
     return summaries
 
@@ -121,6 +121,7 @@ def _import_records(
     """Match, then store and index new papers a chunk at a time: the index's writer processes work on one
     chunk while this process prepares the next, and only a chunk's derived text is in memory."""
     from readinglist.index import new_document
+    from readinglist.index.background import index_problem
 
     summary = ImportSummary(path, kind)
     total = len(records)
@@ -178,9 +179,13 @@ def _import_records(
     if writer is not None:
         if progress:
             progress(len(fresh), len(fresh), f"Indexing {path.name}")
-        updater.commit_bulk(writer)
+        try:
+            updater.commit_bulk(writer, [(pid, rev) for pid in added_ids])
+        except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
+            summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
+                                    f"({index_problem(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if revised_ids:
-        updater.write_now(revised_ids)
+        updater.changed()
     summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
     summary.missing = len(gone)
     return summary

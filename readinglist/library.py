@@ -6,15 +6,17 @@ index is opened at the first search (or when the window warms it up), so listing
 
 from __future__ import annotations
 
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from readinglist import importing, paths
 from readinglist.importing import ImportSummary, Progress
 from readinglist.papers import STATES, Paper, SearchResult, StoreError, TableRow, normalise_tags
-from readinglist.store import open_store
+from readinglist.store import open_store, unwritable
 
 if TYPE_CHECKING:
     from readinglist.index import Index, IndexUpdater
@@ -23,22 +25,31 @@ __all__ = ["ImportSummary", "Library"]
 
 
 class Library:
-    def __init__(self, data_dir: Path, notify: Callable[[str], None] | None = None, read_only: bool = False):
+    def __init__(
+        self,
+        data_dir: Path,
+        notify: Callable[[str], None] | None = None,
+        read_only: bool = False,
+        read_only_reason: str | None = None,
+    ):
         self.data_dir = Path(data_dir)
         self.notify = notify or (lambda message: None)
-        self.read_only = read_only
-        if not read_only:
+        database = self.data_dir / "library.db"
+        if not read_only and not database.exists():
             try:
                 self.data_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(f"{self.data_dir}: cannot create the data folder ({exc.strerror})") from None
-        self.store = open_store(self.data_dir / "library.db", read_only=read_only)
+            why = unwritable(self.data_dir)
+            if why:
+                raise StoreError(f"{self.data_dir}: cannot create a library here ({why})")
+        self.store = open_store(database, read_only=read_only, reason=read_only_reason)
+        self.read_only = self.store.read_only
+        self.read_only_reason = self.store.read_only_reason
         self._index: Index | None = None
         self._updater: IndexUpdater | None = None
         self._index_lock = threading.Lock()  # held while the index opens (it may be rebuilt)
         self._import_lock = threading.Lock()  # one import at a time
-        self._early_lock = threading.Lock()  # edits made while the index opens are handed over once it is open
-        self._early: set[int] = set()
         self._background: bool | None = None  # None: write in the caller's thread; else use a writer process?
         self._checkpoint: Callable[[], None] | None = None
 
@@ -83,11 +94,12 @@ class Library:
         seed: bool = True,
         read_only: bool = False,
         defer_index: bool = False,
+        read_only_reason: str | None = None,
     ) -> Library:
         """Open (creating on first use, with the bundled corpus) and make the index trustworthy — now, or
         with defer_index at its first use."""
-        lib = cls(paths.data_dir(data_dir), notify=notify, read_only=read_only)
-        if seed and not read_only and lib.is_new():
+        lib = cls(paths.data_dir(data_dir), notify=notify, read_only=read_only, read_only_reason=read_only_reason)
+        if seed and not lib.read_only and lib.is_new():
             lib.import_files([paths.bundled_corpus()], bundled=True)
         elif not defer_index:
             lib.sync_index()
@@ -130,15 +142,17 @@ class Library:
 
             tell = self._tell  # not self.notify itself: a caller may replace that later
             index = Index(self.data_dir / "index", notify=tell, read_only=self.read_only)
+            updater = IndexUpdater(index, self.store, tell, writable=not self.read_only)
+            if not updater.catch_up():  # read-only, and its index missing or made by another version
+                tell("The library is read-only and its search index is missing or out of date: searching a "
+                     "temporary index built now.")  # fmt: skip
+                index = Index(Path(tempfile.mkdtemp(prefix="readinglist-index-")), notify=tell)
+                updater = IndexUpdater(index, self.store, tell)
+                updater.catch_up()
             index.set_checkpoint(self._checkpoint)
-            updater = IndexUpdater(index, self.store, tell)
-            updater.catch_up(read_only=self.read_only)
             if self._background is not None:
                 updater.start_background(self._background)
-            with self._early_lock:
-                self._index, self._updater = index, updater
-                early, self._early = list(self._early), set()
-            updater.changed(early)
+            self._index, self._updater = index, updater
 
     def _tell(self, message: str) -> None:
         self.notify(message)
@@ -154,13 +168,9 @@ class Library:
         self.index  # noqa: B018 - the property opens it
 
     def _reindex(self, ids: Sequence[int]) -> None:
-        if not ids:
-            return
-        with self._early_lock:
-            if self._updater is None:  # not open yet: handed over once it is (see _open_index)
-                self._early.update(ids)
-                return
-        self._updater.changed(ids)
+        """The store's journal has these changes; the index, once open, catches up from it."""
+        if ids and self._updater is not None:
+            self._updater.changed()
 
     # ---- importing ----
 
@@ -188,8 +198,12 @@ class Library:
         if not text.strip():
             ids = self.store.ordered_ids("added", state=state, tag=tag)
             return SearchResult(ids[:limit] if limit else ids, [], text)
-        self.flush_index()  # see every change made before this search
-        return self.index.search(text, limit=limit, state=state, tag=tag)
+        index = self.index
+        behind = self.updater.ensure_current()  # see every change committed before this search
+        result = index.search(text, limit=limit, state=state, tag=tag)
+        if behind:
+            result = replace(result, unindexed=behind)
+        return result
 
     def papers(self, ids: Sequence[int]) -> list[Paper]:
         return self.store.papers(ids)
@@ -216,7 +230,6 @@ class Library:
         return self.store.resolve_uid(uid)
 
     def related(self, paper_id: int, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
-        self.flush_index()
         p = self.store.paper(paper_id)
         if p is None:
             return []

@@ -174,6 +174,7 @@ class SearchResult:
     scores: list[float]
     query: str
     terms: set[str] = field(default_factory=set)  # analysed words to highlight
+    unindexed: int = 0  # committed changes this search could not see: another process held the index
 
 
 # ---- errors a user can act on (each message says what and where) --------------------------------------

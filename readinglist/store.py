@@ -1,13 +1,15 @@
 """SQLite: the source of truth for papers and everything the user adds to them. All SQL lives here.
 
-Every write goes through `transaction()`, which also bumps a revision counter; the Whoosh index records the
-revision it has seen, so anything written but not yet indexed (a crash in between) is found and caught up.
+Every write goes through `transaction()`. A write that changes what the search index holds for a paper also
+records the paper in the index journal, in the same transaction; the journal is cleared only by the index
+commit that contains the change, so no crash at any moment leaves the index behind without a record of it.
 Each thread gets its own connection: in WAL mode readers never wait for an import's writer.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import threading
@@ -122,27 +124,58 @@ def _m0003_table_rows_index(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_row ON papers(id, user_title, auto_title, venue, year, state)")
 
 
+def _m0006_index_journal(db: sqlite3.Connection) -> None:
+    """The papers whose index documents are behind the store, each with the revision of its latest change.
+    Before this, the index kept the highest revision it had seen, which under concurrent writers or a crash
+    between a commit and the index write claimed edits it never had; what was written before the journal
+    existed is caught up once from the revisions (see `journal_since`)."""
+    db.execute("CREATE TABLE IF NOT EXISTS index_journal(paper_id INTEGER PRIMARY KEY, rev INTEGER NOT NULL)")
+    db.execute("INSERT OR IGNORE INTO meta(key, value) SELECT 'journal_since', value FROM meta WHERE key = 'rev'")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
     ("0003_table_rows_index", _m0003_table_rows_index),
+    ("0006_index_journal", _m0006_index_journal),
 ]
 
 
+def unwritable(path: Path) -> str | None:
+    """Why the library at `path` (a database file, or the folder it will be created in) cannot be written,
+    in words; None if it can."""
+    folder = path if path.is_dir() else path.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "it is on a read-only file system"
+    except (OSError, AttributeError):  # no statvfs (Windows): the access checks below still tell
+        pass
+    if path.is_file() and not os.access(path, os.W_OK):
+        return "the database file is read-only"
+    if folder.exists() and not os.access(folder, os.W_OK):
+        return "its folder cannot be written (permission denied)"
+    return None
+
+
 class Store:
-    def __init__(self, path: Path, read_only: bool = False):
+    def __init__(self, path: Path, read_only: bool = False, reason: str | None = None):
         self.path = Path(path)
-        self.read_only = read_only
+        why = None if read_only or not self.path.exists() else unwritable(self.path)
+        self.read_only = read_only or why is not None
+        # what a refused write says: another window has the library, or its disk is read-only
+        self.read_only_reason = reason or (f"{self.path} is read-only: {why}" if why else None)
+        self._immutable = bool(why) and not os.access(self.path.parent, os.W_OK)  # cannot even make its -shm
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._connections: list[sqlite3.Connection] = []
         self._conn_lock = threading.Lock()
         self._rows_hint: str | None = None
         self._inserts = 0  # moves on around every insert of papers (see count)
-        if not read_only:
+        if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
             raise StoreError(f"{self.path}: no library to open read-only")
+        self._tables: set[str] | None = None
         try:
             self.migrate()
         except sqlite3.DatabaseError as exc:
@@ -156,7 +189,9 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             if self.read_only:
-                conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+                # immutable where SQLite could not create the WAL's shared-memory file beside the database
+                flags = "mode=ro&immutable=1" if self._immutable else "mode=ro"
+                conn = sqlite3.connect(f"file:{self.path}?{flags}", uri=True, check_same_thread=False)
             else:
                 conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             conn.isolation_level = None  # explicit BEGIN/COMMIT only, in transaction()
@@ -173,9 +208,10 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """The one way to write: all or nothing, re-entrant, and the revision counter moves on."""
+        """The one way to write: all or nothing, re-entrant. SQLite's failures come out as a StoreError that
+        names the file and says the cause in words ("the disk is full while writing …/library.db")."""
         if self.read_only:
-            raise StoreError("the library is open read-only (another readinglist window has it)")
+            raise StoreError(f"cannot change the library: {self.read_only_reason or 'it is open read-only'}")
         db = self.db
         with self._write_lock:
             if self._local.depth:
@@ -185,17 +221,41 @@ class Store:
                 finally:
                     self._local.depth -= 1
                 return
-            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise self.failure(exc) from None
             self._local.depth = 1
             try:
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise self.failure(exc) from None
                 raise
             else:
-                db.execute("COMMIT")
+                try:
+                    db.execute("COMMIT")
+                except sqlite3.OperationalError as exc:
+                    with suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                    raise self.failure(exc) from None
             finally:
                 self._local.depth = 0
+
+    def failure(self, exc: sqlite3.Error) -> StoreError:
+        """SQLite's error in words, naming the database file."""
+        text = str(exc)
+        if "full" in text:
+            return StoreError(f"the disk is full while writing {self.path}; nothing was changed")
+        if "locked" in text or "busy" in text:
+            return StoreError(f"{self.path} is busy: another readinglist process kept it locked; try again")
+        if "readonly" in text or "read-only" in text:
+            return StoreError(f"cannot change the library: {self.path} cannot be written")
+        if "disk I/O" in text:
+            return StoreError(f"cannot write {self.path} (a disk error); nothing was changed")
+        return StoreError(f"{self.path}: {text}")
 
     def close(self) -> None:
         with self._conn_lock:
@@ -293,6 +353,7 @@ class Store:
                 ids.append(pid)
                 if p.tags:
                     self._add_tags(db, [pid], p.tags)
+            self._journal(db, ids, rev)
         self._inserts += 1
         return ids
 
@@ -322,6 +383,7 @@ class Store:
                 " updated_at = ?, rev = ? WHERE id = ?",
                 (*_content_values(p), now(), rev, paper_id),
             )
+            self._journal(db, [paper_id], rev)
 
     def set_in_source(self, ids: Iterable[int], present: bool, rev: int) -> None:
         with self.transaction() as db:
@@ -461,6 +523,56 @@ class Store:
     def changed_since(self, rev: int) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers WHERE rev > ?", (rev,))]
 
+    # ---- the index journal: what the search index lacks ----
+
+    @staticmethod
+    def _journal(db: sqlite3.Connection, ids: Sequence[int], rev: int) -> None:
+        db.executemany("INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(i, rev) for i in ids])
+
+    def has_table(self, name: str) -> bool:
+        """A library opened read-only may predate a migration (it cannot be migrated)."""
+        if self._tables is None or name not in self._tables:
+            rows = self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            self._tables = {r[0] for r in rows}
+        return name in self._tables
+
+    def index_journal(self, limit: int | None = None) -> list[tuple[int, int]]:
+        """(paper id, revision) of every change the index does not hold yet, oldest first."""
+        if self.read_only and not self.has_table("index_journal"):
+            return []
+        sql = "SELECT paper_id, rev FROM index_journal ORDER BY rev, paper_id"
+        return [(r[0], r[1]) for r in self.db.execute(sql + (f" LIMIT {int(limit)}" if limit else ""))]
+
+    def journal_size(self, after: int = -1) -> int:
+        """How many changes the index lacks (with `after`, only those of later revisions)."""
+        if self.read_only and not self.has_table("index_journal"):
+            return 0
+        return int(self.db.execute("SELECT count(*) FROM index_journal WHERE rev > ?", (after,)).fetchone()[0])
+
+    def clear_index_journal(self, entries: Sequence[tuple[int, int]]) -> None:
+        """The index committed these changes: forget them — but not a later change to the same paper, whose
+        entry has moved on to a newer revision meanwhile."""
+        if not entries or self.read_only:
+            return
+        with self.transaction() as db:
+            db.executemany("DELETE FROM index_journal WHERE paper_id = ? AND rev = ?", list(entries))
+
+    def clear_index_journal_upto(self, rev: int) -> None:
+        """A rebuild read the whole store after revision `rev` was committed: everything up to it is in."""
+        if self.read_only:
+            return
+        with self.transaction() as db:
+            db.execute("DELETE FROM index_journal WHERE rev <= ?", (rev,))
+
+    def journal_since(self) -> int:
+        """The revision the journal started at: changes up to it are only known by their revisions."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'journal_since'").fetchone()
+        return int(row[0]) if row else 0
+
+    def data_version(self) -> int:
+        """Moves on whenever another connection commits (SQLite's data_version, per connection)."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+
     def all_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
 
@@ -477,6 +589,7 @@ class Store:
         rev = self.next_rev(db)
         stamp = now()
         db.executemany("UPDATE papers SET rev = ?, annotated_at = ? WHERE id = ?", [(rev, stamp, i) for i in ids])
+        self._journal(db, ids, rev)
 
     def set_state(self, ids: Sequence[int], state: str) -> dict[int, str]:
         """Returns the previous states, so the caller can undo."""
@@ -609,11 +722,12 @@ def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
         yield items[i : i + size]
 
 
-def open_store(path: Path, read_only: bool = False, retries: int = 3) -> Store:
-    """Open the library, waiting briefly if another process holds a write lock."""
+def open_store(path: Path, read_only: bool = False, retries: int = 3, reason: str | None = None) -> Store:
+    """Open the library (read-only, saying why, where it cannot be written), waiting briefly if another
+    process holds a write lock."""
     for attempt in range(retries):
         try:
-            return Store(path, read_only=read_only)
+            return Store(path, read_only=read_only, reason=reason)
         except sqlite3.OperationalError as exc:
             if "locked" not in str(exc) or attempt == retries - 1:
                 raise StoreError(f"{path}: {exc}") from None

@@ -100,8 +100,8 @@ def test_window_imports_index_in_writer_processes_and_merge_later(bg_lib, monkey
     assert bg_lib.index_writer_pid() is not None
     seen = []
     real = engine.new_writer
-    monkeypatch.setattr(engine, "new_writer", lambda ix, expected=0, procs_from=2000: (
-        seen.append((expected, procs_from)), real(ix, expected, procs_from))[1])  # fmt: skip
+    monkeypatch.setattr(engine, "new_writer", lambda ix, expected=0, procs_from=2000, timeout=0.0: (
+        seen.append((expected, procs_from)), real(ix, expected, procs_from, timeout))[1])  # fmt: skip
     merges = []
     updater = bg_lib.updater
     real_merge = updater.request_merge

@@ -20,15 +20,20 @@ Any failure → ("error", message).
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import multiprocessing.connection
+import os
+import signal
+import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from readinglist.index.engine import BULK_PROCS_MIN_DOCS, BULK_PROCS_MIN_DOCS_WINDOW, Index
+from readinglist.index.engine import BULK_PROCS_MIN_DOCS, BULK_PROCS_MIN_DOCS_WINDOW, Index, IndexBusy
 
 if TYPE_CHECKING:
     from whoosh.writing import SegmentWriter
@@ -38,48 +43,71 @@ if TYPE_CHECKING:
 
 START_TIMEOUT = 60.0  # seconds for the child to start and open the index (a cold disk, a slow machine)
 REPLY_TIMEOUT = 600.0  # seconds for one update or merge before the child is given up
-POLL_SECONDS = 0.5  # how often an idle background updater looks whether the writer process merged segments
+POLL_SECONDS = 0.5  # how often the background thread looks at the journal and the writer process
+EDIT_WAIT = 5.0  # seconds an edit's index write waits for another process's writer; then the journal keeps it
+SEARCH_WAIT = 30.0  # seconds a search waits for the journal to be written before searching without it
+CHILD_WAIT = 1.0  # seconds the writer process waits for the lock before saying "busy" (it is asked again)
+JOURNAL_CHUNK = 2000  # journal entries written per index commit
 
 
 class IndexUpdater:
-    """Keeps `index` in step with `store`. Without `start_background()` every write happens in the caller's
-    thread (the command line); with it, changes are handed to a background thread that coalesces bursts
-    and passes them to a writer process. `flush()` waits until every change handed over is written, so a
-    search after it sees every change made before it."""
+    """Keeps `index` in step with `store`, from the store's index journal: every change that the index does
+    not hold yet is recorded there in the change's own transaction, and an entry is cleared only after the
+    index commit that contains it, so no crash, kill or busy lock loses one.
 
-    def __init__(self, index: Index, store: Store, notify: Callable[[str], None]):
+    Without `start_background()` changes are written in the caller's thread (the command line), waiting a
+    little for another process's writer and otherwise leaving the change to the journal; with it, a
+    background thread writes them, through a writer process when one can run, and also picks up what other
+    processes left in the journal."""
+
+    def __init__(self, index: Index, store: Store, notify: Callable[[str], None], writable: bool = True):
         self.index = index
         self.store = store
-        self.notify = notify
+        self.writable = writable  # False for a read-only library's own index: it is searched as it is
+        self._notify = notify
+        self._complete_at = -1  # journal entries up to this revision are in the index (see ensure_current)
         self._lock = threading.RLock()  # the one writer of this process; the writer process counts as it
         self._writer: WriterProcess | None = None  # while a child keeps the index
         self._use_process = True
         self._thread: threading.Thread | None = None
-        self._pending: set[int] = set()
-        self._busy = False
+        self._cond = threading.Condition()
+        self._requested = 0  # passes over the journal asked for …
+        self._done = 0  # … and done
         self._stop = False
         self._prepare = False
         self._merge = False
-        self._cond = threading.Condition()
+        self._told: set[str] = set()  # messages already given (a failing disk is said once, not twice a second)
+
+    def notify(self, message: str) -> None:
+        if message not in self._told:
+            self._told.add(message)
+            self._notify(message)
 
     # ---- keeping the index trustworthy ----
 
-    def catch_up(self, read_only: bool = False) -> None:
-        """Open the index, rebuilding it if it cannot be trusted, and write what it missed while closed."""
+    def catch_up(self) -> bool:
+        """Open the index, rebuilding it if it cannot be trusted, and write what the journal says it lacks.
+        False if it can be neither opened nor rebuilt (a read-only library's missing or outdated index)."""
         with self._lock:
-            rev = self.store.current_rev()
+            snapshot = self.store.current_rev()
             if not self.index.open():
-                if read_only:
-                    return
+                if not self.writable:
+                    return False
                 count = self.store.count()
                 if count:
-                    self.notify(f"Building the search index for {count:,} papers…")
-                self.index.rebuild(self._all_papers(), rev, total=count)
-                return
-            if self.index.rev < rev and not read_only:
+                    self._notify(f"Building the search index for {count:,} papers…")
+                self.index.rebuild(self._all_papers(), snapshot, total=count)
+                self.store.clear_index_journal_upto(snapshot)  # the rebuild read every change up to it
+                self._complete_at = snapshot
+                return True
+            if not self.writable:
+                return True
+            since = self.store.journal_since()
+            if self.index.rev < since:  # written before the journal existed: caught up from the revisions once
                 changed = self.store.changed_since(self.index.rev)
-                if changed:
-                    self.index.update(self.store.papers(changed), rev)
+                self.index.update(self.store.papers(changed), since, timeout=EDIT_WAIT)
+        self.changed()
+        return True
 
     def _all_papers(self, chunk: int = 2000) -> Iterator[Paper]:
         ids = self.store.all_ids()
@@ -88,39 +116,86 @@ class IndexUpdater:
 
     # ---- writing ----
 
-    def changed(self, ids: Sequence[int]) -> None:
-        """These papers changed in the store: write them now, or hand them to the background."""
-        if not ids:
-            return
+    def changed(self) -> None:
+        """The store has changes the index lacks (they are in the journal): write them now, or wake the
+        background thread. An index that cannot be written never fails the change: the journal keeps it."""
         if self._thread is not None:
-            with self._cond:
-                self._pending.update(ids)
-                self._cond.notify_all()
-        else:
-            self.write_now(ids)
+            self._request()
+            return
+        try:
+            self.write_now(EDIT_WAIT)
+        except IndexBusy:
+            self.notify(
+                "The search index is busy (another readinglist process is writing it): the change is saved, "
+                "and searches include it once the index is free."
+            )
+        except Exception as exc:  # the change is in the store and in the journal
+            self.notify(f"The search index could not be updated ({index_problem(exc, self.index.folder)}); "
+                        "the change is saved and will be indexed later.")  # fmt: skip
 
-    def write_now(self, ids: Sequence[int]) -> None:
-        """Write these papers' documents in this thread (the child, if any, idle first)."""
+    def write_now(self, timeout: float | None = EDIT_WAIT) -> None:
+        """Write every change the journal holds, in this thread (the child, if any, idle first). Raises
+        IndexBusy when another process holds the index's lock longer than `timeout` seconds."""
+        if not self.writable:
+            return
         with self._lock:
             self._quiesce()
-            self.index.update(self.store.papers(list(ids)), self.store.current_rev())
+            reached = self._complete_at
+            for chunk in self._journal_chunks():
+                ids = [pid for pid, _ in chunk]
+                papers = self.store.papers(ids)
+                found = {p.id for p in papers}
+                self.index.update(papers, self.store.current_rev(), remove=[i for i in ids if i not in found],
+                                  timeout=timeout)  # fmt: skip
+                self.store.clear_index_journal(chunk)
+                reached = max(reached, chunk[-1][1])
+            if self.store.read_only:  # its journal cannot be cleared: remember that every entry so far is in
+                self._complete_at = reached
+
+    def _journal_chunks(self) -> Iterator[list[tuple[int, int]]]:
+        entries = [e for e in self.store.index_journal() if e[1] > self._complete_at]
+        for i in range(0, len(entries), JOURNAL_CHUNK):
+            yield entries[i : i + JOURNAL_CHUNK]
+
+    def ensure_current(self, timeout: float = SEARCH_WAIT) -> int:
+        """Before a search: every committed change written to the index, waiting at most `timeout` seconds
+        for a busy index. Returns how many changes it still lacks (0 normally)."""
+        if not self.store.journal_size(after=self._complete_at):
+            return 0
+        if self._thread is not None:
+            self.flush(timeout)
+        else:
+            try:
+                self.write_now(timeout)
+            except IndexBusy:
+                pass
+            except Exception as exc:  # the search goes on over what the index has, and says so
+                self.notify(f"The search index could not be updated ({index_problem(exc, self.index.folder)}).")
+        return self.store.journal_size(after=self._complete_at)
 
     def begin_bulk(self, expected: int) -> SegmentWriter:
-        """A writer for many new documents, held until commit_bulk or cancel_bulk (the lock is taken here)."""
+        """A writer for many new documents, held until commit_bulk or cancel_bulk (the lock is taken here).
+        Imports from two processes queue: the second waits for the first, and says so."""
         self._lock.acquire()
         try:
             self._quiesce()
-            offloaded = self._writer is not None
-            return self.index.bulk_writer(expected, BULK_PROCS_MIN_DOCS_WINDOW if offloaded else BULK_PROCS_MIN_DOCS)
+            procs_from = BULK_PROCS_MIN_DOCS_WINDOW if self._writer is not None else BULK_PROCS_MIN_DOCS
+            try:
+                return self.index.bulk_writer(expected, procs_from, timeout=0.5)
+            except IndexBusy:
+                self._notify("Waiting for another readinglist process to finish writing the search index…")
+                return self.index.bulk_writer(expected, procs_from, timeout=None)
         except BaseException:
             self._lock.release()
             raise
 
-    def commit_bulk(self, writer: SegmentWriter) -> None:
-        """Commit an import's documents; with a writer process, merging is left to it."""
+    def commit_bulk(self, writer: SegmentWriter, written: Sequence[tuple[int, int]] = ()) -> None:
+        """Commit an import's documents; `written` are the journal entries (paper id, revision) they hold.
+        With a writer process, merging is left to it."""
         try:
             offloaded = self._writer is not None
             self.index.commit(writer, self.store.current_rev(), merge=not offloaded)
+            self.store.clear_index_journal(written)
         finally:
             self._lock.release()
         if offloaded:
@@ -131,11 +206,6 @@ class IndexUpdater:
             self.index.cancel(writer)
         finally:
             self._lock.release()
-
-    def rebuild(self, papers: Iterable[Paper], total: int | None = None) -> None:
-        with self._lock:
-            self._quiesce()
-            self.index.rebuild(papers, self.store.current_rev(), total=total)
 
     def _quiesce(self) -> None:
         """Lock held, before this process writes: a child's merge must be over."""
@@ -153,10 +223,16 @@ class IndexUpdater:
         self._use_process = use_process
         self._thread = threading.Thread(target=self._run, name="readinglist-index-writer", daemon=True)
         self._thread.start()
+        self._request()  # whatever the journal holds from before
 
     @property
     def background(self) -> bool:
         return self._thread is not None
+
+    def _request(self) -> None:
+        with self._cond:
+            self._requested += 1
+            self._cond.notify_all()
 
     def prepare(self) -> None:
         """Start the writer process now (the window calls this once it is up), not at the first edit."""
@@ -171,11 +247,14 @@ class IndexUpdater:
             self._cond.notify_all()
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every change handed over is written; False if `timeout` passed first."""
+        """Wait until the background thread has been through the journal once since now; False if `timeout`
+        passed first. (Changes another process's writer holds up stay in the journal: see ensure_current.)"""
         if self._thread is None:
             return True
         with self._cond:
-            return self._cond.wait_for(lambda: not self._pending and not self._busy, timeout)
+            wanted = self._requested = self._requested + 1
+            self._cond.notify_all()
+            return self._cond.wait_for(lambda: self._done >= wanted or self._thread is None, timeout)
 
     def settle(self) -> None:
         """Wait until every change is written and any merge has finished, and search the result."""
@@ -206,61 +285,65 @@ class IndexUpdater:
         """Write what is pending, stop the thread and the writer process."""
         if self._thread is None:
             return
-        self.flush()
+        self.flush(SEARCH_WAIT)
         with self._cond:
             self._stop = True
             self._cond.notify_all()
         self._thread.join()
         self._thread = None
 
+    def _has_work(self) -> bool:
+        return self._requested > self._done or self._stop or self._prepare or self._merge
+
     def _run(self) -> None:
         try:
             while True:
                 with self._cond:
-                    self._cond.wait_for(
-                        lambda: self._pending or self._stop or self._prepare or self._merge, POLL_SECONDS
-                    )
-                    if self._stop and not self._pending:
+                    self._cond.wait_for(self._has_work, POLL_SECONDS)
+                    if self._stop:
                         return
-                    ids, self._pending = list(self._pending), set()
+                    requested = self._requested
                     prepare, self._prepare = self._prepare, False
                     merge, self._merge = self._merge, False
-                    self._busy = bool(ids)
                 try:
                     if prepare:
                         self._writer_process()
-                    if ids:
-                        self._apply(ids)
+                    if self.store.journal_size():  # this process's changes, or another's left behind
+                        self._write_journal()
                     if merge:
                         self._ask_for_merge()
-                    if not ids and self._writer is not None:
+                    if self._writer is not None:
                         self.poll()
-                except Exception as exc:  # the store has the change; the index catches up on the next open
-                    self.notify(f"The search index could not be updated ({exc}); it will be on restart.")
+                except IndexBusy:
+                    pass  # another process writes the index: the journal keeps the changes; next poll
+                except Exception as exc:  # the store has the change; the journal keeps it
+                    self.notify(f"The search index could not be updated "
+                                f"({index_problem(exc, self.index.folder)}); it will be caught up.")  # fmt: skip
                 finally:
                     with self._cond:
-                        self._busy = False
+                        self._done = max(self._done, requested)
                         self._cond.notify_all()
         finally:
             self._close_writer()
 
-    def _has_work(self) -> bool:
-        return bool(self._pending or self._stop or self._prepare or self._merge)
-
-    def _apply(self, ids: list[int]) -> None:
+    def _write_journal(self) -> None:
         writer = self._writer_process()
         if writer is None:
-            self.write_now(ids)
+            self.write_now(CHILD_WAIT)
             return
         with self._lock:
-            rev = self.store.current_rev()
-            try:
-                writer.update(ids, rev)
-            except WriterError as exc:
-                self._give_up_process(exc)
-                self.write_now(ids)
-                return
-            self.index.reload(rev)
+            for chunk in self._journal_chunks():
+                rev = self.store.current_rev()
+                try:
+                    writer.update([pid for pid, _ in chunk], rev)
+                except WriterError as exc:
+                    if exc.busy:
+                        raise IndexBusy(str(exc)) from None
+                    self._give_up_process(exc)
+                    self.write_now(CHILD_WAIT)
+                    return
+                self.store.clear_index_journal(chunk)
+                self.index.reload(rev)
 
     def _ask_for_merge(self) -> None:
         with self._lock:
@@ -281,7 +364,7 @@ class IndexUpdater:
 
     def _give_up_process(self, exc: Exception) -> None:
         """From now on this process writes the index itself; the user is told why."""
-        self.notify(f"Writing the search index in-process ({exc}).")
+        self._notify(f"Writing the search index in-process ({exc}).")
         self._close_writer()
         self._use_process = False
 
@@ -292,11 +375,49 @@ class IndexUpdater:
             writer.close()
 
 
+def index_problem(exc: BaseException, folder: Path) -> str:
+    """An index failure in words, naming the folder: "no space left on the disk holding …/index"."""
+    if isinstance(exc, OSError):
+        where = exc.filename or folder
+        if exc.errno == errno.ENOSPC:
+            return f"the disk is full while writing {where}"
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return f"{where} cannot be written ({exc.strerror})"
+        return f"{where}: {exc.strerror or exc}"
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def die_with_parent(parent: int) -> None:
+    """A child process (the writer process, Whoosh's indexing workers) must not outlive the process that
+    started it: it would hold the index's write lock, and wait for work forever. On Linux the kernel kills
+    it when the parent dies (PR_SET_PDEATHSIG); everywhere, a watchdog thread checks the parent's id."""
+    if sys.platform.startswith("linux"):
+        with suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # already gone before the line above took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="readinglist-parent-watch", daemon=True).start()
+
+
 # ---- the writer process ---------------------------------------------------------------------------------
 
 
 class WriterError(RuntimeError):
-    """The writer process failed or went away; the caller writes in-process instead."""
+    """The writer process failed or went away (the caller writes in-process instead), or, with `busy`, it
+    found another process writing the index (the caller asks again later)."""
+
+    def __init__(self, message: str, busy: bool = False):
+        super().__init__(message)
+        self.busy = busy
 
 
 class WriterProcess:
@@ -305,7 +426,10 @@ class WriterProcess:
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._proc = ctx.Process(
-            target=serve, args=(child, str(index_folder), str(database)), name="readinglist-index-writer", daemon=True
+            target=serve,
+            args=(child, str(index_folder), str(database), os.getpid()),
+            name="readinglist-index-writer",
+            daemon=True,
         )
         self._proc.start()
         child.close()
@@ -369,13 +493,22 @@ class WriterProcess:
         kind = message[0]
         if kind == "error":
             raise WriterError(message[1])
+        if kind == "busy":
+            raise WriterError(message[1], busy=True)
         if kind == "merged":
             self.merged = True
         return str(kind)
 
 
-def serve(conn: multiprocessing.connection.Connection, index_folder: str, database: str) -> None:
-    """The child: apply updates from SQLite to the index, one request at a time."""
+def serve(conn: multiprocessing.connection.Connection, index_folder: str, database: str, parent: int) -> None:
+    """The child: apply updates from SQLite to the index, one request at a time. It dies with its parent,
+    and a parent gone mid-reply ends it quietly (the parent's own restart catches up from the journal)."""
+    die_with_parent(parent)
+    with suppress(BrokenPipeError, EOFError, ConnectionError):
+        _serve(conn, index_folder, database)
+
+
+def _serve(conn: multiprocessing.connection.Connection, index_folder: str, database: str) -> None:
     try:
         from readinglist.store import open_store
 
@@ -398,7 +531,9 @@ def serve(conn: multiprocessing.connection.Connection, index_folder: str, databa
         try:
             if message[0] == "update":
                 _, ids, rev = message
-                index.update(store.papers(ids), rev, merge=False)
+                papers = store.papers(ids)
+                found = {p.id for p in papers}
+                index.update(papers, rev, merge=False, remove=[i for i in ids if i not in found], timeout=CHILD_WAIT)
                 conn.send(("updated", rev))
                 if not conn.poll() and index.merge_small():
                     conn.send(("merged",))
@@ -407,6 +542,10 @@ def serve(conn: multiprocessing.connection.Connection, index_folder: str, databa
                     conn.send(("merged",))
             elif message[0] == "sync":
                 conn.send(("synced",))
+        except IndexBusy as exc:
+            conn.send(("busy", str(exc)))
+        except (BrokenPipeError, EOFError, ConnectionError):
+            raise
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
     index.close()

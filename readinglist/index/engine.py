@@ -10,11 +10,13 @@ only caller, and owns the one-writer rule, the writer process and merging.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import threading
+import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -39,15 +41,28 @@ BULK_PROCS_MIN_DOCS_WINDOW = 100
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
+OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a file it just merged away
 
 
-def new_writer(ix: windex.Index, expected: int = 0, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
+class IndexBusy(Exception):
+    """Another writer (another readinglist process, or an import) holds the index's write lock."""
+
+
+def new_writer(
+    ix: windex.Index, expected: int = 0, procs_from: int = BULK_PROCS_MIN_DOCS, timeout: float | None = 0.0
+) -> SegmentWriter:
     """From `procs_from` documents on, Whoosh's multi-process writer indexes batches in worker processes,
     each into its own segment (no merge at commit): on two cores that is most of an import's indexing time.
-    Segments are never compound: reading a compound segment copies each of its files into memory."""
-    if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
-        return ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False)
-    return ix.writer(limitmb=128, compound=False)
+    Segments are never compound: reading a compound segment copies each of its files into memory.
+    Waits up to `timeout` seconds for another process's writer (None: as long as it takes)."""
+    wait = 10.0**9 if timeout is None else timeout
+    try:
+        if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
+            return ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False, timeout=wait,
+                             delay=0.05)  # fmt: skip
+        return ix.writer(limitmb=128, compound=False, timeout=wait, delay=0.05)
+    except windex.LockError:
+        raise IndexBusy("another readinglist process is writing the search index") from None
 
 
 def segments_to_merge(segments: list) -> list:
@@ -123,14 +138,22 @@ class Index:
         if state.get("schema") != self.fingerprint:
             self.notify("The search index was made by another version; rebuilding it.")
             return False
-        try:
-            self.ix = windex.open_dir(str(self.folder))
-            with self.ix.searcher() as s:
-                s.doc_count()
-        except Exception as exc:  # whoosh raises many kinds for a damaged index
-            self.notify(f"The search index is damaged ({type(exc).__name__}); rebuilding it.")
-            self.ix = None
-            return False
+        for attempt in range(OPEN_RETRIES):
+            try:
+                self.ix = windex.open_dir(str(self.folder), readonly=self.read_only)
+                with self.ix.searcher() as s:
+                    s.doc_count()
+                break
+            except FileNotFoundError:  # another process merged a segment away meanwhile: look again
+                self.ix = None
+                if attempt == OPEN_RETRIES - 1:
+                    self.notify("The search index is damaged (files missing); rebuilding it.")
+                    return False
+                time.sleep(0.05 * (attempt + 1))
+            except Exception as exc:  # whoosh raises many kinds for a damaged index
+                self.notify(f"The search index is damaged ({type(exc).__name__}); rebuilding it.")
+                self.ix = None
+                return False
         self.rev = int(state.get("rev", -1))
         return True
 
@@ -161,9 +184,9 @@ class Index:
         self._save_state(rev)
 
     def _save_state(self, rev: int) -> None:
-        self.rev = rev
-        tmp = self.state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"schema": self.fingerprint, "rev": rev}))
+        self.rev = max(rev, self.rev)
+        tmp = self.state_file.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # writers in other processes
+        tmp.write_text(json.dumps({"schema": self.fingerprint, "rev": self.rev}))
         tmp.replace(self.state_file)
 
     def close(self) -> None:
@@ -185,10 +208,21 @@ class Index:
             raise RuntimeError("index not open")
         return self.ix
 
-    def update(self, papers: Sequence[Paper], rev: int, merge: bool = True) -> None:
-        """Replace these papers' documents: a tag, note or state change touches one document."""
-        writer = new_writer(self._open())
+    def update(
+        self,
+        papers: Iterable[Paper],
+        rev: int,
+        merge: bool = True,
+        remove: Iterable[int] = (),
+        timeout: float | None = 0.0,
+    ) -> None:
+        """Replace these papers' documents (a tag, note or state change touches one document) and drop those
+        of papers no longer in the store, in one commit. Raises IndexBusy if another writer holds the lock
+        past `timeout` seconds."""
+        writer = new_writer(self._open(), timeout=timeout)
         try:
+            for pid in remove:
+                writer.delete_by_term("id", str(pid))
             for p in papers:
                 writer.update_document(**document(p))
         except BaseException:
@@ -196,9 +230,11 @@ class Index:
             raise
         self.commit(writer, rev, merge)
 
-    def bulk_writer(self, expected: int, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
+    def bulk_writer(
+        self, expected: int, procs_from: int = BULK_PROCS_MIN_DOCS, timeout: float | None = None
+    ) -> SegmentWriter:
         """A writer for many new documents (an import), committed with commit() or dropped with cancel()."""
-        return new_writer(self._open(), expected, procs_from)
+        return new_writer(self._open(), expected, procs_from, timeout)
 
     def commit(self, writer: SegmentWriter, rev: int, merge: bool = True) -> None:
         """Commit, record the revision, and swap in a searcher that sees what was written."""
@@ -211,11 +247,11 @@ class Index:
     def cancel(writer: SegmentWriter) -> None:
         writer.cancel()
 
-    def merge_small(self) -> bool:
+    def merge_small(self, timeout: float | None = 0.0) -> bool:
         """Merge small segments if enough have gathered (see segments_to_merge); True if it did."""
         if self.ix is None or not segments_to_merge(self.ix._segments()):
             return False
-        writer = new_writer(self.ix)
+        writer = new_writer(self.ix, timeout=timeout)
         writer.commit(mergetype=merge_small_segments)
         if self.keep_searcher:
             self._swap_searcher()
@@ -241,10 +277,19 @@ class Index:
             old.close()
 
     def _open_searcher(self) -> tuple[Searcher, list[int], Ranker]:
-        """A searcher with what every search needs from it: docnum → paper id, and its ranker."""
+        """A searcher with what every search needs from it: docnum → paper id, and its ranker. Opening one
+        while another process commits can find a segment merged away between reading the table of contents
+        and opening the segment: then the latest table of contents is read again."""
         assert self.ix is not None
-        searcher = self.ix.searcher(weighting=scoring.BM25F())
-        return searcher, _read_pids(searcher), Ranker(searcher, self._pause)
+        for attempt in range(OPEN_RETRIES):
+            try:
+                searcher = self.ix.searcher(weighting=scoring.BM25F())
+                return searcher, _read_pids(searcher), Ranker(searcher, self._pause)
+            except FileNotFoundError:
+                if attempt == OPEN_RETRIES - 1:
+                    raise
+                time.sleep(0.02 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def drop_caches(self, terms: bool = True) -> None:
         """Forget cached results (and, with `terms`, the ranker's cached term scores): for measuring."""
@@ -266,6 +311,8 @@ class Index:
         if self.ix is None:
             raise RuntimeError("index not open")
         with self._search_lock:
+            if self._searcher is not None and self.keep_searcher and not self._searcher.up_to_date():
+                self._swap_searcher()  # another process committed: search what it wrote
             if self._searcher is None:
                 self._searcher, self._pids, self._ranker = self._open_searcher()
             yield self._searcher

@@ -1,5 +1,8 @@
 """Every change readinglist makes to Whoosh, and every read of its internals, in one place.
 
+Whoosh's multi-process writer starts indexing workers that inherit the index's write lock; they are made to
+die with the process that started them (`_patch_worker_orphans`), with any Whoosh release.
+
 Whoosh is pure Python; three of its hot paths are replaced here with byte-identical equivalents (each has a
 test comparing it with Whoosh's own function), and the ranker and the index read a few private fields for
 whole-block decoding. All of it was written against one release: `WHOOSH_PINNED`. With any other version
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from functools import lru_cache
 from itertools import pairwise
 from pickle import dumps
@@ -45,6 +49,7 @@ def apply(notify: Callable[[str], None] | None = None) -> bool:
     with _lock:
         if not _state["applied"]:
             _state["applied"] = True
+            _patch_worker_orphans()  # not a fast path: a safety net, needed with any release
             if fast_paths():
                 _patch_lengths()
                 _patch_fuzzy()
@@ -181,3 +186,52 @@ def _patch_positions() -> None:
     Positions.word_values = word_values
     Positions._readinglist_patched = True
     Positions._readinglist_original = original  # for the test that compares the two
+
+
+_starting = threading.local()  # the write lock's descriptor while an MpWriter starts a worker
+
+
+def _patch_worker_orphans() -> None:
+    """Whoosh's MpWriter forks indexing workers (SubWriterTask). Forked, they inherit the parent's file
+    descriptor of MAIN_WRITELOCK, and if the parent is killed mid-import they wait on their job queue
+    forever, holding the lock: every later write of the library fails. Each worker now closes its copy of
+    the lock's descriptor (the lock stays the parent's: flock belongs to the open file, which the parent
+    still has) and dies with its parent."""
+    import os
+
+    from whoosh import multiproc
+
+    if getattr(multiproc.SubWriterTask, "_readinglist_patched", False):
+        return
+    original_new_task = multiproc.MpWriter._new_task
+    original_start = multiproc.SubWriterTask.start
+    original_run = multiproc.SubWriterTask.run
+
+    def new_task(self: Any) -> Any:
+        lock = getattr(self, "writelock", None)
+        _starting.fds = [lock.fd] if lock is not None and getattr(lock, "fd", None) is not None else []
+        try:
+            return original_new_task(self)
+        finally:
+            _starting.fds = []
+
+    def start(self: Any) -> None:
+        self._readinglist_parent = os.getpid()
+        self._readinglist_lock_fds = list(getattr(_starting, "fds", []))
+        original_start(self)
+
+    def run(self: Any) -> None:
+        from readinglist.index.background import die_with_parent
+
+        for fd in getattr(self, "_readinglist_lock_fds", ()):
+            with suppress(OSError):
+                os.close(fd)
+        parent = getattr(self, "_readinglist_parent", None)
+        if parent is not None:
+            die_with_parent(parent)
+        original_run(self)
+
+    multiproc.MpWriter._new_task = new_task
+    multiproc.SubWriterTask.start = start
+    multiproc.SubWriterTask.run = run
+    multiproc.SubWriterTask._readinglist_patched = True
