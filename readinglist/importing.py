@@ -136,11 +136,11 @@ def _import_records(
     try:
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), kind)
-            existing = [Existing(pid, h, t, a) for pid, h, t, a in store.source_papers(source_id)]
+            existing = [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.source_papers(source_id)]
             known = {e.content_hash for e in existing}
             # plain text (for similarity) only where a revised record could match a stored paper
             incoming = [
-                Incoming(h, r.title, markup.to_plain(r.abstract) if existing and h not in known else "")
+                Incoming(h, r.title, markup.to_plain(r.abstract) if existing and h not in known else "", r.authors)
                 for h, r in zip(hashes, records, strict=True)
             ]
             unchanged, revised = match(existing, incoming)

@@ -141,6 +141,14 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
 ]
 
 
+def _disk_full(path: Path) -> bool:
+    try:
+        st = os.statvfs(path.parent)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail * st.f_frsize < 1024 * 1024
+
+
 def unwritable(path: Path) -> str | None:
     """Why the library at `path` (a database file, or the folder it will be created in) cannot be written,
     in words; None if it can."""
@@ -164,7 +172,7 @@ class Store:
         self.read_only = read_only or why is not None
         # what a refused write says: another window has the library, or its disk is read-only
         self.read_only_reason = reason or (f"{self.path} is read-only: {why}" if why else None)
-        self._immutable = bool(why) and not os.access(self.path.parent, os.W_OK)  # cannot even make its -shm
+        self._immutable = False  # set where SQLite cannot create the WAL's shared-memory file (see _connect)
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._connections: list[sqlite3.Connection] = []
@@ -180,7 +188,16 @@ class Store:
             self.migrate()
         except sqlite3.DatabaseError as exc:
             self.close()
-            raise StoreError(f"{self.path}: the library database is unreadable ({exc})") from None
+            if self.read_only or not _disk_full(self.path):
+                raise StoreError(f"{self.path}: the library database is unreadable ({exc})") from None
+            # a full disk: the library is intact, and can still be read
+            self.read_only = True
+            self.read_only_reason = f"the disk holding {self.path} is full"
+            try:
+                self.migrate()
+            except sqlite3.DatabaseError:
+                self.close()
+                raise StoreError(f"{self.path} cannot be opened: the disk holding it is full") from None
 
     # ---- connections and transactions ----
 
@@ -189,9 +206,7 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             if self.read_only:
-                # immutable where SQLite could not create the WAL's shared-memory file beside the database
-                flags = "mode=ro&immutable=1" if self._immutable else "mode=ro"
-                conn = sqlite3.connect(f"file:{self.path}?{flags}", uri=True, check_same_thread=False)
+                conn = self._connect_read_only()
             else:
                 conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
             conn.isolation_level = None  # explicit BEGIN/COMMIT only, in transaction()
@@ -205,6 +220,22 @@ class Store:
             with self._conn_lock:
                 self._connections.append(conn)
         return conn
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """Read-only, as SQLite allows: a WAL database needs its shared-memory file, which a read-only or full
+        disk cannot create; then, when no write-ahead log holds changes, the file is read as immutable."""
+        if not self._immutable:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+            try:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError:
+                conn.close()
+                wal = self.path.with_name(self.path.name + "-wal")
+                if wal.exists() and wal.stat().st_size:
+                    raise
+                self._immutable = True
+        return sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -325,13 +356,12 @@ class Store:
             )
             return int(cur.lastrowid or 0)
 
-    def source_papers(self, source_id: int) -> list[tuple[int, str, str, str]]:
-        """(id, content_hash, title, plain_abstract) of a source's papers, for matching a re-import."""
-        return list(
-            self.db.execute(
-                "SELECT id, content_hash, title, plain_abstract FROM papers WHERE source_id = ?", (source_id,)
-            )
+    def source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
+        """(id, content_hash, title, plain_abstract, authors) of a source's papers, for matching a re-import."""
+        rows = self.db.execute(
+            "SELECT id, content_hash, title, plain_abstract, authors FROM papers WHERE source_id = ?", (source_id,)
         )
+        return [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     def source_titles(self, source_id: int) -> set[str]:
         rows = self.db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
@@ -536,12 +566,15 @@ class Store:
             self._tables = {r[0] for r in rows}
         return name in self._tables
 
-    def index_journal(self, limit: int | None = None) -> list[tuple[int, int]]:
-        """(paper id, revision) of every change the index does not hold yet, oldest first."""
+    def index_journal(self, limit: int | None = None, after: tuple[int, int] = (-1, -1)) -> list[tuple[int, int]]:
+        """(paper id, revision) of the changes the index does not hold yet, oldest first: those after the
+        entry `after` (as (revision, paper id)), at most `limit` of them."""
         if self.read_only and not self.has_table("index_journal"):
             return []
-        sql = "SELECT paper_id, rev FROM index_journal ORDER BY rev, paper_id"
-        return [(r[0], r[1]) for r in self.db.execute(sql + (f" LIMIT {int(limit)}" if limit else ""))]
+        sql = ("SELECT paper_id, rev FROM index_journal WHERE rev > ? OR (rev = ? AND paper_id > ?)"
+               " ORDER BY rev, paper_id")  # fmt: skip
+        args = (after[0], after[0], after[1])
+        return [(r[0], r[1]) for r in self.db.execute(sql + (f" LIMIT {int(limit)}" if limit else ""), args)]
 
     def journal_size(self, after: int = -1) -> int:
         """How many changes the index lacks (with `after`, only those of later revisions)."""

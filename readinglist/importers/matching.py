@@ -1,7 +1,9 @@
 """Which stored paper is a re-imported record? Exact content first, then title, then abstract similarity.
 
 An erratum edits a few words of an abstract; the paper must stay the same paper so that its tags, note
-and state stay with it. Candidates come from shared rare words, so a whole revised file is not n².
+and state stay with it. But a title alone is not a paper: a revised file can drop a paper and reuse its
+title for an unrelated one, so a title match counts only when the content agrees too (abstract words,
+authors). Candidates come from shared rare words, so a whole revised file is not n².
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-SIMILAR = 0.85
+SIMILAR = 0.85  # abstract similarity (SequenceMatcher) that makes an untitled record the same paper
+SAME_WORDS = 0.5  # share of abstract words two records with one title must have in common …
+SAME_WORDS_WITH_AUTHORS = 0.2  # … or this share, if their authors agree too
 
 
 @dataclass
@@ -21,6 +25,7 @@ class Existing:
     content_hash: str
     title: str
     text: str
+    authors: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -28,6 +33,28 @@ class Incoming:
     content_hash: str
     title: str
     text: str
+    authors: list[str] = field(default_factory=list)
+
+
+def _surnames(authors: Sequence[str]) -> set[str]:
+    return {re.sub(r"\W+", "", a.split()[-1].casefold()) for a in authors if a.split()}
+
+
+def _authors_agree(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Half of the shorter author list (by surname) is in the other; two empty lists agree."""
+    sa, sb = _surnames(a), _surnames(b)
+    if not sa or not sb:
+        return not sa and not sb
+    return len(sa & sb) * 2 >= min(len(sa), len(sb))
+
+
+def same_content(e: Existing, rec: Incoming) -> bool:
+    """Do a stored paper and an incoming record with the same title describe the same paper?"""
+    if e.text and rec.text:
+        we, wr = set(_words(e.text)), set(_words(rec.text))
+        shared = len(we & wr) / max(1, len(we | wr))
+        return shared >= SAME_WORDS or (shared >= SAME_WORDS_WITH_AUTHORS and _authors_agree(e.authors, rec.authors))
+    return _authors_agree(e.authors, rec.authors)  # no abstract to compare: the authors decide
 
 
 def _norm_title(title: str) -> str:
@@ -65,6 +92,7 @@ def match(existing: Sequence[Existing], incoming: Sequence[Incoming]) -> tuple[d
     for i in rest:
         rec = incoming[i]
         cands = [e for e in by_title.get(_norm_title(rec.title), []) if e.id not in used] if rec.title else []
+        cands = [e for e in cands if same_content(e, rec)]
         if cands:
             best = max(cands, key=lambda e: SequenceMatcher(None, e.text, rec.text).quick_ratio())
             revised[i] = best.id

@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -89,23 +90,28 @@ class IndexUpdater:
         """Open the index, rebuilding it if it cannot be trusted, and write what the journal says it lacks.
         False if it can be neither opened nor rebuilt (a read-only library's missing or outdated index)."""
         with self._lock:
-            snapshot = self.store.current_rev()
             if not self.index.open():
                 if not self.writable:
                     return False
-                count = self.store.count()
-                if count:
-                    self._notify(f"Building the search index for {count:,} papers…")
-                self.index.rebuild(self._all_papers(), snapshot, total=count)
-                self.store.clear_index_journal_upto(snapshot)  # the rebuild read every change up to it
-                self._complete_at = snapshot
-                return True
+                with self.index.rebuilding():
+                    if not self.index.open():  # not rebuilt by another process while this one waited
+                        snapshot = self.store.current_rev()
+                        count = self.store.count()
+                        if count:
+                            self._notify(f"Building the search index for {count:,} papers…")
+                        self.index.rebuild(self._all_papers(), snapshot, total=count)
+                        self.store.clear_index_journal_upto(snapshot)  # the rebuild read every change up to it
+                        self._complete_at = snapshot
             if not self.writable:
                 return True
             since = self.store.journal_since()
             if self.index.rev < since:  # written before the journal existed: caught up from the revisions once
-                changed = self.store.changed_since(self.index.rev)
-                self.index.update(self.store.papers(changed), since, timeout=EDIT_WAIT)
+
+                def legacy(writer: SegmentWriter) -> int:
+                    self.index.put(writer, self.store.papers(self.store.changed_since(self.index.rev)))
+                    return since
+
+                self.index.write(legacy, timeout=EDIT_WAIT)
         self.changed()
         return True
 
@@ -133,35 +139,44 @@ class IndexUpdater:
             self.notify(f"The search index could not be updated ({index_problem(exc, self.index.folder)}); "
                         "the change is saved and will be indexed later.")  # fmt: skip
 
-    def write_now(self, timeout: float | None = EDIT_WAIT) -> None:
-        """Write every change the journal holds, in this thread (the child, if any, idle first). Raises
-        IndexBusy when another process holds the index's lock longer than `timeout` seconds."""
+    def write_now(self, timeout: float | None) -> None:
+        """Write every change the journal holds, in this thread (the child, if any, idle first), a chunk per
+        commit. What to write is read with the index's lock held (see Index.write). Raises IndexBusy when
+        another process holds the lock longer than `timeout` seconds."""
         if not self.writable:
             return
         with self._lock:
             self._quiesce()
-            reached = self._complete_at
-            for chunk in self._journal_chunks():
-                ids = [pid for pid, _ in chunk]
-                papers = self.store.papers(ids)
-                found = {p.id for p in papers}
-                self.index.update(papers, self.store.current_rev(), remove=[i for i in ids if i not in found],
-                                  timeout=timeout)  # fmt: skip
+            after = (self._complete_at, 1 << 62)
+            while True:
+                chunk: list[tuple[int, int]] = []
+                self.index.write(partial(self._fill_from_journal, after=after, chunk=chunk), timeout=timeout)
+                if not chunk:
+                    break
                 self.store.clear_index_journal(chunk)
-                reached = max(reached, chunk[-1][1])
+                after = (chunk[-1][1], chunk[-1][0])
             if self.store.read_only:  # its journal cannot be cleared: remember that every entry so far is in
-                self._complete_at = reached
+                self._complete_at = max(self._complete_at, after[0])
 
-    def _journal_chunks(self) -> Iterator[list[tuple[int, int]]]:
-        entries = [e for e in self.store.index_journal() if e[1] > self._complete_at]
-        for i in range(0, len(entries), JOURNAL_CHUNK):
-            yield entries[i : i + JOURNAL_CHUNK]
+    def _fill_from_journal(
+        self, writer: SegmentWriter, after: tuple[int, int], chunk: list[tuple[int, int]]
+    ) -> int | None:
+        """Index.write's fill: the next chunk of the journal (into `chunk`), and its papers as they are now."""
+        chunk.extend(self.store.index_journal(JOURNAL_CHUNK, after))
+        if not chunk:
+            return None
+        ids = [pid for pid, _ in chunk]
+        papers = self.store.papers(ids)
+        found = {p.id for p in papers}
+        self.index.put(writer, papers, remove=[i for i in ids if i not in found])
+        return self.store.current_rev()
 
-    def ensure_current(self, timeout: float = SEARCH_WAIT) -> int:
+    def ensure_current(self, timeout: float | None = None) -> int:
         """Before a search: every committed change written to the index, waiting at most `timeout` seconds
-        for a busy index. Returns how many changes it still lacks (0 normally)."""
+        (SEARCH_WAIT) for a busy index. Returns how many changes it still lacks (0 normally)."""
         if not self.store.journal_size(after=self._complete_at):
             return 0
+        timeout = SEARCH_WAIT if timeout is None else timeout
         if self._thread is not None:
             self.flush(timeout)
         else:
@@ -332,10 +347,12 @@ class IndexUpdater:
             self.write_now(CHILD_WAIT)
             return
         with self._lock:
-            for chunk in self._journal_chunks():
+            after = (self._complete_at, 1 << 62)
+            while chunk := self.store.index_journal(JOURNAL_CHUNK, after):
+                after = (chunk[-1][1], chunk[-1][0])
                 rev = self.store.current_rev()
                 try:
-                    writer.update([pid for pid, _ in chunk], rev)
+                    writer.update([pid for pid, _ in chunk], rev)  # the child reads the papers under its lock
                 except WriterError as exc:
                     if exc.busy:
                         raise IndexBusy(str(exc)) from None
@@ -531,9 +548,14 @@ def _serve(conn: multiprocessing.connection.Connection, index_folder: str, datab
         try:
             if message[0] == "update":
                 _, ids, rev = message
-                papers = store.papers(ids)
-                found = {p.id for p in papers}
-                index.update(papers, rev, merge=False, remove=[i for i in ids if i not in found], timeout=CHILD_WAIT)
+
+                def fill(writer: SegmentWriter, ids: list[int] = ids, rev: int = rev) -> int:
+                    papers = store.papers(ids)  # read now, with the lock held (see Index.write)
+                    found = {p.id for p in papers}
+                    index.put(writer, papers, remove=[i for i in ids if i not in found])
+                    return rev
+
+                index.write(fill, merge=False, timeout=CHILD_WAIT)
                 conn.send(("updated", rev))
                 if not conn.poll() and index.merge_small():
                     conn.send(("merged",))

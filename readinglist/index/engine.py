@@ -56,13 +56,33 @@ def new_writer(
     Segments are never compound: reading a compound segment copies each of its files into memory.
     Waits up to `timeout` seconds for another process's writer (None: as long as it takes)."""
     wait = 10.0**9 if timeout is None else timeout
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
+                writer = ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False,
+                                   timeout=wait, delay=0.05)  # fmt: skip
+            else:
+                writer = ix.writer(limitmb=128, compound=False, timeout=wait, delay=0.05)
+        except windex.LockError:
+            raise IndexBusy("another readinglist process is writing the search index") from None
+        if _lock_is_current(writer):
+            return writer
+        writer.cancel()  # the folder was swapped by a rebuild while this waited: lock the new one
+        wait = max(0.0, deadline - time.monotonic())
+
+
+def _lock_is_current(writer: SegmentWriter) -> bool:
+    """Does the lock this writer holds belong to the folder its path names now? A rebuild swaps folders, and a
+    writer that waited on the old folder's lock file would write into the new one unguarded."""
+    lock = getattr(writer, "writelock", None)
+    fd, name = getattr(lock, "fd", None), getattr(lock, "filename", None)
+    if fd is None or name is None:
+        return True
     try:
-        if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
-            return ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False, timeout=wait,
-                             delay=0.05)  # fmt: skip
-        return ix.writer(limitmb=128, compound=False, timeout=wait, delay=0.05)
-    except windex.LockError:
-        raise IndexBusy("another readinglist process is writing the search index") from None
+        return os.fstat(fd).st_ino == os.stat(name).st_ino
+    except OSError:
+        return False
 
 
 def segments_to_merge(segments: list) -> list:
@@ -158,7 +178,8 @@ class Index:
         return True
 
     def rebuild(self, papers: Iterable[Paper], rev: int, total: int | None = None) -> None:
-        """A fresh index built beside the old one and swapped in, so a failure leaves the old one."""
+        """A fresh index built beside the old one and swapped in, so a failure leaves the old one. The
+        caller holds `rebuilding()`."""
         self.close()
         tmp = self.folder.with_name(self.folder.name + ".new")
         shutil.rmtree(tmp, ignore_errors=True)
@@ -182,6 +203,29 @@ class Index:
         shutil.rmtree(old, ignore_errors=True)
         self.ix = windex.open_dir(str(self.folder))
         self._save_state(rev)
+
+    @contextmanager
+    def rebuilding(self, timeout: float | None = None) -> Iterator[None]:
+        """Held while the index is rebuilt: one rebuild at a time across processes (a lock file beside the
+        index folder, which the swap does not replace), and no writer in the old folder meanwhile."""
+        from whoosh.filedb.filestore import FileStorage
+        from whoosh.util.filelock import try_for
+
+        self.folder.parent.mkdir(parents=True, exist_ok=True)
+        outer = FileStorage(str(self.folder.parent)).lock(self.folder.name + ".rebuild.lock")
+        if not try_for(outer.acquire, timeout=10.0**9 if timeout is None else timeout, delay=0.1):
+            raise IndexBusy("another readinglist process is rebuilding the search index")
+        inner = None
+        try:
+            if self.folder.is_dir() and any(self.folder.glob("_MAIN_*.toc")):
+                inner = FileStorage(str(self.folder)).lock("MAIN_WRITELOCK")
+                if not try_for(inner.acquire, timeout=10.0**9 if timeout is None else timeout, delay=0.1):
+                    raise IndexBusy("another readinglist process is writing the search index")
+            yield
+        finally:
+            if inner is not None and inner.fd is not None:
+                inner.release()
+            outer.release()
 
     def _save_state(self, rev: int) -> None:
         self.rev = max(rev, self.rev)
@@ -208,6 +252,33 @@ class Index:
             raise RuntimeError("index not open")
         return self.ix
 
+    def write(
+        self, fill: Callable[[SegmentWriter], int | None], merge: bool = True, timeout: float | None = 0.0
+    ) -> bool:
+        """One commit: a writer is opened (waiting up to `timeout` seconds for another process's, else
+        IndexBusy), then `fill` writes into it and returns the store revision to record, or None for nothing
+        to write (the writer is dropped). `fill` must read what it writes only now, with the lock held: data
+        read before could overwrite a newer document another process wrote meanwhile. True if it committed."""
+        writer = new_writer(self._open(), timeout=timeout)
+        try:
+            rev = fill(writer)
+        except BaseException:
+            writer.cancel()
+            raise
+        if rev is None:
+            writer.cancel()
+            return False
+        self.commit(writer, rev, merge)
+        return True
+
+    @staticmethod
+    def put(writer: SegmentWriter, papers: Iterable[Paper], remove: Iterable[int] = ()) -> None:
+        """Into an open writer: these papers' documents replaced, those of papers no longer in the store gone."""
+        for pid in remove:
+            writer.delete_by_term("id", str(pid))
+        for p in papers:
+            writer.update_document(**document(p))
+
     def update(
         self,
         papers: Iterable[Paper],
@@ -216,19 +287,14 @@ class Index:
         remove: Iterable[int] = (),
         timeout: float | None = 0.0,
     ) -> None:
-        """Replace these papers' documents (a tag, note or state change touches one document) and drop those
-        of papers no longer in the store, in one commit. Raises IndexBusy if another writer holds the lock
-        past `timeout` seconds."""
-        writer = new_writer(self._open(), timeout=timeout)
-        try:
-            for pid in remove:
-                writer.delete_by_term("id", str(pid))
-            for p in papers:
-                writer.update_document(**document(p))
-        except BaseException:
-            writer.cancel()
-            raise
-        self.commit(writer, rev, merge)
+        """Replace these papers' documents and drop those of `remove`, in one commit. Only for papers read with
+        the index's lock held, or when no other process can write (a rebuild's catch-up, tests)."""
+
+        def fill(writer: SegmentWriter) -> int:
+            self.put(writer, papers, remove)
+            return rev
+
+        self.write(fill, merge, timeout)
 
     def bulk_writer(
         self, expected: int, procs_from: int = BULK_PROCS_MIN_DOCS, timeout: float | None = None
