@@ -233,8 +233,10 @@ def case_concurrent(base: Path, work: Path, per_process: int, corpus: Path | Non
     procs = [subprocess.Popen([sys.executable, "-m", "benchmarks.reliability", "edits", str(data), str(seed),
                                str(per_process), *uids], cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for seed in range(4)]  # fmt: skip
-    imp = subprocess.Popen([sys.executable, "-m", "readinglist", "--data-dir", str(data), "import", str(corpus)],
-                           env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) if corpus else None  # fmt: skip
+    imp = None
+    if corpus is not None:
+        imp = subprocess.Popen([sys.executable, "-m", "readinglist", "--data-dir", str(data), "import", str(corpus)],
+                               env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     reports = []
     for p in procs:
         out, err = p.communicate(timeout=3600)
