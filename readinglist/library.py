@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from readinglist import importing, paths
 from readinglist.importing import ImportSummary, Progress
-from readinglist.papers import STATES, Paper, SearchResult, StoreError, TableRow, normalise_tags
+from readinglist.papers import STATES, ImportCancelled, Paper, SearchResult, StoreError, TableRow, normalise_tags
 from readinglist.store import open_store, unwritable
 
 if TYPE_CHECKING:
@@ -181,9 +182,26 @@ class Library:
         cancel: threading.Event | None = None,
         bundled: bool = False,
     ) -> list[ImportSummary]:
-        """Import each file in its own transaction (see importing.import_files); one import at a time."""
+        """Import each file in its own transaction (see importing.import_files). One import at a time, across
+        processes too: a second waits for the first (cancellable), and says so."""
+        from whoosh.util.filelock import FileLock
+
+        if self.read_only:
+            raise StoreError(f"cannot import: {self.read_only_reason or 'the library is open read-only'}")
         with self._import_lock:
-            return importing.import_files(self.store, self.updater, files, progress, cancel, bundled)
+            lock = FileLock(str(self.data_dir / "import.lock"))
+            if not lock.acquire():
+                self.notify("Waiting for another import into this library to finish…")
+                if progress:
+                    progress(0, 0, "Waiting for another import to finish…")
+                while not lock.acquire():
+                    if cancel is not None and cancel.wait(0.2):
+                        raise ImportCancelled("waiting for another import")
+                    time.sleep(0.2 if cancel is None else 0)
+            try:
+                return importing.import_files(self.store, self.updater, files, progress, cancel, bundled)
+            finally:
+                lock.release()
 
     # ---- reading and searching ----
 

@@ -135,6 +135,24 @@ def test_concurrent_command_lines_lose_and_fail_nothing(data_dir):
     agrees(data_dir)
 
 
+def test_imports_from_two_processes_queue_and_say_so(data_dir):
+    assert cli(data_dir, "list").returncode == 0
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    first = subprocess.Popen([sys.executable, "-m", "readinglist", "--data-dir", str(data_dir), "import",
+                              str(corpus("neurips_1987_2018.jsonl.gz"))], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not _children(first.pid):  # the first is indexing
+        time.sleep(0.05)
+    second = cli(data_dir, "import", str(corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")), timeout=600)
+    out, err = first.communicate(timeout=600)
+    assert first.returncode == 0 and second.returncode == 0, (err, second.stderr)
+    assert "Waiting for another import" in second.stderr and "517 added" in second.stdout
+    assert "8263 added" in out
+    assert len(cli(data_dir, "list").stdout.splitlines()) == 19 + 8263 + 517
+    agrees(data_dir)
+
+
 def test_a_killed_import_leaves_no_process_and_no_lock_behind(data_dir):
     assert cli(data_dir, "list").returncode == 0
     uid = cli(data_dir, "list").stdout.split()[0]
