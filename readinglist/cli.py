@@ -107,6 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
 
+    s = sub.add_parser("backup", help="write every annotation (and the papers it belongs to) to one file")
+    s.add_argument("file", type=Path, metavar="FILE")
+    s = sub.add_parser("restore", help="bring a backup's annotations (and missing papers) into this library")
+    s.add_argument("file", type=Path, metavar="FILE")
+    s.add_argument("--overwrite", action="store_true", help="where both have a state, note or title, the backup's wins")
+
     sub.add_parser(
         "check",
         help="check this installation in a temporary library: import, search, and the index's writer processes",
@@ -280,6 +286,21 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             print(f"Exported {len(papers)} papers to {args.output}", file=sys.stderr)
         else:
             sys.stdout.write(render(papers, options))
+        return 0
+    if cmd == "backup":
+        try:
+            n = lib.backup(args.file)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.file}: {exc.strerror or exc}") from None
+        print(f"Backed up the annotations of {n} papers to {args.file}", file=sys.stderr)
+        return 0
+    if cmd == "restore":
+        summary = lib.restore(args.file, overwrite=args.overwrite)
+        print(summary.line())
+        for conflict in summary.conflicts[:20]:
+            print(f"  differs: {conflict}", file=sys.stderr)
+        if len(summary.conflicts) > 20:
+            print(f"  … and {len(summary.conflicts) - 20} more", file=sys.stderr)
         return 0
     raise CliError(f"unknown command {cmd}")
 

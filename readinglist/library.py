@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from readinglist import importing, paths
+from readinglist.backup import RestoreSummary, auto_backup, write_backup
+from readinglist.backup import restore as restore_backup
 from readinglist.importing import ImportSummary, Progress
 from readinglist.papers import STATES, ImportCancelled, Paper, SearchResult, StoreError, TableRow, normalise_tags
 from readinglist.store import open_store, unwritable
@@ -110,6 +112,12 @@ class Library:
         return self.store.is_empty()
 
     def close(self) -> None:
+        """Write what is pending, keep today's automatic backup of the annotations, close everything."""
+        if not self.read_only:
+            try:
+                auto_backup(self.store, self.data_dir)
+            except (OSError, StoreError) as exc:  # a backup is a courtesy: never fail a close over it
+                self.notify(f"The automatic backup of your annotations could not be written ({exc}).")
         if self._updater is not None:
             self._updater.stop()
         if self._index is not None:
@@ -202,6 +210,20 @@ class Library:
                 return importing.import_files(self.store, self.updater, files, progress, cancel, bundled)
             finally:
                 lock.release()
+
+    # ---- backups ----
+
+    def backup(self, path: Path | str) -> int:
+        """Every annotation, with the papers it belongs to, in one file; returns how many papers."""
+        return write_backup(self.store, Path(path))
+
+    def restore(self, path: Path | str, overwrite: bool = False) -> RestoreSummary:
+        """A backup's annotations (and the papers the library lacks) brought into this library."""
+        if self.read_only:
+            raise StoreError(f"cannot restore: {self.read_only_reason or 'the library is open read-only'}")
+        summary = restore_backup(self, Path(path), overwrite)
+        self._reindex([1])  # the journal has every paper the restore touched
+        return summary
 
     # ---- reading and searching ----
 

@@ -18,9 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from readinglist.papers import STATES, NewPaper, Paper, StoreError, TableRow
 
+T = TypeVar("T")
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
     "venue": "lower(p.venue)",
@@ -133,11 +135,19 @@ def _m0006_index_journal(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR IGNORE INTO meta(key, value) SELECT 'journal_since', value FROM meta WHERE key = 'rev'")
 
 
+def _m0007_lookup_indexes(db: sqlite3.Connection) -> None:
+    """A paper by its content (a restore, a duplicate across sources), and the papers a user touched (the
+    automatic backup writes those): both were full scans of the papers' records."""
+    db.execute("CREATE INDEX IF NOT EXISTS papers_content ON papers(content_hash)")
+    db.execute("CREATE INDEX IF NOT EXISTS papers_annotated ON papers(annotated_at) WHERE annotated_at IS NOT NULL")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
     ("0003_table_rows_index", _m0003_table_rows_index),
     ("0006_index_journal", _m0006_index_journal),
+    ("0007_lookup_indexes", _m0007_lookup_indexes),
 ]
 
 
@@ -618,6 +628,39 @@ class Store:
 
     # ---- annotations ----
 
+    def annotated_ids(self) -> list[int]:
+        """Every paper the user ever touched (a tag, state, note or title, even one taken back since)."""
+        return [r[0] for r in self.db.execute("SELECT id FROM papers WHERE annotated_at IS NOT NULL ORDER BY id")]
+
+    def annotation_rev(self) -> int | None:
+        """The revision of the latest change to any paper the user touched (None: nothing touched yet)."""
+        row = self.db.execute("SELECT max(rev) FROM papers INDEXED BY papers_annotated WHERE annotated_at IS NOT NULL")
+        value = row.fetchone()[0]
+        return None if value is None else int(value)
+
+    def ids_with_content(self, hashes: Sequence[str]) -> dict[str, int]:
+        """content hash → a paper holding exactly that content (the oldest, if several do)."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(list(hashes), 900):
+            marks = ",".join("?" * len(chunk))
+            for h, pid in self.db.execute(
+                f"SELECT content_hash, min(id) FROM papers WHERE content_hash IN ({marks}) GROUP BY content_hash", chunk
+            ):
+                out[h] = pid
+        return out
+
+    def title_authors(self) -> list[tuple[int, str, list[str]]]:
+        """(id, imported title, authors) of every paper: what a match by title starts from."""
+        return [(r[0], r[1], json.loads(r[2])) for r in self.db.execute("SELECT id, title, authors FROM papers")]
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
     def _touch(self, db: sqlite3.Connection, ids: Sequence[int]) -> None:
         rev = self.next_rev(db)
         stamp = now()
@@ -750,7 +793,7 @@ class Store:
             return row[0]
 
 
-def _chunks(items: list[int], size: int) -> Iterator[list[int]]:
+def _chunks(items: list[T], size: int) -> Iterator[list[T]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
 

@@ -1,0 +1,274 @@
+"""Annotations in one file: a backup to keep, to restore into any library, or to move to another machine.
+
+A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links)
+and what the user added (tags, reading state, note, own title) — as gzip-compressed JSON. A restore finds
+each paper in the target library the way a re-import does (the same content, else the same title with
+agreeing content) and adds the papers it does not find, so a backup brings a library back from nothing.
+
+Restoring merges, and never loses what the library has: tags are united; a state, note or title the library
+leaves empty (unread, no note, no own title) takes the backup's; where both have one and they differ the
+library's is kept and the difference reported (or, with overwrite, the backup's wins).
+
+The library also keeps a rolling automatic backup, written when it is closed after annotations changed:
+`backups/annotations-<date>.json.gz` in the data folder, the last AUTO_KEEP_DAYS days.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from readinglist.importers.base import Record
+from readinglist.importers.matching import Existing, Incoming, _norm_title, same_content
+from readinglist.papers import DEFAULT_STATE, STATES, ImportFailure, Paper, normalise_tags
+
+if TYPE_CHECKING:
+    from readinglist.library import Library
+    from readinglist.store import Store
+
+FORMAT = "readinglist-annotations"
+VERSION = 1
+AUTO_FOLDER = "backups"
+AUTO_KEEP_DAYS = 7
+MAX_BYTES = 1024**3  # decompressed: far beyond any real library's annotations, short of exhausting memory
+
+
+@dataclass
+class RestoreSummary:
+    path: Path
+    papers: int = 0  # in the backup
+    matched: int = 0  # found in the library
+    added: int = 0  # not found: added from the backup
+    changed: int = 0  # papers whose annotations the restore changed
+    conflicts: list[str] = field(default_factory=list)  # kept the library's value (or, with overwrite, not)
+
+    def line(self) -> str:
+        text = (
+            f"{self.path.name}: {self.papers} papers — {self.matched} found in the library, {self.added} added; "
+            f"annotations changed on {self.changed}"
+        )
+        if self.conflicts:
+            text += f"; {len(self.conflicts)} differed"
+        return text
+
+
+# ---- writing ----------------------------------------------------------------------------------------------
+
+
+def _entry(p: Paper) -> dict[str, Any]:
+    return {
+        "id": p.uid,
+        "title": p.raw_title,
+        "abstract": p.abstract,
+        "authors": p.authors,
+        "venue": p.venue,
+        "year": p.year,
+        "url": p.url,
+        "source": p.source,
+        "tags": p.tags,
+        "state": p.state,
+        "note": p.note,
+        "user_title": p.user_title,
+    }
+
+
+def backup_document(store: Store) -> dict[str, Any]:
+    """Every touched paper with its annotations, as the backup file holds them."""
+    ids = store.annotated_ids()
+    papers: list[dict[str, Any]] = []
+    for start in range(0, len(ids), 2000):
+        papers += [_entry(p) for p in store.papers(ids[start : start + 2000])]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "library": str(store.path),
+        "papers": papers,
+    }
+
+
+def write_backup(store: Store, path: Path) -> int:
+    """Write the backup atomically (a temporary file beside the target, then a rename); returns how many
+    papers it holds. An existing file keeps its permissions."""
+    doc = backup_document(store)
+    data = gzip.compress(json.dumps(doc, ensure_ascii=False).encode("utf-8"), mtime=0)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(doc["papers"])
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def auto_backup(store: Store, folder: Path, today: date | None = None) -> Path | None:
+    """Today's automatic backup, if anything was annotated since the last one; older than AUTO_KEEP_DAYS
+    days are removed. Returns the file written, or None."""
+    last = store.annotation_rev()
+    if last is None or store.read_only or last <= int(store.meta("auto_backup_rev") or -1):
+        return None
+    today = today or date.today()
+    target = folder / AUTO_FOLDER / f"annotations-{today.isoformat()}.json.gz"
+    write_backup(store, target)
+    store.set_meta("auto_backup_rev", str(last))
+    oldest = today - timedelta(days=AUTO_KEEP_DAYS - 1)
+    for old in (folder / AUTO_FOLDER).glob("annotations-*.json.gz"):
+        try:
+            if date.fromisoformat(old.name[len("annotations-") : -len(".json.gz")]) < oldest:
+                old.unlink()
+        except ValueError:
+            continue  # not one of ours
+    return target
+
+
+# ---- reading and restoring --------------------------------------------------------------------------------
+
+
+def read_backup(path: Path) -> list[dict[str, Any]]:
+    """The papers of a backup file, checked; ImportFailure naming the file and the problem otherwise."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(2)
+            fh.seek(0)
+            raw = gzip.GzipFile(fileobj=fh).read(MAX_BYTES + 1) if head == b"\x1f\x8b" else fh.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ImportFailure(path, "no such file") from None
+    except (OSError, EOFError) as exc:
+        raise ImportFailure(path, f"cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if len(raw) > MAX_BYTES:
+        raise ImportFailure(path, f"is larger than {MAX_BYTES // 1024**3} GB uncompressed")
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ImportFailure(path, f"is not a readinglist backup (not JSON: {exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ImportFailure(path, "is not a readinglist backup (made by `readinglist backup`)")
+    if not isinstance(doc.get("version"), int) or doc["version"] > VERSION:
+        raise ImportFailure(path, f"was made by a newer readinglist (backup version {doc.get('version')})")
+    papers = doc.get("papers")
+    if not isinstance(papers, list) or not all(isinstance(p, dict) for p in papers):
+        raise ImportFailure(path, "is damaged (its list of papers is not a list of papers)")
+    return papers
+
+
+def _record(entry: dict[str, Any]) -> Record:
+    year = entry.get("year")
+    return Record(
+        title=str(entry.get("title") or ""),
+        abstract=str(entry.get("abstract") or ""),
+        authors=[str(a) for a in entry.get("authors") or [] if isinstance(a, str)],
+        year=year if isinstance(year, int) else None,
+        venue=str(entry.get("venue") or ""),
+        url=str(entry.get("url") or ""),
+        key=str(entry.get("id") or ""),
+    )
+
+
+def _find(store: Store, entries: list[dict[str, Any]]) -> tuple[dict[int, int], list[int]]:
+    """Which library paper each entry is: the same content, else the same title with agreeing content.
+    Returns (entry index → paper id, indexes of entries not found)."""
+    from readinglist.importing import content_hash
+    from readinglist.markup import to_plain
+
+    records = [_record(e) for e in entries]
+    hashes = [content_hash(r) for r in records]
+    by_hash = store.ids_with_content(hashes)
+    found = {i: by_hash[h] for i, h in enumerate(hashes) if h in by_hash}
+    rest = [i for i in range(len(entries)) if i not in found]
+    if not rest:
+        return found, []
+    by_title: dict[str, list[tuple[int, list[str]]]] = {}
+    for pid, title, authors in store.title_authors():
+        if title.strip():
+            by_title.setdefault(_norm_title(title), []).append((pid, authors))
+    taken = set(found.values())
+    missing = []
+    for i in rest:
+        r = records[i]
+        cands = [(pid, a) for pid, a in by_title.get(_norm_title(r.title), []) if pid not in taken] if r.title else []
+        texts = {p.id: p.plain_abstract for p in store.papers([pid for pid, _ in cands])} if cands else {}
+        incoming = Incoming("", r.title, to_plain(r.abstract), r.authors)
+        match = next((pid for pid, a in cands if same_content(Existing(pid, "", r.title, texts.get(pid, ""), a),
+                                                              incoming)), None)  # fmt: skip
+        if match is None:
+            missing.append(i)
+        else:
+            found[i] = match
+            taken.add(match)
+    return found, missing
+
+
+def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSummary:
+    """Bring a backup's annotations (and, where missing, its papers) into `library`, in one transaction."""
+    from readinglist.importing import content_hash, to_new_paper
+
+    path = Path(path)
+    entries = read_backup(path)
+    summary = RestoreSummary(path, papers=len(entries))
+    store = library.store
+    with store.transaction() as db:
+        found, missing = _find(store, entries)
+        summary.matched = len(found)
+        if missing:
+            source = store.source_id(f"backup:{path.resolve()}", path.name.split(".")[0], "backup")
+            rev = store.next_rev(db)
+            new = [to_new_paper(_record(entries[i]), content_hash(_record(entries[i]))) for i in missing]
+            ids = store.insert_papers(source, new, rev)
+            found.update(zip(missing, ids, strict=True))
+            summary.added = len(ids)
+        current = {p.id: p for p in store.papers(list(found.values()))}
+        tags_after: dict[int, list[str]] = {}
+        for i, pid in found.items():
+            entry, paper = entries[i], current[pid]
+            changed = False
+            want_tags = normalise_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
+            union = list(dict.fromkeys([*paper.tags, *want_tags]))
+            if union != paper.tags:
+                tags_after[pid] = union
+                changed = True
+            state = entry.get("state")
+            if state in STATES and state != DEFAULT_STATE and state != paper.state:
+                if paper.state == DEFAULT_STATE or overwrite:
+                    store.set_state([pid], state)
+                    changed = True
+                else:
+                    summary.conflicts.append(f"{paper.uid} state: kept {paper.state}, the backup has {state}")
+            note = entry.get("note")
+            if isinstance(note, str) and note.strip() and note != paper.note:
+                if not paper.note.strip() or overwrite:
+                    store.set_note(pid, note)
+                    changed = True
+                else:
+                    summary.conflicts.append(f"{paper.uid} note: kept the library's, the backup's differs")
+            title = entry.get("user_title")
+            if isinstance(title, str) and title.strip() and title != paper.user_title:
+                if not paper.user_title or overwrite:
+                    store.set_user_title(pid, title)
+                    changed = True
+                else:
+                    summary.conflicts.append(f"{paper.uid} title: kept “{paper.user_title}”, the backup has “{title}”")
+            summary.changed += changed
+        if tags_after:
+            store.set_tags(tags_after)
+    return summary

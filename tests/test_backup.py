@@ -1,0 +1,140 @@
+"""Backups of the annotations: written, restored into any library, merged without losing either side."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from datetime import date, timedelta
+
+import pytest
+
+from readinglist.backup import AUTO_FOLDER, auto_backup, read_backup
+from readinglist.library import Library
+from readinglist.papers import ImportFailure
+from tests.conftest import corpus
+
+
+def annotate(lib: Library) -> list[int]:
+    ids = lib.search("").ids
+    lib.add_tags(ids[:3], ["rl", "to read"])
+    lib.set_state(ids[:2], "read")
+    lib.set_state(ids[2:3], "skimmed")
+    lib.set_note(ids[0], "Compare with **BEXA**, §4")
+    lib.set_title(ids[1], "My own title")
+    return ids
+
+
+def test_backup_holds_every_annotation_and_restores_into_an_empty_library(lib, tmp_path):
+    ids = annotate(lib)
+    file = tmp_path / "annotations.json.gz"
+    assert lib.backup(file) == 3
+    papers = read_backup(file)
+    assert {p["note"] for p in papers} >= {"Compare with **BEXA**, §4"}
+    fresh = Library.open(tmp_path / "other", seed=False)
+    try:
+        summary = fresh.restore(file)
+        assert (summary.papers, summary.matched, summary.added, summary.changed) == (3, 0, 3, 3)
+        assert set(fresh.search("tag:rl").ids) == set(fresh.search("").ids)  # searchable at once
+        got = {p.abstract: p for p in fresh.papers(fresh.search("").ids)}
+        for p in lib.papers(ids[:3]):
+            q = got[p.abstract]
+            assert (q.tags, q.state, q.note, q.user_title, q.title) == (p.tags, p.state, p.note, p.user_title, p.title)
+        again = fresh.restore(file)  # into the same library: changes nothing
+        assert (again.matched, again.added, again.changed, again.conflicts) == (3, 0, 0, [])
+    finally:
+        fresh.close()
+
+
+def test_restore_finds_papers_imported_from_the_same_source_and_merges(lib, tmp_path):
+    ids = annotate(lib)
+    file = tmp_path / "b.json.gz"
+    lib.backup(file)
+    other = Library.open(tmp_path / "other")  # the bundled corpus again: the same papers
+    try:
+        oid = {p.abstract: p.id for p in other.papers(other.search("").ids)}
+        first = oid[lib.paper(ids[0]).abstract]  # type: ignore[union-attr]
+        other.add_tags([first], ["mine"])
+        other.set_note(first, "the other machine's note")
+        summary = other.restore(file)
+        assert (summary.matched, summary.added) == (3, 0)
+        p = other.paper(first)
+        assert p is not None and p.tags == ["mine", "rl", "to read"] and p.state == "read"
+        assert p.note == "the other machine's note"  # kept, and reported
+        assert any("note" in c for c in summary.conflicts)
+        assert other.restore(file, overwrite=True).changed >= 1
+        assert (other.paper(first) or p).note == "Compare with **BEXA**, §4"
+        assert len(other.search("").ids) == 19
+    finally:
+        other.close()
+
+
+def test_a_file_that_is_not_a_backup_is_refused_by_name(lib, tmp_path):
+    cases = [("empty.json.gz", gzip.compress(b"")), ("list.json", b"[1, 2]"), ("bin.gz", b"\x1f\x8b\x00garbage"),
+             ("other.json", json.dumps({"format": "zotero"}).encode())]  # fmt: skip
+    for name, data in cases:
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(ImportFailure, match=name.replace(".", r"\.")):
+            lib.restore(path)
+    assert lib.search("").ids and not lib.store.annotated_ids()  # nothing changed
+
+
+def test_closing_keeps_a_rolling_automatic_backup(data_dir):
+    lib = Library.open(data_dir)
+    ids = annotate(lib)
+    lib.close()
+    folder = data_dir / AUTO_FOLDER
+    today = folder / f"annotations-{date.today().isoformat()}.json.gz"
+    assert today.exists() and len(read_backup(today)) == 3
+    stamp = today.stat().st_mtime_ns
+    lib = Library.open(data_dir)
+    lib.close()  # nothing annotated since: not rewritten
+    assert today.stat().st_mtime_ns == stamp
+    old = folder / f"annotations-{(date.today() - timedelta(days=9)).isoformat()}.json.gz"
+    old.write_bytes(today.read_bytes())
+    keep = folder / f"annotations-{(date.today() - timedelta(days=6)).isoformat()}.json.gz"
+    keep.write_bytes(today.read_bytes())
+    lib = Library.open(data_dir)
+    lib.set_note(ids[3], "a new note")
+    assert auto_backup(lib.store, data_dir) == today
+    lib.close()
+    assert not old.exists() and keep.exists() and len(read_backup(today)) == 4
+
+
+def test_backup_and_restore_from_the_command_line(tmp_path, capsys):
+    from readinglist.cli import main
+
+    data = str(tmp_path / "d")
+    assert main(["--data-dir", data, "list"]) == 0
+    uid = capsys.readouterr().out.split()[0]
+    assert main(["--data-dir", data, "tag", uid, "cli-tag"]) == 0
+    assert main(["--data-dir", data, "backup", str(tmp_path / "b.json.gz")]) == 0
+    capsys.readouterr()
+    assert main(["--data-dir", str(tmp_path / "e"), "restore", str(tmp_path / "b.json.gz")]) == 0
+    assert "1 papers — 1 found in the library, 0 added; annotations changed on 1" in capsys.readouterr().out  # seeded
+
+
+def test_backup_keeps_the_mode_of_the_file_it_replaces(lib, tmp_path):
+    annotate(lib)
+    file = tmp_path / "b.json.gz"
+    file.write_bytes(b"")
+    os.chmod(file, 0o640)
+    lib.backup(file)
+    assert file.stat().st_mode & 0o777 == 0o640 and read_backup(file)
+
+
+def test_restore_into_a_real_corpus_matches_by_content(empty_lib, tmp_path):
+    empty_lib.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+    ids = empty_lib.search("").ids[:50]
+    empty_lib.add_tags(ids, ["batch"])
+    file = tmp_path / "b.json.gz"
+    empty_lib.backup(file)
+    other = Library.open(tmp_path / "o", seed=False)
+    try:
+        other.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
+        summary = other.restore(file)
+        assert (summary.matched, summary.added, summary.changed) == (50, 0, 50)
+        assert len(other.search("tag:batch").ids) == 50
+    finally:
+        other.close()
