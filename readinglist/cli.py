@@ -295,12 +295,12 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         print(f"Backed up the annotations of {n} papers to {args.file}", file=sys.stderr)
         return 0
     if cmd == "restore":
-        summary = lib.restore(args.file, overwrite=args.overwrite)
-        print(summary.line())
-        for conflict in summary.conflicts[:20]:
+        restored = lib.restore(args.file, overwrite=args.overwrite)
+        print(restored.line())
+        for conflict in restored.conflicts[:20]:
             print(f"  differs: {conflict}", file=sys.stderr)
-        if len(summary.conflicts) > 20:
-            print(f"  … and {len(summary.conflicts) - 20} more", file=sys.stderr)
+        if len(restored.conflicts) > 20:
+            print(f"  … and {len(restored.conflicts) - 20} more", file=sys.stderr)
         return 0
     raise CliError(f"unknown command {cmd}")
 

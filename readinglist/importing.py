@@ -18,7 +18,7 @@ from readinglist.importers import ImportContext, Record, parse_file
 from readinglist.importers.base import base_name
 from readinglist.importers.matching import Existing, Incoming, match
 from readinglist.importers.titles import derive_title, make_unique
-from readinglist.papers import ImportCancelled, NewPaper
+from readinglist.papers import ImportCancelled, ImportFailure, NewPaper, describe_error
 from readinglist.store import Store
 
 if TYPE_CHECKING:
@@ -101,7 +101,12 @@ def import_files(
             progress(0, 0, f"Reading {path.name} ({n + 1} of {len(files)})")
         parsed = parse_file(path, context)
         location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
-        summary = _import_records(store, updater, path, location, parsed.kind, parsed.records, progress, cancel)
+        try:
+            summary = _import_records(store, updater, path, location, parsed.kind, parsed.records, progress, cancel)
+        except OSError as exc:  # the transaction was rolled back: the library is as it was before this file
+            raise ImportFailure(
+                path, f"{describe_error(exc, store.path.parent)}; the library was not changed"
+            ) from None
         summary.skipped = parsed.skipped
         summary.warnings[:0] = parsed.warnings
         summaries.append(summary)
@@ -121,7 +126,6 @@ def _import_records(
     """Match, then store and index new papers a chunk at a time: the index's writer processes work on one
     chunk while this process prepares the next, and only a chunk's derived text is in memory."""
     from readinglist.index import new_document
-    from readinglist.index.background import index_problem
 
     summary = ImportSummary(path, kind)
     total = len(records)
@@ -183,7 +187,7 @@ def _import_records(
             updater.commit_bulk(writer, [(pid, rev) for pid in added_ids])
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
-                                    f"({index_problem(exc, updater.index.folder)}); it will catch up")  # fmt: skip
+                                    f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if revised_ids:
         updater.changed()
     summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)

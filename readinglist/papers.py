@@ -7,6 +7,7 @@ the index, the exports, the command line and the window follow.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,6 +198,18 @@ class ImportFailure(Exception):
         self.line = line
         where = f"{self.path.name}, line {line}" if line else self.path.name
         super().__init__(f"{where}: {problem}")
+
+
+def describe_error(exc: BaseException, where: Path | str) -> str:
+    """An error in words that name the file: "the disk is full while writing …/index"."""
+    if isinstance(exc, OSError):
+        place = exc.filename or where
+        if exc.errno == errno.ENOSPC:
+            return f"the disk is full while writing {place}"
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return f"{place} cannot be written ({exc.strerror})"
+        return f"{place}: {exc.strerror or exc}"
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 class ImportCancelled(Exception):

@@ -20,7 +20,6 @@ Any failure → ("error", message).
 
 from __future__ import annotations
 
-import errno
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from readinglist.index.engine import BULK_PROCS_MIN_DOCS, BULK_PROCS_MIN_DOCS_WINDOW, Index, IndexBusy
+from readinglist.papers import describe_error
 
 if TYPE_CHECKING:
     from whoosh.writing import SegmentWriter
@@ -136,7 +136,7 @@ class IndexUpdater:
                 "and searches include it once the index is free."
             )
         except Exception as exc:  # the change is in the store and in the journal
-            self.notify(f"The search index could not be updated ({index_problem(exc, self.index.folder)}); "
+            self.notify(f"The search index could not be updated ({describe_error(exc, self.index.folder)}); "
                         "the change is saved and will be indexed later.")  # fmt: skip
 
     def write_now(self, timeout: float | None) -> None:
@@ -185,7 +185,7 @@ class IndexUpdater:
             except IndexBusy:
                 pass
             except Exception as exc:  # the search goes on over what the index has, and says so
-                self.notify(f"The search index could not be updated ({index_problem(exc, self.index.folder)}).")
+                self.notify(f"The search index could not be updated ({describe_error(exc, self.index.folder)}).")
         return self.store.journal_size(after=self._complete_at)
 
     def begin_bulk(self, expected: int) -> SegmentWriter:
@@ -333,7 +333,7 @@ class IndexUpdater:
                     pass  # another process writes the index: the journal keeps the changes; next poll
                 except Exception as exc:  # the store has the change; the journal keeps it
                     self.notify(f"The search index could not be updated "
-                                f"({index_problem(exc, self.index.folder)}); it will be caught up.")  # fmt: skip
+                                f"({describe_error(exc, self.index.folder)}); it will be caught up.")  # fmt: skip
                 finally:
                     with self._cond:
                         self._done = max(self._done, requested)
@@ -390,18 +390,6 @@ class IndexUpdater:
             writer, self._writer = self._writer, None
         if writer is not None:
             writer.close()
-
-
-def index_problem(exc: BaseException, folder: Path) -> str:
-    """An index failure in words, naming the folder: "no space left on the disk holding …/index"."""
-    if isinstance(exc, OSError):
-        where = exc.filename or folder
-        if exc.errno == errno.ENOSPC:
-            return f"the disk is full while writing {where}"
-        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-            return f"{where} cannot be written ({exc.strerror})"
-        return f"{where}: {exc.strerror or exc}"
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def die_with_parent(parent: int) -> None:
