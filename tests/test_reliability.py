@@ -338,5 +338,8 @@ def test_a_full_disk_is_named(tmp_path):
         assert "Traceback" not in r.stderr and "unexpected" not in r.stderr
         r = cli(data, "list")  # a full disk still lets the library be read
         assert r.returncode == 0 and uid in r.stdout and "full" in r.stderr
+        r = cli(data, "import", str(corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")))
+        assert r.returncode == 1 and "full" in r.stderr and str(data) in r.stderr and "Traceback" not in r.stderr
+        assert len(cli(data, "list").stdout.splitlines()) == 19
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
