@@ -155,9 +155,9 @@ def bad_ending(title: str) -> str | None:
     for a, b in ("()", "[]", "{}"):
         if t.count(a) != t.count(b):
             return "cut (bracket)"
-    last = re.findall(r"[A-Za-z][\w'\-]*", t)
+    last = re.findall(r"[^\W_][\w'\-]*", t)  # a name in capitals ("(IT)") is not the word "it"
     if last:
-        w = last[-1].lower()
+        w = last[-1]
         if w in FUNCTION_WORDS:
             return f"ends on “{last[-1]}”"
         if w in DANGLING:

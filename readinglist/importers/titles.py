@@ -15,6 +15,7 @@ Offline and deterministic: no model, no data beyond the lexicon below.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -376,7 +377,7 @@ def noun_phrase(toks: list[Token], i: int) -> int:
     while j < n:
         tg = toks[j].tag
         if tg in _MODIFIER:
-            if tg in _NOMINAL:
+            if tg == "M" or (tg == "N" and _head_like(toks[j].text)):
                 last_head = j
             j += 1
         elif tg == "X" and j + 1 < n and toks[j + 1].tag == "J":
@@ -394,10 +395,21 @@ def noun_phrase(toks: list[Token], i: int) -> int:
     return last_head + 1 if last_head >= 0 else i
 
 
+_CLOSING = {"(": ")", "[": "]"}
+
+
+@lru_cache(maxsize=100_000)
+def _head_like(word: str) -> bool:
+    """A word that can end a noun phrase: not a bare number or a math symbol ("of 8", "in ℝ", "of Θ")."""
+    return sum(ch.isascii() and ch.isalpha() for ch in word) >= 2
+
+
 def _paren_end(toks: list[Token], j: int) -> int:
     """After a parenthesis that holds a short name ("(GANs)", "(Budgeted EXit Actor)"), else -1."""
     for k in range(j + 1, min(j + 9, len(toks))):
         if toks[k].tag == ")":
+            if toks[k].text != _CLOSING.get(toks[j].text):
+                return -1
             inner = toks[j + 1 : k]
             if inner and all(t.tag in ("N", "M", "J", ",") or t.low == "and" for t in inner):
                 return k + 1
@@ -443,7 +455,13 @@ def _good_end(toks: list[Token], i: int, j: int) -> int:
         # a participle whose object follows ("… for constructing the") does not end a phrase
         open_verb = last.low.endswith("ing") and last.low not in _GERUND_NOUNS and j < len(toks)
         open_verb = open_verb and toks[j].tag in ("D", "N", "J", "M")
-        if last.tag in _NOMINAL and last.low not in _ARTICLE_LIKE and last.low not in ADJECTIVES and not open_verb:
+        if (
+            last.tag in _NOMINAL
+            and (last.tag == "M" or _head_like(last.text))
+            and last.low not in _ARTICLE_LIKE
+            and last.low not in ADJECTIVES
+            and not open_verb
+        ):
             return j
         j -= 1
     return j
@@ -533,7 +551,7 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
     if verb is not None:  # "we propose to learn X", "NAME, which learns X"
         v, k0 = verb
         k0, k = _object_at(toks, k0)
-        if k <= k0 + (toks[k0].tag == "P"):
+        if k0 >= n or k <= k0 + (toks[k0].tag == "P"):
             return out
         first = Piece(gerund(verb_base(v.text)) + " " + _span(ab, toks, k0, k).text, [v, *toks[k0:k]])
     else:
@@ -603,12 +621,16 @@ _ARTICLE_LIKE = DETERMINERS | QUANTIFIERS | PREPOSITIONS | CONJUNCTIONS | PRONOU
 _BY_COUNT = (0.05, 0.13, 0.23, 0.32, 0.42)
 _WORD = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?")
 _CONTENT_TAGS = frozenset(("N", "M", "J", "V", "Vn", "Ved", "G", "Vg", "X"))
-_CUE_HINT = re.compile(
-    r"\b(?:"
-    + "|".join(sorted(_INTRO_VERBS | _STUDY_VERBS | _NAMING | {"our", "call", "name", "dub", "term"}))
-    + r"|proposed|introduced|presented|developed)\b",
-    re.IGNORECASE,
-)
+_CUE_WORDS = _INTRO_VERBS | _STUDY_VERBS | _NAMING | {"our", "call", "name", "dub", "term"}
+_CUE_WORDS |= {"proposed", "introduced", "presented", "developed"}
+
+
+@lru_cache(maxsize=100_000)
+def _count_key(word: str) -> str:
+    """The key a content word is counted under ("" for a function word)."""
+    if _lexical_tag(word, False) in _CONTENT_TAGS and word.lower() not in _ARTICLE_LIKE:
+        return norm(word)
+    return ""
 
 
 class Abstract:
@@ -620,12 +642,15 @@ class Abstract:
         self.raw = split_sentences(self.text) if self.text else []
         self._tagged: dict[int, list[Token]] = {}
         self.counts: dict[str, int] = {}
-        for w in _WORD.findall(self.text):
-            if _lexical_tag(w, False) in _CONTENT_TAGS and w.lower() not in _ARTICLE_LIKE:
-                k = norm(w)
+        starts = [o for o, _ in self.raw]
+        hinted: set[int] = set()
+        for m in _WORD.finditer(self.text):
+            w = m.group(0)
+            if k := _count_key(w):
                 self.counts[k] = self.counts.get(k, 0) + 1
-        self.cues = [si for si, (_, s) in enumerate(self.raw) if _CUE_HINT.search(s)]
-        self.cues = [si for si in self.cues if _contribution_cue(self.toks(si)) or _has_cue(self.toks(si))]
+            if w.lower() in _CUE_WORDS:  # a sentence worth tagging: it may state the contribution
+                hinted.add(bisect_right(starts, m.start()) - 1)
+        self.cues = [si for si in sorted(hinted) if _contribution_cue(self.toks(si)) or _has_cue(self.toks(si))]
         self.first = self._words(0) if self.raw else set()
         self.contribution = {w for si in self.cues if _contribution_cue(self.toks(si)) for w in self._words(si)}
 
@@ -641,6 +666,9 @@ class Abstract:
             offset, sentence = self.raw[si]
             self._tagged[si] = tag(sentence, offset)
         return self._tagged[si]
+
+    def tagged(self) -> list[list[Token]]:
+        return [self._tagged[si] for si in sorted(self._tagged)]
 
     def _words(self, si: int) -> set[str]:
         return {norm(t.text) for t in self.toks(si) if _content(t)}
@@ -774,6 +802,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
     toks = ab.toks(si)
     longs = _long_forms(toks)
     covered = {k for acr, s in longs.items() for k in range(s, acr - 1)}
+    calls = ("call", "name", "dub", "term")
+    we_call = [k for k in range(1, len(toks)) if toks[k].low in calls and toks[k - 1].low == "we"]
     found = []
     for i, t in enumerate(toks):
         if i in covered:
@@ -781,8 +811,7 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         word = t.text
         prev = toks[i - 1].low if i else ""
         named = prev in _NAMING or (prev == "as" and i >= 2 and toks[i - 2].low in ("to", "it", "them"))
-        named = named or any(x.low in ("call", "name", "dub", "term") and k >= 1 and toks[k - 1].low == "we"
-                             for k, x in enumerate(toks[max(0, i - 5) : i], max(0, i - 5)))  # fmt: skip
+        named = named or any(0 < i - k <= 5 for k in we_call)  # "we call this new network X"
         # "we propose Holmes, a …": a capitalised word right after the verb, in apposition
         named = named or (prev in _INTRO_VERBS and i + 2 < len(toks) and toks[i + 1].tag == ","
                           and toks[i + 2].low in ("a", "an", "the"))  # fmt: skip
@@ -814,15 +843,28 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
     return found
 
 
+def _mentions(text: str, word: str) -> int:
+    """How often the word stands in the text as a word of its own (not inside "X-based" or "XNet")."""
+    n, i = 0, text.find(word)
+    while i >= 0:
+        end = i + len(word)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "-")) and (
+            end == len(text) or not (text[end].isalnum() or text[end] == "-")
+        ):
+            n += 1
+        i = text.find(word, end)
+    return n
+
+
 def find_name(ab: Abstract) -> Name | None:
     """The method, model, benchmark or dataset the abstract introduces (see the module doc): the most plainly
     introduced, and of those the one the abstract names most often."""
     found = [n for si in ab.cues if _has_cue(ab.toks(si)) for n in _names_in(ab, si)]
     # a name the abstract used before it brought it in is background (a tool, the field), not the contribution
-    found = [n for n in found if not re.search(r"(?<![\w-])" + re.escape(n.text) + r"(?![\w-])", ab.before(n.sentence))]
+    found = [n for n in found if not _mentions(ab.before(n.sentence), n.text)]
     if not found:
         return None
-    mentions = {n.text: len(re.findall(r"(?<![\w-])" + re.escape(n.text) + r"(?![\w-])", ab.text)) for n in found}
+    mentions = {n.text: _mentions(ab.text, n.text) for n in found}
     return max(found, key=lambda n: (n.strength, mentions[n.text], -n.sentence))
 
 
@@ -896,19 +938,37 @@ def topic_and_contribution(ab: Abstract, budget: int) -> tuple[list[Candidate], 
     topic: list[Candidate] = []
     if len(ab):
         toks = ab.toks(0)
-        start = 0
-        if toks and toks[0].tag == "P":  # "In deep learning, …"
-            start = 1
-        topic = [Candidate(p, ROLE_WEIGHT["opening"]) for p in chains(ab, 0, start, budget)]
+        weight = ROLE_WEIGHT["opening"]
+        for s in _phrase_starts(toks)[:4]:  # "In deep learning, …", "We study the …"
+            topic += [Candidate(p, weight) for p in chains(ab, 0, s, budget)]
+            weight *= 0.85
     return _scored(ab, contrib), _scored(ab, topic)
+
+
+def _phrase_starts(toks: list[Token]) -> list[int]:
+    """Where the noun phrases of a sentence begin."""
+    out, k = [], 0
+    while k < len(toks):
+        if toks[k].tag in ("D", "Q", "J", "N", "M"):
+            end = noun_phrase(toks, k)
+            if end > k:
+                out.append(k)
+                k = end
+                continue
+        k += 1
+    return out
 
 
 def _combined(ab: Abstract, heads: list[Candidate], tails: list[Candidate], budget: int) -> list[Candidate]:
     """ "<method> for <topic>": a contribution phrase and the opening's topic, when they say different things."""
     out = []
-    for h in sorted(heads, key=lambda c: -c.score)[:4]:
+    second = ab.raw[1][0] if len(ab) > 1 else len(ab.text)  # where the opening sentence ends
+    for h in sorted(heads, key=lambda c: -c.score)[:3]:
+        h_start = h.tokens()[0].start if h.tokens() else 0
         hw = {norm(t.text) for t in h.tokens() if _content(t)}
-        for t in sorted(tails, key=lambda c: -c.score)[:4]:
+        for t in sorted(tails, key=lambda c: -c.score)[:3]:
+            if h_start < second and t.tokens() and t.tokens()[0].start > h_start:
+                continue  # the rest of the head's own sentence is not its topic
             tw = {norm(x.text) for x in t.tokens() if _content(x)}
             if hw & tw or len(h.text) + len(t.text) + 5 > budget:
                 continue
@@ -967,26 +1027,55 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
     bodies = contrib + topic + _combined(ab, contrib, topic, budget)
     if name is not None:
         named = _name_bodies(ab, name, budget)
-        bodies = named + _combined(ab, named, topic, budget) + bodies
+        # what the abstract says the name is comes first; the other phrases only when it says nothing
+        bodies = named + _combined(ab, named, topic, budget) if named else bodies
         clean = []
         for b in bodies:
             t = b.text.replace(f" ({name.text})", "")
-            if (name.text not in re.findall(r"[\w\-]+", t) and t != name.long) or b.weight > 1:
+            if (not _mentions(t, name.text) and t != name.long) or b.weight > 1:
                 clean.append((b, t))
+        clean = [(b, t) for b, t in clean if len(t) <= budget]
         best = max(clean, key=lambda bt: bt[0].score, default=None)
-        return f"{name.text}: {_capitalise(best[1])}" if best else name.text
+        return f"{name.text}: {_capitalise(_with_acronyms(ab, best[1], budget, name.text))}" if best else name.text
     best_body = _best(bodies)
-    return _capitalise(best_body.text) if best_body else _fallback(ab)
+    return _capitalise(_with_acronyms(ab, best_body.text, budget)) if best_body else _fallback(ab)
+
+
+def _with_acronyms(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
+    """A long form the abstract abbreviates gets its acronym beside it, room allowing: the acronym is what
+    a reader scans for ("Markov decision processes (MDPs)")."""
+    for toks in ab.tagged():  # the opening and the contribution: where what a title says is defined
+        for acr, start in _long_forms(toks).items():
+            name = toks[acr].text
+            if name == skip or _mentions(body, name):
+                continue
+            long = ab.text[toks[start].start : toks[acr - 2].end]
+            at = body.lower().find(long.lower())
+            end = at + len(long)
+            if at >= 0 and " " in long and len(body) + len(name) + 3 <= budget and not body[end : end + 1].isalnum():
+                body = f"{body[:end]} ({name}){body[end:]}"
+    return body
 
 
 def _fallback(ab: Abstract) -> str:
-    """The opening words up to the last noun that fits."""
-    toks = ab.toks(0)
-    j = 0
-    while j < len(toks) and toks[j].end - toks[0].start <= MAX_TITLE:
-        j += 1
-    j = _good_end(toks, 0, j)
-    return _capitalise(_span(ab, toks, 0, j).text) if j else "Untitled"
+    """The opening words, brackets left out, up to the last noun that fits."""
+    toks, depth = [], 0
+    for t in ab.toks(0):
+        depth += (t.tag == "(") - (t.tag == ")")
+        if depth == 0 and t.tag not in ("(", ")"):
+            toks.append(t)
+        depth = max(depth, 0)
+    words, length = [], 0
+    for t in toks:
+        length += len(t.text) + 1
+        if length > MAX_TITLE:
+            break
+        words.append(t)
+    j = _good_end(words, 0, len(words))
+    if not j:
+        return "Untitled"
+    out = " ".join(t.text for t in words[:j])
+    return _capitalise(re.sub(r" ([,;:.!?])", r"\1", out))
 
 
 def make_unique(titles: list[str], taken: set[str]) -> list[str]:
