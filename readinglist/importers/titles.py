@@ -15,7 +15,7 @@ Offline and deterministic: no model, no data beyond the lexicon below.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,7 +38,7 @@ QUANTIFIERS = _words("many several various few more most much other same certain
 PREPOSITIONS = _words(
     """of in on for with to from by via under over between among amongst across through into onto against
     without within towards toward about beyond upon per at as than like after before during around along
-    despite except inside near throughout versus vs unlike amid beneath behind alongside"""
+    despite except inside near throughout versus vs unlike amid beneath behind alongside above below"""
 )
 # prepositions that may join the parts of a title ("X for Y", "X via Y"); the others end a phrase
 TITLE_PREPOSITIONS = _words(
@@ -56,7 +56,7 @@ AUXILIARIES = _words(
 )
 ADVERBS = _words(
     """also not very often then further here well still even only always never usually already now just
-    rather quite almost instead up out down together thereby therein whereby first second third finally
+    rather quite almost instead up out down together thereby therein whereby first second third finally less
     recently typically generally particularly especially significantly substantially largely widely highly
     mainly simply directly jointly explicitly implicitly efficiently effectively respectively consistently
     previously currently notably surprisingly commonly fundamentally"""
@@ -237,6 +237,7 @@ class Token:
     end: int
     low: str
     tag: str = "O"
+    worth: float = -1.0  # how likely a title word (Abstract.worth), once asked
 
 
 def is_name(word: str) -> bool:
@@ -312,17 +313,29 @@ def _lexical_tag(w: str, first: bool) -> str:
     return "N"
 
 
+_CONTEXTUAL = frozenset(("T", "Ved", "G", "Vg", "Vn", "N"))  # tags the neighbours may change
+_TWO_WORD_FIRST = frozenset(a for a, _ in _TWO_WORD_PREPOSITIONS)
+
+
+@lru_cache(maxsize=100_000)
+def _lexical(word: str, first: bool) -> tuple[str, str]:
+    return word.lower(), _lexical_tag(word, first)
+
+
 def tag(sentence: str, offset: int = 0) -> list[Token]:
     """The sentence's tokens, each with a part-of-speech guess (see the tags above)."""
-    toks = [Token(m.group(0), m.start() + offset, m.end() + offset, m.group(0).lower())
-            for m in _TOKEN.finditer(sentence)]  # fmt: skip
-    for i, t in enumerate(toks):
-        t.tag = _lexical_tag(t.text, i == 0)
+    toks = []
+    for m in _TOKEN.finditer(sentence):
+        word = m.group(0)
+        low, lexical = _lexical(word, not toks)
+        toks.append(Token(word, m.start() + offset, m.end() + offset, low, lexical))
     n = len(toks)
     for i in range(n - 1):  # two-word prepositions
-        if (toks[i].low, toks[i + 1].low) in _TWO_WORD_PREPOSITIONS:
+        if toks[i].low in _TWO_WORD_FIRST and (toks[i].low, toks[i + 1].low) in _TWO_WORD_PREPOSITIONS:
             toks[i].tag = toks[i + 1].tag = "P"
     for i, t in enumerate(toks):
+        if t.tag not in _CONTEXTUAL:
+            continue
         prev = toks[i - 1].tag if i else ""
         nxt = toks[i + 1].tag if i + 1 < n else ""
         nominal_next = nxt in ("N", "M", "J", "G", "Vn", "Ved")
@@ -447,7 +460,16 @@ def _span(ab: Abstract, toks: list[Token], i: int, j: int) -> Piece:
 
 
 def _good_end(toks: list[Token], i: int, j: int) -> int:
-    """Pull the end j back until the phrase ends on a noun (or a closed parenthesis after one)."""
+    """Pull the end j back until the phrase ends on a noun (or a closed parenthesis after one), with no
+    bracket left open."""
+    depth, opened = 0, -1
+    for k in range(i, j):
+        if toks[k].tag == "(":
+            depth, opened = depth + 1, k if depth == 0 else opened
+        elif toks[k].tag == ")" and depth:
+            depth -= 1
+    if depth:
+        j = opened
     while j > i:
         last = toks[j - 1]
         if last.tag == ")" and j - 2 > i and toks[j - 2].tag in _NOMINAL:
@@ -623,6 +645,11 @@ _WORD = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?")
 _CONTENT_TAGS = frozenset(("N", "M", "J", "V", "Vn", "Ved", "G", "Vg", "X"))
 _CUE_WORDS = _INTRO_VERBS | _STUDY_VERBS | _NAMING | {"our", "call", "name", "dub", "term"}
 _CUE_WORDS |= {"proposed", "introduced", "presented", "developed"}
+_SPLIT = re.compile(r"[a-z]+").findall
+# a contribution is stated by someone: "we propose", "this paper presents", "our method", "… is proposed"
+_SUBJECT_WORDS = frozenset(("we", "our", "paper", "work", "study", "article", "here"))
+_PASSIVE_CUES = frozenset(("proposed", "introduced", "presented", "developed"))
+_BE = frozenset(("is", "are", "was", "were", "be"))
 
 
 @lru_cache(maxsize=100_000)
@@ -641,18 +668,20 @@ class Abstract:
         self.text = re.sub(r"\s+", " ", plain).strip()
         self.raw = split_sentences(self.text) if self.text else []
         self._tagged: dict[int, list[Token]] = {}
-        self.counts: dict[str, int] = {}
-        starts = [o for o, _ in self.raw]
-        hinted: set[int] = set()
-        for m in _WORD.finditer(self.text):
-            w = m.group(0)
-            if k := _count_key(w):
-                self.counts[k] = self.counts.get(k, 0) + 1
-            if w.lower() in _CUE_WORDS:  # a sentence worth tagging: it may state the contribution
-                hinted.add(bisect_right(starts, m.start()) - 1)
-        self.cues = [si for si in sorted(hinted) if _contribution_cue(self.toks(si)) or _has_cue(self.toks(si))]
+        self.counts = Counter(map(_count_key, _WORD.findall(self.text)))
+        del self.counts[""]
+        # the sentences worth tagging: those that may state the contribution or bring in a name
+        hinted = []
+        for si, (_, s) in enumerate(self.raw):
+            words = set(_SPLIT(s.lower()))
+            active = not _CUE_WORDS.isdisjoint(words) and not _SUBJECT_WORDS.isdisjoint(words)
+            passive = not _PASSIVE_CUES.isdisjoint(words) and not _BE.isdisjoint(words)
+            if active or passive or not _NAMING.isdisjoint(words):
+                hinted.append(si)
+        self.cue: dict[int, tuple[int, int] | None] = {si: _contribution_cue(self.toks(si)) for si in hinted}
+        self.cues = [si for si in hinted if self.cue[si] or _has_cue(self.toks(si))]
         self.first = self._words(0) if self.raw else set()
-        self.contribution = {w for si in self.cues if _contribution_cue(self.toks(si)) for w in self._words(si)}
+        self.contribution = {w for si in self.cues if self.cue[si] for w in self._words(si)}
 
     @classmethod
     def read(cls, plain: str) -> Abstract:
@@ -692,9 +721,11 @@ class Abstract:
     def worths(self, toks: list[Token]) -> list[float]:
         seen, out = set(), []
         for t in toks:
-            if _content(t) and (k := norm(t.text)) not in seen:
+            if t.worth < 0:
+                t.worth = self.worth(t) if _content(t) else 0.0
+            if t.worth and (k := norm(t.text)) not in seen:
                 seen.add(k)
-                out.append(self.worth(t))
+                out.append(t.worth)
         return out
 
 
@@ -871,11 +902,16 @@ def find_name(ab: Abstract) -> Name | None:
 # ---- the contribution ---------------------------------------------------------------------------------
 
 
+_CUE_VERBS = _INTRO_VERBS | _STUDY_VERBS | {"proposed", "introduced", "presented", "developed"}
+
+
 def _contribution_cue(toks: list[Token]) -> tuple[int, int] | None:
     """(strength, index after the cue) for "we propose …", "this paper studies …", "… is proposed"."""
     best: tuple[int, int] | None = None
     for i, t in enumerate(toks):
         low = t.low
+        if low not in _CUE_VERBS:
+            continue
         subject = i >= 1 and (toks[i - 1].low in ("we", "paper", "work", "study", "article", "here")
                               or (i >= 2 and toks[i - 2].low == "we" and toks[i - 1].tag == "X"))  # fmt: skip
         strength = 0
@@ -922,7 +958,7 @@ def topic_and_contribution(ab: Abstract, budget: int) -> tuple[list[Candidate], 
     contrib: list[Candidate] = []
     for si in ab.cues:
         toks = ab.toks(si)
-        cue = _contribution_cue(toks)
+        cue = ab.cue.get(si)
         if cue is None:
             continue
         strength, j = cue
