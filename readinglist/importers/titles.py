@@ -324,7 +324,7 @@ def _lexical(word: str, first: bool) -> tuple[str, str]:
 
 def tag(sentence: str, offset: int = 0) -> list[Token]:
     """The sentence's tokens, each with a part-of-speech guess (see the tags above)."""
-    toks = []
+    toks: list[Token] = []
     for m in _TOKEN.finditer(sentence):
         word = m.group(0)
         low, lexical = _lexical(word, not toks)
