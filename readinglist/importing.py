@@ -61,7 +61,7 @@ def content_hash(r: Record) -> str:
 def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
     """Derived forms are computed once, here: plain text for the index, links, and the display title."""
     plain = markup.to_plain(r.abstract)
-    auto_title = markup.title_plain(r.title) if r.title else derive_title(r.abstract)
+    auto_title = markup.title_plain(r.title) if r.title else derive_title(r.abstract, plain=plain)
     seed = hashlib.sha1(f"{r.venue}\x1f{r.year}\x1f{r.title}\x1f{r.abstract}".encode()).hexdigest()
     links = markup.extract_links(r.abstract)
     if r.url and r.url not in links:
