@@ -36,7 +36,7 @@ from readinglist.ui.paper_table import PaperTableView
 def window(qtbot, data_dir):
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
-    w.quiet_export = True
+    w.exporter.quiet = True
     w.show()
     qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
     yield w
@@ -67,6 +67,12 @@ def click_sidebar(qtbot, w, key):
 def tag_labels(w):
     root = w.sidebar.entries.tags_root
     return [root.child(r).text() for r in range(root.rowCount())]
+
+
+def export(qtbot, w, path, options, scope):
+    with qtbot.waitSignal(w.exportFinished, timeout=20000) as got:
+        w.export_to(path, options, scope)
+    return got.args[0]
 
 
 def test_contract_names(window):
@@ -628,13 +634,13 @@ def test_export_scopes(qtbot, window, tmp_path):
     search(qtbot, window, "diffusion")
     shown = len(window.table.model.ids)
     out = tmp_path / "results.md"
-    assert window.export_to(out, ExportOptions(), "results") == shown
+    assert export(qtbot, window, out, ExportOptions(), "results") == shown
     text = out.read_text()
     assert "query `diffusion`" in text and f"{shown} papers" in text
     window.table.view.selectRow(0)
-    assert window.export_to(tmp_path / "sel.csv", ExportOptions(format="csv"), "selection") == 1
+    assert export(qtbot, window, tmp_path / "sel.csv", ExportOptions(format="csv"), "selection") == 1
     assert len((tmp_path / "sel.csv").read_text().strip().splitlines()) == 2  # the header and one paper
-    assert window.export_to(tmp_path / "all.bib", ExportOptions(format="bibtex"), "all") == 19
+    assert export(qtbot, window, tmp_path / "all.bib", ExportOptions(format="bibtex"), "all") == 19
     assert (tmp_path / "all.bib").read_text().count("@") == 19
     assert QSettings(str(window.library.data_dir / "settings.ini"), QSettings.Format.IniFormat).value(
         "exportFolder"
@@ -782,6 +788,39 @@ def test_results_of_a_query_being_typed_render_the_abstract_once_typing_rests(qt
         qtbot.waitUntil(lambda p=pid: (r := window.search_bar.last_result) is not None and r.query == f"id:{p}")
     qtbot.waitUntil(lambda: window.detail.paper_id == ids[-1], timeout=5000)
     assert rendered == [ids[-1]]  # not one render per result while the query changes
+
+
+def test_export_runs_off_the_ui_thread_and_reports_errors(qtbot, window, tmp_path, monkeypatch):
+    import readinglist.ui.exporting as exporting
+
+    real = exporting.export
+    threads = []
+
+    def slow_export(*args, **kwargs):
+        threads.append(threading.get_ident())
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exporting, "export", slow_export)
+    ticks = []
+    heartbeat = QTimer()
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(lambda: ticks.append(1))
+    heartbeat.start()
+    assert export(qtbot, window, tmp_path / "all.md", ExportOptions(), "all") == 19
+    heartbeat.stop()
+    assert threads and threading.get_ident() not in threads
+    assert len(ticks) > 5  # the event loop kept turning while the file was written
+    assert "Exported 19 papers" in window.statusBar().currentMessage()
+    errors = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    missing = blocker / "list.md"
+    got = export(qtbot, window, missing, ExportOptions(), "all")
+    assert isinstance(got, OSError) and not missing.exists()
+    assert errors and str(missing) in errors[0] and "Could not write" in errors[0]
+    assert window.actionExport.isEnabled()  # one export at a time, and the next may start
 
 
 def test_a_note_being_typed_is_saved_when_a_search_leaves_no_paper_current(qtbot, window):

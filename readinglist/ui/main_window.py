@@ -3,8 +3,8 @@
 The window composes the panes and wires them: each pane owns its state and speaks through signals; the
 window holds the actions, menus and settings, turns the panes' edits into undoable commands, and says in the
 status bar how things stand. The table owns which paper is current; the detail pane follows it, and the
-editors follow the detail pane. Searches and imports run on the worker pool; the UI thread only applies
-results. Every edit goes through the undo stack, and every edit is one key away.
+editors follow the detail pane. Searches, imports and exports run on the worker pool; the UI thread only
+applies results. Every edit goes through the undo stack, and every edit is one key away.
 """
 
 from __future__ import annotations
@@ -12,36 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import (
-    QAction,
-    QCloseEvent,
-    QDesktopServices,
-    QDragEnterEvent,
-    QDropEvent,
-    QKeySequence,
-    QShortcut,
-    QUndoStack,
-)
-from PySide6.QtWidgets import (
-    QApplication,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from readinglist import markup
-from readinglist.export import ExportOptions, export
+from readinglist.export import ExportOptions
 from readinglist.library import Library
-from readinglist.papers import EXPORT_FORMATS, SearchResult
+from readinglist.papers import SearchResult
 from readinglist.ui import runtime
 from readinglist.ui.detail import DetailPane
-from readinglist.ui.dialogs import ExportDialog
 from readinglist.ui.editors import Editors
+from readinglist.ui.exporting import Exporter, ask_export
 from readinglist.ui.import_bar import ImportBar, ask_import
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_table import PaperTable, empty_text
@@ -56,6 +38,7 @@ WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come fr
 class MainWindow(QMainWindow):
     searchFinished = Signal()  # all results applied to the table (tests and benchmarks wait on it)
     importFinished = Signal(object)  # list[ImportSummary] | Exception
+    exportFinished = Signal(object)  # int (papers written) | Exception
 
     def __init__(self, library: Library, settings: QSettings, read_only_reason: str | None = None):
         super().__init__()
@@ -65,7 +48,6 @@ class MainWindow(QMainWindow):
         self.runner = Runner(self)
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
-        self.quiet_export = False  # no "Exported" message box (tests, scripts)
         self.paint_gate = PaintGate()  # the table flags its paints; searches make way (paint_gate.py)
         library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -182,6 +164,7 @@ class MainWindow(QMainWindow):
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
         self.import_bar = ImportBar(self.runner, self.library, self)
+        self.exporter = Exporter(self.runner, self.library, self.settings, self)
         self.statusBar().addWidget(self.import_bar, 1)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
@@ -208,6 +191,10 @@ class MainWindow(QMainWindow):
         self.import_bar.stopped.connect(self._after_import)
         self.import_bar.message.connect(self.statusBar().showMessage)
         self.import_bar.finished.connect(self.importFinished)
+        self.exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
+        self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
+        self.exporter.message.connect(self.statusBar().showMessage)
+        self.exporter.finished.connect(self.exportFinished)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -394,48 +381,25 @@ class MainWindow(QMainWindow):
             self.start_import(files)
 
     def export_dialog(self) -> None:
-        dialog = ExportDialog(self, has_selection=len(self.table.selected_ids()) > 0, settings=self.settings)
-        if not dialog.exec():
-            return
-        options, scope = dialog.options(), dialog.scope()
-        folder = str(self.settings.value("exportFolder", str(Path.home())))
-        ext = EXPORT_FORMATS[options.format].extension
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export Reading List", str(Path(folder) / f"reading-list{ext}"), f"{options.format} (*{ext})"
-        )
-        if not path:
-            return
-        self.export_to(Path(path), options, scope)
+        chosen = ask_export(self, self.settings, has_selection=bool(self.table.selected_ids()))
+        if chosen is not None:
+            self.export_to(*chosen)
 
-    def export_to(self, path: Path, options: ExportOptions, scope: str) -> int:
+    def export_to(self, path: Path, options: ExportOptions, scope: str) -> None:
+        """Export the results, the selection or all papers on a worker; exportFinished says how it went.
+        What is exported is decided now: the results or the selection as they are when it is asked for."""
+        ids: list[int] | None = None  # all papers
         if scope == "selection":
             ids = self.table.selected_ids()
             options.scope = "selection"
         elif scope == "all":
-            ids = self.library.search("").ids
             options.scope = "all papers"
         else:
             ids = list(self.table.model.ids)
             options.query = self.search_bar.text().strip()
             kind, value = self.sidebar.filter
             options.scope = f"{kind} {value}" if value else ""
-        try:
-            export(self.library.papers(ids), options, path)
-        except OSError as exc:
-            QMessageBox.critical(self, "Export", f"Could not write {path}:\n\n{exc.strerror or exc}")
-            return 0
-        self.settings.setValue("exportFolder", str(path.parent))
-        self.statusBar().showMessage(f"Exported {len(ids)} papers to {path}", 15000)
-        if not self.quiet_export:
-            box = QMessageBox(
-                QMessageBox.Icon.Information, "Export", f"Exported {len(ids)} papers to\n{path}", parent=self
-            )
-            open_button = box.addButton("Open Folder", QMessageBox.ButtonRole.ActionRole)
-            box.addButton(QMessageBox.StandardButton.Ok)
-            box.exec()
-            if box.clickedButton() is open_button:
-                QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
-        return len(ids)
+        self.exporter.write(path, options, ids)
 
     # ---- closing ----
 
