@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
+from readinglist.library import Library
 from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, IdRole, PaperTableModel, SortRole
 from readinglist.ui.paper_table import PaperTableView
 
@@ -821,6 +822,20 @@ def test_export_runs_off_the_ui_thread_and_reports_errors(qtbot, window, tmp_pat
     assert isinstance(got, OSError) and not missing.exists()
     assert errors and str(missing) in errors[0] and "Could not write" in errors[0]
     assert window.actionExport.isEnabled()  # one export at a time, and the next may start
+
+
+def test_index_warm_up_errors_are_shown_in_the_status_bar(qtbot, data_dir, monkeypatch):
+    def broken(self):
+        raise RuntimeError("the index writer could not start")
+
+    monkeypatch.setattr(Library, "prepare_background_indexing", broken)
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: "the index writer could not start" in w.statusBar().currentMessage(), timeout=10000)
+    w.close()
+    w.runner.wait()
+    w.library.close()
 
 
 def test_a_note_being_typed_is_saved_when_a_search_leaves_no_paper_current(qtbot, window):

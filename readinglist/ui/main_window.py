@@ -77,7 +77,10 @@ class MainWindow(QMainWindow):
             self.library.prepare_background_indexing()
             markup.warm()
 
-        self.runner.run(warm, lambda _: runtime.freeze_long_lived(), lambda _exc: None)
+        self.runner.run(warm, lambda _: runtime.freeze_long_lived(), self._warm_failed)
+
+    def _warm_failed(self, exc: Exception) -> None:
+        self.statusBar().showMessage(f"Could not prepare the search index: {exc}")
 
     # ---- construction ----
 
