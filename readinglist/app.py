@@ -218,7 +218,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
 
     def listen() -> None:
         """The door a second start knocks on to raise this window. Opened after the first paint:
-        QtNetwork costs 13 ms of start-up, and until then a second start waits for it (_raise_running)."""
+        loading QtNetwork would delay the first paint; until then a second start waits for it (_raise_running)."""
         from PySide6.QtNetwork import QLocalServer
 
         server = QLocalServer()
