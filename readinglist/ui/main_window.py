@@ -319,7 +319,7 @@ class MainWindow(QMainWindow):
             self.table.show_empty(None)
         else:
             empty = self.library.counts()["all"] == 0
-            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), self.sidebar.filter))
+            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), *self.sidebar.filter))
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":

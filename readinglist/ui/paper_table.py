@@ -29,12 +29,10 @@ from readinglist.papers import SearchResult
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS, TITLE, PaperTableModel
 
-Filter = tuple[str, str | None]
 
-
-def empty_text(library_empty: bool, query: str, filter: Filter) -> str:
-    """What an empty table says: why it is empty, and a link to what to do (import, clear, all, as links)."""
-    kind, value = filter
+def empty_text(library_empty: bool, query: str, kind: str, value: str | None) -> str:
+    """What an empty table says: why it is empty (the library, the query, the sidebar's filter `kind`,
+    `value`), and what to do, as links the window follows (import, clear, all)."""
     if library_empty:
         return "Your library is empty.<br><a href='import'>Import papers…</a> or drop files here."
     if query:

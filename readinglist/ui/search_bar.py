@@ -14,9 +14,10 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from readinglist.library import Library
 from readinglist.papers import QueryError, SearchResult
+from readinglist.ui.sidebar import Filter
 from readinglist.ui.workers import Runner
 
-Scope = Callable[[], tuple[str, str | None]]  # the sidebar's filter, read when a search starts
+Scope = Callable[[], Filter]  # the sidebar's filter, read when a search starts
 
 
 class SearchBar(QWidget):
