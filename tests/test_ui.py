@@ -211,6 +211,11 @@ def test_empty_state_says_what_to_do(qtbot, window):
     assert window.table.model.rowCount() == 0
     assert label.isVisible() and label.size() == window.table.view.viewport().size()
     assert "No papers match “zzzzqqq”" in label.text() and "clear the search" in label.text()
+    window.resize(window.width() - 120, window.height() - 60)  # the message keeps covering the table
+    qtbot.waitUntil(lambda: label.size() == window.table.view.viewport().size() and label.width() > 0)
+    before = label.size()
+    window.resize(window.width() + 120, window.height() + 60)
+    qtbot.waitUntil(lambda: label.size() == window.table.view.viewport().size() != before)
     label.linkActivated.emit("clear")  # what QLabel emits when the link is clicked
     qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
     assert not label.isVisible()

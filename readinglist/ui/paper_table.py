@@ -1,7 +1,8 @@
 """The paper table pane: the view that paints the model, and the controller that owns the current paper.
 
-The view gives the rows it is about to paint their items in its own paint (so a second view, or one through
-a proxy model, paints filled cells too) and flags each paint so that a search on another thread makes way.
+The view gives the rows it is about to paint their items itself, just before it paints (so a second view,
+or one through a proxy model, paints filled cells too), and flags each paint so that a search on another
+thread makes way.
 The controller, `PaperTable`, is the one owner of which paper is current — the paper at the view's current
 row — and the other panes follow its `currentPaperChanged`.
 """
@@ -21,7 +22,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QPaintEvent, QResizeEvent
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QWidget
 
 from readinglist.library import Library
@@ -52,17 +53,40 @@ def paper_model(model: QAbstractItemModel | None) -> PaperTableModel | None:
     return model if isinstance(model, PaperTableModel) else None
 
 
+class _ViewportFilter(QObject):
+    """The view's own filter on its viewport: before each paint the rows are filled and the paint flagged;
+    on a resize the empty-table message takes the viewport's size.
+
+    Not a paintEvent override: that would run the whole C++ paint inside a Python call, holding the
+    interpreter lock throughout, and a repaint beside a busy search thread measured slower that way
+    (docs/performance-changes.md). Here Python returns before the paint begins, as before the split."""
+
+    def __init__(self, view: PaperTableView, gate: PaintGate | None):
+        super().__init__(view)
+        self._view = view
+        self._gate = gate
+        self._paint_over = (lambda: gate.painting(False)) if gate is not None else None
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            if self._gate is not None and self._paint_over is not None:  # a search waits until it is over
+                self._gate.painting(True)
+                QTimer.singleShot(0, self._paint_over)
+            self._view.fill_visible()
+        elif event.type() == QEvent.Type.Resize:
+            self._view.emptyLabel.resize(self._view.viewport().size())
+        return False
+
+
 class PaperTableView(QTableView):
     """A view of a PaperTableModel (directly or through proxies) that gives the rows it is about to paint
-    their items in its own paint, and flags each paint to the gate so that a search on another thread makes
+    their items just before it paints them, and flags each paint to the gate so that a search on another thread makes
     way (paint_gate.py). Home/End (and Ctrl+Home/End) select the first/last paper: Qt moved to the first/last
     column of the row-selecting table, and Ctrl+End moved the current paper while the selection (what r/s/u
     and tags act on) stayed behind. An empty table says why, and what to do, in `emptyLabel`."""
 
     def __init__(self, model: QAbstractItemModel, gate: PaintGate | None = None, parent: QWidget | None = None):
         super().__init__(parent)
-        self._gate = gate
-        self._paint_over = (lambda: gate.painting(False)) if gate is not None else None
         self.setModel(model)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -88,13 +112,7 @@ class PaperTableView(QTableView):
         self.emptyLabel.setWordWrap(True)
         self.emptyLabel.setTextFormat(Qt.TextFormat.RichText)
         self.emptyLabel.hide()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        if self._gate is not None and self._paint_over is not None:  # a search waits until this paint is over
-            self._gate.painting(True)
-            QTimer.singleShot(0, self._paint_over)
-        self.fill_visible()
-        super().paintEvent(event)
+        self.viewport().installEventFilter(_ViewportFilter(self, gate))
 
     def fill_visible(self) -> None:
         """The rows about to be painted get their items (the model keeps only those of rows shown)."""
@@ -135,10 +153,6 @@ class PaperTableView(QTableView):
             event.accept()
             return
         super().keyPressEvent(event)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.emptyLabel.resize(self.viewport().size())
 
     def changeEvent(self, event: QEvent) -> None:
         """Light/dark: the muted colour of read papers is baked into the model's items."""
