@@ -243,10 +243,12 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             loop.exec()
             tick.stop()
 
-    def settle() -> None:
-        wait_until(lambda: not window._searching and not window._search_pending and not window._search_timer.isActive())
+    field, table = window.search_bar.field, window.table.view
 
-    wait_until(lambda: window.model.rowCount() > 0)
+    def settle() -> None:
+        wait_until(lambda: window.search_bar.idle)
+
+    wait_until(lambda: window.table.model.rowCount() > 0)
     settle()
 
     class PaintWatch(QObject):
@@ -265,7 +267,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             return False
 
     watch = PaintWatch()
-    window.paperTable.viewport().installEventFilter(watch)
+    window.table.view.viewport().installEventFilter(watch)
     latencies = []
     painted_latencies = []
     per_query: dict[str, list[float]] = {}
@@ -275,8 +277,8 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     for _ in range(int(reps)):
         for q in QUERIES:
             typed = last_key(q)
-            window.searchField.setFocus()
-            window.searchField.setText(typed[:-1])
+            field.setFocus()
+            field.setText(typed[:-1])
             settle()
             done = []
             conn = window.searchFinished.connect(
@@ -287,11 +289,11 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             # shorter, searched just before, stay cached, as they do while a reader types
             window.library.index.drop_caches(terms=False)
             t0 = time.perf_counter()
-            QTest.keyClick(window.searchField, typed[-1])
-            wait_until(lambda t=typed: window._last_result is not None and window._last_result.query == t)
-            wait_until(lambda done=done: bool(done) or window.queryError.isVisible())
+            QTest.keyClick(field, typed[-1])
+            wait_until(lambda t=typed: (r := window.search_bar.last_result) is not None and r.query == t)
+            wait_until(lambda done=done: bool(done) or window.search_bar.error.isVisible())
             window.searchFinished.disconnect(conn)
-            if done and window._last_result is not None and window._last_result.query == typed:
+            if done and (r := window.search_bar.last_result) is not None and r.query == typed:
                 latencies.append(done[-1] - t0)  # every match, ranked, in the table
                 per_query.setdefault(q, []).append(latencies[-1] * 1000)
                 wait_until(lambda: bool(watch.painted), timeout_ms=2000)
@@ -301,10 +303,10 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     # clearing the field is typing too: the whole library comes back, is painted and its first paper shown
     # (at 94k papers this work spilled into the triage keys pressed right after it: 39–57 ms there, 13–25 ms
     # with the pause below; it is measured here instead)
-    window.searchField.setText("")
+    field.setText("")
     settle()
-    window.paperTable.setFocus()
-    window._select_row(0)
+    table.setFocus()
+    window.table.select_row(0)
     wait_until(lambda: False, timeout_ms=500)  # a reader looks at the list before the first key
     typing_stall = max(gaps) if gaps else 0.0
 
@@ -312,7 +314,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     gaps.clear()
     last[0] = clock.elapsed()
     for key in "rsurrsjjkk" * 3:
-        QTest.keyClick(window.paperTable, key)
+        QTest.keyClick(table, key)
         app.processEvents()
     wait_until(lambda: window.library.flush_index(0.001))
     triage_stall = max(gaps) if gaps else 0.0
@@ -320,11 +322,11 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     # scrolling the whole table
     gaps.clear()
     last[0] = clock.elapsed()
-    bar = window.paperTable.verticalScrollBar()
+    bar = table.verticalScrollBar()
     steps = 200
     for i in range(steps + 1):
         bar.setValue(bar.maximum() * i // steps)
-        window.paperTable.viewport().repaint()
+        table.viewport().repaint()
         app.processEvents()
     scroll_stall = max(gaps) if gaps else 0.0
 
@@ -338,7 +340,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         wait_until(lambda: bool(finished), timeout_ms=900000)
         import_stall = max(gaps) if gaps else 0.0
     heartbeat.stop()
-    rows = window.model.rowCount()
+    rows = window.table.model.rowCount()
     window.close()
     window.shutdown()
     out({

@@ -46,7 +46,7 @@ def shoot(scheme: str, out: Path) -> None:
     lib.set_note(
         bexa, "Compare the exit budget with **adaptive computation time**.\n\n- check Table 2\n- code released"
     )
-    window._update_counts()
+    window.update_counts()
     window.resize(1400, 860)
     window.show()
 
@@ -55,7 +55,7 @@ def shoot(scheme: str, out: Path) -> None:
         QTimer.singleShot(ms, loop.quit)
         loop.exec()
 
-    window.searchField.setText(QUERY)
+    window.search_bar.set_text(QUERY)
     wait(600)
     window.go_to_paper(ddsvm)
     wait(1800)  # related papers come once the selection has rested (700 ms)

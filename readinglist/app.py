@@ -82,15 +82,12 @@ def app_icon():
 
 def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason: str | None = None):
     """Build the window over the library in `data_dir` on an existing QApplication (the test contract)."""
-    # Every Qt→Python callback (each cell a view paints) re-takes the GIL, waiting up to the switch interval
-    # while a search runs on another thread: Python's default 5 ms turned a paint into a long stall. 0.1 ms
-    # against 0.5 ms, side by side at 94k papers (window probe, 3 runs each): stalls typing 35/62/34 vs
-    # 70/77/46 ms, triage keys 18/26/30 vs 40/55/65 ms, keystroke → table no slower.
-    sys.setswitchinterval(0.0001)
     from readinglist.library import Library
+    from readinglist.ui import runtime
     from readinglist.ui.compat import immortalize_singletons
     from readinglist.ui.main_window import MainWindow
 
+    runtime.tune_interpreter()
     immortalize_singletons()
     data_dir = Path(data_dir)
     library = Library.open(data_dir, read_only=read_only, defer_index=True, read_only_reason=read_only_reason)
@@ -227,7 +224,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
 
     def listen() -> None:
         """The door a second start knocks on to raise this window. Opened after the first paint:
-        QtNetwork costs 13 ms of start-up, and until then a second start waits for it (_raise_running)."""
+        loading QtNetwork would delay the first paint; until then a second start waits for it (_raise_running)."""
         from PySide6.QtNetwork import QLocalServer
 
         server = QLocalServer()
@@ -249,11 +246,11 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
         QTimer.singleShot(LISTEN_DELAY_MS, listen)
     window.show()
     if smoke_test:
-        table = window.paperTable
+        table = window.table.view
 
         class PaintWatch(QObject):
             def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-                if event.type() == QEvent.Type.Paint and window.model.rowCount() > 0:
+                if event.type() == QEvent.Type.Paint and window.table.model.rowCount() > 0:
                     QTimer.singleShot(0, finish)
                 return False
 
@@ -262,7 +259,7 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
                 return
             finish.done = True  # type: ignore[attr-defined]
             print(
-                f"smoke test: window painted with {window.model.rowCount()} papers "
+                f"smoke test: window painted with {window.table.model.rowCount()} papers "
                 f"in {time.perf_counter() - started:.2f} s",
                 file=sys.stderr,
             )

@@ -28,7 +28,7 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     yield
-    gc.unfreeze()  # the window freezes what it loaded (see MainWindow._freeze_long_lived); no test inherits it
+    gc.unfreeze()  # the window freezes what it loaded (readinglist.ui.runtime); no test inherits it
 
 
 @pytest.fixture

@@ -61,16 +61,16 @@ def test_the_window_flags_its_table_paints(qtbot, data_dir):
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.model.rowCount() == 19)
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
     seen: list[bool] = []
-    paint_cell = w.model.multiData
+    paint_cell = w.table.model.multiData
 
     def watched(index, span):
         seen.append(w.paint_gate.open)
         paint_cell(index, span)
 
-    w.model.multiData = watched  # type: ignore[method-assign]
-    w.paperTable.viewport().repaint()
+    w.table.model.multiData = watched  # type: ignore[method-assign]
+    w.table.view.viewport().repaint()
     assert seen and not any(seen)  # every cell painted while background work was told to wait
     qtbot.waitUntil(lambda: w.paint_gate.open, timeout=1000)  # and told it may go on once the paint is over
     w.runner.wait()

@@ -11,30 +11,35 @@ import time
 
 import pytest
 from conftest import corpus
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
+from PySide6.QtCore import QIdentityProxyModel, QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDropEvent
 from PySide6.QtWidgets import (
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTableView,
     QTextBrowser,
+    QToolButton,
     QTreeView,
+    QWidget,
 )
 
 from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
-from readinglist.ui.models import COLUMNS, KEEP_FILLED, IdRole, PaperTableModel, SortRole
+from readinglist.library import Library
+from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, IdRole, PaperTableModel, SortRole
+from readinglist.ui.paper_table import PaperTableView
 
 
 @pytest.fixture
 def window(qtbot, data_dir):
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
-    w.quiet_export = True
+    w.exporter.quiet = True
     w.show()
-    qtbot.waitUntil(lambda: w.model.rowCount() == 19)
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
     yield w
     w.runner.wait()
     w.library.close()
@@ -42,15 +47,33 @@ def window(qtbot, data_dir):
 
 def search(qtbot, w, text):
     with qtbot.waitSignal(w.searchFinished, timeout=10000):
-        w.searchField.setText(text)
-    qtbot.waitUntil(lambda: not w._searching and not w._search_pending)
+        w.search_bar.field.setText(text)
+    qtbot.waitUntil(lambda: w.search_bar.idle)
 
 
 def select_paper(qtbot, w, query):
     pid = w.library.search(query).ids[0]
     w.go_to_paper(pid)
-    qtbot.waitUntil(lambda: w._shown_id == pid and w.model.id_at(w.paperTable.currentIndex().row()) == pid)
+    qtbot.waitUntil(lambda: w.detail.paper_id == pid and w.table.current_id == pid)
     return pid
+
+
+def click_sidebar(qtbot, w, key):
+    index = w.sidebar.entries.find(key)
+    assert index.isValid(), key
+    w.sidebar.scrollTo(index)
+    qtbot.mouseClick(w.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=w.sidebar.visualRect(index).center())
+
+
+def tag_labels(w):
+    root = w.sidebar.entries.tags_root
+    return [root.child(r).text() for r in range(root.rowCount())]
+
+
+def export(qtbot, w, path, options, scope):
+    with qtbot.waitSignal(w.exportFinished, timeout=20000) as got:
+        w.export_to(path, options, scope)
+    return got.args[0]
 
 
 def test_contract_names(window):
@@ -60,26 +83,32 @@ def test_contract_names(window):
     assert isinstance(window.findChild(QLineEdit, "tagEditor"), QLineEdit)
     assert isinstance(window.findChild(QPlainTextEdit, "notesEditor"), QPlainTextEdit)
     assert isinstance(window.findChild(QTreeView, "tagSidebar"), QTreeView)
+    assert isinstance(window.findChild(QTextBrowser, "notesPreview"), QTextBrowser)
+    assert isinstance(window.findChild(QToolButton, "previewToggle"), QToolButton)
+    for name in ("queryError", "emptyLabel", "statusLabel"):
+        assert isinstance(window.findChild(QLabel, name), QLabel), name
+    assert isinstance(window.findChild(QWidget, "importProgress"), QWidget)
+    assert isinstance(window.findChild(QPushButton, "importCancel"), QPushButton)
     for name in ("actionMarkRead", "actionMarkSkimmed", "actionMarkUnread", "actionUndo", "actionRedo",
                  "actionImport", "actionExport"):  # fmt: skip
         assert isinstance(window.findChild(QAction, name), QAction), name
-    assert isinstance(window.paperTable.model(), PaperTableModel)
+    assert isinstance(window.findChild(QTableView, "paperTable").model(), PaperTableModel)
 
 
 def test_status_bar_counts(window):
     window.library.set_state(window.library.search("").ids[:3], "read")
-    window._update_counts()
+    window.update_counts()
     assert window.statusLabel.text() == "19 papers · 3 read · 0 skimmed · 19 shown"
 
 
 def test_table_shows_every_match_not_top_n(qtbot, window):
     window.library.import_files([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
     shown = []
-    window.searchFinished.connect(lambda: shown.append(list(window.model.ids)))
+    window.searchFinished.connect(lambda: shown.append(list(window.table.model.ids)))
     search(qtbot, window, "learning")
     expected = window.library.search("learning").ids
     assert len(expected) > 100
-    assert window.model.ids == expected  # rank order, all of them
+    assert window.table.model.ids == expected  # rank order, all of them
     assert shown == [expected]  # in one step: no partial page first
 
 
@@ -97,11 +126,11 @@ def test_search_runs_off_the_ui_thread_and_loop_stays_responsive(qtbot, window, 
     ticks_while_searching = []
     heartbeat = QTimer()
     heartbeat.setInterval(5)
-    heartbeat.timeout.connect(lambda: ticks_while_searching.append(window._searching))
+    heartbeat.timeout.connect(lambda: ticks_while_searching.append(window.search_bar.searching))
     heartbeat.start()
-    window.searchField.setFocus()
-    qtbot.keyClicks(window.searchField, "exit")
-    qtbot.waitUntil(lambda: window.model.rowCount() == 1, timeout=10000)
+    window.search_bar.field.setFocus()
+    qtbot.keyClicks(window.search_bar.field, "exit")
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 1, timeout=10000)
     heartbeat.stop()
     assert threads and ui_thread not in threads
     assert sum(ticks_while_searching) > 5  # the event loop kept turning while searches ran
@@ -117,24 +146,46 @@ def test_latest_query_wins(qtbot, window, monkeypatch):
         return real(text, **kw)
 
     monkeypatch.setattr(window.library, "search", slow_first)
-    window.searchField.setText("d")
+    window.search_bar.field.setText("d")
     qtbot.wait(60)
-    window.searchField.setText("diffusion")
-    window.searchFinished.connect(lambda: applied.append(list(window.model.ids)))
-    qtbot.waitUntil(lambda: window.model.ids == real("diffusion").ids and not window._searching, timeout=10000)
+    window.search_bar.field.setText("diffusion")
+    window.searchFinished.connect(lambda: applied.append(list(window.table.model.ids)))
+    qtbot.waitUntil(lambda: window.table.model.ids == real("diffusion").ids and window.search_bar.idle, timeout=10000)
     qtbot.wait(100)
-    assert window.model.ids == real("diffusion").ids
+    assert window.table.model.ids == real("diffusion").ids
     assert all(ids == real("diffusion").ids for ids in applied)  # the stale "d" results never showed
+
+
+def test_searches_coalesce_one_in_flight_the_latest_queued(qtbot, window, monkeypatch):
+    real = window.library.search
+    searched = []
+
+    def slow(text, **kw):
+        searched.append(text)
+        time.sleep(0.3)
+        return real(text, **kw)
+
+    monkeypatch.setattr(window.library, "search", slow)
+    field = window.search_bar.field
+    field.setFocus()
+    qtbot.keyClick(field, "d")
+    qtbot.waitUntil(lambda: window.search_bar.searching)
+    for key in "iff":  # each key on its own turn of the loop, while the search for "d" runs
+        qtbot.keyClick(field, key)
+        qtbot.wait(20)
+    qtbot.waitUntil(lambda: window.search_bar.idle, timeout=10000)
+    assert searched == ["d", "diff"]  # "di" and "dif" were never searched
+    assert window.search_bar.last_result.query == "diff"
 
 
 def test_query_error_inline_keeps_last_results(qtbot, window):
     search(qtbot, window, "diffusion")
-    before = list(window.model.ids)
+    before = list(window.table.model.ids)
     search(qtbot, window, "colour:red")
-    assert window.queryError.isVisible() and "unknown field" in window.queryError.text()
-    assert window.model.ids == before
+    assert window.search_bar.error.isVisible() and "unknown field" in window.search_bar.error.text()
+    assert window.table.model.ids == before
     search(qtbot, window, "diffusion model")
-    assert not window.queryError.isVisible()
+    assert not window.search_bar.error.isVisible()
 
 
 def test_sidebar_filter_combines_with_query(qtbot, window):
@@ -142,68 +193,78 @@ def test_sidebar_filter_combines_with_query(qtbot, window):
     ids = lib.search("learning").ids
     lib.set_state(ids[:2], "read")
     lib.add_tags([ids[0]], ["keep"])
-    window._update_counts()
+    window.update_counts()
     search(qtbot, window, "learning")
     with qtbot.waitSignal(window.searchFinished):
-        window.tagSidebar.setCurrentIndex(window.sidebar_model.find(("state", "read")))
-    assert sorted(window.model.ids) == sorted(ids[:2])
+        click_sidebar(qtbot, window, ("state", "read"))
+    assert sorted(window.table.model.ids) == sorted(ids[:2])
     with qtbot.waitSignal(window.searchFinished):
-        window.tagSidebar.setCurrentIndex(window.sidebar_model.find(("tag", "keep")))
-    assert window.model.ids == [ids[0]]
-    assert "keep  (1)" in [window.sidebar_model.tags_root.child(r).text() for r in range(1)]
+        click_sidebar(qtbot, window, ("tag", "keep"))
+    assert window.table.model.ids == [ids[0]]
+    assert window.sidebar.filter == ("tag", "keep")
+    assert "keep  (1)" in tag_labels(window)[:1]
 
 
 def test_empty_state_says_what_to_do(qtbot, window):
     search(qtbot, window, "zzzzqqq")
-    assert window.model.rowCount() == 0
-    assert window.emptyLabel.isVisible()
-    assert "No papers match “zzzzqqq”" in window.emptyLabel.text() and "clear the search" in window.emptyLabel.text()
-    window._empty_link("clear")
-    qtbot.waitUntil(lambda: window.model.rowCount() == 19)
-    assert not window.emptyLabel.isVisible()
+    label = window.findChild(QLabel, "emptyLabel")
+    assert window.table.model.rowCount() == 0
+    assert label.isVisible() and label.size() == window.table.view.viewport().size()
+    assert "No papers match “zzzzqqq”" in label.text() and "clear the search" in label.text()
+    window.resize(window.width() - 120, window.height() - 60)  # the message keeps covering the table
+    qtbot.waitUntil(lambda: label.size() == window.table.view.viewport().size() and label.width() > 0)
+    before = label.size()
+    window.resize(window.width() + 120, window.height() + 60)
+    qtbot.waitUntil(lambda: label.size() == window.table.view.viewport().size() != before)
+    label.linkActivated.emit("clear")  # what QLabel emits when the link is clicked
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
+    assert not label.isVisible()
 
 
 def test_detail_renders_markup_highlights_and_links(qtbot, window):
     search(qtbot, window, "hallucination")
     select_paper(qtbot, window, "self-feedback")
-    html = window.detailView.toHtml()
-    text = window.detailView.toPlainText()
+    html = window.detail.toHtml()
+    text = window.detail.toPlainText()
     assert "\\emph" not in text and "\\textit" not in text and "$" not in text
     assert "self-feedback" in text
     assert "font-style:italic" in html
     assert "background-color:#ffd54f" in html  # search terms highlighted
-    qtbot.waitUntil(lambda: "Related papers" in window.detailView.toPlainText())
+    qtbot.waitUntil(lambda: "Related papers" in window.detail.toPlainText())
     pid = select_paper(qtbot, window, '"partially relevant video retrieval"')
-    assert pid == window._current_id
-    assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detailView.toHtml()
+    assert pid == window.table.current_id
+    assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detail.toHtml()
 
 
 def test_math_shown_readable(qtbot, window):
     select_paper(qtbot, window, "DDSVM")
-    text = window.detailView.toPlainText()
+    text = window.detail.toPlainText()
     assert ("$" not in text and "L2-normalized" in text.replace("\u2009", "")) or "L₂" in text or "L2" in text
     assert "**" not in text  # Markdown bold rendered, not shown
 
 
 def test_links_open_in_browser_http_only(qtbot, window, monkeypatch):
     opened = []
-    monkeypatch.setattr("readinglist.ui.main_window.QDesktopServices.openUrl", lambda url: opened.append(url))
-    window._link_clicked(QUrl("https://example.org/x"))
-    window._link_clicked(QUrl("file:///etc/passwd"))
-    window._link_clicked(QUrl("javascript:alert(1)"))
-    assert [u.toString() for u in opened] == ["https://example.org/x"]
+    monkeypatch.setattr("readinglist.ui.detail.QDesktopServices.openUrl", lambda url: opened.append(url))
+    clicked = window.detail.anchorClicked  # what QTextBrowser emits when a link is clicked
+    clicked.emit(QUrl("https://example.org/x"))
+    clicked.emit(QUrl("file:///etc/passwd"))
+    clicked.emit(QUrl("javascript:alert(1)"))
+    window.editors.notesPreview.anchorClicked.emit(QUrl("https://example.org/note"))  # links in a note, too
+    window.editors.notesPreview.anchorClicked.emit(QUrl("file:///etc/passwd"))
+    assert [u.toString() for u in opened] == ["https://example.org/x", "https://example.org/note"]
     target = window.library.search("BEXA").ids[0]
     search(qtbot, window, "diffusion")
-    window._link_clicked(QUrl(f"paper:{target}"))  # a related paper outside the results: shown anyway
-    qtbot.waitUntil(lambda: window._current_id == target and window.model.row_of(target) is not None)
+    clicked.emit(QUrl(f"paper:{target}"))  # a related paper outside the results: shown anyway
+    qtbot.waitUntil(lambda: window.table.current_id == target and window.table.model.row_of(target) is not None)
 
 
 def test_home_and_end_go_to_the_first_and_last_paper_selected(qtbot, window):
     """What r/s/u act on (the selection) is the paper shown: Ctrl+End in Qt moved only the current row."""
-    table = window.paperTable
+    table = window.table.view
     table.setFocus()
-    window._select_row(3)
-    last = window.model.rowCount() - 1
+    window.table.select_row(3)
+    last = window.table.model.rowCount() - 1
     for key, mods, row in [
         (Qt.Key.Key_End, Qt.KeyboardModifier.NoModifier, last),
         (Qt.Key.Key_Home, Qt.KeyboardModifier.NoModifier, 0),
@@ -214,32 +275,32 @@ def test_home_and_end_go_to_the_first_and_last_paper_selected(qtbot, window):
         assert table.currentIndex().row() == row
         assert [i.row() for i in table.selectionModel().selectedRows()] == [row]
     qtbot.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
-    shown = window.model.id_at(last)
-    qtbot.waitUntil(lambda: window._current_id == shown)
+    shown = window.table.model.id_at(last)
+    qtbot.waitUntil(lambda: window.table.current_id == shown)
     qtbot.keyClick(table, Qt.Key.Key_R)
     assert window.library.paper(shown).state == "read"  # the paper shown is the one marked
 
 
 def test_keyboard_triage_with_auto_advance_and_undo(qtbot, window):
-    window.paperTable.setFocus()
-    window._select_row(0)
-    first, second = window.model.ids[0], window.model.ids[1]
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_R)
+    window.table.view.setFocus()
+    window.table.select_row(0)
+    first, second = window.table.model.ids[0], window.table.model.ids[1]
+    qtbot.keyClick(window.table.view, Qt.Key.Key_R)
     assert window.library.paper(first).state == "read"
-    assert window._current_id == second  # advanced
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_S)
+    assert window.table.current_id == second  # advanced
+    qtbot.keyClick(window.table.view, Qt.Key.Key_S)
     assert window.library.paper(second).state == "skimmed"
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_K)
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_K)
-    assert window._current_id == first
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_J)
-    assert window._current_id == second
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_K)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_K)
+    assert window.table.current_id == first
+    qtbot.keyClick(window.table.view, Qt.Key.Key_J)
+    assert window.table.current_id == second
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.library.paper(second).state == "unread"
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.library.paper(first).state == "unread"
     qtbot.keyClick(
-        window.paperTable, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        window.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     )
     assert window.library.paper(first).state == "read"
     assert window.statusLabel.text().startswith("19 papers · 1 read")
@@ -247,12 +308,12 @@ def test_keyboard_triage_with_auto_advance_and_undo(qtbot, window):
 
 def test_auto_advance_setting_off(qtbot, window):
     window.actionAutoAdvance.setChecked(False)
-    window.paperTable.setFocus()
-    window._select_row(0)
-    first = window.model.ids[0]
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_U)
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_R)
-    assert window._current_id == first and window.library.paper(first).state == "read"
+    window.table.view.setFocus()
+    window.table.select_row(0)
+    first = window.table.model.ids[0]
+    qtbot.keyClick(window.table.view, Qt.Key.Key_U)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_R)
+    assert window.table.current_id == first and window.library.paper(first).state == "read"
     assert (
         QSettings(str(window.library.data_dir / "settings.ini"), QSettings.Format.IniFormat).value(
             "autoAdvance", type=bool
@@ -262,18 +323,18 @@ def test_auto_advance_setting_off(qtbot, window):
 
 
 def test_mark_and_tag_act_on_the_whole_selection(qtbot, window):
-    window.paperTable.setFocus()
-    window.paperTable.selectRow(0)
-    window.paperTable.selectionModel().select(
-        window.model.index(2, 0),
-        window.paperTable.selectionModel().SelectionFlag.Select | window.paperTable.selectionModel().SelectionFlag.Rows,
+    window.table.view.setFocus()
+    window.table.view.selectRow(0)
+    window.table.view.selectionModel().select(
+        window.table.model.index(2, 0),
+        window.table.view.selectionModel().SelectionFlag.Select | window.table.view.selectionModel().SelectionFlag.Rows,
     )
-    ids = window.selected_ids()
+    ids = window.table.selected_ids()
     assert len(ids) == 2
     window.actionMarkSkimmed.trigger()
     assert {window.library.paper(i).state for i in ids} == {"skimmed"}
-    window.tagEditor.setText("batch, two words")
-    window.apply_tags()
+    window.editors.tagEditor.setText("batch, two words")
+    qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
     assert all(window.library.paper(i).tags == ["batch", "two words"] for i in ids)
     window.actionUndo.trigger()
     assert all(window.library.paper(i).tags == [] for i in ids)
@@ -282,57 +343,57 @@ def test_mark_and_tag_act_on_the_whole_selection(qtbot, window):
 
 
 def test_keys_focus_search_tags_notes_and_escape(qtbot, window):
-    window.paperTable.setFocus()
-    window._select_row(0)
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_T)
-    assert window.tagEditor.hasFocus()
-    qtbot.keyClick(window.tagEditor, Qt.Key.Key_Escape)
-    assert window.paperTable.hasFocus()
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_N)
-    assert window.notesEditor.hasFocus()
-    qtbot.keyClick(window.notesEditor, Qt.Key.Key_Escape)
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_Slash)
-    assert window.searchField.hasFocus()
-    qtbot.keyClicks(window.searchField, "xyz")
-    qtbot.keyClick(window.searchField, Qt.Key.Key_Escape)
-    assert window.searchField.text() == ""
-    window.paperTable.setFocus()
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
-    assert window.searchField.hasFocus()
+    window.table.view.setFocus()
+    window.table.select_row(0)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_T)
+    assert window.editors.tagEditor.hasFocus()
+    qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Escape)
+    assert window.table.view.hasFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_N)
+    assert window.editors.notesEditor.hasFocus()
+    qtbot.keyClick(window.editors.notesEditor, Qt.Key.Key_Escape)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Slash)
+    assert window.search_bar.field.hasFocus()
+    qtbot.keyClicks(window.search_bar.field, "xyz")
+    qtbot.keyClick(window.search_bar.field, Qt.Key.Key_Escape)
+    assert window.search_bar.field.text() == ""
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.search_bar.field.hasFocus()
 
 
 def test_typing_r_in_a_text_field_types_it(qtbot, window):
-    window.searchField.setFocus()
+    window.search_bar.field.setFocus()
     before = window.library.counts()
-    qtbot.keyClicks(window.searchField, "rsu")
-    assert window.searchField.text() == "rsu"
+    qtbot.keyClicks(window.search_bar.field, "rsu")
+    assert window.search_bar.field.text() == "rsu"
     assert window.library.counts() == before
 
 
 def test_tag_editor_enter_applies_with_completer(qtbot, window):
     lib = window.library
     lib.add_tags([lib.search("").ids[5]], ["reinforcement learning"])
-    window.tag_completer.model().setStringList(lib.tag_names())
+    window.editors.update_completions()
     pid = select_paper(qtbot, window, "BEXA")
-    window.tagEditor.setFocus()
-    window.tagEditor.clear()
-    qtbot.keyClicks(window.tagEditor, "exits, reinf")
-    window.tag_completer.setCompletionPrefix("reinf")
-    assert window.tag_completer.currentCompletion() == "exits, reinforcement learning"  # only the last tag
-    window.tagEditor.setText(window.tag_completer.currentCompletion())
-    assert window.tagEditor.text() == "exits, reinforcement learning"
-    qtbot.keyClick(window.tagEditor, Qt.Key.Key_Return)
+    window.editors.tagEditor.setFocus()
+    window.editors.tagEditor.clear()
+    qtbot.keyClicks(window.editors.tagEditor, "exits, reinf")
+    window.editors.completer.setCompletionPrefix("reinf")
+    assert window.editors.completer.currentCompletion() == "exits, reinforcement learning"  # only the last tag
+    window.editors.tagEditor.setText(window.editors.completer.currentCompletion())
+    assert window.editors.tagEditor.text() == "exits, reinforcement learning"
+    qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
     assert lib.paper(pid).tags == ["exits", "reinforcement learning"]
-    assert "exits  (1)" in [window.sidebar_model.tags_root.child(r).text() for r in range(2)]
+    assert "exits  (1)" in tag_labels(window)[:2]
 
 
 def test_notes_autosave_after_typing_and_on_selection_change(qtbot, window):
     pid = select_paper(qtbot, window, "BEXA")
-    window.notesEditor.setFocus()
-    qtbot.keyClicks(window.notesEditor, "first thought")
+    window.editors.notesEditor.setFocus()
+    qtbot.keyClicks(window.editors.notesEditor, "first thought")
     qtbot.waitUntil(lambda: window.library.paper(pid).note == "first thought", timeout=3000)
-    qtbot.keyClicks(window.notesEditor, " and more")
-    window._select_row(0 if window.model.row_of(pid) != 0 else 1)  # selection change saves at once
+    qtbot.keyClicks(window.editors.notesEditor, " and more")
+    window.table.select_row(0 if window.table.model.row_of(pid) != 0 else 1)  # selection change saves at once
     assert window.library.paper(pid).note == "first thought and more"
     window.actionUndo.trigger()  # autosaves of one paper merge into one undo step
     assert window.library.paper(pid).note == ""
@@ -340,24 +401,25 @@ def test_notes_autosave_after_typing_and_on_selection_change(qtbot, window):
 
 def test_note_preview_renders_markdown(qtbot, window):
     select_paper(qtbot, window, "BEXA")
-    window.notesEditor.setPlainText("**bold** and a [link](https://x.org)")
-    window.previewToggle.setChecked(True)
-    assert window.notesStack.currentWidget() is window.notesPreview
-    assert "**" not in window.notesPreview.toPlainText() and "bold" in window.notesPreview.toPlainText()
-    assert "font-weight:700" in window.notesPreview.toHtml()
+    window.editors.notesEditor.setPlainText("**bold** and a [link](https://x.org)")
+    window.editors.previewToggle.setChecked(True)
+    assert window.editors.notesStack.currentWidget() is window.editors.notesPreview
+    assert "**" not in window.editors.notesPreview.toPlainText() and "bold" in window.editors.notesPreview.toPlainText()
+    assert "font-weight:700" in window.editors.notesPreview.toHtml()
 
 
 def test_f2_edits_title_with_undo(qtbot, window):
     pid = select_paper(qtbot, window, "BEXA")
     derived = window.library.paper(pid).title
-    window.paperTable.setFocus()
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_F2)
-    editor = window.paperTable.focusWidget()
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_F2)
+    editor = window.table.view.focusWidget()
     assert isinstance(editor, QLineEdit) and editor.text() == derived
     editor.setText("Budgeted exits")
     qtbot.keyClick(editor, Qt.Key.Key_Return)  # the delegate commits on the next turn of the event loop
     qtbot.waitUntil(lambda: window.library.paper(pid).title == "Budgeted exits")
-    assert window.model.data(window.model.index(window.model.row_of(pid), COLUMNS.index("title"))) == "Budgeted exits"
+    model = window.table.model
+    assert model.data(model.index(model.row_of(pid), COLUMNS.index("title"))) == "Budgeted exits"
     window.actionUndo.trigger()
     assert window.library.paper(pid).title == derived
 
@@ -367,28 +429,27 @@ def test_sidebar_tag_rename_merge_delete_with_undo(qtbot, window):
     a, b = lib.search("").ids[:2]
     lib.add_tags([a], ["ml"])
     lib.add_tags([b], ["machine learning"])
-    window._update_counts()
-    window.rename_tag("ml", "machine learning")
+    window.update_counts()
+    window.sidebar.rename_tag("ml", "machine learning")
     assert lib.tag_counts() == [("machine learning", 2)]
-    window.delete_tag("machine learning")
+    window.sidebar.delete_tag("machine learning")
     assert lib.tag_counts() == []
     window.actionUndo.trigger()
     assert lib.tag_counts() == [("machine learning", 2)]
     window.actionUndo.trigger()
     assert sorted(lib.tag_counts()) == [("machine learning", 1), ("ml", 1)]
-    labels = [window.sidebar_model.tags_root.child(r).text() for r in range(window.sidebar_model.tags_root.rowCount())]
-    assert labels == ["machine learning  (1)", "ml  (1)"]
+    assert tag_labels(window) == ["machine learning  (1)", "ml  (1)"]
 
 
 def test_sort_by_column_and_back_to_rank(qtbot, window):
-    header = window.paperTable.horizontalHeader()
+    header = window.table.view.horizontalHeader()
     header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.AscendingOrder)
-    window.paperTable.viewport().repaint()  # the rows shown get their items in the new order
-    titles = [window.model.data(window.model.index(r, COLUMNS.index("title"))) for r in range(19)]
+    window.table.view.viewport().repaint()  # the rows shown get their items in the new order
+    titles = [window.table.model.data(window.table.model.index(r, COLUMNS.index("title"))) for r in range(19)]
     assert titles == sorted(titles, key=str.casefold)
     header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.DescendingOrder)
-    window.paperTable.viewport().repaint()
-    assert window.model.data(window.model.index(0, COLUMNS.index("title"))) == max(titles, key=str.casefold)
+    window.table.view.viewport().repaint()
+    assert window.table.model.data(window.table.model.index(0, COLUMNS.index("title"))) == max(titles, key=str.casefold)
 
 
 def test_model_fills_only_the_rows_shown(qapp):
@@ -414,23 +475,24 @@ def test_model_fills_only_the_rows_shown(qapp):
     assert lib.fetched == 50  # only the rows without items
     for start in range(0, 60_000, 40):  # scrolling through the table keeps a bounded number of rows filled
         model.fill(start, start + 39)
-    assert len(model._filled) <= KEEP_FILLED + 40 and model.data(model.index(59_999, 1)) == "Paper 59999"
+    filled = sum(model.item(r, 1) is not None for r in range(model.rowCount()))
+    assert filled <= KEEP_FILLED + 40 and model.data(model.index(59_999, 1)) == "Paper 59999"
     # marking papers one at a time finds their rows by a scan; only a batch builds the id → row map
     for pid in (99_999, 3, 50_000, 7, 8, 9, 10, 11, 12, 13):
         model.refresh([pid])
-    assert model._row_of is None and model.row_of(99_999) == 99_999 and model.row_of(-1) is None
+    assert not model.has_row_map and model.row_of(99_999) == 99_999 and model.row_of(-1) is None
     model.refresh(list(range(100)))
-    assert model._row_of is not None and model.row_of(42) == 42
+    assert model.has_row_map and model.row_of(42) == 42
 
 
 def test_warm_up_freezes_what_it_loaded_out_of_the_collectors_sight(qtbot, window):
-    """A full garbage collection walked every module and table loaded at start-up (21–31 ms, a stalled
+    """A full garbage collection walked every module and table loaded at start-up (a stalled
     repaint); after the warm-up they are frozen and a collection skips them."""
     import gc
 
     qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=20000)
     assert gc.get_freeze_count() > 10_000
-    assert not any(o is window.model for o in gc.get_objects())
+    assert not any(o is window.table.model for o in gc.get_objects())
 
 
 def test_model_cells_look_right_and_are_painted_without_python(qtbot):
@@ -489,21 +551,50 @@ def test_model_cells_look_right_and_are_painted_without_python(qtbot):
 
 def test_the_window_fills_the_rows_it_paints(qtbot, window):
     """Whatever brings rows into view (a search, scrolling, sorting), they have their items when painted."""
-    table = window.paperTable
+    table, model = window.table.view, window.table.model
     table.resize(table.width(), 200)  # fewer rows than the library shows: scrolling brings new ones
     table.viewport().repaint()
-    shown = [r for r in range(window.model.rowCount()) if table.visualRect(window.model.index(r, 1)).isValid()
-             and table.visualRect(window.model.index(r, 1)).intersects(table.viewport().rect())]  # fmt: skip
-    assert shown and all(window.model.data(window.model.index(r, 1)) for r in shown)
+    shown = [r for r in range(model.rowCount()) if table.visualRect(model.index(r, 1)).isValid()
+             and table.visualRect(model.index(r, 1)).intersects(table.viewport().rect())]  # fmt: skip
+    assert shown and all(model.data(model.index(r, 1)) for r in shown)
     table.scrollToBottom()
     table.viewport().repaint()
-    assert window.model.data(window.model.index(window.model.rowCount() - 1, 1))
+    assert model.data(model.index(model.rowCount() - 1, 1))
     header = table.horizontalHeader()
     header.setSortIndicator(COLUMNS.index("year"), Qt.SortOrder.DescendingOrder)
     table.viewport().repaint()
-    last = window.model.rowCount() - 1
-    pid = window.model.ids[last]
-    assert window.model.data(window.model.index(last, 1)) == window.library.rows([pid])[pid][0]  # the new order
+    last = model.rowCount() - 1
+    pid = model.ids[last]
+    assert model.data(model.index(last, 1)) == window.library.rows([pid])[pid][0]  # the new order
+
+
+def test_a_second_view_and_a_view_through_a_proxy_paint_filled_rows(qtbot):
+    """The rows get their items in the view's own paint, not from whoever built the window."""
+
+    class FakeLibrary:
+        read_only = False
+
+        def rows(self, ids):
+            return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
+
+    model = PaperTableModel(FakeLibrary())  # type: ignore[arg-type]
+    model.set_ids(range(5000))
+    proxy = QIdentityProxyModel()
+    proxy.setSourceModel(model)
+    direct, through_proxy = PaperTableView(model), PaperTableView(proxy)
+    for view in (direct, through_proxy):
+        qtbot.addWidget(view)
+        view.resize(400, 300)
+        with qtbot.waitExposed(view):
+            view.show()
+    through_proxy.scrollTo(proxy.index(3000, 1))  # rows the first view never showed
+    for view in (direct, through_proxy):
+        view.viewport().repaint()
+        first, last = view.rowAt(0), view.rowAt(view.viewport().height() - 1)
+        assert 0 <= first < last
+        shown = view.model()
+        assert all(shown.data(shown.index(r, 1)) == f"Paper {r}" for r in range(first, last + 1))
+    assert through_proxy.rowAt(0) > 2000 and model.data(model.index(200, 1)) is None  # only what was shown
 
 
 def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch):
@@ -518,19 +609,19 @@ def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monke
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
     assert got.args[0][0].added == 517
-    qtbot.waitUntil(lambda: window.model.rowCount() == 536)
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 536)
     assert window.statusLabel.text().startswith("536 papers")
 
 
 def test_import_cancel_leaves_library_unchanged(qtbot, window):
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
-        assert window.importBar.isVisible()  # progress shows in the window, not in a dialog
+        assert window.import_bar.isVisible()  # progress shows in the window, not in a dialog
         cancel_button = window.findChild(QPushButton, "importCancel")
         qtbot.mouseClick(cancel_button, Qt.MouseButton.LeftButton)
     assert type(got.args[0]).__name__ == "ImportCancelled"
     assert window.library.counts()["all"] == 19
-    assert not window.importBar.isVisible()
+    assert not window.import_bar.isVisible()
 
 
 def test_dropping_files_imports_them(qtbot, window, tmp_path):
@@ -547,14 +638,16 @@ def test_dropping_files_imports_them(qtbot, window, tmp_path):
 
 def test_export_scopes(qtbot, window, tmp_path):
     search(qtbot, window, "diffusion")
-    shown = len(window.model.ids)
+    shown = len(window.table.model.ids)
     out = tmp_path / "results.md"
-    assert window.export_to(out, ExportOptions(), "results") == shown
+    assert export(qtbot, window, out, ExportOptions(), "results") == shown
     text = out.read_text()
     assert "query `diffusion`" in text and f"{shown} papers" in text
-    window.paperTable.selectRow(0)
-    assert window.export_to(tmp_path / "sel.csv", ExportOptions(format="csv"), "selection") == 1
-    assert window.export_to(tmp_path / "all.bib", ExportOptions(format="bibtex"), "all") == 19
+    window.table.view.selectRow(0)
+    assert export(qtbot, window, tmp_path / "sel.csv", ExportOptions(format="csv"), "selection") == 1
+    assert len((tmp_path / "sel.csv").read_text().strip().splitlines()) == 2  # the header and one paper
+    assert export(qtbot, window, tmp_path / "all.bib", ExportOptions(format="bibtex"), "all") == 19
+    assert (tmp_path / "all.bib").read_text().count("@") == 19
     assert QSettings(str(window.library.data_dir / "settings.ini"), QSettings.Format.IniFormat).value(
         "exportFolder"
     ) == str(tmp_path)
@@ -564,30 +657,30 @@ def test_close_and_reopen_keeps_every_edit_and_the_layout(qtbot, data_dir):
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.model.rowCount() == 19)
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
     pid = select_paper(qtbot, w, "BEXA")
     w.actionMarkSkimmed.trigger()
     w.go_to_paper(pid)
-    w.tagEditor.setText("exits")
-    w.apply_tags()
-    w.notesEditor.setPlainText("unsaved until close")
-    w.undo_stack.push  # noqa: B018 - the note is saved by closing, not by the timer
-    w.paperTable.setFocus()
-    w._select_row(w.model.row_of(pid))
+    w.editors.tagEditor.setText("exits")
+    qtbot.keyClick(w.editors.tagEditor, Qt.Key.Key_Return)
+    w.table.view.setFocus()
+    w.table.select_row(w.table.model.row_of(pid))
     w.library.set_title(pid, "My title")
     w.resize(790, 555)  # the offscreen screen is 800×600
     w.mainSplitter.setSizes([150, 330, 298])
     search(qtbot, w, "exits")
+    assert w.detail.paper_id == pid
+    w.editors.notesEditor.setPlainText("unsaved until close")  # saved by closing (or by the autosave timer)
     w.close()
     w.library.close()
 
     w2 = create_main_window(data_dir)
     qtbot.addWidget(w2)
     w2.show()
-    qtbot.waitUntil(lambda: w2.model.rowCount() >= 1)
+    qtbot.waitUntil(lambda: w2.table.model.rowCount() >= 1)
     p = w2.library.paper(pid)
     assert (p.state, p.tags, p.note, p.title) == ("skimmed", ["exits"], "unsaved until close", "My title")
-    assert w2.searchField.text() == "exits"
+    assert w2.search_bar.text() == "exits"
     assert (w2.width(), w2.height()) == (790, 555)
     assert w2.mainSplitter.sizes()[0] == 150
     w2.close()
@@ -603,8 +696,8 @@ def test_read_only_window_disables_editing(qtbot, data_dir):
     ro = create_main_window(data_dir, read_only=True, read_only_reason="Read-only: test")
     qtbot.addWidget(ro)
     ro.show()
-    qtbot.waitUntil(lambda: ro.model.rowCount() == 19)
-    assert not ro.actionMarkRead.isEnabled() and ro.notesEditor.isReadOnly()
+    qtbot.waitUntil(lambda: ro.table.model.rowCount() == 19)
+    assert not ro.actionMarkRead.isEnabled() and ro.editors.notesEditor.isReadOnly()
     ro.mark("read")
     assert ro.library.counts()["read"] == 0
     assert "read-only" in ro.windowTitle()
@@ -665,36 +758,121 @@ def test_second_start_raises_the_first_even_right_after_it_started(tmp_path):
         first.wait(30)
 
 
-def test_marking_renders_only_the_paper_shown_next(qtbot, window, monkeypatch):
-    window.paperTable.setFocus()
-    window._select_row(0)
-    first, second = window.model.ids[0], window.model.ids[1]
-    qtbot.waitUntil(lambda: window._shown_id == first)
-    rendered: list[int] = []
-    real = window._render_detail
-    monkeypatch.setattr(window, "_render_detail", lambda paper, related=None: (rendered.append(paper.id),
-                                                                                real(paper, related)))  # fmt: skip
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_R)  # auto-advance: the read paper is left at once
-    qtbot.waitUntil(lambda: window._shown_id == second)
+def renders(window):
+    """The papers the detail pane renders from now on, one entry per render (QTextBrowser says textChanged
+    once per setHtml), related papers arriving included."""
+    rendered: list[int | None] = []
+    window.detail.textChanged.connect(lambda: rendered.append(window.detail.paper_id))
+    return rendered
+
+
+def test_marking_renders_only_the_paper_shown_next(qtbot, window):
+    window.table.view.setFocus()
+    window.table.select_row(0)
+    first, second = window.table.model.ids[0], window.table.model.ids[1]
+    qtbot.waitUntil(lambda: window.detail.paper_id == first)
+    rendered = renders(window)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_R)  # auto-advance: the read paper is left at once
+    qtbot.waitUntil(lambda: window.detail.paper_id == second)
     qtbot.wait(50)
     assert rendered == [second]
     window.actionAutoAdvance.setChecked(False)
     rendered.clear()
-    qtbot.keyClick(window.paperTable, Qt.Key.Key_S)  # staying: the paper is shown again, as edited
+    qtbot.keyClick(window.table.view, Qt.Key.Key_S)  # staying: the paper is shown again, as edited
     qtbot.waitUntil(lambda: rendered == [second])
     assert "skimmed" in window.library.paper(second).state
+    assert "Skimmed" in window.detail.toPlainText()
 
 
-def test_results_of_a_query_being_typed_render_the_abstract_once_typing_rests(qtbot, window, monkeypatch):
-    rendered: list[int] = []
-    real = window._render_detail
-    monkeypatch.setattr(window, "_render_detail", lambda paper, related=None: (rendered.append(paper.id),
-                                                                                real(paper, related)))  # fmt: skip
-    monkeypatch.setattr("readinglist.ui.main_window.DETAIL_AFTER_SEARCH_MS", 1500)  # robust on a slow machine
-    window.searchField.setFocus()
-    ids = window.model.ids[:6]
+def test_results_of_a_query_being_typed_render_the_abstract_once_typing_rests(qtbot, window):
+    rendered = renders(window)
+    window.detail.after_results_ms = 1500  # robust on a slow machine
+    window.search_bar.field.setFocus()
+    ids = window.table.model.ids[:6]
     for pid in ids:  # each query's results (one different paper each time) reach the table in turn
-        window.searchField.setText(f"id:{pid}")
-        qtbot.waitUntil(lambda p=pid: window._last_result is not None and window._last_result.query == f"id:{p}")
-    qtbot.waitUntil(lambda: window._shown_id == ids[-1], timeout=5000)
+        window.search_bar.field.setText(f"id:{pid}")
+        qtbot.waitUntil(lambda p=pid: (r := window.search_bar.last_result) is not None and r.query == f"id:{p}")
+    qtbot.waitUntil(lambda: window.detail.paper_id == ids[-1], timeout=5000)
     assert rendered == [ids[-1]]  # not one render per result while the query changes
+
+
+def test_export_runs_off_the_ui_thread_and_reports_errors(qtbot, window, tmp_path, monkeypatch):
+    import readinglist.ui.exporting as exporting
+
+    real = exporting.export
+    threads = []
+
+    def slow_export(*args, **kwargs):
+        threads.append(threading.get_ident())
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exporting, "export", slow_export)
+    ticks = []
+    heartbeat = QTimer()
+    heartbeat.setInterval(5)
+    heartbeat.timeout.connect(lambda: ticks.append(1))
+    heartbeat.start()
+    assert export(qtbot, window, tmp_path / "all.md", ExportOptions(), "all") == 19
+    heartbeat.stop()
+    assert threads and threading.get_ident() not in threads
+    assert len(ticks) > 5  # the event loop kept turning while the file was written
+    assert "Exported 19 papers" in window.statusBar().currentMessage()
+    errors = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    missing = blocker / "list.md"
+    got = export(qtbot, window, missing, ExportOptions(), "all")
+    assert isinstance(got, OSError) and not missing.exists()
+    assert errors and str(missing) in errors[0] and "Could not write" in errors[0]
+    assert window.actionExport.isEnabled()  # one export at a time, and the next may start
+
+
+def test_index_warm_up_errors_are_shown_in_the_status_bar(qtbot, data_dir, monkeypatch):
+    def broken(self):
+        raise RuntimeError("the index writer could not start")
+
+    monkeypatch.setattr(Library, "prepare_background_indexing", broken)
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: "the index writer could not start" in w.statusBar().currentMessage(), timeout=10000)
+    w.close()
+    w.runner.wait()
+    w.library.close()
+
+
+def test_a_note_being_typed_is_saved_when_a_search_leaves_no_paper_current(qtbot, window):
+    pid = select_paper(qtbot, window, "BEXA")
+    window.editors.notesEditor.setFocus()
+    qtbot.keyClicks(window.editors.notesEditor, "half a thought")
+    search(qtbot, window, "zzzzqqq")  # within the autosave delay: no paper is current any more
+    assert window.table.current_id is None and window.detail.paper_id is None
+    assert window.library.paper(pid).note == "half a thought"
+    assert window.editors.notesEditor.toPlainText() == "" and not window.editors.notesEditor.isEnabled()
+
+
+def test_a_palette_change_recolours_the_detail_pane_and_the_read_papers(qtbot, window):
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    first = window.table.model.ids[0]
+    window.table.view.setFocus()
+    window.table.select_row(0)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_R)  # the first paper is read: drawn muted
+    qtbot.keyClick(window.table.view, Qt.Key.Key_K)
+    qtbot.waitUntil(lambda: "Related papers" in window.detail.toPlainText())  # nothing more is on its way
+    old = QApplication.palette()
+    changed = QPalette(old)
+    changed.setColor(QPalette.ColorRole.PlaceholderText, Qt.GlobalColor.magenta)  # the paper's venue and state
+    changed.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, Qt.GlobalColor.cyan)
+    try:
+        QApplication.setPalette(changed)
+        qtbot.waitUntil(lambda: "#ff00ff" in window.detail.toHtml())
+        assert window.detail.paper_id == first
+        window.table.view.viewport().repaint()
+        title = window.table.model.index(0, COLUMNS.index("title"))
+        assert window.table.model.data(title, Qt.ItemDataRole.ForegroundRole).color() == Qt.GlobalColor.cyan
+    finally:
+        QApplication.setPalette(old)

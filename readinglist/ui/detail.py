@@ -1,14 +1,28 @@
-"""The detail pane's HTML: a paper as a reader wants to see it, in the window's colours."""
+"""The detail pane: the current paper as a reader wants to see it, in the window's colours, with its related
+papers once the reader rests on it.
+
+It follows the table's current paper (`follow`) and renders on the next turn of the event loop, so a search's
+rows appear before the paper is rendered and held-down j/k renders only where it stops. Related papers are a
+courtesy: they wait until the reader has rested on a paper, and give way to searches and scrolling.
+"""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPalette
+from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from readinglist.library import Library
 from readinglist.markup import inline_html, to_html
-from readinglist.papers import STATE_LABELS, Paper
+from readinglist.papers import STATE_LABELS, Paper, SearchResult
+from readinglist.ui.workers import Runner
+
+AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
+RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 
 
 def paper_html(
@@ -66,3 +80,164 @@ def paper_html(
 def empty_html(palette: QPalette, message: str) -> str:
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     return f'<p style="color:{muted}; margin-top:40px" align="center">{html.escape(message)}</p>'
+
+
+class DetailPane(QTextBrowser):
+    """The detail view: renders the paper the table makes current, and says when it has (`paperShown`, which
+    the editors follow). It records only what it was told and what it shows: `_current` is the table's current
+    paper as last announced, `_shown` the paper on screen, one turn of the loop behind it."""
+
+    paperShown = Signal(object)  # Paper | None: rendered anew (not when only its related papers arrive)
+    paperRequested = Signal(int)  # a link to another paper was clicked
+
+    def __init__(self, library: Library, runner: Runner, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._library = library
+        self._runner = runner
+        self._current: int | None = None
+        self._shown: int | None = None
+        self._shown_related: list[Paper] | None = None
+        self._terms: set[str] | None = None  # the words of the results' query, highlighted
+        self._refresh_due = False
+        self._search_running = False
+        self._related_gen = 0
+        self._related_cancel: threading.Event | None = None
+        self.after_results_ms = AFTER_RESULTS_MS
+        self.setObjectName("detailView")
+        self.setOpenLinks(False)
+        self.anchorClicked.connect(self.open_link)
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(0)
+        self._render_timer.timeout.connect(self._show_current)
+        self._related_timer = QTimer(self)
+        self._related_timer.setSingleShot(True)
+        self._related_timer.setInterval(RELATED_DELAY_MS)
+        self._related_timer.timeout.connect(self._start_related)
+
+    @property
+    def paper_id(self) -> int | None:
+        """The paper on screen."""
+        return self._shown
+
+    # ---- following the table ----
+
+    def follow(self, paper_id: int | None) -> None:
+        """The current paper changed: it is rendered on the next turn of the loop; no paper: cleared now."""
+        self._current = paper_id
+        if paper_id is None:
+            self._render_timer.stop()
+            self._render_timer.setInterval(0)
+            self._show(None)
+            return
+        self._render_timer.start()
+
+    def rest(self) -> None:
+        """The results of a query being typed arrived: a render that is due waits until typing rests."""
+        if self._render_timer.isActive():
+            self._render_timer.start(self.after_results_ms)
+
+    def set_terms(self, result: SearchResult) -> None:
+        """The results shown now: their query's words are highlighted from the next render on."""
+        self._terms = result.terms if result.query.strip() and result.terms else None
+
+    def refresh(self, ids: Sequence[int]) -> None:
+        """These papers changed (an edit or its undo). The current one is shown again on the next turn of
+        the loop: marking with auto-advance moves on first, and then only the next paper is rendered."""
+        if self._current is not None and self._current in ids and not self._refresh_due:
+            self._refresh_due = True
+            QTimer.singleShot(0, self._refresh)
+
+    def _refresh(self) -> None:
+        self._refresh_due = False
+        pid = self._current
+        if pid is None or pid != self._shown:
+            return  # moved on: the paper now current is rendered by _show_current
+        paper = self._library.paper(pid)
+        if paper is not None:
+            self._render(paper, self._shown_related)
+            self.paperShown.emit(paper)
+
+    def _show_current(self) -> None:
+        self._render_timer.setInterval(0)
+        if self._shown != self._current or self._current is None:
+            self._show(self._current)
+
+    def _show(self, paper_id: int | None) -> None:
+        self._shown = paper_id
+        paper = self._library.paper(paper_id) if paper_id is not None else None
+        if paper is None:
+            self.setHtml(empty_html(self.palette(), "Select a paper to read it here."))
+            self.paperShown.emit(None)
+            return
+        self._render(paper)
+        self.paperShown.emit(paper)
+        self.give_way()  # the related papers of the previous paper are of no use now
+        self._related_gen += 1
+        self._related_timer.start()
+
+    def _render(self, paper: Paper, related: list[Paper] | None = None) -> None:
+        match = self._library.highlighter(self._terms) if self._terms else None
+        scroll = self.verticalScrollBar().value()
+        self.setHtml(paper_html(paper, self.palette(), match, related))
+        if related is not None:
+            self.verticalScrollBar().setValue(scroll)
+        self._shown_related = related
+
+    def changeEvent(self, event: QEvent) -> None:
+        """Light/dark: the colours are baked into the HTML."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._show(self._current)
+
+    # ---- related papers ----
+
+    def give_way(self) -> None:
+        """Courtesy work gives way to the reader: a related-papers search in progress stops (it is tried
+        again once things are quiet) while the reader searches, scrolls or moves on; sharing the interpreter
+        with it made repaints slower (docs/performance-changes.md)."""
+        if self._related_cancel is not None:
+            self._related_cancel.set()
+        if self._related_timer.isActive():
+            self._related_timer.start()  # and not while the reader is still busy
+
+    def set_search_running(self, running: bool) -> None:
+        """While a search runs it has the CPU: related papers wait for it, and one in progress stops."""
+        self._search_running = running
+        if running:
+            self.give_way()
+
+    def _start_related(self) -> None:
+        pid, gen = self._current, self._related_gen
+        if pid is None:
+            return
+        if self._search_running:
+            self._related_timer.start()
+            return
+        cancel = threading.Event()
+        self._related_cancel = cancel
+        library = self._library
+        self._runner.run(
+            lambda: library.papers(library.related(pid, cancel=cancel)),
+            lambda related: self._related_done(gen, pid, related),
+            lambda exc: None,  # related papers are a courtesy; the paper is already shown
+        )
+
+    def _related_done(self, gen: int, pid: int, related: list[Paper]) -> None:
+        if gen != self._related_gen or pid != self._current:
+            return
+        if not related and self._related_cancel is not None and self._related_cancel.is_set():
+            self._related_timer.start()  # cut short by a search: try again when things are quiet
+            return
+        paper = self._library.paper(pid)
+        if paper is not None:
+            self._render(paper, related)
+
+    # ---- links ----
+
+    def open_link(self, url: QUrl) -> None:
+        """A paper: link shows that paper; web links open in the browser; nothing else is followed."""
+        if url.scheme() == "paper":
+            self.paperRequested.emit(int(url.path()))
+        elif url.scheme() in ("http", "https"):
+            QDesktopServices.openUrl(url)

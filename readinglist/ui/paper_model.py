@@ -1,12 +1,14 @@
-"""Qt models over the library: the paper table (ids in memory, rows filled as they are shown) and the sidebar.
+"""The paper table's model: the ids of every row in a list, and C++ items only for the rows about to be shown.
 
-As in Anki's browser, the model holds only ids; a row's text is fetched when it is about to be shown, so
-100k papers cost a list of ints, not 100k rows of text.
+As in Anki's browser, the model holds only ids and a row's text is fetched when it is about to be shown, so
+100k papers cost a list of ints, not 100k rows of text. The rows get QStandardItems just before they are
+painted (`fill`, called by a PaperTableView in its own paint: paper_table.py), so painting a cell calls no
+Python — each call would wait for the interpreter lock while a search runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -26,13 +28,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
-from readinglist.papers import STATE_LABELS, STATES, state_order
+from readinglist.papers import STATE_LABELS, state_order
 from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
 
 COLUMNS = ["state", "title", "venue", "year", "tags"]
 HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
+TITLE = COLUMNS.index("title")
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
 
@@ -84,10 +87,9 @@ KEEP_FILLED = 1000  # rows whose items are kept; beyond that, rows far from the 
 
 class PaperTableModel(QStandardItemModel):
     """The paper table, painted without Python: a QStandardItemModel whose rows are filled with items only
-    when they are about to be shown (`fill`, called by the view's owner before each paint), the ids of every
-    row kept in a list. A paint of the table asked Python a few times per cell, and each call waited for the
-    interpreter lock while a search ran: a 727×802 table at 8k papers took 17–19 ms idle and 25–31 ms beside
-    a busy thread; from C++ items, 8.0 and 9.5 ms."""
+    when they are about to be shown (`fill`, called by a PaperTableView before each paint), the ids of every
+    row kept in a list. Answering Qt's questions per painted cell from Python made each paint wait for the
+    interpreter lock while a search ran (docs/performance-changes.md, session 4)."""
 
     titleEdited = Signal(int, str)  # paper id, new title (the window turns it into an undoable command)
 
@@ -119,7 +121,7 @@ class PaperTableModel(QStandardItemModel):
             self.setRowCount(0)
             self.ids = list(ids)
             self.scores = list(scores)
-            self._row_of = None  # 20 ms at 94k papers: not before a batch needs it
+            self._row_of = None  # not before a batch needs it
             self._filled.clear()
             self.setRowCount(len(self.ids))
         finally:
@@ -128,14 +130,24 @@ class PaperTableModel(QStandardItemModel):
 
     def fill(self, first: int, last: int) -> None:
         """Give rows first..last (inclusive) their items, if they have none: what a view is about to show."""
-        first, last = max(0, first), min(last, len(self.ids) - 1)
-        rows = [r for r in range(first, last + 1) if r not in self._filled]
-        if not rows:
+        self.fill_rows(range(max(0, first), min(last, len(self.ids) - 1) + 1))
+
+    def fill_rows(self, rows: Iterable[int]) -> None:
+        """Give these rows their items, if they have none (a view through a proxy asks for scattered rows)."""
+        wanted = [r for r in rows if 0 <= r < len(self.ids)]
+        missing = [r for r in wanted if r not in self._filled]
+        if not missing:
             return
-        self._set_rows(rows)
+        self._set_rows(missing)
         excess = len(self._filled) - KEEP_FILLED
         if excess > 0:  # a long scroll: the rows filled longest ago are emptied, a few at a time
-            self._empty([r for r in islice(self._filled, excess + last - first + 1) if not first <= r <= last][:excess])
+            keep = set(wanted)
+            self._empty([r for r in islice(self._filled, excess + len(wanted)) if r not in keep][:excess])
+
+    @property
+    def has_row_map(self) -> bool:
+        """Whether an id → row map is held: it is built for a batch of lookups only (see `row_of`)."""
+        return self._row_of is not None
 
     def _set_rows(self, rows: list[int]) -> None:
         values = self.library.rows([self.ids[r] for r in rows])
@@ -179,8 +191,8 @@ class PaperTableModel(QStandardItemModel):
             self.dataChanged.emit(self.index(0, 0), self.index(len(self.ids) - 1, len(COLUMNS) - 1))
 
     def row_of(self, paper_id: int) -> int | None:
-        """A scan in C (under 1 ms at 94k rows) unless a map was built for a batch: building the map
-        costs 20 ms at 94k, and marking papers one key at a time never needs it."""
+        """A scan in C unless a map was built for a batch: building the map costs far more than one scan,
+        and marking papers one key at a time never needs it."""
         if self._row_of is not None:
             return self._row_of.get(paper_id)
         try:
@@ -254,7 +266,7 @@ class PaperTableModel(QStandardItemModel):
         self.ids = [i for i in ordered if i in shown]
         score = dict(zip(before, self.scores, strict=False))
         self.scores = [score[i] for i in self.ids] if self.scores else []
-        self._row_of = None  # the rows moved; a map is built again only for a batch (20 ms at 94k)
+        self._row_of = None  # the rows moved; a map is built again only for a batch
         self._empty(list(self._filled))  # their items are in the old order; refilled before the next paint
         kept = [pid for pid in old_ids if pid is not None]
         new_rows = dict(zip(kept, self._rows_of(kept), strict=True))
@@ -263,65 +275,3 @@ class PaperTableModel(QStandardItemModel):
                 row = new_rows[pid]
                 self.changePersistentIndex(index, self.index(row, index.column()) if row is not None else QModelIndex())
         self.layoutChanged.emit()
-
-
-class SidebarModel(QStandardItemModel):
-    """Library (All, Unread, Skimmed, Read) and Tags, each with its count."""
-
-    FilterRole = Qt.ItemDataRole.UserRole + 10  # "state\x1fread", "tag\x1fname", "all\x1f"
-
-    @staticmethod
-    def encode(key: tuple[str, str | None]) -> str:
-        return f"{key[0]}\x1f{key[1] or ''}"
-
-    @staticmethod
-    def decode(value: object) -> tuple[str, str | None] | None:
-        if not isinstance(value, str) or "\x1f" not in value:
-            return None
-        kind, _, name = value.partition("\x1f")
-        return kind, (name or None)
-
-    def __init__(self, parent: Any = None):
-        super().__init__(parent)
-        self.setHorizontalHeaderLabels(["Library"])
-        self.library_root = QStandardItem("Library")
-        self.tags_root = QStandardItem("Tags")
-        for root in (self.library_root, self.tags_root):
-            root.setSelectable(False)
-            root.setEditable(False)
-            font = root.font()
-            font.setBold(True)
-            root.setFont(font)
-            self.appendRow(root)
-
-    def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
-        entries: list[tuple[str, tuple[str, str | None], int]] = [("All", ("all", None), counts["all"])]
-        entries += [(STATE_LABELS[state], ("state", state), counts[state]) for state in STATES]
-        self._fill(self.library_root, entries)
-        self._fill(self.tags_root, [(name, ("tag", name), n) for name, n in tags])
-        self.tags_root.setText(f"Tags ({len(tags)})" if tags else "Tags")
-
-    def _fill(self, root: QStandardItem, entries: list[tuple[str, tuple[str, str | None], int]]) -> None:
-        existing = {root.child(r).data(self.FilterRole): root.child(r) for r in range(root.rowCount())}
-        wanted = [self.encode(key) for _, key, _ in entries]
-        for r in reversed(range(root.rowCount())):
-            if root.child(r).data(self.FilterRole) not in wanted:
-                root.removeRow(r)
-        for row, (label, key, n) in enumerate(entries):
-            item = existing.get(self.encode(key))
-            text = f"{label}  ({n:,})"
-            if item is None:
-                item = QStandardItem(text)
-                item.setEditable(False)
-                item.setData(self.encode(key), self.FilterRole)
-                item.setData(label, Qt.ItemDataRole.ToolTipRole)
-                root.insertRow(row, [item])
-            elif item.text() != text:
-                item.setText(text)
-
-    def find(self, key: tuple[str, str | None]) -> QModelIndex:
-        for root in (self.library_root, self.tags_root):
-            for r in range(root.rowCount()):
-                if root.child(r).data(self.FilterRole) == self.encode(key):
-                    return root.child(r).index()
-        return QModelIndex()

@@ -1,0 +1,195 @@
+"""The editors under the detail pane: the mark buttons, the tags (with completion) and the note (Markdown,
+saved as you type, with a preview). They edit the paper the detail pane shows (`load`); each edit leaves as a
+signal that the window turns into an undoable command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QCompleter,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QStackedWidget,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from readinglist.library import Library
+from readinglist.papers import Paper, normalise_tags
+
+NOTE_AUTOSAVE_MS = 800
+
+
+class TagCompleter(QCompleter):
+    """Completes the tag being typed after the last comma."""
+
+    def splitPath(self, path: str) -> list[str]:
+        return [path.split(",")[-1].strip()]
+
+    def pathFromIndex(self, index: QModelIndex | QPersistentModelIndex) -> str:
+        widget = self.widget()
+        head = widget.text().rsplit(",", 1)[0] + ", " if isinstance(widget, QLineEdit) and "," in widget.text() else ""
+        return head + str(index.data())
+
+
+class Editors(QWidget):
+    tagsApplied = Signal(object, str)  # {paper id: its tags after}, the undo text
+    noteEdited = Signal(int, str, str)  # paper id, note before, note after
+    linkClicked = Signal(QUrl)  # in the note's preview
+
+    def __init__(
+        self,
+        library: Library,
+        selection: Callable[[], list[int]],
+        mark_actions: Sequence[QAction],
+        parent: QWidget | None = None,
+    ):
+        """`selection` gives the papers tags apply to (the table's selection, else its current paper)."""
+        super().__init__(parent)
+        self._library = library
+        self._selection = selection
+        self._read_only = library.read_only
+        self._paper: int | None = None  # the paper whose tags and note are in the editors
+        self._note_saved = ""
+        buttons = QHBoxLayout()
+        for action in mark_actions:
+            b = QToolButton(self)
+            b.setDefaultAction(action)
+            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.tagEditor = QLineEdit(self)
+        self.tagEditor.setObjectName("tagEditor")
+        self.tagEditor.setPlaceholderText("Tags, comma-separated — Enter applies")
+        self.tagEditor.returnPressed.connect(self.apply_tags)
+        self.tagEditor.setReadOnly(self._read_only)
+        self.completer = TagCompleter(library.tag_names(), self.tagEditor)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.tagEditor.setCompleter(self.completer)
+        self.notesEditor = QPlainTextEdit(self)
+        self.notesEditor.setObjectName("notesEditor")
+        self.notesEditor.setPlaceholderText("Notes (Markdown), saved as you type")
+        self.notesEditor.setReadOnly(self._read_only)
+        self.notesEditor.textChanged.connect(self._note_typed)
+        self.notesPreview = QTextBrowser(self)
+        self.notesPreview.setObjectName("notesPreview")
+        self.notesPreview.setOpenExternalLinks(False)
+        self.notesPreview.anchorClicked.connect(self.linkClicked)
+        self.notesStack = QStackedWidget(self)
+        self.notesStack.addWidget(self.notesEditor)
+        self.notesStack.addWidget(self.notesPreview)
+        self.previewToggle = QToolButton(self)
+        self.previewToggle.setObjectName("previewToggle")
+        self.previewToggle.setText("Preview")
+        self.previewToggle.setCheckable(True)
+        self.previewToggle.toggled.connect(self._toggle_preview)
+        notes_head = QHBoxLayout()
+        notes_head.addWidget(QLabel("<b>Note</b>"))
+        notes_head.addStretch(1)
+        notes_head.addWidget(self.previewToggle)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(buttons)
+        layout.addWidget(self.tagEditor)
+        layout.addLayout(notes_head)
+        layout.addWidget(self.notesStack)
+        self._note_timer = QTimer(self)
+        self._note_timer.setSingleShot(True)
+        self._note_timer.setInterval(NOTE_AUTOSAVE_MS)
+        self._note_timer.timeout.connect(self.save_note)
+
+    def load(self, paper: Paper | None) -> None:
+        """The paper shown (or shown again, edited). Tags being typed for it and a note not yet saved stay."""
+        paper_id = paper.id if paper is not None else None
+        tags, note = (paper.tags, paper.note) if paper is not None else ([], "")
+        enabled = paper_id is not None and not self._read_only
+        if not self.tagEditor.hasFocus() or paper_id != self._paper:
+            common = self._common_tags() if len(self._selection()) > 1 else tags
+            self.tagEditor.setText(", ".join(common))
+        self.tagEditor.setEnabled(paper_id is not None)
+        self.tagEditor.setReadOnly(not enabled)
+        if paper_id != self._paper or self.notesEditor.toPlainText() == self._note_saved:
+            self._paper = paper_id
+            self._note_saved = note
+            if self.notesEditor.toPlainText() != note:
+                self.notesEditor.blockSignals(True)
+                self.notesEditor.setPlainText(note)
+                self.notesEditor.blockSignals(False)
+            if self.previewToggle.isChecked():
+                self.notesPreview.setMarkdown(note)
+        self.notesEditor.setEnabled(paper_id is not None)
+        self.notesEditor.setReadOnly(not enabled)
+
+    def focus_tags(self) -> None:
+        self.tagEditor.setFocus()
+        self.tagEditor.end(False)
+
+    def focus_notes(self) -> None:
+        self.previewToggle.setChecked(False)
+        self.notesEditor.setFocus()
+
+    def update_completions(self) -> None:
+        self.completer.model().setStringList(self._library.tag_names())  # type: ignore[attr-defined]
+
+    # ---- tags ----
+
+    def _common_tags(self) -> list[str]:
+        tag_map = self._library.tags_of(self._selection())
+        if not tag_map:
+            return []
+        sets = [set(t) for t in tag_map.values()]
+        common = set.intersection(*sets)
+        first = next(iter(tag_map.values()))
+        return [t for t in first if t in common]
+
+    def apply_tags(self) -> None:
+        """Enter: one paper gets the tags typed; several get what was typed added, and what was taken out of
+        their common tags removed."""
+        ids = self._selection()
+        if not ids or self._read_only:
+            return
+        typed = normalise_tags([self.tagEditor.text()])
+        current = self._library.tags_of(ids)
+        if len(ids) == 1:
+            after = {ids[0]: typed}
+        else:
+            removed = set(self._common_tags()) - set(typed)
+            after = {
+                pid: [t for t in tags if t not in removed] + [t for t in typed if t not in tags]
+                for pid, tags in current.items()
+            }
+        if all(after[pid] == current.get(pid) for pid in after):
+            return
+        n = len(ids)
+        self.tagsApplied.emit(after, f"Tag {n} paper{'s' if n != 1 else ''}")
+        self.update_completions()
+
+    # ---- the note ----
+
+    def _note_typed(self) -> None:
+        if self.previewToggle.isChecked():
+            self.notesPreview.setMarkdown(self.notesEditor.toPlainText())
+        self._note_timer.start()
+
+    def save_note(self) -> None:
+        """Autosave: shortly after the last keystroke, when the current paper changes, and on close."""
+        self._note_timer.stop()
+        pid = self._paper
+        text = self.notesEditor.toPlainText()
+        if pid is None or self._read_only or text == self._note_saved:
+            return
+        before = self._note_saved
+        self._note_saved = text
+        self.noteEdited.emit(pid, before, text)
+
+    def _toggle_preview(self, on: bool) -> None:
+        if on:
+            self.notesPreview.setMarkdown(self.notesEditor.toPlainText())
+        self.notesStack.setCurrentIndex(1 if on else 0)

@@ -1,0 +1,81 @@
+"""Exporting a reading list from the window: what to export and where (the dialogs), the file written on a
+worker (rendering thousands of papers would hold up the window), and how it went."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from readinglist.export import ExportOptions, export
+from readinglist.library import Library
+from readinglist.papers import EXPORT_FORMATS
+from readinglist.ui.dialogs import ExportDialog
+from readinglist.ui.workers import Runner
+
+
+def ask_export(parent: QWidget, settings: QSettings, has_selection: bool) -> tuple[Path, ExportOptions, str] | None:
+    """The export dialog, then the file to write: (path, options, scope), or None if the user cancelled."""
+    dialog = ExportDialog(parent, has_selection=has_selection, settings=settings)
+    if not dialog.exec():
+        return None
+    options, scope = dialog.options(), dialog.scope()
+    folder = str(settings.value("exportFolder", str(Path.home())))
+    ext = EXPORT_FORMATS[options.format].extension
+    path, _ = QFileDialog.getSaveFileName(
+        parent, "Export Reading List", str(Path(folder) / f"reading-list{ext}"), f"{options.format} (*{ext})"
+    )
+    return (Path(path), options, scope) if path else None
+
+
+class Exporter(QObject):
+    """Writes one export at a time on the worker pool and reports the outcome (a message box unless quiet)."""
+
+    started = Signal()
+    finished = Signal(object)  # int (papers written) | Exception, once reported
+    message = Signal(str, int)  # for the status bar: text, milliseconds
+
+    def __init__(self, runner: Runner, library: Library, settings: QSettings, parent: QWidget):
+        super().__init__(parent)
+        self._runner = runner
+        self._library = library
+        self._settings = settings
+        self._parent = parent
+        self.quiet = False  # no "Exported" message box (tests, scripts)
+
+    def write(self, path: Path, options: ExportOptions, ids: Sequence[int] | None) -> None:
+        """Write these papers (None: every paper, listed on the worker) to `path`."""
+        library = self._library
+
+        def work() -> int:
+            chosen = list(ids) if ids is not None else library.search("").ids
+            export(library.papers(chosen), options, path)
+            return len(chosen)
+
+        self.started.emit()
+        self._runner.run(work, lambda n: self._done(path, n), lambda exc: self._failed(path, exc))
+
+    def _done(self, path: Path, n: int) -> None:
+        self._settings.setValue("exportFolder", str(path.parent))
+        self.message.emit(f"Exported {n} papers to {path}", 15000)
+        if not self.quiet:
+            box = QMessageBox(
+                QMessageBox.Icon.Information, "Export", f"Exported {n} papers to\n{path}", parent=self._parent
+            )
+            open_button = box.addButton("Open Folder", QMessageBox.ButtonRole.ActionRole)
+            box.addButton(QMessageBox.StandardButton.Ok)
+            box.exec()
+            if box.clickedButton() is open_button:
+                QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
+        self.finished.emit(n)
+
+    def _failed(self, path: Path, exc: Exception) -> None:
+        if isinstance(exc, OSError):
+            text = f"Could not write {path}:\n\n{exc.strerror or exc}"
+        else:
+            text = f"Export to {path} failed: {exc}"
+        QMessageBox.critical(self._parent, "Export", text)
+        self.finished.emit(exc)

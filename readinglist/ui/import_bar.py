@@ -1,0 +1,117 @@
+"""The import bar: an import's progress and its Cancel button in the status bar, and how it went.
+
+It lives in the status bar, built at start and shown when needed: a progress dialog appearing mid-import
+held up the event loop (a new top-level window; docs/performance-changes.md).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Signal
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
+
+from readinglist.library import ImportSummary, Library
+from readinglist.papers import ImportCancelled, ImportFailure, import_file_filter
+from readinglist.ui.workers import Runner
+
+IMPORT_FILTER = import_file_filter()
+
+
+def ask_import(parent: QWidget, settings: QSettings) -> list[Path]:
+    """The files to import, chosen in a file dialog that opens where the last import was (none: cancelled)."""
+    folder = str(settings.value("importFolder", str(Path.home())))
+    files, _ = QFileDialog.getOpenFileNames(parent, "Import Papers", folder, IMPORT_FILTER)
+    if files:
+        settings.setValue("importFolder", str(Path(files[0]).parent))
+    return [Path(f) for f in files]
+
+
+class ImportBar(QWidget):
+    stopped = Signal()  # the import is over (done, failed or cancelled): what the window shows may be stale
+    finished = Signal(object)  # list[ImportSummary] | Exception, once the outcome has been reported
+    message = Signal(str, int)  # for the status bar: text, milliseconds
+    _progressed = Signal(int, int, str)  # from the worker: done, total, what is happening
+
+    def __init__(self, runner: Runner, library: Library, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._runner = runner
+        self._library = library
+        self._cancel: threading.Event | None = None
+        self.setObjectName("importProgress")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.label = QLabel("Importing…", self)
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(220)
+        self.cancelButton = QPushButton("Cancel", self)
+        self.cancelButton.setObjectName("importCancel")
+        for widget in (self.label, self.progress, self.cancelButton):
+            layout.addWidget(widget)
+        layout.addStretch(1)
+        self.hide()
+        self.cancelButton.clicked.connect(self.cancel)
+        self._progressed.connect(self._show_progress)  # queued: the report comes from the worker's thread
+
+    @property
+    def running(self) -> bool:
+        return self._cancel is not None
+
+    def start(self, files: Sequence[Path]) -> bool:
+        """Import on a worker, one import at a time; False if one is running already."""
+        if self._cancel is not None:
+            return False
+        cancel = threading.Event()
+        self._cancel = cancel
+        self.progress.setRange(0, 0)  # busy until the first progress report
+        self.label.setText("Importing…")
+        self.cancelButton.setEnabled(True)
+        self.show()
+        library, report = self._library, self._progressed.emit
+
+        def work() -> list[ImportSummary]:
+            return library.import_files(files, progress=report, cancel=cancel)
+
+        self._runner.run(work, self._done, self._failed)
+        return True
+
+    def cancel(self) -> None:
+        """Stop at the next chunk; the import rolls back and the library is unchanged."""
+        if self._cancel is not None:
+            self._cancel.set()
+            self.cancelButton.setEnabled(False)
+            self.label.setText("Cancelling…")
+
+    def _show_progress(self, done: int, total: int, message: str) -> None:
+        if self._cancel is None or self._cancel.is_set():
+            return
+        self.label.setText(message)
+        self.progress.setRange(0, total)
+        self.progress.setValue(min(done, total) if total else 0)
+
+    def _stop(self) -> None:
+        self._cancel = None
+        self.hide()
+        self.stopped.emit()
+
+    def _done(self, summaries: list[ImportSummary]) -> None:
+        self._stop()
+        self.message.emit("Imported: " + "; ".join(s.line() for s in summaries), 15000)
+        warnings = [w for s in summaries for w in s.warnings]
+        if warnings:
+            QMessageBox.information(self.window(), "Import", "Imported, with warnings:\n\n" + "\n".join(warnings[:20]))
+        self.finished.emit(summaries)
+
+    def _failed(self, exc: Exception) -> None:
+        self._stop()
+        if isinstance(exc, ImportCancelled):
+            self.message.emit("Import cancelled; the library is unchanged.", 10000)
+        else:
+            if isinstance(exc, ImportFailure):
+                text = f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")
+            else:
+                text = f"Import failed: {exc}"
+            QMessageBox.critical(self.window(), "Import", text + "\n\nThe library was not changed by this file.")
+        self.finished.emit(exc)
