@@ -275,6 +275,15 @@ class Library:
             return []
         return self.index.more_like(paper_id, f"{p.title}. {p.plain_abstract}", top=top, cancel=cancel)
 
+    def revision(self) -> int:
+        """Moves on with every change to the library, by any process."""
+        return self.store.current_rev()
+
+    def changed_elsewhere(self, since: int) -> list[int]:
+        """The papers another process (the command line, another window) changed after revision `since`."""
+        own = self.store.own_revs
+        return [pid for pid, rev in self.store.changes_since(since) if rev not in own]
+
     def counts(self) -> dict[str, int]:
         counts = self.store.state_counts()
         counts["all"] = sum(counts[s] for s in STATES)

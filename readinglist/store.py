@@ -189,6 +189,7 @@ class Store:
         self._conn_lock = threading.Lock()
         self._rows_hint: str | None = None
         self._inserts = 0  # moves on around every insert of papers (see count)
+        self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
         if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
@@ -310,6 +311,7 @@ class Store:
         row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
         rev = int(row[0]) + 1 if row else 1
         db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+        self.own_revs.add(rev)
         return rev
 
     def current_rev(self) -> int:
@@ -562,6 +564,10 @@ class Store:
 
     def changed_since(self, rev: int) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers WHERE rev > ?", (rev,))]
+
+    def changes_since(self, rev: int) -> list[tuple[int, int]]:
+        """(paper id, revision) of every paper changed after revision `rev`."""
+        return [(r[0], r[1]) for r in self.db.execute("SELECT id, rev FROM papers WHERE rev > ?", (rev,))]
 
     # ---- the index journal: what the search index lacks ----
 

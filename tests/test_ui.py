@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
 from readinglist.library import Library
+from readinglist.papers import Paper
 from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, IdRole, PaperTableModel, SortRole
 from readinglist.ui.paper_table import PaperTableView
 
@@ -876,3 +877,45 @@ def test_a_palette_change_recolours_the_detail_pane_and_the_read_papers(qtbot, w
         assert window.table.model.data(title, Qt.ItemDataRole.ForegroundRole).color() == Qt.GlobalColor.cyan
     finally:
         QApplication.setPalette(old)
+
+
+def test_the_window_notices_changes_made_by_another_process(qtbot, window, data_dir, tmp_path):
+    """A command-line edit shows within a second: the row, the counts, the tags, the paper shown; a note
+    being typed stays as typed. An import elsewhere brings its papers into the results."""
+    pid = select_paper(qtbot, window, "BEXA")
+    other = Library.open(data_dir)  # another process's view of the library: its own connections
+    try:
+        saves = []
+        window.editors.noteEdited.connect(lambda *args: saves.append(args))
+        window.editors.notesEditor.setFocus()
+        qtbot.keyClicks(window.editors.notesEditor, "typing, not saved yet")
+        other.set_state([pid], "read")
+        other.add_tags([pid], ["from-cli"])
+        qtbot.waitUntil(lambda: window.statusLabel.text().startswith("19 papers · 1 read"), timeout=3000)
+        qtbot.waitUntil(lambda: any(t.startswith("from-cli") for t in tag_labels(window)), timeout=3000)
+        qtbot.waitUntil(lambda: "from-cli" in window.detail.toPlainText(), timeout=3000)
+        row = window.table.model.row_of(pid)
+        window.table.model.fill(row, row)
+        assert window.table.model.item(row, 0).toolTip() == "Read"
+        assert window.editors.notesEditor.toPlainText() == "typing, not saved yet"  # kept, as typed
+        qtbot.waitUntil(lambda: bool(saves), timeout=3000)  # and saved by the autosave, not lost to the refresh
+        assert (other.paper(pid) or Paper).note == "typing, not saved yet"  # type: ignore[union-attr]
+        jsonl = tmp_path / "more.jsonl"
+        jsonl.write_text('{"title": "An outside import", "abstract": "Arrived while the window was open."}\n')
+        other.import_files([jsonl])
+        qtbot.waitUntil(lambda: window.table.model.rowCount() == 20, timeout=3000)
+        assert window.statusLabel.text().startswith("20 papers")
+    finally:
+        other.close()
+
+
+def test_the_window_does_not_take_its_own_edits_for_outside_changes(qtbot, window):
+    seen = []
+    window.outside.papersChanged.connect(seen.append)
+    window.outside.libraryChanged.connect(lambda: seen.append("all"))
+    select_paper(qtbot, window, "BEXA")
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_R)
+    qtbot.waitUntil(lambda: window.statusLabel.text().startswith("19 papers · 1 read"))
+    window.outside.look()
+    assert seen == []

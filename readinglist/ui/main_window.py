@@ -25,6 +25,7 @@ from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
 from readinglist.ui.exporting import Exporter, ask_export
 from readinglist.ui.import_bar import ImportBar, ask_import
+from readinglist.ui.outside_changes import OutsideChanges
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_table import PaperTable, empty_text
 from readinglist.ui.search_bar import SearchBar
@@ -168,6 +169,7 @@ class MainWindow(QMainWindow):
         self.statusLabel.setObjectName("statusLabel")
         self.import_bar = ImportBar(self.runner, self.library, self)
         self.exporter = Exporter(self.runner, self.library, self.settings, self)
+        self.outside = OutsideChanges(self.library, self)
         self.statusBar().addWidget(self.import_bar, 1)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
@@ -198,6 +200,8 @@ class MainWindow(QMainWindow):
         self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
         self.exporter.message.connect(self.statusBar().showMessage)
         self.exporter.finished.connect(self.exportFinished)
+        self.outside.papersChanged.connect(self._changed_elsewhere)
+        self.outside.libraryChanged.connect(self._after_import)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -270,6 +274,12 @@ class MainWindow(QMainWindow):
         self.table.refresh(ids)
         self.update_counts()
         self.detail.refresh(ids)
+
+    def _changed_elsewhere(self, ids: Sequence[int]) -> None:
+        """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
+        typed stays as typed)."""
+        self._changed(ids)
+        self.editors.update_completions()
 
     def _push_tags(self, after: dict[int, list[str]], text: str) -> None:
         self.undo_stack.push(SetTagsCommand(self.library, after, text, self._changed))
@@ -416,5 +426,6 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Join workers and close the library (tests call this before teardown)."""
         self._warm_timer.stop()
+        self.outside.stop()
         self.runner.wait()
         self.library.close()

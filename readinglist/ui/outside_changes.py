@@ -1,0 +1,47 @@
+"""Changes made by another process — the command line, a script — noticed within a second.
+
+Every change moves the library's revision on; the watcher looks twice a second (one indexed read), and for
+the papers changed by someone else (this process knows the revisions it wrote) says which changed, or, when
+papers were added or many changed at once (an import), that the results need searching again.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from readinglist.library import Library
+
+POLL_MS = 500
+MANY = 200  # more changed papers than this (an import elsewhere): search again rather than refresh each row
+
+
+class OutsideChanges(QObject):
+    papersChanged = Signal(list)  # ids of papers another process changed
+    libraryChanged = Signal()  # papers added, removed or changed in bulk: counts and results need redoing
+
+    def __init__(self, library: Library, parent: QObject | None = None):
+        super().__init__(parent)
+        self._library = library
+        self._seen = library.revision()
+        self._count = library.counts()["all"]
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self.look)
+        self._timer.start()
+
+    def look(self) -> None:
+        """What changed since the last look, by others (the timer calls this; tests may too)."""
+        revision = self._library.revision()
+        if revision == self._seen:
+            return
+        changed = self._library.changed_elsewhere(self._seen)
+        self._seen = revision
+        count = self._library.counts()["all"]
+        if count != self._count or len(changed) > MANY:
+            self._count = count
+            self.libraryChanged.emit()
+        elif changed:
+            self.papersChanged.emit(changed)
+
+    def stop(self) -> None:
+        self._timer.stop()
