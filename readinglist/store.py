@@ -461,6 +461,22 @@ class Store:
     def changed_since(self, rev: int) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers WHERE rev > ?", (rev,))]
 
+    def texts_since(self, rev: int, batch: int = 2000) -> Iterator[tuple[int, str, str, str]]:
+        """(id, content hash, title, abstract as plain text) of the papers changed after revision `rev`
+        (0: every paper), in id order and a batch at a time: what the interest ranking's features are
+        built from, without building Paper objects."""
+        last = 0
+        while True:
+            rows = self.db.execute(
+                "SELECT id, content_hash, auto_title, plain_abstract FROM papers"
+                " WHERE rev > ? AND id > ? ORDER BY id LIMIT ?",
+                (rev, last, batch),
+            ).fetchall()
+            yield from rows
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
+
     def all_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
 

@@ -110,3 +110,14 @@ class FastStemAnalyzer(Analyzer):
         # as in __call__: the first word kept keeps its place, the next ones follow it
         first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
         return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
+
+
+_WORDS_ANALYZER = FastStemAnalyzer()
+
+
+def word_stems(value: str) -> list[tuple[str, str]]:
+    """(word lower-cased, its stem) for each word the index keeps, in order: the interest ranking counts the
+    same terms a search matches, and shows the words as the paper wrote them."""
+    stoplist, minsize = _WORDS_ANALYZER.stoplist, _WORDS_ANALYZER.minsize
+    found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
+    return [(w, _stem(w)) for w in found if len(w) >= minsize and w not in stoplist]
