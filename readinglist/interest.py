@@ -24,7 +24,7 @@ import os
 import re
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -48,6 +48,7 @@ CHUNK = 2000  # papers analysed at a time
 RAW = ("ids", "digests", "indptr", "terms", "counts")  # the cache's files
 
 Row = tuple[np.ndarray, np.ndarray]  # a paper's (dense terms, weights)
+Block = tuple[np.ndarray, ...]  # counted papers: (ids, digests, row lengths, buckets, counts)
 TextRow = tuple[int, str, str, str]  # (paper id, content hash, title, abstract as plain text)
 
 _M1, _M2, _M3 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9)
@@ -156,30 +157,47 @@ class Features:
     def update(self, rows: Iterable[TextRow], rev: int, cancel: threading.Event | None = None) -> int:
         """Take in the rows of papers that are new or may have changed; returns how many rows were (re)built
         (0 also when cancelled: then nothing changed). The raw counts must be in memory (see load_counts)."""
-        known = dict(zip(self.ids.tolist(), self.digests.tolist(), strict=True))
-        blocks = []
+        blocks = self.changes(rows, cancel)
+        if blocks is None:
+            return 0
+        self.rev = max(self.rev, rev)
+        return self.apply(blocks)
+
+    def changes(self, rows: Iterable[TextRow], cancel: threading.Event | None = None) -> list[Block] | None:
+        """The rows whose content differs from what their row was built from, counted (None if cancelled).
+        Needs only the ids and digests: a mark reads its paper back and finds nothing to do."""
+        blocks: list[Block] = []
         pending: list[TextRow] = []
         for row in rows:
-            if known.get(row[0]) == _digest(row[1]):
-                continue  # annotated, not changed
             pending.append(row)
             if len(pending) == CHUNK:
                 if cancel is not None and cancel.is_set():
-                    return 0
-                blocks.append(_count(pending))
+                    return None
+                blocks += self._changed(pending)
                 pending = []
         if pending:
-            blocks.append(_count(pending))
-        if cancel is not None and cancel.is_set():
-            return 0
-        self.rev = max(self.rev, rev)
+            blocks += self._changed(pending)
+        return None if cancel is not None and cancel.is_set() else blocks
+
+    def apply(self, blocks: list[Block]) -> int:
+        """Merge counted rows in and derive the ranking's rows again; returns how many rows came in."""
         if not blocks:
             return 0
         self._merge(blocks)
         self.derive()
         return sum(len(b[0]) for b in blocks)
 
-    def _merge(self, blocks: list[tuple[np.ndarray, ...]]) -> None:
+    def _changed(self, rows: list[TextRow]) -> list[Block]:
+        """The rows counted, less those whose content is what their row was built from (annotated only)."""
+        if self.n:
+            ids = np.asarray([r[0] for r in rows], np.int64)
+            digests = np.asarray([_digest(r[1]) for r in rows], np.uint64)
+            where = np.minimum(np.searchsorted(self.ids, ids), self.n - 1)
+            same = (self.ids[where] == ids) & (self.digests[where] == digests)
+            rows = [r for r, s in zip(rows, same.tolist(), strict=True) if not s]
+        return [_count(rows)] if rows else []
+
+    def _merge(self, blocks: list[Block]) -> None:
         """The new rows replace any old rows of the same papers; all rows end up in id order."""
         assert self.terms is not None and self.counts is not None, "load_counts() first"
         new_ids = np.concatenate([b[0] for b in blocks])
@@ -419,7 +437,13 @@ class Ranking:
         self._text_of = text_of
         self.ids = ids
         self.scores = scores
-        self._score = dict(zip(ids, scores, strict=True))
+        self._score_of: dict[int, float] | None = None  # built on first use (a C loop of 94k items)
+
+    @property
+    def _score(self) -> dict[int, float]:
+        if self._score_of is None:
+            self._score_of = dict(zip(self.ids, self.scores, strict=True))
+        return self._score_of
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -562,10 +586,18 @@ def query_vector(f: Features, positive: Sequence[int], negative: Sequence[int], 
     return query
 
 
+def _counted(rows: Iterable[TextRow], read: list[int]) -> Iterator[TextRow]:
+    for row in rows:
+        read[0] += 1
+        yield row
+
+
 class StoreLike(Protocol):
     """What the ranker reads of the store (readinglist.store.Store has it)."""
 
     def current_rev(self) -> int: ...
+
+    def count(self) -> int: ...
 
     def texts_since(self, rev: int) -> Iterable[TextRow]: ...
 
@@ -588,7 +620,7 @@ class InterestRanker:
     def refresh(self, store: StoreLike, cancel: threading.Event | None = None) -> Features:
         """Features for every paper in the store: the cache read on first use, then extended from the papers
         changed since (an import, a revised record); rebuilt whenever the cache is unusable. Cheap when
-        nothing changed: one read of the store's revision."""
+        nothing changed: one read of the store's revision, and after a mark one row read back."""
         with self._lock:
             f = self._features
             if f is None and self.folder is not None:
@@ -597,41 +629,37 @@ class InterestRanker:
             if f is None or rev < f.rev:  # no cache, or one from another library (a database restored)
                 f = Features()
             if rev != f.rev:
-                if f.terms is None and not (self.folder is not None and f.load_counts(self.folder)):
+                read = [0]
+                blocks = f.changes(_counted(store.texts_since(f.rev), read), cancel)
+                if blocks is None:  # cancelled: nothing changed
+                    return self._features or f
+                if blocks and f.terms is None and not (self.folder is not None and f.load_counts(self.folder)):
                     f = Features()  # the cache changed under us (another process): start again
-                read = 0
-
-                def counted(rows: Iterable[TextRow]) -> Iterable[TextRow]:
-                    nonlocal read
-                    for row in rows:
-                        read += 1
-                        yield row
-
-                before = (f.rev, f.n)
-                changed = f.update(counted(store.texts_since(f.rev)), rev, cancel)
-                if (f.rev, f.n) == before and not changed:
-                    f.drop_counts() if self.folder is not None else None
-                    self._features = f
-                    return f
-                self._keep(f, changed, read)
+                    blocks = f.changes(store.texts_since(0), cancel)
+                    if blocks is None:
+                        return self._features or f
+                f.rev = max(f.rev, rev)
+                changed = f.apply(blocks)
+                if f.n != store.count():  # papers are never deleted: a cache of another library
+                    f = Features()
+                    changed = f.update(store.texts_since(0), rev, cancel)
+                self._keep(f, changed, read[0])
             self._features = f
             return f
 
     def _keep(self, f: Features, changed: int, read: int) -> None:
         """Save what changed (derived data: a failure only means a rebuild next time); with a cache on disk
         the raw counts leave memory."""
-        if self.folder is None:
-            return
-        if not self.read_only:
-            try:
-                if changed:
-                    f.save(self.folder)
-                elif read > 200:  # only annotations: the files stand, the revision seen moves on
-                    f.save_meta(self.folder)
-            except OSError:
-                return  # keep the counts in memory: there is no copy on disk
-        if (self.folder / "meta.json").exists():
-            f.drop_counts()
+        if self.folder is None or self.read_only:
+            return  # the counts stay in memory: the disk has no copy of these rows
+        try:
+            if changed:
+                f.save(self.folder)
+                f.drop_counts()
+            elif read > 200:  # only annotations: the files stand, the revision seen moves on
+                f.save_meta(self.folder)
+        except OSError:
+            pass
 
     def invalidate(self) -> None:
         """Forget the features in memory: the next refresh checks the cache on disk against the store."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -234,3 +235,19 @@ def test_scores_are_the_rows_dot_products(monkeypatch):
     query = np.random.default_rng(0).standard_normal(len(f.vocab)).astype(np.float32)
     expected = [float(np.dot(f.row(p)[1], query[f.row(p)[0]])) for p in range(f.n)]
     assert np.allclose(f.scores(query), expected, atol=1e-5)
+
+
+def test_a_cache_of_another_library_is_not_used(planted_lib, tmp_path):
+    lib, relevant, _ = planted_lib
+    lib.interest_ranking(relevant[:3])
+    other = Library.open(tmp_path / "other", seed=False)
+    try:
+        other.import_files([write_papers(tmp_path / "other.jsonl", synthetic(seed=3, n=30, planted=0))])
+        for _ in range(5):  # its revision passes the first library's
+            other.set_state(other.store.all_ids()[:2], "read")
+        shutil.copytree(lib.data_dir / "interest", other.data_dir / "interest")
+        assert other.interest.refresh(other.store).n == 30
+        fresh = interest.InterestRanker(None).rank(other.store, [1, 2], [3])
+        assert other.interest_ranking([1, 2], [3]).ids == fresh.ids
+    finally:
+        other.close()
