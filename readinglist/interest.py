@@ -61,14 +61,28 @@ _SHIFT = np.uint64(64 - HASH_BITS)
 def analyse(text: str) -> list[tuple[str, str]]:
     """(word as written, lower-cased; its stem) for each word the ranking counts: the search index's words,
     less bare numbers."""
-    from readinglist.index.analysis import word_stems
+    from readinglist.index.analysis import kept_words, stem
 
-    return [(w, s) for w, s in word_stems(text) if not s.isdigit()]
+    return [(w, stem(w)) for w in kept_words(text) if not w.isdigit()]
 
 
 @lru_cache(maxsize=400_000)
 def _code(stem: str) -> int:
     return zlib.crc32(stem.encode("utf-8", "surrogatepass"))
+
+
+@lru_cache(maxsize=400_000)
+def _word_code(word: str) -> int:
+    """A word's stem's code, or -1 for a bare number (not counted)."""
+    from readinglist.index.analysis import stem
+
+    return -1 if word.isdigit() else _code(stem(word))
+
+
+def _codes(text: str) -> list[int]:
+    from readinglist.index.analysis import kept_words
+
+    return [c for c in map(_word_code, kept_words(text)) if c >= 0]
 
 
 def _buckets(codes: np.ndarray, segment: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -112,11 +126,12 @@ def _count(rows: list[TextRow]) -> tuple[np.ndarray, ...]:
     docs: list[int] = []
     seg = 0
     for n, (_, _, title, abstract) in enumerate(rows):
-        for part in [f"{title}. {abstract}"] + [title] * (TITLE_WEIGHT - 1):
-            stems = [_code(s) for _, s in analyse(part)]
-            codes += stems
-            segments += [seg] * len(stems)
-            docs += [n] * len(stems)
+        heading = _codes(title)
+        parts = [heading + _codes(abstract)] + [heading] * (TITLE_WEIGHT - 1)
+        for part in parts:
+            codes += part
+            segments += [seg] * len(part)
+            docs += [n] * len(part)
             seg += 1
     doc = np.asarray(docs, np.int64)
     buckets, starts = _buckets(np.asarray(codes, np.uint32), np.asarray(segments, np.int64))
@@ -227,42 +242,47 @@ class Features:
     def derive(self) -> None:
         """tf-idf (log tf, smoothed idf) over the terms that can tell topics apart, each row of unit length
         and cut to its TOP_TERMS heaviest; terms renumbered densely (`vocab` holds their buckets). Done a
-        block of rows at a time, so memory stays near the result's size."""
+        block of rows at a time, with lookups over the bucket space rather than sorts and searches, so
+        memory stays near the result's size and the time near linear."""
         assert self.terms is not None and self.counts is not None, "load_counts() first"
-        n = len(self.ids)
-        df = np.zeros(1 << HASH_BITS, np.int64)
-        blocks = list(self._blocks(self.indptr))
-        for lo, hi, _, _ in blocks:
-            df += np.bincount(self.terms[lo:hi], minlength=1 << HASH_BITS)
+        n, space = len(self.ids), 1 << HASH_BITS
+        df = np.zeros(space, np.int64)
+        for lo in range(0, len(self.terms), 1 << 22):
+            df += np.bincount(self.terms[lo : lo + (1 << 22)], minlength=space)
         useful = (df >= MIN_DF) & (df <= max(MAX_DF * n, MAX_DF_FLOOR))
         idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
-        kept_terms, kept_weights, kept_lengths = [], [], []
-        for lo, hi, first, last in blocks:
-            rows = np.repeat(np.arange(last - first), np.diff(self.indptr[first : last + 1]))
-            terms = self.terms[lo:hi]
+        del df
+        kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        present = np.zeros(space, bool)
+        for lo, hi, first, last in self._blocks(self.indptr):
+            rows = np.repeat(np.arange(last - first, dtype=np.int64), np.diff(self.indptr[first : last + 1]))
+            terms = np.asarray(self.terms[lo:hi])
             entry = useful[terms]
             rows, terms = rows[entry], terms[entry]
-            weight = (1.0 + np.log(self.counts[lo:hi][entry].astype(np.float32))) * idf[terms]
+            weight = (1.0 + np.log(np.asarray(self.counts[lo:hi])[entry].astype(np.float32))) * idf[terms]
             norms = np.sqrt(np.bincount(rows, weights=weight.astype(np.float64) ** 2, minlength=last - first))
             weight /= np.where(norms > 0, norms, 1.0).astype(np.float32)[rows]
-            order = np.lexsort((-weight, rows))  # rows stay in order, heaviest first within a row
+            # rows stay in order, heaviest first within a row: positive float32s sort as their bits do
+            order = np.argsort(rows << 32 | (0xFFFFFFFF - weight.view(np.uint32).astype(np.int64)))
             rows, terms, weight = rows[order], terms[order], weight[order]
             lengths = np.bincount(rows, minlength=last - first)
-            rank = np.arange(len(rows)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-            top = rank < TOP_TERMS
-            kept_terms.append(terms[top])
-            kept_weights.append(weight[top])
-            kept_lengths.append(np.minimum(lengths, TOP_TERMS))
-        buckets = np.concatenate(kept_terms) if kept_terms else np.zeros(0, np.uint32)
-        self.vocab = np.unique(buckets)  # the bucket of each dense term, sorted
+            top = np.arange(len(rows)) - np.repeat(np.cumsum(lengths) - lengths, lengths) < TOP_TERMS
+            present[terms[top]] = True
+            kept.append((terms[top], weight[top], np.minimum(lengths, TOP_TERMS)))
+        self.vocab = np.flatnonzero(present).astype(np.uint32)  # the bucket of each dense term, sorted
+        del present
+        dense_of = np.full(space, -1, np.int32)
+        dense_of[self.vocab] = np.arange(len(self.vocab), dtype=np.int32)
         self.vocab_idf = idf[self.vocab]
         self.n = n
-        lengths = np.concatenate(kept_lengths) if kept_lengths else np.zeros(0, np.int64)
+        lengths = np.concatenate([k[2] for k in kept]) if kept else np.zeros(0, np.int64)
         self.row_ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        dense = [np.searchsorted(self.vocab, t).astype(np.int32) for t in kept_terms]
-        self.row_terms = np.concatenate(dense) if dense else np.zeros(0, np.int32)
-        self.row_data = np.concatenate(kept_weights) if kept_weights else np.zeros(0, np.float32)
-        total = np.bincount(self.row_terms, weights=self.row_data, minlength=len(self.vocab))
+        self.row_terms = np.concatenate([dense_of[k[0]] for k in kept]) if kept else np.zeros(0, np.int32)
+        # half precision: the weights lie in (0, 1], and ranking needs three digits, not seven
+        self.row_data = np.concatenate([k[1] for k in kept]).astype(np.float16) if kept else np.zeros(0, np.float16)
+        total = np.zeros(len(self.vocab), np.float64)
+        for terms, weight, _ in kept:
+            total += np.bincount(dense_of[terms], weights=weight, minlength=len(self.vocab))
         self.centroid = (total / max(1, n)).astype(np.float32)
 
     @staticmethod
@@ -288,14 +308,14 @@ class Features:
         ptr, terms, data = self.row_ptr, self.row_terms, self.row_data
         for lo, hi, first, last in self._blocks(ptr):
             if hi > lo:
-                products = data[lo:hi] * query[terms[lo:hi]]
+                products = data[lo:hi].astype(np.float32) * query[terms[lo:hi]]
                 filled = np.diff(ptr[first : last + 1]) > 0  # reduceat gives an empty row its neighbour's value
                 out[first:last][filled] = np.add.reduceat(products, ptr[first:last][filled] - lo)
         return out
 
     def row(self, position: int) -> tuple[np.ndarray, np.ndarray]:
         lo, hi = self.row_ptr[position], self.row_ptr[position + 1]
-        return self.row_terms[lo:hi], self.row_data[lo:hi]
+        return self.row_terms[lo:hi], self.row_data[lo:hi].astype(np.float32)
 
     def weighted_mean(
         self, positions: Sequence[int], extra: Sequence[tuple[np.ndarray, np.ndarray]] = ()
@@ -307,7 +327,7 @@ class Features:
             return np.zeros(len(self.vocab), np.float32)
         entries = _gather(self.row_ptr, np.asarray(positions, np.int64))
         terms = np.concatenate([self.row_terms[entries], *[t for t, _ in extra]])
-        data = np.concatenate([self.row_data[entries], *[d for _, d in extra]])
+        data = np.concatenate([self.row_data[entries].astype(np.float32), *[d for _, d in extra]])
         total = np.bincount(terms, weights=data, minlength=len(self.vocab))
         carried = np.bincount(terms, minlength=len(self.vocab))
         return (total * carried / count**2).astype(np.float32)

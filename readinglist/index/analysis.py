@@ -115,9 +115,14 @@ class FastStemAnalyzer(Analyzer):
 _WORDS_ANALYZER = FastStemAnalyzer()
 
 
-def word_stems(value: str) -> list[tuple[str, str]]:
-    """(word lower-cased, its stem) for each word the index keeps, in order: the interest ranking counts the
-    same terms a search matches, and shows the words as the paper wrote them."""
+def kept_words(value: str) -> list[str]:
+    """The words (lower-cased) the index keeps of a text, in order: the interest ranking counts the same
+    terms a search matches."""
     stoplist, minsize = _WORDS_ANALYZER.stoplist, _WORDS_ANALYZER.minsize
     found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
-    return [(w, _stem(w)) for w in found if len(w) >= minsize and w not in stoplist]
+    return [w for w in found if len(w) >= minsize and w not in stoplist]
+
+
+def stem(word: str) -> str:
+    """The index's stem of a lower-cased word."""
+    return _stem(word)
