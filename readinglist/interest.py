@@ -592,15 +592,25 @@ def _merge_phrases(surfaces: list[str], limit: int, text: str) -> list[str]:
     return out[:limit]
 
 
-def query_vector(f: Features, positive: Sequence[int], negative: Sequence[int], interests: str = "") -> np.ndarray:
-    """Rocchio's query from the marks (row positions) and the interests text (one more positive): the
-    positives' mean with each term weighed by the share of positives that carry it, less the negatives'
-    (weighed alike) and the library's centroid."""
-    seed = f.vectorise(interests) if interests.strip() else (np.zeros(0, np.int32), np.zeros(0, np.float32))
-    extra = [seed] if len(seed[0]) else []
+Interests = str | Sequence[str]  # one text, or several (the abstracts of the user's own papers)
+
+
+def interest_texts(interests: Interests) -> list[str]:
+    """The non-empty texts of an interests argument."""
+    texts = [interests] if isinstance(interests, str) else list(interests)
+    return [t for t in texts if t.strip()]
+
+
+def query_vector(
+    f: Features, positive: Sequence[int], negative: Sequence[int], interests: Interests = ""
+) -> np.ndarray:
+    """Rocchio's query from the marks (row positions) and the interests texts (each one more positive):
+    the positives' mean with each term weighed by the share of positives that carry it, less the
+    negatives' (weighed alike) and the library's centroid."""
+    seeds = [row for row in map(f.vectorise, interest_texts(interests)) if len(row[0])]
     query = np.zeros(len(f.vocab), np.float32)
-    if positive or extra:
-        query += f.weighted_mean(positive, extra) - BACKGROUND_WEIGHT * f.centroid
+    if positive or seeds:
+        query += f.weighted_mean(positive, seeds) - BACKGROUND_WEIGHT * f.centroid
     if negative:
         query -= NEGATIVE_WEIGHT * f.weighted_mean(negative)
     return query
@@ -691,14 +701,14 @@ class InterestRanker:
         store: StoreLike,
         positive: Sequence[int],
         negative: Sequence[int] = (),
-        interests: str = "",
+        interests: Interests = "",
         candidates: Sequence[int] | None = None,
         text_of: Callable[[Sequence[int]], dict[int, str]] | None = None,
         cancel: threading.Event | None = None,
     ) -> Ranking:
         """Rank `candidates` (default: every paper not marked) by predicted interest, best first. A paper
-        marked both ways counts as positive. With no marks and no interests text every score is 0 and the
-        order is the library's."""
+        marked both ways counts as positive; each interests text counts as one more positive paper. With no
+        marks and no interests text every score is 0 and the order is the library's."""
         f = self.refresh(store, cancel)
         positive = list(dict.fromkeys(positive))
         marked = set(positive) | set(negative)
@@ -711,7 +721,7 @@ class InterestRanker:
         else:
             where = np.asarray(f.positions(i for i in dict.fromkeys(candidates) if i not in marked), np.int64)
         query = query_vector(f, pos, neg, interests)
-        if pos or interests.strip():
+        if pos or interest_texts(interests):
             scores = f.scores(query)
             unmarked = np.ones(f.n, bool)
             unmarked[pos + neg] = False

@@ -18,7 +18,7 @@ from readinglist.store import open_store
 
 if TYPE_CHECKING:
     from readinglist.index import Index, IndexUpdater
-    from readinglist.interest import InterestRanker, Ranking, Suggestion
+    from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
 
 __all__ = ["ImportSummary", "Library"]
 
@@ -247,13 +247,14 @@ class Library:
         self,
         positive: Sequence[int],
         negative: Sequence[int] = (),
-        interests: str = "",
+        interests: Interests = "",
         candidates: Sequence[int] | None = None,
         cancel: threading.Event | None = None,
     ) -> Ranking:
         """Papers ranked by predicted interest, best first: `candidates` (default: every paper in neither
         list) scored by a model of the positive papers (read, skimmed, queued, prioritised), the negative
-        ones (skipped) and the user's interests text. `ranking.explain(id)` says why any paper scored as it
+        ones (skipped) and the user's interests: a text, or several (see interests_from_file), each counted
+        as one more positive paper. `ranking.explain(id)` says why any paper scored as it
         did. Safe on a worker thread; the features are brought up to date with the store first."""
         return self.interest.rank(self.store, positive, negative, interests, candidates, self._texts, cancel)
 
@@ -261,13 +262,25 @@ class Library:
         self,
         positive: Sequence[int],
         negative: Sequence[int] = (),
-        interests: str = "",
+        interests: Interests = "",
         limit: int | None = 50,
         candidates: Sequence[int] | None = None,
     ) -> list[Suggestion]:
         """The best `limit` suggestions, each with its score and why: the words and phrases that weighed
         most and the positive papers it is closest to."""
         return self.interest_ranking(positive, negative, interests, candidates).top(limit)
+
+    @staticmethod
+    def interests_from_file(path: Path | str) -> list[str]:
+        """The title and abstract of each paper in a file of the user's own papers (BibTeX or any format an
+        import reads), as plain text: interests to seed the ranking with. Raises ImportFailure as an import
+        does; nothing is added to the library."""
+        from readinglist import markup
+        from readinglist.importers import parse_file
+
+        records = parse_file(Path(path)).records
+        texts = [f"{markup.title_plain(r.title)}. {markup.to_plain(r.abstract)}" for r in records]
+        return [t for t in texts if t.strip(". ")]
 
     def _texts(self, ids: Sequence[int]) -> dict[int, str]:
         """The text the ranking analyses, for explaining a paper's score."""

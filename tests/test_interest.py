@@ -251,3 +251,28 @@ def test_a_cache_of_another_library_is_not_used(planted_lib, tmp_path):
         assert other.interest_ranking([1, 2], [3]).ids == fresh.ids
     finally:
         other.close()
+
+
+def test_the_abstracts_of_the_users_own_papers_seed_a_ranking(planted_lib, tmp_path):
+    lib, relevant, _ = planted_lib
+    bib = tmp_path / "mine.bib"
+    bib.write_text(
+        "@article{a, title = {Halos of {Q}uasars}, abstract = {The galactic halos around a quasar.}}\n"
+        "@article{b, title = {Spectra}, abstract = {Redshift spectroscopy of a \\emph{quasar} sample.}}\n"
+    )
+    texts = Library.interests_from_file(bib)
+    assert texts == ["Halos of Quasars. The galactic halos around a quasar.",
+                     "Spectra. Redshift spectroscopy of a quasar sample."]  # fmt: skip
+    before = len(lib.store.all_ids())
+    ranking = lib.interest_ranking([], [], interests=texts)
+    assert set(ranking.ids[:10]) == set(relevant)
+    assert len(lib.store.all_ids()) == before  # nothing imported
+
+
+def test_a_bad_interests_file_says_which_and_why(tmp_path):
+    from readinglist.papers import ImportFailure
+
+    bad = tmp_path / "mine.bib"
+    bad.write_bytes(b"\x00\x01\x02 not bibtex \xff")
+    with pytest.raises(ImportFailure, match=r"mine\.bib"):
+        Library.interests_from_file(bad)
