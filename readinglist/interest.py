@@ -19,9 +19,12 @@ worker thread leaves the window's event loop free. Qt-free.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import os
 import re
+import sys
 import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -144,6 +147,15 @@ def _count(rows: list[TextRow]) -> tuple[np.ndarray, ...]:
     return ids, digests, lengths, bucket_of.astype(np.uint32), np.minimum(counts, 255).astype(np.uint8)
 
 
+def _return_memory() -> None:
+    """Hand the blocks' freed memory back to the system: glibc keeps freed blocks of a few MB in the heap
+    (its mmap threshold grows after the first large free), so the window would go on holding a derive's
+    peak rather than its result."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # AttributeError: not glibc
+            ctypes.CDLL(None).malloc_trim(0)
+
+
 def _gather(ptr: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """The entry numbers of some rows, row after row."""
     lo, hi = ptr[positions], ptr[positions + 1]
@@ -262,9 +274,12 @@ class Features:
             weight = (1.0 + np.log(np.asarray(self.counts[lo:hi])[entry].astype(np.float32))) * idf[terms]
             norms = np.sqrt(np.bincount(rows, weights=weight.astype(np.float64) ** 2, minlength=last - first))
             weight /= np.where(norms > 0, norms, 1.0).astype(np.float32)[rows]
-            # rows stay in order, heaviest first within a row: positive float32s sort as their bits do
-            order = np.argsort(rows << 32 | (0xFFFFFFFF - weight.view(np.uint32).astype(np.int64)))
-            rows, terms, weight = rows[order], terms[order], weight[order]
+            # rows stay in order, heaviest first within a row, in one key per entry (row, weight to half
+            # precision, term) sorted by np.sort: argsort would hold the interpreter lock throughout
+            half = weight.astype(np.float16).view(np.uint16).astype(np.int64)  # positive: bits sort as values
+            keys = np.sort(rows << 38 | (0xFFFF - half) << HASH_BITS | terms.astype(np.int64))
+            rows, terms = keys >> 38, (keys & ((1 << HASH_BITS) - 1)).astype(np.uint32)
+            weight = (0xFFFF - ((keys >> HASH_BITS) & 0xFFFF)).astype(np.uint16).view(np.float16)
             lengths = np.bincount(rows, minlength=last - first)
             top = np.arange(len(rows)) - np.repeat(np.cumsum(lengths) - lengths, lengths) < TOP_TERMS
             present[terms[top]] = True
@@ -279,11 +294,13 @@ class Features:
         self.row_ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
         self.row_terms = np.concatenate([dense_of[k[0]] for k in kept]) if kept else np.zeros(0, np.int32)
         # half precision: the weights lie in (0, 1], and ranking needs three digits, not seven
-        self.row_data = np.concatenate([k[1] for k in kept]).astype(np.float16) if kept else np.zeros(0, np.float16)
+        self.row_data = np.concatenate([k[1] for k in kept]) if kept else np.zeros(0, np.float16)
         total = np.zeros(len(self.vocab), np.float64)
         for terms, weight, _ in kept:
             total += np.bincount(dense_of[terms], weights=weight, minlength=len(self.vocab))
         self.centroid = (total / max(1, n)).astype(np.float32)
+        del kept, dense_of, useful, idf
+        _return_memory()
 
     @staticmethod
     def _blocks(ptr: np.ndarray) -> Iterable[tuple[int, int, int, int]]:
@@ -726,7 +743,8 @@ class InterestRanker:
             unmarked = np.ones(f.n, bool)
             unmarked[pos + neg] = False
             best = np.flatnonzero(unmarked)
-            best = best[np.argsort(-scores[best], kind="stable")[:FEEDBACK_PAPERS]]
+            if len(best) > FEEDBACK_PAPERS:
+                best = best[np.argpartition(-scores[best], FEEDBACK_PAPERS)[:FEEDBACK_PAPERS]]
             query = query + FEEDBACK_WEIGHT * (f.weighted_mean(best.tolist()) - BACKGROUND_WEIGHT * f.centroid)
             scores = f.scores(query)
         elif neg:
