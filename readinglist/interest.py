@@ -47,7 +47,7 @@ BACKGROUND_WEIGHT = 0.5  # the library's centroid subtracted: a paper about ever
 FEEDBACK_PAPERS = 20  # pseudo-relevance feedback: the first ranking's best papers join the positives...
 FEEDBACK_WEIGHT = 0.5  # ...at this weight, and the papers are ranked again
 BLOCK = 1 << 19  # entries per numpy block: each holds the interpreter lock for a few ms at most
-CHUNK = 2000  # papers analysed at a time
+CHUNK = 500  # papers analysed at a time: turning their codes into an array holds the interpreter lock
 RAW = ("ids", "digests", "indptr", "terms", "counts")  # the cache's files
 
 Row = tuple[np.ndarray, np.ndarray]  # a paper's (dense terms, weights)
@@ -121,30 +121,28 @@ def _digest(content_hash: str) -> int:
         return _code(content_hash)
 
 
-def _count(rows: list[TextRow]) -> tuple[np.ndarray, ...]:
+def _count(rows: list[TextRow]) -> Block:
     """A block of papers as (ids, digests, row lengths, buckets, counts), each row's buckets sorted. The
     title is a segment of its own TITLE_WEIGHT − 1 more times (pairs never span two segments)."""
     codes: list[int] = []
-    segments: list[int] = []
-    docs: list[int] = []
-    seg = 0
-    for n, (_, _, title, abstract) in enumerate(rows):
+    lengths: list[int] = []  # of each segment: a paper's title and abstract, then its title's copies
+    for _, _, title, abstract in rows:
         heading = _codes(title)
-        parts = [heading + _codes(abstract)] + [heading] * (TITLE_WEIGHT - 1)
-        for part in parts:
-            codes += part
-            segments += [seg] * len(part)
-            docs += [n] * len(part)
-            seg += 1
-    doc = np.asarray(docs, np.int64)
-    buckets, starts = _buckets(np.asarray(codes, np.uint32), np.asarray(segments, np.int64))
+        body = heading + _codes(abstract)
+        codes += body
+        codes += heading * (TITLE_WEIGHT - 1)
+        lengths += [len(body)] + [len(heading)] * (TITLE_WEIGHT - 1)
+    per_segment = np.asarray(lengths, np.int64)
+    segment = np.repeat(np.arange(len(per_segment)), per_segment)
+    doc = np.repeat(np.arange(len(rows), dtype=np.int64), per_segment.reshape(len(rows), TITLE_WEIGHT).sum(axis=1))
+    buckets, starts = _buckets(np.asarray(codes, np.uint32), segment)  # CHUNK bounds this list's conversion
     owner = np.concatenate([doc, doc[starts]])
     keys, counts = np.unique(owner << HASH_BITS | buckets.astype(np.int64), return_counts=True)
     doc_of, bucket_of = keys >> HASH_BITS, keys & ((1 << HASH_BITS) - 1)
     ids = np.asarray([r[0] for r in rows], np.int64)
     digests = np.asarray([_digest(r[1]) for r in rows], np.uint64)
-    lengths = np.bincount(doc_of, minlength=len(rows)).astype(np.int64)
-    return ids, digests, lengths, bucket_of.astype(np.uint32), np.minimum(counts, 255).astype(np.uint8)
+    row_lengths = np.bincount(doc_of, minlength=len(rows)).astype(np.int64)
+    return ids, digests, row_lengths, bucket_of.astype(np.uint32), np.minimum(counts, 255).astype(np.uint8)
 
 
 def _return_memory() -> None:
