@@ -393,6 +393,14 @@ def speed_corpus(work: Path, corpus: Path, rounds: int) -> dict:
 # ---- the report ---------------------------------------------------------------------------------------
 
 
+def difference_interval(q: dict, budget: str, draws: int = 10_000) -> tuple[float, float]:
+    """A 95% bootstrap interval, resampling keywords, of the mean of suggest − BM25 at one budget."""
+    diffs = np.asarray([row[budget]["suggest"] - row[budget]["bm25"] for row in q["keywords"].values()])
+    rng = np.random.default_rng(0)
+    means = diffs[rng.integers(0, len(diffs), (draws, len(diffs)))].mean(axis=1)
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
 def report(result: dict) -> list[str]:
     q = result["quality"]
     methods = q["methods"]
@@ -429,10 +437,13 @@ def report(result: dict) -> list[str]:
         lines.append(f"| {b}+{b} | {cells} | {r['bm25']:.3f} | {r['base']:.3f} | {r['ceiling']:.3f} | "
                      f"{r['suggest'] / r['base']:.1f}× |")  # fmt: skip
     ten = m["10"]
+    lo, hi = difference_interval(q, "10")
+    verdict = "a lead" if lo > 0 else "behind" if hi < 0 else "parity within the noise, not a lead"
     lines += [
         "",
         f"Goals with 10+10 marks: at least the keyword search ({ten['suggest']:.3f} vs {ten['bm25']:.3f}: "
-        f"{'met' if ten['suggest'] >= ten['bm25'] else 'NOT met'}), at least 5× the base rate "
+        f"{'met' if ten['suggest'] >= ten['bm25'] else 'NOT met'}; the difference's 95% bootstrap interval over "
+        f"the keywords is {lo:+.3f} to {hi:+.3f}: {verdict}), at least 5× the base rate "
         f"({ten['suggest'] / ten['base']:.1f}×: {'met' if ten['suggest'] >= 5 * ten['base'] else 'NOT met'}).",
         "",
         "Speed (shared 2-core machine, this run only; a re-rank: one mark written, the features brought up to "
@@ -458,7 +469,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="10 keywords, one draw, no 94k run")
     parser.add_argument("--seeds", type=int, default=None, help="seeded draws per keyword and budget (default 3)")
     parser.add_argument("--rounds", type=int, default=20, help="marks (re-ranks) timed per library")
+    parser.add_argument("--from-json", type=Path, help="rewrite the report from a saved result, measuring nothing")
     args = parser.parse_args(argv)
+    if args.from_json:
+        lines = report(json.loads(args.from_json.read_text()))
+        print("\n".join(lines))
+        write_section("triage", lines)
+        return 0
     seeds = args.seeds or (1 if args.quick else 3)
     work = Path(tempfile.mkdtemp(prefix="rl-triage-"))
     try:
