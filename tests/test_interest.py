@@ -276,3 +276,10 @@ def test_a_bad_interests_file_says_which_and_why(tmp_path):
     bad.write_bytes(b"\x00\x01\x02 not bibtex \xff")
     with pytest.raises(ImportFailure, match=r"mine\.bib"):
         Library.interests_from_file(bad)
+
+
+def test_the_profile_names_what_the_positives_share(planted_lib):
+    lib, relevant, rest = planted_lib
+    profile = lib.interest_ranking(relevant[:4], rest[:4]).profile(5)
+    assert "quasar" in " ".join(profile)
+    assert lib.interest_ranking([], []).profile() == []
