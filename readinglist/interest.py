@@ -1,7 +1,7 @@
 """Interest ranking: the untriaged papers ordered by how much the user will care, learned from their marks.
 
 Each paper is a tf-idf vector over the stems the search index uses and over pairs of neighbouring stems
-("graph neural", "neural network"), its title counted three times. The marks — positive (read, skimmed,
+("graph neural", "neural network"), its title counted TITLE_WEIGHT times. The marks — positive (read, skimmed,
 queued, prioritised) and negative (skipped) — and an optional "my interests" text make one query vector,
 Rocchio's relevance feedback with each term weighed by the share of the positive papers that carry it (what
 several of the user's papers have in common outweighs what one of them happens to say), then once more with
@@ -40,7 +40,7 @@ HASH_BITS = 22  # 4.2M buckets for stems and stem pairs
 TITLE_WEIGHT = 5  # a title's terms count this many times
 MIN_DF = 2  # a term in one paper alone cannot tie two papers together
 MAX_DF = 0.5  # terms most papers share ("we propose", "results") say nothing of a topic...
-MAX_DF_FLOOR = 10  # ...but in a small library a topic may well fill a quarter of it
+MAX_DF_FLOOR = 10  # ...but in a small library a topic may well fill half of it
 TOP_TERMS = 128  # terms a paper keeps for ranking (its heaviest): bounds memory at any library size
 NEGATIVE_WEIGHT = 0.5  # Rocchio's beta: how hard a skipped paper's terms push down
 BACKGROUND_WEIGHT = 0.5  # the library's centroid subtracted: a paper about everything is about nothing
@@ -54,6 +54,7 @@ Row = tuple[np.ndarray, np.ndarray]  # a paper's (dense terms, weights)
 Block = tuple[np.ndarray, ...]  # counted papers: (ids, digests, row lengths, buckets, counts)
 TextRow = tuple[int, str, str, str]  # (paper id, content hash, title, abstract as plain text)
 
+_ANALYSIS = {"format": FORMAT, "hash_bits": HASH_BITS, "title_weight": TITLE_WEIGHT}  # a cache of others is rebuilt
 _M1, _M2, _M3 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9)
 _SHIFT = np.uint64(64 - HASH_BITS)
 
@@ -388,8 +389,7 @@ class Features:
 
     def save_meta(self, folder: Path) -> None:
         """The revision seen moves on (the rows it read were only annotated): the files stay as they are."""
-        meta = {"format": FORMAT, "hash_bits": HASH_BITS, "rev": self.rev, "papers": len(self.ids),
-                "entries": int(self.indptr[-1])}  # fmt: skip
+        meta = {**_ANALYSIS, "rev": self.rev, "papers": len(self.ids), "entries": int(self.indptr[-1])}
         tmp = folder / f"meta.{os.getpid()}.{threading.get_ident()}.tmp"
         tmp.write_text(json.dumps(meta))
         os.replace(tmp, folder / "meta.json")
@@ -422,7 +422,11 @@ class Features:
     def _read(self, folder: Path, names: Sequence[str], mmap: bool) -> dict | None:
         try:
             meta = json.loads((folder / "meta.json").read_text())
-            if meta.get("format") != FORMAT or meta.get("hash_bits") != HASH_BITS:
+            if (meta.get("format"), meta.get("hash_bits"), meta.get("title_weight")) != (
+                FORMAT,
+                HASH_BITS,
+                TITLE_WEIGHT,
+            ):
                 return None
             for name in names:
                 setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r" if mmap else None,
