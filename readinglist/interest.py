@@ -477,6 +477,7 @@ class Ranking:
         self.ids = ids
         self.scores = scores
         self._score_of: dict[int, float] | None = None  # built on first use (a C loop of 94k items)
+        self._positive_entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def _score(self) -> dict[int, float]:
@@ -514,19 +515,26 @@ class Ranking:
         return Suggestion(paper_id, score, _reasons(f, text, contribution, words), self._nearest(position, near))
 
     def _nearest(self, position: int, near: int) -> list[int]:
+        """The positive papers most like this one (cosine of their rows), in one pass over all their terms."""
         f = self._features
+        if self._positive_entries is None:
+            entries = _gather(f.row_ptr, np.asarray(self._positive, np.int64))
+            owner = np.repeat(np.arange(len(self._positive)), np.diff(f.row_ptr)[self._positive])
+            self._positive_entries = (f.row_terms[entries], f.row_data[entries].astype(np.float32), owner)
         terms, data = f.row(position)
-        sims = []
-        for p in self._positive:
-            if p == position:
-                continue
-            other, values = f.row(p)
-            _, a, b = np.intersect1d(terms, other, assume_unique=True, return_indices=True)
-            sim = float(np.dot(data[a], values[b]))
-            if sim > 0:
-                sims.append((sim, p))
-        sims.sort(reverse=True)
-        return [int(f.ids[p]) for _, p in sims[:near]]
+        if not len(terms) or not self._positive:
+            return []
+        order = np.argsort(terms)
+        terms, data = terms[order], data[order]
+        their_terms, their_data, owner = self._positive_entries
+        where = np.minimum(np.searchsorted(terms, their_terms), len(terms) - 1)
+        shared = terms[where] == their_terms
+        sims = np.bincount(
+            owner[shared], weights=their_data[shared] * data[where[shared]], minlength=len(self._positive)
+        )
+        sims[[i for i, p in enumerate(self._positive) if p == position]] = 0.0
+        best = [i for i in np.argsort(-sims, kind="stable")[:near] if sims[i] > 0]
+        return [int(f.ids[self._positive[i]]) for i in best]
 
     def profile(self, limit: int = 10) -> list[str]:
         """The words and phrases that weigh most in the model, as the positive papers write them."""

@@ -283,3 +283,22 @@ def test_the_profile_names_what_the_positives_share(planted_lib):
     profile = lib.interest_ranking(relevant[:4], rest[:4]).profile(5)
     assert "quasar" in " ".join(profile)
     assert lib.interest_ranking([], []).profile() == []
+
+
+def test_nearest_marked_papers_are_the_most_similar_first(planted_lib):
+    lib, relevant, rest = planted_lib
+    positive = relevant[:3] + rest[:3]
+    ranking = lib.interest_ranking(positive, [])
+    f = lib.interest.features
+    assert f is not None
+
+    def cosine(a: int, b: int) -> float:
+        (ta, da), (tb, db) = f.row(f.positions([a])[0]), f.row(f.positions([b])[0])
+        weights = dict(zip(tb.tolist(), db.tolist(), strict=True))
+        return sum(w * weights.get(t, 0.0) for t, w in zip(ta.tolist(), da.tolist(), strict=True))
+
+    for pid in (relevant[5], rest[10]):
+        near = ranking.explain(pid, near=6).near
+        expected = sorted((p for p in positive if cosine(pid, p) > 0), key=lambda p: -cosine(pid, p))
+        assert near == expected
+    assert relevant[0] not in ranking.explain(relevant[0]).near  # never itself
