@@ -560,12 +560,31 @@ def _reasons(f: Features, text: str, contribution: dict[int, float], limit: int)
         return []
     dense = f.dense_terms(np.asarray([b for b, _ in written], np.uint32))
     scored = []
+    pairs = set()  # the paper's own word pairs among its terms that weigh nothing against it: a phrase grows by them
     for (_, surface), term in zip(written, dense.tolist(), strict=True):
         gain = contribution.get(term, 0.0) if term >= 0 else 0.0
         if gain > 0:
             scored.append((gain, surface))
+        if term in contribution and gain >= 0 and " " in surface:
+            pairs.add(surface)
     scored.sort(key=lambda x: -x[0])
-    return _merge_phrases([s for _, s in scored], limit, text)
+    return _merge_phrases([s for _, s in scored], limit, text, pairs)
+
+
+# Words that read as glue at the edge of a shown phrase ("our backdoor", "gnn architecture through"): only the
+# explanations drop them; the ranking counts every word the index keeps.
+_FUNCTION_TEXT = (
+    "about above across after against all almost along also although among an another any approach approaches "
+    "around based because been before being below between both but called cannot could despite different do "
+    "does doing done due during each either else enable enables etc even every existing few first fail fails "
+    "further given has having here how however into its itself just large less like made make makes many more "
+    "most much must new no nor novel often one only other others our ours over paper per previous propose "
+    "proposed provide provides rather recent same several shall should show shows shown significant "
+    "significantly since so some such than their them then there these they those though three through thus "
+    "too two under up upon use used uses using various very via was were what whether which while who whose "
+    "why within without work would achieve achieved achieves great popular success successful"
+)
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 
 
 def _literal(phrase: str, text: str) -> str | None:
@@ -586,10 +605,11 @@ def _literal(phrase: str, text: str) -> str | None:
     return None
 
 
-def _merge_phrases(surfaces: list[str], limit: int, text: str) -> list[str]:
+def _merge_phrases(surfaces: list[str], limit: int, text: str, pairs: Iterable[str] = ()) -> list[str]:
     """Heaviest first: a pair of words only where the text writes them together; two chosen pairs that
     overlap ("graph neural", "neural networks") become one phrase where the text has it ("graph neural
-    networks"); a word a chosen phrase already shows is left out."""
+    networks"), and a chosen phrase grows by any of `pairs` the same way (a generic "neural networks"
+    weighs little, yet completes "graph neural"); a word a chosen phrase already shows is left out."""
     lowered = " ".join(text.lower().split())
     phrases: list[list[str]] = []
     for s in surfaces[: limit * 4]:
@@ -609,8 +629,30 @@ def _merge_phrases(surfaces: list[str], limit: int, text: str) -> list[str]:
                 break
         if not merged:
             phrases.append(words)
+    growth = [pair.split() for pair in pairs]
+    for i, p in enumerate(phrases):
+        while 1 < len(p) < 4:
+            longer = next(
+                (
+                    c
+                    for a, b in growth
+                    for c in ([*p, b] if a == p[-1] else None, [a, *p] if b == p[0] else None)
+                    if c and _literal(" ".join(c), lowered)
+                ),
+                None,
+            )
+            if longer is None:
+                break
+            p = longer
+        phrases[i] = p
     out: list[str] = []
     for p in phrases:
+        while p and p[0] in _FUNCTION_WORDS:
+            p = p[1:]
+        while p and p[-1] in _FUNCTION_WORDS:
+            p = p[:-1]
+        if not p:
+            continue
         shown = _literal(" ".join(p), lowered) or " ".join(p) if len(p) > 1 else p[0]
         if shown not in out:
             out.append(shown)

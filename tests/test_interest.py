@@ -302,3 +302,20 @@ def test_nearest_marked_papers_are_the_most_similar_first(planted_lib):
         expected = sorted((p for p in positive if cosine(pid, p) > 0), key=lambda p: -cosine(pid, p))
         assert near == expected
     assert relevant[0] not in ranking.explain(relevant[0]).near  # never itself
+
+
+def test_a_phrase_grows_to_what_the_paper_writes_and_sheds_glue_words(empty_lib, tmp_path):
+    rng = random.Random(5)
+    papers = []
+    for i in range(60):
+        abstract = filler(rng, 50)
+        if i < 24:  # a generic phrase, in many papers
+            abstract += " with deep neural networks"
+        if i < 10:
+            abstract = f"Our graph neural networks learn molecule graphs. {abstract}"
+        papers.append({"title": filler(rng, 4), "abstract": abstract, "year": 2020})
+    empty_lib.import_files([write_papers(tmp_path / "gnn.jsonl", papers)])
+    ids = empty_lib.store.all_ids()
+    why = empty_lib.interest_ranking(ids[:4], ids[30:34]).explain(ids[6]).why
+    assert "graph neural networks" in why
+    assert not any(w.split()[0] in {"our", "with"} or w.split()[-1] in {"our", "with"} for w in why)
