@@ -23,6 +23,7 @@ from readinglist.store import open_store, unwritable
 
 if TYPE_CHECKING:
     from readinglist.index import Index, IndexUpdater
+    from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
 
 __all__ = ["ImportSummary", "Library"]
 
@@ -55,6 +56,8 @@ class Library:
         self._import_lock = threading.Lock()  # one import at a time
         self._background: bool | None = None  # None: write in the caller's thread; else use a writer process?
         self._checkpoint: Callable[[], None] | None = None
+        self._interest: InterestRanker | None = None
+        self._interest_lock = threading.Lock()
 
     def start_background_indexing(self, use_process: bool = True) -> None:
         """Apply annotation changes to the index in the background (the window wants this): by a writer
@@ -283,6 +286,67 @@ class Library:
         """The papers another process (the command line, another window) changed after revision `since`."""
         own = self.store.own_revs
         return [pid for pid, rev in self.store.changes_since(since) if rev not in own]
+
+    # ---- the interest ranking (readinglist.interest) ----
+
+    @property
+    def interest(self) -> InterestRanker:
+        """The interest ranking's features, cached in the data folder's `interest/` (derived data, rebuilt
+        whenever it is missing or stale; numpy is imported on first use, never at start-up)."""
+        with self._interest_lock:
+            if self._interest is None:
+                from readinglist.interest import InterestRanker
+
+                self._interest = InterestRanker(self.data_dir / "interest", read_only=self.read_only)
+            return self._interest
+
+    def prepare_interest(self, cancel: threading.Event | None = None) -> None:
+        """Bring the ranking's features up to date now (the window calls this on a worker thread at start-up
+        and after an import, so that the first ranking after it is quick)."""
+        self.interest.refresh(self.store, cancel)
+
+    def interest_ranking(
+        self,
+        positive: Sequence[int],
+        negative: Sequence[int] = (),
+        interests: Interests = "",
+        candidates: Sequence[int] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Ranking:
+        """Papers ranked by predicted interest, best first: `candidates` (default: every paper in neither
+        list) scored by a model of the positive papers (read, skimmed, queued, prioritised), the negative
+        ones (skipped) and the user's interests: a text, or several (see interests_from_file), each counted
+        as one more positive paper. `ranking.explain(id)` says why any paper scored as it
+        did. Safe on a worker thread; the features are brought up to date with the store first."""
+        return self.interest.rank(self.store, positive, negative, interests, candidates, self._texts, cancel)
+
+    def suggest(
+        self,
+        positive: Sequence[int],
+        negative: Sequence[int] = (),
+        interests: Interests = "",
+        limit: int | None = 50,
+        candidates: Sequence[int] | None = None,
+    ) -> list[Suggestion]:
+        """The best `limit` suggestions, each with its score and why: the words and phrases that weighed
+        most and the positive papers it is closest to."""
+        return self.interest_ranking(positive, negative, interests, candidates).top(limit)
+
+    @staticmethod
+    def interests_from_file(path: Path | str) -> list[str]:
+        """The title and abstract of each paper in a file of the user's own papers (BibTeX or any format an
+        import reads), as plain text: interests to seed the ranking with. Raises ImportFailure as an import
+        does; nothing is added to the library."""
+        from readinglist import markup
+        from readinglist.importers import parse_file
+
+        records = parse_file(Path(path)).records
+        texts = [f"{markup.title_plain(r.title)}. {markup.to_plain(r.abstract)}" for r in records]
+        return [t for t in texts if t.strip(". ")]
+
+    def _texts(self, ids: Sequence[int]) -> dict[int, str]:
+        """The text the ranking analyses, for explaining a paper's score."""
+        return {p.id: f"{p.auto_title}. {p.plain_abstract}" for p in self.store.papers(ids)}
 
     def counts(self) -> dict[str, int]:
         counts = self.store.state_counts()

@@ -622,6 +622,25 @@ class Store:
         """Moves on whenever another connection commits (SQLite's data_version, per connection)."""
         return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
+    def texts_since(self, rev: int, batch: int = 2000) -> Iterator[tuple[int, str, str, str]]:
+        """(id, content hash, title, abstract as plain text) of the papers changed after revision `rev`
+        (0: every paper), in id order and a batch at a time: what the interest ranking's features are
+        built from, without building Paper objects. After a mark this reads one row: the ids come from the
+        revision index (SQLite's planner would walk the whole table for `rev`, stored behind the abstracts)."""
+        columns = "SELECT id, content_hash, auto_title, plain_abstract FROM papers"
+        if rev <= 0:
+            last = 0
+            while True:
+                rows = self.db.execute(f"{columns} WHERE id > ? ORDER BY id LIMIT ?", (last, batch)).fetchall()
+                yield from rows
+                if len(rows) < batch:
+                    return
+                last = rows[-1][0]
+        ids = sorted(r[0] for r in self.db.execute("SELECT id FROM papers INDEXED BY papers_rev WHERE rev > ?", (rev,)))
+        for chunk in _chunks(ids, min(batch, 900)):
+            marks = ",".join("?" * len(chunk))
+            yield from self.db.execute(f"{columns} WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
+
     def all_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
 

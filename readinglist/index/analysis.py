@@ -110,3 +110,19 @@ class FastStemAnalyzer(Analyzer):
         # as in __call__: the first word kept keeps its place, the next ones follow it
         first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
         return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
+
+
+_WORDS_ANALYZER = FastStemAnalyzer()
+
+
+def kept_words(value: str) -> list[str]:
+    """The words (lower-cased) the index keeps of a text, in order: the interest ranking counts the same
+    terms a search matches."""
+    stoplist, minsize = _WORDS_ANALYZER.stoplist, _WORDS_ANALYZER.minsize
+    found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
+    return [w for w in found if len(w) >= minsize and w not in stoplist]
+
+
+def stem(word: str) -> str:
+    """The index's stem of a lower-cased word."""
+    return _stem(word)

@@ -1,0 +1,321 @@
+"""The interest ranking (readinglist.interest through Library.suggest / interest_ranking) on small synthetic
+libraries with planted topics."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from readinglist import interest
+from readinglist.library import Library
+
+SYLLABLES = ["ba", "ko", "ri", "tu", "me", "sa", "lo", "ni", "ve", "da", "pu", "gi", "fe", "zo", "ha", "ly"]
+PLANTED = ["quasar", "redshift spectroscopy", "galactic halos"]
+
+
+def filler(rng: random.Random, words: int) -> str:
+    vocabulary = ["".join(rng.choice(SYLLABLES) for _ in range(3)) for _ in range(5)]
+    common = [f"{a}{b}{c}" for a, b, c in zip(SYLLABLES, SYLLABLES[3:], SYLLABLES[6:], strict=False)]
+    return " ".join(rng.choice(vocabulary + common) for _ in range(words))
+
+
+def write_papers(path: Path, papers: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(p) for p in papers) + "\n")
+    return path
+
+
+def synthetic(seed: int = 0, n: int = 60, planted: int = 10, prefix: str = "") -> list[dict]:
+    """n papers of random made-up words; the first `planted` also speak of quasars and redshifts."""
+    rng = random.Random(seed)
+    papers = []
+    for i in range(n):
+        title = f"{prefix}{filler(rng, 5)}"
+        abstract = filler(rng, 60)
+        if i < planted:
+            title = f"A quasar {title}"
+            abstract = f"We study redshift spectroscopy of the quasar and galactic halos. {abstract} quasar"
+        papers.append({"title": title, "abstract": abstract, "year": 2020, "venue": "Synthetic"})
+    return papers
+
+
+@pytest.fixture
+def planted_lib(empty_lib: Library, tmp_path: Path) -> tuple[Library, list[int], list[int]]:
+    empty_lib.import_files([write_papers(tmp_path / "planted.jsonl", synthetic())])
+    ids = empty_lib.store.all_ids()
+    return empty_lib, ids[:10], ids[10:]
+
+
+def test_marks_put_the_planted_papers_first(planted_lib):
+    lib, relevant, rest = planted_lib
+    positive, negative = relevant[:3], rest[:3]
+    ranking = lib.interest_ranking(positive, negative)
+    assert len(ranking) == 60 - 6  # every unmarked paper, and only those
+    assert not set(ranking.ids) & set(positive + negative)
+    assert set(ranking.ids[:7]) == set(relevant[3:])
+    assert ranking.scores == sorted(ranking.scores, reverse=True)
+    assert ranking.scores[6] > ranking.scores[7]
+
+
+def test_explanations_name_the_planted_words_and_nearest_marked_papers(planted_lib):
+    lib, relevant, rest = planted_lib
+    positive = relevant[:3]
+    suggestions = lib.suggest(positive, rest[:3], limit=5)
+    assert [s.id for s in suggestions] == lib.interest_ranking(positive, rest[:3]).ids[:5]
+    for s in suggestions:
+        words = " ".join(s.why)
+        assert "quasar" in words
+        assert any(p in words for p in ("redshift spectroscopy", "galactic halos"))
+        assert s.near and set(s.near) <= set(positive)
+        assert s.to_json()["why"] == s.why
+
+
+def test_a_phrase_is_shown_as_the_paper_writes_it(planted_lib):
+    lib, relevant, _ = planted_lib
+    why = lib.interest_ranking(relevant[:4]).explain(relevant[5]).why
+    assert "redshift spectroscopy" in why or "galactic halos" in why
+    assert "spectroscopy redshift" not in " ".join(why)
+
+
+def test_interests_text_alone_seeds_a_ranking(planted_lib):
+    lib, relevant, _ = planted_lib
+    ranking = lib.interest_ranking([], [], interests="My work: redshift spectroscopy of a quasar sample.")
+    assert set(ranking.ids[:10]) == set(relevant)
+    assert "redshift spectroscopy" in " ".join(ranking.explain(ranking.ids[0]).why)
+
+
+def test_interests_text_joins_the_marks(planted_lib):
+    lib, relevant, rest = planted_lib
+    ranking = lib.interest_ranking([rest[0]], [], interests="quasar redshift spectroscopy galactic halos")
+    assert set(ranking.ids[:10]) == set(relevant)
+
+
+def test_negative_marks_push_their_topic_down(planted_lib):
+    lib, relevant, rest = planted_lib
+    ranking = lib.interest_ranking([rest[0]], relevant[:3])
+    assert set(ranking.ids[-7:]) == set(relevant[3:])
+
+
+def test_no_marks_rank_nothing_up(planted_lib):
+    lib, _, _ = planted_lib
+    ranking = lib.interest_ranking([], [])
+    assert ranking.ids == lib.store.all_ids()
+    assert set(ranking.scores) == {0.0}
+
+
+def test_candidates_limit_the_ranking(planted_lib):
+    lib, relevant, rest = planted_lib
+    view = rest[:20] + relevant[5:8]
+    ranking = lib.interest_ranking(relevant[:3], [], candidates=view)
+    assert sorted(ranking.ids) == sorted(view)
+    assert set(ranking.ids[:3]) == set(relevant[5:8])
+
+
+def test_an_import_extends_the_features_and_the_cache(planted_lib, tmp_path):
+    lib, relevant, _ = planted_lib
+    lib.interest_ranking(relevant[:3])
+    cache = lib.data_dir / "interest"
+    assert (cache / "meta.json").exists()
+    lib.import_files([write_papers(tmp_path / "more.jsonl", synthetic(seed=7, n=20, planted=5, prefix="More "))])
+    new = lib.store.all_ids()[60:]
+    assert len(new) == 20
+    ranking = lib.interest_ranking(relevant[:3])
+    assert len(ranking) == 80 - 3
+    assert set(ranking.ids[:12]) == set(relevant[3:]) | set(new[:5])
+    # a library opened afresh reads the extended cache and ranks alike
+    again = Library.open(lib.data_dir, seed=False)
+    try:
+        assert again.interest_ranking(relevant[:3]).ids == ranking.ids
+        assert again.interest.features is not None and again.interest.features.n == 80
+    finally:
+        again.close()
+
+
+def test_a_revised_record_is_analysed_again(empty_lib, tmp_path):
+    papers = synthetic()
+    path = write_papers(tmp_path / "papers.jsonl", papers)
+    empty_lib.import_files([path])
+    ids = empty_lib.store.all_ids()
+    before = empty_lib.interest_ranking(ids[:3])
+    plain = ids[30]
+    assert before.ids.index(plain) > 10
+    papers[30]["abstract"] = "The quasar redshift spectroscopy and galactic halos, revised. " + papers[30]["abstract"]
+    write_papers(path, papers)
+    summary = empty_lib.import_files([path])[0]
+    assert summary.updated == 1
+    after = empty_lib.interest_ranking(ids[:3])
+    assert after.ids.index(plain) < 10
+
+
+def test_marking_papers_does_not_rebuild_the_rows(planted_lib):
+    lib, relevant, _ = planted_lib
+    lib.interest_ranking(relevant[:3])
+    first = lib.interest.features
+    lib.set_state(relevant[:3], "read")
+    lib.add_tags(relevant[3:5], ["astro"])
+    assert lib.interest_ranking(relevant[:3]).ids[:7] == lib.interest_ranking(relevant[:3]).ids[:7]
+    f = lib.interest.features
+    assert f is not None and first is not None
+    assert f.rev == lib.store.current_rev()
+    assert np.array_equal(f.row_data, first.row_data)
+
+
+@pytest.mark.parametrize("damage", ["garbage meta", "truncated rows", "wrong format", "missing file"])
+def test_a_damaged_cache_is_rebuilt(planted_lib, damage):
+    lib, relevant, rest = planted_lib
+    expected = lib.interest_ranking(relevant[:3], rest[:3]).ids
+    cache = lib.data_dir / "interest"
+    lib.close()
+    if damage == "garbage meta":
+        (cache / "meta.json").write_bytes(b"\x00\xff not json")
+    elif damage == "truncated rows":
+        data = (cache / "terms.npy").read_bytes()
+        (cache / "terms.npy").write_bytes(data[: len(data) // 2])
+    elif damage == "wrong format":
+        meta = json.loads((cache / "meta.json").read_text())
+        (cache / "meta.json").write_text(json.dumps({**meta, "format": -1}))
+    else:
+        (cache / "indptr.npy").unlink()
+    again = Library.open(lib.data_dir, seed=False)
+    try:
+        assert again.interest_ranking(relevant[:3], rest[:3]).ids == expected
+        assert (cache / "meta.json").exists()
+        assert interest.Features.load(cache) is not None  # and written anew
+    finally:
+        again.close()
+
+
+def test_a_read_only_library_ranks_without_writing(planted_lib):
+    lib, relevant, _ = planted_lib
+    data_dir = lib.data_dir
+    lib.close()
+    reader = Library.open(data_dir, seed=False, read_only=True)
+    try:
+        assert set(reader.interest_ranking(relevant[:3]).ids[:7]) == set(relevant[3:])
+        assert not (data_dir / "interest").exists()
+    finally:
+        reader.close()
+
+
+def test_texts_since_reads_only_what_changed(planted_lib):
+    lib, relevant, _ = planted_lib
+    rows = list(lib.store.texts_since(0, batch=7))  # several batches
+    assert [r[0] for r in rows] == lib.store.all_ids()
+    assert all(len(r) == 4 and r[1] and r[2] for r in rows)
+    rev = lib.store.current_rev()
+    lib.set_note(relevant[2], "read this")
+    assert [r[0] for r in lib.store.texts_since(rev)] == [relevant[2]]
+
+
+def test_features_merge_rows_in_id_order():
+    f = interest.Features()
+    f.update([(5, "a" * 40, "quasar light", "redshift spectroscopy"), (2, "b" * 40, "galactic halos", "dust")], 1)
+    assert f.ids.tolist() == [2, 5]
+    f.update([(3, "c" * 40, "quasar", "halos"), (5, "d" * 40, "dust", "dust grains")], 2)
+    assert f.ids.tolist() == [2, 3, 5]
+    assert f.rev == 2
+    fresh = interest.Features()
+    fresh.update([(2, "b" * 40, "galactic halos", "dust"), (3, "c" * 40, "quasar", "halos"),
+                  (5, "d" * 40, "dust", "dust grains")], 2)  # fmt: skip
+    assert np.array_equal(f.indptr, fresh.indptr)
+    assert np.array_equal(f.terms, fresh.terms) and np.array_equal(f.counts, fresh.counts)
+
+
+def test_scores_are_the_rows_dot_products(monkeypatch):
+    monkeypatch.setattr(interest, "BLOCK", 7)  # many blocks, some rows spanning none
+    rows = [
+        (i, f"{i:040x}", f"title {i % 5}", " ".join(f"w{(i * j) % 11}x" for j in range(i % 9))) for i in range(1, 60)
+    ]
+    f = interest.Features()
+    f.update(rows, 1)
+    query = np.random.default_rng(0).standard_normal(len(f.vocab)).astype(np.float32)
+    expected = [float(np.dot(f.row(p)[1], query[f.row(p)[0]])) for p in range(f.n)]
+    assert np.allclose(f.scores(query), expected, atol=1e-5)
+
+
+def test_a_cache_of_another_library_is_not_used(planted_lib, tmp_path):
+    lib, relevant, _ = planted_lib
+    lib.interest_ranking(relevant[:3])
+    other = Library.open(tmp_path / "other", seed=False)
+    try:
+        other.import_files([write_papers(tmp_path / "other.jsonl", synthetic(seed=3, n=30, planted=0))])
+        for _ in range(5):  # its revision passes the first library's
+            other.set_state(other.store.all_ids()[:2], "read")
+        shutil.copytree(lib.data_dir / "interest", other.data_dir / "interest")
+        assert other.interest.refresh(other.store).n == 30
+        fresh = interest.InterestRanker(None).rank(other.store, [1, 2], [3])
+        assert other.interest_ranking([1, 2], [3]).ids == fresh.ids
+    finally:
+        other.close()
+
+
+def test_the_abstracts_of_the_users_own_papers_seed_a_ranking(planted_lib, tmp_path):
+    lib, relevant, _ = planted_lib
+    bib = tmp_path / "mine.bib"
+    bib.write_text(
+        "@article{a, title = {Halos of {Q}uasars}, abstract = {The galactic halos around a quasar.}}\n"
+        "@article{b, title = {Spectra}, abstract = {Redshift spectroscopy of a \\emph{quasar} sample.}}\n"
+    )
+    texts = Library.interests_from_file(bib)
+    assert texts == ["Halos of Quasars. The galactic halos around a quasar.",
+                     "Spectra. Redshift spectroscopy of a quasar sample."]  # fmt: skip
+    before = len(lib.store.all_ids())
+    ranking = lib.interest_ranking([], [], interests=texts)
+    assert set(ranking.ids[:10]) == set(relevant)
+    assert len(lib.store.all_ids()) == before  # nothing imported
+
+
+def test_a_bad_interests_file_says_which_and_why(tmp_path):
+    from readinglist.papers import ImportFailure
+
+    bad = tmp_path / "mine.bib"
+    bad.write_bytes(b"\x00\x01\x02 not bibtex \xff")
+    with pytest.raises(ImportFailure, match=r"mine\.bib"):
+        Library.interests_from_file(bad)
+
+
+def test_the_profile_names_what_the_positives_share(planted_lib):
+    lib, relevant, rest = planted_lib
+    profile = lib.interest_ranking(relevant[:4], rest[:4]).profile(5)
+    assert "quasar" in " ".join(profile)
+    assert lib.interest_ranking([], []).profile() == []
+
+
+def test_nearest_marked_papers_are_the_most_similar_first(planted_lib):
+    lib, relevant, rest = planted_lib
+    positive = relevant[:3] + rest[:3]
+    ranking = lib.interest_ranking(positive, [])
+    f = lib.interest.features
+    assert f is not None
+
+    def cosine(a: int, b: int) -> float:
+        (ta, da), (tb, db) = f.row(f.positions([a])[0]), f.row(f.positions([b])[0])
+        weights = dict(zip(tb.tolist(), db.tolist(), strict=True))
+        return sum(w * weights.get(t, 0.0) for t, w in zip(ta.tolist(), da.tolist(), strict=True))
+
+    for pid in (relevant[5], rest[10]):
+        near = ranking.explain(pid, near=6).near
+        expected = sorted((p for p in positive if cosine(pid, p) > 0), key=lambda p: -cosine(pid, p))
+        assert near == expected
+    assert relevant[0] not in ranking.explain(relevant[0]).near  # never itself
+
+
+def test_a_phrase_grows_to_what_the_paper_writes_and_sheds_glue_words(empty_lib, tmp_path):
+    rng = random.Random(5)
+    papers = []
+    for i in range(60):
+        abstract = filler(rng, 50)
+        if i < 24:  # a generic phrase, in many papers
+            abstract += " with deep neural networks"
+        if i < 10:
+            abstract = f"Our graph neural networks learn molecule graphs. {abstract}"
+        papers.append({"title": filler(rng, 4), "abstract": abstract, "year": 2020})
+    empty_lib.import_files([write_papers(tmp_path / "gnn.jsonl", papers)])
+    ids = empty_lib.store.all_ids()
+    why = empty_lib.interest_ranking(ids[:4], ids[30:34]).explain(ids[6]).why
+    assert "graph neural networks" in why
+    assert not any(w.split()[0] in {"our", "with"} or w.split()[-1] in {"our", "with"} for w in why)
