@@ -34,6 +34,8 @@ search syntax:
   title: abstract: author: tag: note: venue:   one field
   year:2024  year:2020..2024  year:>2020       years
   state:{"|".join(STATES)}
+  topic:12  topic:graph  NOT topic:12         a topic's papers, by id or a word of its name
+                                              (readinglist topics lists them)
 """
 
 
@@ -102,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--group", choices=GROUPS, default="state")
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
+
+    s = sub.add_parser("topics", help="list the library's topics (computed first if papers came since)")
+    s.add_argument("--json", action="store_true", help="print a JSON list of topics")
+    s.add_argument("--recompute", action="store_true", help="compute them again now")
+    s.add_argument("--count", type=int, metavar="N", help="how many topics to look for (default: by library size)")
 
     sub.add_parser(
         "check",
@@ -268,7 +275,34 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         else:
             sys.stdout.write(render(papers, options))
         return 0
+    if cmd == "topics":
+        return topics_command(args, lib)
     raise CliError(f"unknown command {cmd}")
+
+
+def topics_command(args: argparse.Namespace, lib: Library) -> int:
+    if args.count is not None and not 1 <= args.count <= 500:
+        raise CliError("--count must be between 1 and 500")
+    status = lib.topics_status()
+    if args.recompute or status.outdated or args.count is not None:
+        progress = _Progress()
+        try:
+            lib.compute_topics(progress=lambda message: progress(0, 0, message), count=args.count)
+        finally:
+            progress.clear()
+    topics = lib.topics()
+    if args.json:
+        print(json.dumps([t.to_json() for t in topics], ensure_ascii=False, indent=2))
+        return 0
+    if not topics:
+        print("The library has too few papers with text for topics.", file=sys.stderr)
+        return 0
+    width = shutil.get_terminal_size((100, 20)).columns
+    for t in topics:
+        head = f"{t.id:>4}  {t.size:>6,} · {t.unread:>6,} unread  "
+        room = max(20, width - len(head))
+        print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
