@@ -217,7 +217,7 @@ def build_features(corpus: Corpus, progress: Progress | None = None, max_feature
     recurring = pair_df >= 2
     candidates = pairs[recurring]
     candidate_df = pair_df[recurring]
-    candidate_feature = np.full(len(candidates), -1, np.int64)
+    candidate_feature = np.full(max(len(candidates), 1), -1, np.int64)  # never empty: indexed at 0 below
     candidate_feature[np.searchsorted(candidates, pairs[kept_pairs_at])] = n_words + np.arange(len(kept_pairs_at))
     feature_df = np.concatenate([word_df[kept_words], pair_df[kept_pairs_at]]).astype(np.int32)
     n_features = np.int64(len(feature_df) + 1)

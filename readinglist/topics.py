@@ -162,16 +162,23 @@ def spherical_kmeans(
 
 
 def _kmeanspp(x: np.ndarray, k: int, rng: np.random.Generator, fixed: np.ndarray | None) -> np.ndarray:
-    """k-means++ seeding (Arthur and Vassilvitskii 2007) with cosine distance, on a sample of ≤ 20,000."""
+    """Greedy k-means++ seeding (Arthur and Vassilvitskii 2007; several candidates a step, the one that
+    lowers the potential most kept, as scikit-learn does) with cosine distance, on ≤ 20,000 papers."""
     sample = x[rng.choice(len(x), 20_000, replace=False)] if len(x) > 20_000 else x
-    centres = [c for c in fixed[:k]] if fixed is not None and len(fixed) else [sample[rng.integers(len(sample))]]
+    centres = list(fixed[:k]) if fixed is not None and len(fixed) else [sample[rng.integers(len(sample))]]
     closest = np.max(sample @ np.asarray(centres).T, axis=1)
+    trials = 2 + int(math.log(max(k, 1)))
     while len(centres) < k:
         weight = np.maximum(1.0 - closest, 0.0).astype(np.float64)
         total = weight.sum()
-        pick = rng.choice(len(sample), p=weight / total) if total > 0 else rng.integers(len(sample))
-        centres.append(sample[pick])
-        closest = np.maximum(closest, sample @ sample[pick])
+        if total <= 0:
+            picks = rng.integers(len(sample), size=trials)
+        else:
+            picks = rng.choice(len(sample), size=trials, p=weight / total)
+        options = np.maximum(closest[:, None], sample @ sample[picks].T)  # closeness with each candidate
+        best = int(np.argmax(options.sum(axis=0)))  # the least potential left
+        centres.append(sample[picks[best]])
+        closest = options[:, best]
     return np.asarray(centres, dtype=np.float32)
 
 
@@ -364,16 +371,27 @@ def _cluster_counts(
 def _ranked(
     table: np.ndarray, counts: np.ndarray, c: int, width: int, df: np.ndarray, size: int, n: int
 ) -> list[tuple[int, int, float]]:
-    """(column, papers in the cluster, score) of a cluster's candidates, best first."""
+    """(column, papers in the cluster, score) of a cluster's candidates, best first: those at least
+    MIN_LIFT times as common in the cluster as in the library, or (a cluster with fewer than four) less."""
+    for lift in (MIN_LIFT, 1.5, 1.0):
+        found = _ranked_at(table, counts, c, width, df, size, n, lift)
+        if len(found) >= 4 or lift == 1.0:
+            return found
+    return []
+
+
+def _ranked_at(
+    table: np.ndarray, counts: np.ndarray, c: int, width: int, df: np.ndarray, size: int, n: int, lift: float
+) -> list[tuple[int, int, float]]:
     lo, hi = np.searchsorted(table, [c * width, (c + 1) * width])
     cols = table[lo:hi] - c * width
     dfc = counts[lo:hi]
     floor = max(2, math.ceil(0.02 * size))
     inside = dfc / max(size, 1)
     overall = df[cols] / max(n, 1)
-    ok = (dfc >= floor) & (inside >= MIN_LIFT * overall)  # "machine learning" is everywhere: no name
+    ok = (dfc >= floor) & (inside >= lift * overall)  # "machine learning" is everywhere: no name
     cols, dfc, inside, overall = cols[ok], dfc[ok], inside[ok], overall[ok]
-    score = inside * np.log(inside / overall)
+    score = inside * np.log(inside / overall) + 1e-9 * inside  # a phrase of every paper still scores
     order = np.argsort(-score, kind="stable")[:60]
     return [(int(cols[i]), int(dfc[i]), float(score[i])) for i in order if score[i] > 0]
 
