@@ -6,6 +6,7 @@ index is opened at the first search (or when the window warms it up), so listing
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -345,23 +346,17 @@ class Library:
         result = topics_job.compute(self.store.path, count, use_process, progress, cancel)
         if cancel is not None and cancel.is_set():
             raise TopicsCancelled()
-        import numpy as np
-
-        blobs = (
-            result.paper_ids.astype("<i8").tobytes(),
-            np.ascontiguousarray(result.xy, dtype="<f4").tobytes(),
-            result.topic_ids.astype("<i8").tobytes(),
-        )
         self.store.save_topics(
-            [(t.id, t.phrases, t.size, t.x, t.y) for t in result.topics],
-            zip(result.paper_ids.tolist(), result.topic_ids.tolist(), strict=True),
-            blobs,
+            result.topics,
+            result.pairs(),
+            (result.paper_ids, result.xy, result.topic_ids),
             {
                 "computed_at": now(),
                 "fingerprint": fingerprint,
                 "papers": str(result.papers_read),
                 "next_id": str(result.next_id),
                 "seconds": f"{time.perf_counter() - started:.2f}",
+                "phases": json.dumps(result.seconds),
             },
         )
         return self.topics_status()

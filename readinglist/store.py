@@ -675,6 +675,7 @@ class Store:
     ) -> None:
         """Replace every topic, every paper's topic and the map, all or nothing. Papers added while the
         computation ran keep no topic until the next one."""
+        started = time.perf_counter()
         with self.transaction() as db:
             db.execute("DELETE FROM paper_topics")
             db.execute("DELETE FROM topics")
@@ -684,6 +685,7 @@ class Store:
             )
             db.executemany("INSERT INTO paper_topics(paper_id, topic_id) VALUES (?, ?)", pairs)
             db.execute("INSERT OR REPLACE INTO topic_map(id, paper_ids, xy, topic_ids) VALUES (1, ?, ?, ?)", map_blobs)
+            meta = {**meta, "store_seconds": f"{time.perf_counter() - started:.3f}"}
             db.executemany(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [(f"topics.{k}", v) for k, v in meta.items()]
             )

@@ -24,6 +24,8 @@ DIMS = 100  # latent dimensions of a paper's vector (NMI on ICLR 2021 within 0.0
 MAX_ITER = 50
 MIN_TOPIC = 3  # a cluster smaller than this is dissolved into its papers' next-best topics
 NAME_PHRASES = 3  # a topic is named by up to this many phrases (at least two where it has them)
+STICKY = 0.03  # a recompute moves a paper only if another topic is closer by this much cosine similarity
+K_SLACK = 0.1  # a library grown so little that the topic count moves by less than this share keeps it
 KEEP_SHARE = 0.5  # a new topic keeps an old one's id when it holds more than this share of either's papers
 MIN_LIFT = 3.0  # a naming phrase is this many times more common in its topic than in the library
 SAMPLES_PER_PHRASE = 12  # papers read to see how a naming phrase is written
@@ -116,8 +118,10 @@ def compute(
     x = vectors[usable]
     del vectors
     old = _previous_rows(paper_ids[usable], previous)
-    init = _warm_start(x, old, k) if old is not None else None
-    labels, centroids = spherical_kmeans(x, k, init=init, seed=seed, n_init=1 if init is not None else 3)
+    init, sticky = _warm_start(x, old) if old is not None else (None, None)
+    if init is not None and count is None and abs(k - len(init)) <= max(2, K_SLACK * len(init)):
+        k = len(init)  # a library grown a little keeps its number of topics: fewer papers move
+    labels, centroids = spherical_kmeans(x, k, init=init, seed=seed, n_init=1 if init is not None else 3, sticky=sticky)
     labels, centroids = _dissolve_small(x, labels, centroids)
     lap("cluster")
     ids, next_id = match_ids(labels, old, previous.next_id if previous else 1)
@@ -146,15 +150,23 @@ def compute(
 
 
 def spherical_kmeans(
-    x: np.ndarray, k: int, init: np.ndarray | None = None, seed: int = 0, n_init: int = 1, max_iter: int = MAX_ITER
+    x: np.ndarray,
+    k: int,
+    init: np.ndarray | None = None,
+    seed: int = 0,
+    n_init: int = 1,
+    max_iter: int = MAX_ITER,
+    sticky: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """k-means on the unit sphere (cosine similarity) of unit rows x: labels and unit centroids. Seeded by
-    `init` (rows may be fewer than k: the rest are chosen by k-means++), the best of n_init runs otherwise."""
+    `init` (rows may be fewer than k: the rest are chosen by k-means++), the best of n_init runs otherwise.
+    `sticky` (a row's cluster in `init`, or −1) keeps a row where it was unless another cluster is closer by
+    more than STICKY: a recompute moves the papers that changed, not those on a border."""
     rng = np.random.default_rng(seed)
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     for _ in range(max(1, n_init)):
         centres = _kmeanspp(x, k, rng, init)
-        labels, centres, score = _lloyd(x, centres, max_iter)
+        labels, centres, score = _lloyd(x, centres, max_iter, sticky)
         if best is None or score > best[0]:
             best = (score, labels, centres)
     assert best is not None
@@ -182,11 +194,16 @@ def _kmeanspp(x: np.ndarray, k: int, rng: np.random.Generator, fixed: np.ndarray
     return np.asarray(centres, dtype=np.float32)
 
 
-def _lloyd(x: np.ndarray, centres: np.ndarray, max_iter: int) -> tuple[np.ndarray, np.ndarray, float]:
+def _lloyd(
+    x: np.ndarray, centres: np.ndarray, max_iter: int, sticky: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, float]:
     k = len(centres)
     labels = np.full(len(x), -1, np.int64)
+    held = np.flatnonzero((sticky >= 0) & (sticky < k)) if sticky is not None else np.zeros(0, np.int64)
     for _ in range(max_iter):
         sims = x @ centres.T
+        if sticky is not None and len(held):
+            sims[held, sticky[held]] += STICKY
         new = sims.argmax(axis=1)
         fit = sims[np.arange(len(x)), new]
         del sims
@@ -229,18 +246,25 @@ def _previous_rows(paper_ids: np.ndarray, previous: Previous | None) -> np.ndarr
     return np.where(known[at] == paper_ids, topic[at], -1)
 
 
-def _warm_start(x: np.ndarray, old: np.ndarray, k: int) -> np.ndarray:
-    """The previous topics' centres in today's vectors (the mean of their papers), largest first: k-means
-    started there ends near the previous topics, so a recompute does not reshuffle them."""
+def _warm_start(x: np.ndarray, old: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The previous topics' centres in today's vectors (the mean of their papers), largest first, and each
+    row's index among them (−1: a new paper): k-means started there, with papers held where they were
+    (see spherical_kmeans), ends near the previous topics, so a recompute does not reshuffle them."""
     has = old >= 0
     ids, inverse = np.unique(old[has], return_inverse=True)
     sums = np.zeros((len(ids), x.shape[1]), np.float32)
     np.add.at(sums, inverse, x[has])
     counts = np.bincount(inverse, minlength=len(ids))
     order = np.argsort(-counts, kind="stable")
-    sums = sums[order[counts[order] >= MIN_TOPIC]][:k]
-    norms = np.linalg.norm(sums, axis=1, keepdims=True)
-    return (sums / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+    order = order[counts[order] >= MIN_TOPIC]
+    if not len(order):
+        return None, None
+    position = np.full(len(ids), -1, np.int64)
+    position[order] = np.arange(len(order))
+    sticky = np.full(len(x), -1, np.int64)
+    sticky[has] = position[inverse]
+    norms = np.linalg.norm(sums[order], axis=1, keepdims=True)
+    return (sums[order] / np.where(norms > 0, norms, 1.0)).astype(np.float32), sticky
 
 
 def match_ids(labels: np.ndarray, old: np.ndarray | None, next_id: int) -> tuple[np.ndarray, int]:

@@ -15,7 +15,9 @@ import os
 import sys
 import threading
 import traceback
+from array import array
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,43 @@ from readinglist.papers import StoreError, TopicsCancelled
 
 if TYPE_CHECKING:
     from readinglist.topics import Previous, TopicsResult
+
+
+@dataclass
+class Computed:
+    """A computation's result in plain Python and bytes, so the process storing it never loads numpy."""
+
+    topics: list[tuple[int, list[str], int, float, float]]  # (id, phrases, size, x, y), largest first
+    paper_ids: bytes  # little-endian int64
+    topic_ids: bytes  # little-endian int64, aligned
+    xy: bytes  # little-endian float32 pairs, aligned
+    next_id: int
+    seconds: dict[str, float]
+    papers_read: int
+
+    def pairs(self) -> list[tuple[int, int]]:
+        ids, topics = array("q"), array("q")
+        ids.frombytes(self.paper_ids)
+        topics.frombytes(self.topic_ids)
+        if sys.byteorder != "little":
+            ids.byteswap()
+            topics.byteswap()
+        return list(zip(ids, topics, strict=True))
+
+
+def _plain(result: TopicsResult) -> Computed:
+    import numpy as np
+
+    return Computed(
+        topics=[(t.id, t.phrases, t.size, t.x, t.y) for t in result.topics],
+        paper_ids=result.paper_ids.astype("<i8").tobytes(),
+        topic_ids=result.topic_ids.astype("<i8").tobytes(),
+        xy=np.ascontiguousarray(result.xy, dtype="<f4").tobytes(),
+        next_id=result.next_id,
+        seconds=result.seconds,
+        papers_read=result.papers_read,
+    )
+
 
 Progress = Callable[[str], None]
 POLL_SECONDS = 0.1
@@ -36,10 +75,10 @@ def compute(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     seed: int = 0,
-) -> TopicsResult:
+) -> Computed:
     """Compute topics and the map for the library at db_path; raises TopicsCancelled or StoreError."""
     if not use_process:
-        return _compute(db_path, count, seed, progress, cancel)
+        return _plain(compute_result(db_path, count, seed, progress, cancel))
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_child, args=(str(db_path), count, seed, send), name="readinglist-topics", daemon=True)
@@ -70,9 +109,16 @@ def compute(
         child.join(5)
 
 
-def _compute(
-    db_path: Path, count: int | None, seed: int, progress: Progress | None, cancel: threading.Event | None = None
+def compute_result(
+    db_path: Path,
+    count: int | None = None,
+    seed: int = 0,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    fresh: bool = False,
 ) -> TopicsResult:
+    """The computation itself, in this thread, with numpy's arrays (benchmarks read them); `fresh` ignores
+    the stored topics (no ids or places carried over)."""
     from readinglist import topics
     from readinglist.store import open_store
 
@@ -84,7 +130,7 @@ def _compute(
 
     store = open_store(Path(db_path), read_only=True)
     try:
-        previous = load_previous(store)
+        previous = None if fresh else load_previous(store)
 
         def texts_of(ids: list[int] | Any) -> list[tuple[str, str]]:
             found = store.texts(ids)
@@ -121,8 +167,8 @@ def _child(db_path: str, count: int | None, seed: int, send: Any) -> None:
     os.environ.update(_ONE_THREAD)
     _fixed_malloc_thresholds()
     try:
-        result = _compute(Path(db_path), count, seed, lambda message: send.send(("progress", message)))
-        send.send(("done", result))
+        result = compute_result(Path(db_path), count, seed, lambda message: send.send(("progress", message)))
+        send.send(("done", _plain(result)))
     except StoreError as exc:
         send.send(("error", str(exc)))
     except MemoryError:
