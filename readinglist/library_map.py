@@ -19,8 +19,8 @@ import numpy as np
 
 PULL_SHARPNESS = 12.0  # how fast the pull towards another topic fades as the paper resembles it less
 NEIGHBOURS = 3  # other topics a paper is drawn towards
-SPREAD = 0.45  # a topic's own variation, as a share of its radius
-FILL = 0.55  # share of the map's area the topics' discs cover
+SPREAD = 0.8  # a topic's own variation (in standard deviations × ½) against the pulls
+FILL = 0.8  # share of the map's area the topics' discs cover
 
 
 @dataclass
@@ -84,11 +84,12 @@ def layout(
         members = np.flatnonzero(labels == c)
         if not len(members):
             continue
-        offsets[members] += SPREAD * _spread(x[members], centroids[c], seed)
-        r = radius[c]
-        length = np.linalg.norm(offsets[members], axis=1, keepdims=True)
-        squashed = np.tanh(length)  # inside the disc, however far it was drawn
-        offsets[members] *= np.where(length > 0, squashed / np.maximum(length, 1e-12), 0.0) * r
+        own = offsets[members] + SPREAD * _spread(x[members], centroids[c], seed)
+        length = np.linalg.norm(own, axis=1, keepdims=True)
+        # the topic's disc holds 95% of its papers; the farthest are kept at its rim
+        scale = radius[c] / max(float(np.quantile(length, 0.95)), 1e-9)
+        own *= np.minimum(scale, radius[c] / np.maximum(length, 1e-12))
+        offsets[members] = own
     xy = centres[labels] + offsets
     return xy.astype(np.float32), centres.astype(np.float32)
 
@@ -128,31 +129,37 @@ def _centre_layout(centroids: np.ndarray, radius: np.ndarray, seed: int) -> np.n
 
 
 def _separate(pos: np.ndarray, radius: np.ndarray) -> np.ndarray:
-    """Scale the layout so the discs cover FILL of its area, then push overlapping discs apart."""
+    """Grow the discs until they cover FILL of the layout's area, pushing overlapping ones apart (which
+    spreads the layout, so a few rounds of both)."""
     k = len(pos)
     if k == 1:
         return pos
-    spread = np.sqrt((pos**2).sum(axis=1)).max()
-    area = np.pi * spread**2
-    scale = np.sqrt(FILL * area / (np.pi * (radius**2).sum()))
-    r = radius * scale
     p = pos.copy()
+    r = radius.copy()
+    for _ in range(4):
+        extent = float(np.max(np.sqrt((p**2).sum(axis=1)) + r))
+        r = r * np.sqrt(FILL * extent**2 / (r**2).sum())
+        p = _push_apart(p, r, extent)
+    return p * (radius[0] / r[0])  # in the caller's radius units
+
+
+def _push_apart(p: np.ndarray, r: np.ndarray, extent: float) -> np.ndarray:
+    p = p.copy()
     for _ in range(200):
         delta = p[:, None, :] - p[None, :, :]
         dist = np.sqrt((delta**2).sum(-1))
         need = (r[:, None] + r[None, :]) * 1.05
         overlap = np.where(dist < need, need - dist, 0.0)
         np.fill_diagonal(overlap, 0.0)
-        if overlap.max() < 1e-4 * spread:
+        if overlap.max() < 1e-4 * extent:
             break
         direction = delta / np.maximum(dist, 1e-9)[..., None]
-        same = dist < 1e-9  # coincident centres: part them along a fixed direction
-        direction[same] = np.array([1.0, 0.0])
-        np.fill_diagonal(direction[..., 0], 0.0)
-        np.fill_diagonal(direction[..., 1], 0.0)
+        direction[dist < 1e-9] = np.array([1.0, 0.0])  # coincident centres part along a fixed direction
         share = r[None, :] ** 2 / (r[:, None] ** 2 + r[None, :] ** 2)  # the smaller disc moves more
-        p += 0.5 * (direction * (overlap * share)[..., None]).sum(axis=1)
-    return p / scale  # back to the radius units the caller uses
+        move = direction * (overlap * share)[..., None]
+        move[np.arange(len(p)), np.arange(len(p))] = 0.0
+        p += 0.5 * move.sum(axis=1)
+    return p
 
 
 def _fit(centres: np.ndarray, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

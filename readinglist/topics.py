@@ -121,7 +121,8 @@ def compute(
     init, sticky = _warm_start(x, old) if old is not None else (None, None)
     if init is not None and count is None and abs(k - len(init)) <= max(2, K_SLACK * len(init)):
         k = len(init)  # a library grown a little keeps its number of topics: fewer papers move
-    labels, centroids = spherical_kmeans(x, k, init=init, seed=seed, n_init=1 if init is not None else 3, sticky=sticky)
+    runs = 1 if init is not None or len(x) > 20_000 else 3  # the best of three where it is cheap
+    labels, centroids = spherical_kmeans(x, k, init=init, seed=seed, n_init=runs, sticky=sticky)
     labels, centroids = _dissolve_small(x, labels, centroids)
     lap("cluster")
     ids, next_id = match_ids(labels, old, previous.next_id if previous else 1)
@@ -315,8 +316,8 @@ def name_topics(
     sizes = np.bincount(labels[labels >= 0], minlength=k)
     phrase_keys = [tuple(stems[s] for s in row if s) for row in f.phrase_stems.tolist()]
     table, counts = _cluster_counts(labels, f.phrase_indptr, f.phrase_indices, len(phrase_keys))
-    word_table, word_counts = _cluster_counts(labels, f.indptr, f.indices, f.n_features, below=f.n_words)
     word_df = f.feature_df[: f.n_words]
+    word_tables: list[tuple[np.ndarray, np.ndarray]] = []  # made only if a topic needs words (≈ 200 MB at 94k)
     ranked: list[list[tuple[tuple[str, ...], int, float]]] = []
     for c in range(k):
         found = [
@@ -324,6 +325,9 @@ def name_topics(
             for p, dfc, sc in _ranked(table, counts, c, len(phrase_keys), f.phrase_df, sizes[c], n)
         ]
         if len({key for key, _, _ in found}) < 4:  # a small topic: words may help
+            if not word_tables:
+                word_tables.append(_cluster_counts(labels, f.indptr, f.indices, f.n_features, below=f.n_words))
+            word_table, word_counts = word_tables[0]
             words = _ranked(word_table, word_counts, c, f.n_features, word_df, sizes[c], n)
             found += [((stems[int(f.word_stems[w])],), dfc, sc) for w, dfc, sc in words]
         ranked.append(found)
