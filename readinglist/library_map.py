@@ -1,8 +1,8 @@
 """The map of the library: every paper a point in 2-D, placed by content similarity, topics as regions
 with their names at the centres.
 
-A landmark layout rather than t-SNE or UMAP over all papers (UMAP brings numba and LLVM, ≈ 100 MB, into the
-bundle, and minutes at 94k papers): the topics' centroids are laid out first — classical MDS of their
+A landmark layout rather than t-SNE or UMAP over all papers (UMAP brings numba and LLVM into the bundle,
+and both need every paper's nearest neighbours): the topics' centroids are laid out first — classical MDS of their
 cosine distances, refined by stress majorisation (SMACOF), then pushed apart until each topic's disc, sized by
 its paper count, overlaps none — and each paper is placed in its topic's disc: drawn towards the other topics
 it resembles (papers between two topics lie between them) and spread by its topic's own two main

@@ -1,8 +1,8 @@
 """Papers as vectors, for topics and the map: tf-idf over words and two-word phrases, reduced by a randomized
 SVD (latent semantic analysis), and the phrases (two and three words) topics are named by.
 
-numpy only: scikit-learn and SciPy would do this in fewer lines, but they take the bundle over its 200 MB
-(see docs/performance-changes.md). Everything is chunked by papers so that memory follows the chunk, not the
+numpy only: scikit-learn and SciPy would do this in fewer lines, but they take the bundle over its size limit
+(measured in docs/performance-changes.md). Everything is chunked by papers so that memory follows the chunk, not the
 library, and the work is whole-array numpy calls (sorts, gathers, matrix products) rather than per-word
 Python; the one per-word loop is `read_corpus` (a dictionary look-up per word).
 """
@@ -18,8 +18,8 @@ import numpy as np
 from readinglist.keyphrases import FIRST_ID, SENTENCE, Vocabulary
 
 Progress = Callable[[str], None]
-CHUNK_TOKENS = 500_000  # stream positions handled at once (≈ 35 MB of temporaries)
-GATHER_FLOATS = 8_000_000  # floats gathered at once by a sparse × dense product (32 MB)
+CHUNK_TOKENS = 500_000  # stream positions handled at once: the temporaries follow it, not the library
+GATHER_FLOATS = 8_000_000  # floats gathered at once by a sparse × dense product
 MAX_FEATURES = 60_000  # the most frequent words and phrases kept as tf-idf features
 MAX_DF_SHARE = 0.5  # a feature in more than this share of papers says nothing about a topic
 TITLE_WEIGHT = 2.0  # a title word counts as much as this many abstract words
@@ -44,7 +44,7 @@ class Corpus:
         return self.surface_stem[self.stream[lo:hi]]
 
     def release_text(self) -> None:
-        """Drop the stream and the word look-up once the features are built (≈ 100 MB at 94k papers); the
+        """Drop the stream and the word look-up once the features are built (most of the memory by then); the
         stems stay, to name phrases."""
         self.stream = np.zeros(0, np.uint32)
         self.surface_stem = np.zeros(0, np.uint32)
@@ -379,7 +379,7 @@ def _sub_rows(f: Features, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
 
 def _orthonormal(a: np.ndarray) -> np.ndarray:
     """An orthonormal basis of a tall matrix's columns, through its small Gram matrix: numpy's QR works in
-    float64 on copies of the whole matrix (≈ 200 MB for 60,000 features × 138 at 94k papers)."""
+    float64 on several copies of the whole matrix (the peak of a 94k computation, see performance-changes.md)."""
     gram = (a.T @ a).astype(np.float64)
     values, vectors = np.linalg.eigh(gram)
     keep = values > max(float(values.max()), 1e-30) * 1e-9

@@ -20,7 +20,7 @@ from readinglist import library_map
 from readinglist.keyphrases import Vocabulary, written_forms
 from readinglist.textvectors import Features, build_features, lsa, read_corpus
 
-DIMS = 100  # latent dimensions of a paper's vector (NMI on ICLR 2021 within 0.01 from 50 to 128)
+DIMS = 100  # latent dimensions of a paper's vector (chosen on ICLR 2021, see performance-changes.md)
 MAX_ITER = 50
 MIN_TOPIC = 3  # a cluster smaller than this is dissolved into its papers' next-best topics
 NAME_PHRASES = 3  # a topic is named by up to this many phrases (at least two where it has them)
@@ -317,7 +317,7 @@ def name_topics(
     phrase_keys = [tuple(stems[s] for s in row if s) for row in f.phrase_stems.tolist()]
     table, counts = _cluster_counts(labels, f.phrase_indptr, f.phrase_indices, len(phrase_keys))
     word_df = f.feature_df[: f.n_words]
-    word_tables: list[tuple[np.ndarray, np.ndarray]] = []  # made only if a topic needs words (≈ 200 MB at 94k)
+    word_tables: list[tuple[np.ndarray, np.ndarray]] = []  # made only if a topic needs words: the peak otherwise
     ranked: list[list[tuple[tuple[str, ...], int, float]]] = []
     for c in range(k):
         found = [

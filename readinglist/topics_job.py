@@ -1,11 +1,12 @@
 """Running a topic computation off the caller's thread: in a child process by default.
 
 A child process, not a thread: reading and tokenising the papers is a Python loop, which would take turns
-with the window's thread for the interpreter lock; the child's memory (≈ 300 MB at 94k papers) is handed
+with the window's thread for the interpreter lock; the child's memory (the most of any part, at 94k papers) is handed
 back to the system when it ends, so the window stays small; and a cancel ends it at once. The child reads
 the library itself (read-only) and sends back the result; the caller stores it (one short transaction).
 Nothing here imports numpy at the top: the child sets its BLAS to one thread before numpy loads (OpenBLAS's
-threads on a shared 2-core machine made a QR 18× slower), and the window need not load numpy at all.
+threads on a shared 2-core machine slowed a QR many times over: performance-changes.md), and the process
+that stores the result never loads numpy.
 """
 
 from __future__ import annotations
@@ -182,7 +183,7 @@ def _child(db_path: str, count: int | None, seed: int, send: Any) -> None:
 
 def _fixed_malloc_thresholds() -> None:
     """glibc raises its mmap threshold as large blocks are freed, after which numpy's temporaries come from
-    the heap and are not returned: the peak memory grew by ~50% at 8k papers. A fixed threshold keeps them
+    the heap and are not returned, and the peak memory grows (performance-changes.md). A fixed threshold keeps them
     mapped (Linux only; elsewhere nothing changes)."""
     if not sys.platform.startswith("linux"):
         return

@@ -345,3 +345,11 @@ def test_words_are_shown_as_written_in_sentences():
     got = phrases("Graph neural networks", "We use graph neural networks; the 3 graphs.")
     assert got[("graph", "neural", "network")].count == 2 and got[("graph", "neural", "network")].in_title
     assert ("the",) not in got and ("3",) not in got
+
+
+def test_cancel_ends_the_child_process(empty_lib, tmp_path):
+    empty_lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(12))])
+    cancel = threading.Event()
+    with pytest.raises(TopicsCancelled):
+        empty_lib.compute_topics(progress=lambda message: cancel.set(), cancel=cancel, count=4)
+    assert empty_lib.topics() == [] and empty_lib.topics_status().computed_at is None
