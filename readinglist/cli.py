@@ -287,7 +287,7 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
     if args.recompute or status.outdated or args.count is not None:
         progress = _Progress()
         try:
-            lib.compute_topics(progress=lambda message: progress(0, 0, message), count=args.count)
+            lib.compute_topics(progress=progress, count=args.count)
         finally:
             progress.clear()
     topics = lib.topics()

@@ -327,7 +327,7 @@ class Library:
 
     def compute_topics(
         self,
-        progress: Callable[[str], None] | None = None,
+        progress: Progress | None = None,
         cancel: threading.Event | None = None,
         count: int | None = None,
         use_process: bool = True,
@@ -336,7 +336,7 @@ class Library:
         runs in a child process (use_process=False: in this thread), so the caller — a worker thread of the
         window — only waits; the store is written in one short transaction at the end. Topics keep their ids
         where their papers mostly stay. Raises TopicsCancelled when `cancel` is set (nothing changes) and
-        StoreError when it fails."""
+        StoreError when it fails. `progress(done, total, message)` as an import's (total 100)."""
         from readinglist import topics_job
 
         if self.read_only:

@@ -17,7 +17,6 @@ import numpy as np
 
 from readinglist.keyphrases import FIRST_ID, SENTENCE, Vocabulary
 
-Progress = Callable[[str], None]
 CHUNK_TOKENS = 500_000  # stream positions handled at once: the temporaries follow it, not the library
 GATHER_FLOATS = 8_000_000  # floats gathered at once by a sparse × dense product
 MAX_FEATURES = 60_000  # the most frequent words and phrases kept as tf-idf features
@@ -51,7 +50,7 @@ class Corpus:
         self.vocab.release()
 
 
-def read_corpus(rows: Iterable[tuple[int, str, str]], progress: Progress | None = None) -> Corpus:
+def read_corpus(rows: Iterable[tuple[int, str, str]], progress: Callable[[int], None] | None = None) -> Corpus:
     """(paper id, title, abstract) rows → a Corpus; the only loop over words in Python. A run of breaks is
     kept as its last one (they mean the same to phrases), which shortens the stream by a third."""
     vocab = Vocabulary()
@@ -96,7 +95,7 @@ def read_corpus(rows: Iterable[tuple[int, str, str]], progress: Progress | None 
         if len(pending) > CHUNK_TOKENS:
             flush()
         if progress is not None and i % 5000 == 4999:
-            progress(f"read {i + 1:,} papers")
+            progress(i + 1)
     flush()
     return Corpus(
         paper_ids=np.frombuffer(ids, dtype=np.int64).copy() if ids else np.zeros(0, np.int64),
@@ -181,7 +180,9 @@ def _add_counts(
     )
 
 
-def build_features(corpus: Corpus, progress: Progress | None = None, max_features: int = MAX_FEATURES) -> Features:
+def build_features(
+    corpus: Corpus, progress: Callable[[str], None] | None = None, max_features: int = MAX_FEATURES
+) -> Features:
     """tf-idf (sublinear tf, smooth idf, unit rows) over the words and two-word phrases found in at least two
     papers and at most half of them, the most frequent max_features of them; and the phrase pattern.
 

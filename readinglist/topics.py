@@ -30,7 +30,8 @@ KEEP_SHARE = 0.5  # a new topic keeps an old one's id when it holds more than th
 MIN_LIFT = 3.0  # a naming phrase is this many times more common in its topic than in the library
 SAMPLES_PER_PHRASE = 12  # papers read to see how a naming phrase is written
 Texts = Callable[[Sequence[int]], list[tuple[str, str]]]  # paper ids → (title, abstract) of each
-Progress = Callable[[str], None]
+Progress = Callable[[float, str], None]  # (share done, what is being done)
+STAGES = {"read": 0.0, "features": 0.35, "lsa": 0.6, "cluster": 0.72, "name": 0.9, "map": 0.96}
 
 
 def topic_count(n: int) -> int:
@@ -85,10 +86,19 @@ def compute(
     count: int | None = None,
     progress: Progress | None = None,
     seed: int = 0,
+    expected: int = 0,
 ) -> TopicsResult:
     """Topics and the map for (paper id, title, abstract) rows. `texts_of` gives back a few papers' texts
-    (to see how the naming phrases are written); `previous` makes ids and map places carry over."""
-    tell = progress or (lambda message: None)
+    (to see how the naming phrases are written); `previous` makes ids and map places carry over; `expected`
+    (the number of rows, if known) makes the progress of reading them finer."""
+    report = progress or (lambda share, message: None)
+
+    def tell(message: str, stage: str = "read") -> None:
+        report(STAGES[stage], message)
+
+    def read(done: int) -> None:
+        report(STAGES["features"] * min(done / expected, 1.0) if expected else 0.0, f"read {done:,} papers")
+
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -98,10 +108,10 @@ def compute(
         seconds[name] = round(now - clock, 3)
         clock = now
 
-    corpus = read_corpus(rows, tell)
+    corpus = read_corpus(rows, read)
     lap("read")
-    tell(f"{corpus.size:,} papers read; weighing words and phrases")
-    features = build_features(corpus, tell)
+    tell(f"{corpus.size:,} papers read; weighing words and phrases", "features")
+    features = build_features(corpus, lambda message: tell(message, "features"))
     stems = corpus.vocab.stems
     paper_ids = corpus.paper_ids
     corpus.release_text()
@@ -111,10 +121,10 @@ def compute(
     if k < 1:
         return TopicsResult(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 2), np.float32), [],
                             previous.next_id if previous else 1, seconds, corpus.size)  # fmt: skip
-    tell("finding the latent dimensions")
+    tell("finding the latent dimensions", "lsa")
     vectors = lsa(features, DIMS, seed=seed)
     lap("lsa")
-    tell(f"grouping {len(usable):,} papers into {k} topics")
+    tell(f"grouping {len(usable):,} papers into {k} topics", "cluster")
     x = vectors[usable]
     del vectors
     old = _previous_rows(paper_ids[usable], previous)
@@ -126,7 +136,7 @@ def compute(
     labels, centroids = _dissolve_small(x, labels, centroids)
     lap("cluster")
     ids, next_id = match_ids(labels, old, previous.next_id if previous else 1)
-    tell("naming topics")
+    tell("naming topics", "name")
     rows_of = usable  # cluster labels are over usable rows; features are over all rows
     full_labels = np.full(features.n_docs, -1, np.int64)
     full_labels[rows_of] = labels
@@ -134,7 +144,7 @@ def compute(
     names = name_topics(full_labels, len(centroids), features, stems, paper_ids, texts_of, old_names, ids)
     features.release_matrix()
     lap("name")
-    tell("laying out the map")
+    tell("laying out the map", "map")
     sizes = np.bincount(labels, minlength=len(centroids))
     old_centres = previous.centres if previous else {}
     xy, centres = library_map.layout(x, labels, centroids, [int(i) for i in ids], old_centres, seed=seed)

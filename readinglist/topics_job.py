@@ -17,7 +17,7 @@ import sys
 import threading
 import traceback
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,14 +40,15 @@ class Computed:
     seconds: dict[str, float]
     papers_read: int
 
-    def pairs(self) -> list[tuple[int, int]]:
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        """(paper id, topic id), streamed into the store's insert."""
         ids, topics = array("q"), array("q")
         ids.frombytes(self.paper_ids)
         topics.frombytes(self.topic_ids)
         if sys.byteorder != "little":
             ids.byteswap()
             topics.byteswap()
-        return list(zip(ids, topics, strict=True))
+        return zip(ids, topics, strict=True)
 
 
 def _plain(result: TopicsResult) -> Computed:
@@ -64,7 +65,7 @@ def _plain(result: TopicsResult) -> Computed:
     )
 
 
-Progress = Callable[[str], None]
+Progress = Callable[[int, int, str], None]  # (done, total, message), as an import's
 POLL_SECONDS = 0.1
 _ONE_THREAD = {v: "1" for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
@@ -96,7 +97,7 @@ def compute(
                     kind, payload = "error", f"the topic computation stopped (exit code {child.exitcode})"
                 if kind == "progress":
                     if progress is not None:
-                        progress(payload)
+                        progress(*payload)
                     continue
                 if kind == "done":
                     return payload
@@ -123,11 +124,11 @@ def compute_result(
     from readinglist import topics
     from readinglist.store import open_store
 
-    def tell(message: str) -> None:
+    def tell(share: float, message: str) -> None:
         if cancel is not None and cancel.is_set():
             raise TopicsCancelled()
         if progress is not None:
-            progress(message)
+            progress(round(100 * share), 100, message)
 
     store = open_store(Path(db_path), read_only=True)
     try:
@@ -137,7 +138,7 @@ def compute_result(
             found = store.texts(ids)
             return [found.get(i, ("", "")) for i in ids]
 
-        return topics.compute(store.topic_rows(), texts_of, previous, count, tell, seed)
+        return topics.compute(store.topic_rows(), texts_of, previous, count, tell, seed, expected=store.count())
     finally:
         store.close()
 
@@ -168,7 +169,7 @@ def _child(db_path: str, count: int | None, seed: int, send: Any) -> None:
     os.environ.update(_ONE_THREAD)
     _fixed_malloc_thresholds()
     try:
-        result = compute_result(Path(db_path), count, seed, lambda message: send.send(("progress", message)))
+        result = compute_result(Path(db_path), count, seed, lambda *done: send.send(("progress", done)))
         send.send(("done", _plain(result)))
     except StoreError as exc:
         send.send(("error", str(exc)))

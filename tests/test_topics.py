@@ -146,7 +146,7 @@ def test_cancel_keeps_the_topics_stored_before(planted_lib):
     before = planted_lib.topics_of(planted_lib.store.all_ids())
     cancel = threading.Event()
 
-    def progress(message: str) -> None:
+    def progress(done: int, total: int, message: str) -> None:
         cancel.set()
 
     with pytest.raises(TopicsCancelled):
@@ -156,11 +156,13 @@ def test_cancel_keeps_the_topics_stored_before(planted_lib):
 
 def test_computed_in_a_child_process(empty_lib, tmp_path):
     empty_lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(12))])
-    messages: list[str] = []
-    status = empty_lib.compute_topics(progress=messages.append, count=4)
+    messages: list[tuple[int, int, str]] = []
+    status = empty_lib.compute_topics(progress=lambda *step: messages.append(step), count=4)
     assert status.computed_at and not status.outdated and status.papers == 48
     assert len(empty_lib.topics()) == 4
-    assert any("naming" in m for m in messages)
+    assert any("naming" in m for _, _, m in messages)
+    done = [d for d, _, _ in messages]
+    assert done == sorted(done) and all(t == 100 for _, t, _ in messages)  # a progress bar only moves on
 
 
 def test_too_small_a_library_has_no_topics(empty_lib, tmp_path):
@@ -351,5 +353,5 @@ def test_cancel_ends_the_child_process(empty_lib, tmp_path):
     empty_lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(12))])
     cancel = threading.Event()
     with pytest.raises(TopicsCancelled):
-        empty_lib.compute_topics(progress=lambda message: cancel.set(), cancel=cancel, count=4)
+        empty_lib.compute_topics(progress=lambda *step: cancel.set(), cancel=cancel, count=4)
     assert empty_lib.topics() == [] and empty_lib.topics_status().computed_at is None
