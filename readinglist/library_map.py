@@ -20,6 +20,7 @@ import numpy as np
 PULL_SHARPNESS = 12.0  # how fast the pull towards another topic fades as the paper resembles it less
 NEIGHBOURS = 3  # other topics a paper is drawn towards
 SPREAD = 0.8  # a topic's own variation (in standard deviations × ½) against the pulls
+RIM = 1.15  # the farthest 5% of a topic's papers lie within this many radii of its centre
 FILL = 0.8  # share of the map's area the topics' discs cover
 
 
@@ -86,9 +87,12 @@ def layout(
             continue
         own = offsets[members] + SPREAD * _spread(x[members], centroids[c], seed)
         length = np.linalg.norm(own, axis=1, keepdims=True)
-        # the topic's disc holds 95% of its papers; the farthest are kept at its rim
-        scale = radius[c] / max(float(np.quantile(length, 0.95)), 1e-9)
-        own *= np.minimum(scale, radius[c] / np.maximum(length, 1e-12))
+        # the topic's disc holds 95% of its papers; the farthest are drawn in to a thin band outside it
+        r = radius[c]
+        own *= r / max(float(np.quantile(length, 0.95)), 1e-9)
+        far = np.linalg.norm(own, axis=1, keepdims=True)
+        squeezed = r + (RIM - 1.0) * r * np.tanh((far - r) / ((RIM - 1.0) * r))
+        own *= np.where(far > r, squeezed / np.maximum(far, 1e-12), 1.0)
         offsets[members] = own
     xy = centres[labels] + offsets
     return xy.astype(np.float32), centres.astype(np.float32)
@@ -165,7 +169,7 @@ def _push_apart(p: np.ndarray, r: np.ndarray, extent: float) -> np.ndarray:
 def _fit(centres: np.ndarray, radius: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Centre on the origin and scale so every disc lies within [-1, 1]²."""
     centres = centres - (centres.max(axis=0) + centres.min(axis=0)) / 2
-    extent = np.max(np.abs(centres) + radius[:, None])
+    extent = np.max(np.abs(centres) + RIM * radius[:, None])
     scale = 1.0 / extent if extent > 0 else 1.0
     return centres * scale, radius * scale
 
