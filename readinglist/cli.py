@@ -355,7 +355,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def check_installation() -> int:
     """What a packaged build must still do, on a throwaway library: the bundled corpus, an import big
-    enough for Whoosh's writer processes, and an edit written by the window's index writer process."""
+    enough for Whoosh's writer processes, an edit written by the window's index writer process, and
+    topics computed in their child process (numpy loads there)."""
     import os
     import tempfile
 
@@ -389,6 +390,10 @@ def check_installation() -> int:
             if pid is None or pid == os.getpid() or trouble:
                 raise RuntimeError("the index writer process did not run: " + "; ".join(trouble))
             print("ok   edit written by the index writer process")
+            status = lib.compute_topics()  # numpy in a child process: a bundle that broke it fails here
+            if status.outdated or not lib.topics():
+                raise RuntimeError("topics were not computed")
+            print(f"ok   topics and the map computed in a child process: {len(lib.topics())} topics")
         except Exception as exc:
             print(f"readinglist check: FAILED: {exc}", file=sys.stderr)
             return 1
