@@ -35,6 +35,8 @@ search syntax:
   title: abstract: author: tag: note: venue:   one field
   year:2024  year:2020..2024  year:>2020       years
   state:{"|".join(STATES)}
+  topic:12  topic:graph  NOT topic:12         a topic's papers, by id or a word of its name
+                                              (readinglist topics lists them)
 """
 
 
@@ -112,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("restore", help="bring a backup's annotations (and missing papers) into this library")
     s.add_argument("file", type=Path, metavar="FILE")
     s.add_argument("--overwrite", action="store_true", help="where both have a state, note or title, the backup's wins")
+    s = sub.add_parser("topics", help="list the library's topics (computed first if papers came since)")
+    s.add_argument("--json", action="store_true", help="print a JSON list of topics")
+    s.add_argument("--recompute", action="store_true", help="compute them again now")
+    s.add_argument("--count", type=int, metavar="N", help="how many topics to look for (default: by library size)")
 
     sub.add_parser(
         "check",
@@ -302,7 +308,34 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         if len(restored.conflicts) > 20:
             print(f"  … and {len(restored.conflicts) - 20} more", file=sys.stderr)
         return 0
+    if cmd == "topics":
+        return topics_command(args, lib)
     raise CliError(f"unknown command {cmd}")
+
+
+def topics_command(args: argparse.Namespace, lib: Library) -> int:
+    if args.count is not None and not 1 <= args.count <= 500:
+        raise CliError("--count must be between 1 and 500")
+    status = lib.topics_status()
+    if args.recompute or status.outdated or args.count is not None:
+        progress = _Progress()
+        try:
+            lib.compute_topics(progress=progress, count=args.count)
+        finally:
+            progress.clear()
+    topics = lib.topics()
+    if args.json:
+        print(json.dumps([t.to_json() for t in topics], ensure_ascii=False, indent=2))
+        return 0
+    if not topics:
+        print("The library has too few papers with text for topics.", file=sys.stderr)
+        return 0
+    width = shutil.get_terminal_size((100, 20)).columns
+    for t in topics:
+        head = f"{t.id:>4}  {t.size:>6,} · {t.unread:>6,} unread  "
+        room = max(20, width - len(head))
+        print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -358,7 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def check_installation() -> int:
     """What a packaged build must still do, on a throwaway library: the bundled corpus, an import big
-    enough for Whoosh's writer processes, and an edit written by the window's index writer process."""
+    enough for Whoosh's writer processes, an edit written by the window's index writer process, and
+    topics computed in their child process (numpy loads there)."""
     import os
     import tempfile
 
@@ -392,6 +426,10 @@ def check_installation() -> int:
             if pid is None or pid == os.getpid() or trouble:
                 raise RuntimeError("the index writer process did not run: " + "; ".join(trouble))
             print("ok   edit written by the index writer process")
+            status = lib.compute_topics()  # numpy in a child process: a bundle that broke it fails here
+            if status.outdated or not lib.topics():
+                raise RuntimeError("topics were not computed")
+            print(f"ok   topics and the map computed in a child process: {len(lib.topics())} topics")
         except Exception as exc:
             print(f"readinglist check: FAILED: {exc}", file=sys.stderr)
             return 1

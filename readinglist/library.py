@@ -6,6 +6,8 @@ index is opened at the first search (or when the window warms it up), so listing
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 import threading
 import time
@@ -18,12 +20,25 @@ from readinglist import importing, paths
 from readinglist.backup import RestoreSummary, auto_backup, write_backup
 from readinglist.backup import restore as restore_backup
 from readinglist.importing import ImportSummary, Progress
-from readinglist.papers import STATES, ImportCancelled, Paper, SearchResult, StoreError, TableRow, normalise_tags
-from readinglist.store import open_store, unwritable
+from readinglist.papers import (
+    STATES,
+    ImportCancelled,
+    Paper,
+    QueryError,
+    SearchResult,
+    StoreError,
+    TableRow,
+    Topic,
+    TopicsCancelled,
+    TopicsStatus,
+    normalise_tags,
+)
+from readinglist.store import now, open_store, unwritable
 
 if TYPE_CHECKING:
     from readinglist.index import Index, IndexUpdater
     from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
+    from readinglist.library_map import LibraryMap
 
 __all__ = ["ImportSummary", "Library"]
 
@@ -236,17 +251,76 @@ class Library:
         limit: int | None = None,
         state: str | None = None,
         tag: str | None = None,
+        topic: int | None = None,
     ) -> SearchResult:
-        """Matches in rank order; with no query, every paper (filtered) in library order."""
-        if not text.strip():
-            ids = self.store.ordered_ids("added", state=state, tag=tag)
+        """Matches in rank order; with no query, every paper (filtered) in library order. `topic` (the
+        sidebar's choice) and the query's own topic: clauses keep the papers of those topics."""
+        words, wanted, unwanted = self._topic_filters(text, topic)
+        if not words.strip():
+            ids = self.store.ordered_ids(
+                "added",
+                state=state,
+                tag=tag,
+                topics=None if wanted is None else sorted(wanted),
+                not_topics=sorted(unwanted),
+            )
             return SearchResult(ids[:limit] if limit else ids, [], text)
         index = self.index
         behind = self.updater.ensure_current()  # see every change committed before this search
-        result = index.search(text, limit=limit, state=state, tag=tag)
+        if wanted is None and not unwanted:
+            result = index.search(words, limit=limit, state=state, tag=tag)
+        else:
+            # topics live in SQLite, not in the index (a recompute would rewrite every document): rank every
+            # match, then keep those of the topics
+            found = index.search(words, state=state, tag=tag)
+            keep = self.store.papers_in_topics(sorted(wanted)) if wanted is not None else None
+            drop = self.store.papers_in_topics(sorted(unwanted))
+            scores = found.scores or [0.0] * len(found.ids)
+            pairs = [
+                (i, sc)
+                for i, sc in zip(found.ids, scores, strict=True)
+                if (keep is None or i in keep) and i not in drop
+            ]
+            if limit:
+                pairs = pairs[:limit]
+            result = SearchResult([i for i, _ in pairs], [sc for _, sc in pairs], text, found.terms)
         if behind:
             result = replace(result, unindexed=behind)
         return result
+
+    def _topic_filters(self, text: str, topic: int | None) -> tuple[str, set[int] | None, set[int]]:
+        """The query without its topic: clauses, the topics a paper must be in (None: any), those it must not."""
+        wanted: set[int] | None = {topic} if topic is not None else None
+        if "topic:" not in text.lower():
+            return text, wanted, set()
+        from readinglist.index.query import split_topics
+
+        words, clauses = split_topics(text)
+        unwanted: set[int] = set()
+        for value, negated in clauses:
+            ids = self.find_topics(value)
+            if negated:
+                unwanted |= ids
+            else:
+                wanted = ids if wanted is None else wanted & ids
+        return words, wanted, unwanted
+
+    def find_topics(self, value: str) -> set[int]:
+        """The topics `topic:value` means: the topic with that id, or those with a word of their name starting
+        with it (topic:graph, topic:"sparse attention")."""
+        value = value.strip().strip('"').strip()
+        topics = self.store.topics()
+        if not topics:
+            raise QueryError("topic: needs topics, and none are computed yet (readinglist topics computes them)")
+        if value.isdigit():
+            if any(t.id == int(value) for t in topics):
+                return {int(value)}
+            raise QueryError(f"there is no topic {value}; readinglist topics lists them")
+        pattern = re.compile(r"(?<!\w)" + re.escape(value.lower()))
+        found = {t.id for t in topics if value and pattern.search(t.label.lower())}
+        if not found:
+            raise QueryError(f"no topic's name has “{value}”; readinglist topics lists them")
+        return found
 
     def papers(self, ids: Sequence[int]) -> list[Paper]:
         return self.store.papers(ids)
@@ -259,9 +333,14 @@ class Library:
         return self.store.rows(ids)
 
     def ordered_ids(
-        self, sort: str, descending: bool = False, state: str | None = None, tag: str | None = None
+        self,
+        sort: str,
+        descending: bool = False,
+        state: str | None = None,
+        tag: str | None = None,
+        topic: int | None = None,
     ) -> list[int]:
-        return self.store.ordered_ids(sort, descending, state=state, tag=tag)
+        return self.store.ordered_ids(sort, descending, state=state, tag=tag, topics=None if topic is None else [topic])
 
     def tag_names(self) -> list[str]:
         return [name for name, _ in self.store.tag_counts()]
@@ -348,6 +427,23 @@ class Library:
         """The text the ranking analyses, for explaining a paper's score."""
         return {p.id: f"{p.auto_title}. {p.plain_abstract}" for p in self.store.papers(ids)}
 
+    def related_explained(
+        self, paper_id: int, top: int = 5, cancel: threading.Event | None = None
+    ) -> list[tuple[int, list[str]]]:
+        """Related papers, each with the key phrases it shares with this one (why it is related)."""
+        related = self.related(paper_id, top=top, cancel=cancel)
+        return [(other, self.shared_phrases(paper_id, other)) for other in related]
+
+    def shared_phrases(self, paper_id: int, other_id: int, top: int = 5) -> list[str]:
+        """The key phrases two papers share, most telling first (keyphrases.shared_phrases), weighed by how
+        few papers of the library use their words."""
+        from readinglist.keyphrases import shared_phrases
+
+        texts = self.store.texts([paper_id, other_id])
+        if paper_id not in texts or other_id not in texts:
+            return []
+        return shared_phrases(texts[paper_id], texts[other_id], self.index.word_frequencies, top=top)
+
     def counts(self) -> dict[str, int]:
         counts = self.store.state_counts()
         counts["all"] = sum(counts[s] for s in STATES)
@@ -355,6 +451,80 @@ class Library:
 
     def tag_counts(self) -> list[tuple[str, int]]:
         return self.store.tag_counts()
+
+    # ---- topics and the map ----
+
+    def compute_topics(
+        self,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        count: int | None = None,
+        use_process: bool = True,
+    ) -> TopicsStatus:
+        """Group the library into topics and lay out its map, and store both (readinglist.topics). The work
+        runs in a child process (use_process=False: in this thread), so the caller — a worker thread of the
+        window — only waits; the store is written in one short transaction at the end. Topics keep their ids
+        where their papers mostly stay. Raises TopicsCancelled when `cancel` is set (nothing changes) and
+        StoreError when it fails. `progress(done, total, message)` as an import's (total 100)."""
+        from readinglist import topics_job
+
+        if self.read_only:
+            raise StoreError("the library is open read-only (another readinglist window has it)")
+        started = time.perf_counter()
+        fingerprint = self.store.content_fingerprint()  # taken first: papers added meanwhile make it outdated
+        result = topics_job.compute(self.store.path, count, use_process, progress, cancel)
+        if cancel is not None and cancel.is_set():
+            raise TopicsCancelled()
+        self.store.save_topics(
+            result.topics,
+            result.pairs(),
+            (result.paper_ids, result.xy, result.topic_ids),
+            {
+                "computed_at": now(),
+                "fingerprint": fingerprint,
+                "papers": str(result.papers_read),
+                "next_id": str(result.next_id),
+                "seconds": f"{time.perf_counter() - started:.2f}",
+                "phases": json.dumps(result.seconds),
+            },
+        )
+        return self.topics_status()
+
+    def topics(self) -> list[Topic]:
+        """Every topic, largest first, with its papers counted by reading state ("140 · 12 unread")."""
+        return self.store.topics()
+
+    def topics_status(self) -> TopicsStatus:
+        """When topics were computed, and whether papers came or changed since (recompute then)."""
+        meta = self.store.topics_meta()
+        computed = meta.get("computed_at")
+        outdated = computed is None or meta.get("fingerprint") != self.store.content_fingerprint()
+        return TopicsStatus(computed, int(meta.get("papers", 0)), outdated, float(meta.get("seconds", 0)))
+
+    def topic_of(self, paper_id: int) -> Topic | None:
+        """The paper's topic (the detail pane names it), or None."""
+        tid = self.store.topic_of([paper_id]).get(paper_id)
+        return next((t for t in self.store.topics() if t.id == tid), None) if tid is not None else None
+
+    def topics_of(self, ids: Sequence[int]) -> dict[int, int]:
+        """Each paper's topic id (papers without one are left out)."""
+        return self.store.topic_of(ids)
+
+    def library_map(self) -> LibraryMap | None:
+        """The stored map (None until topics are computed): paper places in [-1, 1]² with their topic ids,
+        and each topic's name and label place. Loads numpy."""
+        import numpy as np
+
+        from readinglist.library_map import LibraryMap
+
+        blobs = self.store.topic_map()
+        if blobs is None:
+            return None
+        paper_ids = np.frombuffer(blobs[0], dtype="<i8").astype(np.int64)
+        xy = np.frombuffer(blobs[1], dtype="<f4").astype(np.float32).reshape(-1, 2)
+        topic_ids = np.frombuffer(blobs[2], dtype="<i8").astype(np.int64)
+        labels = [(t.id, t.label, t.x, t.y) for t in self.store.topics()]
+        return LibraryMap(paper_ids, xy, topic_ids, labels)
 
     # ---- annotating: each returns what undo needs ----
 

@@ -178,6 +178,43 @@ class SearchResult:
     unindexed: int = 0  # committed changes this search could not see: another process held the index
 
 
+# ---- topics -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Topic:
+    """A group of papers about one thing, named by 2–3 phrases its papers use (see readinglist.topics).
+    Its id stays across recomputes while its papers mostly stay, so `topic:12` keeps meaning the same."""
+
+    id: int
+    phrases: list[str]
+    size: int
+    counts: dict[str, int] = field(default_factory=dict)  # papers by reading state
+    x: float = 0.0  # where its name goes on the map, in [-1, 1]
+    y: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return " · ".join(self.phrases)
+
+    @property
+    def unread(self) -> int:
+        return self.counts.get(DEFAULT_STATE, self.size)
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "label": self.label, "phrases": self.phrases, "size": self.size, "counts": self.counts}
+
+
+@dataclass
+class TopicsStatus:
+    """When topics were last computed and whether papers came or changed since (then the window recomputes)."""
+
+    computed_at: str | None  # None: never
+    papers: int  # papers in the library then
+    outdated: bool
+    seconds: float = 0.0  # how long the computation took
+
+
 # ---- errors a user can act on (each message says what and where) --------------------------------------
 
 
@@ -214,3 +251,7 @@ def describe_error(exc: BaseException, where: Path | str) -> str:
 
 class ImportCancelled(Exception):
     """The user cancelled an import; the file's changes were rolled back."""
+
+
+class TopicsCancelled(Exception):
+    """The user (or a newer import) cancelled a topic computation; the topics stored before are kept."""

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from readinglist.papers import STATES, NewPaper, Paper, StoreError, TableRow
+from readinglist.papers import DEFAULT_STATE, STATES, NewPaper, Paper, StoreError, TableRow, Topic
 
 T = TypeVar("T")
 SORT_COLUMNS = {
@@ -142,10 +142,39 @@ def _m0007_lookup_indexes(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_annotated ON papers(annotated_at) WHERE annotated_at IS NOT NULL")
 
 
+def _m0005_topics(db: sqlite3.Connection) -> None:
+    """Topics (readinglist.topics): each topic, each paper's topic (indexed by topic, for the filter), and
+    the map as three blobs (ids, places, topic ids): the window reads 94k places in one row, not 94k rows."""
+    _script(
+        db,
+        """
+        CREATE TABLE IF NOT EXISTS topics(
+            id INTEGER PRIMARY KEY,
+            phrases TEXT NOT NULL DEFAULT '[]',
+            size INTEGER NOT NULL DEFAULT 0,
+            x REAL NOT NULL DEFAULT 0,
+            y REAL NOT NULL DEFAULT 0
+        );
+        CREATE TABLE IF NOT EXISTS paper_topics(
+            paper_id INTEGER PRIMARY KEY REFERENCES papers(id) ON DELETE CASCADE,
+            topic_id INTEGER NOT NULL REFERENCES topics(id) ON DELETE CASCADE
+        );
+        CREATE INDEX IF NOT EXISTS paper_topics_topic ON paper_topics(topic_id, paper_id);
+        CREATE TABLE IF NOT EXISTS topic_map(
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            paper_ids BLOB NOT NULL,
+            xy BLOB NOT NULL,
+            topic_ids BLOB NOT NULL
+        );
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
     ("0003_table_rows_index", _m0003_table_rows_index),
+    ("0005_topics", _m0005_topics),
     ("0006_index_journal", _m0006_index_journal),
     ("0007_lookup_indexes", _m0007_lookup_indexes),
 ]
@@ -513,11 +542,18 @@ class Store:
         return self.db.execute("SELECT 1 FROM papers UNION ALL SELECT 1 FROM sources LIMIT 1").fetchone() is None
 
     def ordered_ids(
-        self, sort: str = "added", descending: bool = False, state: str | None = None, tag: str | None = None
+        self,
+        sort: str = "added",
+        descending: bool = False,
+        state: str | None = None,
+        tag: str | None = None,
+        topics: Sequence[int] | None = None,
+        not_topics: Sequence[int] = (),
     ) -> list[int]:
-        """Every paper id in a column's order, filtered by state and tag: sorting is SQLite's job."""
+        """Every paper id in a column's order, filtered by state, tag and topics (in any of `topics`, in none
+        of `not_topics`): sorting is SQLite's job."""
         expr = SORT_COLUMNS.get(sort, SORT_COLUMNS["added"])
-        if expr == "p.id" and state is None and tag is None:
+        if expr == "p.id" and state is None and tag is None and topics is None and not not_topics:
             # Papers are never deleted, so their ids are usually exactly 1..n: then the order is known
             # without reading the table (a scan of its 342 MB took 170 ms at 94k papers, at start-up)
             db = self.db
@@ -526,14 +562,22 @@ class Store:
             highest = db.execute("SELECT max(id) FROM papers").fetchone()[0]
             if count and lowest == 1 and highest == count:
                 return list(range(count, 0, -1)) if descending else list(range(1, count + 1))
-        where, args = self._filters(state, tag)
+        where, args = self._filters(state, tag, topics, not_topics)
         direction = "DESC" if descending else "ASC"
         sql = f"SELECT p.id FROM papers p{where} ORDER BY {expr} {direction}, p.id {direction}"
         return [r[0] for r in self.db.execute(sql, args)]
 
-    def _filters(self, state: str | None, tag: str | None) -> tuple[str, list[object]]:
+    def _filters(
+        self, state: str | None, tag: str | None, topics: Sequence[int] | None = None, not_topics: Sequence[int] = ()
+    ) -> tuple[str, list[object]]:
         clauses: list[str] = []
         args: list[object] = []
+        if topics is not None:
+            clauses.append(f"p.id IN (SELECT paper_id FROM paper_topics WHERE topic_id IN ({_marks(topics)}))")
+            args.extend(topics)
+        if not_topics:
+            clauses.append(f"p.id NOT IN (SELECT paper_id FROM paper_topics WHERE topic_id IN ({_marks(not_topics)}))")
+            args.extend(not_topics)
         if state:
             clauses.append("p.state = ?")
             args.append(state)
@@ -816,6 +860,102 @@ class Store:
             db.execute("UPDATE papers SET user_title = ? WHERE id = ?", (title or None, paper_id))
             self._touch(db, [paper_id])
             return row[0]
+
+    # ---- topics: what a computation reads, and what it stores in one go ----
+
+    def topic_rows(self) -> Iterator[tuple[int, str, str]]:
+        """(id, imported title, plain abstract) of every paper in id order, streamed: what topics are
+        computed from (the imported title, not the user's own: topics follow content)."""
+        yield from self.db.execute("SELECT id, auto_title, plain_abstract FROM papers ORDER BY id")
+
+    def texts(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        out: dict[int, tuple[str, str]] = {}
+        for chunk in _chunks(list(ids), 900):
+            rows = self.db.execute(
+                f"SELECT id, auto_title, plain_abstract FROM papers WHERE id IN ({_marks(chunk)})", chunk
+            )
+            out.update({r[0]: (r[1], r[2]) for r in rows})
+        return out
+
+    def paper_topic_pairs(self) -> list[tuple[int, int]]:
+        return list(self.db.execute("SELECT paper_id, topic_id FROM paper_topics ORDER BY paper_id"))
+
+    def save_topics(
+        self,
+        topics: Sequence[tuple[int, list[str], int, float, float]],
+        pairs: Iterable[tuple[int, int]],
+        map_blobs: tuple[bytes, bytes, bytes],
+        meta: dict[str, str],
+    ) -> None:
+        """Replace every topic, every paper's topic and the map, all or nothing. Papers added while the
+        computation ran keep no topic until the next one."""
+        started = time.perf_counter()
+        with self.transaction() as db:
+            db.execute("DELETE FROM paper_topics")
+            db.execute("DELETE FROM topics")
+            db.executemany(
+                "INSERT INTO topics(id, phrases, size, x, y) VALUES (?, ?, ?, ?, ?)",
+                [(tid, json.dumps(phrases, ensure_ascii=False), size, x, y) for tid, phrases, size, x, y in topics],
+            )
+            db.executemany("INSERT INTO paper_topics(paper_id, topic_id) VALUES (?, ?)", pairs)
+            db.execute("INSERT OR REPLACE INTO topic_map(id, paper_ids, xy, topic_ids) VALUES (1, ?, ?, ?)", map_blobs)
+            meta = {**meta, "store_seconds": f"{time.perf_counter() - started:.3f}"}
+            db.executemany(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", [(f"topics.{k}", v) for k, v in meta.items()]
+            )
+
+    def topics_meta(self) -> dict[str, str]:
+        rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'topics.%'")
+        return {k.removeprefix("topics."): v for k, v in rows}
+
+    def topics(self) -> list[Topic]:
+        """Every topic, largest first, with its papers counted by reading state (through the state index:
+        the read and skimmed are few, the unread are the rest)."""
+        db = self.db
+        topics = [
+            Topic(id=r[0], phrases=json.loads(r[1]), size=r[2], x=r[3], y=r[4])
+            for r in db.execute("SELECT id, phrases, size, x, y FROM topics ORDER BY size DESC, id")
+        ]
+        triaged: dict[int, dict[str, int]] = {}
+        for tid, state, n in db.execute(
+            "SELECT pt.topic_id, p.state, count(*) FROM papers p JOIN paper_topics pt ON pt.paper_id = p.id"
+            f" WHERE p.state IN ({_marks(STATES[1:])}) GROUP BY pt.topic_id, p.state",
+            STATES[1:],
+        ):
+            triaged.setdefault(tid, {})[state] = n
+        for t in topics:
+            got = triaged.get(t.id, {})
+            t.counts = {s: got.get(s, 0) for s in STATES}
+            t.counts[DEFAULT_STATE] = t.size - sum(got.values())
+        return topics
+
+    def topic_of(self, ids: Sequence[int]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for chunk in _chunks(list(ids), 900):
+            rows = self.db.execute(
+                f"SELECT paper_id, topic_id FROM paper_topics WHERE paper_id IN ({_marks(chunk)})", chunk
+            )
+            out.update(dict(rows))
+        return out
+
+    def papers_in_topics(self, topics: Sequence[int]) -> set[int]:
+        if not topics:
+            return set()
+        rows = self.db.execute(f"SELECT paper_id FROM paper_topics WHERE topic_id IN ({_marks(topics)})", list(topics))
+        return {r[0] for r in rows}
+
+    def topic_map(self) -> tuple[bytes, bytes, bytes] | None:
+        row = self.db.execute("SELECT paper_ids, xy, topic_ids FROM topic_map WHERE id = 1").fetchone()
+        return (bytes(row[0]), bytes(row[1]), bytes(row[2])) if row else None
+
+    def content_fingerprint(self) -> str:
+        """Changes when papers are added or their text revised (what topics are computed from)."""
+        row = self.db.execute("SELECT count(*), max(id), max(updated_at) FROM papers").fetchone()
+        return f"{row[0]}:{row[1] or 0}:{row[2] or ''}"
+
+
+def _marks(items: Sequence[object]) -> str:
+    return ",".join("?" * len(items))
 
 
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:

@@ -123,6 +123,7 @@ def test_check_installation_exercises_the_writer_processes():
     r = subprocess.run([sys.executable, "-m", "readinglist", "check"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "edit written by the index writer process" in r.stdout and "2,500 papers searchable" in r.stdout
+    assert "topics and the map computed in a child process" in r.stdout
 
 
 def test_check_installation_fails_loudly_without_writer_process(capsys, monkeypatch):

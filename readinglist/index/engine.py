@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -427,6 +427,18 @@ class Index:
                 self._cache.clear()
             self._cache[key] = result
         return result
+
+    def word_frequencies(self, words: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many papers' abstracts have each word (as this index analyses it), and how many papers there
+        are: how telling a phrase two papers share is (keyphrases.shared_phrases)."""
+        analyzer = self.schema["abstract"].analyzer
+        out: dict[str, int] = {}
+        with self.searching() as s:
+            total = int(s.doc_count())
+            for word in words:
+                stems = [t.text for t in analyzer(word)]
+                out[word] = max((int(s.doc_frequency("abstract", t)) for t in stems), default=0)
+        return out, total
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.
