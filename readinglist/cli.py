@@ -138,6 +138,30 @@ def print_papers(papers: Sequence[Paper], as_json: bool, scores: Sequence[float]
         print(paper_line(p, width))
 
 
+def wrap_words(text: str, width: int) -> list[str]:
+    """Greedy line filling, linear in the text: textwrap breaks a long word by slicing off the rest again
+    and again (quadratic: 9 s for one 4M-character token), and is slow on huge prose too."""
+    lines: list[str] = []
+    line: list[str] = []
+    used = 0
+    for word in text.split():
+        if len(word) > width:  # a token longer than a line: its own lines, cut at the width
+            if line:
+                lines.append(" ".join(line))
+                line, used = [], 0
+            pieces = [word[i : i + width] for i in range(0, len(word), width)]
+            lines += pieces[:-1]
+            word = pieces[-1]
+        if line and used + 1 + len(word) > width:
+            lines.append(" ".join(line))
+            line, used = [], 0
+        used += len(word) + (1 if line else 0)
+        line.append(word)
+    if line:
+        lines.append(" ".join(line))
+    return lines
+
+
 def show_paper(p: Paper) -> str:
     from readinglist.markup import to_plain
 
@@ -154,7 +178,7 @@ def show_paper(p: Paper) -> str:
     if p.abstract:
         lines.append("")
         for para in to_plain(p.abstract).split("\n\n"):
-            lines += [*textwrap.wrap(para, width), ""]
+            lines += [*wrap_words(para, width), ""]
     if p.note.strip():
         lines += ["Note:", textwrap.indent(p.note.strip(), "  ")]
     return "\n".join(lines).rstrip()
