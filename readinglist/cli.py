@@ -95,6 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("id", metavar="ID")
     s.add_argument("text", metavar="TEXT")
 
+    s = sub.add_parser("key", help="print a paper's citation key, or set your own")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("key", nargs="?", metavar="NEWKEY", help="the new key (unique in the library)")
+
     s = sub.add_parser("export", help="export a reading list (Markdown to stdout by default)")
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
     s.add_argument("-o", "--output", type=Path, metavar="FILE")
@@ -168,7 +172,8 @@ def show_paper(p: Paper) -> str:
     width = min(100, shutil.get_terminal_size((100, 20)).columns)
     lines = [p.title, "=" * min(len(p.title), width)]
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
-    lines.append(f"id {p.uid} · {p.state}" + (f" · {meta}" if meta else ""))
+    key = f" · key {p.citation_key}" if p.citation_key else ""
+    lines.append(f"id {p.uid}{key} · {p.state}" + (f" · {meta}" if meta else ""))
     if p.authors:
         lines.append(", ".join(p.authors))
     if p.tags:
@@ -275,6 +280,15 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         p = lib.paper(pid)
         assert p is not None
         print(f"{p.uid}: {p.title}")
+        return 0
+    if cmd == "key":
+        pid = lib.resolve(args.id)
+        if args.key is not None:
+            before = lib.set_citation_key(pid, args.key)
+            key = lib.citation_keys([pid])[pid]
+            print(f"{lib.store.uids([pid])[pid]}: {before} → {key}" if before != key else key)
+        else:
+            print(lib.citation_keys([pid])[pid])
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)

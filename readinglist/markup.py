@@ -206,11 +206,21 @@ def _decode_span(span: str) -> str:
     return _decode_short_span(span) if len(span) <= MAX_DECODED else _strip_commands(span)
 
 
+# text symbols pylatexenc decodes to nothing; the BibTeX export writes them (latex._TEXT_SPECIALS)
+_TEXT_SYMBOLS = {
+    "\\textbraceleft": "\ue011", "\\textbraceright": "\ue012", "\\textless": "<", "\\textgreater": ">",
+    "\\textbar": "|", "\\^": "^", "\\~": "~",
+}  # fmt: skip
+
+
 @lru_cache(maxsize=20000)
 def _decode_short_span(span: str) -> str:
     """Spans repeat (accents, {Braces}), so they are cached."""
     if span == "~":
         return " "
+    symbol = _TEXT_SYMBOLS.get(span.removesuffix("{}"))
+    if symbol is not None:
+        return symbol
     if span.startswith(("\\cite", "\\ref", "\\label", "\\footnote", "\\eqref", "\\citep", "\\citet")):
         return ""
     if span in ("\\end{abstract}", "\\begin{abstract}"):
@@ -234,7 +244,11 @@ def decode_text(chunk: str) -> str:
         pos = m.end()
     out.append(_plain_subs(chunk[pos:]))
     text = "".join(out)
-    return text.replace("{", "").replace("}", "") if ("{" in text or "}" in text) else text
+    if "{" in text or "}" in text:  # grouping braces, and \{ \} (as often a broken accent as a brace meant)
+        text = text.replace("{", "").replace("}", "")
+    if "\ue011" in text or "\ue012" in text:  # \textbraceleft{} \textbraceright{}: braces meant (the export's)
+        text = text.replace("\ue011", "{").replace("\ue012", "}")
+    return text
 
 
 def decode_math(src: str) -> str:
@@ -422,39 +436,46 @@ def title_plain(raw: str) -> str:
     return re.sub(r"\s+", " ", to_plain(raw)).strip()
 
 
-_MD_ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|])")
-
-
 def escape_markdown(text: str) -> str:
-    """Escape what would turn a title into Markdown syntax."""
-    return _MD_ESCAPE_RE.sub(r"\\\1", text)
+    """Escape what would turn a title into Markdown syntax or HTML."""
+    from readinglist.mdtext import escape_chars
+
+    return escape_chars(text)
 
 
 def to_markdown(raw: str) -> str:
-    """Markdown for export: emphasis as *x* / **x**, math kept as $…$, links as autolinks."""
+    """Markdown for export: emphasis as *x* / **x**, math kept as $…$, links as autolinks; inert (see
+    mdtext): text escaped, code fenced, math without HTML, only http(s) links."""
+    from readinglist.mdtext import code_span, escape_chars, inert_math, safe_url
+
     buf = io.StringIO()
     write = buf.write
     for run in iter_runs(raw):
         if run.kind == "para":
             write("\n\n")
         elif run.kind == "math":
-            write(_wrap_md(f"${run.text}$", run.styles))
+            write(_wrap_md(f"${inert_math(run.text)}$", run.styles))
         elif run.kind == "url":
-            write(f"<{run.text}>")
+            target = safe_url(run.text)
+            write(f"<{target}>" if target else escape_chars(run.text))
+        elif "code" in run.styles:
+            write(_wrap_md(run.text, run.styles, code_span))
         else:
-            body = run.text.replace("*", "\\*") if not run.styles else run.text
-            write(_wrap_md(body, run.styles))
-    return re.sub(r"[ \t]+", " ", buf.getvalue()).strip()
+            write(_wrap_md(escape_chars(run.text), run.styles))
+    return _RUNS_OF_SPACE_RE.sub(" ", buf.getvalue()).strip()
 
 
-def _wrap_md(text: str, styles: frozenset[str]) -> str:
+_RUNS_OF_SPACE_RE = re.compile(r"[ \t]{2,}|\t")  # not every single space: each match costs
+
+
+def _wrap_md(text: str, styles: frozenset[str], code: Callable[[str], str] | None = None) -> str:
     if not styles or not text.strip():
         return text
     lead = text[: len(text) - len(text.lstrip())]
     trail = text[len(text.rstrip()) :]
     core = text.strip()
-    if "code" in styles:
-        core = f"`{core}`"
+    if "code" in styles and code is not None:
+        core = code(core)
     if "b" in styles:
         core = f"**{core}**"
     if "i" in styles:

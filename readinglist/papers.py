@@ -7,6 +7,7 @@ the index, the exports, the command line and the window follow.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
     for f in (
         ExportFormat("markdown", "Markdown", ".md"),
         ExportFormat("bibtex", "BibTeX", ".bib"),
+        ExportFormat("biblatex", "BibLaTeX (UTF-8)", ".bib"),
         ExportFormat("csv", "CSV", ".csv"),
         ExportFormat("json", "JSON", ".json"),
     )
@@ -114,6 +116,7 @@ class Paper:
     source: str = ""
     in_source: bool = True
     updated_at: str = ""
+    citation_key: str = ""  # given once when stored (citekeys), then only the user changes it
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -129,6 +132,7 @@ class Paper:
             "note": self.note,
             "links": self.links,
             "source": self.source,
+            "citation_key": self.citation_key,
         }
 
 
@@ -200,3 +204,14 @@ class ImportFailure(Exception):
 
 class ImportCancelled(Exception):
     """The user cancelled an import; the file's changes were rolled back."""
+
+
+class ExportError(OSError):
+    """A file an export cannot or will not write (a folder, a device); the message names it and says why.
+    An OSError, so that every caller that reports a failed write reports this one too."""
+
+    def __init__(self, message: str):
+        super().__init__(errno.EINVAL, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
