@@ -46,6 +46,10 @@ def render(papers: Sequence[Paper], options: ExportOptions, today: date | None =
         return csv_text(papers)
     if options.format == "json":
         return json.dumps([p.to_json() for p in papers], ensure_ascii=False, indent=2) + "\n"
+    if options.format == "csljson":
+        return csl_json(papers, options)
+    if options.format == "ris":
+        return ris(papers, options)
     raise ValueError(f"unknown export format {options.format!r}; use one of {', '.join(EXPORT_FORMATS)}")
 
 
@@ -201,8 +205,7 @@ def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
     """BibTeX that compiles (see latex): plain ASCII with LaTeX escapes for the "bibtex" format (bibtex,
     biber, any engine), UTF-8 for "biblatex". Each paper under its stored citation key."""
     ascii_only = options.format != "biblatex"
-    fallback = _fallback_keys(papers)
-    return "\n".join(bibtex_entry(p, p.citation_key or fallback[id(p)], options, ascii_only) for p in papers)
+    return "\n".join(bibtex_entry(p, key, options, ascii_only) for p, key in zip(papers, _keys(papers), strict=True))
 
 
 # ---- CSV ----------------------------------------------------------------------------------------------
@@ -244,3 +247,110 @@ def csv_text(papers: Sequence[Paper]) -> str:
             ]
         )
     return buf.getvalue()
+
+
+# ---- CSL-JSON (pandoc, Zotero, citeproc) and RIS (Zotero, EndNote, Mendeley) ----------------------------
+
+_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter", "ten"})
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+def split_name(author: str) -> dict[str, str]:
+    """A name as CSL wants it: family, given, particle, suffix; a name that is not one person's (two
+    commas: a list someone typed as one name) as a literal."""
+    author = " ".join(author.split())
+    if author.count(",") > 1 or not author:
+        return {"literal": author}
+    if "," in author:
+        family, given = (part.strip() for part in author.split(",", 1))
+        return {"family": family, "given": given} if given else {"literal": family}
+    words = author.split(" ")
+    suffix = words.pop() if len(words) > 2 and words[-1].lower() in _SUFFIXES else ""
+    if len(words) == 1:
+        return {"literal": words[0]}
+    i = len(words) - 1
+    while i > 1 and words[i - 1].lower() in _PARTICLES:
+        i -= 1
+    name = {"family": words[-1], "given": " ".join(words[:i])}
+    if i < len(words) - 1:
+        name["non-dropping-particle"] = " ".join(words[i:-1])
+    if suffix:
+        name["suffix"] = suffix
+    return name
+
+
+def _keys(papers: Sequence[Paper]) -> list[str]:
+    fallback = _fallback_keys(papers)
+    return [p.citation_key or fallback[id(p)] for p in papers]
+
+
+def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
+    """One paper as CSL-JSON: what citeproc, pandoc (--citeproc) and Zotero read, under its citation key."""
+    item: dict[str, object] = {
+        "id": key,
+        "citation-key": key,
+        "type": "paper-conference" if p.venue else "article",
+        "title": " ".join(p.title.split()),  # already plain: the imported title decoded, or the user's
+    }
+    if p.authors:
+        item["author"] = [split_name(a) for a in p.authors]
+    if p.venue:
+        item["container-title"] = p.venue
+    if p.year:
+        item["issued"] = {"date-parts": [[p.year]]}
+    target = mdtext.safe_url(p.url) if p.url else None
+    if target:
+        item["URL"] = p.url
+    if p.plain_abstract:
+        item["abstract"] = p.plain_abstract
+    if p.tags:
+        item["keyword"] = ", ".join(p.tags)
+    if options.notes and p.note.strip():
+        item["annote"] = p.note.strip()
+    return item
+
+
+def csl_json(papers: Sequence[Paper], options: ExportOptions) -> str:
+    items = [csl_item(p, key, options) for p, key in zip(papers, _keys(papers), strict=True)]
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+
+
+def _ris_value(text: str) -> str:
+    """One line: a line break inside a value would let a line of it read as a tag (`ER  - ` ends a record)."""
+    return " ".join(text.split())
+
+
+def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
+    def tag(name: str, value: str) -> None:
+        value = _ris_value(value)
+        if value:
+            lines.append(f"{name}  - {value}")
+
+    lines: list[str] = [f"TY  - {'CPAPER' if p.venue else 'GEN'}"]
+    tag("ID", key)
+    tag("TI", p.title)
+    for author in p.authors:
+        name = split_name(author)
+        if "literal" in name:
+            tag("AU", name["literal"])
+        else:
+            family = " ".join(x for x in (name.get("non-dropping-particle", ""), name["family"]) if x)
+            tag("AU", ", ".join(x for x in (family, name["given"], name.get("suffix", "")) if x))
+    tag("T2", p.venue)
+    if p.year:
+        tag("PY", str(p.year))
+    if p.url and mdtext.safe_url(p.url):
+        tag("UR", p.url)
+    tag("AB", p.plain_abstract)
+    for t in p.tags:
+        tag("KW", t)
+    if options.notes:
+        tag("N1", p.note)
+    lines.append("ER  - ")
+    return lines
+
+
+def ris(papers: Sequence[Paper], options: ExportOptions) -> str:
+    """RIS, as its specification writes it: CRLF line ends, a blank line between records."""
+    records = ["\r\n".join(ris_record(p, key, options)) for p, key in zip(papers, _keys(papers), strict=True)]
+    return "\r\n\r\n".join(records) + "\r\n"

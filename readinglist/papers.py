@@ -43,6 +43,8 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
         ExportFormat("biblatex", "BibLaTeX (UTF-8)", ".bib"),
         ExportFormat("csv", "CSV", ".csv"),
         ExportFormat("json", "JSON", ".json"),
+        ExportFormat("csljson", "CSL-JSON (Zotero, pandoc)", ".json"),
+        ExportFormat("ris", "RIS", ".ris"),
     )
 }
 DEFAULT_EXPORT_FORMAT = "markdown"
