@@ -17,6 +17,7 @@ import unicodedata
 from functools import lru_cache
 
 from readinglist.markup import MAX_DECODED, Run, iter_runs
+from readinglist.math_commands import MATH_COMMANDS
 
 _TEXT_SPECIALS = {
     "\\": "\\textbackslash{}",
@@ -119,11 +120,26 @@ def math_latex(body: str, ascii_only: bool = True) -> str | None:
         return None
     if body.endswith("\\") or "^^" in body:  # a trailing backslash would escape the closing $; ^^ is TeX's hex escape
         return None
-    body = re.sub(r"(?<!\\)([%#])", r"\\\1", body)  # a bare % would comment out the rest of the entry
-    if "&" in body and "\\begin" not in body:
-        body = re.sub(r"(?<!\\)&", r"\\&", body)
+    if _TEXT_ACCENT_RE.search(body):  # \' \" \^ … are text accents: an error in math
+        return None
+    if any(name not in MATH_COMMANDS for name in _COMMAND_NAME_RE.findall(body)):
+        return None  # an author's own macro (\\R, \\eps) would stop the compile: the formula is shown as text
+    body = re.sub(r"(?<!\\)([%#&])", r"\\\1", body)  # a bare % would comment out the rest of the entry
     body = body.replace("\n", " ")
-    return _unicode(body, ascii_only)
+    if ascii_only and not body.isascii():
+        body = _NON_ASCII_RE.sub(lambda m: _math_char(m.group(0)), body)
+    return body
+
+
+_COMMAND_NAME_RE = re.compile(r"\\([a-zA-Z]+)")
+_TEXT_ACCENT_RE = re.compile(r"(?<!\\)\\[`'^\"~=.]")
+
+
+def _math_char(ch: str) -> str:
+    """A non-ASCII character inside a formula: a math symbol as it is, a letter with a text accent in \\mbox
+    (a text accent is an error in math)."""
+    out = char_to_latex(ch)
+    return out if "\\ensuremath" in out or out == UNREPRESENTABLE else "\\mbox{" + out + "}"
 
 
 def _wrap(body: str, styles: frozenset[str]) -> str:
