@@ -175,7 +175,8 @@ def to_bibtex(raw: str, ascii_only: bool = True, title: bool = False) -> str:
     parts: list[str] = []
     for run in iter_runs(raw):
         parts.append(_run_latex(run, ascii_only, title))
-    return _RUNS_OF_SPACE_RE.sub(" ", "".join(parts)).strip()
+    text = "".join(parts)
+    return (_RUNS_OF_SPACE_RE.sub(" ", text) if "  " in text or "\t" in text else text).strip()
 
 
 _RUNS_OF_SPACE_RE = re.compile(r"[ \t]{2,}|\t")  # not every single space: each match costs

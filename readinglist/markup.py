@@ -358,8 +358,8 @@ class _Flags:
         lowered = para.lower()
         self.math = "$" in para or "\\(" in para or "\\[" in para
         self.urls = any(h in lowered for h in _URL_HINTS)
-        self.marks = _MARK_RE.search(para) is not None
-        self.latex = _LATEX_TRIGGER.search(para) is not None
+        self.marks = any(mark in para for mark in _MARKS)  # substring tests run in C, a class search does not
+        self.latex = "\\" in para or "{" in para or "}" in para or "~" in para  # _LATEX_TRIGGER
         self.subs = any(a in para for a, _ in _SIMPLE_SUBS)
 
 
@@ -462,7 +462,8 @@ def to_markdown(raw: str) -> str:
             write(_wrap_md(run.text, run.styles, code_span))
         else:
             write(_wrap_md(escape_chars(run.text), run.styles))
-    return _RUNS_OF_SPACE_RE.sub(" ", buf.getvalue()).strip()
+    out = buf.getvalue()
+    return (_RUNS_OF_SPACE_RE.sub(" ", out) if "  " in out or "\t" in out else out).strip()
 
 
 _RUNS_OF_SPACE_RE = re.compile(r"[ \t]{2,}|\t")  # not every single space: each match costs
