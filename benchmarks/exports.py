@@ -47,20 +47,22 @@ else:
         w = random.choice(words); parts.append(w); size += len(w) + 1
     s = " ".join(parts)
 from readinglist import markup
-t = time.perf_counter()
+from readinglist.cli import show_paper
+from readinglist.papers import Paper
+if what in ("html", "detail"):
+    from PySide6.QtWidgets import QApplication, QTextBrowser
+    app = QApplication([])
+    b = QTextBrowser(); b.resize(700, 800); b.show(); app.processEvents()
+    markup.warm()
+t = time.perf_counter()  # from here: the work itself, not Qt's or pylatexenc's start-up
 if what == "plain":
     markup.to_plain(s)
 elif what == "show":
-    from readinglist.cli import show_paper
-    from readinglist.papers import Paper
     show_paper(Paper(1, "abc", "T", "T", "T", None, s, "", [], "", None, "", [], "unread", ""))
 else:
-    from PySide6.QtWidgets import QApplication, QTextBrowser
-    app = QApplication([])
-    if what == "detail" and not hasattr(markup, "truncated_html"):
-        what = "html (no truncated_html)"
-    html = markup.truncated_html(s)[0] if what == "detail" else markup.to_html(s)
-    b = QTextBrowser(); b.resize(700, 800); b.show(); app.processEvents()
+    # before truncated_html the detail pane rendered everything
+    cut = what == "detail" and hasattr(markup, "truncated_html")
+    html = markup.truncated_html(s)[0] if cut else markup.to_html(s)
     b.setHtml(html); b.document().size(); app.processEvents()
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"s": time.perf_counter() - t, "peak_mb": peak}))

@@ -5,7 +5,8 @@ hard link, or have made readable to others; replacing the name with a fresh priv
 these. So the name is followed to the file it means, that file's permissions (and, where allowed, owner)
 carry over, and the new text goes to a temporary file beside it that is renamed over it once complete.
 Only regular files are written: a device node, pipe, socket or folder gets a clear refusal (renaming a
-file over `/dev/full` as root replaced the device).
+file over `/dev/full` as root replaced the device), and so does a file the user may not write (a rename
+would replace it anyway, as only the folder's permissions count for that).
 
 Hard links: the other names of the file must see the new text (splitting the link, as a rename does,
 leaves them on the old list without a word). The text is first written completely to a temporary file
@@ -44,6 +45,8 @@ def resolve_target(path: Path) -> Path:
         raise ExportError(f"{path}: {exc.strerror or exc}") from None
     if stat.S_ISDIR(st.st_mode):
         raise ExportError(f"{path} is a folder: choose a file name inside it")
+    if stat.S_ISREG(st.st_mode) and not os.access(target, os.W_OK):
+        raise ExportError(f"{path} is read-only: make it writable or choose another name")
     if not stat.S_ISREG(st.st_mode):
         kind = (
             "a device"

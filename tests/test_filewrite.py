@@ -104,3 +104,15 @@ def test_cli_export_to_a_device_or_folder_says_why(tmp_path, capsys):
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
     assert main(["--data-dir", data, "export", "-o", str(tmp_path)]) == 1
     assert "is a folder" in capsys.readouterr().err
+
+
+def test_a_read_only_file_is_refused(tmp_path, monkeypatch):
+    target = tmp_path / "list.md"
+    target.write_text("old")
+    target.chmod(0o444)
+    if os.geteuid() == 0:  # root may write any file: ask as a user would be answered
+        real_access = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p) == target else real_access(p, mode))
+    with pytest.raises(ExportError, match="is read-only"):
+        write_text(target, "new")
+    assert target.read_text() == "old"
