@@ -68,18 +68,19 @@ def _encoder():
 
 @lru_cache(maxsize=4096)
 def char_to_latex(ch: str) -> str:
-    """One non-ASCII character as LaTeX: pylatexenc's table, else an accent on its base letter (ễ → {\\~{\\^e}}),
-    else UNREPRESENTABLE."""
-    out = str(_encoder().unicode_to_latex(ch))
-    if out != ch and "\\k{" not in out:  # \k (ogonek) exists only in T1: pdflatex's default OT1 stops at it
-        return out
+    """One non-ASCII character as LaTeX: pylatexenc's table, else accents on its base letter, else
+    UNREPRESENTABLE. Stacked accents nest in double braces, ễ → {\\~{{\\^{e}}}}: biber decodes {\\~{\\^{e}}} and
+    writes it back as \\~\\^{e}, which stops pdflatex; the inner group keeps its own (bibtex reads both)."""
     decomposed = unicodedata.normalize("NFD", ch)
-    base, marks = decomposed[0], decomposed[1:]
-    marks = marks.replace("\u0328", "")  # ą → a: OT1 has no ogonek
+    base, marks = decomposed[0], decomposed[1:].replace("\u0328", "")  # ą → a: OT1 has no ogonek
+    if len(decomposed) < 3:
+        out = str(_encoder().unicode_to_latex(ch))
+        if out != ch and "\\k{" not in out:  # \\k (ogonek) exists only in T1: pdflatex's default OT1 stops at it
+            return out
     if marks and base.isascii() and all(m in _COMBINING_ACCENTS for m in marks):
-        body = base
-        for mark in marks:
-            body = f"\\{_COMBINING_ACCENTS[mark]}{{{body}}}"
+        body = f"\\{_COMBINING_ACCENTS[marks[0]]}{{{base}}}"
+        for mark in marks[1:]:
+            body = f"\\{_COMBINING_ACCENTS[mark]}{{{{{body}}}}}"
         return "{" + body + "}"
     if base.isascii() and base.isalpha() and not marks:
         return base
