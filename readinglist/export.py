@@ -1,4 +1,4 @@
-"""Writers for what a reader takes elsewhere: Markdown notes, BibTeX for a paper, CSV, JSON.
+"""Writers for what a reader takes elsewhere: Markdown, BibTeX (ASCII or UTF-8), CSV, JSON, CSL-JSON, RIS.
 
 Files are written atomically through filewrite (a temporary file beside the file the name means, then a
 rename), so an interrupted export never leaves half a reading list where the old one was. Every writer is

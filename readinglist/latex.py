@@ -88,9 +88,20 @@ def char_to_latex(ch: str) -> str:
 
 
 def _unicode(text: str, ascii_only: bool) -> str:
-    if ascii_only and not text.isascii():
-        return _NON_ASCII_RE.sub(lambda m: char_to_latex(m.group(0)), text)
-    return text
+    if text.isascii():
+        return text
+    return _NON_ASCII_RE.sub(lambda m: (char_to_latex if ascii_only else utf8_char)(m.group(0)), text)
+
+
+@lru_cache(maxsize=4096)
+def utf8_char(ch: str) -> str:
+    """A character in a UTF-8 file: letters of the Latin script, punctuation and anything LaTeX has no macro
+    for stay as they are; symbols LaTeX spells (α, ℓ, ∞, ₀) are spelled so (\\ensuremath{\\lambda}), for
+    pdflatex, which has no glyph for them, and biber, which writes them back as \\x{03bb} otherwise."""
+    if unicodedata.name(ch, "").startswith("LATIN") or unicodedata.category(ch)[0] in "PZ":
+        return ch
+    out = char_to_latex(ch)
+    return ch if out == UNREPRESENTABLE else out
 
 
 def escape_text(text: str, ascii_only: bool = True) -> str:
@@ -114,7 +125,7 @@ def _braces_balanced(body: str) -> bool:
     return depth == 0
 
 
-def math_latex(body: str, ascii_only: bool = True) -> str | None:
+def math_latex(body: str) -> str | None:
     """A formula's source for $…$, or None when it cannot be kept safely (then it is written as text)."""
     body = _JUNK_RE.sub("", body).strip()
     if not body or len(body) > MAX_DECODED or not _braces_balanced(body) or _UNSAFE_MATH_RE.search(body):
@@ -127,7 +138,7 @@ def math_latex(body: str, ascii_only: bool = True) -> str | None:
         return None  # an author's own macro (\\R, \\eps) would stop the compile: the formula is shown as text
     body = re.sub(r"(?<!\\)([%#&])", r"\\\1", body)  # a bare % would comment out the rest of the entry
     body = body.replace("\n", " ")
-    if ascii_only and not body.isascii():
+    if not body.isascii():  # in either mode: inside a formula only macros work with pdflatex and biber
         body = _NON_ASCII_RE.sub(lambda m: _math_char(m.group(0)), body)
     return body
 
@@ -187,7 +198,7 @@ def _run_latex(run: Run, ascii_only: bool, title: bool) -> str:
     if run.kind == "para":
         return "\n\n" if not title else " "
     if run.kind == "math":
-        body = math_latex(run.text, ascii_only)
+        body = math_latex(run.text)
         if body is None:
             return _wrap(escape_text(f"${run.text}$", ascii_only), run.styles)
         return _wrap("{$" + body + "$}" if title else "$" + body + "$", run.styles)

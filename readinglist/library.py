@@ -287,7 +287,9 @@ class Library:
     def set_citation_key(self, paper_id: int, key: str) -> str:
         """The user's own citation key (unique in the library; StoreError says why not); returns the old one,
         for undo. Keys are otherwise given once and never changed (see citekeys)."""
-        return self.store.set_citation_key(paper_id, key)
+        before = self.store.set_citation_key(paper_id, key)
+        self._reindex([paper_id])  # the store moved its revision on, as for any edit
+        return before
 
     def citation_keys(self, ids: Sequence[int]) -> dict[int, str]:
         return self.store.citation_keys(ids)
