@@ -101,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("id", metavar="ID")
     s.add_argument("text", metavar="TEXT")
 
+    s = sub.add_parser("key", help="print a paper's citation key, or set your own")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("key", nargs="?", metavar="NEWKEY", help="the new key (unique in the library)")
+
     s = sub.add_parser("export", help="export a reading list (Markdown to stdout by default)")
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
     s.add_argument("-o", "--output", type=Path, metavar="FILE")
@@ -154,13 +158,38 @@ def print_papers(papers: Sequence[Paper], as_json: bool, scores: Sequence[float]
         print(paper_line(p, width))
 
 
+def wrap_words(text: str, width: int) -> list[str]:
+    """Greedy line filling, linear in the text: textwrap breaks a long word by slicing off the rest again
+    and again (quadratic: 9 s for one 4M-character token), and is slow on huge prose too."""
+    lines: list[str] = []
+    line: list[str] = []
+    used = 0
+    for word in text.split():
+        if len(word) > width:  # a token longer than a line: its own lines, cut at the width
+            if line:
+                lines.append(" ".join(line))
+                line, used = [], 0
+            pieces = [word[i : i + width] for i in range(0, len(word), width)]
+            lines += pieces[:-1]
+            word = pieces[-1]
+        if line and used + 1 + len(word) > width:
+            lines.append(" ".join(line))
+            line, used = [], 0
+        used += len(word) + (1 if line else 0)
+        line.append(word)
+    if line:
+        lines.append(" ".join(line))
+    return lines
+
+
 def show_paper(p: Paper) -> str:
     from readinglist.markup import to_plain
 
     width = min(100, shutil.get_terminal_size((100, 20)).columns)
     lines = [p.title, "=" * min(len(p.title), width)]
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
-    lines.append(f"id {p.uid} · {p.state}" + (f" · {meta}" if meta else ""))
+    key = f" · key {p.citation_key}" if p.citation_key else ""
+    lines.append(f"id {p.uid}{key} · {p.state}" + (f" · {meta}" if meta else ""))
     if p.authors:
         lines.append(", ".join(p.authors))
     if p.tags:
@@ -170,7 +199,7 @@ def show_paper(p: Paper) -> str:
     if p.abstract:
         lines.append("")
         for para in to_plain(p.abstract).split("\n\n"):
-            lines += [*textwrap.wrap(para, width), ""]
+            lines += [*wrap_words(para, width), ""]
     if p.note.strip():
         lines += ["Note:", textwrap.indent(p.note.strip(), "  ")]
     return "\n".join(lines).rstrip()
@@ -275,6 +304,15 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         p = lib.paper(pid)
         assert p is not None
         print(f"{p.uid}: {p.title}")
+        return 0
+    if cmd == "key":
+        pid = lib.resolve(args.id)
+        if args.key is not None:
+            before = lib.set_citation_key(pid, args.key)
+            key = lib.citation_keys([pid])[pid]
+            print(f"{lib.store.uids([pid])[pid]}: {before} → {key}" if before != key else key)
+        else:
+            print(lib.citation_keys([pid])[pid])
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)

@@ -1,7 +1,9 @@
-"""Writers for what a reader takes elsewhere: Markdown notes, BibTeX for a paper, CSV, JSON.
+"""Writers for what a reader takes elsewhere: Markdown, BibTeX (ASCII or UTF-8), CSV, JSON, CSL-JSON, RIS.
 
-Files are written atomically (a temporary file beside the target, then a rename), so an interrupted export
-never leaves half a reading list where the old one was.
+Files are written atomically through filewrite (a temporary file beside the file the name means, then a
+rename), so an interrupted export never leaves half a reading list where the old one was. Every writer is
+inert whatever the library holds: Markdown through mdtext, CSV cells that a spreadsheet would read as a
+formula quoted as OWASP advises.
 """
 
 from __future__ import annotations
@@ -9,16 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
-import tempfile
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from readinglist.markup import escape_markdown, title_plain, to_markdown
+from readinglist import citekeys, latex, mdtext
+from readinglist.filewrite import write_text
+from readinglist.markup import to_markdown
 from readinglist.papers import EXPORT_FORMATS, STATE_LABELS, STATES, Paper
 
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
@@ -39,33 +40,23 @@ class ExportOptions:
 def render(papers: Sequence[Paper], options: ExportOptions, today: date | None = None) -> str:
     if options.format == "markdown":
         return markdown(papers, options, today)
-    if options.format == "bibtex":
+    if options.format in ("bibtex", "biblatex"):
         return bibtex(papers, options)
     if options.format == "csv":
         return csv_text(papers)
     if options.format == "json":
         return json.dumps([p.to_json() for p in papers], ensure_ascii=False, indent=2) + "\n"
+    if options.format == "csljson":
+        return csl_json(papers, options)
+    if options.format == "ris":
+        return ris(papers, options)
     raise ValueError(f"unknown export format {options.format!r}; use one of {', '.join(EXPORT_FORMATS)}")
 
 
-def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def export(papers: Sequence[Paper], options: ExportOptions, path: Path) -> None:
+    """Render and write; an ExportError (an OSError) says why a name cannot be written (a folder, a device)."""
     # CSV carries a byte-order mark so that spreadsheets read it as UTF-8
-    write_atomic(path, render(papers, options), "utf-8-sig" if options.format == "csv" else "utf-8")
+    write_text(path, render(papers, options), "utf-8-sig" if options.format == "csv" else "utf-8")
 
 
 # ---- Markdown -----------------------------------------------------------------------------------------
@@ -77,24 +68,24 @@ def code_links(p: Paper) -> list[str]:
 
 def _item(p: Paper, options: ExportOptions) -> list[str]:
     box = "[x]" if p.state == "read" else "[ ]"
-    title = escape_markdown(p.title)
-    head = f"- {box} **[{title}]({p.url})**" if p.url else f"- {box} **{title}**"
+    head = f"- {box} **{mdtext.link(p.title, p.url)}**"
     if p.state == "skimmed":
         head += " *(skimmed)*"
-    meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
+    meta = mdtext.escape(" ".join(x for x in (p.venue, str(p.year or "")) if x))
     bits = [meta] if meta else []
     if p.authors:
         shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 else "")
-        bits.insert(0, escape_markdown(shown))
+        bits.insert(0, mdtext.escape(shown))
     if p.tags:
-        bits.append(" ".join(f"`{t}`" for t in p.tags))
-    codes = code_links(p)
+        bits.append(" ".join(mdtext.code_span(t) for t in p.tags))
+    codes = [u for u in code_links(p) if mdtext.safe_url(u)]
     if codes:
-        bits.append(" ".join(f"[code]({u})" if i == 0 else f"[code {i + 1}]({u})" for i, u in enumerate(codes)))
+        bits.append(" ".join(mdtext.link("code" if i == 0 else f"code {i + 1}", u) for i, u in enumerate(codes)))
     lines = [head + (" — " + " · ".join(bits) if bits else "")]
     if options.notes and p.note.strip():
         lines.append("")
-        lines += ["  " + line if line.strip() else "" for line in p.note.strip().splitlines()]
+        note = mdtext.inert_note(p.note.strip())
+        lines += ["  " + line if line.strip() else "" for line in note.splitlines()]
     if options.abstracts and p.abstract:
         lines.append("")
         for para in to_markdown(p.abstract).split("\n\n"):
@@ -109,12 +100,12 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
 def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None = None) -> str:
     today = today or date.today()
     venues = sorted({f"{p.venue} {p.year}".strip() for p in papers if p.venue})
-    title = "Reading list" + (f" — {venues[0]}" if len(venues) == 1 else "")
+    title = "Reading list" + (f" — {mdtext.escape(venues[0])}" if len(venues) == 1 else "")
     scope = []
     if options.query:
-        scope.append(f"query `{options.query.replace('`', '')}`")
+        scope.append(f"query {mdtext.code_span(options.query)}")
     if options.scope:
-        scope.append(options.scope)
+        scope.append(mdtext.escape(options.scope))
     scope += [today.isoformat(), f"{len(papers)} paper{'s' if len(papers) != 1 else ''}"]
     read = sum(p.state == "read" for p in papers)
     scope.append(f"{read} read")
@@ -128,7 +119,7 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
                 by_tag.setdefault(t, []).append(p)
             if not p.tags:
                 untagged.append(p)
-        groups = [(f"`{t}`", by_tag[t]) for t in sorted(by_tag, key=str.casefold)]
+        groups = [(mdtext.code_span(t), by_tag[t]) for t in sorted(by_tag, key=str.casefold)]
         if untagged:
             groups.append(("Untagged", untagged))
     elif options.group == "state":
@@ -149,71 +140,89 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
 
 # ---- BibTeX -------------------------------------------------------------------------------------------
 
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for i, ch in enumerate(text):
-        if ch in "{}" and i and text[i - 1] == "\\":
-            continue
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            return False
-    return depth == 0
+JABREF_READSTATUS = {"read": "read", "skimmed": "skimmed"}  # JabRef writes no field for unread
+JABREF_PRIORITY = {1: "prio1", 2: "prio2", 3: "prio3"}  # JabRef's priority field: 1 is the highest
 
 
-def _bib_value(text: str) -> str:
-    """A BibTeX value (bibtexparser adds the braces); braces that would break the entry become parentheses."""
-    if not _balanced(text):
-        text = text.replace("{", "(").replace("}", ")")
-    return text
+def jabref_priority(priority: int | None) -> str | None:
+    """JabRef's `priority` value for a priority 1–3. Papers have no priority yet (issue 17): when Paper gains
+    one, bibtex_entry writes `priority = {jabref_priority(p.priority)}` where it says so."""
+    return JABREF_PRIORITY.get(priority) if priority is not None else None
 
 
-def cite_key(p: Paper, taken: set[str]) -> str:
-    last = p.authors[0].split()[-1] if p.authors else (p.venue or "paper")
-    words = [w for w in re.findall(r"[A-Za-z0-9]+", title_plain(p.title)) if len(w) > 3]
-    base = f"{last}{p.year or ''}{words[0] if words else p.uid}"
-    base = unicodedata.normalize("NFKD", base).encode("ascii", "ignore").decode().lower()
-    base = re.sub(r"[^a-z0-9]", "", base) or p.uid
-    key, n = base, 1
-    while key in taken:
-        key, n = f"{base}{chr(ord('a') + n - 1) if n <= 26 else n}", n + 1
-    taken.add(key)
-    return key
+def _fallback_keys(papers: Sequence[Paper]) -> dict[int, str]:
+    """Keys for papers that have none stored (built outside a library): made unique within this export."""
+    taken = {p.citation_key.lower() for p in papers if p.citation_key}
+    out: dict[int, str] = {}
+    for p in papers:
+        if not p.citation_key:
+            base = citekeys.base_key(p.auto_title or p.title, p.authors, p.year)
+            key = citekeys.unique_key(base, lambda k: k.lower() in taken)
+            taken.add(key.lower())
+            out[id(p)] = key
+    return out
+
+
+def _bib_names(authors: Sequence[str], ascii_only: bool) -> str:
+    """BibTeX's `and`-separated names; a name bibtex would misread (two commas, an "and" inside) is braced
+    whole, as a corporate author is."""
+    names = []
+    for name in authors:
+        text = latex.plain_to_bibtex(name, ascii_only).replace("\n", " ")
+        if name.count(",") > 1 or re.search(r"\sand\s", name, re.I):
+            text = "{" + text + "}"
+        names.append(text)
+    return " and ".join(names)
+
+
+def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -> str:
+    title = p.user_title if p.user_title else (p.raw_title or p.title)
+    fields: list[tuple[str, str]] = [("title", latex.to_bibtex(title, ascii_only, title=True))]
+    if p.authors:
+        fields.append(("author", _bib_names(p.authors, ascii_only)))
+    if p.venue:
+        fields.append(("booktitle", latex.plain_to_bibtex(p.venue, ascii_only)))
+    if p.year:
+        fields.append(("year", str(p.year)))
+    target = mdtext.safe_url(p.url) if p.url else None
+    if target:
+        fields.append(("url", target))
+    if p.abstract:
+        fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
+    if p.tags:
+        fields.append(("keywords", latex.plain_to_bibtex(", ".join(p.tags), ascii_only)))
+    if options.notes and p.note.strip():
+        fields.append(("annote", latex.plain_to_bibtex(p.note.strip(), ascii_only)))
+    if p.state in JABREF_READSTATUS:
+        fields.append(("readstatus", JABREF_READSTATUS[p.state]))
+    # priority: Paper has none yet — then: fields.append(("priority", jabref_priority(p.priority)))
+    kind = "inproceedings" if p.venue else "misc"
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
+    return f"@{kind}{{{key},\n{body}\n}}\n"
 
 
 def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
-    import bibtexparser  # only here: it costs start-up time for a format most sessions never write
-    from bibtexparser.library import Library as BibLibrary
-    from bibtexparser.model import Entry, Field
-
-    lib = BibLibrary()
-    taken: set[str] = set()
-    for p in papers:
-        fields = [Field("title", _bib_value(p.raw_title or p.title))]
-        if p.user_title:
-            fields[0] = Field("title", _bib_value(p.user_title))
-        if p.authors:
-            fields.append(Field("author", _bib_value(" and ".join(p.authors))))
-        if p.venue:
-            fields.append(Field("booktitle", _bib_value(p.venue)))
-        if p.year:
-            fields.append(Field("year", str(p.year)))
-        if p.url:
-            fields.append(Field("url", _bib_value(p.url)))
-        if p.abstract:
-            fields.append(Field("abstract", _bib_value(p.abstract)))
-        if p.tags:
-            fields.append(Field("keywords", _bib_value(", ".join(p.tags))))
-        if options.notes and p.note.strip():
-            fields.append(Field("note", _bib_value(p.note.strip())))
-        fields.append(Field("readstatus", _bib_value(p.state)))
-        lib.add(Entry("inproceedings", cite_key(p, taken), fields))
-    return bibtexparser.write_string(lib)
+    """BibTeX that compiles (see latex): plain ASCII with LaTeX escapes for the "bibtex" format (bibtex,
+    biber, any engine), UTF-8 for "biblatex". Each paper under its stored citation key."""
+    ascii_only = options.format != "biblatex"
+    return "\n".join(bibtex_entry(p, key, options, ascii_only) for p, key in zip(papers, _keys(papers), strict=True))
 
 
 # ---- CSV ----------------------------------------------------------------------------------------------
 
 CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "tags", "note", "url", "links", "abstract"]
+# OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +, -, @; tab and
+# carriage return start one in some spreadsheets); the full-width forms are folded to them by some
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
+
+
+def csv_cell(value: object) -> str:
+    """A cell a spreadsheet shows as text: formula-leading text gets a leading apostrophe (which the
+    spreadsheet hides); numbers stay numbers."""
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def csv_text(papers: Sequence[Paper]) -> str:
@@ -222,7 +231,8 @@ def csv_text(papers: Sequence[Paper]) -> str:
     w.writerow(CSV_COLUMNS)
     for p in papers:
         w.writerow(
-            [
+            csv_cell(v)
+            for v in [
                 p.uid,
                 p.title,
                 "; ".join(p.authors),
@@ -237,3 +247,110 @@ def csv_text(papers: Sequence[Paper]) -> str:
             ]
         )
     return buf.getvalue()
+
+
+# ---- CSL-JSON (pandoc, Zotero, citeproc) and RIS (Zotero, EndNote, Mendeley) ----------------------------
+
+_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter", "ten"})
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+
+def split_name(author: str) -> dict[str, str]:
+    """A name as CSL wants it: family, given, particle, suffix; a name that is not one person's (two
+    commas: a list someone typed as one name) as a literal."""
+    author = " ".join(author.split())
+    if author.count(",") > 1 or not author:
+        return {"literal": author}
+    if "," in author:
+        family, given = (part.strip() for part in author.split(",", 1))
+        return {"family": family, "given": given} if given else {"literal": family}
+    words = author.split(" ")
+    suffix = words.pop() if len(words) > 2 and words[-1].lower() in _SUFFIXES else ""
+    if len(words) == 1:
+        return {"literal": words[0]}
+    i = len(words) - 1
+    while i > 1 and words[i - 1].lower() in _PARTICLES:
+        i -= 1
+    name = {"family": words[-1], "given": " ".join(words[:i])}
+    if i < len(words) - 1:
+        name["non-dropping-particle"] = " ".join(words[i:-1])
+    if suffix:
+        name["suffix"] = suffix
+    return name
+
+
+def _keys(papers: Sequence[Paper]) -> list[str]:
+    fallback = _fallback_keys(papers)
+    return [p.citation_key or fallback[id(p)] for p in papers]
+
+
+def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
+    """One paper as CSL-JSON: what citeproc, pandoc (--citeproc) and Zotero read, under its citation key."""
+    item: dict[str, object] = {
+        "id": key,
+        "citation-key": key,
+        "type": "paper-conference" if p.venue else "article",
+        "title": " ".join(p.title.split()),  # already plain: the imported title decoded, or the user's
+    }
+    if p.authors:
+        item["author"] = [split_name(a) for a in p.authors]
+    if p.venue:
+        item["container-title"] = p.venue
+    if p.year:
+        item["issued"] = {"date-parts": [[p.year]]}
+    target = mdtext.safe_url(p.url) if p.url else None
+    if target:
+        item["URL"] = p.url
+    if p.plain_abstract:
+        item["abstract"] = p.plain_abstract
+    if p.tags:
+        item["keyword"] = ", ".join(p.tags)
+    if options.notes and p.note.strip():
+        item["annote"] = p.note.strip()
+    return item
+
+
+def csl_json(papers: Sequence[Paper], options: ExportOptions) -> str:
+    items = [csl_item(p, key, options) for p, key in zip(papers, _keys(papers), strict=True)]
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+
+
+def _ris_value(text: str) -> str:
+    """One line: a line break inside a value would let a line of it read as a tag (`ER  - ` ends a record)."""
+    return " ".join(text.split())
+
+
+def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
+    def tag(name: str, value: str) -> None:
+        value = _ris_value(value)
+        if value:
+            lines.append(f"{name}  - {value}")
+
+    lines: list[str] = [f"TY  - {'CPAPER' if p.venue else 'GEN'}"]
+    tag("ID", key)
+    tag("TI", p.title)
+    for author in p.authors:
+        name = split_name(author)
+        if "literal" in name:
+            tag("AU", name["literal"])
+        else:
+            family = " ".join(x for x in (name.get("non-dropping-particle", ""), name["family"]) if x)
+            tag("AU", ", ".join(x for x in (family, name["given"], name.get("suffix", "")) if x))
+    tag("T2", p.venue)
+    if p.year:
+        tag("PY", str(p.year))
+    if p.url and mdtext.safe_url(p.url):
+        tag("UR", p.url)
+    tag("AB", p.plain_abstract)
+    for t in p.tags:
+        tag("KW", t)
+    if options.notes:
+        tag("N1", p.note)
+    lines.append("ER  - ")
+    return lines
+
+
+def ris(papers: Sequence[Paper], options: ExportOptions) -> str:
+    """RIS, as its specification writes it: CRLF line ends, a blank line between records."""
+    records = ["\r\n".join(ris_record(p, key, options)) for p, key in zip(papers, _keys(papers), strict=True)]
+    return "\r\n\r\n".join(records) + "\r\n"

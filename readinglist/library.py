@@ -580,6 +580,16 @@ class Library:
             self._reindex([paper_id])
         return before
 
+    def set_citation_key(self, paper_id: int, key: str) -> str:
+        """The user's own citation key (unique in the library; StoreError says why not); returns the old one,
+        for undo. Keys are otherwise given once and never changed (see citekeys)."""
+        before = self.store.set_citation_key(paper_id, key)
+        self._reindex([paper_id])  # the store moved its revision on, as for any edit
+        return before
+
+    def citation_keys(self, ids: Sequence[int]) -> dict[int, str]:
+        return self.store.citation_keys(ids)
+
     def set_title(self, paper_id: int, title: str | None) -> str | None:
         before = self.store.set_user_title(paper_id, title)
         self._reindex([paper_id])

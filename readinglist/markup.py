@@ -3,16 +3,23 @@
 One parser turns raw text into styled runs; the writers below turn runs into plain text (for the index),
 Markdown (for export) and HTML (for the detail pane). pylatexenc does the LaTeX decoding, but it is slow
 (milliseconds per abstract) and treats `%` as a comment, so it only ever sees the pieces that need it.
+
+Text comes from the web and may be made to hurt, so every step is linear in the text: no pattern rescans
+the rest of the text from each of many openers, math and LaTeX constructs past a size are shown as they
+are rather than decoded, nested math is bounded in depth, and the runs are streamed, not kept. The HTML
+breaks long unbroken tokens for display (Qt's layout is quadratic in one), and `truncated_html` gives the
+detail pane the start of a huge text and says it was cut; the stored text and the exports keep it whole.
 """
 
 from __future__ import annotations
 
 import html
+import io
 import logging
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
@@ -58,34 +65,46 @@ _BRACED = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
 _STYLE_CMD_RE = re.compile(r"\\(emph|textit|textsl|textbf|texttt|underline|textsc)\s*" + _BRACED)
 _STYLE_GROUP_RE = re.compile(r"\{\\(em|it|itshape|bf|bfseries|tt)\s+((?:[^{}]|\{[^{}]*\})*)\}")
 _URL_CMD_RE = re.compile(r"\\(?:url|path)\s*\{([^{}]*)\}|\\href\s*\{([^{}]*)\}\s*" + _BRACED)
-_MD_BOLD_RE = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.S)
+# bold content never holds `**`: each opener scans only to the next one (`(.+?)` rescanned the rest of the text)
+_MD_BOLD_RE = re.compile(r"\*\*(?=\S)([^*]+(?:\*[^*]+)*?)(?<=\S)\*\*")
 _MD_ITALIC_RE = re.compile(r"(?<![\w*])\*(?=[^\s*$])([^*$\n]+?)(?<=[^\s*])\*(?![\w*])")
 _HTML_TAG_RE = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
-_MATH_RE = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
+_MATH_OPEN_RE = re.compile(r"\$\$?|\\[(\[]")
+_MATH_CLOSE = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
 _PARA_RE = re.compile(r"\n[ \t]*(?:%[ \t]*)?\n\s*|\n[ \t]*%[ \t]*\n")
 _LATEX_TRIGGER = re.compile(r"[\\{}~]")
 _TRAILING = ".,;:!?'\""
+MAX_DECODED = 4000  # a LaTeX construct or a formula longer than this is shown as it is, not decoded
+MAX_MATH_DEPTH = 24  # nested groups in a formula rendered as HTML; deeper ones are shown as they are
+LONG_TOKEN = 48  # an unbroken run of characters longer than this is broken for display …
+TOKEN_PIECE = 24  # … into pieces this long (a zero-width space between them)
+DISPLAY_LIMIT = 30_000  # characters of text the detail pane renders before "show all"
 
 
-@dataclass(frozen=True)
-class Run:
+_NO_STYLES: frozenset[str] = frozenset()
+
+
+class Run(NamedTuple):
     kind: str  # "text" | "math" | "url" | "para"
     text: str
-    styles: frozenset[str] = field(default_factory=frozenset)
+    styles: frozenset[str] = _NO_STYLES
 
 
 def trim_url(url: str) -> str:
     """Drop the punctuation a sentence wraps around a URL, keeping balanced parentheses."""
-    while url:
-        if (
-            url[-1] in _TRAILING
-            or (url[-1] == ")" and url.count("(") < url.count(")"))
-            or (url[-1] == "]" and url.count("[") < url.count("]"))
-        ):
-            url = url[:-1]
+    end = len(url)
+    opened = {")": url.count("("), "]": url.count("[")}
+    closed = {")": url.count(")"), "]": url.count("]")}  # counted once: a URL may end in 100k of ")"
+    while end:
+        last = url[end - 1]
+        if last in _TRAILING:
+            end -= 1
+        elif last in closed and opened[last] < closed[last]:
+            closed[last] -= 1
+            end -= 1
         else:
             break
-    return url
+    return url[:end]
 
 
 def clean_url(url: str) -> str:
@@ -178,11 +197,30 @@ def _plain_subs(text: str) -> str:
     return text
 
 
-@lru_cache(maxsize=20000)
+def _strip_commands(latex: str) -> str:
+    return re.sub(r"\\[a-zA-Z]+\*?", "", latex).replace("{", "").replace("}", "")
+
+
 def _decode_span(span: str) -> str:
-    """One LaTeX construct to Unicode; spans repeat (accents, {Braces}), so they are cached."""
+    """One LaTeX construct to Unicode; a huge one (made to hurt) loses its commands without pylatexenc."""
+    return _decode_short_span(span) if len(span) <= MAX_DECODED else _strip_commands(span)
+
+
+# text symbols pylatexenc decodes to nothing; the BibTeX export writes them (latex._TEXT_SPECIALS)
+_TEXT_SYMBOLS = {
+    "\\textbraceleft": "\ue011", "\\textbraceright": "\ue012", "\\textless": "<", "\\textgreater": ">",
+    "\\textbar": "|", "\\^": "^", "\\~": "~",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=20000)
+def _decode_short_span(span: str) -> str:
+    """Spans repeat (accents, {Braces}), so they are cached."""
     if span == "~":
         return " "
+    symbol = _TEXT_SYMBOLS.get(span.removesuffix("{}"))
+    if symbol is not None:
+        return symbol
     if span.startswith(("\\cite", "\\ref", "\\label", "\\footnote", "\\eqref", "\\citep", "\\citet")):
         return ""
     if span in ("\\end{abstract}", "\\begin{abstract}"):
@@ -190,7 +228,7 @@ def _decode_span(span: str) -> str:
     try:
         out = _latex_to_text(span)
     except Exception:  # pylatexenc gives up on some malformed input; show it without commands
-        out = re.sub(r"\\[a-zA-Z]+\*?", "", span).replace("{", "").replace("}", "")
+        out = _strip_commands(span)
     return out.replace("\xa0", " ")
 
 
@@ -206,12 +244,28 @@ def decode_text(chunk: str) -> str:
         pos = m.end()
     out.append(_plain_subs(chunk[pos:]))
     text = "".join(out)
-    return text.replace("{", "").replace("}", "") if ("{" in text or "}" in text) else text
+    if "{" in text or "}" in text:  # grouping braces, and \{ \} (as often a broken accent as a brace meant)
+        text = text.replace("{", "").replace("}", "")
+    if "\ue011" in text or "\ue012" in text:  # \textbraceleft{} \textbraceright{}: braces meant (the export's)
+        text = text.replace("\ue011", "{").replace("\ue012", "}")
+    return text
+
+
+def decode_math(src: str) -> str:
+    """Math to readable Unicode for plain text: α_i, 𝒪(n^2); a huge formula is kept as it is."""
+    if len(src) > MAX_DECODED:
+        return src
+    if not _MATH_DECODE_TRIGGER.search(src):  # $k$, $n$, $a+b$: pylatexenc would give them back as they are
+        return src.strip() or src
+    return _decode_short_math(src)
+
+
+_MATH_DECODE_TRIGGER = re.compile(r"[\\{}^_~%&#]")
 
 
 @lru_cache(maxsize=20000)
-def decode_math(src: str) -> str:
-    """Math to readable Unicode for plain text: α_i, 𝒪(n^2). Cached: $k$, $n$, $O(n)$ recur."""
+def _decode_short_math(src: str) -> str:
+    """Cached: $O(n)$, $\\alpha$ recur."""
     try:
         out = _latex_to_text("$" + src + "$")
     except Exception:
@@ -221,60 +275,132 @@ def decode_math(src: str) -> str:
 
 def parse(raw: str) -> list[Run]:
     """Split raw abstract text into paragraphs of styled text, math and URL runs."""
-    runs: list[Run] = []
+    return list(iter_runs(raw))
+
+
+def _math_spans(para: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, body) of each formula: $$…$$, $…$, \\(…\\), \\[…\\]. An opener whose closer is missing
+    from the rest of the text tells that no later opener of its kind closes either, so the text is read
+    once (a pattern's `\\((.+?)\\)` rescanned the rest from every `\\(`)."""
+    closed_off: set[str] = set()
+    pos = 0
+    n = len(para)
+    while pos < n:
+        m = _MATH_OPEN_RE.search(para, pos)
+        if m is None:
+            return
+        opener = m.group(0)
+        start = m.start()
+        body_from = m.end()
+        if opener == "$$":
+            end = -1 if "$$" in closed_off else para.find("$$", body_from + 1)
+            if end >= 0:
+                yield start, end + 2, para[body_from:end]
+                pos = end + 2
+                continue
+            closed_off.add("$$")
+            opener, body_from = "$", start + 1  # as `\$(.+?)\$` read it: the second $ is the formula's start
+        close = _MATH_CLOSE[opener]
+        end = -1 if opener in closed_off else para.find(close, body_from + 1)
+        if end < 0:
+            closed_off.add(opener)
+            pos = start + 1
+            continue
+        yield start, end + len(close), para[body_from:end]
+        pos = end + len(close)
+
+
+def iter_runs(raw: str) -> Iterator[Run]:
+    """The runs of `parse`, one at a time (a huge text's runs are never all held)."""
     if not raw:
-        return runs
+        return
     text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\\$", "\ue010")
-    text = _URL_CMD_RE.sub(lambda m: (m.group(1) or m.group(2) or "") if m.group(1) or m.group(2) else "", text)
+    if "\\" in text:
+        text = _URL_CMD_RE.sub(lambda m: (m.group(1) or m.group(2) or "") if m.group(1) or m.group(2) else "", text)
     text = _style_markers(text)
-    styles: set[str] = set()
+    state = _StyleState()
     paragraphs = _PARA_RE.split(text) if "\n" in text else [text]
-    for p_index, para in enumerate(p for p in paragraphs if p.strip()):
-        if p_index:
-            runs.append(Run("para", ""))
+    first = True
+    for para in paragraphs:
+        if not para.strip():
+            continue
+        if not first:
+            yield Run("para", "")
+        first = False
         para = para.strip()
-        if "\n" in para:
-            para = re.sub(r"\s*\n\s*", " ", para)
+        if "\n" in para:  # `\s*\n\s*` was quadratic in a long run of spaces
+            para = " ".join(piece for line in para.split("\n") if (piece := line.strip()))
+        flags = _Flags(para)
         pos = 0
-        for m in _MATH_RE.finditer(para):
-            _text_runs(para[pos : m.start()], styles, runs)
-            body = next(g for g in m.groups() if g is not None)
-            runs.append(Run("math", body.replace("\ue010", "\\$").strip(), frozenset(styles)))
-            pos = m.end()
-        _text_runs(para[pos:], styles, runs)
-    return runs
+        for start, end, body in _math_spans(para) if flags.math else ():
+            yield from _text_runs(para[pos:start], state, flags)
+            yield Run("math", body.replace("\ue010", "\\$").strip(), state.current)
+            pos = end
+        yield from _text_runs(para[pos:], state, flags)
 
 
-def _text_runs(chunk: str, styles: set[str], runs: list[Run]) -> None:
+class _StyleState:
+    """The styles open at this point of the text, as one shared frozenset (rebuilt only when they change)."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.current: frozenset[str] = _NO_STYLES
+
+    def switch(self, name: str, on: bool) -> None:
+        (self.names.add if on else self.names.discard)(name)
+        self.current = frozenset(self.names)
+
+
+class _Flags:
+    """What a paragraph holds at all, tested once rather than in each of its (possibly millions of) pieces."""
+
+    def __init__(self, para: str) -> None:
+        lowered = para.lower()
+        self.math = "$" in para or "\\(" in para or "\\[" in para
+        self.urls = any(h in lowered for h in _URL_HINTS)
+        self.marks = any(mark in para for mark in _MARKS)  # substring tests run in C, a class search does not
+        self.latex = "\\" in para or "{" in para or "}" in para or "~" in para  # _LATEX_TRIGGER
+        self.subs = any(a in para for a, _ in _SIMPLE_SUBS)
+
+
+def _text_runs(chunk: str, state: _StyleState, flags: _Flags) -> Iterator[Run]:
     if not chunk:
         return
+    if not flags.urls:  # the URL pattern is the slowest scan here
+        yield from _styled(chunk, state, flags)
+        return
     lowered = chunk.lower()
-    if not any(h in lowered for h in _URL_HINTS):  # the URL pattern is the slowest scan here
-        _styled(chunk, styles, runs)
+    if not any(h in lowered for h in _URL_HINTS):
+        yield from _styled(chunk, state, flags)
         return
     pos = 0
     for m in _URL_RE.finditer(chunk):
         url = clean_url(m.group(0))
         end = m.start() + len(trim_url(m.group(0)))  # trimmed punctuation stays text
-        _styled(chunk[pos : m.start()], styles, runs)
-        runs.append(Run("url", url, frozenset(styles)))
+        yield from _styled(chunk[pos : m.start()], state, flags)
+        yield Run("url", url, state.current)
         pos = end
-    _styled(chunk[pos:], styles, runs)
+    yield from _styled(chunk[pos:], state, flags)
 
 
-def _styled(chunk: str, styles: set[str], runs: list[Run]) -> None:
+def _styled(chunk: str, state: _StyleState, flags: _Flags) -> Iterator[Run]:
     if not chunk:
         return
-    decoded = decode_text(chunk).replace("\ue010", "$")
+    decoded = decode_text(chunk) if flags.latex else (_plain_subs(chunk) if flags.subs else chunk)
+    if "\ue010" in decoded:
+        decoded = decoded.replace("\ue010", "$")
+    if not flags.marks:
+        yield Run("text", decoded, state.current)
+        return
     pos = 0
     for m in _MARK_RE.finditer(decoded):
         if m.start() > pos:
-            runs.append(Run("text", decoded[pos : m.start()], frozenset(styles)))
+            yield Run("text", decoded[pos : m.start()], state.current)
         name, on = _MARKS[m.group(0)]
-        (styles.add if on else styles.discard)(name)
+        state.switch(name, on)
         pos = m.end()
     if pos < len(decoded):
-        runs.append(Run("text", decoded[pos:], frozenset(styles)))
+        yield Run("text", decoded[pos:], state.current)
 
 
 # ---- writers -------------------------------------------------------------------------------------------
@@ -284,15 +410,16 @@ def to_plain(raw: str) -> str:
     """Readable plain text: what the index sees and what a one-line preview shows."""
     if not raw:
         return ""
-    parts = []
-    for run in parse(raw):
+    buf = io.StringIO()  # not a list of parts: a huge text has millions of runs
+    write = buf.write
+    for run in iter_runs(raw):
         if run.kind == "para":
-            parts.append("\n\n")
+            write("\n\n")
         elif run.kind == "math":
-            parts.append(decode_math(run.text))
+            write(decode_math(run.text))
         else:
-            parts.append(run.text)
-    out = "".join(parts)
+            write(run.text)
+    out = buf.getvalue()
     if "  " in out or "\t" in out:
         out = _SPACES_RE.sub(" ", out)
     if "\n" in out:
@@ -309,38 +436,47 @@ def title_plain(raw: str) -> str:
     return re.sub(r"\s+", " ", to_plain(raw)).strip()
 
 
-_MD_ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|])")
-
-
 def escape_markdown(text: str) -> str:
-    """Escape what would turn a title into Markdown syntax."""
-    return _MD_ESCAPE_RE.sub(r"\\\1", text)
+    """Escape what would turn a title into Markdown syntax or HTML."""
+    from readinglist.mdtext import escape_chars
+
+    return escape_chars(text)
 
 
 def to_markdown(raw: str) -> str:
-    """Markdown for export: emphasis as *x* / **x**, math kept as $…$, links as autolinks."""
-    parts: list[str] = []
-    for run in parse(raw):
+    """Markdown for export: emphasis as *x* / **x**, math kept as $…$, links as autolinks; inert (see
+    mdtext): text escaped, code fenced, math without HTML, only http(s) links."""
+    from readinglist.mdtext import code_span, escape_chars, inert_math, safe_url
+
+    buf = io.StringIO()
+    write = buf.write
+    for run in iter_runs(raw):
         if run.kind == "para":
-            parts.append("\n\n")
+            write("\n\n")
         elif run.kind == "math":
-            parts.append(_wrap_md(f"${run.text}$", run.styles))
+            write(_wrap_md(f"${inert_math(run.text)}$", run.styles))
         elif run.kind == "url":
-            parts.append(f"<{run.text}>")
+            target = safe_url(run.text)
+            write(f"<{target}>" if target else escape_chars(run.text))
+        elif "code" in run.styles:
+            write(_wrap_md(run.text, run.styles, code_span))
         else:
-            body = run.text.replace("*", "\\*") if not run.styles else run.text
-            parts.append(_wrap_md(body, run.styles))
-    return re.sub(r"[ \t]+", " ", "".join(parts)).strip()
+            write(_wrap_md(escape_chars(run.text), run.styles))
+    out = buf.getvalue()
+    return (_RUNS_OF_SPACE_RE.sub(" ", out) if "  " in out or "\t" in out else out).strip()
 
 
-def _wrap_md(text: str, styles: frozenset[str]) -> str:
+_RUNS_OF_SPACE_RE = re.compile(r"[ \t]{2,}|\t")  # not every single space: each match costs
+
+
+def _wrap_md(text: str, styles: frozenset[str], code: Callable[[str], str] | None = None) -> str:
     if not styles or not text.strip():
         return text
     lead = text[: len(text) - len(text.lstrip())]
     trail = text[len(text.rstrip()) :]
     core = text.strip()
-    if "code" in styles:
-        core = f"`{core}`"
+    if "code" in styles and code is not None:
+        core = code(core)
     if "b" in styles:
         core = f"**{core}**"
     if "i" in styles:
@@ -352,79 +488,122 @@ def _wrap_md(text: str, styles: frozenset[str]) -> str:
 
 _SUP = dict(zip("0123456789+-=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", strict=True))
 _SUB = dict(zip("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎", strict=True))
+_COMMAND_RE = re.compile(r"\\([a-zA-Z]+|.)", re.S)
+_LONG_TOKEN_RE = re.compile(r"[^\s\u200b]{" + str(LONG_TOKEN + 1) + ",}")
+_BREAK = "\u200b"  # a zero-width space: where Qt may break a line
+
+
+def break_long_tokens(text: str) -> str:
+    """Text for display: an unbroken run longer than LONG_TOKEN characters gets a zero-width space every
+    TOKEN_PIECE characters (Qt lays out one long token in quadratic time; copied text keeps the spaces)."""
+    if len(text) <= LONG_TOKEN or max(map(len, text.split()), default=0) <= LONG_TOKEN:  # the common case, in C
+        return text
+
+    def cut(m: re.Match[str]) -> str:
+        token = m.group(0)
+        return _BREAK.join(token[i : i + TOKEN_PIECE] for i in range(0, len(token), TOKEN_PIECE))
+
+    return _LONG_TOKEN_RE.sub(cut, text)
+
+
+def _escape_shown(text: str) -> str:
+    return html.escape(break_long_tokens(text))
 
 
 def _group(src: str, i: int) -> tuple[str, int]:
     """The argument starting at src[i]: a {balanced group}, a \\command, or one character."""
-    while i < len(src) and src[i] == " ":
+    n = len(src)
+    while i < n and src[i] == " ":
         i += 1
-    if i >= len(src):
+    if i >= n:
         return "", i
     if src[i] == "{":
         depth = 0
-        for j in range(i, len(src)):
-            depth += {"{": 1, "}": -1}.get(src[j], 0)
-            if depth == 0:
-                return src[i + 1 : j], j + 1
-        return src[i + 1 :], len(src)
+        for j in range(i, n):
+            ch = src[j]
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    return src[i + 1 : j], j + 1
+        return src[i + 1 :], n
     if src[i] == "\\":
-        m = re.match(r"\\([a-zA-Z]+|.)", src[i:])
-        assert m
-        return m.group(0), i + len(m.group(0))
+        m = _COMMAND_RE.match(src, i)  # at i, not on a copy of the rest (quadratic in \\a\\a\\a…)
+        if m is None:  # a trailing backslash
+            return "\\", i + 1
+        return m.group(0), m.end()
     return src[i], i + 1
 
 
-def math_html(src: str) -> str:
-    """Math as readable HTML: Unicode symbols from pylatexenc, real sub- and superscripts."""
+def math_html(src: str, depth: int = 0) -> str:
+    """Math as readable HTML: Unicode symbols from pylatexenc, real sub- and superscripts. A formula too
+    long or too deeply nested (made to hurt) is shown as it is."""
+    if len(src) > MAX_DECODED or depth > MAX_MATH_DEPTH:
+        return _escape_shown(src)
     src = src.replace("\\|", "‖").replace("\\{", "{").replace("\\}", "}")
     out: list[str] = []
-    buf = ""
+    buf: list[str] = []
+    after_command = False  # buf ends with a \\command (and maybe its {arguments}): a group is one more
 
     def flush() -> None:
-        nonlocal buf
         if buf:
-            text = decode_math(buf) if re.search(r"[\\{}]", buf) else buf
-            text = re.sub(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*", r" \1 ", text)
-            lead = " " if buf[:1].isspace() else ""
-            trail = " " if buf[-1:].isspace() else ""
-            out.append(lead + html.escape(text.strip()) + trail)
-            buf = ""
+            raw = "".join(buf)
+            text = decode_math(raw) if ("\\" in raw or "{" in raw or "}" in raw) else raw
+            text = _MATH_OP_RE.sub(r" \1 ", text)
+            lead = " " if raw[:1].isspace() else ""
+            trail = " " if raw[-1:].isspace() else ""
+            out.append(lead + _escape_shown(text.strip()) + trail)
+            buf.clear()
 
-    i = 0
-    while i < len(src):
+    i, n = 0, len(src)
+    while i < n:
         ch = src[i]
         if ch in "^_":
             flush()
+            after_command = False
             arg, i = _group(src, i + 1)
             table = _SUP if ch == "^" else _SUB
             if arg and all(c in table for c in arg):
                 out.append("".join(table[c] for c in arg))
             else:
                 tag = "sup" if ch == "^" else "sub"
-                out.append(f"<{tag}>{math_html(arg)}</{tag}>")
+                out.append(f"<{tag}>{math_html(arg, depth + 1)}</{tag}>")
         elif ch == "{":
             arg, i = _group(src, i)
-            if re.search(r"\\[a-zA-Z]+\s*(?:\{.*\})*$", buf, re.S):  # a command's arguments
-                buf += "{" + arg + "}"
+            if after_command:
+                buf.append("{" + arg + "}")
             else:
                 flush()
-                out.append(math_html(arg))
+                out.append(math_html(arg, depth + 1))
+        elif ch == "\\":
+            m = _COMMAND_RE.match(src, i)
+            word = m.group(0) if m else "\\"
+            buf.append(word)
+            i += len(word)
+            after_command = word[1:2].isalpha()
         else:
-            buf += ch
+            buf.append(ch)
             i += 1
+            if not ch.isspace():
+                after_command = False
     flush()
     return "".join(out)
 
 
+_MATH_OP_RE = re.compile(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*")
+_WORD_SPLIT_RE = re.compile(r"(\w[\w'\-]*\w|\w)")
+
+
 def _highlight(text: str, match: Callable[[str], bool] | None) -> str:
     if match is None:
-        return html.escape(text)
+        return _escape_shown(text)
     parts = []
-    for piece in re.split(r"(\w[\w'\-]*\w|\w)", text):
+    for piece in _WORD_SPLIT_RE.split(text):
         if piece and (piece[0].isalnum() or piece[0] == "_") and match(piece):
-            parts.append(f'<span style="background-color:#ffd54f;color:#000">{html.escape(piece)}</span>')
+            parts.append(f'<span style="background-color:#ffd54f;color:#000">{_escape_shown(piece)}</span>')
         else:
-            parts.append(html.escape(piece))
+            parts.append(_escape_shown(piece))
     return "".join(parts)
 
 
@@ -440,14 +619,14 @@ def _wrap_html(body: str, styles: frozenset[str]) -> str:
 
 def iter_html(raw: str, match: Callable[[str], bool] | None = None) -> Iterator[str]:
     yield "<p>"
-    for run in parse(raw):
+    for run in iter_runs(raw):
         if run.kind == "para":
             yield "</p><p>"
         elif run.kind == "math":
             yield _wrap_html(f'<span class="math">{math_html(run.text)}</span>', run.styles)
         elif run.kind == "url":
             href = html.escape(run.text, quote=True)
-            shown = html.escape(re.sub(r"^https?://", "", run.text))
+            shown = _escape_shown(re.sub(r"^https?://", "", run.text))
             yield f'<a href="{href}">{shown}</a>'
         else:
             yield _wrap_html(_highlight(run.text, match), run.styles)
@@ -460,6 +639,32 @@ def to_html(raw: str, match: Callable[[str], bool] | None = None) -> str:
     `match` decides per word whether to highlight it (the search terms).
     """
     return "".join(iter_html(raw, match))
+
+
+def display_cut(raw: str, limit: int = DISPLAY_LIMIT) -> int:
+    """Where a text too long to show at once is cut: at the last paragraph or space before `limit`
+    characters (within the last tenth of it), else at `limit`; len(raw) when it fits."""
+    if len(raw) <= limit:
+        return len(raw)
+    floor = limit - limit // 10
+    for sep in ("\n\n", "\n", " "):
+        at = raw.rfind(sep, floor, limit)
+        if at > 0:
+            return at
+    return limit
+
+
+def truncated_html(
+    raw: str, match: Callable[[str], bool] | None = None, limit: int = DISPLAY_LIMIT
+) -> tuple[str, bool]:
+    """The HTML of the start of `raw` (up to about `limit` characters) and whether it was cut: the detail
+    pane shows that and a "show all" (to_html of the whole text), so a huge abstract costs what a long
+    one does until the reader asks for all of it."""
+    cut = display_cut(raw, limit)
+    if cut >= len(raw):
+        return to_html(raw, match), False
+    body = to_html(raw[:cut], match)
+    return body.removesuffix("</p>") + " …</p>", True
 
 
 def inline_html(raw: str, match: Callable[[str], bool] | None = None) -> str:

@@ -40,8 +40,11 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
     for f in (
         ExportFormat("markdown", "Markdown", ".md"),
         ExportFormat("bibtex", "BibTeX", ".bib"),
+        ExportFormat("biblatex", "BibLaTeX (UTF-8)", ".bib"),
         ExportFormat("csv", "CSV", ".csv"),
         ExportFormat("json", "JSON", ".json"),
+        ExportFormat("csljson", "CSL-JSON (Zotero, pandoc)", ".json"),
+        ExportFormat("ris", "RIS", ".ris"),
     )
 }
 DEFAULT_EXPORT_FORMAT = "markdown"
@@ -115,6 +118,7 @@ class Paper:
     source: str = ""
     in_source: bool = True
     updated_at: str = ""
+    citation_key: str = ""  # given once when stored (citekeys), then only the user changes it
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -130,6 +134,7 @@ class Paper:
             "note": self.note,
             "links": self.links,
             "source": self.source,
+            "citation_key": self.citation_key,
         }
 
 
@@ -255,3 +260,14 @@ class ImportCancelled(Exception):
 
 class TopicsCancelled(Exception):
     """The user (or a newer import) cancelled a topic computation; the topics stored before are kept."""
+
+
+class ExportError(OSError):
+    """A file an export cannot or will not write (a folder, a device); the message names it and says why.
+    An OSError, so that every caller that reports a failed write reports this one too."""
+
+    def __init__(self, message: str):
+        super().__init__(errno.EINVAL, message)
+
+    def __str__(self) -> str:
+        return str(self.strerror)

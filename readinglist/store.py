@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
+from readinglist import citekeys
 from readinglist.papers import DEFAULT_STATE, STATES, NewPaper, Paper, StoreError, TableRow, Topic
 
 T = TypeVar("T")
@@ -126,6 +127,41 @@ def _m0003_table_rows_index(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_row ON papers(id, user_title, auto_title, venue, year, state)")
 
 
+def _m0004_citation_keys(db: sqlite3.Connection) -> None:
+    """Every paper gets its citation key once (citekeys), unique whatever the case, never changed by an
+    export or a re-import; papers stored later get theirs as they are inserted."""
+    if "citation_key" not in _columns(db, "papers"):
+        db.execute("ALTER TABLE papers ADD COLUMN citation_key TEXT")
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS papers_citation_key ON papers(citation_key COLLATE NOCASE)")
+    taken = {row[0].lower() for row in db.execute("SELECT citation_key FROM papers WHERE citation_key IS NOT NULL")}
+    keys = _KeyMaker(lambda key: key.lower() in taken)
+    updates = []
+    for pid, title, authors, year in db.execute(
+        "SELECT id, auto_title, authors, year FROM papers WHERE citation_key IS NULL ORDER BY id"
+    ).fetchall():
+        key = keys.new(title, json.loads(authors), year)
+        taken.add(key.lower())
+        updates.append((key, pid))
+    db.executemany("UPDATE papers SET citation_key = ? WHERE id = ?", updates)
+
+
+class _KeyMaker:
+    """Unique keys for many papers: remembers how far each base's suffixes are taken (a thousand papers
+    with one base would otherwise try a, b, c … again for each)."""
+
+    def __init__(self, taken: Callable[[str], bool]):
+        self.taken = taken
+        self.next: dict[str, int] = {}
+
+    def new(self, title: str, authors: list[str], year: int | None) -> str:
+        base = citekeys.base_key(title, authors, year)
+        n = self.next.get(base, 0)
+        while self.taken(citekeys.suffixed(base, n)):
+            n += 1
+        self.next[base] = n + 1
+        return citekeys.suffixed(base, n)
+
+
 def _m0006_index_journal(db: sqlite3.Connection) -> None:
     """The papers whose index documents are behind the store, each with the revision of its latest change.
     Before this, the index kept the highest revision it had seen, which under concurrent writers or a crash
@@ -174,6 +210,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
     ("0003_table_rows_index", _m0003_table_rows_index),
+    ("0004_citation_keys", _m0004_citation_keys),
     ("0005_topics", _m0005_topics),
     ("0006_index_journal", _m0006_index_journal),
     ("0007_lookup_indexes", _m0007_lookup_indexes),
@@ -413,12 +450,14 @@ class Store:
         stamp = now()
         self._inserts += 1  # before and after: a count taken meanwhile is not kept
         with self.transaction() as db:
+            keys = _KeyMaker(lambda key: self._key_taken(db, key))
             for p in papers:
                 uid = self._new_uid(db, p.uid_seed)
+                key = keys.new(p.auto_title or p.title, p.authors, p.year)
                 cur = db.execute(
-                    f"INSERT INTO papers(uid, source_id, {', '.join(CONTENT_COLUMNS)}, added_at, updated_at, rev)"
-                    f" VALUES (?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?)",
-                    (uid, source_id, *_content_values(p), stamp, stamp, rev),
+                    f"INSERT INTO papers(uid, source_id, {', '.join(CONTENT_COLUMNS)}, citation_key, added_at,"
+                    f" updated_at, rev) VALUES (?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?, ?)",
+                    (uid, source_id, *_content_values(p), key, stamp, stamp, rev),
                 )
                 pid = int(cur.lastrowid or 0)
                 ids.append(pid)
@@ -427,6 +466,10 @@ class Store:
             self._journal(db, ids, rev)
         self._inserts += 1
         return ids
+
+    @staticmethod
+    def _key_taken(db: sqlite3.Connection, key: str) -> bool:
+        return db.execute("SELECT 1 FROM papers WHERE citation_key = ? COLLATE NOCASE", (key,)).fetchone() is not None
 
     def count(self) -> int:
         """count(*) scans an index entry per paper (2.5–7 ms at 94k papers, and every r/s/u shows the
@@ -468,8 +511,16 @@ class Store:
     _SELECT = (
         "SELECT p.id, p.uid, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.title, p.auto_title,"
         " p.user_title, p.abstract, p.plain_abstract, p.authors, p.venue, p.year, p.url, p.links, p.state,"
-        " p.note, s.name, p.in_source, p.updated_at FROM papers p LEFT JOIN sources s ON s.id = p.source_id"
+        " p.note, s.name, p.in_source, p.updated_at, {key} FROM papers p LEFT JOIN sources s ON s.id = p.source_id"
     )
+    _select: str | None = None
+
+    def _select_papers(self) -> str:
+        """_SELECT for this library: one opened read-only may predate the citation keys' column."""
+        if self._select is None:
+            has_keys = "citation_key" in _columns(self.db, "papers")
+            self._select = self._SELECT.format(key="p.citation_key" if has_keys else "NULL")
+        return self._select
 
     def _paper(self, row: tuple, tags: list[str]) -> Paper:
         return Paper(
@@ -491,6 +542,7 @@ class Store:
             source=row[15] or "",
             in_source=bool(row[16]),
             updated_at=row[17],
+            citation_key=row[18] or "",
             tags=tags,
         )
 
@@ -509,7 +561,7 @@ class Store:
                 chunk,
             ):
                 tags.setdefault(pid, []).append(name)
-            for row in db.execute(f"{self._SELECT} WHERE p.id IN ({marks})", chunk):
+            for row in db.execute(f"{self._select_papers()} WHERE p.id IN ({marks})", chunk):
                 found[row[0]] = self._paper(row, tags.get(row[0], []))
         return [found[i] for i in ids if i in found]
 
@@ -850,6 +902,35 @@ class Store:
                 db.execute("UPDATE papers SET note = ? WHERE id = ?", (note, paper_id))
                 self._touch(db, [paper_id])
             return str(row[0])
+
+    def citation_keys(self, ids: Sequence[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for chunk in _chunks(list(ids), 900):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT id, citation_key FROM papers WHERE id IN ({marks})", chunk)
+            out.update({pid: key or "" for pid, key in rows})
+        return out
+
+    def set_citation_key(self, paper_id: int, key: str) -> str:
+        """The user's own key for a paper (checked, unique whatever the case); returns the previous one."""
+        try:
+            key = citekeys.check_key(key)
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        with self.transaction() as db:
+            row = db.execute("SELECT citation_key FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no paper {paper_id}")
+            if row[0] == key:
+                return str(row[0])
+            other = db.execute(
+                "SELECT uid FROM papers WHERE citation_key = ? COLLATE NOCASE AND id != ?", (key, paper_id)
+            ).fetchone()
+            if other:
+                raise StoreError(f"citation key {key!r} is taken by paper {other[0]}")
+            db.execute("UPDATE papers SET citation_key = ? WHERE id = ?", (key, paper_id))
+            self._touch(db, [paper_id])
+            return str(row[0] or "")
 
     def set_user_title(self, paper_id: int, title: str | None) -> str | None:
         title = title.strip() if title else None

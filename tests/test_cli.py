@@ -135,3 +135,12 @@ def test_check_installation_fails_loudly_without_writer_process(capsys, monkeypa
     monkeypatch.setattr(background, "WriterProcess", refuse)
     code, _, err = run(capsys, "check")
     assert code == 1 and "cannot start processes here" in err
+
+
+def test_show_wraps_long_tokens_linearly_and_keeps_every_character():
+    from readinglist.cli import wrap_words
+
+    lines = wrap_words("short words then " + "x" * 250 + " tail", 100)
+    assert all(len(line) <= 100 for line in lines)
+    assert "".join(lines).replace(" ", "") == "shortwordsthen" + "x" * 250 + "tail"
+    assert wrap_words("a b c", 3) == ["a b", "c"]

@@ -1,3 +1,5 @@
+import re
+
 from readinglist import markup
 
 
@@ -58,3 +60,69 @@ def test_malformed_latex_never_raises():
     for raw in [r"\href{x", r"$unclosed math", r"{{{", r"\end{abstract} tail", "\\"]:
         assert isinstance(markup.to_plain(raw), str)
         assert isinstance(markup.to_html(raw), str)
+
+
+# ---- hostile text: bounded work, display-only breaking (issue 13.2) ----------------------------------
+
+
+def test_long_tokens_are_broken_for_display_only():
+    token = "a" * 5000
+    html = markup.to_html(f"see {token} and https://x.org/{'b' * 300}")
+    assert "\u200b" in html
+    shown = html.replace("\u200b", "")
+    assert token in shown and "x.org/" + "b" * 300 in shown  # nothing lost, only break points added
+    visible = re.sub(r"<[^>]*>", " ", html)
+    assert max(len(t) for t in re.split(r"[\s\u200b]+", visible)) <= markup.LONG_TOKEN
+    assert 'href="https://x.org/' + "b" * 300 + '"' in html  # the link itself is untouched
+    assert markup.to_plain(token) == token and markup.to_markdown(token) == token  # index and export keep it
+
+
+def test_short_words_get_no_break_points():
+    html = markup.to_html("An ordinary abstract with supercalifragilisticexpialidocious words.")
+    assert "\u200b" not in html
+
+
+def test_pathological_math_and_markup_never_raise_and_keep_their_text():
+    hostile = {
+        "nested": "$" + "{" * 3000 + "x" + "}" * 3000 + "$",
+        "superscripts": "$" + "a^{b" * 3000 + "}" * 3000 + "$",
+        "commands": "$" + "\\a^\\b" * 3000 + "$",
+        "open parens": "\\(" * 3000,
+        "stars": "**a " * 3000,
+        "spaces": "a\nb" + " " * 30000 + "c",
+        "closing parens": "https://x.org/a" + ")" * 3000,
+        "trailing backslash": "$x\\",
+    }
+    for name, raw in hostile.items():
+        html = markup.to_html(raw)
+        assert isinstance(html, str) and html.startswith("<p>"), name
+        assert isinstance(markup.to_plain(raw), str) and isinstance(markup.to_markdown(raw), str), name
+    assert markup.extract_links(hostile["closing parens"]) == ["https://x.org/a"]
+
+
+def test_a_huge_formula_is_shown_as_written():
+    body = "\\alpha+" * 2000
+    assert markup.to_plain(f"${body}$") == body.strip()
+    assert "α" in markup.to_plain("$\\alpha+\\beta$")
+
+
+def test_math_spans_match_the_dollar_and_bracket_forms():
+    runs = markup.parse(r"a $x$ b $$y$$ c \(z\) d \[w\] e $unclosed")
+    assert [r.text for r in runs if r.kind == "math"] == ["x", "y", "z", "w"]
+    assert markup.to_plain("$$a$") == "a" or "$" in markup.to_plain("$$a$")
+
+
+def test_truncated_html_shows_the_start_and_says_it_was_cut():
+    short = "A short abstract."
+    assert markup.truncated_html(short) == (markup.to_html(short), False)
+    words = " ".join(f"word{i}" for i in range(20000))
+    html, cut = markup.truncated_html(words, limit=1000)
+    assert cut and "word0 " in html and "word19999" not in html and html.endswith(" …</p>")
+    assert len(html) < 1200
+    html, cut = markup.truncated_html("x" * 5000, limit=1000)  # no space to cut at: cut at the limit
+    assert cut and html.replace("\u200b", "").count("x") == 1000
+
+
+def test_iter_runs_is_parse_streamed():
+    raw = r"\emph{Deep} $x^2$ at https://a.org/b.\n\nSecond **para**."
+    assert list(markup.iter_runs(raw)) == markup.parse(raw)

@@ -1,0 +1,215 @@
+"""Text as BibTeX field values that compile: what a paper's title, abstract or note says, written so that
+bibtex (8-bit) and biber read it and pdflatex typesets it.
+
+The text is first parsed as the app shows it (markup: LaTeX decoded, emphasis and math found), then written
+back as LaTeX: characters special to TeX escaped outside math (`\\textbackslash{}`, `\\textbraceleft{}` rather
+than `\\{`, which bibtex counts as a brace), math kept as `$…$` when it is safe to keep (balanced braces, no
+file or definition commands, bare `%`, `#`, `&` escaped), emphasis as `\\emph`/`\\textbf`/`\\texttt`, and
+Unicode either as LaTeX escapes (plain ASCII: bibtex's and any engine's) or kept (UTF-8, for biblatex).
+Titles get each word with a capital brace-protected, as Better BibTeX and JabRef do, so that a style's
+sentence case keeps "BERT", "PRISM" and "Bayesian".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from readinglist.markup import MAX_DECODED, Run, iter_runs
+from readinglist.math_commands import MATH_COMMANDS
+
+_TEXT_SPECIALS = {
+    "\\": "\\textbackslash{}",
+    "{": "\\textbraceleft{}",
+    "}": "\\textbraceright{}",
+    "#": "\\#",
+    "$": "\\$",
+    "%": "\\%",
+    "&": "\\&",
+    "_": "\\_",
+    "^": "\\^{}",
+    "~": "\\~{}",
+    "<": "\\textless{}",
+    ">": "\\textgreater{}",
+    "|": "\\textbar{}",
+}
+_TEXT_SPECIAL_RE = re.compile(r"[\\{}#$%&_^~<>|]")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+# characters nobody means in a bibliography: controls, format marks, private use, the object replacement mark
+_JUNK_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufffc\ue000-\uf8ff]")
+
+# commands that read or write files, define or redefine, or end the document: never kept in a formula
+_UNSAFE_MATH_RE = re.compile(
+    r"\\(?:input|include|InputIfFileExists|openin|openout|read|readline|write|immediate|message|errmessage"
+    r"|def|edef|gdef|xdef|let|futurelet|global|long|outer|catcode|lccode|uccode|mathcode|csname|endcsname"
+    r"|expandafter|afterassignment|newcommand|renewcommand|providecommand|DeclareRobustCommand|newenvironment"
+    r"|renewenvironment|usepackage|RequirePackage|documentclass|special|directlua|luaexec|pdfprimitive"
+    r"|shipout|output|every[a-z]+|jobname|end|begin\s*\{\s*document|makeatletter|makeatother|bye|dump"
+    r"|scantokens|detokenize|unexpanded|noexpand|string|meaning|pdffilesize|pdffiledump|pdfshellescape)"
+    r"(?![a-zA-Z])"
+)
+_COMBINING_ACCENTS = {
+    "\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u", "\u0307": ".",
+    "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0323": "d", "\u0327": "c",
+    "\u0331": "b",
+}  # fmt: skip
+UNREPRESENTABLE = "?"  # what plain ASCII writes for a character LaTeX has no escape for (CJK, emoji)
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    return UnicodeToLatexEncoder(
+        non_ascii_only=True, replacement_latex_protection="braces-all", unknown_char_policy="keep"
+    )
+
+
+@lru_cache(maxsize=4096)
+def char_to_latex(ch: str) -> str:
+    """One non-ASCII character as LaTeX: pylatexenc's table, else accents on its base letter, else
+    UNREPRESENTABLE. Stacked accents nest in double braces, ễ → {\\~{{\\^{e}}}}: biber decodes {\\~{\\^{e}}} and
+    writes it back as \\~\\^{e}, which stops pdflatex; the inner group keeps its own (bibtex reads both)."""
+    decomposed = unicodedata.normalize("NFD", ch)
+    base, marks = decomposed[0], decomposed[1:].replace("\u0328", "")  # ą → a: OT1 has no ogonek
+    if len(decomposed) < 3:
+        out = str(_encoder().unicode_to_latex(ch))
+        if out != ch and "\\k{" not in out:  # \\k (ogonek) exists only in T1: pdflatex's default OT1 stops at it
+            return out
+    if marks and base.isascii() and all(m in _COMBINING_ACCENTS for m in marks):
+        body = f"\\{_COMBINING_ACCENTS[marks[0]]}{{{base}}}"
+        for mark in marks[1:]:
+            body = f"\\{_COMBINING_ACCENTS[mark]}{{{{{body}}}}}"
+        return "{" + body + "}"
+    if base.isascii() and base.isalpha() and not marks:
+        return base
+    return UNREPRESENTABLE
+
+
+def _unicode(text: str, ascii_only: bool) -> str:
+    if text.isascii():
+        return text
+    return _NON_ASCII_RE.sub(lambda m: (char_to_latex if ascii_only else utf8_char)(m.group(0)), text)
+
+
+@lru_cache(maxsize=4096)
+def utf8_char(ch: str) -> str:
+    """A character in a UTF-8 file: letters of the Latin script, punctuation and anything LaTeX has no macro
+    for stay as they are; symbols LaTeX spells (α, ℓ, ∞, ₀) are spelled so (\\ensuremath{\\lambda}), for
+    pdflatex, which has no glyph for them, and biber, which writes them back as \\x{03bb} otherwise."""
+    if unicodedata.name(ch, "").startswith("LATIN") or unicodedata.category(ch)[0] in "PZ":
+        return ch
+    out = char_to_latex(ch)
+    return ch if out == UNREPRESENTABLE else out
+
+
+def escape_text(text: str, ascii_only: bool = True) -> str:
+    """Plain text as LaTeX text: TeX's special characters escaped, Unicode as the mode asks."""
+    text = _JUNK_RE.sub("", text)
+    if _TEXT_SPECIAL_RE.search(text):
+        text = _TEXT_SPECIAL_RE.sub(lambda m: _TEXT_SPECIALS[m.group(0)], text)
+    return _unicode(text, ascii_only)
+
+
+def _braces_balanced(body: str) -> bool:
+    """As bibtex counts them: every { and } (even \\{ and \\}) at depth ≥ 0, ending at 0."""
+    depth = 0
+    for ch in body:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def math_latex(body: str) -> str | None:
+    """A formula's source for $…$, or None when it cannot be kept safely (then it is written as text)."""
+    body = _JUNK_RE.sub("", body).strip()
+    if not body or len(body) > MAX_DECODED or not _braces_balanced(body) or _UNSAFE_MATH_RE.search(body):
+        return None
+    if body.endswith("\\") or "^^" in body:  # a trailing backslash would escape the closing $; ^^ is TeX's hex escape
+        return None
+    if _TEXT_ACCENT_RE.search(body):  # \' \" \^ … are text accents: an error in math
+        return None
+    if any(name not in MATH_COMMANDS for name in _COMMAND_NAME_RE.findall(body)):
+        return None  # an author's own macro (\\R, \\eps) would stop the compile: the formula is shown as text
+    body = re.sub(r"(?<!\\)([%#&])", r"\\\1", body)  # a bare % would comment out the rest of the entry
+    body = body.replace("\n", " ")
+    if not body.isascii():  # in either mode: inside a formula only macros work with pdflatex and biber
+        body = _NON_ASCII_RE.sub(lambda m: _math_char(m.group(0)), body)
+    return body
+
+
+_COMMAND_NAME_RE = re.compile(r"\\([a-zA-Z]+)")
+_TEXT_ACCENT_RE = re.compile(r"(?<!\\)\\[`'^\"~=.]")
+
+
+def _math_char(ch: str) -> str:
+    """A non-ASCII character inside a formula: a math symbol as it is, a letter with a text accent in \\mbox
+    (a text accent is an error in math)."""
+    out = char_to_latex(ch)
+    return out if "\\ensuremath" in out or out == UNREPRESENTABLE else "\\mbox{" + out + "}"
+
+
+def _wrap(body: str, styles: frozenset[str]) -> str:
+    if not body.strip() or not styles:
+        return body
+    if "code" in styles:
+        body = f"\\texttt{{{body}}}"
+    if "b" in styles:
+        body = f"\\textbf{{{body}}}"
+    if "i" in styles:
+        body = f"\\emph{{{body}}}"
+    return body
+
+
+_CAPITAL_WORD_RE = re.compile(r"\S*[A-ZÀ-ÖØ-ÞĀ-ſΑ-Ω]\S*")
+
+
+def _protect_capitals(text: str, ascii_only: bool) -> str:
+    """Escaped text with each word holding a capital in braces: {BERT}, {Bayesian}, {GANs}."""
+    out: list[str] = []
+    pos = 0
+    for m in _CAPITAL_WORD_RE.finditer(text):
+        out.append(escape_text(text[pos : m.start()], ascii_only))
+        out.append("{" + escape_text(m.group(0), ascii_only) + "}")
+        pos = m.end()
+    out.append(escape_text(text[pos:], ascii_only))
+    return "".join(out)
+
+
+def to_bibtex(raw: str, ascii_only: bool = True, title: bool = False) -> str:
+    """A field's text (as imported or typed: LaTeX, Markdown, HTML or plain) as a BibTeX value that compiles;
+    `title` brace-protects capitals and formulas (a style's change of case reaches neither)."""
+    parts: list[str] = []
+    for run in iter_runs(raw):
+        parts.append(_run_latex(run, ascii_only, title))
+    text = "".join(parts)
+    return (_RUNS_OF_SPACE_RE.sub(" ", text) if "  " in text or "\t" in text else text).strip()
+
+
+_RUNS_OF_SPACE_RE = re.compile(r"[ \t]{2,}|\t")  # not every single space: each match costs
+
+
+def _run_latex(run: Run, ascii_only: bool, title: bool) -> str:
+    if run.kind == "para":
+        return "\n\n" if not title else " "
+    if run.kind == "math":
+        body = math_latex(run.text)
+        if body is None:
+            return _wrap(escape_text(f"${run.text}$", ascii_only), run.styles)
+        return _wrap("{$" + body + "$}" if title else "$" + body + "$", run.styles)
+    if run.kind == "url":
+        return escape_text(run.text, ascii_only)
+    text = _protect_capitals(run.text, ascii_only) if title else escape_text(run.text, ascii_only)
+    return _wrap(text, run.styles)
+
+
+def plain_to_bibtex(text: str, ascii_only: bool = True) -> str:
+    """Text that is not markup (names, tags, a note): every character escaped as text, whitespace kept to
+    single spaces and line breaks (a blank line inside a field would end a paragraph mid-macro)."""
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    return "\n".join(escape_text(line, ascii_only) for line in lines if line)

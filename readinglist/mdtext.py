@@ -1,0 +1,162 @@
+"""Markdown that stays text: an exported reading list is opened in editors, notes apps and browsers, and its
+titles, venues, tags, notes and abstracts come from files off the web. Nothing in them may become live HTML
+or a link to anything but an http(s) page: raw HTML is escaped, code spans are fenced longer than any run of
+backticks inside them, link targets are checked and percent-encoded, and a user's note keeps its Markdown
+but loses raw HTML and links to other schemes (`javascript:`, `file:`, `data:`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import quote, urlsplit
+
+_ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|&~!])")
+_SAFE_URL_CHARS = "/:?#@!$&+,;=%-._~*"  # what stays as it is in a link target; ( ) [ ] < > ' " \ space are encoded
+
+
+def escape(text: str) -> str:
+    """Inline text (a title, a name, a venue): on one line, every character that could start Markdown
+    syntax or HTML escaped."""
+    if "\n" in text or "\r" in text or "\t" in text:
+        text = " ".join(text.split())
+    return escape_chars(text)
+
+
+def escape_chars(text: str) -> str:
+    """Every character that could start Markdown syntax or HTML escaped; whitespace left as it is."""
+    return _ESCAPE_RE.sub(r"\\\1", text) if _ESCAPE_RE.search(text) else text
+
+
+def code_span(text: str) -> str:
+    """`text` as a code span whose fence no backtick inside can close (CommonMark's rule: a longer run)."""
+    text = " ".join(text.split())
+    if not text:
+        return ""
+    runs = re.findall(r"`+", text)
+    fence = "`" * (max(map(len, runs), default=0) + 1)
+    pad = " " if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " ") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_PLAIN_URL_RE = re.compile(r"https?://[A-Za-z0-9\-.~:@!$&+,;=%*_]+(?:[/?#][A-Za-z0-9\-.~:/?#@!$&+,;=%*_]*)?\Z", re.I)
+
+
+def safe_url(url: str) -> str | None:
+    """An http(s) URL ready for a Markdown link target (percent-encoded where Markdown would read syntax),
+    or None for anything else."""
+    url = url.strip()
+    if _PLAIN_URL_RE.match(url):  # the usual case: nothing to encode (quote would return it as it is)
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return quote(url, safe=_SAFE_URL_CHARS)
+
+
+def link(text: str, url: str) -> str:
+    """[text](url) when the URL is http(s), else the text alone."""
+    target = safe_url(url)
+    shown = escape(text)
+    return f"[{shown}]({target})" if target else shown
+
+
+# ---- a user's note: Markdown kept, HTML and foreign links disarmed ------------------------------------
+
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_AUTOLINK_RE = re.compile(r"<(https?://[^\s<>]*)>", re.IGNORECASE)
+_LINK_RE = re.compile(
+    r"(!?)\[((?:[^\[\]\\\n]|\\.)*)\]"  # [text] (or ![alt])
+    r"\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)"  # (target, with balanced parentheses
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"  # "an optional title")
+)
+_BACKSLASH_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def inert_note(note: str) -> str:
+    """A note's Markdown with raw HTML escaped and only http(s) links kept (others become their text);
+    fenced code blocks stay as written (a renderer shows them as text)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in note.split("\n"):
+        m = _FENCE_RE.match(line)
+        if fence is not None:
+            out.append(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line[m.end() :].strip():
+                fence = None
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
+            fence = m.group(1)
+            out.append(line)
+            continue
+        out.append(_inert_inline(line))
+    return "\n".join(out)
+
+
+def _inert_inline(text: str) -> str:
+    """One line outside code blocks: code spans kept, links checked, every other `<`, `[`, `]` escaped."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n:
+            out.append(text[i : i + 2])
+            i += 2
+        elif ch == "`":
+            j = i
+            while j < n and text[j] == "`":
+                j += 1
+            fence = text[i:j]
+            close = re.compile(r"(?<!`)" + fence + r"(?!`)").search(text, j)
+            if close:  # a code span: shown as text by any renderer
+                out.append(text[i : close.end()])
+                i = close.end()
+            else:  # a lone run of backticks: escaped so that it cannot open a span on a later line
+                out.append("\\`" * len(fence))
+                i = j
+        elif ch == "<":
+            m = _AUTOLINK_RE.match(text, i)
+            target = safe_url(m.group(1)) if m else None
+            if m and target:
+                out.append(f"<{target}>")
+                i = m.end()
+            else:
+                out.append("\\<")
+                i += 1
+        elif ch in "[!":
+            m = _LINK_RE.match(text, i)
+            if m is None:
+                out.append("\\" + ch if ch == "[" else ch)
+                i += 1
+                continue
+            label = _inert_inline(m.group(2))
+            raw_target = m.group(3)[1:-1] if m.group(3).startswith("<") else m.group(3)
+            target = safe_url(html.unescape(_BACKSLASH_ESCAPE_RE.sub(r"\1", raw_target)))
+            # an image becomes a link: an exported list loads nothing by itself
+            out.append(f"[{label}]({target})" if target else label)
+            i = m.end()
+        elif ch == "]":
+            out.append("\\]")
+            i += 1
+        else:
+            j = i
+            while j < n and text[j] not in "\\`<[]!":
+                j += 1
+            out.append(text[i : max(j, i + 1)])
+            i = max(j, i + 1)
+    return "".join(out)
+
+
+def inert_math(body: str) -> str:
+    """A formula's source kept for $…$ (what notes apps render), with what a renderer without math would
+    read as HTML or a link taken apart: `<` becomes `\\lt `, and `](` `][` get a space (TeX ignores it)."""
+    if "<" in body:
+        body = body.replace("<", "\\lt ")
+    if "]" in body:
+        body = body.replace("](", "] (").replace("][", "] [")
+    if "`" in body:  # a backtick could open a code span that swallows the closing $
+        body = body.replace("`", "\\textasciigrave ")
+    return body

@@ -1,0 +1,127 @@
+"""Citation keys (issue 17.1): Better BibTeX style, unique, stored once, never changed by an export or a
+re-import, editable by the user through the library and the command line."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from readinglist import citekeys
+from readinglist.cli import main
+from readinglist.library import Library
+from readinglist.papers import StoreError
+from readinglist.store import MIGRATIONS, Store
+
+
+def test_better_bibtex_style_keys():
+    assert citekeys.base_key("Attention Is All You Need", ["Ashish Vaswani", "Noam Shazeer"], 2017) == (
+        "vaswani2017attention"
+    )
+    assert citekeys.base_key("On the Origin of Species", ["Darwin, Charles"], 1859) == "darwin1859origin"
+    assert citekeys.base_key("A Note", ["Łukasz Kaiser Jr."], None) == "kaisernote"
+    assert citekeys.base_key("Über Ähnlichkeit", ["José Müller-Øst"], 2020) == "mullerost2020uber"
+    assert citekeys.base_key("Deep Residual Learning", [], 2016) == "deep2016residual"
+    assert [citekeys.suffixed("k", n) for n in (0, 1, 2, 26, 27)] == ["k", "ka", "kb", "kz", "kaa"]
+
+
+def _write(tmp_path, records, name="papers.jsonl"):
+    path = tmp_path / name
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+RECORDS = [
+    {"id": "1", "title": "Attention Is All You Need", "authors": ["Ashish Vaswani"], "year": 2017},
+    {"id": "2", "title": "Attention is all you need, again", "authors": ["A. Vaswani"], "year": 2017},
+    {"id": "3", "title": "The Attention Mechanism", "authors": ["Ann Vaswani"], "year": 2017},
+]
+
+
+def test_keys_are_unique_and_given_at_import(empty_lib, tmp_path):
+    empty_lib.import_files([_write(tmp_path, RECORDS)])
+    papers = empty_lib.papers(empty_lib.search("").ids)
+    assert sorted(p.citation_key for p in papers) == [
+        "vaswani2017attention",
+        "vaswani2017attentiona",
+        "vaswani2017attentionb",
+    ]
+
+
+def test_keys_survive_exports_reimports_and_revised_records(empty_lib, tmp_path):
+    from readinglist.export import ExportOptions, render
+
+    source = _write(tmp_path, RECORDS)
+    empty_lib.import_files([source])
+    ids = empty_lib.search("").ids
+    before = empty_lib.citation_keys(ids)
+    render(empty_lib.papers(ids), ExportOptions(format="bibtex"))
+    revised = [dict(r, abstract="A revised abstract.") for r in RECORDS]
+    source.write_text("\n".join(json.dumps(r) for r in revised) + "\n", encoding="utf-8")
+    empty_lib.import_files([source])
+    assert empty_lib.citation_keys(ids) == before
+    # a new paper whose key would be a taken one gets the next free suffix, the old ones keep theirs
+    empty_lib.import_files([_write(tmp_path, [dict(RECORDS[0], id="4", title="Attention again")], "more.jsonl")])
+    keys = empty_lib.citation_keys(empty_lib.search("").ids)
+    assert len(set(keys.values())) == 4 and "vaswani2017attentionc" in keys.values()
+
+
+def test_the_user_edits_a_key_uniquely(empty_lib, tmp_path):
+    empty_lib.import_files([_write(tmp_path, RECORDS)])
+    a, b, _ = empty_lib.search("").ids
+    old = empty_lib.citation_keys([a])[a]
+    assert empty_lib.set_citation_key(a, " transformer2017 ") == old
+    assert empty_lib.paper(a).citation_key == "transformer2017"
+    with pytest.raises(StoreError, match="taken by paper"):
+        empty_lib.set_citation_key(b, "Transformer2017")  # unique whatever the case (bibtex compares so)
+    with pytest.raises(StoreError, match="cannot be a citation key"):
+        empty_lib.set_citation_key(b, "has space")
+    with pytest.raises(StoreError, match="cannot be a citation key"):
+        empty_lib.set_citation_key(b, "brace{")
+    assert empty_lib.set_citation_key(a, old) == "transformer2017"  # undo
+
+
+def test_cli_key_prints_and_sets(tmp_path, capsys):
+    data = str(tmp_path / "data")
+    assert main(["--data-dir", data, "import", str(_write(tmp_path, RECORDS[:1]))]) == 0
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        uid = next(p.uid for p in lib.papers(lib.search("").ids) if p.citation_key == "vaswani2017attention")
+    finally:
+        lib.close()
+    capsys.readouterr()
+    assert main(["--data-dir", data, "key", uid]) == 0
+    assert capsys.readouterr().out.strip() == "vaswani2017attention"
+    assert main(["--data-dir", data, "key", uid, "mine2017"]) == 0
+    assert "vaswani2017attention → mine2017" in capsys.readouterr().out
+    assert main(["--data-dir", data, "key", uid, "bad key"]) == 1
+    assert "cannot be a citation key" in capsys.readouterr().err
+    assert main(["--data-dir", data, "show", uid]) == 0
+    assert "key mine2017" in capsys.readouterr().out
+
+
+def test_migration_gives_existing_papers_keys_once_and_is_idempotent(tmp_path):
+    path = tmp_path / "library.db"
+    store = Store(path)
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM schema_migrations WHERE name = '0004_citation_keys'")
+    db.execute("DROP INDEX papers_citation_key")
+    db.execute("ALTER TABLE papers DROP COLUMN citation_key")
+    for i, (title, author) in enumerate([("Deep Learning", "Yann LeCun"), ("Deep Learning", "Yann LeCun")]):
+        db.execute(
+            "INSERT INTO papers(uid, content_hash, title, auto_title, authors, year, added_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, 2015, 'now', 'now')",
+            (f"u{i}", f"h{i}", title, title, json.dumps([author])),
+        )
+    db.commit()
+    db.close()
+    store = Store(path)
+    keys = sorted(store.citation_keys([1, 2]).values())
+    assert keys == ["lecun2015deep", "lecun2015deepa"]
+    migrate = dict(MIGRATIONS)["0004_citation_keys"]
+    with store.transaction() as tx:
+        migrate(tx)  # again: nothing changes
+    assert sorted(store.citation_keys([1, 2]).values()) == keys
+    store.close()
