@@ -1,7 +1,7 @@
 """Annotations in one file: a backup to keep, to restore into any library, or to move to another machine.
 
 A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links)
-and what the user added (tags, reading state, note, own title) — as gzip-compressed JSON. A restore finds
+and what the user added (tags, reading state, note, own title, citation key) — as gzip-compressed JSON. A restore finds
 each paper in the target library the way a re-import does (the same content, else the same title with
 agreeing content) and adds the papers it does not find, so a backup brings a library back from nothing.
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from readinglist.importers.base import Record
 from readinglist.importers.matching import Existing, Incoming, _norm_title, same_content
-from readinglist.papers import DEFAULT_STATE, STATES, ImportFailure, Paper, normalise_tags
+from readinglist.papers import DEFAULT_STATE, STATES, ImportFailure, Paper, StoreError, normalise_tags
 
 if TYPE_CHECKING:
     from readinglist.library import Library
@@ -75,6 +75,7 @@ def _entry(p: Paper) -> dict[str, Any]:
         "state": p.state,
         "note": p.note,
         "user_title": p.user_title,
+        "citation_key": p.citation_key,
     }
 
 
@@ -238,6 +239,7 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
             found.update(zip(missing, ids, strict=True))
             summary.added = len(ids)
         current = {p.id: p for p in store.papers(list(found.values()))}
+        touched = set(store.annotated_ids())
         tags_after: dict[int, list[str]] = {}
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
@@ -268,6 +270,19 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
                     changed = True
                 else:
                     summary.conflicts.append(f"{paper.uid} title: kept “{paper.user_title}”, the backup has “{title}”")
+            key = entry.get("citation_key")
+            if isinstance(key, str) and key and key != paper.citation_key:
+                # the key the user's documents cite: it follows the backup unless the library's was chosen too
+                if pid not in touched or overwrite:
+                    try:
+                        store.set_citation_key(pid, key)
+                        changed = True
+                    except StoreError as exc:
+                        summary.conflicts.append(f"{paper.uid} citation key: kept {paper.citation_key} ({exc})")
+                else:
+                    summary.conflicts.append(
+                        f"{paper.uid} citation key: kept {paper.citation_key}, the backup has {key}"
+                    )
             summary.changed += changed
         if tags_after:
             store.set_tags(tags_after)

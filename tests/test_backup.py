@@ -11,7 +11,7 @@ import pytest
 
 from readinglist.backup import AUTO_FOLDER, auto_backup, read_backup
 from readinglist.library import Library
-from readinglist.papers import ImportFailure
+from readinglist.papers import ImportFailure, Paper
 from tests.conftest import corpus
 
 
@@ -65,6 +65,20 @@ def test_restore_finds_papers_imported_from_the_same_source_and_merges(lib, tmp_
         assert other.restore(file, overwrite=True).changed >= 1
         assert (other.paper(first) or p).note == "Compare with **BEXA**, §4"
         assert len(other.search("").ids) == 19
+    finally:
+        other.close()
+
+
+def test_citation_keys_travel_with_the_backup(lib, tmp_path):
+    pid = lib.search("").ids[0]
+    lib.set_citation_key(pid, "myCitedKey2026")
+    file = tmp_path / "k.json.gz"
+    lib.backup(file)
+    other = Library.open(tmp_path / "other")
+    try:
+        other.restore(file)
+        same = [p for p in other.papers(other.search("").ids) if p.abstract == (lib.paper(pid) or Paper).abstract]
+        assert [p.citation_key for p in same] == ["myCitedKey2026"]
     finally:
         other.close()
 
