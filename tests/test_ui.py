@@ -255,9 +255,29 @@ def test_links_open_in_browser_http_only(qtbot, window, monkeypatch):
     window.editors.notesPreview.anchorClicked.emit(QUrl("file:///etc/passwd"))
     assert [u.toString() for u in opened] == ["https://example.org/x", "https://example.org/note"]
     target = window.library.search("BEXA").ids[0]
+    uid = window.library.store.uids([target])[target]
     search(qtbot, window, "diffusion")
-    clicked.emit(QUrl(f"paper:{target}"))  # a related paper outside the results: shown anyway
+    clicked.emit(QUrl(f"paper:{uid}"))  # a related paper outside the results: shown anyway
     qtbot.waitUntil(lambda: window.table.current_id == target and window.table.model.row_of(target) is not None)
+    window.editors.notesPreview.anchorClicked.emit(QUrl("paper:nosuchpaper"))  # a note's link to no paper
+    qtbot.waitUntil(lambda: "leads to no paper" in window.statusBar().currentMessage())
+
+
+def test_previews_load_no_local_file(qtbot, window, tmp_path):
+    """A note's (or an abstract's) image or link to a local file is never read or shown."""
+    secret = tmp_path / "secret.png"
+    from PySide6.QtGui import QImage
+
+    image = QImage(8, 8, QImage.Format.Format_RGB32)
+    image.fill(0xFF0000)
+    image.save(str(secret))
+    for browser in (window.editors.notesPreview, window.detail):
+        browser.setMarkdown(f"![x]({secret.as_uri()}) [local]({secret.as_uri()}) ![y](secret.png)")
+        assert browser.loadResource(2, QUrl(secret.as_uri())) is None  # QTextDocument.ImageResource
+        assert browser.loadResource(2, QUrl("secret.png")) is None
+        assert not browser.openLinks()
+        browser.anchorClicked.emit(QUrl(secret.as_uri()))
+        assert browser.source().isEmpty()  # not navigated to the file
 
 
 def test_home_and_end_go_to_the_first_and_last_paper_selected(qtbot, window):

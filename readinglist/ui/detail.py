@@ -14,11 +14,12 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QPalette
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtWidgets import QWidget
 
 from readinglist.library import Library
 from readinglist.markup import inline_html, to_html
-from readinglist.papers import STATE_LABELS, Paper, SearchResult
+from readinglist.papers import STATE_LABELS, Paper, SearchResult, StoreError
+from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.workers import Runner
 
 AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
@@ -69,7 +70,7 @@ def paper_html(
         parts.append(f"<p><b>Links</b></p><ul style='margin-top:0'>{items}</ul>")
     if related:
         items = "".join(
-            f'<li><a href="paper:{r.id}">{html.escape(r.title)}</a>'
+            f'<li><a href="paper:{r.uid}">{html.escape(r.title)}</a>'
             f'<span class="muted"> — {html.escape(" ".join(x for x in (r.venue, str(r.year or "")) if x))}</span></li>'
             for r in related
         )
@@ -82,13 +83,14 @@ def empty_html(palette: QPalette, message: str) -> str:
     return f'<p style="color:{muted}; margin-top:40px" align="center">{html.escape(message)}</p>'
 
 
-class DetailPane(QTextBrowser):
+class DetailPane(SafeTextBrowser):
     """The detail view: renders the paper the table makes current, and says when it has (`paperShown`, which
     the editors follow). It records only what it was told and what it shows: `_current` is the table's current
     paper as last announced, `_shown` the paper on screen, one turn of the loop behind it."""
 
     paperShown = Signal(object)  # Paper | None: rendered anew (not when only its related papers arrive)
     paperRequested = Signal(int)  # a link to another paper was clicked
+    linkFailed = Signal(str)  # a paper: link that leads to no paper, in words
 
     def __init__(self, library: Library, runner: Runner, parent: QWidget | None = None):
         super().__init__(parent)
@@ -104,7 +106,6 @@ class DetailPane(QTextBrowser):
         self._related_cancel: threading.Event | None = None
         self.after_results_ms = AFTER_RESULTS_MS
         self.setObjectName("detailView")
-        self.setOpenLinks(False)
         self.anchorClicked.connect(self.open_link)
         self._render_timer = QTimer(self)
         self._render_timer.setSingleShot(True)
@@ -236,8 +237,12 @@ class DetailPane(QTextBrowser):
     # ---- links ----
 
     def open_link(self, url: QUrl) -> None:
-        """A paper: link shows that paper; web links open in the browser; nothing else is followed."""
+        """A paper: link (paper:ID, the id the app shows) shows that paper; web links open in the browser;
+        nothing else is followed, and a paper: link to no paper says so."""
         if url.scheme() == "paper":
-            self.paperRequested.emit(int(url.path()))
+            try:
+                self.paperRequested.emit(self._library.resolve(url.path()))
+            except StoreError as exc:
+                self.linkFailed.emit(f"That link leads to no paper ({exc}).")
         elif url.scheme() in ("http", "https"):
             QDesktopServices.openUrl(url)

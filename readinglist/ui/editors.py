@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QStackedWidget,
-    QTextBrowser,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.library import Library
 from readinglist.papers import Paper, normalise_tags
+from readinglist.ui.safe_browser import SafeTextBrowser
 
 NOTE_AUTOSAVE_MS = 800
 
@@ -78,9 +78,8 @@ class Editors(QWidget):
         self.notesEditor.setPlaceholderText("Notes (Markdown), saved as you type")
         self.notesEditor.setReadOnly(self._read_only)
         self.notesEditor.textChanged.connect(self._note_typed)
-        self.notesPreview = QTextBrowser(self)
+        self.notesPreview = SafeTextBrowser(self)
         self.notesPreview.setObjectName("notesPreview")
-        self.notesPreview.setOpenExternalLinks(False)
         self.notesPreview.anchorClicked.connect(self.linkClicked)
         self.notesStack = QStackedWidget(self)
         self.notesStack.addWidget(self.notesEditor)

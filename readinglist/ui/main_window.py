@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
         table.emptyLinkActivated.connect(self._empty_link)
         detail.paperShown.connect(editors.load)
         detail.paperRequested.connect(self.go_to_paper)
+        detail.linkFailed.connect(lambda text: self.statusBar().showMessage(text, 8000))
         editors.tagsApplied.connect(self._push_tags)
         editors.noteEdited.connect(self._push_note)
         editors.linkClicked.connect(detail.open_link)
