@@ -305,8 +305,26 @@ _PARA_SPACES_RE = re.compile(r" ?\n\n ?")
 
 
 def title_plain(raw: str) -> str:
-    """A title on one line, LaTeX decoded and {Protected} braces gone."""
-    return re.sub(r"\s+", " ", to_plain(raw)).strip()
+    """A title on one line, LaTeX decoded and {Protected} braces gone, its math as the detail pane shows
+    an abstract's (math_plain): what the table, the detail heading, the CLI, exports and the index hold."""
+    if not raw:
+        return ""
+    parts = []
+    for run in parse(raw):
+        if run.kind == "para":
+            parts.append(" ")
+        elif run.kind == "math":
+            parts.append(math_plain(run.text))
+        else:
+            parts.append(run.text)
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
+
+
+def math_plain(src: str) -> str:
+    """Math as plain text with real sub- and superscripts where Unicode has them all (ℓ₁, x², O(n²)), as
+    math_html shows it; otherwise as decode_math gives it (α_i)."""
+    shown = math_html(src)
+    return decode_math(src) if "<" in shown else html.unescape(shown)
 
 
 _MD_ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|])")
@@ -416,13 +434,31 @@ def math_html(src: str) -> str:
     return "".join(out)
 
 
+_MARK = '<span style="background-color:#ffd54f;color:#000">{}</span>'
+
+
 def _highlight(text: str, match: Callable[[str], bool] | None) -> str:
+    """Words for which `match` says yes are highlighted; so are, whole, the ranges its `spans(text)` gives,
+    if it has one (a search's phrases: a phrase highlights where its words stand together)."""
     if match is None:
         return html.escape(text)
+    spans = getattr(match, "spans", None)
+    ranges = spans(text) if spans is not None else []
+    parts, pos = [], 0
+    for start, end in ranges:
+        if start < pos:
+            continue
+        parts += [_highlight_words(text[pos:start], match), _MARK.format(html.escape(text[start:end]))]
+        pos = end
+    parts.append(_highlight_words(text[pos:], match))
+    return "".join(parts)
+
+
+def _highlight_words(text: str, match: Callable[[str], bool]) -> str:
     parts = []
     for piece in re.split(r"(\w[\w'\-]*\w|\w)", text):
         if piece and (piece[0].isalnum() or piece[0] == "_") and match(piece):
-            parts.append(f'<span style="background-color:#ffd54f;color:#000">{html.escape(piece)}</span>')
+            parts.append(_MARK.format(html.escape(piece)))
         else:
             parts.append(html.escape(piece))
     return "".join(parts)

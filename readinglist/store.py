@@ -122,10 +122,28 @@ def _m0003_table_rows_index(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_row ON papers(id, user_title, auto_title, venue, year, state)")
 
 
+def _m0004_titles_with_math(db: sqlite3.Connection) -> None:
+    """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
+    plain title of each paper imported with math in its title is derived again. Only those rows change;
+    their revision moves on, so the index takes the new titles."""
+    from readinglist.markup import title_plain
+
+    rows = db.execute(
+        "SELECT id, title, auto_title FROM papers WHERE instr(title, '$') > 0 OR instr(title, '\\(') > 0"
+    ).fetchall()
+    changed = [(new, pid) for pid, raw, old in rows if (new := title_plain(raw)) and new != old]
+    if changed:
+        row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
+        rev = int(row[0]) + 1 if row else 1
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+        db.executemany(f"UPDATE papers SET auto_title = ?, rev = {rev} WHERE id = ?", changed)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
     ("0003_table_rows_index", _m0003_table_rows_index),
+    ("0004_titles_with_math", _m0004_titles_with_math),
 ]
 
 
