@@ -144,7 +144,8 @@ class Library:
         self.notify(message)
 
     def highlighter(self, terms: set[str]) -> Callable[[str], bool]:
-        """A word test for a search's terms (the detail pane highlights what matched)."""
+        """A word test for a search's terms (the detail pane highlights what matched); its `spans(text)`
+        gives where the search's phrases stand, which markup highlights whole."""
         from readinglist.index import highlighter
 
         return highlighter(terms)
@@ -152,6 +153,11 @@ class Library:
     def sync_index(self) -> None:
         """Make sure the index is open and trustworthy now (rather than at the first search)."""
         self.index  # noqa: B018 - the property opens it
+
+    def warm_search(self) -> None:
+        """Open the index and read the words spelling corrections come from, now (a worker's job at
+        start-up), rather than in the first search with a misspelt word."""
+        self.index.warm()
 
     def _reindex(self, ids: Sequence[int]) -> None:
         if not ids:

@@ -10,6 +10,7 @@ only caller, and owns the one-writer rule, the writer process and merging.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import threading
@@ -22,14 +23,25 @@ from typing import Any
 
 from whoosh import index as windex
 from whoosh import query, scoring
+from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import COLUMN
 from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.index import patches
-from readinglist.index.query import highlight_terms, make_parser, parse
-from readinglist.index.ranking import Ranker, ranked
+from readinglist.index.analysis import WordAnalyzer
+from readinglist.index.query import (
+    KNOWN_FIELDS,
+    ExactTerm,
+    Stemmed,
+    highlight_terms,
+    make_parser,
+    parse,
+    resolve,
+)
+from readinglist.index.ranking import Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
+from readinglist.index.vocabulary import RARE_DF, Vocabulary
 from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
@@ -39,6 +51,8 @@ BULK_PROCS_MIN_DOCS_WINDOW = 100
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
+TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
+CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 
 
 def new_writer(ix: windex.Index, expected: int = 0, procs_from: int = BULK_PROCS_MIN_DOCS) -> SegmentWriter:
@@ -101,6 +115,7 @@ class Index:
         self._searcher: Searcher | None = None
         self._pids: list[int] | None = None  # docnum → paper id for the current searcher
         self._ranker: Ranker | None = None  # scores queries for the current searcher
+        self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
         self._cache: dict[tuple[str, int | None], SearchResult] = {}
         self.ix: windex.Index | None = None
         self.rev = -1
@@ -173,6 +188,7 @@ class Index:
                 self._searcher = None
             self._pids = None
             self._ranker = None
+            self._vocabulary = None
             self._cache.clear()
         if self.ix is not None:
             self.ix.close()
@@ -233,9 +249,10 @@ class Index:
         does not pay for opening it. A new searcher, not Searcher.refresh(): refresh() can keep a segment's
         old deletions and return both versions of an updated document."""
         fresh, pids, ranker = self._open_searcher()
+        vocabulary = Vocabulary(fresh)
         with self._search_lock:
             old = self._searcher
-            self._searcher, self._pids, self._ranker = fresh, pids, ranker
+            self._searcher, self._pids, self._ranker, self._vocabulary = fresh, pids, ranker, vocabulary
             self._cache.clear()
         if old is not None:
             old.close()
@@ -252,6 +269,7 @@ class Index:
             self._cache.clear()
             if terms and self._searcher is not None:
                 self._ranker = Ranker(self._searcher, self._pause)
+                self._vocabulary = Vocabulary(self._searcher)  # (the segments' words stay read)
                 patches.forget_fuzzy_automata()
 
     def doc_count(self) -> int:
@@ -268,6 +286,7 @@ class Index:
         with self._search_lock:
             if self._searcher is None:
                 self._searcher, self._pids, self._ranker = self._open_searcher()
+                self._vocabulary = Vocabulary(self._searcher)
             yield self._searcher
 
     def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
@@ -283,37 +302,142 @@ class Index:
     def search(
         self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None
     ) -> SearchResult:
-        """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`."""
+        """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`.
+
+        When no paper has every word, the closest matches instead (`SearchResult.partial`); a word the
+        library lacks or holds rarely gets a correction from its own words (`SearchResult.correction`),
+        which the closest matches use. A paper found with every word is never displaced by them."""
+        notes: list[str] = []
         try:
             q = self.parse(text, state, tag)
         except QueryError:
             raise
-        except Exception as exc:  # whoosh's parser rejects some odd syntax
-            raise QueryError(f"cannot read that query ({exc})") from None
+        except Exception as exc:  # whoosh's parser rejects some odd syntax: pasted text is read as words
+            try:
+                q = self.parse(_plain_words(text), state, tag)
+            except Exception:
+                raise QueryError(f"cannot read that query ({exc})") from None
+            notes.append("The query's punctuation was read as plain text.")
         # keyed by what the query means: closing a phrase's quote or typing a space finds it cached
         key = (repr(q), limit)
         with self._search_lock:
             cached = self._cache.get(key)
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)
-        with self.searching() as s:
-            assert self._ranker is not None
+        with self.searching():
             try:
-                found = self._ranker.evaluate(q)
-                top = ranked(found, limit)
+                result = self._search(q, text, limit, state, tag, notes)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
                 raise QueryError(f"cannot search for that ({exc})") from None
-            ids = list(map((self._pids or []).__getitem__, top))
-            scores = list(map(found.__getitem__, top))
-            terms = highlight_terms(q, s, self._ranker.expanded)
-        result = SearchResult(ids, scores, text, terms)
         with self._search_lock:
             if len(self._cache) > SEARCH_CACHE:
                 self._cache.clear()
             self._cache[key] = result
         return result
+
+    def _search(
+        self, q: query.Query, text: str, limit: int | None, state: str | None, tag: str | None, notes: list[str]
+    ) -> SearchResult:
+        assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
+        ranker, vocabulary = self._ranker, self._vocabulary
+        resolved = resolve(q, vocabulary)
+        found = ranker.evaluate(resolved)
+        notes += ranker.notes
+        expanded = dict(ranker.expanded)
+        words, required, excluded = split_words(resolved)
+        typed = self._typed_words(resolved)
+        corrections = self._corrections(typed, text, state, tag, context=len(words) > 1 and not found)
+        correction = apply_corrections(text, corrections) if corrections else None
+        shown, partial = resolved, False
+        counts: dict[int, int] = {}
+        if not found and (len(words) > 1 or corrections):
+            used, used_words, used_required, used_excluded = resolved, words, required, excluded
+            if corrections:
+                used = resolve(q, vocabulary, corrections)
+                used_words, used_required, used_excluded = split_words(used)
+            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=used is resolved)
+            notes += [n for n in ranker.notes if n not in notes]
+            if scores:
+                found, partial, shown = scores, True, used
+                expanded.update(ranker.expanded)
+        phrase = title_phrase(correction if partial and correction else text)
+        if phrase is not None and found:
+            bonus = ranker.evaluate_within(phrase, found)
+            if bonus:
+                found = {d: s + bonus.get(d, 0.0) for d, s in found.items()}
+        top = ranked(rank_keys(found, [ranker.exact_docs(w) for w in (split_words(shown)[0])], counts), limit)
+        ids = list(map((self._pids or []).__getitem__, top))
+        scores_list = list(map(found.__getitem__, top))
+        return SearchResult(
+            ids,
+            scores_list,
+            text,
+            highlight_terms(shown, self._searcher, expanded),
+            partial=partial,
+            matched=[counts[d] for d in top] if partial else [],
+            word_count=len(words),
+            correction=correction,
+            corrections=corrections,
+            unknown=[w for w, f in typed.items() if f == 0 and w not in corrections],
+            notes=notes,
+        )
+
+    def _corrections(
+        self, typed: dict[str, int], text: str, state: str | None, tag: str | None, context: bool
+    ) -> dict[str, str]:
+        """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions). With
+        `context` (no paper has every word), of several likely corrections the one with which the query
+        fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you nead"
+        is "need", though "near" is about as common."""
+        assert self._vocabulary is not None and self._ranker is not None
+        ranker, vocabulary = self._ranker, self._vocabulary
+        options: dict[str, list[tuple[str, float]]] = {}
+        for word, frequency in typed.items():
+            if frequency and self._searcher is not None and self._searcher.doc_frequency("title", word):
+                continue  # a rare word in a title is a word, not a slip (titles are edited)
+            if frequency <= RARE_DF:
+                found = vocabulary.suggestions(word, frequency)
+                if found:
+                    options[word] = found
+        chosen = {word: found[0][0] for word, found in options.items()}
+        if not context:
+            return chosen
+        for word, found in options.items():
+            close = [(c, w) for c, w in found if w >= CONTEXT_SHARE * found[0][1]]
+            if len(close) < 2:
+                continue
+
+            def fit(candidate: str, word: str = word) -> float:
+                trial = apply_corrections(text, {**chosen, word: "=" + candidate})
+                try:
+                    scores = ranker.evaluate(resolve(self.parse(trial, state, tag), vocabulary))
+                except Exception:
+                    return 0.0
+                return max(scores.values(), default=0.0)
+
+            chosen[word] = max(close, key=lambda item: (fit(item[0]), item[1]))[0]
+        return chosen
+
+    def _typed_words(self, q: query.Query) -> dict[str, int]:
+        """The plain words of the query (those a misspelling may hide in), with the number of papers that
+        hold them in some default field (an upper bound: a paper may hold a word in several fields)."""
+        assert self._searcher is not None
+        out: dict[str, int] = {}
+        for leaf in q.leaves():
+            if isinstance(leaf, Stemmed):
+                out[leaf.text] = out.get(leaf.text, 0) + sum(leaf.forms.values())
+        for word in out:
+            for fieldname in ("authors", "tags"):
+                out[word] += int(self._searcher.doc_frequency(fieldname, word))
+        return out
+
+    def warm(self) -> None:
+        """Read what a first misspelt word would need (the words corrections come from) now."""
+        with self.searching():
+            assert self._vocabulary is not None
+            self._vocabulary.warm()
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.
@@ -324,7 +448,11 @@ class Index:
             docnum = s.document_number(id=str(paper_id))
             if docnum is None or not text.strip():
                 return []
-            terms = s.key_terms_from_text("abstract", text, numterms=10)
+            terms = [
+                (word, weight)
+                for word, weight in s.key_terms_from_text("abstract", text, numterms=20)
+                if len(word) > 2 and word not in STOP_WORDS and not word.isdigit()
+            ][:10]
             if not terms or (cancel is not None and cancel.is_set()):
                 return []
             q = query.Or([query.Term("abstract", word, boost=weight) for word, weight in terms])
@@ -344,6 +472,99 @@ class Index:
 
 class _Cancelled(Exception):
     pass
+
+
+_CONSTRAINT_FIELDS = {"year", "state"}
+
+
+def split_words(q: query.Query) -> tuple[list[query.Query], list[query.Query], list[query.Query]]:
+    """A query's top-level parts: its words (what a closest match may lack), the constraints every match
+    keeps (years, states, a tag: or the sidebar's tag), and what no match may have (NOT)."""
+    parts: list[query.Query] = []
+    stack = [q]
+    while stack:
+        node = stack.pop(0)
+        if type(node) is query.And and node.boost == 1.0:
+            stack[:0] = node.subqueries
+        else:
+            parts.append(node)
+    words, required, excluded = [], [], []
+    for part in parts:
+        if isinstance(part, query.Not):
+            excluded.append(part.query)
+        elif _is_constraint(part):
+            required.append(part)
+        else:
+            words.append(part)
+    return words, required, excluded
+
+
+def _is_constraint(q: query.Query) -> bool:
+    if isinstance(q, query.Every):
+        return True
+    if type(q) in (query.Term, ExactTerm) and q.fieldname == "tags":
+        return True
+    fields = {getattr(leaf, "fieldname", None) for leaf in q.leaves()}
+    return bool(fields) and fields <= _CONSTRAINT_FIELDS
+
+
+def rank_keys(scores: Scores, exact: list[set[int] | None], matched: dict[int, int]) -> Scores:
+    """What the results are sorted by: for closest matches, the number of words each paper has first;
+    then the number of plain words it holds in the form typed (a "transformer" before a paper that only
+    has "transform"); then BM25F. One number per paper, so that the sort stays in C: each key weighs more
+    than everything after it can add up to."""
+    sets = [docs for docs in exact if docs is not None]
+    if not sets and not matched:
+        return scores
+    top = max(scores.values(), default=0.0) + 1.0
+    keys = dict(scores)
+    for docs in sets:
+        for d in docs:
+            if d in keys:
+                keys[d] += top
+    if matched:
+        tier = top * (len(sets) + 1)
+        for d, count in matched.items():
+            keys[d] += tier * count
+    return keys
+
+
+_ANALYZER = WordAnalyzer()
+_SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?:' + "|".join(KNOWN_FIELDS) + r"):)")
+
+
+def title_phrase(text: str) -> query.Phrase | None:
+    """For a query of plain words (a title, or its start, typed or pasted), the phrase of all its words,
+    stop words too, in the title: the papers whose title holds it rank above those that only hold the
+    words (by the phrase's BM25F, added)."""
+    if _SYNTAX_RE.search(text):
+        return None
+    words = [w for w, _ in _ANALYZER.words(text)]
+    return query.Phrase("title", words) if 1 < len(words) <= TITLE_PHRASE_WORDS else None
+
+
+def apply_corrections(text: str, corrections: dict[str, str]) -> str:
+    """The query as typed with each misspelt word replaced, in the case it was typed in."""
+    out, pos = [], 0
+    for token in _ANALYZER(text, chars=True):
+        correction = corrections.get(token.text)
+        if correction is None:
+            continue
+        typed = text[token.startchar : token.endchar]
+        if typed.isupper() and len(typed) > 1:
+            correction = correction.upper()
+        elif typed[:1].isupper():
+            correction = correction[:1].upper() + correction[1:]
+        out += [text[pos : token.startchar], correction]
+        pos = token.endchar
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _plain_words(text: str) -> str:
+    """The text without anything Whoosh's parser reads as syntax."""
+    text = re.sub(r'["():\[\]{}^~*?\\]', " ", text)
+    return re.sub(r"\b(AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b", lambda m: m.group(0).lower(), text)
 
 
 def _read_pids(searcher: Searcher) -> list[int]:

@@ -1,0 +1,201 @@
+"""The index's own words: what a plain query word stands for, and what a misspelt one was meant to be.
+
+`Vocabulary.forms` finds every form of a word's stem in a field (learning → learn, learned, learner, …)
+by walking the field's sorted terms from the stem's prefix, and keeps those of the word typed itself (up
+to a plural: `plural_stem`) apart, as its exact forms. `Vocabulary.suggest` corrects a word the library
+does not hold, or holds rarely, to the most frequent word one edit away (a letter dropped, added, changed
+or two swapped), from the words of the titles, abstracts and author names; only words of three letters or
+more, found in two papers or more, are corrections.
+
+Segments never change once written, so what is read from one — a stem's forms, a field's words — is kept
+for as long as the segment is in the index (bounded), across searchers: after an edit only the edit's own
+small segment is new.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from string import ascii_lowercase
+
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.searching import Searcher
+
+from readinglist.index import patches
+from readinglist.index.analysis import stem, stem_prefix
+
+SUGGESTION_FIELDS = ("title", "abstract", "authors")
+MIN_SUGGESTION_DF = 2  # a correction is a word of at least two papers
+MIN_SUGGESTION_LENGTH = 3
+BIG_SEGMENT = 2000  # documents
+RARE_DF = 3  # a word in at most this many papers may be a misspelling...
+RARE_RATIO = 30  # ...of a word in this many times more papers
+FORMS_CACHE = 50_000  # (segment, field, stem) entries kept
+WORDS_CACHE = 48  # (segment, field) word lists kept
+SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "ies", "ied")
+
+_lock = threading.Lock()
+_segment_forms: OrderedDict[tuple[str, str, str], dict[bytes, int]] = OrderedDict()
+_segment_words: OrderedDict[tuple[str, str], dict[str, int]] = OrderedDict()
+
+
+def plural_stem(word: str) -> str:
+    """Harman's S-stemmer: a word's singular, as far as its spelling shows (networks → network, studies →
+    study, classes → class): the forms a plain word counts as typed exactly."""
+    if word.endswith("ies") and not word.endswith(("eies", "aies")) and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and not word.endswith(("aes", "ees", "oes")) and len(word) > 3:
+        return word[:-1]
+    if word.endswith("s") and not word.endswith(("us", "ss")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+# How likely each kind of slip is, as a weight on a candidate's frequency: a letter left out (the word meant
+# has one more) and two letters swapped are the commonest typing errors; a letter typed for another is
+# less common, and an extra letter least (and it is what a word being typed looks like: "transformr" is
+# "transformer" more often than "transform").
+LEFT_OUT, SWAPPED, CHANGED, EXTRA = 1.0, 1.0, 0.6, 0.3
+
+
+def edits(word: str) -> Iterator[tuple[str, float]]:
+    """Every string one edit from the word, with the weight of that kind of slip."""
+    letters = ascii_lowercase + "".join(sorted({c for c in word if not c.isascii() and c.isalpha()}))
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    for a, b in splits:
+        if b:
+            yield a + b[1:], EXTRA
+            if len(b) > 1 and b[0] != b[1]:
+                yield a + b[1] + b[0] + b[2:], SWAPPED
+            for c in letters:
+                if c != b[0]:
+                    yield a + c + b[1:], CHANGED
+        for c in letters:
+            yield a + c + b, LEFT_OUT
+
+
+def _segment_id(reader) -> str:
+    """What names a segment for as long as it exists (an empty index's reader has none: its id)."""
+    segment = reader.segment() if callable(getattr(reader, "segment", None)) else None
+    return str(segment.segment_id()) if segment is not None else f"reader-{id(reader)}"
+
+
+def _remember(cache: OrderedDict, key: tuple, value: object, limit: int) -> None:
+    with _lock:
+        cache[key] = value
+        while len(cache) > limit:
+            cache.popitem(last=False)
+
+
+def _recall(cache: OrderedDict, key: tuple) -> object | None:
+    with _lock:
+        got = cache.get(key)
+        if got is not None:
+            cache.move_to_end(key)
+        return got
+
+
+class Vocabulary:
+    """The words of one searcher's segments. Not thread-safe on its own: the index serialises searches."""
+
+    def __init__(self, searcher: Searcher):
+        self.readers = [(_segment_id(leaf.reader()), leaf.reader()) for leaf, _ in searcher.leaf_searchers()]
+        self._forms: dict[tuple[str, str], dict[bytes, int]] = {}
+
+    # ---- a stem's forms ----
+
+    def forms(self, fieldname: str, word: str) -> tuple[dict[bytes, int], set[bytes]]:
+        """Every form of the word's stem in the field, with its document frequency, and those of them that
+        are the word typed, up to a plural."""
+        stemmed = stem(word)
+        key = (fieldname, stemmed)
+        found = self._forms.get(key)
+        if found is None:
+            found = {}
+            for segid, reader in self.readers:
+                for form, df in self._segment_forms(segid, reader, fieldname, stemmed).items():
+                    found[form] = found.get(form, 0) + df
+            self._forms[key] = found
+        singular = plural_stem(word)
+        return found, {form for form in found if plural_stem(form.decode("utf-8")) == singular}
+
+    def _segment_forms(self, segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, int]:
+        key = (segid, fieldname, stemmed)
+        got = _recall(_segment_forms, key)
+        if isinstance(got, dict):
+            return got
+        out: dict[bytes, int] = {}
+        if fieldname in reader.indexed_field_names():
+            prefix = stem_prefix(stemmed)
+            if len(prefix) < 3:  # a short word: walking every term of two letters' prefix costs too much
+                bases = {stemmed, prefix, stemmed + "e", prefix + "y"}
+                for candidate in {base + ending for base in bases for ending in SHORT_STEM_ENDINGS}:
+                    if stem(candidate) == stemmed:
+                        df = reader.doc_frequency(fieldname, candidate)
+                        if df:
+                            out[candidate.encode("utf-8")] = df
+            else:
+                for btext, info in reader.iter_prefix(fieldname, prefix):
+                    if stem(btext.decode("utf-8")) == stemmed:
+                        out[btext] = info.doc_frequency()
+        _remember(_segment_forms, key, out, FORMS_CACHE)
+        return out
+
+    # ---- spelling ----
+
+    def words(self) -> list[dict[str, int]]:
+        """Per segment and field, the words a misspelling may be corrected to, with their frequencies."""
+        return [segment_words(reader, fieldname) for _, reader in self.readers for fieldname in SUGGESTION_FIELDS]
+
+    def suggestions(self, word: str, frequency: int, most: int = 5) -> list[tuple[str, float]]:
+        """What a word in `frequency` papers may have been meant to be, likeliest first: words one edit
+        away, with their frequency weighted by the kind of slip — if the word is in no paper, or in at most
+        RARE_DF and the word meant in at least RARE_RATIO times as many."""
+        if len(word) < MIN_SUGGESTION_LENGTH or not word.isalpha() or frequency > RARE_DF:
+            return []
+        tables = self.words()
+        found: dict[str, float] = {}
+        for candidate, weight in edits(word):
+            if candidate in STOP_WORDS:  # a stop word means nothing beside other words
+                continue
+            df = 0
+            for table in tables:
+                df += table.get(candidate, 0)
+            if df >= MIN_SUGGESTION_DF and (not frequency or df >= max(10, RARE_RATIO * frequency)):
+                found[candidate] = max(found.get(candidate, 0.0), df * weight)
+        return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:most]
+
+    def warm(self) -> None:
+        """Read the words corrections come from now (a few tenths of a second at 94k papers), rather than
+        at the first misspelt word."""
+        self.words()
+
+
+def segment_words(reader, fieldname: str) -> dict[str, int]:
+    """A segment's words of a field that may be corrections (three letters or more, no digits, in two
+    papers or more), with their document frequencies; read once per segment."""
+    key = (_segment_id(reader), fieldname)
+    got = _recall(_segment_words, key)
+    if not isinstance(got, dict):
+        got = _read_words(reader, fieldname)
+        _remember(_segment_words, key, got, WORDS_CACHE)
+    return got
+
+
+def _read_words(reader, fieldname: str) -> dict[str, int]:
+    if fieldname not in reader.indexed_field_names():
+        return {}
+    items: Iterable[tuple[bytes, int]] | None = patches.field_terms(reader, fieldname)
+    if items is None:
+        items = ((btext, info.doc_frequency()) for btext, info in reader.iter_field(fieldname))
+    # a big segment keeps the words of two papers or more (its words of one paper are mostly slips and
+    # half its vocabulary); a small one keeps every word, which counts with the other segments' and fields'
+    least = MIN_SUGGESTION_DF if reader.doc_count_all() >= BIG_SEGMENT else 1
+    out: dict[str, int] = {}
+    for btext, df in items:
+        if df >= least and len(btext) >= MIN_SUGGESTION_LENGTH:
+            text = btext.decode("utf-8")
+            if text.isalpha():
+                out[text] = df
+    return out
