@@ -111,10 +111,7 @@ def sample_papers(lib, n: int, seed: int) -> list:
 def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     """1-based rank of the paper (or of one the query cannot tell from it) among the first ten, else None."""
     top = ids[:10]
-    if target.id in top:
-        first = top.index(target.id)
-    else:
-        first = None
+    first = top.index(target.id) if target.id in top else None
     papers = {p.id: p for p in lib.papers(top)} if (first is None or first > 0) else {}
     if kind == "sentence":
         needle = normal(query)
@@ -199,7 +196,10 @@ def table(run: dict, baseline: dict | None) -> list[str]:
         head = "| query | goal | found first | in the top 10 | search p50 / p95 |"
         rule = "|---|---|---|---|---|"
         if old:
-            head = "| query | goal | found first: before → now | in the top 10: before → now | search p50 / p95: before → now |"
+            head = (
+                "| query | goal | found first: before → now | in the top 10: before → now "
+                "| search p50 / p95: before → now |"
+            )
         lines += [head, rule]
         for kind, (label, at, goal) in KINDS.items():
             s = c["kinds"][kind]
@@ -237,7 +237,9 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         "another, on a shared 2-core machine: compare them only within a row.",
     ]
     if baseline:
-        lines.append(f"Before: {baseline.get('label') or 'baseline'} ({baseline['date']}), the same sample and queries.")
+        lines.append(
+            f"Before: {baseline.get('label') or 'baseline'} ({baseline['date']}), the same sample and queries."
+        )
     lines.append("")
     lines += table(run, baseline)
     write_section("search-quality", lines)
