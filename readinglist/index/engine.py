@@ -51,6 +51,8 @@ BULK_PROCS_MIN_DOCS_WINDOW = 100
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
+TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
+TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 
@@ -248,8 +250,7 @@ class Index:
         """Open and warm the next searcher here, on the writing thread, then swap it in: the next search
         does not pay for opening it. A new searcher, not Searcher.refresh(): refresh() can keep a segment's
         old deletions and return both versions of an updated document."""
-        fresh, pids, ranker = self._open_searcher()
-        vocabulary = Vocabulary(fresh)
+        fresh, pids, ranker, vocabulary = self._open_searcher()
         with self._search_lock:
             old = self._searcher
             self._searcher, self._pids, self._ranker, self._vocabulary = fresh, pids, ranker, vocabulary
@@ -257,19 +258,20 @@ class Index:
         if old is not None:
             old.close()
 
-    def _open_searcher(self) -> tuple[Searcher, list[int], Ranker]:
-        """A searcher with what every search needs from it: docnum → paper id, and its ranker."""
+    def _open_searcher(self) -> tuple[Searcher, list[int], Ranker, Vocabulary]:
+        """A searcher with what every search needs from it: docnum → paper id, its ranker and words."""
         assert self.ix is not None
         searcher = self.ix.searcher(weighting=scoring.BM25F())
-        return searcher, _read_pids(searcher), Ranker(searcher, self._pause)
+        vocabulary = Vocabulary(searcher)
+        return searcher, _read_pids(searcher), Ranker(searcher, self._pause, vocabulary.infos), vocabulary
 
     def drop_caches(self, terms: bool = True) -> None:
         """Forget cached results (and, with `terms`, the ranker's cached term scores): for measuring."""
         with self._search_lock:
             self._cache.clear()
             if terms and self._searcher is not None:
-                self._ranker = Ranker(self._searcher, self._pause)
-                self._vocabulary = Vocabulary(self._searcher)  # (the segments' words stay read)
+                self._vocabulary = Vocabulary(self._searcher)  # (what was read of each segment stays)
+                self._ranker = Ranker(self._searcher, self._pause, self._vocabulary.infos)
                 patches.forget_fuzzy_automata()
 
     def doc_count(self) -> int:
@@ -285,8 +287,7 @@ class Index:
             raise RuntimeError("index not open")
         with self._search_lock:
             if self._searcher is None:
-                self._searcher, self._pids, self._ranker = self._open_searcher()
-                self._vocabulary = Vocabulary(self._searcher)
+                self._searcher, self._pids, self._ranker, self._vocabulary = self._open_searcher()
             yield self._searcher
 
     def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
@@ -343,12 +344,12 @@ class Index:
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         resolved = resolve(q, vocabulary)
-        found = ranker.evaluate(resolved)
+        found = ranker.evaluate(resolved, settled=self._settled_words(text))
         notes += ranker.notes
         expanded = dict(ranker.expanded)
         words, required, excluded = split_words(resolved)
         typed = self._typed_words(resolved)
-        corrections = self._corrections(typed, text, state, tag, context=len(words) > 1 and not found)
+        corrections = self._corrections(typed, q, context=len(words) > 1 and not found)
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -362,12 +363,18 @@ class Index:
             if scores:
                 found, partial, shown = scores, True, used
                 expanded.update(ranker.expanded)
+        stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
+        keys = rank_keys(found, stem_only, counts)
         phrase = title_phrase(correction if partial and correction else text)
         if phrase is not None and found:
-            bonus = ranker.evaluate_within(phrase, found)
+            # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
+            bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES))
             if bonus:
-                found = {d: s + bonus.get(d, 0.0) for d, s in found.items()}
-        top = ranked(rank_keys(found, [ranker.exact_docs(w) for w in (split_words(shown)[0])], counts), limit)
+                found, keys = dict(found), keys if keys is not found else dict(keys)
+                for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
+                    found[d] += extra
+                    keys[d] += extra
+        top = ranked(keys, limit)
         ids = list(map((self._pids or []).__getitem__, top))
         scores_list = list(map(found.__getitem__, top))
         return SearchResult(
@@ -384,9 +391,7 @@ class Index:
             notes=notes,
         )
 
-    def _corrections(
-        self, typed: dict[str, int], text: str, state: str | None, tag: str | None, context: bool
-    ) -> dict[str, str]:
+    def _corrections(self, typed: dict[str, int], q: query.Query, context: bool) -> dict[str, str]:
         """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions). With
         `context` (no paper has every word), of several likely corrections the one with which the query
         fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you nead"
@@ -395,7 +400,7 @@ class Index:
         ranker, vocabulary = self._ranker, self._vocabulary
         options: dict[str, list[tuple[str, float]]] = {}
         for word, frequency in typed.items():
-            if frequency and self._searcher is not None and self._searcher.doc_frequency("title", word):
+            if frequency and ranker.doc_frequency("title", word):
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
             if frequency <= RARE_DF:
                 found = vocabulary.suggestions(word, frequency)
@@ -410,27 +415,32 @@ class Index:
                 continue
 
             def fit(candidate: str, word: str = word) -> float:
-                trial = apply_corrections(text, {**chosen, word: "=" + candidate})
-                try:
-                    scores = ranker.evaluate(resolve(self.parse(trial, state, tag), vocabulary))
-                except Exception:
-                    return 0.0
-                return max(scores.values(), default=0.0)
+                trial = resolve(q, vocabulary, {**chosen, word: candidate}, instead=True)
+                return max(ranker.evaluate(trial).values(), default=0.0)
 
             chosen[word] = max(close, key=lambda item: (fit(item[0]), item[1]))[0]
         return chosen
 
+    @staticmethod
+    def _settled_words(text: str) -> set[str]:
+        """In a query short enough to be typed (a longer one is pasted), the words before the one being
+        typed: read whole, they are cached for the next keystrokes. A pasted query looks its common words
+        up in the candidates of its rare ones only."""
+        cut = len(text) if text[-1:].isspace() else max(text.rfind(" "), 0)
+        words = {t.text for t in _ANALYZER(text[:cut])}
+        return words if len(words) < TYPED_WORDS else set()
+
     def _typed_words(self, q: query.Query) -> dict[str, int]:
         """The plain words of the query (those a misspelling may hide in), with the number of papers that
         hold them in some default field (an upper bound: a paper may hold a word in several fields)."""
-        assert self._searcher is not None
+        assert self._ranker is not None
         out: dict[str, int] = {}
         for leaf in q.leaves():
             if isinstance(leaf, Stemmed):
                 out[leaf.text] = out.get(leaf.text, 0) + sum(leaf.forms.values())
         for word in out:
             for fieldname in ("authors", "tags"):
-                out[word] += int(self._searcher.doc_frequency(fieldname, word))
+                out[word] += self._ranker.doc_frequency(fieldname, word)
         return out
 
     def warm(self) -> None:
@@ -508,22 +518,22 @@ def _is_constraint(q: query.Query) -> bool:
     return bool(fields) and fields <= _CONSTRAINT_FIELDS
 
 
-def rank_keys(scores: Scores, exact: list[set[int] | None], matched: dict[int, int]) -> Scores:
+def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]) -> Scores:
     """What the results are sorted by: for closest matches, the number of words each paper has first;
-    then the number of plain words it holds in the form typed (a "transformer" before a paper that only
-    has "transform"); then BM25F. One number per paper, so that the sort stays in C: each key weighs more
-    than everything after it can add up to."""
-    sets = [docs for docs in exact if docs is not None]
-    if not sets and not matched:
+    then how many plain words it holds in the form typed (a "transformer" before a paper that only has
+    "transform"); then BM25F. One number per paper, so that the sort stays in C: each key weighs more than
+    everything after it can add up to."""
+    if not any(stem_only) and not matched:
         return scores
-    top = max(scores.values(), default=0.0) + 1.0
+    # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
+    top = 2 * max(scores.values(), default=0.0) + 1.0
     keys = dict(scores)
-    for docs in sets:
+    for docs in stem_only:
         for d in docs:
             if d in keys:
-                keys[d] += top
+                keys[d] -= top
     if matched:
-        tier = top * (len(sets) + 1)
+        tier = top * (len(stem_only) + 1)
         for d, count in matched.items():
             keys[d] += tier * count
     return keys

@@ -13,6 +13,7 @@ engine when it opens one, and the word analyzer when Whoosh's writer processes u
 from __future__ import annotations
 
 import threading
+from array import array
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import pairwise
@@ -83,12 +84,13 @@ def column_lengths(perdoc: Any, fieldname: str, count: int) -> bytes | None:
     return raw[:count] + bytes(max(0, count - len(raw)))
 
 
-def field_terms(reader: Any, fieldname: str) -> list[tuple[bytes, int]] | None:
-    """Every term of one field of a segment with its document frequency, read from Whoosh's term file in
-    one piece (Whoosh's iter_field decodes a TermInfo object per term: 0.6 s for 100k terms). The file
-    holds (key length, value length, key, value) records in key order; a key is the field's number then
-    the term, a value starts with the flags byte, the total weight and the document frequency. None for
-    another kind of reader."""
+def field_lexicon(reader: Any, fieldname: str) -> tuple[list[bytes], array, array, array] | None:
+    """Every term of one field of a segment in order, with its document frequency and where its TermInfo
+    lies in the term file (position, length), read in one piece: Whoosh's iter_field decodes a TermInfo
+    object per term (0.6 s for 100k terms), and a lookup or prefix walk costs a hash probe or a binary
+    search of a few file reads each. The file holds (key length, value length, key, value) records in key
+    order; a key is the field's number, then the term; a value starts with the flags byte, the total
+    weight and the document frequency. None for another kind of reader."""
     import struct
 
     from whoosh.codec.whoosh3 import W3TermsReader
@@ -96,26 +98,50 @@ def field_terms(reader: Any, fieldname: str) -> list[tuple[bytes, int]] | None:
     terms = getattr(reader, "_terms", None)
     if not fast_paths() or not isinstance(terms, W3TermsReader):
         return None
+    words: list[bytes] = []
+    frequencies, positions, lengths = array("I"), array("Q"), array("I")
     number = terms._fieldmap.get(fieldname)
-    if number is None:
-        return []
     table = terms._tindex
-    start = table.closest_key_pos(struct.pack("!H", number))
+    start = None if number is None else table.closest_key_pos(struct.pack("!H", number))
     if start is None:
-        return []
+        return words, frequencies, positions, lengths
     following = table.closest_key_pos(struct.pack("!H", number + 1))
     end = table.endofdata if following is None else following
     data = table.dbfile.get(start, end - start)
-    lengths = struct.Struct("!ii")
+    record = struct.Struct("!ii")
     frequency = struct.Struct("!I")
-    out = []
     pos, size = 0, len(data)
     while pos < size:
-        keylen, datalen = lengths.unpack_from(data, pos)
+        keylen, datalen = record.unpack_from(data, pos)
         key = pos + 8
-        out.append((data[key + 2 : key + keylen], frequency.unpack_from(data, key + keylen + 5)[0]))
-        pos = key + keylen + datalen
-    return out
+        value = key + keylen
+        words.append(data[key + 2 : value])
+        frequencies.append(frequency.unpack_from(data, value + 5)[0])
+        positions.append(start + value)
+        lengths.append(datalen)
+        pos = value + datalen
+    return words, frequencies, positions, lengths
+
+
+def term_info_at(reader: Any, position: int, length: int) -> Any:
+    """The TermInfo stored at this place of a segment's term file (see field_lexicon)."""
+    from whoosh.codec.whoosh3 import W3TermInfo
+
+    return W3TermInfo.from_bytes(reader._terms._tindex.dbfile.get(position, length))
+
+
+def postings_from_info(reader: Any, fieldname: str, btext: bytes, info: Any) -> tuple[Any, frozenset[int]] | None:
+    """A segment's postings of a term, from the TermInfo the caller already holds (Whoosh's postings()
+    looks the term up in the term file again: a hash lookup and a few reads), and the segment's deleted
+    documents. None for another kind of reader."""
+    from whoosh.codec.whoosh3 import W3TermsReader
+
+    terms = getattr(reader, "_terms", None)
+    if not fast_paths() or not isinstance(terms, W3TermsReader):
+        return None
+    fmt = reader.schema[fieldname].format
+    matcher = terms._codec.postings_reader(terms._postfile, info, fmt, term=(fieldname, btext))
+    return matcher, reader.deleted_docs_set
 
 
 # ---- the patches ----------------------------------------------------------------------------------------

@@ -194,15 +194,20 @@ def _is_stop_word(q: query.Query) -> bool:
     return all(type(leaf) is query.Term and leaf.text in STOP_WORDS for leaf in leaves)
 
 
-def resolve(q: query.Query, vocabulary: Vocabulary, corrections: dict[str, str] | None = None) -> query.Query:
+def resolve(
+    q: query.Query, vocabulary: Vocabulary, corrections: dict[str, str] | None = None, instead: bool = False
+) -> query.Query:
     """The query to evaluate: each plain word of a stemmed field becomes every form of its stem the index
     holds (`Stemmed`); exact terms, phrases and other fields stay as they are. With `corrections`, a
-    corrected word matches either itself or its correction."""
+    corrected word matches either itself or its correction — or, `instead`, only the correction's exact
+    form (to try a correction out)."""
     if isinstance(q, Stemmed | ExactTerm):
         return q
     if type(q) is query.Term and isinstance(q.text, str):
         texts = [q.text]
         if corrections and q.text in corrections and q.fieldname in TEXT_FIELDS:
+            if instead:
+                return ExactTerm(q.fieldname, corrections[q.text], boost=q.boost)
             texts.append(corrections[q.text])
         if q.fieldname in STEMMED_FIELDS:
             parts: list[query.Query] = []
@@ -212,7 +217,7 @@ def resolve(q: query.Query, vocabulary: Vocabulary, corrections: dict[str, str] 
         else:
             parts = [query.Term(q.fieldname, text, boost=q.boost) for text in texts]
         return parts[0] if len(parts) == 1 else query.Or(parts)
-    return q.apply(lambda sub: resolve(sub, vocabulary, corrections))
+    return q.apply(lambda sub: resolve(sub, vocabulary, corrections, instead))
 
 
 def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set[bytes]]) -> set[str]:

@@ -12,8 +12,8 @@ only, so whatever Whoosh accepts still works. Deliberate differences, each teste
 - a plain word (`query.Stemmed`: every form of its stem) is scored as one stemmed term, as BM25F scores a
   term of a stemmed field: its forms' weights summed per document, the idf of its most frequent form (as
   Lucene's SynonymQuery does). Whoosh's matchers would sum each form's own BM25, a rare form's idf
-  outweighing the word typed. Which documents hold the word in the form typed (up to a plural) is kept
-  (`exact_docs`): the index ranks those first (see engine.rank_keys);
+  outweighing the word typed. Which documents hold only other forms than the one typed (up to a plural)
+  is kept (`stem_only_docs`): the index ranks them after those with the form typed (engine.rank_keys);
 - a prefix, wildcard or fuzzy term that expands to more than MAX_EXPANSION words searches the most frequent
   of them, and says so (`notes`): `a*` would read every posting of thousands of words;
 - `partial` ranks the papers that have most of a query's words (the fallback when none has them all).
@@ -31,31 +31,39 @@ from __future__ import annotations
 
 import heapq
 import re
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Sequence
 from itertools import accumulate
 from math import log
 from pickle import loads
+from typing import Any
 
 from whoosh import query
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.formats import Positions
-from whoosh.matching import FilterMatcher, Matcher
+from whoosh.matching import FilterMatcher
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
-from readinglist.index.patches import column_lengths, fast_paths
+from readinglist.index.analysis import stem
+from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
 from readinglist.index.query import Stemmed
-from readinglist.index.vocabulary import SUGGESTION_FIELDS, segment_words
+from readinglist.index.vocabulary import lexicon
 
 Scores = dict[int, float]
+TermInfos = dict[tuple[int, str, bytes], Any]
 TERM_CACHE_POSTINGS = 400_000  # ≈ 40 MB of cached term scores at most
 MAX_EXPANSION = 200  # words a prefix, wildcard or fuzzy term is searched for, the most frequent first
 MAX_EXPANSION_POSTINGS = 60_000  # ...and postings, per field: `a*` is "a", "and", "are", … (~1 µs each to read)
-RESTRICT_RATIO = 4  # look a term up only in the candidates when it has this many times more documents
+# Look a term up only in the candidates (rather than read it whole, and cache it) when it has this many
+# times more documents than there are candidates. Even where the candidates are in most posting blocks
+# this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
+# so the words of a query being typed are read whole (see evaluate's `settled`).
+RESTRICT_RATIO = 4
 
 
 class Within:
@@ -78,8 +86,11 @@ class Ranker:
     """Evaluates parsed queries against one Whoosh searcher. Not thread-safe: the index serialises
     searches, and builds a new Ranker with each new searcher."""
 
-    def __init__(self, searcher: Searcher, pause: Callable[[], None] | None = None):
+    def __init__(self, searcher: Searcher, pause: Callable[[], None] | None = None, infos: TermInfos | None = None):
         self.searcher = searcher
+        # (segment number, field, term) → its TermInfo, or None where the segment lacks it: one lookup in a
+        # segment's term file per term (shared with the searcher's Vocabulary, whose prefix walks fill it)
+        self.infos: TermInfos = {} if infos is None else infos
         self.pause = pause or _never  # between posting blocks: may wait while the window paints
         self.fast = fast_paths()  # off for another Whoosh release: every query goes to Whoosh's matchers
         self.schema = searcher.schema
@@ -94,6 +105,7 @@ class Ranker:
         self._terms: OrderedDict[tuple[str, bytes], Scores] = OrderedDict()
         self._cached_postings = 0
         self.check: Callable[[], None] = _never
+        self.settled: Collection[str] = ()  # words read whole (see evaluate)
         self._unscored = 0  # inside a constant-score query: only the matching documents matter
         self._values: dict[str, list[tuple[object, bytes]]] = {}  # numeric field → values present
         self._df: dict[tuple[str, bytes], int] = {}
@@ -101,22 +113,29 @@ class Ranker:
         # them instead of expanding the term a second time: 11 ms of a 40 ms fuzzy search at 8k papers)
         self.expanded: dict[query.Query, set[bytes]] = {}
         self.notes: list[str] = []  # what the last evaluation did not do as asked (a capped expansion)
-        # (field, word) → the documents, of those looked at, that hold a form of a plain word as typed
-        self.exact: dict[tuple[str, str], set[int]] = {}
-        self._exact_cache: dict[tuple[str, bytes], set[int]] = {}  # beside the cached stemmed scores
+        # (field, word) → the documents, of those a plain word was looked up in, that hold another form of
+        # its stem and not the word typed, and the documents it matched in that field
+        self.stem_only: dict[tuple[str, str], tuple[set[int], Scores]] = {}
+        # beside a stem's cached scores, each of its forms' documents (per segment: offset, docnums)
+        self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
+        self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
         self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
-        self._leading: set[str] = set()  # wildcards that start with one, as typed
 
     # ---- the public part ----
 
-    def evaluate(self, q: query.Query, check: Callable[[], None] | None = None) -> Scores:
+    def evaluate(
+        self, q: query.Query, check: Callable[[], None] | None = None, settled: Collection[str] = ()
+    ) -> Scores:
         """Every matching document with its score, as Whoosh's BM25F would score it (but for the
         differences in the module's docstring). `check` is called now and then and may raise to abandon
-        the evaluation. The result may be shared: do not modify it."""
+        the evaluation. The words in `settled` are read whole, never only in the candidates: a query being
+        typed keeps them, and the next keystroke finds them cached. The result may be shared: do not
+        modify it."""
         self.check = check or _never
+        self.settled = settled
         self.expanded = {}
         self.notes = []
-        self.exact = {}
+        self.stem_only = {}
         try:
             return self._eval(q) if self.fast else self._fallback(q)
         finally:
@@ -142,7 +161,8 @@ class Ranker:
         self.check = check or _never
         self.expanded = {}
         self.notes = []
-        self.exact = {}
+        self.stem_only = {}
+        self.settled = ()
         try:
             return self._partial(list(words), list(required), list(excluded), all_known_fail)
         finally:
@@ -153,6 +173,7 @@ class Ranker:
         """The query's scores in these documents only (the others are not looked up)."""
         self.expanded = {}
         self.notes = []
+        self.settled = ()
         try:
             return (
                 self._eval(q, self._within(docs)) if self.fast else _restricted(self._fallback(q), self._within(docs))
@@ -160,16 +181,23 @@ class Ranker:
         finally:
             self._note_caps()
 
-    def exact_docs(self, q: query.Query) -> set[int] | None:
-        """The documents that, in the last evaluation, held some plain word of `q` in the form typed (None
-        when `q` has no plain word: then every match is as exact as any other)."""
-        keys = [(leaf.fieldname, leaf.text) for leaf in q.leaves() if isinstance(leaf, Stemmed)]
-        if not keys:
-            return None
-        out: set[int] = set()
-        for key in keys:
-            out |= self.exact.get(key, set())
-        return out
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents hold the term (deleted ones too), from the term infos already looked up."""
+        btext = self._btext(fieldname, text)
+        return 0 if btext is None else self._doc_frequency(fieldname, btext)
+
+    def stem_only_docs(self, q: query.Query) -> set[int]:
+        """The documents that, in the last evaluation, matched a plain word of `q` only in other forms of
+        its stem, in every field they matched it in ("transform" for `transformer`). Few, as a rule."""
+        found = [self.stem_only[key] for key in {(leaf.fieldname, leaf.text) for leaf in q.leaves()
+                 if isinstance(leaf, Stemmed)} if key in self.stem_only]  # fmt: skip
+        if not found:
+            return set()
+        suspects: set[int] = set().union(*(docs for docs, _ in found))
+        for docs, scores in found:  # a field where the document holds the form typed clears it
+            if suspects:
+                suspects -= suspects.intersection(scores.keys()) - docs
+        return suspects
 
     def estimate(self, q: query.Query) -> int:
         """How many documents the query may match (an upper bound where cheap to know; 0 means none)."""
@@ -177,25 +205,52 @@ class Ranker:
 
     # ---- posting lists ----
 
-    def _postings(self, leaf: Searcher, fieldname: str, btext: bytes, values: bool = False,
+    def _info(self, i: int, fieldname: str, btext: bytes):
+        key = (i, fieldname, btext)
+        try:
+            return self.infos[key]
+        except KeyError:
+            pass
+        reader = self.leaves[i][0].reader()
+        words = lexicon(reader, fieldname)
+        if words is not None:
+            j = words.find(btext)
+            info = None if j is None else words.info(reader, j)
+        else:
+            try:
+                info = reader.term_info(fieldname, btext)
+            except TermNotFound:
+                info = None
+        self.infos[key] = info
+        return info
+
+    def _postings(self, i: int, fieldname: str, btext: bytes, values: bool = False,
                   targets: list[int] | None = None):  # fmt: skip
-        """One segment's postings of a term: docnums (deleted ones left out), weights and, if asked, the
-        encoded values (positions). Whole blocks are decoded at once. With `targets` (local docnums, in
-        order) only those documents are looked up, and a block none of them is in is skipped unread."""
-        reader = leaf.reader()
+        """Segment i's postings of a term: docnums, weights and, if asked, the encoded values (positions),
+        and the segment's deleted docnums, which the caller drops (a few pops from its result, where
+        filtering here cost a Python pass over every posting). Whole blocks are decoded at once. With
+        `targets` (local docnums of live documents, in order) only those documents are looked up, and a
+        block none of them is in is skipped unread."""
+        reader = self.leaves[i][0].reader()
         ids: list[int] = []
         weights: list[float] = []
         vals: list[bytes] = []
-        if (fieldname, btext) not in reader or targets == []:
-            return ids, weights, vals
-        m: Matcher = reader.postings(fieldname, btext)
-        deleted: frozenset[int] | set[int] = frozenset()
-        if isinstance(m, FilterMatcher):
-            deleted = m._ids
-            m = m.child
+        info = self._info(i, fieldname, btext)
+        if info is None or targets == []:
+            return ids, weights, vals, _NONE
+        direct = postings_from_info(reader, fieldname, btext, info)
+        deleted: frozenset[int] | set[int] = _NONE
+        if direct is not None:
+            m, deleted = direct
+        else:
+            m = reader.postings(fieldname, btext)
+            if isinstance(m, FilterMatcher):
+                deleted = m._ids
+                m = m.child
         if isinstance(m, W3LeafMatcher) and targets is not None:
             self._postings_within(m, targets, ids, weights, vals, values)
-        elif isinstance(m, W3LeafMatcher):
+            return ids, weights, vals, _NONE  # the targets are live
+        if isinstance(m, W3LeafMatcher):
             while m.is_active():
                 self.pause()
                 m._read_data()
@@ -221,12 +276,7 @@ class Ranker:
                     if values:
                         vals.append(m.value())
                 m.next()
-        if deleted:
-            keep = [i for i, d in enumerate(ids) if d not in deleted]
-            ids = [ids[i] for i in keep]
-            weights = [weights[i] for i in keep]
-            vals = [vals[i] for i in keep] if values else vals
-        return ids, weights, vals
+        return ids, weights, vals, deleted
 
     def _postings_within(self, m: W3LeafMatcher, targets: list[int], ids: list[int], weights: list[float],
                          vals: list[bytes], values: bool) -> None:  # fmt: skip
@@ -272,19 +322,27 @@ class Ranker:
         return norm
 
     def _doc_frequency(self, fieldname: str, btext: bytes) -> int:
+        """Over all segments, deleted documents included (as Whoosh counts it for idf)."""
         key = (fieldname, btext)
         df = self._df.get(key)
         if df is None:
-            df = self._df[key] = int(self.searcher.doc_frequency(fieldname, btext))
+            infos = (self._info(i, fieldname, btext) for i in range(len(self.leaves)))
+            df = self._df[key] = sum(info.doc_frequency() for info in infos if info is not None)
         return df
 
-    def _cache(self, key: tuple[str, bytes], scores: Scores) -> None:
+    def _idf(self, df: int) -> float:
+        """Whoosh's idf (WeightingModel.idf), from a document frequency at hand."""
+        return log(self._doc_count_all / (df + 1)) + 1
+
+    def _cache(self, key: tuple[str, bytes], scores: Scores, extra: int = 0) -> None:
+        """Keep a whole read (with `extra` more postings kept beside it: a stem's forms' documents)."""
         self._terms[key] = scores
-        self._cached_postings += len(scores)
+        self._sizes[key] = len(scores) + extra
+        self._cached_postings += self._sizes[key]
         while self._cached_postings > TERM_CACHE_POSTINGS and len(self._terms) > 1:
-            old, dropped = self._terms.popitem(last=False)
-            self._cached_postings -= len(dropped)
-            self._exact_cache.pop(old, None)
+            old, _ = self._terms.popitem(last=False)
+            self._cached_postings -= self._sizes.pop(old, 0)
+            self._form_docs.pop(old, None)
 
     def _cached(self, key: tuple[str, bytes], within: Within | None) -> Scores | None:
         cached = self._terms.get(key)
@@ -295,6 +353,8 @@ class Ranker:
 
     def _restrict(self, fieldname: str, btext: bytes, within: Within | None) -> bool:
         """Whether to look the term up in the candidates only (rather than read it whole, and cache it)."""
+        if self.settled and btext.decode("utf-8", "replace") in self.settled:
+            return False
         return within is not None and self._doc_frequency(fieldname, btext) > RESTRICT_RATIO * len(within)
 
     def _term(self, fieldname: str, btext: bytes, values: dict[int, bytes] | None = None,
@@ -311,20 +371,22 @@ class Ranker:
         out: Scores = {}
         scorable = self.schema[fieldname].scorable
         if scorable:
-            idf = self.searcher.idf(fieldname, btext)
+            idf = self._idf(self._doc_frequency(fieldname, btext))
             k = idf * (self.K1 + 1)
             norm, lengths = self._norm(fieldname)
-        for i, (leaf, offset) in enumerate(self.leaves):
+        for i, (_, offset) in enumerate(self.leaves):
             targets = within.local[i] if restrict and within is not None else None
-            ids, ws, vals = self._postings(leaf, fieldname, btext, values=values is not None, targets=targets)
+            ids, ws, vals, deleted = self._postings(i, fieldname, btext, values=values is not None, targets=targets)
             if values is not None:
                 values.update(zip([d + offset for d in ids] if offset else ids, vals, strict=False))
             self.check()
             if scorable:
                 length = lengths[i]
-                out.update({d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)})
+                part = {d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)}
             else:  # Whoosh's WeightScorer: the posting's weight
-                out.update({d + offset: w for d, w in zip(ids, ws, strict=False)})
+                part = {d + offset: w for d, w in zip(ids, ws, strict=False)}
+            _drop(part, deleted, offset)
+            out.update(part)
         if not restrict:
             self._cache(key, out)
             if within is not None:
@@ -421,10 +483,12 @@ class Ranker:
             return _maybe_restricted(self._fallback(q), within)
         ordered = sorted(required, key=self._estimate)
         if self._estimate(ordered[0]) == 0:
+            self._warm(ordered[1:])
             return {}  # a word no document has
         acc = self._eval(ordered[0], within)
-        for sub in ordered[1:]:
+        for n, sub in enumerate(ordered[1:], 1):
             if not acc:
+                self._warm(ordered[n:])
                 return {}
             other = self._eval(sub, self._within(acc))
             acc = {d: s + other[d] for d, s in acc.items() if d in other}
@@ -436,6 +500,15 @@ class Ranker:
         if excluded:  # Whoosh's matcher for a NOT inside an AND scores 1 for every document it lets through
             acc = {d: s + len(excluded) for d, s in acc.items()}
         return self._boosted(acc, q.boost)
+
+    def _warm(self, parts: Sequence[query.Query]) -> None:
+        """Read the settled words among parts left unread whole (cached): the next keystroke needs them."""
+        if not self.settled:
+            return
+        for sub in parts:
+            texts = [getattr(leaf, "text", None) for leaf in sub.leaves()]
+            if texts and all(isinstance(t, str) and t in self.settled for t in texts):
+                self._eval(sub)
 
     def _or(self, q: query.Or, within: Within | None = None) -> Scores:
         parts = sorted((self._eval(sub, within) for sub in q.subqueries), key=len, reverse=True)
@@ -451,46 +524,81 @@ class Ranker:
 
     def _stemmed(self, q: Stemmed, within: Within | None = None) -> Scores:
         """A plain word as one stemmed term (see the module's docstring): per document the weights of its
-        forms summed and scored with BM25F's formula and the idf of the most frequent form, plus
-        which documents hold one of the forms of the word typed (`exact`)."""
+        forms summed and scored with BM25F's formula and the idf of the most frequent form; and which
+        documents hold only forms other than those of the word typed (`stem_only`). A whole read is cached
+        by stem, with each form's documents: "learning" finds what "learn" read."""
         fieldname = q.fieldname
         if fieldname not in self.schema or not q.forms:
             return {}
-        key = (fieldname, b"\x00stem:" + q.text.encode("utf-8"))
+        key = (fieldname, b"\x00stem:" + stem(q.text).encode("utf-8"))
         cached = self._cached(key, within)
-        if cached is not None:
-            everywhere = self._exact_cache.get(key, set())
-            self.exact[(fieldname, q.text)] = (
-                everywhere if within is None else {d for d in everywhere if d in within.docs}
+        if cached is not None and key in self._form_docs:
+            everywhere = self._stem_only_from(self._form_docs[key], q.exact)
+            self.stem_only[(fieldname, q.text)] = (
+                everywhere if within is None else {d for d in everywhere if d in within.docs},
+                cached,
             )
             return self._boosted(cached, q.boost)
-        idf = log(self._doc_count_all / (max(q.forms.values()) + 1)) + 1
+        idf = self._idf(max(q.forms.values()))
         k = self.K1 + 1
-        exact_docs: set[int] = set()
         norm, lengths = self._norm(fieldname)
-        restrict = within is not None and sum(q.forms.values()) > RESTRICT_RATIO * len(within)
+        restrict = (
+            within is not None and q.text not in self.settled and sum(q.forms.values()) > RESTRICT_RATIO * len(within)
+        )
         out: Scores = {}
-        for i, (leaf, offset) in enumerate(self.leaves):
+        form_docs: dict[bytes, list[tuple[int, array]]] = {}  # form → (offset, its segment's docnums)
+        forms = sorted(q.forms, key=q.forms.__getitem__, reverse=True)  # the biggest is taken whole, in C
+        for i, (_, offset) in enumerate(self.leaves):
             targets = within.local[i] if restrict and within is not None else None
             total: dict[int, float] = {}
-            for form in q.forms:
-                ids, ws, _ = self._postings(leaf, fieldname, form, targets=targets)
-                get = total.get
-                for d, w in zip(ids, ws, strict=False):
-                    total[d] = get(d, 0.0) + w
-                if form in q.exact:
-                    exact_docs.update([d + offset for d in ids] if offset else ids)
+            deleted: frozenset[int] | set[int] = _NONE
+            for form in forms:
+                ids, ws, _, dropped = self._postings(i, fieldname, form, targets=targets)
+                deleted = dropped or deleted
+                if not total:
+                    total = dict(zip(ids, ws, strict=False))
+                else:
+                    get = total.get
+                    for d, w in zip(ids, ws, strict=False):
+                        total[d] = get(d, 0.0) + w
+                if ids:
+                    form_docs.setdefault(form, []).append((offset, array("I", ids)))
                 self.check()
+            if deleted:
+                _drop(total, deleted, 0)
             length = lengths[i]
             out.update({d + offset: idf * k * w / (w + norm[length[d]]) for d, w in total.items()})
+        stem_only = self._stem_only_from(form_docs, q.exact)
         if not restrict:
-            self._cache(key, out)
-            self._exact_cache[key] = exact_docs
+            self._cache(key, out, sum(len(docs) for parts in form_docs.values() for _, docs in parts))
+            self._form_docs[key] = form_docs
             if within is not None:
                 out = _restricted(out, within)
-                exact_docs = {d for d in exact_docs if d in within.docs}
-        self.exact[(fieldname, q.text)] = exact_docs
+                stem_only = {d for d in stem_only if d in within.docs}
+        self.stem_only[(fieldname, q.text)] = (stem_only, out)
         return self._boosted(out, q.boost)
+
+    @staticmethod
+    def _stem_only_from(form_docs: dict[bytes, list[tuple[int, array]]], exact: Collection[bytes]) -> set[int]:
+        """The documents with a form of the stem but none of the word typed (deleted ones may be among them:
+        callers look them up in a result)."""
+        out: set[int] = set()
+        offsets = {offset for parts in form_docs.values() for offset, _ in parts}
+        for offset in offsets:
+            other: set[int] = set()
+            for form, parts in form_docs.items():
+                if form not in exact:
+                    for o, docs in parts:
+                        if o == offset:
+                            other.update(docs)
+            if not other:
+                continue
+            for form in exact:
+                for o, docs in form_docs.get(form, ()):
+                    if o == offset:
+                        other.difference_update(docs)
+            out.update([d + offset for d in other] if offset else other)
+        return out
 
     def _multiterm(self, q: query.MultiTerm, within: Within | None = None) -> Scores:
         """A prefix, wildcard, fuzzy term or term range: the sum of the scores of the words it expands to
@@ -514,8 +622,6 @@ class Ranker:
         """The words of each segment the term matches; past MAX_EXPANSION words or postings, the most
         frequent of them, with a note saying so."""
         fieldname = q.field()
-        if isinstance(q, query.Wildcard) and not q._find_prefix(q.text) and fieldname in SUGGESTION_FIELDS:
-            self._leading.add(_shown(q))
         found: dict[bytes, int] = {}
         for leaf, _ in self.leaves:
             for w, df in _expansions(q, leaf.reader()):
@@ -541,10 +647,7 @@ class Ranker:
         for shown, (found, kept) in self._capped.items():
             self.notes.append(f"“{shown}” matches {found:,} words; searched for the {kept:,} most frequent "
                               "(more letters narrow it)")  # fmt: skip
-        for shown in self._leading:
-            self.notes.append(f"“{shown}” starts with a wildcard: it matched words found in two papers or more")
         self._capped = {}
-        self._leading = set()
 
     def _numeric_range(self, q: query.NumericRange) -> Scores:
         """The documents whose exact value lies in the range, scored `boost` (Whoosh's constant score).
@@ -642,31 +745,35 @@ class Ranker:
         missing = 1 if all_known_fail and len(known) == len(words) else 0
         while missing <= most_missing:
             candidates: set[int] = set()
-            for i in known[: missing + 1]:  # the rarest
+            for i in known[: missing + 1]:  # the rarest: every document missing at most `missing` holds one
                 candidates.update(evaluate(words[i]))
-            base: Scores = dict.fromkeys(candidates, 0.0)
+            scores: Scores = dict.fromkeys(candidates, 0.0)
             for sub in required:
-                if not base:
+                if not scores:
                     break
-                got = evaluate(sub, self._within(base))
-                base = {d: s + got[d] for d, s in base.items() if d in got}
+                got = evaluate(sub, self._within(scores))
+                scores = {d: s + got[d] for d, s in scores.items() if d in got}
             for sub in excluded:
-                if not base:
+                if not scores:
                     break
-                got = evaluate(sub, self._within(base))
-                base = {d: s for d, s in base.items() if d not in got}
-            if base:
-                scope = self._within(base)
-                counts = dict.fromkeys(base, 0)
-                scores = dict(base)
-                for i in known:
-                    for d, s in evaluate(words[i], scope).items():
-                        counts[d] += 1
-                        scores[d] += s
-                need = len(known) - missing
-                kept = {d: s for d, s in scores.items() if counts[d] >= need}
-                if kept:
-                    return kept, {d: counts[d] for d in kept}
+                got = evaluate(sub, self._within(scores))
+                scores = {d: s for d, s in scores.items() if d not in got}
+            # the words rarest first, each looked up in the documents still in the running: one that has
+            # missed more than `missing` words leaves it, so the common words are read for few documents
+            misses = dict.fromkeys(scores, 0)
+            for i in known:
+                if not misses:
+                    break
+                got = evaluate(words[i], self._within(misses))
+                for d in list(misses):
+                    if d in got:
+                        scores[d] += got[d]
+                    elif misses[d] == missing:
+                        del misses[d]
+                    else:
+                        misses[d] += 1
+            if misses:
+                return {d: scores[d] for d in misses}, {d: len(known) - m for d, m in misses.items()}
             missing += 1
         return {}, {}
 
@@ -684,6 +791,15 @@ class Ranker:
                 m.next()
             self.check()
         return out
+
+
+_NONE: frozenset[int] = frozenset()
+
+
+def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> None:
+    """Deleted documents out of one segment's part of a result."""
+    for d in deleted:
+        scores.pop(d + offset, None)
 
 
 def _restricted(scores: Scores, within: Within) -> Scores:
@@ -706,13 +822,13 @@ def _expansions(q: query.MultiTerm, reader) -> Iterator[tuple[bytes, int]]:
             prefix, pattern = q.text, None
         else:
             prefix, pattern = q._find_prefix(q.text), re.compile(q._get_pattern())
-        if not prefix and fieldname in SUGGESTION_FIELDS:
-            # a leading wildcard would walk every term of a big field (0.6 s at 8k papers): it looks
-            # among the words the spelling corrections come from instead (see the note)
-            assert pattern is not None
-            for text, df in segment_words(reader, fieldname).items():
-                if pattern.match(text):
-                    yield text.encode("utf-8"), df
+        words = lexicon(reader, fieldname)
+        if words is not None:  # in memory: a leading wildcard walked every term of the file (0.6 s at 8k)
+            places = words.span(prefix.encode("utf-8")) if prefix else range(len(words.words))
+            for j in places:
+                btext = words.words[j]
+                if pattern is None or pattern.match(btext.decode("utf-8")):
+                    yield btext, words.frequencies[j]
             return
         try:
             items = reader.iter_prefix(fieldname, prefix) if prefix else reader.iter_field(fieldname)
@@ -722,8 +838,9 @@ def _expansions(q: query.MultiTerm, reader) -> Iterator[tuple[bytes, int]]:
         except TermNotFound:
             return
         return
-    for btext in q._btexts(reader):
+    for btext in q._btexts(reader):  # (a fuzzy term's are str)
         if btext:
+            btext = btext.encode("utf-8") if isinstance(btext, str) else btext
             yield btext, reader.doc_frequency(fieldname, btext)
 
 
