@@ -1,6 +1,7 @@
 """Search quality: does a search find the paper a researcher has in mind, typed the ways people type it?
 
 `python -m benchmarks.search_quality [--quick] [--sample N] [--seed S] [--work DIR] [--baseline JSON] [CORPUS…]`
+(`--from RUN.json` writes the report of a run already measured)
 
 A fixed random sample of papers (seeded; only papers with an imported title and an abstract) is searched
 through the library five ways, and the share of papers found first and in the top 10 is reported for each:
@@ -237,9 +238,8 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         "another, on a shared 2-core machine: compare them only within a row.",
     ]
     if baseline:
-        lines.append(
-            f"Before: {baseline.get('label') or 'baseline'} ({baseline['date']}), the same sample and queries."
-        )
+        label = baseline.get("label") or "before: the baseline"
+        lines.append(f"{label[:1].upper()}{label[1:]} ({baseline['date']}), the same sample and queries.")
     lines.append("")
     lines += table(run, baseline)
     write_section("search-quality", lines)
@@ -256,7 +256,13 @@ def main() -> int:
     parser.add_argument("--label", default="", help="what this run measures (e.g. 'before: main at abc123')")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON here (and no report)")
     parser.add_argument("--no-report", action="store_true", help="print the JSON; write no files")
+    parser.add_argument("--from", dest="from_json", type=Path, default=None,
+                        help="write the report from this run's JSON (measure nothing)")  # fmt: skip
     args = parser.parse_args()
+    if args.from_json:
+        baseline = json.loads(args.baseline.read_text()) if args.baseline else None
+        write_report(json.loads(args.from_json.read_text()), baseline, args.from_json.name)
+        return 0
     sample = args.sample or (40 if args.quick else 200)
     corpora = args.corpora or (
         [SHARED / "pmlr_colt2025_uai2025_l4dc2026.jsonl"]
