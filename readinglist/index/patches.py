@@ -87,7 +87,7 @@ def column_lengths(perdoc: Any, fieldname: str, count: int) -> bytes | None:
 def field_lexicon(reader: Any, fieldname: str) -> tuple[list[bytes], array, array, array] | None:
     """Every term of one field of a segment in order, with its document frequency and where its TermInfo
     lies in the term file (position, length), read in one piece: Whoosh's iter_field decodes a TermInfo
-    object per term (0.6 s for 100k terms), and a lookup or prefix walk costs a hash probe or a binary
+    object per term, and a lookup or prefix walk costs a hash probe or a binary
     search of a few file reads each. The file holds (key length, value length, key, value) records in key
     order; a key is the field's number, then the term; a value starts with the flags byte, the total
     weight and the document frequency. None for another kind of reader."""

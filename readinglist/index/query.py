@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "id"}
 FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state"
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: 3.6 s → 0.26 s for a typo'd word at 94k papers
-MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches (a~99 took 13 s)
+MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches, slowly
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
 PASTED_WORDS = 4  # a query longer than this is pasted text: "name:" in it that names no field is no error
 URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name:" that is no field, in pasted text

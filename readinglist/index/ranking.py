@@ -15,7 +15,8 @@ only, so whatever Whoosh accepts still works. Deliberate differences, each teste
   outweighing the word typed. Which documents hold only other forms than the one typed (up to a plural)
   is kept (`stem_only_docs`): the index ranks them after those with the form typed (engine.rank_keys);
 - a prefix, wildcard or fuzzy term that expands to more than MAX_EXPANSION words searches the most frequent
-  of them, and says so (`notes`): `a*` would read every posting of thousands of words;
+  of them that fit in MAX_EXPANSION_POSTINGS, and says so (`notes`): `a*` would read every posting of
+  thousands of words;
 - `partial` ranks the papers that have most of a query's words (the fallback when none has them all).
 
 An And evaluates its cheapest part first and looks up the others only in the documents still in the
@@ -57,8 +58,8 @@ from readinglist.index.vocabulary import lexicon
 Scores = dict[int, float]
 TermInfos = dict[tuple[int, str, bytes], Any]
 TERM_CACHE_POSTINGS = 400_000  # ≈ 40 MB of cached term scores at most
-MAX_EXPANSION = 200  # words a prefix, wildcard or fuzzy term is searched for, the most frequent first
-MAX_EXPANSION_POSTINGS = 60_000  # ...and postings, per field: `a*` is "a", "and", "are", … (~1 µs each to read)
+MAX_EXPANSION = 300  # words a prefix, wildcard or fuzzy term is searched for, the most frequent first
+MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` is "a", "and", "are", …
 # Look a term up only in the candidates (rather than read it whole, and cache it) when it has this many
 # times more documents than there are candidates. Even where the candidates are in most posting blocks
 # this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
@@ -619,23 +620,25 @@ class Ranker:
         return self._or(query.Or([query.Term(fieldname, w) for w in sorted(words)], boost=q.boost), within)
 
     def _expand(self, q: query.MultiTerm) -> set[bytes]:
-        """The words of each segment the term matches; past MAX_EXPANSION words or postings, the most
-        frequent of them, with a note saying so."""
+        """The words of each segment the term matches. Past MAX_EXPANSION words (`a*`, `co*`), the most
+        frequent of them that fit in MAX_EXPANSION_POSTINGS (a word that alone does not is left out), with
+        a note saying so; a prefix of fewer words is searched whole (`learn*`)."""
         fieldname = q.field()
         found: dict[bytes, int] = {}
         for leaf, _ in self.leaves:
             for w, df in _expansions(q, leaf.reader()):
                 found[w] = found.get(w, 0) + df
             self.check()
-        if len(found) <= MAX_EXPANSION and sum(found.values()) <= MAX_EXPANSION_POSTINGS:
+        if len(found) <= MAX_EXPANSION:
             return set(found)
         kept: set[bytes] = set()
         postings = 0
-        for w in sorted(found, key=lambda w: (-found[w], w))[:MAX_EXPANSION]:
-            if kept and postings + found[w] > MAX_EXPANSION_POSTINGS:
+        for w in sorted(found, key=lambda w: (-found[w], w)):
+            if len(kept) == MAX_EXPANSION:
                 break
-            kept.add(w)
-            postings += found[w]
+            if postings + found[w] <= MAX_EXPANSION_POSTINGS:
+                kept.add(w)
+                postings += found[w]
         for w in kept:
             self._df[(fieldname, w)] = found[w]
         shown = _shown(q)
@@ -645,7 +648,7 @@ class Ranker:
 
     def _note_caps(self) -> None:
         for shown, (found, kept) in self._capped.items():
-            self.notes.append(f"“{shown}” matches {found:,} words; searched for the {kept:,} most frequent "
+            self.notes.append(f"“{shown}” matches {found:,} words; searched for {kept:,} of the most frequent "
                               "(more letters narrow it)")  # fmt: skip
         self._capped = {}
 
@@ -815,7 +818,7 @@ def _maybe_restricted(scores: Scores, within: Within | None) -> Scores:
 
 def _expansions(q: query.MultiTerm, reader) -> Iterator[tuple[bytes, int]]:
     """The words of one segment a multi-term query matches, with their document frequencies (read from
-    the term entries a prefix walks anyway: looking each word up again costs ~11 µs)."""
+    the term entries a prefix walks anyway, rather than looking each word up again)."""
     fieldname = q.field()
     if isinstance(q, query.Prefix | query.Wildcard) and isinstance(q.text, str):
         if isinstance(q, query.Prefix):
@@ -823,7 +826,7 @@ def _expansions(q: query.MultiTerm, reader) -> Iterator[tuple[bytes, int]]:
         else:
             prefix, pattern = q._find_prefix(q.text), re.compile(q._get_pattern())
         words = lexicon(reader, fieldname)
-        if words is not None:  # in memory: a leading wildcard walked every term of the file (0.6 s at 8k)
+        if words is not None:  # in memory: a leading wildcard walked every term of the term file
             places = words.span(prefix.encode("utf-8")) if prefix else range(len(words.words))
             for j in places:
                 btext = words.words[j]

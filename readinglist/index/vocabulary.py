@@ -8,10 +8,10 @@ or two swapped), from the words of the titles, abstracts and author names; only 
 more, found in two papers or more, are corrections.
 
 Both read a field's terms from its `Lexicon`: the terms of one field of one segment, read once in one
-piece (about 0.1 s for a 47k-paper segment's abstracts, 65k words), then searched in memory — a prefix
-walk or a lookup in Whoosh's term file costs a dozen file reads. Segments never change once written, so
-lexicons, a stem's forms and a field's words are kept for as long as the segment is in the index
-(bounded), across searchers: after an edit only the edit's own small segment is new.
+piece, then searched in memory (a prefix walk or a lookup in Whoosh's term file costs a dozen file reads).
+Segments never change once written, so lexicons, a stem's forms and a field's words are kept for as long
+as the segment is in the index (bounded), across searchers: after an edit only the edit's own small
+segment is new.
 """
 
 from __future__ import annotations
@@ -229,8 +229,8 @@ class Vocabulary:
         return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:most]
 
     def warm(self) -> None:
-        """Read the words corrections come from now (a few tenths of a second at 94k papers), rather than
-        at the first misspelt word."""
+        """Read the words corrections come from now (on a worker at start-up), rather than at the first
+        misspelt word."""
         self.words()
 
 
