@@ -20,7 +20,7 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
-from readinglist.index.analysis import WordAnalyzer, fold, tag_key
+from readinglist.index.analysis import WordAnalyzer, fold, stem, tag_key
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import STATES, QueryError
 
@@ -203,6 +203,8 @@ def resolve(
     form (to try a correction out)."""
     if isinstance(q, Stemmed | ExactTerm):
         return q
+    if type(q) is query.FuzzyTerm and q.fieldname in STEMMED_FIELDS and isinstance(q.text, str):
+        return _fuzzy_stems(q, vocabulary)
     if type(q) is query.Term and isinstance(q.text, str):
         texts = [q.text]
         if corrections and q.text in corrections and q.fieldname in TEXT_FIELDS:
@@ -218,6 +220,19 @@ def resolve(
             parts = [query.Term(q.fieldname, text, boost=q.boost) for text in texts]
         return parts[0] if len(parts) == 1 else query.Or(parts)
     return q.apply(lambda sub: resolve(sub, vocabulary, corrections, instead))
+
+
+def _fuzzy_stems(q: query.FuzzyTerm, vocabulary: Vocabulary) -> query.Query:
+    """A fuzzy word of a stemmed field: the words it is near, each widened to its stem's forms as a plain
+    word is (`reinforcment~` finds what `reinforcement` finds), the words near it ranking first."""
+    by_stem: dict[str, list[str]] = {}
+    for word in sorted(vocabulary.near(q)):
+        by_stem.setdefault(stem(word), []).append(word)
+    parts: list[query.Query] = []
+    for words in by_stem.values():
+        forms, _ = vocabulary.forms(q.fieldname, words[0])
+        parts.append(Stemmed(q.fieldname, words[0], forms, {w.encode("utf-8") for w in words}, boost=q.boost))
+    return parts[0] if len(parts) == 1 else query.Or(parts)
 
 
 def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set[bytes]]) -> set[str]:

@@ -25,6 +25,7 @@ from contextlib import suppress
 from string import ascii_lowercase
 from typing import Any
 
+from whoosh import query
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
@@ -203,6 +204,15 @@ class Vocabulary:
                         out[btext] = info
         _remember(_segment_forms, key, out, FORMS_CACHE)
         return out
+
+    def near(self, q: query.FuzzyTerm) -> set[str]:
+        """The words of the fuzzy term's field within its distance, in any segment (each segment's own
+        expansion, as Whoosh does; the automaton is built once per word, see patches._patch_fuzzy)."""
+        found: set[str] = set()
+        for _, reader in self.readers:
+            if q.fieldname in reader.indexed_field_names():
+                found.update(w.decode("utf-8") if isinstance(w, bytes) else w for w in q._btexts(reader))
+        return found
 
     # ---- spelling ----
 
