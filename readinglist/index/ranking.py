@@ -120,6 +120,7 @@ class Ranker:
         # beside a stem's cached scores, each of its forms' documents (per segment: offset, docnums)
         self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
+        self._stem_only_memo: dict[tuple[tuple[str, bytes], frozenset[bytes]], set[int]] = {}
         self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
 
     # ---- the public part ----
@@ -344,6 +345,7 @@ class Ranker:
             old, _ = self._terms.popitem(last=False)
             self._cached_postings -= self._sizes.pop(old, 0)
             self._form_docs.pop(old, None)
+            self._stem_only_memo = {m: docs for m, docs in self._stem_only_memo.items() if m[0] != old}
 
     def _cached(self, key: tuple[str, bytes], within: Within | None) -> Scores | None:
         cached = self._terms.get(key)
@@ -534,7 +536,10 @@ class Ranker:
         key = (fieldname, b"\x00stem:" + stem(q.text).encode("utf-8"))
         cached = self._cached(key, within)
         if cached is not None and key in self._form_docs:
-            everywhere = self._stem_only_from(self._form_docs[key], q.exact)
+            memo = (key, q.exact)
+            everywhere = self._stem_only_memo.get(memo)
+            if everywhere is None:
+                everywhere = self._stem_only_memo[memo] = self._stem_only_from(self._form_docs[key], q.exact)
             self.stem_only[(fieldname, q.text)] = (
                 everywhere if within is None else {d for d in everywhere if d in within.docs},
                 cached,

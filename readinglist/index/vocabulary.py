@@ -149,6 +149,7 @@ class Vocabulary:
     def __init__(self, searcher: Searcher):
         self.readers = [(_segment_id(leaf.reader()), leaf.reader()) for leaf, _ in searcher.leaf_searchers()]
         self._forms: dict[tuple[str, str], dict[bytes, int]] = {}
+        self._near: dict[tuple[str, str, float, int], set[str]] = {}  # a fuzzy term's words
         # (segment number, field, term) → TermInfo or None: what the prefix walks found, for the Ranker
         self.infos: dict[tuple[int, str, bytes], object] = {}
 
@@ -208,10 +209,14 @@ class Vocabulary:
     def near(self, q: query.FuzzyTerm) -> set[str]:
         """The words of the fuzzy term's field within its distance, in any segment (each segment's own
         expansion, as Whoosh does; the automaton is built once per word, see patches._patch_fuzzy)."""
-        found: set[str] = set()
-        for _, reader in self.readers:
-            if q.fieldname in reader.indexed_field_names():
-                found.update(w.decode("utf-8") if isinstance(w, bytes) else w for w in q._btexts(reader))
+        key = (q.fieldname, q.text, q.maxdist, q.prefixlength)
+        found = self._near.get(key)
+        if found is None:
+            found = set()
+            for _, reader in self.readers:
+                if q.fieldname in reader.indexed_field_names():
+                    found.update(w.decode("utf-8") if isinstance(w, bytes) else w for w in q._btexts(reader))
+            self._near[key] = found
         return found
 
     # ---- spelling ----
