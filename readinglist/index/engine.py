@@ -9,7 +9,9 @@ only caller, and owns the one-writer rule, the writer process and merging.
 
 from __future__ import annotations
 
+import heapq
 import json
+import math
 import re
 import shutil
 import sys
@@ -50,6 +52,7 @@ BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes cos
 BULK_PROCS_MIN_DOCS_WINDOW = 100
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
+KEY_TERMS = 10  # words of a paper searched for its related papers
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
@@ -450,19 +453,18 @@ class Index:
             self._vocabulary.warm()
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
-        """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.
+        """Related papers: the key terms of this paper's text (its words by tf·idf), searched over the
+        abstracts.
 
         `cancel` stops the search part-way (returning []): related papers are a courtesy, and a search the
-        user is waiting for must not share the CPU with one."""
+        user is waiting for must not share the CPU with one (nor wait for its lock: Whoosh's own key terms
+        looked every word of the text up in the term files)."""
         with self.searching() as s:
             docnum = s.document_number(id=str(paper_id))
-            if docnum is None or not text.strip():
+            if docnum is None or not text.strip() or (cancel is not None and cancel.is_set()):
                 return []
-            terms = [
-                (word, weight)
-                for word, weight in s.key_terms_from_text("abstract", text, numterms=20)
-                if len(word) > 2 and word not in STOP_WORDS and not word.isdigit()
-            ][:10]
+            assert self._ranker is not None
+            terms = key_terms(text, self._ranker, int(s.doc_count_all()))
             if not terms or (cancel is not None and cancel.is_set()):
                 return []
             q = query.Or([query.Term("abstract", word, boost=weight) for word, weight in terms])
@@ -485,6 +487,22 @@ class _Cancelled(Exception):
 
 
 _CONSTRAINT_FIELDS = {"year", "state"}
+
+
+def key_terms(text: str, ranker: Ranker, documents: int, count: int = KEY_TERMS) -> list[tuple[str, float]]:
+    """A text's most telling words for the abstracts: tf·idf, stop words, numbers and words of two letters
+    left out; weights relative to the first."""
+    tf: dict[str, int] = {}
+    for word, _ in _ANALYZER.words(text):
+        if len(word) > 2 and word.isalpha() and word not in STOP_WORDS:
+            tf[word] = tf.get(word, 0) + 1
+    scored = []
+    for word, n in tf.items():
+        df = ranker.doc_frequency("abstract", word)
+        if df:
+            scored.append((n * math.log(documents / (df + 1) + 1), word))
+    best = heapq.nlargest(count, scored)
+    return [(word, weight / best[0][0]) for weight, word in best] if best else []
 
 
 def split_words(q: query.Query) -> tuple[list[query.Query], list[query.Query], list[query.Query]]:
