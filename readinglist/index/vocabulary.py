@@ -2,10 +2,11 @@
 
 `Vocabulary.forms` finds every form of a word's stem in a field (learning → learn, learned, learner, …)
 by walking the field's sorted terms from the stem's prefix, and keeps those of the word typed itself (up
-to a plural: `plural_stem`) apart, as its exact forms. `Vocabulary.suggest` corrects a word the library
-does not hold, or holds rarely, to the most frequent word one edit away (a letter dropped, added, changed
-or two swapped), from the words of the titles, abstracts and author names; only words of three letters or
-more, found in two papers or more, are corrections.
+to a plural: `plural_stem`) apart, as its exact forms. `Vocabulary.suggestions` offers, for a word the
+library does not hold or holds rarely, the words one edit away (a letter dropped, added, changed or two
+swapped) from the titles, abstracts and author names, likeliest first (frequency weighted by the kind of
+slip; the index then picks among them in context, see engine.Index._corrections); only words of three
+letters or more, found in two papers or more, are corrections.
 
 Both read a field's terms from its `Lexicon`: the terms of one field of one segment, read once in one
 piece, then searched in memory (a prefix walk or a lookup in Whoosh's term file costs a dozen file reads).
