@@ -33,6 +33,19 @@ QUERIES = [
 ]
 
 
+PASTED_PAPERS = 8  # papers whose five search_quality queries (titles, sentences, typos) are timed too
+
+
+def pasted_queries(lib, papers: int = PASTED_PAPERS, seed: int = 11) -> list[tuple[str, str]]:
+    """(kind, text): what a researcher pastes or types for a paper they have in mind — its exact title, the
+    title in lower case, its first four words, a sentence of its abstract, the title with a letter dropped
+    (search_quality's queries for a fixed sample of papers)."""
+    from benchmarks.search_quality import make_queries, sample_papers
+
+    return [(kind, text) for item in make_queries(sample_papers(lib, papers, seed), seed)
+            for kind, text in item["queries"].items() if text]  # fmt: skip
+
+
 def last_key(q: str) -> str:
     """The query as typed up to the last key that changes what it means: the closing quote of a phrase
     does not (an unfinished phrase is already searched as if closed), so a phrase is timed at its last
@@ -111,7 +124,8 @@ def _prepare_annotations(lib) -> None:
         lib.add_tags(ids[1::step], ["vision"])
 
 
-def probe_search(data_dir: str, reps: str) -> None:
+def probe_search(data_dir: str, reps: str, only: str = "") -> None:
+    """Core search latency (`only="core"`: without the raw Whoosh, FTS5 and export references)."""
     from whoosh import index as windex
 
     from readinglist.export import ExportOptions, render
@@ -141,6 +155,42 @@ def probe_search(data_dir: str, reps: str) -> None:
         new += nq
         typed += tq
         per_query[q] = {"new_ms": round(min(nq) * 1000, 1), "typed_ms": round(min(tq) * 1000, 1), "hits": len(r.ids)}
+
+    # pasted titles and sentences, typed titles with a slip: one search each, nothing cached (a paste), and
+    # as typed (the text one key shorter searched just before)
+    pasted_new: list[float] = []
+    pasted_typed: list[float] = []
+    pasted_kinds: dict[str, list[float]] = {}
+    for kind, q in pasted_queries(lib):
+        for _ in range(n):
+            lib.index.drop_caches()
+            t = time.perf_counter()
+            with contextlib.suppress(QueryError):
+                lib.search(q)
+            pasted_new.append(time.perf_counter() - t)
+            pasted_kinds.setdefault(kind, []).append(pasted_new[-1])
+            lib.index.drop_caches()
+            with contextlib.suppress(QueryError):
+                lib.search(q[:-1])
+            t = time.perf_counter()
+            with contextlib.suppress(QueryError):
+                lib.search(q)
+            pasted_typed.append(time.perf_counter() - t)
+
+    ms = 1000
+    core = {
+        "core_new_p50_ms": pct(new, 50) * ms, "core_new_p95_ms": pct(new, 95) * ms,
+        "core_typed_p50_ms": pct(typed, 50) * ms, "core_typed_p95_ms": pct(typed, 95) * ms,
+        "per_query": per_query,
+        "pasted_new_p50_ms": pct(pasted_new, 50) * ms, "pasted_new_p95_ms": pct(pasted_new, 95) * ms,
+        "pasted_typed_p50_ms": pct(pasted_typed, 50) * ms, "pasted_typed_p95_ms": pct(pasted_typed, 95) * ms,
+        "pasted_new_p95_ms_by_kind": {k: pct(v, 95) * ms for k, v in pasted_kinds.items()},
+        "all_new_p95_ms": pct(new + pasted_new, 95) * ms, "all_typed_p95_ms": pct(typed + pasted_typed, 95) * ms,
+    }  # fmt: skip
+    if only == "core":
+        lib.close()
+        out(core)
+        return
 
     # raw Whoosh on the same index: a stock parser and searcher, all hits with their stored ids
     ix = windex.open_dir(str(Path(data_dir) / "index"))
@@ -179,13 +229,11 @@ def probe_search(data_dir: str, reps: str) -> None:
     render(papers, ExportOptions(abstracts=True))
     export_s = time.perf_counter() - t
     lib.close()
-    ms = 1000
     out({
-        "core_new_p50_ms": pct(new, 50) * ms, "core_new_p95_ms": pct(new, 95) * ms,
-        "core_typed_p50_ms": pct(typed, 50) * ms, "core_typed_p95_ms": pct(typed, 95) * ms,
+        **core,
         "raw_whoosh_p50_ms": pct(raw, 50) * ms, "raw_whoosh_p95_ms": pct(raw, 95) * ms,
         "fts5_p50_ms": pct(fts_times, 50) * ms, "fts5_p95_ms": pct(fts_times, 95) * ms,
-        "export_markdown_10k_s": export_s, "export_papers": len(papers), "per_query": per_query,
+        "export_markdown_10k_s": export_s, "export_papers": len(papers),
     })  # fmt: skip
 
 

@@ -28,15 +28,18 @@ from readinglist.papers import (
 
 SEARCH_HELP = f"""\
 search syntax:
-  words             all of them, stemmed (learn finds learning), title weighted over abstract
-  "a phrase"        the words next to each other
+  words             all of them, any form (learn finds learning; the form typed ranks first), title
+                    weighted over abstract; a pasted title or sentence is read as text
+  "a phrase"        exactly these words next to each other     =word  exactly this form
   transform*        prefix        transformr~  fuzzy (one edit; ~2 for two)
   a OR b, NOT c     boolean; AND is implied; parentheses group
-  title: abstract: author: tag: note: venue:   one field
+  title: abstract: author: tag: note: venue:   one field (tag:must-read finds #must-read)
   year:2024  year:2020..2024  year:>2020       years
   state:{"|".join(STATES)}
   topic:12  topic:graph  NOT topic:12         a topic's papers, by id or a word of its name
                                               (readinglist topics lists them)
+When no paper has every word, the closest matches are listed (most words first); a misspelt word is
+corrected from the library's own words, and the correction searched (both said on stderr).
 """
 
 
@@ -145,12 +148,20 @@ def paper_line(p: Paper, width: int) -> str:
     return f"{head}{title}{tail}"
 
 
-def print_papers(papers: Sequence[Paper], as_json: bool, scores: Sequence[float] | None = None) -> None:
+def print_papers(
+    papers: Sequence[Paper],
+    as_json: bool,
+    scores: Sequence[float] | None = None,
+    matched: Sequence[int] | None = None,
+) -> None:
     if as_json:
         items = [p.to_json() for p in papers]
         if scores is not None:
             for item, score in zip(items, scores, strict=False):
                 item["score"] = round(score, 4)
+        if matched:
+            for item, count in zip(items, matched, strict=False):
+                item["words_matched"] = count
         print(json.dumps(items, ensure_ascii=False, indent=2))
         return
     width = shutil.get_terminal_size((100, 20)).columns
@@ -226,11 +237,39 @@ class _Progress:
 # ---- commands ---------------------------------------------------------------------------------------
 
 
+def say(message: str) -> None:
+    """A note on stderr, beside the results on stdout."""
+    print(f"readinglist: {message}", file=sys.stderr)
+
+
+def searched(lib: Library, query: str, limit: int | None) -> SearchResult:
+    """The results to print for a query, always in rank order, with what a reader should know said on
+    stderr: a misspelt word's correction (searched instead when no paper has every word as typed), the
+    closest matches when no paper has every word, and any note on how the query was read."""
+    result = lib.search(query, limit=limit)
+    if result.correction and (result.partial or not result.ids):
+        corrected = lib.search(result.correction, limit=limit)
+        if corrected.ids:
+            say(f"no paper has every word of “{query}”; searched “{result.correction}” instead")
+            result = corrected
+        else:
+            say(f"did you mean “{result.correction}”?")
+    elif result.correction:
+        say(f"did you mean “{result.correction}”?")
+    for note in result.notes:
+        say(note)
+    note_unindexed(result)
+    if result.partial:
+        missing = f" (none has “{'”, “'.join(result.unknown)}”)" if result.unknown else ""
+        say(f"no paper has every word of “{result.query}”{missing}; closest matches first")
+    return result
+
+
 def note_unindexed(result: SearchResult) -> None:
     if result.unindexed:
         n = result.unindexed
-        print(f"readinglist: note: {n} recent change{'s are' if n != 1 else ' is'} not searchable yet "
-              "(another readinglist process is writing the search index)", file=sys.stderr)  # fmt: skip
+        say(f"note: {n} recent change{'s are' if n != 1 else ' is'} not searchable yet "
+            "(another readinglist process is writing the search index)")  # fmt: skip
 
 
 def run_command(args: argparse.Namespace, lib: Library) -> int:
@@ -258,12 +297,11 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             if args.limit < 0:
                 raise CliError("--limit must be 0 (all) or more")
             limit = args.limit or None
-        result = lib.search(args.query, limit=limit)
-        note_unindexed(result)
+        result = searched(lib, args.query, limit)
         papers = lib.papers(result.ids)
-        print_papers(papers, args.json, result.scores if cmd == "search" else None)
+        print_papers(papers, args.json, result.scores if cmd == "search" else None, result.matched)
         if not papers and not args.json:
-            print(f"No papers match “{args.query}”." if args.query else "The library is empty.", file=sys.stderr)
+            print(f"No papers match “{result.query}”." if args.query else "The library is empty.", file=sys.stderr)
         return 0
     if cmd == "show":
         p = lib.paper(lib.resolve(args.id))
@@ -318,7 +356,13 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         fmt = args.format or export_format_for(args.output)
         result = lib.search(args.query)
         note_unindexed(result)
-        papers = lib.papers(result.ids)
+        for note in result.notes:
+            say(note)
+        if result.partial:  # a reading list holds what the query asks for, not the closest matches
+            say(f"no paper has every word of “{args.query}”; nothing to export")
+            if result.correction:
+                say(f"did you mean “{result.correction}”?")
+        papers = lib.papers([] if result.partial else result.ids)
         options = ExportOptions(
             format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query
         )

@@ -185,7 +185,8 @@ class Library:
         self.notify(message)
 
     def highlighter(self, terms: set[str]) -> Callable[[str], bool]:
-        """A word test for a search's terms (the detail pane highlights what matched)."""
+        """A word test for a search's terms (the detail pane highlights what matched); its `spans(text)`
+        gives where the search's phrases stand, which markup highlights whole."""
         from readinglist.index import highlighter
 
         return highlighter(terms)
@@ -193,6 +194,11 @@ class Library:
     def sync_index(self) -> None:
         """Make sure the index is open and trustworthy now (rather than at the first search)."""
         self.index  # noqa: B018 - the property opens it
+
+    def warm_search(self) -> None:
+        """Open the index and read the words spelling corrections come from, now (a worker's job at
+        start-up), rather than in the first search with a misspelt word."""
+        self.index.warm()
 
     def _reindex(self, ids: Sequence[int]) -> None:
         """The store's journal has these changes; the index, once open, catches up from it."""
@@ -276,14 +282,19 @@ class Library:
             keep = self.store.papers_in_topics(sorted(wanted)) if wanted is not None else None
             drop = self.store.papers_in_topics(sorted(unwanted))
             scores = found.scores or [0.0] * len(found.ids)
-            pairs = [
-                (i, sc)
-                for i, sc in zip(found.ids, scores, strict=True)
+            matched = found.matched or [0] * len(found.ids)
+            kept = [
+                (i, sc, m)
+                for i, sc, m in zip(found.ids, scores, matched, strict=True)
                 if (keep is None or i in keep) and i not in drop
-            ]
-            if limit:
-                pairs = pairs[:limit]
-            result = SearchResult([i for i, _ in pairs], [sc for _, sc in pairs], text, found.terms)
+            ][:limit]  # (a slice to None keeps all)
+            result = replace(
+                found,
+                ids=[i for i, _, _ in kept],
+                scores=[sc for _, sc, _ in kept],
+                matched=[m for _, _, m in kept] if found.matched else [],
+                query=text,
+            )
         if behind:
             result = replace(result, unindexed=behind)
         return result

@@ -432,8 +432,26 @@ _PARA_SPACES_RE = re.compile(r" ?\n\n ?")
 
 
 def title_plain(raw: str) -> str:
-    """A title on one line, LaTeX decoded and {Protected} braces gone."""
-    return re.sub(r"\s+", " ", to_plain(raw)).strip()
+    """A title on one line, LaTeX decoded and {Protected} braces gone, its math as the detail pane shows
+    an abstract's (math_plain): what the table, the detail heading, the CLI, exports and the index hold."""
+    if not raw:
+        return ""
+    parts = []
+    for run in parse(raw):
+        if run.kind == "para":
+            parts.append(" ")
+        elif run.kind == "math":
+            parts.append(math_plain(run.text))
+        else:
+            parts.append(run.text)
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
+
+
+def math_plain(src: str) -> str:
+    """Math as plain text with real sub- and superscripts where Unicode has them all (ℓ₁, x², O(n²)), as
+    math_html shows it; otherwise as decode_math gives it (α_i)."""
+    shown = math_html(src)
+    return decode_math(src) if "<" in shown else html.unescape(shown)
 
 
 def escape_markdown(text: str) -> str:
@@ -593,15 +611,31 @@ def math_html(src: str, depth: int = 0) -> str:
 
 _MATH_OP_RE = re.compile(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*")
 _WORD_SPLIT_RE = re.compile(r"(\w[\w'\-]*\w|\w)")
+_MARK = '<span style="background-color:#ffd54f;color:#000">{}</span>'
 
 
 def _highlight(text: str, match: Callable[[str], bool] | None) -> str:
+    """Words for which `match` says yes are highlighted; so are, whole, the ranges its `spans(text)` gives,
+    if it has one (a search's phrases: a phrase highlights where its words stand together)."""
     if match is None:
         return _escape_shown(text)
+    spans = getattr(match, "spans", None)
+    ranges = spans(text) if spans is not None else []
+    parts, pos = [], 0
+    for start, end in ranges:
+        if start < pos:
+            continue
+        parts += [_highlight_words(text[pos:start], match), _MARK.format(_escape_shown(text[start:end]))]
+        pos = end
+    parts.append(_highlight_words(text[pos:], match))
+    return "".join(parts)
+
+
+def _highlight_words(text: str, match: Callable[[str], bool]) -> str:
     parts = []
     for piece in _WORD_SPLIT_RE.split(text):
         if piece and (piece[0].isalnum() or piece[0] == "_") and match(piece):
-            parts.append(f'<span style="background-color:#ffd54f;color:#000">{_escape_shown(piece)}</span>')
+            parts.append(_MARK.format(_escape_shown(piece)))
         else:
             parts.append(_escape_shown(piece))
     return "".join(parts)

@@ -176,10 +176,32 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
 
 @dataclass
 class SearchResult:
+    """The papers a query found, best first (always rank order: a caller that sorts them sorts a copy),
+    and what a reader should be told about how the query was read."""
+
     ids: list[int]
     scores: list[float]
     query: str
-    terms: set[str] = field(default_factory=set)  # analysed words to highlight
+    # what to highlight, as the index holds words (folded): single words, and phrases as words joined by
+    # spaces (pass it to Library.highlighter)
+    terms: set[str] = field(default_factory=set)
+    # True when no paper has every word of the query: these are the closest matches instead, the papers
+    # with the most of its words first (then by BM25F), a misspelt word matching its correction too. Say so
+    # above the results ("no paper has every word; closest matches").
+    partial: bool = False
+    # for partial results: how many of the query's `word_count` words each paper has (parallel to ids)
+    matched: list[int] = field(default_factory=list)
+    word_count: int = 0
+    # the query with its misspelt words replaced by the library's own words, or None: offer it ("Did you
+    # mean …"); searching it is one more search of this text. `corrections` maps each word as typed (in the
+    # index's folded form) to the word suggested.
+    correction: str | None = None
+    corrections: dict[str, str] = field(default_factory=dict)
+    # words of the query that no paper has and nothing corrects (folded), to name: "no paper has “xyzzy”"
+    unknown: list[str] = field(default_factory=list)
+    # how the query was read where it differs from what was typed, one sentence each, to show as they are
+    # (e.g. a prefix matching thousands of words searched for its most frequent ones)
+    notes: list[str] = field(default_factory=list)
     unindexed: int = 0  # committed changes this search could not see: another process held the index
 
 

@@ -206,6 +206,26 @@ def _m0005_topics(db: sqlite3.Connection) -> None:
     )
 
 
+def _m0010_titles_with_math(db: sqlite3.Connection) -> None:
+    """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
+    plain title of each paper imported with math in its title is derived again. Only those rows change;
+    their revision moves on and the index journal has them, so the index takes the new titles."""
+    from readinglist.markup import title_plain
+
+    rows = db.execute(
+        "SELECT id, title, auto_title FROM papers WHERE instr(title, '$') > 0 OR instr(title, '\\(') > 0"
+    ).fetchall()
+    changed = [(new, pid) for pid, raw, old in rows if (new := title_plain(raw)) and new != old]
+    if changed:
+        row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
+        rev = int(row[0]) + 1 if row else 1
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+        db.executemany(f"UPDATE papers SET auto_title = ?, rev = {rev} WHERE id = ?", changed)
+        db.executemany(  # the index journal exists by now (0006): the index takes the new titles from it
+            "INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(pid, rev) for _, pid in changed]
+        )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -214,6 +234,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0005_topics", _m0005_topics),
     ("0006_index_journal", _m0006_index_journal),
     ("0007_lookup_indexes", _m0007_lookup_indexes),
+    ("0010_titles_with_math", _m0010_titles_with_math),
 ]
 
 

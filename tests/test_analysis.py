@@ -1,7 +1,9 @@
-import pytest
-from whoosh.analysis import StemmingAnalyzer
+from pathlib import Path
 
-from readinglist.index.analysis import FastStemAnalyzer
+import pytest
+from whoosh.analysis import RegexTokenizer
+
+from readinglist.index.analysis import FoldFilter, TagAnalyzer, WordAnalyzer, fold, stem, stem_prefix, tag_key
 
 TEXTS = [
     "We propose Budgeted EXit Actor (BEXA), a novel actor-critic architecture; it's 3.5x faster.",
@@ -11,36 +13,63 @@ TEXTS = [
     "x y z ab cd *wild* card*s",
     "Reinforcment",
     "the",
+    "ℓ₁-regression, ℓ_1 and α_i; x² __init__ _ a_b __",
 ]
+CORPUS = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text()
+
+
+def reference():
+    """The Whoosh chain the one-pass analyzer stands for."""
+    return RegexTokenizer() | FoldFilter()
 
 
 @pytest.mark.parametrize("text", TEXTS)
 @pytest.mark.parametrize("options", [{}, {"positions": True}, {"positions": True, "chars": True},
-                                     {"removestops": False, "positions": True}, {"mode": "query"},
-                                     {"tokenize": False}, {"tokenize": False, "removestops": False}])  # fmt: skip
-def test_same_tokens_as_stemming_analyzer(text, options):
+                                     {"removestops": False, "positions": True}, {"mode": "query"}])  # fmt: skip
+def test_same_tokens_as_the_whoosh_chain(text, options):
     def tokens(analyzer):
-        return [(t.text, getattr(t, "pos", None), getattr(t, "startchar", None), t.stopped)
-                for t in analyzer(text, **options)]  # fmt: skip
+        return [(t.text, getattr(t, "pos", None), getattr(t, "startchar", None)) for t in analyzer(text, **options)]
 
-    assert tokens(FastStemAnalyzer()) == tokens(StemmingAnalyzer())
+    assert tokens(WordAnalyzer()) == tokens(reference())
 
 
-def test_same_tokens_on_real_abstracts():
-    from pathlib import Path
+def test_every_word_kept_in_its_own_form_and_folded():
+    """Stop words, one-letter words and unstemmed forms are all in the index: a pasted title's "is" and
+    "of" are found, and the exact form of a word can be told from its stem's other forms."""
+    words = [w for w, _ in WordAnalyzer().words("Attention Is All You Need: the Learners of ℓ₁ in Schölkopf's café")]
+    assert words == ["attention", "is", "all", "you", "need", "the", "learners", "of", "l1", "in", "scholkopf", "s",
+                     "cafe"]  # fmt: skip
+    assert fold("ℓ_1") == fold("ℓ₁") == fold("L1") == "l1"  # $\ell_1$'s plain text, a title's ℓ₁ and L1
+    assert fold("ﬁne") == "fine" and fold("STRASSE") == fold("straße") == "strasse"
 
-    text = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text()
-    fast = [(t.text, t.pos) for t in FastStemAnalyzer()(text, positions=True)]
-    stock = [(t.text, t.pos) for t in StemmingAnalyzer()(text, positions=True)]
-    assert fast == stock and len(fast) > 2000
+
+def test_a_whole_value_is_one_folded_token():
+    """A prefix's or wildcard's text is folded, not split (tokenize=False)."""
+    assert [t.text for t in WordAnalyzer()("Schöl*", tokenize=False)] == ["schol*"]
+
+
+def test_words_equal_the_analyzer_on_real_abstracts_and_unicode_edge_cases(monkeypatch):
+    """words() takes no Token objects for any text: lower-casing can change a non-ASCII word's length
+    (İ → i̇) or split it, so it finds the words first and folds each, as the chain does."""
+    edge = ["İstanbul İİ straße ΣΊΣΥΦΟΣ ﬁne café naïve e\u0301t\u00e9 ǅemal Ⅻ x² the of a", "É a", "ÀB"]
+    texts = [*TEXTS, *CORPUS.split("\n\n"), *edge]
+    expected = [[(t.text, t.pos) for t in reference()(text, positions=True)] for text in texts]
+    analyzer = WordAnalyzer()
+
+    def no_tokens(*_args, **_kwargs):
+        raise AssertionError("words() went through Token objects")
+
+    monkeypatch.setattr(WordAnalyzer, "__call__", no_tokens)
+    for text, want in zip(texts, expected, strict=True):
+        assert analyzer.words(text) == want, text
+    assert sum(len(w) for w in expected) > 2000
 
 
 @pytest.mark.parametrize("boost", [1.0, 3.0])
 def test_postings_from_words_equal_whoosh_positions_word_values(boost):
     """The patched Positions.word_values gives Whoosh's own postings — words, frequencies, weights and
-    the encoded positions byte for byte — for ASCII and Unicode text, repeated words and stop words first."""
-    from pathlib import Path
-
+    the encoded positions byte for byte — for ASCII and Unicode text and repeated words."""
+    from whoosh.analysis import StemmingAnalyzer
     from whoosh.formats import Positions
 
     from readinglist.index import patches
@@ -48,10 +77,14 @@ def test_postings_from_words_equal_whoosh_positions_word_values(boost):
     assert patches.apply()
     original = Positions._readinglist_original  # type: ignore[attr-defined]
     assert Positions.word_values is not original
-    corpus = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text().split("\n\n")
-    texts = [*TEXTS, *corpus, "İstanbul e.g. the U.S.A. naïve x.y.z 3.5 a.b. __init__ " * 3, "the of " * 300]
+    texts = [
+        *TEXTS,
+        *CORPUS.split("\n\n"),
+        "İstanbul e.g. the U.S.A. naïve x.y.z 3.5 a.b. __init__ " * 3,
+        "the of " * 300,
+    ]
     fmt = Positions(field_boost=boost)
-    analyzer = FastStemAnalyzer()
+    analyzer = WordAnalyzer()
     for text in texts:
         assert fmt.word_values(text, analyzer, mode="index") == list(original(fmt, text, analyzer, mode="index"))
     # anything else goes to Whoosh unchanged
@@ -59,22 +92,18 @@ def test_postings_from_words_equal_whoosh_positions_word_values(boost):
     assert list(fmt.word_values(TEXTS[0], stock, mode="index")) == list(original(fmt, TEXTS[0], stock, mode="index"))
 
 
-def test_words_equal_stemming_analyzer_on_unicode_edge_cases(monkeypatch):
-    """words() takes no Token objects for any text: lower-casing can change a non-ASCII word's length
-    (İ → i̇) or split it, so it finds the words first and lower-cases each, as the analyzer chain does."""
-    from pathlib import Path
+def test_every_form_of_a_stem_starts_with_its_prefix():
+    """What Vocabulary.forms relies on to find a stem's forms by walking the sorted terms from a prefix."""
+    words = {w for w, _ in WordAnalyzer().words(CORPUS) if w.isalpha()}
+    words |= {"hoping", "hope", "studies", "study", "happiness", "happy", "relational", "conflated", "agreed"}
+    missed = [w for w in words if not w.startswith(stem_prefix(stem(w)))]
+    assert not missed
 
-    from readinglist.index.analysis import FastStemAnalyzer
 
-    corpus = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text().split("\n\n")
-    edge = ["İstanbul İİ straße ΣΊΣΥΦΟΣ ﬁne café naïve e\u0301t\u00e9 ǅemal Ⅻ x² the of a", "É a", "ÀB"]
-    analyzer, stock = FastStemAnalyzer(), StemmingAnalyzer()
-    texts = [*TEXTS, *corpus, *edge]
-    expected = [[(t.text, t.pos) for t in stock(text, positions=True)] for text in texts]
-
-    def no_tokens(*_args, **_kwargs):
-        raise AssertionError("words() went through Token objects")
-
-    monkeypatch.setattr(FastStemAnalyzer, "__call__", no_tokens)
-    for text, want in zip(texts, expected, strict=True):
-        assert analyzer.words(text) == want, text
+def test_tags_are_found_as_the_command_line_and_sidebar_show_them():
+    """The CLI shows the tag "must read" as #must-read; tag: takes that, the sidebar's "must read", any case."""
+    assert tag_key("#must-read") == tag_key("must read") == tag_key("Must  Read") == "must read"
+    analyzer = TagAnalyzer()
+    assert [t.text for t in analyzer("must read,Deep RL,to-do", mode="index")] == ["must read", "deep rl", "to do"]
+    # a query's piece that is no word is no tag (a pasted "=" or "--" must not become a required word)
+    assert [t.text for t in analyzer("--", mode="query")] == [] and [t.text for t in analyzer("c++", mode="query")]

@@ -144,3 +144,70 @@ def test_show_wraps_long_tokens_linearly_and_keeps_every_character():
     assert all(len(line) <= 100 for line in lines)
     assert "".join(lines).replace(" ", "") == "shortwordsthen" + "x" * 250 + "tail"
     assert wrap_words("a b c", 3) == ["a b", "c"]
+
+
+@pytest.fixture
+def titled(tmp_path, capsys):
+    """A library of titled papers, imported through the command line."""
+    dd = str(tmp_path / "titled")
+    f = tmp_path / "titled.jsonl"
+    papers = [
+        {"title": "Spatial Transformer Networks", "abstract": "A learnable module for spatial manipulation."},
+        {"title": "Recurrent Transformer Networks", "abstract": "Transformer networks for correspondence."},
+        {"title": r"Sparse $\ell_1$-regression", "abstract": "Robust fitting."},
+        {"title": "Binary Coding in Auditory Cortex", "abstract": "Cortical neurons use rate codes."},
+        *({"title": f"Convolution {i}", "abstract": "A convolution layer."} for i in range(32)),
+        {"title": "Rare", "abstract": "A convolutoin layer."},
+    ]
+    f.write_text("".join(json.dumps(p) + "\n" for p in papers))
+    code, _, _ = run(capsys, "--data-dir", dd, "import", str(f))
+    assert code == 0
+    return dd
+
+
+def test_search_corrects_a_misspelt_word_and_says_so(capsys, titled):
+    code, out, err = run(capsys, "--data-dir", titled, "search", "spatial transformr networks")
+    assert code == 0 and "searched “spatial transformer networks” instead" in err
+    assert out.splitlines()[0].split("] ", 1)[1].startswith("Spatial Transformer Networks")
+
+
+def test_search_names_a_likely_correction_without_replacing_what_it_found(capsys, titled):
+    _, out, err = run(capsys, "--data-dir", titled, "search", "convolutoin", "--json")
+    assert [p["title"] for p in json.loads(out)] == ["Rare"]
+    assert "did you mean “convolution”?" in err
+
+
+def test_search_says_when_no_paper_has_every_word(capsys, titled):
+    code, out, err = run(capsys, "--data-dir", titled, "search", "binary coding xyzzy", "--json")
+    found = json.loads(out)
+    assert code == 0 and found[0]["title"] == "Binary Coding in Auditory Cortex" and found[0]["words_matched"] == 2
+    assert "closest matches" in err and "xyzzy" in err
+    code, out, err = run(capsys, "--data-dir", titled, "export", "binary coding xyzzy")
+    assert "nothing to export" in err and "Binary Coding" not in out  # a reading list holds what was asked for
+
+
+def test_search_is_always_in_rank_order(capsys, titled):
+    for text in ("transformer networks", "convolution", "binary transformer"):
+        _, out, _ = run(capsys, "--data-dir", titled, "search", text, "--json", "--limit", "0")
+        found = json.loads(out)
+        keys = [(p.get("words_matched", 0), p["score"]) for p in found]
+        if not any(k[0] for k in keys):
+            assert [k[1] for k in keys] == sorted((k[1] for k in keys), reverse=True), text
+        else:
+            assert [k[0] for k in keys] == sorted((k[0] for k in keys), reverse=True), text
+
+
+def test_titles_show_their_math_as_abstracts_do(capsys, titled):
+    _, out, _ = run(capsys, "--data-dir", titled, "search", "l1 regression")
+    assert "Sparse ℓ₁-regression" in out
+    uid = out.split()[0]
+    _, out, _ = run(capsys, "--data-dir", titled, "show", uid)
+    assert out.startswith("Sparse ℓ₁-regression\n")
+
+
+def test_a_tag_as_the_command_line_writes_it_is_what_tag_takes(capsys, titled):
+    _, out, _ = run(capsys, "--data-dir", titled, "search", "binary coding")
+    uid = out.split()[0]
+    run(capsys, "--data-dir", titled, "tag", uid, "must read")
+    _, out, _ = run(capsys, "--data-dir", titled, "list", "tag:must-read")
+    assert "#must-read" in out and out.split()[0] == uid

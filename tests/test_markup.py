@@ -49,7 +49,7 @@ def test_paragraph_separators_including_percent_lines():
 
 
 def test_title_plain_removes_protective_braces():
-    assert markup.title_plain(r"{P}rotected $\ell_1$-regression") == "Protected ℓ_1-regression"
+    assert markup.title_plain(r"{P}rotected $\ell_1$-regression") == "Protected ℓ₁-regression"  # as abstracts show it
 
 
 def test_escape_markdown():
@@ -126,3 +126,28 @@ def test_truncated_html_shows_the_start_and_says_it_was_cut():
 def test_iter_runs_is_parse_streamed():
     raw = r"\emph{Deep} $x^2$ at https://a.org/b.\n\nSecond **para**."
     assert list(markup.iter_runs(raw)) == markup.parse(raw)
+
+
+def test_a_titles_math_is_plain_text_as_the_detail_pane_shows_an_abstracts():
+    """ℓ₁-regression, not ℓ_1-regression: real sub- and superscripts where Unicode has them all."""
+    from readinglist.markup import title_plain
+
+    assert title_plain(r"Sparse $\ell_1$-regression") == "Sparse ℓ₁-regression"
+    assert title_plain(r"$O(n^2)$ time for {B}ayes with $\alpha_i$") == "O(n²) time for Bayes with α_i"
+    assert title_plain("A plain title") == "A plain title" and title_plain("") == ""
+
+
+def test_highlighting_marks_a_matchers_spans_whole():
+    """A matcher with spans(text) (a search's phrases) gets those ranges highlighted as one."""
+    from readinglist.markup import to_html
+
+    class Match:
+        def __call__(self, word):
+            return word == "late"
+
+        def spans(self, text):
+            start = text.find("early exit")
+            return [(start, start + len("early exit"))] if start >= 0 else []
+
+    shown = to_html("An early exit, a late exit.", Match())
+    assert shown.count("<span") == 2 and ">early exit</span>" in shown and ">late</span>" in shown

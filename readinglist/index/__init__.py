@@ -1,6 +1,12 @@
 """All of Whoosh behind one face: the index (`Index`), the one writer that keeps it in step with the store
 (`IndexUpdater`), and the word test that highlights a search's terms (`highlighter`).
 
+A search, module by module: `analysis` (how text becomes the words the index holds: every word, folded),
+`query` (the text parsed, its plain words widened to their stems' forms), `vocabulary` (the index's own
+words: a stem's forms, spelling corrections), `ranking` (BM25F a posting list at a time, closest matches),
+`engine` (the order of it all: strict, corrected, closest; SearchResult). `patches` holds every change to
+and read of Whoosh's internals.
+
 Nothing outside this package imports Whoosh. Importing it costs Whoosh's start-up, so the library imports
 it at the first search, never at start-up.
 """

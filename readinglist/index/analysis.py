@@ -1,35 +1,74 @@
-"""A one-pass equivalent of Whoosh's StemmingAnalyzer: the same tokens, positions and stems.
+"""How text becomes the words the index holds: every word, in its own form, folded — and the stem a plain
+query word is widened to at search time.
 
-Whoosh's analyzer is a chain of four generators (tokenize, lowercase, stop, stem) run per token in pure
-Python; at indexing time that chain is the largest single cost. This does the same work in one loop.
-`tests/test_analysis.py` checks it against StemmingAnalyzer token for token.
+The index keeps each word as written, lower-cased and folded (`fold`: accents and compatibility forms
+dropped, so "Schölkopf" is "scholkopf" and "ℓ₁" is "l1"), stop words included: a word of a query then means
+the same in every field, a pasted title's "is" and "of" are in its title, a quoted phrase or `=word` matches
+the exact form, and the vocabulary a misspelt word is corrected from is made of real words. Stemming happens
+when searching instead (`stem`; see `vocabulary.Vocabulary.forms`): a plain word matches every form of its
+stem the index holds.
 
-Indexing then turns the tokens into postings from the plain (word, position) pairs of `words()` (see
-`patches._patch_positions`). An analyzer unpickled with the schema — in Whoosh's writer processes — applies
-the patches, so every process that writes the index writes the same postings.
+`WordAnalyzer` is a one-pass equivalent of a Whoosh chain (RegexTokenizer | `FoldFilter`), with `words()`
+for indexing without Token objects (see `patches._patch_positions`); `tests/test_analysis.py` checks the
+two token for token. An analyzer unpickled with the schema — in Whoosh's writer processes — applies the
+patches, so every process that writes the index writes the same postings.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from whoosh.analysis import Analyzer, Token
+from whoosh.analysis import Analyzer, Filter, Token
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.analysis.tokenizers import default_pattern
 from whoosh.lang.porter import stem as porter_stem
 
-_stem = lru_cache(maxsize=200_000)(porter_stem)
+stem = lru_cache(maxsize=200_000)(porter_stem)
 _WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern.flags)  # whole matches
 
 
-class FastStemAnalyzer(Analyzer):
-    def __init__(self, stoplist: frozenset[str] = STOP_WORDS, minsize: int = 2):
+@lru_cache(maxsize=100_000)
+def _fold_unicode(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def fold(word: str) -> str:
+    """A word as the index holds it: lower case; for non-ASCII, case-folded, compatibility-decomposed and
+    without combining marks (é → e, ℓ₁ → l1, ﬁ → fi); underscores dropped, so the plain text of `$\\ell_1$`
+    ("ℓ_1") is the same word as "l1"."""
+    w = word.lower() if word.isascii() else _fold_unicode(word)
+    return w.replace("_", "") if "_" in w else w
+
+
+def stem_prefix(stemmed: str) -> str:
+    """What every word with this stem starts with, as far as Porter's rules go: the stem without a final
+    e or i, which Porter may have added (hoping → hope) or put for a y (study → studi), or the l of a
+    final "bl", which it makes of "bility" (probability → probabl)."""
+    if len(stemmed) > 3 and stemmed.endswith("bl"):
+        return stemmed[:-1]
+    return stemmed[:-1] if len(stemmed) > 2 and stemmed[-1] in "ei" else stemmed
+
+
+class FoldFilter(Filter):
+    """Whoosh filter form of `fold` (the reference chain the one-pass analyzer is tested against)."""
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        for t in tokens:
+            t.text = fold(t.text)
+            if t.text:
+                yield t
+
+
+class WordAnalyzer(Analyzer):
+    """Every word (Whoosh's default word pattern), folded; no stop list, no stemming, words of any length."""
+
+    def __init__(self) -> None:
         self.expression = default_pattern
-        self.stoplist = frozenset(stoplist)
-        self.minsize = minsize
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Unpickled with the schema (Whoosh's writer processes): the patches that read words() apply there too."""
@@ -39,13 +78,10 @@ class FastStemAnalyzer(Analyzer):
         patches.apply()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FastStemAnalyzer) and (self.stoplist, self.minsize) == (
-            other.stoplist,
-            other.minsize,
-        )
+        return isinstance(other, WordAnalyzer)
 
     def __hash__(self) -> int:
-        return hash((FastStemAnalyzer, self.stoplist, self.minsize))
+        return hash(WordAnalyzer)
 
     def __call__(
         self,
@@ -61,15 +97,12 @@ class FastStemAnalyzer(Analyzer):
         **kwargs: object,
     ) -> Iterator[Token]:
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        stoplist, minsize = self.stoplist, self.minsize
-        if not tokenize:  # the whole value is one token, which the chain still lowercases, stops and stems
-            text = value.lower()
-            stopped = len(text) < minsize or text in stoplist
-            if stopped and removestops:
+        if not tokenize:  # the whole value is one token (a prefix or wildcard's text), folded
+            t.text = fold(value)
+            if not t.text:
                 return
             t.original = value
-            t.text = text if stopped else _stem(text)
-            t.stopped = stopped
+            t.stopped = False
             t.boost = 1.0
             if positions:
                 t.pos = start_pos
@@ -77,52 +110,84 @@ class FastStemAnalyzer(Analyzer):
                 t.startchar, t.endchar = start_char, start_char + len(value)
             yield t
             return
-        pos = None  # StopFilter(renumber=True): positions count only the words kept
-        for raw_pos, match in enumerate(self.expression.finditer(value)):
-            text = match.group(0).lower()
-            stopped = len(text) < minsize or text in stoplist
-            if stopped and removestops:
+        for i, match in enumerate(self.expression.finditer(value)):
+            text = fold(match.group(0))
+            if not text:  # only underscores or marks: dropped, its position left empty (as the chain does)
                 continue
             if keeporiginal:
-                t.original = text
-            t.text = text if stopped else _stem(text)
-            t.stopped = stopped
+                t.original = match.group(0)
+            t.text = text
+            t.stopped = False
             t.boost = 1.0
             if positions:
-                if stopped:
-                    t.pos = start_pos + raw_pos
-                else:
-                    pos = start_pos + raw_pos if pos is None else pos + 1
-                    t.pos = pos
+                t.pos = start_pos + i
             if chars:
                 t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             yield t
 
     def words(self, value: str) -> list[tuple[str, int]]:
-        """The (stemmed word, position) pairs `__call__` yields when indexing, without Token objects."""
-        stoplist, minsize = self.stoplist, self.minsize
-        # as __call__ does: find the words, then lower-case each; for ASCII (88% of abstracts at 8k papers)
-        # lower-casing the whole text first is the same and faster
-        found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
-        kept = [w for w in found if len(w) >= minsize and w not in stoplist]
-        if not kept:
-            return []
-        # as in __call__: the first word kept keeps its place, the next ones follow it
-        first = next(i for i, w in enumerate(found) if len(w) >= minsize and w not in stoplist)
-        return [(_stem(w), pos) for pos, w in enumerate(kept, first)]
+        """The (word, position) pairs `__call__` yields when indexing, without Token objects."""
+        if value.isascii():  # lower-casing the whole text first is the same, and faster
+            found = _WORDS.findall(value.lower())
+            if "_" not in value:
+                return list(zip(found, range(len(found)), strict=True))
+            found = [w.replace("_", "") for w in found]
+        else:
+            found = list(map(fold, _WORDS.findall(value)))
+        return [(w, pos) for pos, w in enumerate(found) if w]
 
 
-_WORDS_ANALYZER = FastStemAnalyzer()
+def tag_key(tag: str) -> str:
+    """A tag as the index holds it and `tag:` looks it up: folded, single-spaced, with a leading # and the
+    hyphens the command line shows for spaces read as spaces — `tag:#must-read` and `tag:"must read"` both
+    find the tag "must read"."""
+    return " ".join(fold(part) for part in tag.strip().lstrip("#").replace("-", " ").split())
+
+
+_HAS_WORD = re.compile(r"\w")
+
+
+class TagAnalyzer(Analyzer):
+    """The tags field: comma-separated tags, each one token (`tag_key`). A query's piece with no word
+    character in it (a lone "=" or "--" of a pasted sentence) is no tag, and yields nothing: the default
+    search looks in tags too, and such a piece must not become a word every paper lacks."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TagAnalyzer)
+
+    def __hash__(self) -> int:
+        return hash(TagAnalyzer)
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        start_pos: int = 0,
+        start_char: int = 0,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[Token]:
+        t = Token(positions, chars, mode=mode, **kwargs)
+        for i, part in enumerate(value.split(",")):
+            key = tag_key(part)
+            if not key or (mode == "query" and not _HAS_WORD.search(key)):
+                continue
+            t.text = key
+            t.stopped = False
+            t.boost = 1.0
+            if positions:
+                t.pos = start_pos + i
+            if chars:
+                t.startchar, t.endchar = start_char, start_char + len(value)
+            yield t
+
+
+_STOP_WORDS = frozenset(STOP_WORDS)
 
 
 def kept_words(value: str) -> list[str]:
-    """The words (lower-cased) the index keeps of a text, in order: the interest ranking counts the same
-    terms a search matches."""
-    stoplist, minsize = _WORDS_ANALYZER.stoplist, _WORDS_ANALYZER.minsize
+    """The content words of a text, lower-cased, in order (Whoosh's word pattern, its stop words and words of
+    one letter left out): what the interest ranking counts; stem them with `stem`."""
     found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
-    return [w for w in found if len(w) >= minsize and w not in stoplist]
-
-
-def stem(word: str) -> str:
-    """The index's stem of a lower-cased word."""
-    return _stem(word)
+    return [w for w in found if len(w) >= 2 and w not in _STOP_WORDS]

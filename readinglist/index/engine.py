@@ -9,8 +9,11 @@ only caller, and owns the one-writer rule, the writer process and merging.
 
 from __future__ import annotations
 
+import heapq
 import json
+import math
 import os
+import re
 import shutil
 import sys
 import threading
@@ -24,14 +27,25 @@ from typing import Any
 
 from whoosh import index as windex
 from whoosh import query, scoring
+from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import COLUMN
 from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.index import patches
-from readinglist.index.query import highlight_terms, make_parser, parse
-from readinglist.index.ranking import Ranker, ranked
+from readinglist.index.analysis import WordAnalyzer
+from readinglist.index.query import (
+    KNOWN_FIELDS,
+    ExactTerm,
+    Stemmed,
+    highlight_terms,
+    make_parser,
+    parse,
+    resolve,
+)
+from readinglist.index.ranking import Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
+from readinglist.index.vocabulary import RARE_DF, Vocabulary
 from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
@@ -40,8 +54,13 @@ BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes cos
 BULK_PROCS_MIN_DOCS_WINDOW = 100
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
+KEY_TERMS = 10  # words of a paper searched for its related papers
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
 OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a file it just merged away
+TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
+TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
+TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
+CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 
 
 class IndexBusy(Exception):
@@ -136,6 +155,7 @@ class Index:
         self._searcher: Searcher | None = None
         self._pids: list[int] | None = None  # docnum → paper id for the current searcher
         self._ranker: Ranker | None = None  # scores queries for the current searcher
+        self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
         self._cache: dict[tuple[str, int | None], SearchResult] = {}
         self.ix: windex.Index | None = None
         self.rev = -1
@@ -240,6 +260,7 @@ class Index:
                 self._searcher = None
             self._pids = None
             self._ranker = None
+            self._vocabulary = None
             self._cache.clear()
         if self.ix is not None:
             self.ix.close()
@@ -334,23 +355,24 @@ class Index:
         """Open and warm the next searcher here, on the writing thread, then swap it in: the next search
         does not pay for opening it. A new searcher, not Searcher.refresh(): refresh() can keep a segment's
         old deletions and return both versions of an updated document."""
-        fresh, pids, ranker = self._open_searcher()
+        fresh, pids, ranker, vocabulary = self._open_searcher()
         with self._search_lock:
             old = self._searcher
-            self._searcher, self._pids, self._ranker = fresh, pids, ranker
+            self._searcher, self._pids, self._ranker, self._vocabulary = fresh, pids, ranker, vocabulary
             self._cache.clear()
         if old is not None:
             old.close()
 
-    def _open_searcher(self) -> tuple[Searcher, list[int], Ranker]:
-        """A searcher with what every search needs from it: docnum → paper id, and its ranker. Opening one
-        while another process commits can find a segment merged away between reading the table of contents
-        and opening the segment: then the latest table of contents is read again."""
+    def _open_searcher(self) -> tuple[Searcher, list[int], Ranker, Vocabulary]:
+        """A searcher with what every search needs from it: docnum → paper id, its ranker and words. Opening
+        one while another process commits can find a segment merged away between reading the table of
+        contents and opening the segment: then the latest table of contents is read again."""
         assert self.ix is not None
         for attempt in range(OPEN_RETRIES):
             try:
                 searcher = self.ix.searcher(weighting=scoring.BM25F())
-                return searcher, _read_pids(searcher), Ranker(searcher, self._pause)
+                vocabulary = Vocabulary(searcher)
+                return searcher, _read_pids(searcher), Ranker(searcher, self._pause, vocabulary.infos), vocabulary
             except FileNotFoundError:
                 if attempt == OPEN_RETRIES - 1:
                     raise
@@ -362,7 +384,8 @@ class Index:
         with self._search_lock:
             self._cache.clear()
             if terms and self._searcher is not None:
-                self._ranker = Ranker(self._searcher, self._pause)
+                self._vocabulary = Vocabulary(self._searcher)  # (what was read of each segment stays)
+                self._ranker = Ranker(self._searcher, self._pause, self._vocabulary.infos)
                 patches.forget_fuzzy_automata()
 
     def doc_count(self) -> int:
@@ -380,7 +403,7 @@ class Index:
             if self._searcher is not None and self.keep_searcher and not self._searcher.up_to_date():
                 self._swap_searcher()  # another process committed: search what it wrote
             if self._searcher is None:
-                self._searcher, self._pids, self._ranker = self._open_searcher()
+                self._searcher, self._pids, self._ranker, self._vocabulary = self._open_searcher()
             yield self._searcher
 
     def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
@@ -396,32 +419,35 @@ class Index:
     def search(
         self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None
     ) -> SearchResult:
-        """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`."""
+        """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`.
+
+        When no paper has every word, the closest matches instead (`SearchResult.partial`); a word the
+        library lacks or holds rarely gets a correction from its own words (`SearchResult.correction`),
+        which the closest matches use. A paper found with every word is never displaced by them."""
+        notes: list[str] = []
         try:
             q = self.parse(text, state, tag)
         except QueryError:
             raise
-        except Exception as exc:  # whoosh's parser rejects some odd syntax
-            raise QueryError(f"cannot read that query ({exc})") from None
+        except Exception as exc:  # whoosh's parser rejects some odd syntax: pasted text is read as words
+            try:
+                q = self.parse(_plain_words(text), state, tag)
+            except Exception:
+                raise QueryError(f"cannot read that query ({exc})") from None
+            notes.append("The query's punctuation was read as plain text.")
         # keyed by what the query means: closing a phrase's quote or typing a space finds it cached
         key = (repr(q), limit)
         with self._search_lock:
             cached = self._cache.get(key)
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)
-        with self.searching() as s:
-            assert self._ranker is not None
+        with self.searching():
             try:
-                found = self._ranker.evaluate(q)
-                top = ranked(found, limit)
+                result = self._search(q, text, limit, state, tag, notes)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
                 raise QueryError(f"cannot search for that ({exc})") from None
-            ids = list(map((self._pids or []).__getitem__, top))
-            scores = list(map(found.__getitem__, top))
-            terms = highlight_terms(q, s, self._ranker.expanded)
-        result = SearchResult(ids, scores, text, terms)
         with self._search_lock:
             if len(self._cache) > SEARCH_CACHE:
                 self._cache.clear()
@@ -440,16 +466,130 @@ class Index:
                 out[word] = max((int(s.doc_frequency("abstract", t)) for t in stems), default=0)
         return out, total
 
+    def _search(
+        self, q: query.Query, text: str, limit: int | None, state: str | None, tag: str | None, notes: list[str]
+    ) -> SearchResult:
+        assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
+        ranker, vocabulary = self._ranker, self._vocabulary
+        resolved = resolve(q, vocabulary)
+        found = ranker.evaluate(resolved, settled=self._settled_words(text))
+        notes += ranker.notes
+        expanded = dict(ranker.expanded)
+        words, required, excluded = split_words(resolved)
+        typed = self._typed_words(resolved)
+        corrections = self._corrections(typed, q, context=len(words) > 1 and not found)
+        correction = apply_corrections(text, corrections) if corrections else None
+        shown, partial = resolved, False
+        counts: dict[int, int] = {}
+        if not found and (len(words) > 1 or corrections):
+            used, used_words, used_required, used_excluded = resolved, words, required, excluded
+            if corrections:
+                used = resolve(q, vocabulary, corrections)
+                used_words, used_required, used_excluded = split_words(used)
+            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=used is resolved)
+            notes += [n for n in ranker.notes if n not in notes]
+            if scores:
+                found, partial, shown = scores, True, used
+                expanded.update(ranker.expanded)
+        stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
+        keys = rank_keys(found, stem_only, counts)
+        phrase = title_phrase(correction if partial and correction else text)
+        if phrase is not None and found:
+            # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
+            bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES))
+            if bonus:
+                found, keys = dict(found), keys if keys is not found else dict(keys)
+                for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
+                    found[d] += extra
+                    keys[d] += extra
+        top = ranked(keys, limit)
+        ids = list(map((self._pids or []).__getitem__, top))
+        scores_list = list(map(found.__getitem__, top))
+        return SearchResult(
+            ids,
+            scores_list,
+            text,
+            highlight_terms(shown, self._searcher, expanded),
+            partial=partial,
+            matched=[counts[d] for d in top] if partial else [],
+            word_count=len(words),
+            correction=correction,
+            corrections=corrections,
+            unknown=[w for w, f in typed.items() if f == 0 and w not in corrections],
+            notes=notes,
+        )
+
+    def _corrections(self, typed: dict[str, int], q: query.Query, context: bool) -> dict[str, str]:
+        """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions). With
+        `context` (no paper has every word), of several likely corrections the one with which the query
+        fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you nead"
+        is "need", though "near" is about as common."""
+        assert self._vocabulary is not None and self._ranker is not None
+        ranker, vocabulary = self._ranker, self._vocabulary
+        options: dict[str, list[tuple[str, float]]] = {}
+        for word, frequency in typed.items():
+            if frequency and ranker.doc_frequency("title", word):
+                continue  # a rare word in a title is a word, not a slip (titles are edited)
+            if frequency <= RARE_DF:
+                found = vocabulary.suggestions(word, frequency)
+                if found:
+                    options[word] = found
+        chosen = {word: found[0][0] for word, found in options.items()}
+        if not context:
+            return chosen
+        for word, found in options.items():
+            close = [(c, w) for c, w in found if w >= CONTEXT_SHARE * found[0][1]]
+            if len(close) < 2:
+                continue
+
+            def fit(candidate: str, word: str = word) -> float:
+                trial = resolve(q, vocabulary, {**chosen, word: candidate}, instead=True)
+                return max(ranker.evaluate(trial).values(), default=0.0)
+
+            chosen[word] = max(close, key=lambda item: (fit(item[0]), item[1]))[0]
+        return chosen
+
+    @staticmethod
+    def _settled_words(text: str) -> set[str]:
+        """In a query short enough to be typed (a longer one is pasted), the words before the one being
+        typed: read whole, they are cached for the next keystrokes. A pasted query looks its common words
+        up in the candidates of its rare ones only."""
+        cut = len(text) if text[-1:].isspace() else max(text.rfind(" "), 0)
+        words = {t.text for t in _ANALYZER(text[:cut])}
+        return words if len(words) < TYPED_WORDS else set()
+
+    def _typed_words(self, q: query.Query) -> dict[str, int]:
+        """The plain words of the query (those a misspelling may hide in), with the number of papers that
+        hold them in some default field (an upper bound: a paper may hold a word in several fields)."""
+        assert self._ranker is not None
+        out: dict[str, int] = {}
+        for leaf in q.leaves():
+            if isinstance(leaf, Stemmed):
+                out[leaf.text] = out.get(leaf.text, 0) + sum(leaf.forms.values())
+        for word in out:
+            for fieldname in ("authors", "tags"):
+                out[word] += self._ranker.doc_frequency(fieldname, word)
+        return out
+
+    def warm(self) -> None:
+        """Read what a first misspelt word would need (the words corrections come from) now."""
+        with self.searching():
+            assert self._vocabulary is not None
+            self._vocabulary.warm()
+
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
-        """Related papers: Whoosh's key terms of this paper's text, searched over the abstracts.
+        """Related papers: the key terms of this paper's text (its words by tf·idf), searched over the
+        abstracts.
 
         `cancel` stops the search part-way (returning []): related papers are a courtesy, and a search the
-        user is waiting for must not share the CPU with one."""
+        user is waiting for must not share the CPU with one (nor wait for its lock: Whoosh's own key terms
+        looked every word of the text up in the term files)."""
         with self.searching() as s:
             docnum = s.document_number(id=str(paper_id))
-            if docnum is None or not text.strip():
+            if docnum is None or not text.strip() or (cancel is not None and cancel.is_set()):
                 return []
-            terms = s.key_terms_from_text("abstract", text, numterms=10)
+            assert self._ranker is not None
+            terms = key_terms(text, self._ranker, int(s.doc_count_all()))
             if not terms or (cancel is not None and cancel.is_set()):
                 return []
             q = query.Or([query.Term("abstract", word, boost=weight) for word, weight in terms])
@@ -469,6 +609,115 @@ class Index:
 
 class _Cancelled(Exception):
     pass
+
+
+_CONSTRAINT_FIELDS = {"year", "state"}
+
+
+def key_terms(text: str, ranker: Ranker, documents: int, count: int = KEY_TERMS) -> list[tuple[str, float]]:
+    """A text's most telling words for the abstracts: tf·idf, stop words, numbers and words of two letters
+    left out; weights relative to the first."""
+    tf: dict[str, int] = {}
+    for word, _ in _ANALYZER.words(text):
+        if len(word) > 2 and word.isalpha() and word not in STOP_WORDS:
+            tf[word] = tf.get(word, 0) + 1
+    scored = []
+    for word, n in tf.items():
+        df = ranker.doc_frequency("abstract", word)
+        if df:
+            scored.append((n * math.log(documents / (df + 1) + 1), word))
+    best = heapq.nlargest(count, scored)
+    return [(word, weight / best[0][0]) for weight, word in best] if best else []
+
+
+def split_words(q: query.Query) -> tuple[list[query.Query], list[query.Query], list[query.Query]]:
+    """A query's top-level parts: its words (what a closest match may lack), the constraints every match
+    keeps (years, states, a tag: or the sidebar's tag), and what no match may have (NOT)."""
+    parts: list[query.Query] = []
+    stack = [q]
+    while stack:
+        node = stack.pop(0)
+        if type(node) is query.And and node.boost == 1.0:
+            stack[:0] = node.subqueries
+        else:
+            parts.append(node)
+    words, required, excluded = [], [], []
+    for part in parts:
+        if isinstance(part, query.Not):
+            excluded.append(part.query)
+        elif _is_constraint(part):
+            required.append(part)
+        else:
+            words.append(part)
+    return words, required, excluded
+
+
+def _is_constraint(q: query.Query) -> bool:
+    if isinstance(q, query.Every):
+        return True
+    if type(q) in (query.Term, ExactTerm) and q.fieldname == "tags":
+        return True
+    fields = {getattr(leaf, "fieldname", None) for leaf in q.leaves()}
+    return bool(fields) and fields <= _CONSTRAINT_FIELDS
+
+
+def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]) -> Scores:
+    """What the results are sorted by: for closest matches, the number of words each paper has first;
+    then how many plain words it holds in the form typed (a "transformer" before a paper that only has
+    "transform"); then BM25F. One number per paper, so that the sort stays in C: each key weighs more than
+    everything after it can add up to."""
+    if not any(stem_only) and not matched:
+        return scores
+    # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
+    top = 2 * max(scores.values(), default=0.0) + 1.0
+    keys = dict(scores)
+    for docs in stem_only:
+        for d in docs:
+            if d in keys:
+                keys[d] -= top
+    if matched:
+        tier = top * (len(stem_only) + 1)
+        for d, count in matched.items():
+            keys[d] += tier * count
+    return keys
+
+
+_ANALYZER = WordAnalyzer()
+_SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?:' + "|".join(KNOWN_FIELDS) + r"):)")
+
+
+def title_phrase(text: str) -> query.Phrase | None:
+    """For a query of plain words (a title, or its start, typed or pasted), the phrase of all its words,
+    stop words too, in the title: the papers whose title holds it rank above those that only hold the
+    words (by the phrase's BM25F, added)."""
+    if _SYNTAX_RE.search(text):
+        return None
+    words = [w for w, _ in _ANALYZER.words(text)]
+    return query.Phrase("title", words) if 1 < len(words) <= TITLE_PHRASE_WORDS else None
+
+
+def apply_corrections(text: str, corrections: dict[str, str]) -> str:
+    """The query as typed with each misspelt word replaced, in the case it was typed in."""
+    out, pos = [], 0
+    for token in _ANALYZER(text, chars=True):
+        correction = corrections.get(token.text)
+        if correction is None:
+            continue
+        typed = text[token.startchar : token.endchar]
+        if typed.isupper() and len(typed) > 1:
+            correction = correction.upper()
+        elif typed[:1].isupper():
+            correction = correction[:1].upper() + correction[1:]
+        out += [text[pos : token.startchar], correction]
+        pos = token.endchar
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _plain_words(text: str) -> str:
+    """The text without anything Whoosh's parser reads as syntax."""
+    text = re.sub(r'["():\[\]{}^~*?\\]', " ", text)
+    return re.sub(r"\b(AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b", lambda m: m.group(0).lower(), text)
 
 
 def _read_pids(searcher: Searcher) -> list[int]:

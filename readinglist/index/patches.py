@@ -10,12 +10,13 @@ nothing is patched and `fast_paths()` is False, so the ranker hands every query 
 slower, never wrong — and `apply()` says so once.
 
 `apply()` is idempotent and is called by whatever needs the patches before writing or reading an index: the
-engine when it opens one, and the stemming analyzer when Whoosh's writer processes unpickle the schema.
+engine when it opens one, and the word analyzer when Whoosh's writer processes unpickle the schema.
 """
 
 from __future__ import annotations
 
 import threading
+from array import array
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from functools import lru_cache
@@ -88,6 +89,66 @@ def column_lengths(perdoc: Any, fieldname: str, count: int) -> bytes | None:
     return raw[:count] + bytes(max(0, count - len(raw)))
 
 
+def field_lexicon(reader: Any, fieldname: str) -> tuple[list[bytes], array, array, array] | None:
+    """Every term of one field of a segment in order, with its document frequency and where its TermInfo
+    lies in the term file (position, length), read in one piece: Whoosh's iter_field decodes a TermInfo
+    object per term, and a lookup or prefix walk costs a hash probe or a binary
+    search of a few file reads each. The file holds (key length, value length, key, value) records in key
+    order; a key is the field's number, then the term; a value starts with the flags byte, the total
+    weight and the document frequency. None for another kind of reader."""
+    import struct
+
+    from whoosh.codec.whoosh3 import W3TermsReader
+
+    terms = getattr(reader, "_terms", None)
+    if not fast_paths() or not isinstance(terms, W3TermsReader):
+        return None
+    words: list[bytes] = []
+    frequencies, positions, lengths = array("I"), array("Q"), array("I")
+    number = terms._fieldmap.get(fieldname)
+    table = terms._tindex
+    start = None if number is None else table.closest_key_pos(struct.pack("!H", number))
+    if start is None:
+        return words, frequencies, positions, lengths
+    following = table.closest_key_pos(struct.pack("!H", number + 1))
+    end = table.endofdata if following is None else following
+    data = table.dbfile.get(start, end - start)
+    record = struct.Struct("!ii")
+    frequency = struct.Struct("!I")
+    pos, size = 0, len(data)
+    while pos < size:
+        keylen, datalen = record.unpack_from(data, pos)
+        key = pos + 8
+        value = key + keylen
+        words.append(data[key + 2 : value])
+        frequencies.append(frequency.unpack_from(data, value + 5)[0])
+        positions.append(start + value)
+        lengths.append(datalen)
+        pos = value + datalen
+    return words, frequencies, positions, lengths
+
+
+def term_info_at(reader: Any, position: int, length: int) -> Any:
+    """The TermInfo stored at this place of a segment's term file (see field_lexicon)."""
+    from whoosh.codec.whoosh3 import W3TermInfo
+
+    return W3TermInfo.from_bytes(reader._terms._tindex.dbfile.get(position, length))
+
+
+def postings_from_info(reader: Any, fieldname: str, btext: bytes, info: Any) -> tuple[Any, frozenset[int]] | None:
+    """A segment's postings of a term, from the TermInfo the caller already holds (Whoosh's postings()
+    looks the term up in the term file again: a hash lookup and a few reads), and the segment's deleted
+    documents. None for another kind of reader."""
+    from whoosh.codec.whoosh3 import W3TermsReader
+
+    terms = getattr(reader, "_terms", None)
+    if not fast_paths() or not isinstance(terms, W3TermsReader):
+        return None
+    fmt = reader.schema[fieldname].format
+    matcher = terms._codec.postings_reader(terms._postfile, info, fmt, term=(fieldname, btext))
+    return matcher, reader.deleted_docs_set
+
+
 # ---- the patches ----------------------------------------------------------------------------------------
 
 
@@ -157,21 +218,21 @@ def encode_positions(poslist: list[int]) -> bytes:
 
 
 def _patch_positions() -> None:
-    """Positions.word_values for the stemming analyzer's plain indexing calls: one pass over (word, position)
+    """Positions.word_values for the word analyzer's plain indexing calls: one pass over (word, position)
     pairs instead of Token objects through two generators and two defaultdicts. Any other call (other
     analyzers, query-time modes, extra options) goes to Whoosh."""
     from whoosh.formats import Positions
 
-    from readinglist.index.analysis import FastStemAnalyzer
+    from readinglist.index.analysis import WordAnalyzer
 
     if getattr(Positions, "_readinglist_patched", False):
         return
     original = Positions.word_values
 
     def word_values(self: Positions, value: Any, analyzer: Any, **kwargs: Any) -> Iterable[tuple]:
-        if type(analyzer) is not FastStemAnalyzer or not isinstance(value, str) or kwargs.keys() - {"mode"}:
+        if type(analyzer) is not WordAnalyzer or not isinstance(value, str) or kwargs.keys() - {"mode"}:
             return original(self, value, analyzer, **kwargs)
-        if kwargs.get("mode", "index") != "index" or analyzer.minsize < 1:
+        if kwargs.get("mode", "index") != "index":
             return original(self, value, analyzer, **kwargs)
         poses: dict[str, list[int]] = {}
         for text, pos in analyzer.words(value):

@@ -1,47 +1,154 @@
-"""The query language: readinglist's shorthand turned into Whoosh's syntax, parsed, and the words a hit
-shows highlighted."""
+"""The query language: readinglist's shorthand turned into Whoosh's syntax, parsed, resolved against the
+index's own words, and the words a hit shows highlighted.
+
+A query is read in two steps. `parse` turns the text into a Whoosh query of the words as typed (folded, see
+analysis). `resolve` then widens each plain word of the title, abstract and note to every form of its stem the
+index holds (`Stemmed`), keeping exact forms — a quoted phrase, a quoted word or `=word` — exact. Pasted text
+is read as text: a colon after a word that names no field ("BERT: Pre-training"), a question mark ending a
+word, a lone "=" or "--" are punctuation, not syntax. Queries with a cost no one means to pay are refused
+with a message that says what to type instead (a fuzzy distance above 2, a term made only of wildcards).
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from whoosh import qparser, query
+from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
-from readinglist.index.analysis import FastStemAnalyzer
-from readinglist.index.schema import HIGHLIGHTED_FIELDS, TEXT_FIELDS
+from readinglist.index.analysis import WordAnalyzer, fold, stem, tag_key
+from readinglist.index.schema import HIGHLIGHTED_FIELDS, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import STATES, QueryError
+
+if TYPE_CHECKING:
+    from readinglist.index.vocabulary import Vocabulary
 
 KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "id"}
 FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state, topic"
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: 3.6 s → 0.26 s for a typo'd word at 94k papers
+MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches, slowly
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
-_FUZZY_RE = re.compile(r"(?<=\w)~(\d)?(?![\d/])")
+PASTED_WORDS = 4  # a query longer than this is pasted text: "name:" in it that names no field is no error
+URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name:" that is no field, in pasted text
+_FUZZY_RE = re.compile(r"(?<=\w)~(\d+)?(?![\d/])")
 _RANGE_RE = re.compile(r"\byear:(\d{4})?\s*\.\.(?:\s*(\d{4}))?")
 _FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
+_EXACT_RE = re.compile(r'(?<![^\s(:])=([^\s()"=<>]+)')  # =word (not >=, not "k = 3")
+_ENDING_QUESTION_RE = re.compile(r"(?<=\w)\?+(?=[\s)\"]|$)|(?<!\S)\?+(?!\S)")  # "need?" and a lone "?"
+_WILDCARDS_ONLY_RE = re.compile(r'(?<![^\s("])(?:[A-Za-z]+:)?([*?]+)(?![^\s)"])')
+
+
+class ExactTerm(query.Term):
+    """A word in its exact form (a quoted word or `=word`): never widened to the other forms of its stem."""
+
+
+class ExactPhrase(query.Phrase):
+    """The parser's phrase: a one-word phrase stays exact (Whoosh would turn it into a plain Term)."""
+
+    def normalize(self) -> query.Query:
+        q = super().normalize()
+        if type(q) is query.Term:
+            exact = ExactTerm(q.fieldname, q.text, boost=q.boost)
+            exact.startchar, exact.endchar = getattr(q, "startchar", None), getattr(q, "endchar", None)
+            return exact
+        return q
+
+
+class Stemmed(query.Or):
+    """A plain word in a stemmed field: every form of its stem the index holds (`forms`), those of the very
+    word typed — up to a plural — ranking above the others (`exact`). Evaluated by `ranking.Ranker` as one
+    stemmed term (see Ranker._stemmed); to Whoosh's own matchers it is the Or of its forms."""
+
+    def __init__(self, fieldname: str, text: str, forms: dict[bytes, int], exact: Iterable[bytes], boost: float = 1.0):
+        super().__init__([query.Term(fieldname, form.decode("utf-8")) for form in sorted(forms)], boost=boost)
+        self.fieldname = fieldname
+        self.text = text
+        self.forms = forms  # form → its document frequency
+        self.exact = frozenset(exact)
+
+    def __repr__(self) -> str:
+        return f"Stemmed({self.fieldname!r}, {self.text!r}, boost={self.boost})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is Stemmed
+            and (self.fieldname, self.text, self.boost) == (other.fieldname, other.text, other.boost)
+            and self.forms == other.forms
+        )
+
+    def __hash__(self) -> int:
+        return hash((Stemmed, self.fieldname, self.text, self.boost))
+
+    def apply(self, fn: Callable[[query.Query], query.Query]) -> query.Query:
+        return self  # a leaf to everything that rewrites queries
+
+    def leaves(self):
+        yield self
+
+    def is_leaf(self) -> bool:
+        return True
+
+    def normalize(self) -> query.Query:
+        return self
 
 
 def preprocess(text: str) -> str:
-    """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], quotes balanced."""
+    """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
+    balanced; punctuation of pasted text that Whoosh would read as syntax made plain."""
     text = _RANGE_RE.sub(lambda m: "year:[" + " ".join(x for x in (m.group(1), "TO", m.group(2)) if x) + "]", text)
     if "~" in text:
-        text = _FUZZY_RE.sub(lambda m: f"~{m.group(1) or 1}/{FUZZY_PREFIX}", text)
+        text = _FUZZY_RE.sub(_fuzzy, text)
+    if "?" in text:
+        text = _ENDING_QUESTION_RE.sub("", text)
     if text.count('"') % 2:
         text += '"'  # an unfinished phrase (still being typed) is read as if closed
+    if "=" in text:
+        text = _exact_words(text)
     outside = re.sub(r'"[^"]*"', '""', text)
+    for m in _WILDCARDS_ONLY_RE.finditer(outside):
+        raise QueryError(
+            f"“{m.group(0)}” has no letters to look for: put a few before the wildcard (optim*, optimi?ation)"
+        )
+    pasted = len(outside.split()) > PASTED_WORDS
     for m in _FIELD_RE.finditer(outside):
         name = m.group(1).lower()
         if name == "topic":  # split_topics took the top-level ones out: this one is nested
             raise QueryError("topic: filters the whole query: use it outside parentheses and OR (topic:12 attention)")
-        if name not in KNOWN_FIELDS:
-            raise QueryError(f"unknown field “{m.group(1)}:” — use one of {FIELDS_HELP}")
+        if name in KNOWN_FIELDS:
+            continue
+        if pasted or name in URL_SCHEMES or outside[m.end() : m.end() + 1] == "/":
+            continue  # a link, or "(cid:2)" in a pasted sentence: the colon is punctuation (see below)
+        raise QueryError(f"unknown field “{m.group(1)}:” — use one of {FIELDS_HELP}")
     state = re.search(r"\bstate:(\S+)", outside)
     if state and state.group(1).lower().strip('"') not in STATES:
         raise QueryError(f"state:{state.group(1)} — use " + ", ".join(f"state:{s}" for s in STATES))
-    # field names are case-insensitive for the user
-    return _FIELD_RE.sub(lambda m: m.group(1).lower() + ":", text) if _FIELD_RE.search(text) else text
+    if not _FIELD_RE.search(text):
+        return text
+
+    def field(m: re.Match[str]) -> str:
+        name = m.group(1).lower()
+        return name + ":" if name in KNOWN_FIELDS else m.group(1) + " "  # field names are case-insensitive
+
+    return _FIELD_RE.sub(field, text)
+
+
+def _fuzzy(m: re.Match[str]) -> str:
+    distance = int(m.group(1) or 1)
+    if distance > MAX_FUZZY:
+        raise QueryError(
+            f"~{m.group(1)}: a fuzzy word allows at most {MAX_FUZZY} edits (word~ for one, word~2 for two)"
+        )
+    return f"~{distance}/{FUZZY_PREFIX}"
+
+
+def _exact_words(text: str) -> str:
+    """=word → "word" outside phrases (a quoted word is exact too)."""
+    parts = re.split(r'("[^"]*")', text)
+    return "".join(p if p.startswith('"') else _EXACT_RE.sub(r'"\1"', p) for p in parts)
 
 
 _TOPIC_RE = re.compile(r'(?<![\w"\\])topic:("[^"]*"?|[^\s()]+)', re.I)
@@ -79,7 +186,7 @@ def split_topics(text: str) -> tuple[str, list[tuple[str, bool]]]:
 
 
 def make_parser(schema: Schema) -> qparser.QueryParser:
-    parser = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup)
+    parser = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup, phraseclass=ExactPhrase)
     parser.add_plugin(qparser.FuzzyTermPlugin())
     parser.add_plugin(qparser.GtLtPlugin())
     parser.add_plugin(qparser.FieldAliasPlugin({"authors": ["author"], "tags": ["tag"]}))
@@ -87,7 +194,8 @@ def make_parser(schema: Schema) -> qparser.QueryParser:
 
 
 def parse(parser: qparser.QueryParser, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
-    """The query for `text`, filtered by a reading state and a tag (the sidebar's choice)."""
+    """The query for `text` (the words as typed; see `resolve`), filtered by a reading state and a tag (the
+    sidebar's choice)."""
     q = parser.parse(preprocess(text)) if text.strip() else query.Every()
     if q is query.NullQuery and text.strip():
         raise QueryError("that query has no words to search for")
@@ -95,31 +203,94 @@ def parse(parser: qparser.QueryParser, text: str, state: str | None = None, tag:
         if isinstance(leaf, query.MultiTerm):
             # rank a prefix or fuzzy match by the words it matched (BM25F), not a constant 1 per field
             leaf.constantscore = False
+    q = drop_stop_words(q)
     filters: list[query.Query] = []
     if state:
         filters.append(query.Term("state", state))
     if tag:
-        filters.append(query.Term("tags", tag.lower()))
+        filters.append(query.Term("tags", tag_key(tag)))
     return query.And([q, *filters]) if filters else q
 
 
+def drop_stop_words(q: query.Query) -> query.Query:
+    """A stop word ("the", "of", "is", …) means nothing in any field of a query that has other words: the
+    papers with the other words all have it, and reading its postings is most of the query's cost. A query
+    of stop words only ("to be or not to be") keeps them, and so does a phrase or an exact word."""
+    if type(q) is not query.And:
+        return q
+    kept = [sub for sub in q.subqueries if not _is_stop_word(sub)]
+    if not kept or len(kept) == len(q.subqueries):
+        return q
+    return kept[0] if len(kept) == 1 and q.boost == 1.0 else query.And(kept, boost=q.boost)
+
+
+def _is_stop_word(q: query.Query) -> bool:
+    """A plain word of the default fields that is a stop word (each field's form of it a stop word)."""
+    leaves = list(q.leaves()) if type(q) in (query.Or, query.DefaultOr) else [q]
+    return all(type(leaf) is query.Term and leaf.text in STOP_WORDS for leaf in leaves)
+
+
+def resolve(
+    q: query.Query, vocabulary: Vocabulary, corrections: dict[str, str] | None = None, instead: bool = False
+) -> query.Query:
+    """The query to evaluate: each plain word of a stemmed field becomes every form of its stem the index
+    holds (`Stemmed`); exact terms, phrases and other fields stay as they are. With `corrections`, a
+    corrected word matches either itself or its correction — or, `instead`, only the correction's exact
+    form (to try a correction out)."""
+    if isinstance(q, Stemmed | ExactTerm):
+        return q
+    if type(q) is query.FuzzyTerm and q.fieldname in STEMMED_FIELDS and isinstance(q.text, str):
+        return _fuzzy_stems(q, vocabulary)
+    if type(q) is query.Term and isinstance(q.text, str):
+        texts = [q.text]
+        if corrections and q.text in corrections and q.fieldname in TEXT_FIELDS:
+            if instead:
+                return ExactTerm(q.fieldname, corrections[q.text], boost=q.boost)
+            texts.append(corrections[q.text])
+        if q.fieldname in STEMMED_FIELDS:
+            parts: list[query.Query] = []
+            for text in texts:
+                forms, exact = vocabulary.forms(q.fieldname, text)
+                parts.append(Stemmed(q.fieldname, text, forms, exact, boost=q.boost))
+        else:
+            parts = [query.Term(q.fieldname, text, boost=q.boost) for text in texts]
+        return parts[0] if len(parts) == 1 else query.Or(parts)
+    return q.apply(lambda sub: resolve(sub, vocabulary, corrections, instead))
+
+
+def _fuzzy_stems(q: query.FuzzyTerm, vocabulary: Vocabulary) -> query.Query:
+    """A fuzzy word of a stemmed field: the words it is near, each widened to its stem's forms as a plain
+    word is (`reinforcment~` finds what `reinforcement` finds), the words near it ranking first."""
+    by_stem: dict[str, list[str]] = {}
+    for word in sorted(vocabulary.near(q)):
+        by_stem.setdefault(stem(word), []).append(word)
+    parts: list[query.Query] = []
+    for words in by_stem.values():
+        forms, _ = vocabulary.forms(q.fieldname, words[0])
+        parts.append(Stemmed(q.fieldname, words[0], forms, {w.encode("utf-8") for w in words}, boost=q.boost))
+    return parts[0] if len(parts) == 1 else query.Or(parts)
+
+
 def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set[bytes]]) -> set[str]:
-    """The analysed words a hit shows for this query: terms, phrase words, and the expansions of prefix,
-    wildcard and fuzzy terms (capped, so a broad prefix cannot stall the search), as the ranker found them."""
+    """What a hit shows highlighted for this query: words as the index holds them (every form a plain word
+    matched, the words a prefix, wildcard or fuzzy term expanded to — capped, so a broad prefix cannot
+    stall the search — as the ranker found them) and phrases, as their words joined by spaces."""
     terms: set[str] = set()
     reader = s.reader()
     try:
         for leaf in q.leaves():
             if getattr(leaf, "fieldname", None) not in HIGHLIGHTED_FIELDS:
                 continue
-            if isinstance(leaf, query.MultiTerm):
+            if isinstance(leaf, Stemmed):
+                terms.update(form.decode("utf-8") for form in leaf.forms)
+            elif isinstance(leaf, query.MultiTerm):
                 words = expanded.get(leaf)
                 for i, btext in enumerate(sorted(words) if words is not None else leaf._btexts(reader)):
                     if i >= HIGHLIGHT_EXPANSIONS:
                         break
                     terms.add(btext.decode("utf-8") if isinstance(btext, bytes) else str(btext))
             elif isinstance(leaf, query.Phrase):
-                terms.update(str(w) for w in leaf.words)
+                terms.add(" ".join(str(w) for w in leaf.words))
             elif isinstance(leaf, query.Term):
                 text = leaf.text
                 terms.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
@@ -128,17 +299,35 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
     return terms
 
 
-_STEM = FastStemAnalyzer()
+_WORDS = WordAnalyzer()
 
 
-def highlighter(terms: set[str]) -> Callable[[str], bool]:
-    """A word test for the detail pane: does the word's analysed form appear among the query's terms?"""
-    lowered = {t.lower() for t in terms}
+class Highlighter:
+    """The detail pane's test for a search's terms: a word is highlighted when the index would hold it as
+    one of the words matched; a phrase only where its words stand together (`spans`)."""
 
-    def match(word: str) -> bool:
-        w = word.lower()
-        if w in lowered:
-            return True
-        return any(tok.text in lowered for tok in _STEM(w))
+    def __init__(self, terms: set[str]):
+        self.words = {fold(t) for t in terms if " " not in t}
+        self.phrases = [[fold(w) for w in t.split()] for t in terms if " " in t]
 
-    return match
+    def __call__(self, word: str) -> bool:
+        return fold(word) in self.words or any(t.text in self.words for t in _WORDS(word))
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where in `text` a phrase of the query stands: (start, end) character ranges."""
+        if not self.phrases:
+            return []
+        found = [(t.startchar, t.endchar, t.text) for t in _WORDS(text, chars=True)]
+        words = [w for _, _, w in found]
+        out = []
+        for phrase in self.phrases:
+            n = len(phrase)
+            for i in range(len(words) - n + 1):
+                if words[i : i + n] == phrase:
+                    out.append((found[i][0], found[i + n - 1][1]))
+        return sorted(out)
+
+
+def highlighter(terms: set[str]) -> Highlighter:
+    """A word test (with phrase spans) for the detail pane."""
+    return Highlighter(terms)

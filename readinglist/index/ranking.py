@@ -6,41 +6,92 @@ docs/performance-changes.md). `Ranker` evaluates the same parsed query with set 
 decoded block by block through Whoosh's own codec, and scores them with the formula and collection
 statistics Whoosh's BM25F uses; `tests/test_ranking.py` checks every result and score against Whoosh's own
 search. Query types not handled here (spans, sloppy phrases, …) go to Whoosh's matcher for that sub-query
-only, so whatever Whoosh accepts still works. One deliberate difference: numeric ranges match exact values
-(Whoosh's trie ranges are wrong for a 16-bit field, see `_numeric_range`).
+only, so whatever Whoosh accepts still works. Deliberate differences, each tested:
 
-Score dictionaries map a searcher-wide docnum to a score. Those of single terms are cached per searcher
-(bounded), so a query that grows by a keystroke re-reads only its new word.
+- numeric ranges match exact values (Whoosh's trie ranges are wrong for a 16-bit field, see `_numeric_range`);
+- a plain word (`query.Stemmed`: every form of its stem) is scored as one stemmed term, as BM25F scores a
+  term of a stemmed field: its forms' weights summed per document, the idf of its most frequent form (as
+  Lucene's SynonymQuery does). Whoosh's matchers would sum each form's own BM25, a rare form's idf
+  outweighing the word typed. Which documents hold only other forms than the one typed (up to a plural)
+  is kept (`stem_only_docs`): the index ranks them after those with the form typed (engine.rank_keys);
+- a prefix, wildcard or fuzzy term that expands to more than MAX_EXPANSION words searches the most frequent
+  of them that fit in MAX_EXPANSION_POSTINGS, and says so (`notes`): `a*` would read every posting of
+  thousands of words;
+- `partial` ranks the papers that have most of a query's words (the fallback when none has them all).
+
+An And evaluates its cheapest part first and looks up the others only in the documents still in the
+running (`within`): a posting block none of them is in is skipped unread, so a pasted sentence's "the" and
+"of" cost a few block headers, not every posting. Scores of the documents looked up are exactly those of a
+full evaluation.
+
+Score dictionaries map a searcher-wide docnum to a score. Those of single terms and words are cached per
+searcher (bounded), so a query that grows by a keystroke re-reads only its new word.
 """
 
 from __future__ import annotations
 
 import heapq
+import re
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from itertools import accumulate
+from math import log
 from pickle import loads
+from typing import Any
 
 from whoosh import query
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.formats import Positions
-from whoosh.matching import FilterMatcher, Matcher
+from whoosh.matching import FilterMatcher
+from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
-from readinglist.index.patches import column_lengths, fast_paths
+from readinglist.index.analysis import stem
+from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
+from readinglist.index.query import Stemmed
+from readinglist.index.vocabulary import lexicon
 
 Scores = dict[int, float]
+TermInfos = dict[tuple[int, str, bytes], Any]
 TERM_CACHE_POSTINGS = 400_000  # ≈ 40 MB of cached term scores at most
+MAX_EXPANSION = 300  # words a prefix, wildcard or fuzzy term is searched for, the most frequent first
+MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` is "a", "and", "are", …
+# Look a term up only in the candidates (rather than read it whole, and cache it) when it has this many
+# times more documents than there are candidates. Even where the candidates are in most posting blocks
+# this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
+# so the words of a query being typed are read whole (see evaluate's `settled`).
+RESTRICT_RATIO = 4
+
+
+class Within:
+    """The documents still in the running (a searcher-wide docnum set), and per segment its local docnums
+    in order — what a restricted read of a posting list needs."""
+
+    def __init__(self, docs: Collection[int], leaves: list[tuple[Searcher, int]], counts: list[int]):
+        self.docs = docs if isinstance(docs, set | frozenset | dict) else set(docs)
+        ordered = sorted(self.docs)
+        self.local: list[list[int]] = []
+        for (_, offset), count in zip(leaves, counts, strict=True):
+            lo, hi = bisect_left(ordered, offset), bisect_left(ordered, offset + count)
+            self.local.append([d - offset for d in ordered[lo:hi]])
+
+    def __len__(self) -> int:
+        return len(self.docs)
 
 
 class Ranker:
     """Evaluates parsed queries against one Whoosh searcher. Not thread-safe: the index serialises
     searches, and builds a new Ranker with each new searcher."""
 
-    def __init__(self, searcher: Searcher, pause: Callable[[], None] | None = None):
+    def __init__(self, searcher: Searcher, pause: Callable[[], None] | None = None, infos: TermInfos | None = None):
         self.searcher = searcher
+        # (segment number, field, term) → its TermInfo, or None where the segment lacks it: one lookup in a
+        # segment's term file per term (shared with the searcher's Vocabulary, whose prefix walks fill it)
+        self.infos: TermInfos = {} if infos is None else infos
         self.pause = pause or _never  # between posting blocks: may wait while the window paints
         self.fast = fast_paths()  # off for another Whoosh release: every query goes to Whoosh's matchers
         self.schema = searcher.schema
@@ -49,44 +100,158 @@ class Ranker:
         self.B: float = getattr(weighting, "B", 0.75)
         self._field_B: dict[str, float] = getattr(weighting, "_field_B", {})
         self.leaves: list[tuple[Searcher, int]] = list(searcher.leaf_searchers())
+        self._counts = [leaf.reader().doc_count_all() for leaf, _ in self.leaves]
+        self._doc_count_all = searcher.doc_count_all()
         self._norms: dict[str, tuple[list[float], list[bytes]]] = {}
         self._terms: OrderedDict[tuple[str, bytes], Scores] = OrderedDict()
         self._cached_postings = 0
         self.check: Callable[[], None] = _never
+        self.settled: Collection[str] = ()  # words read whole (see evaluate)
         self._unscored = 0  # inside a constant-score query: only the matching documents matter
         self._values: dict[str, list[tuple[object, bytes]]] = {}  # numeric field → values present
+        self._df: dict[tuple[str, bytes], int] = {}
         # the words each prefix/wildcard/fuzzy term of the last query expanded to (the highlighter reads
         # them instead of expanding the term a second time: 11 ms of a 40 ms fuzzy search at 8k papers)
         self.expanded: dict[query.Query, set[bytes]] = {}
+        self.notes: list[str] = []  # what the last evaluation did not do as asked (a capped expansion)
+        # (field, word) → the documents, of those a plain word was looked up in, that hold another form of
+        # its stem and not the word typed, and the documents it matched in that field
+        self.stem_only: dict[tuple[str, str], tuple[set[int], Scores]] = {}
+        # beside a stem's cached scores, each of its forms' documents (per segment: offset, docnums)
+        self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
+        self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
+        self._stem_only_memo: dict[tuple[tuple[str, bytes], frozenset[bytes]], set[int]] = {}
+        self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
 
     # ---- the public part ----
 
-    def evaluate(self, q: query.Query, check: Callable[[], None] | None = None) -> Scores:
-        """Every matching document with its score, as Whoosh's BM25F would score it. `check` is called
-        now and then and may raise to abandon the evaluation. The result may be shared: do not modify it."""
+    def evaluate(
+        self, q: query.Query, check: Callable[[], None] | None = None, settled: Collection[str] = ()
+    ) -> Scores:
+        """Every matching document with its score, as Whoosh's BM25F would score it (but for the
+        differences in the module's docstring). `check` is called now and then and may raise to abandon
+        the evaluation. The words in `settled` are read whole, never only in the candidates: a query being
+        typed keeps them, and the next keystroke finds them cached. The result may be shared: do not
+        modify it."""
         self.check = check or _never
+        self.settled = settled
         self.expanded = {}
+        self.notes = []
+        self.stem_only = {}
         try:
             return self._eval(q) if self.fast else self._fallback(q)
         finally:
             self.check = _never
+            self._note_caps()
+
+    def partial(
+        self,
+        words: Sequence[query.Query],
+        required: Sequence[query.Query] = (),
+        excluded: Sequence[query.Query] = (),
+        check: Callable[[], None] | None = None,
+        all_known_fail: bool = False,
+    ) -> tuple[Scores, dict[int, int]]:
+        """The closest matches when no document has every word: the documents with the most of `words`
+        (and all of `required`, none of `excluded`), scored by the words they have, with how many each has.
+
+        Tier by tier: the documents missing at most j of the words all hold one of the j + 1 rarest, so
+        those few posting lists give every candidate, and the other words are looked up in the candidates
+        only. The first j that finds documents ends the search (each tier found is complete); at most half
+        the words may be missing (beyond that a match says little). Words no document has never count.
+        `all_known_fail`: the caller knows no document has every word (so the first tier is skipped)."""
+        self.check = check or _never
+        self.expanded = {}
+        self.notes = []
+        self.stem_only = {}
+        self.settled = ()
+        try:
+            return self._partial(list(words), list(required), list(excluded), all_known_fail)
+        finally:
+            self.check = _never
+            self._note_caps()
+
+    def evaluate_within(self, q: query.Query, docs: Collection[int]) -> Scores:
+        """The query's scores in these documents only (the others are not looked up)."""
+        self.expanded = {}
+        self.notes = []
+        self.settled = ()
+        try:
+            return (
+                self._eval(q, self._within(docs)) if self.fast else _restricted(self._fallback(q), self._within(docs))
+            )
+        finally:
+            self._note_caps()
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """How many documents hold the term (deleted ones too), from the term infos already looked up."""
+        btext = self._btext(fieldname, text)
+        return 0 if btext is None else self._doc_frequency(fieldname, btext)
+
+    def stem_only_docs(self, q: query.Query) -> set[int]:
+        """The documents that, in the last evaluation, matched a plain word of `q` only in other forms of
+        its stem, in every field they matched it in ("transform" for `transformer`). Few, as a rule."""
+        found = [self.stem_only[key] for key in {(leaf.fieldname, leaf.text) for leaf in q.leaves()
+                 if isinstance(leaf, Stemmed)} if key in self.stem_only]  # fmt: skip
+        if not found:
+            return set()
+        suspects: set[int] = set().union(*(docs for docs, _ in found))
+        for docs, scores in found:  # a field where the document holds the form typed clears it
+            if suspects:
+                suspects -= suspects.intersection(scores.keys()) - docs
+        return suspects
+
+    def estimate(self, q: query.Query) -> int:
+        """How many documents the query may match (an upper bound where cheap to know; 0 means none)."""
+        return self._estimate(q)
 
     # ---- posting lists ----
 
-    def _postings(self, leaf: Searcher, fieldname: str, btext: bytes, values: bool = False):
-        """One segment's postings of a term: docnums (deleted ones left out), weights and, if asked, the
-        encoded values (positions). Whole blocks are decoded at once."""
-        reader = leaf.reader()
+    def _info(self, i: int, fieldname: str, btext: bytes):
+        key = (i, fieldname, btext)
+        try:
+            return self.infos[key]
+        except KeyError:
+            pass
+        reader = self.leaves[i][0].reader()
+        words = lexicon(reader, fieldname)
+        if words is not None:
+            j = words.find(btext)
+            info = None if j is None else words.info(reader, j)
+        else:
+            try:
+                info = reader.term_info(fieldname, btext)
+            except TermNotFound:
+                info = None
+        self.infos[key] = info
+        return info
+
+    def _postings(self, i: int, fieldname: str, btext: bytes, values: bool = False,
+                  targets: list[int] | None = None):  # fmt: skip
+        """Segment i's postings of a term: docnums, weights and, if asked, the encoded values (positions),
+        and the segment's deleted docnums, which the caller drops (a few pops from its result, where
+        filtering here cost a Python pass over every posting). Whole blocks are decoded at once. With
+        `targets` (local docnums of live documents, in order) only those documents are looked up, and a
+        block none of them is in is skipped unread."""
+        reader = self.leaves[i][0].reader()
         ids: list[int] = []
         weights: list[float] = []
         vals: list[bytes] = []
-        if (fieldname, btext) not in reader:
-            return ids, weights, vals
-        m: Matcher = reader.postings(fieldname, btext)
-        deleted: frozenset[int] | set[int] = frozenset()
-        if isinstance(m, FilterMatcher):
-            deleted = m._ids
-            m = m.child
+        info = self._info(i, fieldname, btext)
+        if info is None or targets == []:
+            return ids, weights, vals, _NONE
+        direct = postings_from_info(reader, fieldname, btext, info)
+        deleted: frozenset[int] | set[int] = _NONE
+        if direct is not None:
+            m, deleted = direct
+        else:
+            m = reader.postings(fieldname, btext)
+            if isinstance(m, FilterMatcher):
+                deleted = m._ids
+                m = m.child
+        if isinstance(m, W3LeafMatcher) and targets is not None:
+            self._postings_within(m, targets, ids, weights, vals, values)
+            return ids, weights, vals, _NONE  # the targets are live
         if isinstance(m, W3LeafMatcher):
             while m.is_active():
                 self.pause()
@@ -104,19 +269,47 @@ class Ranker:
                     m._read_values()
                     vals.extend(m._values)
                 m._next_block()
-        else:  # another codec: the slow, general way
+        else:  # another codec, or postings inlined in the term's entry: the slow, general way
+            wanted = set(targets) if targets is not None else None
             while m.is_active():
-                ids.append(m.id())
-                weights.append(m.weight())
-                if values:
-                    vals.append(m.value())
+                if wanted is None or m.id() in wanted:
+                    ids.append(m.id())
+                    weights.append(m.weight())
+                    if values:
+                        vals.append(m.value())
                 m.next()
-        if deleted:
-            keep = [i for i, d in enumerate(ids) if d not in deleted]
-            ids = [ids[i] for i in keep]
-            weights = [weights[i] for i in keep]
-            vals = [vals[i] for i in keep] if values else vals
-        return ids, weights, vals
+        return ids, weights, vals, deleted
+
+    def _postings_within(self, m: W3LeafMatcher, targets: list[int], ids: list[int], weights: list[float],
+                         vals: list[bytes], values: bool) -> None:  # fmt: skip
+        """The postings of the target documents only: a block whose last docnum comes before the next
+        target is passed over on its header alone."""
+        t, n = 0, len(targets)
+        while m.is_active() and t < n:
+            if m._maxid < targets[t]:
+                m._next_block()
+                continue
+            self.pause()
+            m._read_data()
+            block_ids = m._data[0] if m._byteids else list(accumulate(m._data[0]))
+            block_weights = m._data[1]
+            if values:
+                m._read_values()
+            end = bisect_right(targets, m._maxid, t)
+            for d in targets[t:end]:
+                i = bisect_left(block_ids, d)
+                if i < len(block_ids) and block_ids[i] == d:
+                    ids.append(d)
+                    if block_weights is None:
+                        weights.append(1.0)
+                    elif isinstance(block_weights, float):
+                        weights.append(block_weights)
+                    else:
+                        weights.append(block_weights[i])
+                    if values:
+                        vals.append(m._values[i])
+            t = end
+            m._next_block()
 
     def _norm(self, fieldname: str) -> tuple[list[float], list[bytes]]:
         """BM25's length normaliser K1·((1−B) + B·length/average) for each of the 256 one-byte lengths
@@ -130,108 +323,198 @@ class Ranker:
             norm = self._norms[fieldname] = (table, lengths)
         return norm
 
-    def _term(self, fieldname: str, btext: bytes, values: dict[int, bytes] | None = None) -> Scores:
-        """The term's score in each document it is in. With `values`, also fills it with each document's
-        encoded positions, from the same read of the posting blocks (a phrase needs both)."""
+    def _doc_frequency(self, fieldname: str, btext: bytes) -> int:
+        """Over all segments, deleted documents included (as Whoosh counts it for idf)."""
         key = (fieldname, btext)
+        df = self._df.get(key)
+        if df is None:
+            infos = (self._info(i, fieldname, btext) for i in range(len(self.leaves)))
+            df = self._df[key] = sum(info.doc_frequency() for info in infos if info is not None)
+        return df
+
+    def _idf(self, df: int) -> float:
+        """Whoosh's idf (WeightingModel.idf), from a document frequency at hand."""
+        return log(self._doc_count_all / (df + 1)) + 1
+
+    def _cache(self, key: tuple[str, bytes], scores: Scores, extra: int = 0) -> None:
+        """Keep a whole read (with `extra` more postings kept beside it: a stem's forms' documents)."""
+        self._terms[key] = scores
+        self._sizes[key] = len(scores) + extra
+        self._cached_postings += self._sizes[key]
+        while self._cached_postings > TERM_CACHE_POSTINGS and len(self._terms) > 1:
+            old, _ = self._terms.popitem(last=False)
+            self._cached_postings -= self._sizes.pop(old, 0)
+            self._form_docs.pop(old, None)
+            self._stem_only_memo = {m: docs for m, docs in self._stem_only_memo.items() if m[0] != old}
+
+    def _cached(self, key: tuple[str, bytes], within: Within | None) -> Scores | None:
         cached = self._terms.get(key)
-        if cached is not None:
-            self._terms.move_to_end(key)
-            if values is None:
+        if cached is None:
+            return None
+        self._terms.move_to_end(key)
+        return cached if within is None else _restricted(cached, within)
+
+    def _restrict(self, fieldname: str, btext: bytes, within: Within | None) -> bool:
+        """Whether to look the term up in the candidates only (rather than read it whole, and cache it)."""
+        if self.settled and btext.decode("utf-8", "replace") in self.settled:
+            return False
+        return within is not None and self._doc_frequency(fieldname, btext) > RESTRICT_RATIO * len(within)
+
+    def _term(self, fieldname: str, btext: bytes, values: dict[int, bytes] | None = None,
+              within: Within | None = None) -> Scores:  # fmt: skip
+        """The term's score in each document it is in (with `within`, in those of them). With `values`,
+        also fills it with each document's encoded positions, from the same read of the posting blocks (a
+        phrase needs both)."""
+        key = (fieldname, btext)
+        if values is None:
+            cached = self._cached(key, within)
+            if cached is not None:
                 return cached
+        restrict = self._restrict(fieldname, btext, within)
         out: Scores = {}
         scorable = self.schema[fieldname].scorable
-        if scorable and cached is None:
-            idf = self.searcher.idf(fieldname, btext)
+        if scorable:
+            idf = self._idf(self._doc_frequency(fieldname, btext))
             k = idf * (self.K1 + 1)
             norm, lengths = self._norm(fieldname)
-        for i, (leaf, offset) in enumerate(self.leaves):
-            ids, ws, vals = self._postings(leaf, fieldname, btext, values=values is not None)
+        for i, (_, offset) in enumerate(self.leaves):
+            targets = within.local[i] if restrict and within is not None else None
+            ids, ws, vals, deleted = self._postings(i, fieldname, btext, values=values is not None, targets=targets)
             if values is not None:
                 values.update(zip([d + offset for d in ids] if offset else ids, vals, strict=False))
             self.check()
-            if cached is not None:
-                continue
             if scorable:
                 length = lengths[i]
-                out.update({d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)})
+                part = {d + offset: k * w / (w + norm[length[d]]) for d, w in zip(ids, ws, strict=False)}
             else:  # Whoosh's WeightScorer: the posting's weight
-                out.update({d + offset: w for d, w in zip(ids, ws, strict=False)})
-        if cached is not None:
-            return cached
-        self._terms[key] = out
-        self._cached_postings += len(out)
-        while self._cached_postings > TERM_CACHE_POSTINGS and len(self._terms) > 1:
-            _, dropped = self._terms.popitem(last=False)
-            self._cached_postings -= len(dropped)
+                part = {d + offset: w for d, w in zip(ids, ws, strict=False)}
+            _drop(part, deleted, offset)
+            out.update(part)
+        if not restrict:
+            self._cache(key, out)
+            if within is not None:
+                return _restricted(out, within)
         return out
 
     # ---- evaluation ----
 
-    def _eval(self, q: query.Query) -> Scores:
+    def _eval(self, q: query.Query, within: Within | None = None) -> Scores:
         self.check()
+        if isinstance(q, Stemmed):
+            return self._stemmed(q, within)
         if isinstance(q, query.Term):
-            return self._boosted(self._term_text(q.fieldname, q.text), q.boost)
+            return self._boosted(self._term_text(q.fieldname, q.text, within), q.boost)
         if isinstance(q, query.And):
-            return self._and(q)
+            return self._and(q, within)
         if type(q) in (query.Or, query.DefaultOr) and not q.scale:
-            return self._or(q)
+            return self._or(q, within)
         if isinstance(q, query.AndNot):
-            pos, neg = self._eval(q.a), self._eval(q.b)
+            pos = self._eval(q.a, within)
+            neg = self._eval(q.b, self._within(pos))
             return self._boosted({d: s for d, s in pos.items() if d not in neg}, q.boost)
         if isinstance(q, query.AndMaybe):
-            req, opt = self._eval(q.a), self._eval(q.b)
+            req = self._eval(q.a, within)
+            opt = self._eval(q.b, self._within(req))
             return self._boosted({d: s + opt.get(d, 0.0) for d, s in req.items()}, q.boost)
         if isinstance(q, query.Phrase) and q.slop == 1:
-            return self._phrase(q)
+            return self._phrase(q, within)
         if isinstance(q, query.MultiTerm) and (not q.constantscore or self._unscored):
-            return self._multiterm(q)
+            return self._multiterm(q, within)
         if isinstance(q, query.NumericRange):
-            return self._numeric_range(q)
+            return _maybe_restricted(self._numeric_range(q), within)
         if isinstance(q, query.ConstantScoreQuery):
-            return self._constant(q)
+            return _maybe_restricted(self._constant(q), within)
         if isinstance(q, query.NullQuery.__class__):
             return {}
-        return self._fallback(q)
+        return _maybe_restricted(self._fallback(q), within)
+
+    def _within(self, docs: Collection[int]) -> Within:
+        return Within(docs, self.leaves, self._counts)
 
     def _field(self, name: str):
         """The schema's field, or None (Whoosh's Schema has no get())."""
         return self.schema[name] if name in self.schema.names() else None
 
-    def _term_text(self, fieldname: str, text: object) -> Scores:
+    def _btext(self, fieldname: str, text: object) -> bytes | None:
         if fieldname not in self.schema:
-            return {}
+            return None
         try:
-            btext = self.schema[fieldname].to_bytes(text)
+            return self.schema[fieldname].to_bytes(text)
         except ValueError:
-            return {}
-        return self._term(fieldname, btext)
+            return None
+
+    def _term_text(self, fieldname: str, text: object, within: Within | None = None) -> Scores:
+        btext = self._btext(fieldname, text)
+        return {} if btext is None else self._term(fieldname, btext, within=within)
 
     @staticmethod
     def _boosted(scores: Scores, boost: float) -> Scores:
         return scores if boost == 1.0 else {d: s * boost for d, s in scores.items()}
 
-    def _and(self, q: query.And) -> Scores:
-        required, excluded = [], []
+    def _estimate(self, q: query.Query) -> int:
+        if isinstance(q, Stemmed):
+            return sum(q.forms.values())
+        if isinstance(q, query.Term):
+            btext = self._btext(q.fieldname, q.text)
+            if btext is None:
+                return 0
+            cached = self._terms.get((q.fieldname, btext))
+            return len(cached) if cached is not None else self._doc_frequency(q.fieldname, btext)
+        if isinstance(q, query.And):
+            parts = [self._estimate(sub) for sub in q.subqueries if not isinstance(sub, query.Not)]
+            return min(parts) if parts else self._doc_count_all
+        if type(q) in (query.Or, query.DefaultOr):
+            return min(self._doc_count_all, sum(self._estimate(sub) for sub in q.subqueries))
+        if isinstance(q, query.AndNot | query.AndMaybe):
+            return self._estimate(q.a)
+        if isinstance(q, query.Phrase):
+            btexts = [self._btext(q.fieldname, w) for w in q.words]
+            if any(b is None for b in btexts) or not btexts:
+                return 0
+            return min(self._doc_frequency(q.fieldname, b) for b in btexts if b is not None)
+        if q is query.NullQuery:
+            return 0
+        return self._doc_count_all  # prefixes, ranges, everything else: not known cheaply
+
+    def _and(self, q: query.And, within: Within | None = None) -> Scores:
+        """The cheapest part first, then each other part looked up in the documents still in the running."""
+        required: list[query.Query] = []
+        excluded: list[query.Query] = []
         for sub in q.subqueries:
-            if isinstance(sub, query.Not):
-                excluded.append(self._eval(sub.query))
-            else:
-                required.append(self._eval(sub))
+            (excluded if isinstance(sub, query.Not) else required).append(sub)
         if not required:
-            return self._fallback(q)
-        required.sort(key=len)
-        acc = required[0]
-        for other in required[1:]:
+            return _maybe_restricted(self._fallback(q), within)
+        ordered = sorted(required, key=self._estimate)
+        if self._estimate(ordered[0]) == 0:
+            self._warm(ordered[1:])
+            return {}  # a word no document has
+        acc = self._eval(ordered[0], within)
+        for n, sub in enumerate(ordered[1:], 1):
+            if not acc:
+                self._warm(ordered[n:])
+                return {}
+            other = self._eval(sub, self._within(acc))
             acc = {d: s + other[d] for d, s in acc.items() if d in other}
-        for other in excluded:
+        for sub in excluded:
+            if not acc:
+                break
+            other = self._eval(sub.query, self._within(acc))
             acc = {d: s for d, s in acc.items() if d not in other}
         if excluded:  # Whoosh's matcher for a NOT inside an AND scores 1 for every document it lets through
             acc = {d: s + len(excluded) for d, s in acc.items()}
         return self._boosted(acc, q.boost)
 
-    def _or(self, q: query.Or) -> Scores:
-        parts = sorted((self._eval(sub) for sub in q.subqueries), key=len, reverse=True)
+    def _warm(self, parts: Sequence[query.Query]) -> None:
+        """Read the settled words among parts left unread whole (cached): the next keystroke needs them."""
+        if not self.settled:
+            return
+        for sub in parts:
+            texts = [getattr(leaf, "text", None) for leaf in sub.leaves()]
+            if texts and all(isinstance(t, str) and t in self.settled for t in texts):
+                self._eval(sub)
+
+    def _or(self, q: query.Or, within: Within | None = None) -> Scores:
+        parts = sorted((self._eval(sub, within) for sub in q.subqueries), key=len, reverse=True)
         parts = [p for p in parts if p]
         if not parts:
             return {}
@@ -242,23 +525,137 @@ class Ranker:
                 acc[d] = get(d, 0.0) + s
         return self._boosted(acc, q.boost)
 
-    def _multiterm(self, q: query.MultiTerm) -> Scores:
-        """A prefix, wildcard, fuzzy term or term range: the sum of the scores of the words it expands to.
-        Each segment expands it in its own terms, as Whoosh does (a fuzzy match over all segments at once
-        can find words no segment's own expansion finds)."""
+    def _stemmed(self, q: Stemmed, within: Within | None = None) -> Scores:
+        """A plain word as one stemmed term (see the module's docstring): per document the weights of its
+        forms summed and scored with BM25F's formula and the idf of the most frequent form; and which
+        documents hold only forms other than those of the word typed (`stem_only`). A whole read is cached
+        by stem, with each form's documents: "learning" finds what "learn" read."""
+        fieldname = q.fieldname
+        if fieldname not in self.schema or not q.forms:
+            return {}
+        key = (fieldname, b"\x00stem:" + stem(q.text).encode("utf-8"))
+        cached = self._cached(key, within)
+        if cached is not None and key in self._form_docs:
+            memo = (key, q.exact)
+            everywhere = self._stem_only_memo.get(memo)
+            if everywhere is None:
+                everywhere = self._stem_only_memo[memo] = self._stem_only_from(self._form_docs[key], q.exact)
+            self.stem_only[(fieldname, q.text)] = (
+                everywhere if within is None else {d for d in everywhere if d in within.docs},
+                cached,
+            )
+            return self._boosted(cached, q.boost)
+        idf = self._idf(max(q.forms.values()))
+        k = self.K1 + 1
+        norm, lengths = self._norm(fieldname)
+        restrict = (
+            within is not None and q.text not in self.settled and sum(q.forms.values()) > RESTRICT_RATIO * len(within)
+        )
+        out: Scores = {}
+        form_docs: dict[bytes, list[tuple[int, array]]] = {}  # form → (offset, its segment's docnums)
+        forms = sorted(q.forms, key=q.forms.__getitem__, reverse=True)  # the biggest is taken whole, in C
+        for i, (_, offset) in enumerate(self.leaves):
+            targets = within.local[i] if restrict and within is not None else None
+            total: dict[int, float] = {}
+            deleted: frozenset[int] | set[int] = _NONE
+            for form in forms:
+                ids, ws, _, dropped = self._postings(i, fieldname, form, targets=targets)
+                deleted = dropped or deleted
+                if not total:
+                    total = dict(zip(ids, ws, strict=False))
+                else:
+                    get = total.get
+                    for d, w in zip(ids, ws, strict=False):
+                        total[d] = get(d, 0.0) + w
+                if ids:
+                    form_docs.setdefault(form, []).append((offset, array("I", ids)))
+                self.check()
+            if deleted:
+                _drop(total, deleted, 0)
+            length = lengths[i]
+            out.update({d + offset: idf * k * w / (w + norm[length[d]]) for d, w in total.items()})
+        stem_only = self._stem_only_from(form_docs, q.exact)
+        if not restrict:
+            self._cache(key, out, sum(len(docs) for parts in form_docs.values() for _, docs in parts))
+            self._form_docs[key] = form_docs
+            if within is not None:
+                out = _restricted(out, within)
+                stem_only = {d for d in stem_only if d in within.docs}
+        self.stem_only[(fieldname, q.text)] = (stem_only, out)
+        return self._boosted(out, q.boost)
+
+    @staticmethod
+    def _stem_only_from(form_docs: dict[bytes, list[tuple[int, array]]], exact: Collection[bytes]) -> set[int]:
+        """The documents with a form of the stem but none of the word typed (deleted ones may be among them:
+        callers look them up in a result)."""
+        out: set[int] = set()
+        offsets = {offset for parts in form_docs.values() for offset, _ in parts}
+        for offset in offsets:
+            other: set[int] = set()
+            for form, parts in form_docs.items():
+                if form not in exact:
+                    for o, docs in parts:
+                        if o == offset:
+                            other.update(docs)
+            if not other:
+                continue
+            for form in exact:
+                for o, docs in form_docs.get(form, ()):
+                    if o == offset:
+                        other.difference_update(docs)
+            out.update([d + offset for d in other] if offset else other)
+        return out
+
+    def _multiterm(self, q: query.MultiTerm, within: Within | None = None) -> Scores:
+        """A prefix, wildcard, fuzzy term or term range: the sum of the scores of the words it expands to
+        (the most frequent MAX_EXPANSION of them). Each segment expands it in its own terms, as Whoosh does
+        (a fuzzy match over all segments at once can find words no segment's own expansion finds)."""
         fieldname = q.field()
         if fieldname not in self.schema:
             return {}
-        words: set[bytes] = set()
-        for leaf, _ in self.leaves:
-            words.update(w for w in q._btexts(leaf.reader()) if w)
-            self.check()
+        words = self._expand(q)
         self.expanded[q] = words
         if self._unscored:
-            return dict.fromkeys((d for w in words for d in self._term(fieldname, w)), 1.0)
+            found: Scores = {}
+            for w in words:
+                found.update(dict.fromkeys(self._term(fieldname, w, within=within), 1.0))
+            return found
         if len(words) == 1:
-            return self._boosted(self._term(fieldname, next(iter(words))), q.boost)
-        return self._or(query.Or([query.Term(fieldname, w) for w in sorted(words)], boost=q.boost))
+            return self._boosted(self._term(fieldname, next(iter(words)), within=within), q.boost)
+        return self._or(query.Or([query.Term(fieldname, w) for w in sorted(words)], boost=q.boost), within)
+
+    def _expand(self, q: query.MultiTerm) -> set[bytes]:
+        """The words of each segment the term matches. Past MAX_EXPANSION words (`a*`, `co*`), the most
+        frequent of them that fit in MAX_EXPANSION_POSTINGS (a word that alone does not is left out), with
+        a note saying so; a prefix of fewer words is searched whole (`learn*`)."""
+        fieldname = q.field()
+        found: dict[bytes, int] = {}
+        for leaf, _ in self.leaves:
+            for w, df in _expansions(q, leaf.reader()):
+                found[w] = found.get(w, 0) + df
+            self.check()
+        if len(found) <= MAX_EXPANSION:
+            return set(found)
+        kept: set[bytes] = set()
+        postings = 0
+        for w in sorted(found, key=lambda w: (-found[w], w)):
+            if len(kept) == MAX_EXPANSION:
+                break
+            if postings + found[w] <= MAX_EXPANSION_POSTINGS:
+                kept.add(w)
+                postings += found[w]
+        for w in kept:
+            self._df[(fieldname, w)] = found[w]
+        shown = _shown(q)
+        before = self._capped.get(shown, (0, 0))
+        self._capped[shown] = (max(before[0], len(found)), max(before[1], len(kept)))
+        return kept
+
+    def _note_caps(self) -> None:
+        for shown, (found, kept) in self._capped.items():
+            self.notes.append(f"“{shown}” matches {found:,} words; searched for {kept:,} of the most frequent "
+                              "(more letters narrow it)")  # fmt: skip
+        self._capped = {}
 
     def _numeric_range(self, q: query.NumericRange) -> Scores:
         """The documents whose exact value lies in the range, scored `boost` (Whoosh's constant score).
@@ -291,7 +688,7 @@ class Ranker:
             self._unscored -= 1
         return dict.fromkeys(matched, q.score)
 
-    def _phrase(self, q: query.Phrase) -> Scores:
+    def _phrase(self, q: query.Phrase, within: Within | None = None) -> Scores:
         """Words at consecutive positions (Whoosh's slop 1), scored as the sum of the words' scores."""
         field = self._field(q.fieldname)
         if field is None or not q.words:
@@ -303,20 +700,25 @@ class Ranker:
         except ValueError:
             return {}
         if len(btexts) == 1:
-            return self._boosted(self._term(q.fieldname, btexts[0]), q.boost)
+            return self._boosted(self._term(q.fieldname, btexts[0], within=within), q.boost)
+        # the rarest word first: the others are read only in its documents
+        order = sorted(range(len(btexts)), key=lambda i: self._doc_frequency(q.fieldname, btexts[i]))
         encoded: list[dict[int, bytes]] = [{} for _ in btexts]
-        scores = [self._term(q.fieldname, b, values) for b, values in zip(btexts, encoded, strict=True)]
-        smallest, *others = sorted(scores, key=len)
-        candidates = set(smallest)
-        for other in others:
-            candidates.intersection_update(other)
-        if not candidates:
-            return {}
+        scores: list[Scores] = [{} for _ in btexts]
+        candidates: Within | None = within
+        for i in order:
+            scores[i] = self._term(q.fieldname, btexts[i], encoded[i], within=candidates)
+            if not scores[i]:
+                return {}
+            candidates = self._within(scores[i] if candidates is None else scores[i].keys() & candidates.docs)
+            if not candidates.docs:
+                return {}
+        assert candidates is not None
         decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
         matched: list[int] = []
         if len(btexts) == 2:  # the common case, kept tight: 10k candidates at 94k papers
             first, second = encoded
-            for d in candidates:
+            for d in candidates.docs:
                 a, b = decode(first[d]), decode(second[d])
                 if len(a) == 1 and len(b) == 1:
                     if b[0] == a[0] + 1:
@@ -325,7 +727,7 @@ class Ranker:
                     matched.append(d)
         else:
             rest = list(enumerate(encoded[1:], 1))
-            for d in candidates:
+            for d in candidates.docs:
                 starts = set(decode(encoded[0][d]))
                 for i, positions in rest:
                     starts.intersection_update([p - i for p in decode(positions[d])])
@@ -338,6 +740,54 @@ class Ranker:
             out = {d: s + word_scores[d] for d, s in out.items()}
         return self._boosted(out, q.boost)
 
+    def _partial(
+        self, words: list[query.Query], required: list[query.Query], excluded: list[query.Query], all_known_fail: bool
+    ) -> tuple[Scores, dict[int, int]]:
+        evaluate = self._eval if self.fast else self._slow
+        sizes = [self._estimate(w) for w in words]
+        known = sorted((i for i, size in enumerate(sizes) if size > 0), key=sizes.__getitem__)
+        if not known:
+            return {}, {}
+        most_missing = len(known) - 1 if len(known) <= 3 else len(known) // 2
+        # all the words a document can have first, unless the caller knows no document has them all
+        missing = 1 if all_known_fail and len(known) == len(words) else 0
+        while missing <= most_missing:
+            candidates: set[int] = set()
+            for i in known[: missing + 1]:  # the rarest: every document missing at most `missing` holds one
+                candidates.update(evaluate(words[i]))
+            scores: Scores = dict.fromkeys(candidates, 0.0)
+            for sub in required:
+                if not scores:
+                    break
+                got = evaluate(sub, self._within(scores))
+                scores = {d: s + got[d] for d, s in scores.items() if d in got}
+            for sub in excluded:
+                if not scores:
+                    break
+                got = evaluate(sub, self._within(scores))
+                scores = {d: s for d, s in scores.items() if d not in got}
+            # the words rarest first, each looked up in the documents still in the running: one that has
+            # missed more than `missing` words leaves it, so the common words are read for few documents
+            misses = dict.fromkeys(scores, 0)
+            for i in known:
+                if not misses:
+                    break
+                got = evaluate(words[i], self._within(misses))
+                for d in list(misses):
+                    if d in got:
+                        scores[d] += got[d]
+                    elif misses[d] == missing:
+                        del misses[d]
+                    else:
+                        misses[d] += 1
+            if misses:
+                return {d: scores[d] for d in misses}, {d: len(known) - m for d, m in misses.items()}
+            missing += 1
+        return {}, {}
+
+    def _slow(self, q: query.Query, within: Within | None = None) -> Scores:
+        return _maybe_restricted(self._fallback(q), within)
+
     def _fallback(self, q: query.Query) -> Scores:
         """Whoosh's own matcher, for a sub-query this module does not evaluate itself."""
         out: Scores = {}
@@ -349,6 +799,66 @@ class Ranker:
                 m.next()
             self.check()
         return out
+
+
+_NONE: frozenset[int] = frozenset()
+
+
+def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> None:
+    """Deleted documents out of one segment's part of a result."""
+    for d in deleted:
+        scores.pop(d + offset, None)
+
+
+def _restricted(scores: Scores, within: Within) -> Scores:
+    docs = within.docs
+    if len(docs) < len(scores):
+        return {d: scores[d] for d in docs if d in scores}
+    return {d: s for d, s in scores.items() if d in docs}
+
+
+def _maybe_restricted(scores: Scores, within: Within | None) -> Scores:
+    return scores if within is None else _restricted(scores, within)
+
+
+def _expansions(q: query.MultiTerm, reader) -> Iterator[tuple[bytes, int]]:
+    """The words of one segment a multi-term query matches, with their document frequencies (read from
+    the term entries a prefix walks anyway, rather than looking each word up again)."""
+    fieldname = q.field()
+    if isinstance(q, query.Prefix | query.Wildcard) and isinstance(q.text, str):
+        if isinstance(q, query.Prefix):
+            prefix, pattern = q.text, None
+        else:
+            prefix, pattern = q._find_prefix(q.text), re.compile(q._get_pattern())
+        words = lexicon(reader, fieldname)
+        if words is not None:  # in memory: a leading wildcard walked every term of the term file
+            places = words.span(prefix.encode("utf-8")) if prefix else range(len(words.words))
+            for j in places:
+                btext = words.words[j]
+                if pattern is None or pattern.match(btext.decode("utf-8")):
+                    yield btext, words.frequencies[j]
+            return
+        try:
+            items = reader.iter_prefix(fieldname, prefix) if prefix else reader.iter_field(fieldname)
+            for btext, info in items:
+                if pattern is None or pattern.match(btext.decode("utf-8")):
+                    yield btext, info.doc_frequency()
+        except TermNotFound:
+            return
+        return
+    for btext in q._btexts(reader):  # (a fuzzy term's are str)
+        if btext:
+            btext = btext.encode("utf-8") if isinstance(btext, str) else btext
+            yield btext, reader.doc_frequency(fieldname, btext)
+
+
+def _shown(q: query.MultiTerm) -> str:
+    text = getattr(q, "text", "")
+    if isinstance(q, query.Prefix):
+        return f"{text}*"
+    if isinstance(q, query.FuzzyTerm):
+        return f"{text}~{q.maxdist:g}"
+    return str(text)
 
 
 def ranked(scores: Scores, limit: int | None = None) -> list[int]:

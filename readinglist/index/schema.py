@@ -9,35 +9,38 @@ from __future__ import annotations
 import hashlib
 import json
 
-from whoosh.analysis import StandardAnalyzer
 from whoosh.columns import NumericColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, NUMERIC, TEXT, Schema
 
-from readinglist.index.analysis import FastStemAnalyzer
+from readinglist.index.analysis import TagAnalyzer, WordAnalyzer
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
-# terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range)
-SCHEMA_VERSION = 5
+# terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
+# 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key
+SCHEMA_VERSION = 6
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
+STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
 HIGHLIGHTED_FIELDS = {"title", "abstract", "authors", "note"}
 TITLE_BOOST = 3.0
 
 
 def make_schema() -> Schema:
     """Segments are written as separate files, not Whoosh's default compound file (see engine._new_writer):
-    reading a compound segment copies each of its files into memory."""
-    stem = FastStemAnalyzer()
-    names = StandardAnalyzer(stoplist=None, minsize=1)
+    reading a compound segment copies each of its files into memory. Every text field holds words the same
+    way (see analysis): a word of a query means the same in each."""
+    words = WordAnalyzer()
+    tags = KEYWORD(commas=True, lowercase=True, scorable=True)
+    tags.analyzer = TagAnalyzer()
     return Schema(
         id=ID(stored=True, unique=True),
         pid=COLUMN(NumericColumn("I")),  # docnum → paper id without stored reads; never searched
-        title=TEXT(analyzer=stem, field_boost=TITLE_BOOST),
-        abstract=TEXT(analyzer=stem),
-        authors=TEXT(analyzer=names),
-        tags=KEYWORD(commas=True, lowercase=True, scorable=True),
-        note=TEXT(analyzer=stem),
-        venue=TEXT(analyzer=names),
+        title=TEXT(analyzer=words, field_boost=TITLE_BOOST),
+        abstract=TEXT(analyzer=words),
+        authors=TEXT(analyzer=words),
+        tags=tags,
+        note=TEXT(analyzer=words),
+        venue=TEXT(analyzer=words),
         year=NUMERIC(int, bits=16, signed=False, shift_step=0),
         state=ID,
     )

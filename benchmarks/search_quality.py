@@ -1,0 +1,320 @@
+"""Search quality: does a search find the paper a researcher has in mind, typed the ways people type it?
+
+`python -m benchmarks.search_quality [--quick] [--sample N] [--seed S] [--work DIR] [--baseline JSON] [CORPUS…]`
+(`--from RUN.json` writes the report of a run already measured)
+
+A fixed random sample of papers (seeded; only papers with an imported title and an abstract) is searched
+through the library five ways, and the share of papers found first and in the top 10 is reported for each:
+
+- the exact title, as pasted;
+- the title in lower case without its punctuation;
+- the title's first four words;
+- one sentence of the abstract, pasted (a sentence of 8–40 words, chosen at random);
+- the title with one letter dropped from its longest word (at a random place).
+
+A result counts as the paper when it is the paper, or a paper the query cannot tell apart from it (for the
+title kinds: the same title, ignoring case and punctuation; for the sentence: an abstract holding the same
+sentence) — the all-venues corpus holds a few papers twice.
+
+Without corpora it uses NeurIPS 1987–2018 (8,263 papers) and all venues (94,374); --quick uses the 517-paper
+PMLR file and 40 papers. The library is imported into a temporary folder, or into DIR/<corpus> with --work
+(reused when present: the 94k import takes minutes). Writes benchmarks/results/search-quality-<date>.json
+and the "search-quality" section of docs/performance.md; --baseline adds the figures of an earlier run's
+JSON (e.g. the code before a change, run with PYTHONPATH pointing at it) side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("READINGLIST_SHARED", ROOT.parent / "shared")) / "corpora"
+KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
+    "exact_title": ("exact title, pasted", "first", 0.98),
+    "lower_title": ("title in lower case, no punctuation", "first", 0.95),
+    "first_four": ("first four words of the title", "top10", 0.90),
+    "sentence": ("one sentence of the abstract, pasted", "first", 0.90),
+    "typo": ("title with one letter dropped from its longest word", "top10", 0.60),
+}
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'“])")
+_PUNCT = re.compile(r"[^\w\s]|_")
+
+
+def normal(text: str) -> str:
+    """Lower case, punctuation gone, single spaces: what tells two titles apart for a query."""
+    return " ".join(_PUNCT.sub(" ", text.lower()).split())
+
+
+def sentences(abstract: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(abstract) if 8 <= len(s.split()) <= 40]
+
+
+def drop_letter(title: str, rng: random.Random) -> str | None:
+    """The title with one letter dropped from its longest word (None when no word has five letters)."""
+    words = title.split()
+    best = max(range(len(words)), key=lambda i: len(re.sub(r"\W", "", words[i])), default=None)
+    if best is None:
+        return None
+    word = words[best]
+    letters = [i for i, c in enumerate(word) if c.isalpha()]
+    if len(letters) < 5:
+        return None
+    cut = rng.choice(letters)
+    words[best] = word[:cut] + word[cut + 1 :]
+    return " ".join(words)
+
+
+def make_queries(papers: list, seed: int) -> list[dict]:
+    """Each sampled paper's five queries (the typo and the sentence drawn from a generator seeded per paper,
+    so that the queries do not depend on the rest of the sample)."""
+    out = []
+    for p in papers:
+        rng = random.Random(f"{seed}:{p.uid}")
+        found = sentences(p.plain_abstract)
+        queries = {
+            "exact_title": p.title,
+            "lower_title": normal(p.title),
+            "first_four": " ".join(p.title.split()[:4]),
+            "sentence": rng.choice(found) if found else None,
+            "typo": drop_letter(p.title, rng),
+        }
+        out.append({"id": p.id, "uid": p.uid, "title": p.title, "queries": queries})
+    return out
+
+
+def sample_papers(lib, n: int, seed: int) -> list:
+    """A fixed random sample of papers with an imported title and an abstract with a usable sentence."""
+    ids = sorted(lib.search("").ids)
+    rng = random.Random(seed)
+    rng.shuffle(ids)
+    chosen = []
+    for start in range(0, len(ids), 500):
+        for p in lib.papers(ids[start : start + 500]):
+            if p.raw_title.strip() and sentences(p.plain_abstract) and len(p.title.split()) >= 2:
+                chosen.append(p)
+                if len(chosen) == n:
+                    return chosen
+    return chosen
+
+
+def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
+    """1-based rank of the paper (or of one the query cannot tell from it) among the first ten, else None."""
+    top = ids[:10]
+    first = top.index(target.id) if target.id in top else None
+    papers = {p.id: p for p in lib.papers(top)} if (first is None or first > 0) else {}
+    if kind == "sentence":
+        needle = normal(query)
+        same = [i for i, pid in enumerate(top) if pid in papers and needle in normal(papers[pid].plain_abstract)]
+    else:
+        key = normal(target.title)
+        same = [i for i, pid in enumerate(top) if pid in papers and normal(papers[pid].title) == key]
+    candidates = [x for x in [first, *same] if x is not None]
+    return min(candidates) + 1 if candidates else None
+
+
+def measure(lib, papers: list, seed: int, log) -> dict:
+    from readinglist.papers import QueryError
+
+    queries = make_queries(papers, seed)
+    by_id = {p.id: p for p in papers}
+    results: dict[str, dict] = {k: {"n": 0, "first": 0, "top10": 0, "errors": 0, "ms": [], "misses": []} for k in KINDS}
+    for item in queries:
+        target = by_id[item["id"]]
+        for kind, text in item["queries"].items():
+            if not text:
+                continue
+            r = results[kind]
+            r["n"] += 1
+            t = time.perf_counter()
+            try:
+                ids = lib.search(text).ids
+            except QueryError as exc:
+                r["errors"] += 1
+                r["misses"].append({"query": text, "error": str(exc)})
+                continue
+            finally:
+                r["ms"].append((time.perf_counter() - t) * 1000)
+            rank = rank_of(lib, target, kind, text, ids)
+            if rank == 1:
+                r["first"] += 1
+            if rank is not None:
+                r["top10"] += 1
+            if rank != 1 and len(r["misses"]) < 12:
+                r["misses"].append({"query": text, "rank": rank, "hits": len(ids), "title": target.title})
+    summary = {}
+    for kind, r in results.items():
+        n = r["n"] or 1
+        ms = sorted(r["ms"])
+        summary[kind] = {
+            "n": r["n"],
+            "first": r["first"] / n,
+            "top10": r["top10"] / n,
+            "errors": r["errors"],
+            "p50_ms": statistics.median(ms) if ms else None,
+            "p95_ms": ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else None,
+            "misses": r["misses"],
+        }
+        log(f"  {kind:12} n={r['n']:4}  first {summary[kind]['first']:6.1%}  top10 {summary[kind]['top10']:6.1%}"
+            f"  errors {r['errors']}  p50 {summary[kind]['p50_ms'] or 0:.0f} ms")  # fmt: skip
+    return summary
+
+
+def library_for(corpus: Path, work: Path | None, log):
+    """The library of this corpus: imported into work/<corpus> (kept) or a temporary folder."""
+    from readinglist.library import Library
+
+    stem = corpus.name.split(".")[0]
+    folder = (work / stem) if work else Path(tempfile.mkdtemp(prefix="rl-quality-")) / stem
+    fresh = not (folder / "library.db").exists()
+    lib = Library.open(folder, seed=False)
+    if fresh:
+        log(f"{corpus.name}: importing into {folder}…")
+        t = time.perf_counter()
+        lib.import_files([corpus])
+        log(f"  {time.perf_counter() - t:.0f} s")
+    lib.sync_index()
+    return lib, folder, not work
+
+
+def table(run: dict, baseline: dict | None) -> list[str]:
+    before = {c["corpus"]: c for c in baseline["corpora"]} if baseline else {}
+    lines = []
+    for c in run["corpora"]:
+        old = before.get(c["corpus"])
+        lines += [f"### {c['corpus']} — {c['papers']:,} papers, {c['sample']} sampled", ""]
+        head = "| query | goal | found first | in the top 10 | search p50 / p95 |"
+        rule = "|---|---|---|---|---|"
+        if old:
+            head = (
+                "| query | goal | found first: before → now | in the top 10: before → now "
+                "| search p50 / p95: before → now |"
+            )
+        lines += [head, rule]
+        for kind, (label, at, goal) in KINDS.items():
+            s = c["kinds"][kind]
+            got = s[at]
+            mark = "✅" if got >= goal else "❌"
+            goal_text = f"{'first' if at == 'first' else 'top 10'} ≥ {goal:.0%} {mark}"
+            err = f" ({s['errors']} query errors)" if s["errors"] else ""
+            if old:
+                o = old["kinds"][kind]
+                oerr = f" ({o['errors']} errors)" if o["errors"] else ""
+                lines.append(
+                    f"| {label} (n={s['n']}) | {goal_text} | {o['first']:.0%}{oerr} → **{s['first']:.0%}**{err} | "
+                    f"{o['top10']:.0%} → **{s['top10']:.0%}** | {o['p50_ms']:.0f} / {o['p95_ms']:.0f} → "
+                    f"{s['p50_ms']:.0f} / {s['p95_ms']:.0f} ms |"
+                )
+            else:
+                lines.append(
+                    f"| {label} (n={s['n']}) | {goal_text} | {s['first']:.0%}{err} | {s['top10']:.0%} | "
+                    f"{s['p50_ms']:.0f} / {s['p95_ms']:.0f} ms |"
+                )
+        lines.append("")
+    return lines
+
+
+def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
+    from benchmarks.report import write_section
+
+    lines = [
+        "## Search quality",
+        "",
+        f"Measured {run['date']} by `python -m benchmarks.search_quality` (seed {run['seed']}; raw numbers and "
+        f"the misses: `benchmarks/results/{json_name}`). A sample of papers with an imported title and an "
+        "abstract, each searched five ways through the library; a hit is the paper or one the query cannot "
+        "tell from it (same title; same sentence). Search times are from the same process, one search after "
+        "another, on a shared 2-core machine: compare them only within a row.",
+    ]
+    if baseline:
+        label = baseline.get("label") or "before: the baseline"
+        lines.append(f"{label[:1].upper()}{label[1:]} ({baseline['date']}), the same sample and queries.")
+    lines.append("")
+    lines += table(run, baseline)
+    write_section("search-quality", lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpora", nargs="*", type=Path)
+    parser.add_argument("--quick", action="store_true", help="the 517-paper PMLR corpus, 40 papers")
+    parser.add_argument("--sample", type=int, default=None, help="papers per corpus (default 200; 40 with --quick)")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--work", type=Path, default=None, help="keep (and reuse) the imported libraries here")
+    parser.add_argument("--baseline", type=Path, default=None, help="an earlier run's JSON, shown side by side")
+    parser.add_argument("--label", default="", help="what this run measures (e.g. 'before: main at abc123')")
+    parser.add_argument("--out", type=Path, default=None, help="write the JSON here (and no report)")
+    parser.add_argument("--no-report", action="store_true", help="print the JSON; write no files")
+    parser.add_argument("--from", dest="from_json", type=Path, default=None,
+                        help="write the report from this run's JSON (measure nothing)")  # fmt: skip
+    args = parser.parse_args()
+    if args.from_json:
+        baseline = json.loads(args.baseline.read_text()) if args.baseline else None
+        write_report(json.loads(args.from_json.read_text()), baseline, args.from_json.name)
+        return 0
+    sample = args.sample or (40 if args.quick else 200)
+    corpora = args.corpora or (
+        [SHARED / "pmlr_colt2025_uai2025_l4dc2026.jsonl"]
+        if args.quick
+        else [SHARED / "neurips_1987_2018.jsonl.gz", SHARED / "paperlists_all_venues.jsonl.xz"]
+    )
+    missing = [c for c in corpora if not c.exists()]
+    if missing:
+        print(f"search_quality: corpus not found: {', '.join(map(str, missing))}", file=sys.stderr)
+        return 0 if args.quick else 1
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    run = {
+        "date": date.today().isoformat(),
+        "label": args.label,
+        "seed": args.seed,
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+        "corpora": [],
+    }
+    for corpus in corpora:
+        lib, folder, temporary = library_for(corpus, args.work, log)
+        try:
+            papers = sample_papers(lib, sample, args.seed)
+            log(f"{corpus.name}: {len(papers)} papers sampled")
+            kinds = measure(lib, papers, args.seed, log)
+            run["corpora"].append(
+                {"corpus": corpus.name, "papers": lib.counts()["all"], "sample": len(papers), "kinds": kinds}
+            )
+        finally:
+            lib.close()
+            if temporary:
+                shutil.rmtree(folder.parent, ignore_errors=True)
+    text = json.dumps(run, indent=2, ensure_ascii=False) + "\n"
+    if args.no_report:
+        print(text)
+        return 0
+    if args.out:
+        args.out.write_text(text)
+        log(f"wrote {args.out}")
+        return 0
+    name = f"search-quality-{run['date']}{'-quick' if args.quick else ''}.json"
+    (ROOT / "benchmarks" / "results" / name).write_text(text)
+    baseline = json.loads(args.baseline.read_text()) if args.baseline else None
+    if not args.quick:
+        write_report(run, baseline, name)
+        log(f"wrote benchmarks/results/{name} and the search-quality section of docs/performance.md")
+    else:
+        log(f"wrote benchmarks/results/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

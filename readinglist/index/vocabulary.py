@@ -1,0 +1,288 @@
+"""The index's own words: what a plain query word stands for, and what a misspelt one was meant to be.
+
+`Vocabulary.forms` finds every form of a word's stem in a field (learning → learn, learned, learner, …)
+by walking the field's sorted terms from the stem's prefix, and keeps those of the word typed itself (up
+to a plural: `plural_stem`) apart, as its exact forms. `Vocabulary.suggestions` offers, for a word the
+library does not hold or holds rarely, the words one edit away (a letter dropped, added, changed or two
+swapped) from the titles, abstracts and author names, likeliest first (frequency weighted by the kind of
+slip; the index then picks among them in context, see engine.Index._corrections); only words of three
+letters or more, found in two papers or more, are corrections.
+
+Both read a field's terms from its `Lexicon`: the terms of one field of one segment, read once in one
+piece, then searched in memory (a prefix walk or a lookup in Whoosh's term file costs a dozen file reads).
+Segments never change once written, so lexicons, a stem's forms and a field's words are kept for as long
+as the segment is in the index (bounded), across searchers: after an edit only the edit's own small
+segment is new.
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from bisect import bisect_left
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from contextlib import suppress
+from string import ascii_lowercase
+from typing import Any
+
+from whoosh import query
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.reading import TermNotFound
+from whoosh.searching import Searcher
+
+from readinglist.index import patches
+from readinglist.index.analysis import stem, stem_prefix
+
+SUGGESTION_FIELDS = ("title", "abstract", "authors")
+MIN_SUGGESTION_DF = 2  # a correction is a word of at least two papers
+MIN_SUGGESTION_LENGTH = 3
+BIG_SEGMENT = 2000  # documents
+RARE_DF = 3  # a word in at most this many papers may be a misspelling...
+RARE_RATIO = 30  # ...of a word in this many times more papers
+FORMS_CACHE = 50_000  # (segment, field, stem) entries kept
+WORDS_CACHE = 48  # (segment, field) word lists kept
+SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "ies", "ied")
+
+LEXICON_FIELDS = {"title", "abstract", "authors", "note", "venue", "tags"}  # what a word may be looked up in
+LEXICONS_CACHE = 96  # (segment, field) lexicons kept
+
+_lock = threading.Lock()
+_lexicons: OrderedDict[tuple[str, str], Lexicon | None] = OrderedDict()
+_segment_forms: OrderedDict[tuple[str, str, str], dict[bytes, Any]] = OrderedDict()  # form → TermInfo
+_segment_words: OrderedDict[tuple[str, str], dict[str, int]] = OrderedDict()
+
+
+def plural_stem(word: str) -> str:
+    """Harman's S-stemmer: a word's singular, as far as its spelling shows (networks → network, studies →
+    study, classes → class): the forms a plain word counts as typed exactly."""
+    if word.endswith("ies") and not word.endswith(("eies", "aies")) and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("es") and not word.endswith(("aes", "ees", "oes")) and len(word) > 3:
+        return word[:-1]
+    if word.endswith("s") and not word.endswith(("us", "ss")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+# How likely each kind of slip is, as a weight on a candidate's frequency: a letter left out (the word meant
+# has one more) and two letters swapped are the commonest typing errors; a letter typed for another is
+# less common, and an extra letter least (and it is what a word being typed looks like: "transformr" is
+# "transformer" more often than "transform").
+LEFT_OUT, SWAPPED, CHANGED, EXTRA = 1.0, 1.0, 0.6, 0.3
+
+
+def edits(word: str) -> Iterator[tuple[str, float]]:
+    """Every string one edit from the word, with the weight of that kind of slip."""
+    letters = ascii_lowercase + "".join(sorted({c for c in word if not c.isascii() and c.isalpha()}))
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    for a, b in splits:
+        if b:
+            yield a + b[1:], EXTRA
+            if len(b) > 1 and b[0] != b[1]:
+                yield a + b[1] + b[0] + b[2:], SWAPPED
+            for c in letters:
+                if c != b[0]:
+                    yield a + c + b[1:], CHANGED
+        for c in letters:
+            yield a + c + b, LEFT_OUT
+
+
+def _segment_id(reader) -> str:
+    """What names a segment for as long as it exists (an empty index's reader has none: its id)."""
+    segment = reader.segment() if callable(getattr(reader, "segment", None)) else None
+    return str(segment.segment_id()) if segment is not None else f"reader-{id(reader)}"
+
+
+def _remember(cache: OrderedDict, key: tuple, value: object, limit: int) -> None:
+    with _lock:
+        cache[key] = value
+        while len(cache) > limit:
+            cache.popitem(last=False)
+
+
+def _recall(cache: OrderedDict, key: tuple) -> object | None:
+    with _lock:
+        got = cache.get(key)
+        if got is not None:
+            cache.move_to_end(key)
+        return got
+
+
+class Lexicon:
+    """The terms of one field of one segment, in order, with their document frequencies and where their
+    TermInfos lie in the segment's term file (see patches.field_lexicon)."""
+
+    def __init__(self, words: list[bytes], frequencies: array, positions: array, lengths: array):
+        self.words, self.frequencies, self.positions, self.lengths = words, frequencies, positions, lengths
+
+    def find(self, btext: bytes) -> int | None:
+        j = bisect_left(self.words, btext)
+        return j if j < len(self.words) and self.words[j] == btext else None
+
+    def span(self, prefix: bytes) -> range:
+        """The places of the terms that start with `prefix` (no UTF-8 byte is 0xff)."""
+        return range(bisect_left(self.words, prefix), bisect_left(self.words, prefix + b"\xff"))
+
+    def info(self, reader, j: int) -> Any:
+        """The TermInfo of the j-th term, read from `reader` (any open reader of the segment)."""
+        return patches.term_info_at(reader, self.positions[j], self.lengths[j])
+
+
+def lexicon(reader, fieldname: str) -> Lexicon | None:
+    """The field's lexicon in this segment, read once (None where the fast paths are off)."""
+    if fieldname not in LEXICON_FIELDS:
+        return None
+    key = (_segment_id(reader), fieldname)
+    with _lock:
+        if key in _lexicons:
+            _lexicons.move_to_end(key)
+            return _lexicons[key]
+    read = patches.field_lexicon(reader, fieldname)
+    found = Lexicon(*read) if read is not None else None
+    _remember(_lexicons, key, found, LEXICONS_CACHE)
+    return found
+
+
+class Vocabulary:
+    """The words of one searcher's segments. Not thread-safe on its own: the index serialises searches."""
+
+    def __init__(self, searcher: Searcher):
+        self.readers = [(_segment_id(leaf.reader()), leaf.reader()) for leaf, _ in searcher.leaf_searchers()]
+        self._forms: dict[tuple[str, str], dict[bytes, int]] = {}
+        self._near: dict[tuple[str, str, float, int], set[str]] = {}  # a fuzzy term's words
+        # (segment number, field, term) → TermInfo or None: what the prefix walks found, for the Ranker
+        self.infos: dict[tuple[int, str, bytes], object] = {}
+
+    # ---- a stem's forms ----
+
+    def forms(self, fieldname: str, word: str) -> tuple[dict[bytes, int], set[bytes]]:
+        """Every form of the word's stem in the field, with its document frequency, and those of them that
+        are the word typed, up to a plural."""
+        stemmed = stem(word)
+        key = (fieldname, stemmed)
+        found = self._forms.get(key)
+        if found is None:
+            found = {}
+            per_segment = [self._segment_forms(segid, reader, fieldname, stemmed) for segid, reader in self.readers]
+            for infos in per_segment:
+                for form, info in infos.items():
+                    found[form] = found.get(form, 0) + info.doc_frequency()
+            for i, infos in enumerate(per_segment):
+                for form in found:
+                    self.infos[(i, fieldname, form)] = infos.get(form)
+            self._forms[key] = found
+        singular = plural_stem(word)
+        return found, {form for form in found if plural_stem(form.decode("utf-8")) == singular}
+
+    def _segment_forms(self, segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, Any]:
+        key = (segid, fieldname, stemmed)
+        got = _recall(_segment_forms, key)
+        if isinstance(got, dict):
+            return got
+        out: dict[bytes, Any] = {}
+        words = lexicon(reader, fieldname)
+        if words is not None:
+            prefix = stem_prefix(stemmed)
+            if len(prefix) < 3:  # a short word: its forms are few, and the terms of its prefix many
+                places = [words.find(b.encode("utf-8")) for b in _short_forms(stemmed, prefix)]
+            else:
+                places = [
+                    j for j in words.span(prefix.encode("utf-8")) if stem(words.words[j].decode("utf-8")) == stemmed
+                ]
+            for j in places:
+                if j is not None:
+                    out[words.words[j]] = words.info(reader, j)
+        elif fieldname in reader.indexed_field_names():
+            prefix = stem_prefix(stemmed)
+            if len(prefix) < 3:
+                for candidate in _short_forms(stemmed, prefix):
+                    btext = candidate.encode("utf-8")
+                    with suppress(TermNotFound):
+                        out[btext] = reader.term_info(fieldname, btext)
+            else:
+                for btext, info in reader.iter_prefix(fieldname, prefix):
+                    if stem(btext.decode("utf-8")) == stemmed:
+                        out[btext] = info
+        _remember(_segment_forms, key, out, FORMS_CACHE)
+        return out
+
+    def near(self, q: query.FuzzyTerm) -> set[str]:
+        """The words of the fuzzy term's field within its distance, in any segment (each segment's own
+        expansion, as Whoosh does; the automaton is built once per word, see patches._patch_fuzzy)."""
+        key = (q.fieldname, q.text, q.maxdist, q.prefixlength)
+        found = self._near.get(key)
+        if found is None:
+            found = set()
+            for _, reader in self.readers:
+                if q.fieldname in reader.indexed_field_names():
+                    found.update(w.decode("utf-8") if isinstance(w, bytes) else w for w in q._btexts(reader))
+            self._near[key] = found
+        return found
+
+    # ---- spelling ----
+
+    def words(self) -> list[dict[str, int]]:
+        """Per segment and field, the words a misspelling may be corrected to, with their frequencies."""
+        return [segment_words(reader, fieldname) for _, reader in self.readers for fieldname in SUGGESTION_FIELDS]
+
+    def suggestions(self, word: str, frequency: int, most: int = 5) -> list[tuple[str, float]]:
+        """What a word in `frequency` papers may have been meant to be, likeliest first: words one edit
+        away, with their frequency weighted by the kind of slip — if the word is in no paper, or in at most
+        RARE_DF and the word meant in at least RARE_RATIO times as many."""
+        if len(word) < MIN_SUGGESTION_LENGTH or not word.isalpha() or frequency > RARE_DF:
+            return []
+        tables = self.words()
+        found: dict[str, float] = {}
+        for candidate, weight in edits(word):
+            if candidate in STOP_WORDS:  # a stop word means nothing beside other words
+                continue
+            df = 0
+            for table in tables:
+                df += table.get(candidate, 0)
+            if df >= MIN_SUGGESTION_DF and (not frequency or df >= max(10, RARE_RATIO * frequency)):
+                found[candidate] = max(found.get(candidate, 0.0), df * weight)
+        return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:most]
+
+    def warm(self) -> None:
+        """Read the words corrections come from now (on a worker at start-up), rather than at the first
+        misspelt word."""
+        self.words()
+
+
+def _short_forms(stemmed: str, prefix: str) -> set[str]:
+    """The words a short stem may stand for (walking the terms of a two-letter prefix costs too much)."""
+    bases = {stemmed, prefix, stemmed + "e", prefix + "y"}
+    return {w for w in (base + ending for base in bases for ending in SHORT_STEM_ENDINGS) if stem(w) == stemmed}
+
+
+def segment_words(reader, fieldname: str) -> dict[str, int]:
+    """A segment's words of a field that may be corrections (three letters or more, no digits, in two
+    papers or more), with their document frequencies; read once per segment."""
+    key = (_segment_id(reader), fieldname)
+    got = _recall(_segment_words, key)
+    if not isinstance(got, dict):
+        got = _read_words(reader, fieldname)
+        _remember(_segment_words, key, got, WORDS_CACHE)
+    return got
+
+
+def _read_words(reader, fieldname: str) -> dict[str, int]:
+    if fieldname not in reader.indexed_field_names():
+        return {}
+    words = lexicon(reader, fieldname)
+    items: Iterable[tuple[bytes, int]]
+    if words is not None:
+        items = zip(words.words, words.frequencies, strict=True)
+    else:
+        items = ((btext, info.doc_frequency()) for btext, info in reader.iter_field(fieldname))
+    # a big segment keeps the words of two papers or more (its words of one paper are mostly slips and
+    # half its vocabulary); a small one keeps every word, which counts with the other segments' and fields'
+    least = MIN_SUGGESTION_DF if reader.doc_count_all() >= BIG_SEGMENT else 1
+    out: dict[str, int] = {}
+    for btext, df in items:
+        if df >= least and len(btext) >= MIN_SUGGESTION_LENGTH:
+            text = btext.decode("utf-8")
+            if text.isalpha():
+                out[text] = df
+    return out

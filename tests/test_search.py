@@ -1,0 +1,290 @@
+"""Search that finds what a researcher types (issue 11) and costs what it should (issue 13, point 6)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from readinglist.library import Library
+from readinglist.papers import QueryError
+
+PAPERS = [
+    {
+        "title": "Attention is All you Need",
+        "authors": ["Ashish Vaswani", "Noam Shazeer"],
+        "abstract": "The dominant sequence transduction models are based on complex recurrent or convolutional "
+        "networks. We propose a new simple network architecture, the Transformer, based solely on "
+        "attention mechanisms.",
+    },
+    {
+        "title": "Binary Coding in Auditory Cortex",
+        "authors": ["Michael DeWeese", "Anthony Zador"],
+        "abstract": "Cortical neurons have been reported to use both rate and temporal codes.",
+    },
+    {
+        "title": "You Only Look Once: Unified, Real-Time Object Detection",
+        "authors": ["Joseph Redmon"],
+        "abstract": "We present YOLO, a new approach to object detection.",
+    },
+    {
+        "title": "To Be or Not To Be: Deciding When to Stop",
+        "authors": ["Carla Quinn"],
+        "abstract": "Whether an agent should stop, and when it need not.",
+    },
+    {"title": "What is the Question?", "authors": ["Dana Reed"], "abstract": "Questions about questions."},
+    {
+        "title": "Learning to Learn by Gradient Descent by Gradient Descent",
+        "authors": ["Marcin Andrychowicz"],
+        "abstract": "The move from hand-designed features to learned features has been wildly successful.",
+    },
+    {
+        "title": "Multi-Agent Reinforcement Learning via Double Averaging",
+        "authors": ["Wai To", "Hoi-To Wai"],
+        "abstract": "We consider multi-agent reinforcement learning with a learner per agent.",
+    },
+    {
+        "title": "Spatial Transformer Networks",
+        "authors": ["Max Jaderberg"],
+        "abstract": "A learnable module that explicitly allows the spatial manipulation of data within the network.",
+    },
+    {
+        "title": "Adaptive Transform Coding",
+        "authors": ["Cynthia Archer"],
+        "abstract": "Coding with a transform adapted to the data; the transform is learned.",
+    },
+    {
+        "title": r"Sparse $\ell_1$-regression",
+        "authors": ["Rita Ell"],
+        "abstract": r"We study $\ell_1$-regression: robust fitting under the $\ell_1$ loss.",
+    },
+    {
+        "title": "Budgeted exits for fast inference",
+        "authors": ["Ann Exit"],
+        "abstract": "An early exit lets a network stop. Exits cost nothing; we exit when sure, early or late.",
+    },
+    {"title": "Late fusion", "authors": ["A. Smith"], "abstract": "Early fusion and a late exit are compared."},
+]
+FILLER = [  # papers that make "convolution" a common word and "convolutoin" a rare slip of it
+    {
+        "title": f"Filler paper {i}",
+        "authors": ["Filler Author"],
+        "abstract": "A convolution layer, then another convolution." + (" A convolutoin too." if i == 0 else ""),
+    }
+    for i in range(32)
+]
+
+
+@pytest.fixture
+def library(tmp_path):
+    f = tmp_path / "papers.jsonl"
+    f.write_text("".join(json.dumps(p) + "\n" for p in PAPERS + FILLER))
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    yield lib
+    lib.close()
+
+
+def titles(lib, text, **kw):
+    return [p.title for p in lib.papers(lib.search(text, **kw).ids)]
+
+
+def plain(title: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in title.lower()).split())
+
+
+# ---- 1. every word means the same in every field; pasted titles ----
+
+
+@pytest.mark.parametrize("paper", [p for p in PAPERS if "$" not in p["title"]], ids=lambda p: p["title"][:30])
+def test_a_pasted_title_in_any_case_with_or_without_punctuation_finds_its_paper_first(library, paper):
+    assert titles(library, paper["title"])[0] == paper["title"]
+    assert titles(library, plain(paper["title"]))[0] == paper["title"]
+    assert titles(library, paper["title"].upper())[0] == paper["title"]
+
+
+def test_stop_words_need_no_author_to_match(library):
+    """They were dropped from titles and abstracts but not from authors, so `learning to learn` found only
+    papers by an author named To, and `a` only authors with the initial A."""
+    assert titles(library, "learning to learn")[0] == "Learning to Learn by Gradient Descent by Gradient Descent"
+    found = titles(library, "a")
+    assert len(found) > 2 and "Spatial Transformer Networks" in found  # "a" in its abstract; no author A.
+
+
+@pytest.mark.parametrize("text, first", [("to be or not to be", "To Be or Not To Be: Deciding When to Stop"),
+                                         ("what is", "What is the Question?")])  # fmt: skip
+def test_a_query_of_stop_words_finds_the_papers_that_have_them(library, text, first):
+    result = library.search(text)
+    assert titles(library, text)[0] == first and not result.partial
+
+
+# ---- 2. closest matches when no paper has every word ----
+
+
+def test_when_no_paper_has_every_word_the_closest_matches_come_most_words_first(library):
+    result = library.search("binary coding auditory cortex xyzzy")
+    assert result.partial and result.unknown == ["xyzzy"]
+    assert library.papers(result.ids[:1])[0].title == "Binary Coding in Auditory Cortex"
+    assert result.word_count == 5 and result.matched[0] == 4
+    assert result.matched == sorted(result.matched, reverse=True)
+
+
+def test_more_words_matched_beat_a_higher_score_for_fewer(library):
+    """ "early exit late" is in no paper whole: the paper with all three words apart beats the one whose
+    title and abstract repeat two of them."""
+    result = library.search("early fusion exit budgeted")
+    assert result.partial
+    counts = dict(zip([p.title for p in library.papers(result.ids)], result.matched, strict=True))
+    assert counts["Late fusion"] == 3 and counts["Budgeted exits for fast inference"] == 3
+    assert all(result.matched[i] >= result.matched[i + 1] for i in range(len(result.matched) - 1))
+
+
+def test_where_papers_have_every_word_the_strict_meaning_holds(library):
+    result = library.search("spatial network")
+    assert not result.partial and not result.matched
+    assert titles(library, "spatial network") == ["Spatial Transformer Networks"]
+
+
+# ---- 3. typos corrected from the library's own words ----
+
+
+def test_a_misspelt_word_is_corrected_from_the_librarys_words(library):
+    result = library.search("Spatial Transformr Networks")
+    assert result.correction == "Spatial Transformer Networks"
+    assert result.corrections == {"transformr": "transformer"}
+    assert result.partial and library.papers(result.ids[:1])[0].title == "Spatial Transformer Networks"
+    assert library.search("Attention is all you nead").correction == "Attention is all you need"
+
+
+def test_a_rare_word_beside_a_common_neighbour_is_offered_a_correction_but_keeps_its_results(library):
+    result = library.search("convolutoin")
+    assert result.ids and not result.partial  # the one paper that has the slip
+    assert result.correction == "convolution"
+
+
+def test_words_that_are_in_the_library_are_not_corrected(library):
+    for text in ("transform coding", "budgeted exits", "Zador"):
+        assert library.search(text).correction is None, text
+
+
+def test_fuzzy_terms_work_as_before(library):
+    assert "Spatial Transformer Networks" in titles(library, "transformr~")
+
+
+# ---- 4. exact forms ----
+
+
+def test_the_form_typed_ranks_above_other_forms_of_its_stem(library):
+    """ "Adaptive Transform Coding" says "transform" three times, Spatial Transformer Networks "transformer"
+    once: for `transformer` the form typed comes first, for `transform` the other way round."""
+    found = titles(library, "transformer")
+    assert found.index("Spatial Transformer Networks") < found.index("Adaptive Transform Coding")
+    assert found.index("Attention is All you Need") < found.index("Adaptive Transform Coding")
+    found = titles(library, "transform")
+    assert found[0] == "Adaptive Transform Coding" and "Spatial Transformer Networks" in found
+    assert "Adaptive Transform Coding" in titles(library, "transformers")  # still every form of the stem
+
+
+def test_a_quoted_phrase_or_an_equals_sign_matches_the_exact_form(library):
+    with_the_word = {"Spatial Transformer Networks", "Attention is All you Need"}  # "…, the Transformer, …"
+    assert set(titles(library, "=transformer")) == with_the_word
+    assert set(titles(library, '"transformer"')) == with_the_word
+    assert "Adaptive Transform Coding" in titles(library, "transformer")
+    assert set(titles(library, "exit")) >= {"Budgeted exits for fast inference", "Late fusion"}
+    assert titles(library, "=exits") == ["Budgeted exits for fast inference"]
+    assert titles(library, '"early exit"') == ["Budgeted exits for fast inference"]
+
+
+def test_a_phrase_highlights_the_phrase_not_its_words_alone(library):
+    from readinglist import markup
+
+    result = library.search('"early exit"')
+    match = library.highlighter(result.terms)
+    shown = markup.to_html("An early exit lets it stop; we exit late, or early.", match)
+    mark = '<span style="background-color:#ffd54f;color:#000">'
+    assert shown.count(mark) == 1 and f"{mark}early exit</span>" in shown
+    words = library.highlighter(library.search("exit").terms)
+    assert all(words(w) for w in ("exit", "exits", "Exit")) and not words("early")
+
+
+# ---- 5. titles converted as abstracts are ----
+
+
+def test_a_titles_math_is_shown_as_abstracts_show_it_and_found_as_typed(library):
+    (paper,) = library.papers(library.search("l1 regression").ids[:1])
+    assert paper.title == "Sparse ℓ₁-regression"
+    assert titles(library, "ℓ₁-regression")[0] == "Sparse ℓ₁-regression"
+
+
+def test_existing_libraries_get_their_math_titles_derived_again(tmp_path):
+    import sqlite3
+
+    from readinglist.store import Store
+
+    f = tmp_path / "p.jsonl"
+    f.write_text(json.dumps({"title": r"Sparse $\ell_1$-regression", "abstract": "x"}) + "\n")
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    lib.close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
+    db.execute("UPDATE papers SET auto_title = 'Sparse ℓ_1-regression'")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0010_titles_with_math'")
+    db.commit()
+    db.close()
+    store = Store(tmp_path / "data" / "library.db")
+    assert [p.title for p in store.papers(store.ordered_ids("added"))] == ["Sparse ℓ₁-regression"]
+    store.close()
+
+
+# ---- 7. tags as the CLI and the sidebar show them ----
+
+
+def test_tag_accepts_what_the_cli_and_the_sidebar_show(library):
+    from readinglist.cli import paper_line
+
+    pid = library.search("Spatial Transformer Networks").ids[0]
+    library.add_tags([pid], ["must read"])
+    shown = paper_line(library.paper(pid), 120)
+    assert "#must-read" in shown
+    for text in ("tag:must-read", "tag:#must-read", 'tag:"must read"', 'tag:"Must Read"'):
+        assert library.search(text).ids == [pid], text
+    assert library.search("spatial", tag="must read").ids == [pid]  # the sidebar's filter
+
+
+# ---- issue 13, point 6: queries have a cost bound ----
+
+
+@pytest.mark.parametrize("text, message", [("a~99", "at most 2"), ("transformer~3", "at most 2"),
+                                           ("*", "no letters"), ("?*?*?*", "no letters"),
+                                           ("title:*", "no letters")])  # fmt: skip
+def test_unbounded_queries_get_a_clear_message(library, text, message):
+    with pytest.raises(QueryError, match=message):
+        library.search(text)
+
+
+def test_a_prefix_matching_too_many_words_is_capped_with_a_note(library, monkeypatch):
+    monkeypatch.setattr("readinglist.index.ranking.MAX_EXPANSION", 2)
+    library.index.drop_caches()
+    result = library.search("a*")
+    assert result.ids and any("a*" in note and "most frequent" in note for note in result.notes)
+    everything = library.search("a*", limit=None)
+    assert everything.notes == result.notes
+    monkeypatch.setattr("readinglist.index.ranking.MAX_EXPANSION", 10_000)
+    library.index.drop_caches()
+    uncapped = library.search("a*")
+    assert not uncapped.notes and len(uncapped.ids) >= len(result.ids)
+
+
+def test_a_leading_wildcard_finds_its_words(library):
+    assert set(titles(library, "*former")) == {"Spatial Transformer Networks", "Attention is All you Need"}
+    assert titles(library, "?inary") == ["Binary Coding in Auditory Cortex"]
+
+
+def test_pasted_text_that_looks_like_syntax_is_read_as_text(library):
+    assert titles(library, "BERT: attention mechanisms")[0] == "Attention is All you Need"  # no field "BERT:"
+    assert titles(library, "the transformer, based solely on attention mechanisms (cid:2) = --")[0] == (
+        "Attention is All you Need"
+    )
+    assert titles(library, "What is the Question?")[0] == "What is the Question?"  # "?" is no wildcard here
+    with pytest.raises(QueryError, match="unknown field"):
+        library.search("colour:red")  # a short query with an unknown field is still an error
