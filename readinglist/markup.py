@@ -238,11 +238,20 @@ def parse(raw: str) -> list[Run]:
         pos = 0
         for m in _MATH_RE.finditer(para):
             _text_runs(para[pos : m.start()], styles, runs)
-            body = next(g for g in m.groups() if g is not None)
+            body = _unmark(next(g for g in m.groups() if g is not None))
             runs.append(Run("math", body.replace("\ue010", "\\$").strip(), frozenset(styles)))
             pos = m.end()
         _text_runs(para[pos:], styles, runs)
     return runs
+
+
+_UNMARK = {I_ON: "\\textit{", B_ON: "\\textbf{", C_ON: "\\texttt{", I_OFF: "}", B_OFF: "}", C_OFF: "}"}
+
+
+def _unmark(math: str) -> str:
+    """Emphasis inside math ("$\\textit{Name}$") back to its LaTeX: the markers are for text runs, and left
+    in math they reached the plain text, the HTML and the Markdown as private-use characters."""
+    return _MARK_RE.sub(lambda m: _UNMARK[m.group(0)], math) if _MARK_RE.search(math) else math
 
 
 def _text_runs(chunk: str, styles: set[str], runs: list[Run]) -> None:
