@@ -165,10 +165,14 @@ def tag(sentence: str, offset: int = 0) -> Sentence:
     lex[0] = _lexical(words[0], True)
     lows, tags, verbish = (list(x) for x in zip(*lex, strict=True))
     n = len(words)
-    for i in range(n - 1):  # two-word prepositions
-        if lows[i] in _TWO_WORD_FIRST and (lows[i], lows[i + 1]) in TWO_WORD_PREPOSITIONS:
-            tags[i] = tags[i + 1] = "P"
-    for i in range(n):
+    if not _TWO_WORD_FIRST.isdisjoint(lows):
+        for i in range(n - 1):  # two-word prepositions
+            if lows[i] in _TWO_WORD_FIRST and (lows[i], lows[i + 1]) in TWO_WORD_PREPOSITIONS:
+                tags[i] = tags[i + 1] = "P"
+    # the words whose tag their neighbours decide (a noun only where it may be a verb after a noun)
+    todo = [i for i, tg, v, pv in zip(range(n), tags, verbish, [False, *verbish], strict=False)
+            if tg in _CONTEXTUAL or (tg == "N" and (v or pv))]  # fmt: skip
+    for i in todo:
         tg = tags[i]
         if tg == "N":
             if not i or i + 1 == n or tags[i - 1] not in ("N", "M"):
