@@ -14,6 +14,7 @@ from readinglist.importers.titles.lexicon import (
     CUE_VERBS,
     CUE_WORDS,
     GENERIC,
+    INTRO_PAST,
     INTRO_VERBS,
     NAMING,
     PASSIVE_CUES,
@@ -51,33 +52,51 @@ _SPLIT = re.compile(r"[a-z]+").findall
 _HINTS = CUE_WORDS | PASSIVE_CUES | NAMING
 
 
-def contribution_cue(s: Sentence) -> tuple[int, int] | None:
-    """(strength, index after the cue) for "we propose …", "this paper studies …", "… is proposed"."""
-    best: tuple[int, int] | None = None
+def after_we(s: Sentence, i: int) -> bool:
+    """Is word i said by "we" ("we developed", "we have developed", "we first developed")?"""
+    lows = s.lows
+    return i >= 1 and (lows[i - 1] == "we" or (i >= 2 and lows[i - 2] == "we" and s.tags[i - 1] in ("X", "A")))
+
+
+def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
+    """(strength, index after the cue, passive?) for "we propose …", "this paper studies …", "we developed …",
+    "… is proposed"."""
+    best: tuple[int, int, bool] | None = None
     lows, tags = s.lows, s.tags
     for i, low in enumerate(lows):
         if low not in CUE_VERBS:
             continue
         subject = i >= 1 and (lows[i - 1] in ("we", "paper", "work", "study", "article", "here")
-                              or (i >= 2 and lows[i - 2] == "we" and tags[i - 1] == "X"))  # fmt: skip
-        strength = 0
-        if low in INTRO_VERBS and subject:
+                              or (i >= 2 and lows[i - 2] == "we" and tags[i - 1] == "X")
+                              or (i >= 2 and lows[i - 2] == "us" and lows[i - 1] == "to"))  # fmt: skip
+        strength, passive = 0, False
+        if (low in INTRO_VERBS and subject) or (low in INTRO_PAST and after_we(s, i)):
             strength = 3
         elif low in STUDY_VERBS and subject:
             strength = 2
         elif low in PASSIVE_CUES and i >= 1 and tags[i - 1] == "A":
-            strength = 3
+            strength, passive = 3, True
         if strength and (best is None or strength > best[0]):
             j = i + 1
             if j < len(lows) and lows[j] == "on":  # focus on
                 j += 1
-            best = (strength, j)
+            best = (strength, j, passive)
     return best
 
 
 def has_cue(s: Sentence) -> bool:
-    """Does the sentence bring something in ("we propose", "called", "our …")?"""
-    return any(low in INTRO_VERBS or low in NAMING or low == "our" for low in s.lows)
+    """Does the sentence bring something in ("we propose", "we developed", "called", "we call", "our …")?"""
+    return any(
+        low in INTRO_VERBS
+        or low in NAMING
+        or low == "our"
+        or (low in INTRO_PAST and after_we(s, i))
+        or (low in _WE_CALL and i and s.lows[i - 1] == "we")
+        for i, low in enumerate(s.lows)
+    )
+
+
+_WE_CALL = frozenset(("call", "name", "dub", "term"))
 
 
 class Abstract:
@@ -102,7 +121,7 @@ class Abstract:
             passive = not PASSIVE_CUES.isdisjoint(words) and not BE.isdisjoint(words)
             if active or passive or not NAMING.isdisjoint(words):
                 hinted.append(si)
-        self.cue: dict[int, tuple[int, int] | None] = {si: contribution_cue(self.toks(si)) for si in hinted}
+        self.cue: dict[int, tuple[int, int, bool] | None] = {si: contribution_cue(self.toks(si)) for si in hinted}
         self.brings = {si for si in hinted if has_cue(self.toks(si))}  # "we propose", "called", "our …"
         self.cues = [si for si in hinted if self.cue[si] or si in self.brings]
         self.first = self._words(0) if self.raw else set()

@@ -8,8 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from readinglist.importers.titles.abstract import Abstract, expected_f1
-from readinglist.importers.titles.lexicon import PASSIVE_CUES
-from readinglist.importers.titles.names import Name, find_name, long_forms, mentions
+from readinglist.importers.titles.names import Name, find_name, long_end, long_forms, mentions
 from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase
 from readinglist.importers.titles.tagging import Sentence, is_name, tag
 from readinglist.markup import to_plain
@@ -53,8 +52,8 @@ def contribution(ab: Abstract, budget: int) -> list[Candidate]:
         cue = ab.cue.get(si)
         if cue is None:
             continue
-        strength, j = cue
-        if s.tags[j - 1] == "A" or s.lows[j - 1] in PASSIVE_CUES:
+        strength, j, passive = cue
+        if passive:
             start = next((k for k, tg in enumerate(s.tags) if tg in MODIFIER or tg == "D"), 0)
             role = "passive"
         else:
@@ -175,10 +174,10 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         opening = topic(ab, budget)
         bodies = contrib + opening + _combined(ab, contrib, opening, budget)
     if name is not None:
-        clean = []
+        clean, head = [], name.text.split(" ", 1)[0]  # "OLMo 2": nor "… for OLMo"
         for b in bodies:
             t = b.text.replace(f" ({name.text})", "")
-            if (not mentions(t, name.text) and t != name.long) or b.weight > 1:
+            if (not mentions(t, name.text) and not mentions(t, head) and t != name.long) or b.weight > 1:
                 clean.append((b, t))
         clean = [(b, t) for b, t in clean if len(t) <= budget]
         best = max(clean, key=lambda bt: bt[0].score, default=None)
@@ -195,7 +194,7 @@ def _with_acronyms(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
             name = s.words[acr]
             if name == skip or mentions(body, name):
                 continue
-            long = ab.text[s.starts[start] : s.end(acr - 2)]
+            long = ab.text[s.starts[start] : s.end(long_end(s, acr))]
             at = body.lower().find(long.lower())
             end = at + len(long)
             if at >= 0 and " " in long and len(body) + len(name) + 3 <= budget and not body[end : end + 1].isalnum():

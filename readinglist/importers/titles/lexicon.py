@@ -171,7 +171,13 @@ USE_VERBS = _words(
     combine combines combining combined integrate integrates integrating integrated incorporate incorporates
     incorporating incorporated build"""
 )
+# past forms introduce only after "we" ("we developed X"; "the previously proposed X" is someone else's)
+INTRO_PAST = _words(
+    "proposed introduced presented developed designed devised built constructed created described formulated released"
+)
 NAMING = _words("called named dubbed termed coined nicknamed")
+# "a family of X", "a new class of X": X is still what the sentence brings in
+COLLECTIVE = _words("family class set suite series collection variety kind type pair")
 TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
 ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "etc.", "Fig.", "Eq.", "resp.", "approx.", "w.r.t.")
 
@@ -218,8 +224,8 @@ PURPOSE_PARTICIPLES = _words("designed intended aimed used tailored built meant 
 DOUBLING = _words("control transfer refer infer prefer compel propel excel")
 # the words by which a sentence may state the contribution or bring in a name
 PASSIVE_CUES = frozenset(("proposed", "introduced", "presented", "developed"))
-CUE_VERBS = INTRO_VERBS | STUDY_VERBS | PASSIVE_CUES
-CUE_WORDS = INTRO_VERBS | STUDY_VERBS | NAMING | {"our", "call", "name", "dub", "term"} | PASSIVE_CUES
+CUE_VERBS = INTRO_VERBS | STUDY_VERBS | PASSIVE_CUES | INTRO_PAST
+CUE_WORDS = INTRO_VERBS | STUDY_VERBS | NAMING | {"our", "call", "name", "dub", "term"} | PASSIVE_CUES | INTRO_PAST
 # a contribution is stated by someone: "we propose", "this paper presents", "our method", "… is proposed"
-SUBJECT_WORDS = frozenset(("we", "our", "paper", "work", "study", "article", "here"))
+SUBJECT_WORDS = frozenset(("we", "our", "paper", "work", "study", "article", "here", "us"))
 BE = frozenset(("is", "are", "was", "were", "be"))

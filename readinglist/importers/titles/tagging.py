@@ -2,7 +2,8 @@
 
 Tags: D determiner, Q quantifier, P preposition, C conjunction or relative word, R pronoun, A auxiliary,
 T infinitive "to", V verb, X adverb, J adjective (or a participle as modifier), N noun (or gerund, number,
-name), M a method-like name (acronym, CamelCase), "," and "(" ")" and "." punctuation, O anything else.
+name), M a method-like name (acronym, CamelCase), "," and "(" ")" and "." punctuation, '"' a quote mark (or
+an emphasis underscore, an emoji: what may stand around a name, "a ‘superword’ tokenizer", "🏹 CUPID").
 
 A sentence is kept as parallel lists (words, lower-cased words, tags, offsets), not one object a word:
 building an object per word was most of the cost of reading an abstract.
@@ -11,6 +12,7 @@ building an object per word was most of the cost of reading an abstract.
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from readinglist.importers.titles.lexicon import (
@@ -40,6 +42,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 _ROMAN = re.compile(r"[IVX]+")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _INITIAL = re.compile(r"\b[A-Z]\.$")
+_QUOTES = frozenset("'\"“”‘’«»„_*`")
 
 
 class Sentence:
@@ -89,6 +92,8 @@ def lexical_tag(w: str, first: bool) -> str:
     """The tag a word has out of context (cached: abstracts share most of their words)."""
     low = w.lower()
     if not w[0].isalnum():
+        if w in _QUOTES or unicodedata.category(w[0]) == "So":
+            return '"'
         return {",": ",", ";": ",", ":": ",", "(": "(", "[": "(", ")": ")", "]": ")"}.get(w, ".")
     if is_name(w):
         return "M"
