@@ -210,6 +210,31 @@ def corpora() -> dict[str, list[Paper]]:
     }
 
 
+# Tuning happens on other titled papers of the all-venues file, never on the corpora above: the development
+# set (rules and fitted weights are chosen on it), and a validation set checked before a change is kept.
+ALL_VENUES = SHARED / "paperlists_all_venues.jsonl.xz"
+DEV_SLICES = frozenset({("NeurIPS", 2017), ("ICML", 2019), ("ICLR", 2018), ("AISTATS", 2024), ("COLM", 2025)})
+VAL_SLICES = frozenset({("NeurIPS", 2016), ("ICML", 2018), ("COLT", 2024), ("UAI", 2024), ("AISTATS", 2023)})
+# the benchmark's own papers, as they appear in the all-venues file (NeurIPS 2018 does; the others are not in it)
+HELD_OUT_SLICES = frozenset({("NeurIPS", 2018), ("ICLR", 2021), ("COLT", 2025), ("UAI", 2025), ("L4DC", 2026)})
+
+
+def all_venues_rows() -> list[dict]:
+    import lzma
+
+    with lzma.open(ALL_VENUES, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def tuning_sets(rows: list[dict] | None = None) -> dict[str, list[Paper]]:
+    """The development and validation papers (titled, with an abstract of 20 words or more)."""
+    rows = all_venues_rows() if rows is None else rows
+    return {
+        "development": _papers([r for r in rows if (r.get("venue"), r.get("year")) in DEV_SLICES]),
+        "validation": _papers([r for r in rows if (r.get("venue"), r.get("year")) in VAL_SLICES]),
+    }
+
+
 def sample(papers: list[Paper], n: int) -> list[Paper]:
     """Every k-th paper: deterministic and spread over the file."""
     if len(papers) <= n:

@@ -212,12 +212,11 @@ def test_import_derives_titles_and_keeps_them_unique(empty_lib, tmp_path):
     import json
 
     src = tmp_path / "papers.jsonl"
-    abstract = "We propose Budgeted EXit Actor (BEXA), a novel actor-critic architecture for early exits."
-    src.write_text("\n".join(json.dumps({"abstract": abstract + suffix}) for suffix in ("", " Twice.")) + "\n")
+    abstract = "We propose BEXA."  # two abstracts, one title
+    src.write_text("\n".join(json.dumps({"abstract": abstract + suffix}) for suffix in ("", " It is.")) + "\n")
     empty_lib.import_files([src])
     titles = sorted(p.title for p in empty_lib.papers(empty_lib.search("").ids))
-    assert titles[0].startswith("BEXA: ")
-    assert titles[1] == titles[0] + " (2)"
+    assert titles == ["BEXA", "BEXA (2)"]
 
 
 # ---- names the first rules missed (issue 19, second pass): one case per rule -------------------------------
@@ -248,8 +247,8 @@ def test_us_to_introduce():
 
 def test_us_to_propose_states_the_contribution():
     t = derive_title(
-        "Deep networks are used widely in many control tasks. This motivates us to propose a constrained "
-        "cross-entropy method for safe policy search."
+        "This is a long-standing problem. This motivates us to propose a constrained cross-entropy method for "
+        "safe policy search."
     )
     assert t == "Constrained cross-entropy method for safe policy search", t
 
@@ -294,11 +293,13 @@ def test_title_case_long_forms_run_over_and_and_commas():
 
 
 def test_comma_before_the_bracket():
-    t = derive_title(
-        "We present ALignment via Fine-grained Attributes, (ALFA) a framework that improves question-asking."
-    )
-    assert t.startswith("ALFA: ALignment via Fine-grained Attributes"), t
-    assert ",," not in t, t
+    from readinglist.importers.titles.abstract import Abstract
+    from readinglist.importers.titles.names import find_name
+
+    abstract = "We present ALignment via Fine-grained Attributes, (ALFA) a framework that improves question-asking."
+    assert derive_title(abstract).startswith("ALFA: ALignment via Fine-grained Attributes")
+    name = find_name(Abstract.read(abstract))
+    assert name is not None and name.long == "ALignment via Fine-grained Attributes"  # the comma not in it
 
 
 def test_a_lower_case_long_form_is_not_the_name():
@@ -363,3 +364,15 @@ def test_a_name_whose_singular_came_before_is_not_new():
 def test_name_written_as_emphasised_math():
     t = derive_title(r"In this paper, we introduce $\textit{LongPerceptualThoughts}$, a new synthetic dataset.")
     assert t.startswith("LongPerceptualThoughts: "), t
+
+
+def test_an_acronym_after_a_modifier_stays_inside_the_phrase():
+    t = derive_title("We give sufficient conditions for the difference of convex (DC) algorithm to converge.")
+    assert t == "Sufficient conditions for the difference of convex (DC) algorithm", t
+
+
+def test_words_titles_carry_are_worth_more_than_abstract_speak():
+    from readinglist.importers.titles.abstract import Abstract
+
+    ab = Abstract.read("We propose results. We propose bandits.")  # the same count, sentence and place
+    assert ab.worth("bandits") > 3 * ab.worth("results")

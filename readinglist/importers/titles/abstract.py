@@ -3,6 +3,7 @@ contribution, how often each word recurs, and so how likely a word is to be a wo
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -13,7 +14,6 @@ from readinglist.importers.titles.lexicon import (
     BE,
     CUE_VERBS,
     CUE_WORDS,
-    GENERIC,
     INTRO_PAST,
     INTRO_VERBS,
     NAMING,
@@ -21,7 +21,8 @@ from readinglist.importers.titles.lexicon import (
     STUDY_VERBS,
     SUBJECT_WORDS,
 )
-from readinglist.importers.titles.tagging import Sentence, split_sentences, tag
+from readinglist.importers.titles.tagging import Sentence, is_name, split_sentences, tag
+from readinglist.paths import resources_dir
 
 
 @lru_cache(maxsize=100_000)
@@ -43,10 +44,48 @@ def is_content(s: Sentence, i: int) -> bool:
     return s.tags[i] in _CONTENT and s.lows[i] not in ARTICLE_LIKE and s.words[i][0].isalnum()
 
 
-# How often a word of the abstract is a word of its title, by how often the abstract uses it (1 … 5+), with
-# more when the opening or a contribution sentence has it: measured on 2,830 titled abstracts (NeurIPS 2017,
-# ICML 2019, ICLR 2018, AISTATS 2024, COLM 2025), none of them in the benchmark's corpora.
-_BY_COUNT = (0.05, 0.13, 0.23, 0.32, 0.42)
+# How likely a word of the abstract is to be a word of its title: a logistic model over the word's rate in
+# the title-word table (resources/title_words.tsv), how often the abstract uses it (1 … 5+), whether the
+# opening or a contribution sentence has it, whether it is an acronym, and where it first stands (0 at the
+# start, 1 at the end). Fitted on the development set by benchmarks/title_words.py (none of its papers in the
+# table or in the benchmark's corpora): intercept, rate, count, opening, contribution, both, acronym, place.
+WORTH_WEIGHTS = (-0.870, 0.852, 1.218, 0.348, 0.882, -0.087, -0.414, -1.380)
+
+
+@lru_cache(maxsize=1)
+def _title_words() -> tuple[dict[str, float], float]:
+    """Each table word's rate as a logit, and the rate of the words the table leaves out (rare ones)."""
+    rates, default = {}, 0.11
+    try:
+        text = (resources_dir() / "title_words.tsv").read_text(encoding="utf-8")
+    except OSError:  # an incomplete install still gets titles: every word at the rare words' rate
+        text = ""
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        word, in_abstracts, in_titles = line.split("\t")
+        rate = (int(in_titles) + 0.5) / (int(in_abstracts) + 1)
+        if word == "*":
+            default = rate
+        else:
+            rates[word] = math.log(rate / (1 - rate))
+    return rates, math.log(default / (1 - default))
+
+
+def reload_title_words() -> None:
+    """Read the table again (benchmarks/title_words.py has just written it)."""
+    _title_words.cache_clear()
+
+
+def worth_features(ab: Abstract, key: str, word: str) -> list[float]:
+    """What WORTH_WEIGHTS weigh, for a word (its light stem `key`) of this abstract."""
+    rates, default = _title_words()
+    first, contribution = key in ab.first, key in ab.contribution
+    place = max(ab.low.find(key), 0) / max(len(ab.low), 1)
+    return [1.0, rates.get(key, default), math.log(min(ab.count(key) or 1, 5)), float(first),
+            float(contribution), float(first and contribution), float(is_name(word)), place]  # fmt: skip
+
+
 _WORD = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?")
 _SPLIT = re.compile(r"[a-z]+").findall
 _HINTS = CUE_WORDS | PASSIVE_CUES | NAMING
@@ -108,7 +147,7 @@ class Abstract:
         self.raw = split_sentences(self.text) if self.text else []
         self._tagged: dict[int, Sentence] = {}
         self._worth: dict[tuple[str, str], float] = {}
-        low = self.text.lower()
+        self.low = low = self.text.lower()
         self._counts = Counter(_WORD.findall(low))  # lower-cased words; by light stem when asked (count)
         # the sentences worth tagging: those that may state the contribution or bring in a name
         hinted = []
@@ -162,17 +201,10 @@ class Abstract:
                 n += counts[w]
         return n
 
-    def worth(self, word: str, low: str, tg: str) -> float:
-        """How likely this word is to be in the real title (a rough probability)."""
-        k = norm(word)
-        if k in GENERIC or low in GENERIC:
-            return 0.04
-        if tg in ("X", "V"):
-            return 0.03
-        p = _BY_COUNT[min(self.count(k) or 1, 5) - 1]
-        a, b = k in self.first, k in self.contribution
-        p += 0.1 * a + 0.1 * b + 0.05 * (a and b)
-        return p * 0.6 if tg == "M" else p
+    def worth(self, word: str) -> float:
+        """How likely this word is to be in the real title (WORTH_WEIGHTS)."""
+        z = sum(w * x for w, x in zip(WORTH_WEIGHTS, worth_features(self, norm(word), word), strict=True))
+        return 1 / (1 + math.exp(-z))
 
     def keys(self, s: Sentence, idx: Iterable[int]) -> dict[str, float]:
         """The content words among these words of sentence s, by light stem, each with its worth (the first
@@ -183,13 +215,13 @@ class Abstract:
             word, tg = words[i], tags[i]
             w = cache.get((word, tg))
             if w is None:
-                w = cache[word, tg] = self.worth(word, s.lows[i], tg) if is_content(s, i) else 0.0
+                w = cache[word, tg] = self.worth(word) if is_content(s, i) else 0.0
             if w and (k := norm(word)) not in out:
                 out[k] = w
         return out
 
 
-REAL_TITLE_WORDS = 6.5  # content words in a typical real title (the same 2,830 papers: 6.7)
+REAL_TITLE_WORDS = 6.5  # content words in a typical real title (the development set: 6.7)
 
 
 def expected_f1(worths: list[float]) -> float:

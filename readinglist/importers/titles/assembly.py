@@ -22,6 +22,7 @@ class Candidate:
     weight: float
     score: float = 0.0
     keys: dict[str, float] = field(default_factory=dict)  # its content words (light stems) and their worth
+    named: bool = False  # what the abstract says the introduced name is (its long form, its description)
 
     @property
     def text(self) -> str:
@@ -41,7 +42,12 @@ def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
     return cands
 
 
-ROLE_WEIGHT = {"intro": 1.0, "study": 0.95, "passive": 1.0, "opening": 0.85}
+# How much a phrase's place counts beside its words (tuned on the development set): a contribution sentence's
+# object ("we propose X"), a study's ("we study X"), a passive's subject ("X is proposed"), the opening's
+# phrases (each later one OPENING_DECAY less), and what the abstract says an introduced name is.
+ROLE_WEIGHT = {"intro": 0.8, "study": 0.76, "passive": 1.0, "opening": 0.85}
+OPENING_DECAY = 0.935
+NAME_WEIGHT = {"long": 1.625, "long and description": 1.2, "description": 0.92}
 
 
 def contribution(ab: Abstract, budget: int) -> list[Candidate]:
@@ -70,7 +76,7 @@ def topic(ab: Abstract, budget: int) -> list[Candidate]:
         weight = ROLE_WEIGHT["opening"]
         for start in _phrase_starts(ab.toks(0))[:4]:
             out += [Candidate(p, weight) for p in chains(ab, 0, start, budget)]
-            weight *= 0.85
+            weight *= OPENING_DECAY
     return _scored(ab, out)
 
 
@@ -140,16 +146,17 @@ def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
     s = ab.toks(name.sentence)
     out = []
     if name.long:
-        out.append(Candidate([_long_piece(name.long)], 1.3))
+        out.append(Candidate([_long_piece(name.long)], NAME_WEIGHT["long"], named=True))
     j = name.after
     if j < len(s) and s.tags[j] == ",":
         j += 1
     if j < len(s) and s.lows[j] != "who":
         for p in chains(ab, name.sentence, j, budget):
-            out.append(Candidate(p, 1.15))
+            out.append(Candidate(p, NAME_WEIGHT["description"], named=True))
             if name.long and len(name.long) + len(" ".join(x.text for x in p)) + 2 <= budget:
                 long = _long_piece(name.long)
-                out.append(Candidate([Piece(name.long + ",", long.sent, long.idx), *p], 1.2))
+                pieces = [Piece(name.long + ",", long.sent, long.idx), *p]
+                out.append(Candidate(pieces, NAME_WEIGHT["long and description"], named=True))
     return _scored(ab, out)
 
 
@@ -177,7 +184,7 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         clean, head = [], name.text.split(" ", 1)[0]  # "OLMo 2": nor "… for OLMo"
         for b in bodies:
             t = b.text.replace(f" ({name.text})", "")
-            if (not mentions(t, name.text) and not mentions(t, head) and t != name.long) or b.weight > 1:
+            if (not mentions(t, name.text) and not mentions(t, head) and t != name.long) or b.named:
                 clean.append((b, t))
         clean = [(b, t) for b, t in clean if len(t) <= budget]
         best = max(clean, key=lambda bt: bt[0].score, default=None)

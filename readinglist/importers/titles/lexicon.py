@@ -132,24 +132,6 @@ NOT_ADJ = _words(
     graphic graphics physic physics dynamic dynamics statistic statistics semantics robotics optic optics
     ethic ethics economic economics mechanics kinematics genomics proteomics analytic analytics agents"""
 )
-# Words of abstract-speak that titles seldom carry.
-GENERIC = _words(
-    """paper work approach method methods methodology result results performance experiment experiments
-    experimental empirical empirically show shows demonstrate demonstrates propose proposed novel new
-    existing state-of-the-art state art sota significantly significant substantially improvement improvements
-    improve improves outperform outperforms baseline baselines competitive extensive extensively evaluation
-    evaluations benchmark benchmarks various several different effectiveness efficiency superior promising
-    previous prior recent recently current currently problem problems task tasks issue issues challenge
-    challenges challenging key important crucial critical essential fundamental main major potential
-    propose existing effective efficient achieve achieves well widely commonly often typically generally
-    framework frameworks technique techniques scheme strategy strategies solution solutions idea ideas
-    analysis study studies setting settings case cases way ways number numbers amount terms term order
-    first also based use using used able ability simple simply general datasets dataset data real-world real
-    world application applications model models state art however furthermore moreover thus therefore
-    specifically particular particularly respectively even still set sets wide range variety large small
-    strong high low better best good time times level levels aspect aspects extent fact lack need needs
-    limited limitations limitation code available publicly github com http https www"""
-)
 INTRO_VERBS = _words(
     """propose proposes introduce introduces present presents develop develops design designs build builds
     devise devises formulate formulates construct constructs create creates describe describes offer offers

@@ -79,6 +79,10 @@ def noun_phrase(s: Sentence, i: int) -> int:
                 break
             j = k
             last_head = j - 1
+        elif tg == "(" and tags[j - 1] == "J" and j + 3 < n and tags[j + 1] == "M" and tags[j + 2] == ")":
+            if tags[j + 3] not in ("N", "M"):
+                break
+            j += 3  # "group-aware prior (GAP) distributions": the acronym of a modifier, the noun after it
         else:
             break
     return last_head + 1 if last_head >= 0 else i

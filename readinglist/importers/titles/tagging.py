@@ -186,7 +186,7 @@ def tag(sentence: str, offset: int = 0) -> Sentence:
             if verbish[i] and nxt in ("D", "Q", "X", "R"):
                 tags[i] = "V"  # "text contradicts the evidence"
             elif (tags[i - 1] == "N" and verbish[i - 1] and words[i].islower() and not lows[i].endswith("s")
-                  and nxt in ("D", "Q", "J", "N", "X")):  # fmt: skip
+                  and nxt in ("D", "Q", "J", "N", "X", "Ved")):  # fmt: skip
                 tags[i] = "V"  # "attacks threaten federated learning": after a plural noun, a verb
             continue
         if tg not in _CONTEXTUAL:
