@@ -26,6 +26,8 @@ def ends_badly(title: str) -> str | None:
         return "cut"
     if title.count("(") != title.count(")"):
         return "unbalanced bracket"
+    if title and not (title[0].isalnum() or title[0] in "(“\"'$"):
+        return "starts on punctuation"
     words = re.findall(r"[^\W_][\w'\-]*", title)  # a name in capitals ("(IT)") is not the word "it"
     last = words[-1] if words else ""
     return f"ends on {last!r}" if last in FUNCTION_WORDS else None
@@ -174,6 +176,11 @@ def test_no_trailing_function_word_or_cut_on_long_sentences():
     )
     assert ends_badly(t) is None, t
     assert len(t) <= MAX_TITLE
+
+
+def test_a_dropped_first_modifier_takes_its_comma_with_it():
+    t = derive_title("We propose a simple, optimistic Q-learning algorithm for regret minimization in MDPs.")
+    assert t[0].isalnum(), t
 
 
 def test_long_titles_stop_at_a_phrase_boundary():

@@ -151,7 +151,7 @@ def trim(s: Sentence, i: int, j: int) -> int:
     """Skip what a title does not start with: determiners, quantifiers, "novel", "the problem of"."""
     tags, lows = s.tags, s.lows
     while i < j:
-        if tags[i] in ("D", "Q", "X") or lows[i] in DROP_LEADING:
+        if tags[i] in ("D", "Q", "X", ",") or lows[i] in DROP_LEADING:  # "a simple, optimistic …"
             i += 1
         elif lows[i] in GENERIC_HEADS and i + 1 < j and lows[i + 1] == "of":
             i += 2
