@@ -75,6 +75,7 @@ def _title_words() -> tuple[dict[str, float], float]:
 def reload_title_words() -> None:
     """Read the table again (benchmarks/title_words.py has just written it)."""
     _title_words.cache_clear()
+    _word_part.cache_clear()
 
 
 def worth_features(ab: Abstract, key: str, word: str) -> list[float]:
@@ -82,12 +83,12 @@ def worth_features(ab: Abstract, key: str, word: str) -> list[float]:
     rates, default = _title_words()
     first, contribution = key in ab.first, key in ab.contribution
     place = max(ab.low.find(key), 0) / max(len(ab.low), 1)
-    return [1.0, rates.get(key, default), math.log(min(ab.count(key) or 1, 5)), float(first),
+    return [1.0, rates.get(key, default), _LOG_COUNT[min(ab.count(key) or 1, 5)], float(first),
             float(contribution), float(first and contribution), float(is_name(word)), place]  # fmt: skip
 
 
-_WORD = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?")
-_SPLIT = re.compile(r"[a-z]+").findall
+_LOG_COUNT = tuple(math.log(c) if c else 0.0 for c in range(6))
+_PUNCTUATION = re.compile(r"[,.;:!?()\[\]{}\"“”‘’'«»/|<>=+*&%$#@^~`_]")
 _HINTS = CUE_WORDS | PASSIVE_CUES | NAMING
 
 
@@ -125,6 +126,8 @@ def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
 
 def has_cue(s: Sentence) -> bool:
     """Does the sentence bring something in ("we propose", "we developed", "called", "we call", "our …")?"""
+    if _BRINGING.isdisjoint(s.lows):
+        return False
     return any(
         low in INTRO_VERBS
         or low in NAMING
@@ -136,6 +139,7 @@ def has_cue(s: Sentence) -> bool:
 
 
 _WE_CALL = frozenset(("call", "name", "dub", "term"))
+_BRINGING = INTRO_VERBS | NAMING | INTRO_PAST | _WE_CALL | {"our"}
 
 
 class Abstract:
@@ -146,13 +150,18 @@ class Abstract:
         self.text = " ".join(plain.split())
         self.raw = split_sentences(self.text) if self.text else []
         self._tagged: dict[int, Sentence] = {}
-        self._worth: dict[tuple[str, str], float] = {}
+        self._worth: dict[str, tuple[str, float]] = {}
         self.low = low = self.text.lower()
-        self._counts = Counter(_WORD.findall(low))  # lower-cased words; by light stem when asked (count)
-        # the sentences worth tagging: those that may state the contribution or bring in a name
+        self._length = max(len(low), 1)
+        # the words, lower-cased, punctuation dropped: counted (by light stem when asked: count), and the
+        # sentences worth tagging found, those that may state the contribution or bring in a name
+        self._counts: Counter[str] = Counter()
+        counts = self._counts
         hinted = []
+        bare = _PUNCTUATION.sub(" ", low)  # one character for one: the sentences' offsets hold
         for si, (offset, s) in enumerate(self.raw):
-            found = _SPLIT(low, offset, offset + len(s))
+            found = bare[offset : offset + len(s)].split()
+            counts.update(found)
             if _HINTS.isdisjoint(found):
                 continue
             words = set(found)
@@ -185,9 +194,8 @@ class Abstract:
         return [self._tagged[si] for si in sorted(self._tagged)]
 
     def _words(self, si: int) -> set[str]:
-        s = self.toks(si)
-        return {norm(w) for w, low, tg in zip(s.words, s.lows, s.tags, strict=True)
-                if tg in _CONTENT and low not in ARTICLE_LIKE and w[0].isalnum()}  # fmt: skip
+        """The light stems of sentence si's words (function words too: only content words are looked up)."""
+        return set(map(norm, self.toks(si).lows))
 
     def before(self, si: int) -> str:
         """The text before sentence si."""
@@ -202,23 +210,43 @@ class Abstract:
         return n
 
     def worth(self, word: str) -> float:
-        """How likely this word is to be in the real title (WORTH_WEIGHTS)."""
-        z = sum(w * x for w, x in zip(WORTH_WEIGHTS, worth_features(self, norm(word), word), strict=True))
-        return 1 / (1 + math.exp(-z))
+        """How likely this word is to be in the real title: WORTH_WEIGHTS over worth_features, written out
+        (it is asked for every word of every candidate phrase; what depends on the word alone is cached)."""
+        return self._weighed(word)[1]
+
+    def _weighed(self, word: str) -> tuple[str, float]:
+        key, z = _word_part(word)
+        _, _, w_count, w_first, w_contribution, w_both, _, w_place = WORTH_WEIGHTS
+        first, contribution = key in self.first, key in self.contribution
+        z += w_count * _LOG_COUNT[min(self.count(key) or 1, 5)] + w_place * max(self.low.find(key), 0) / self._length
+        z += w_first * first + w_contribution * contribution + w_both * (first and contribution)
+        return key, 1 / (1 + math.exp(-z))
 
     def keys(self, s: Sentence, idx: Iterable[int]) -> dict[str, float]:
         """The content words among these words of sentence s, by light stem, each with its worth (the first
         word's when two share a stem)."""
         out: dict[str, float] = {}
-        cache, words, tags = self._worth, s.words, s.tags
+        cache, words, tags, lows = self._worth, s.words, s.tags, s.lows
         for i in idx:
-            word, tg = words[i], tags[i]
-            w = cache.get((word, tg))
-            if w is None:
-                w = cache[word, tg] = self.worth(word) if is_content(s, i) else 0.0
-            if w and (k := norm(word)) not in out:
-                out[k] = w
+            word = words[i]
+            if tags[i] not in _CONTENT or lows[i] in ARTICLE_LIKE or not word[0].isalnum():
+                continue
+            kw = cache.get(word)
+            if kw is None:
+                kw = cache[word] = self._weighed(word)
+            if kw[0] not in out:
+                out[kw[0]] = kw[1]
         return out
+
+
+@lru_cache(maxsize=100_000)
+def _word_part(word: str) -> tuple[str, float]:
+    """A word's light stem, and the part of its worth that depends on the word alone (its table rate, whether
+    it is an acronym), the same in every abstract."""
+    key = norm(word)
+    rates, default = _title_words()
+    w0, w_rate, _, _, _, _, w_name, _ = WORTH_WEIGHTS
+    return key, w0 + w_rate * rates.get(key, default) + w_name * is_name(word)
 
 
 REAL_TITLE_WORDS = 6.5  # content words in a typical real title (the development set: 6.7)
