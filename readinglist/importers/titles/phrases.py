@@ -214,7 +214,7 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
     VERBs …" as "VERB-ing …"), then prepositional phrases, "to VERB …" or "that VERBs …" (as "for VERB-ing
     …") and "and …": each place the chain may stop gives a candidate."""
     s = ab.toks(si)
-    tags, lows, words = s.tags, s.lows, s.words
+    tags, words = s.tags, s.words
     n = len(tags)
     i = trim(s, i, n)
     out: list[list[Piece]] = []
@@ -239,30 +239,41 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
     out.append(list(pieces))
     j = k
     while len(pieces) < max_parts and j < n:
-        tg, low = tags[j], lows[j]
-        verb = verb_at(s, j)
-        if verb is not None:
-            v, k0 = verb
-            if k0 < n and tags[k0] == "P" and noun_phrase(s, k0 + 1) > k0 + 1:
-                lead = "for " + gerund(verb_base(words[v])) + " " + words[k0]  # "for defending against"
-                k0 += 1
-            else:
-                lead = "for " + gerund(verb_base(words[v]))
-            carried = [v]
-        elif (tg == "P" and low in TITLE_PREPOSITIONS) or low in ("and", "using", "to"):
-            k0 = j + 1
-            lead = words[j]
-            carried = []
-        else:
-            break
-        k = good_end(s, k0, noun_phrase(s, k0))
-        if k <= k0:
-            break
-        piece = Piece(lead + " " + span(ab, s, k0, k).text, s, carried + list(range(k0, k)))
-        if length + 1 + len(piece.text) > budget:
+        step = s.steps.get(j)
+        if step is None:
+            step = s.steps[j] = _next_piece(ab, s, j)
+        piece, k = step
+        if piece is None or length + 1 + len(piece.text) > budget:
             break
         pieces.append(piece)
         length += 1 + len(piece.text)
         out.append(list(pieces))
         j = k
     return out
+
+
+def _next_piece(ab: Abstract, s: Sentence, j: int) -> tuple[Piece | None, int]:
+    """The part a chain may go on with at word j ("for Y", "via Y", "to VERB Y" as "for VERB-ing Y", "and
+    Y"), and where it ends; the same whichever chain reaches j, so each sentence works it out once."""
+    tags, lows, words = s.tags, s.lows, s.words
+    n = len(tags)
+    tg, low = tags[j], lows[j]
+    verb = verb_at(s, j)
+    if verb is not None:
+        v, k0 = verb
+        if k0 < n and tags[k0] == "P" and noun_phrase(s, k0 + 1) > k0 + 1:
+            lead = "for " + gerund(verb_base(words[v])) + " " + words[k0]  # "for defending against"
+            k0 += 1
+        else:
+            lead = "for " + gerund(verb_base(words[v]))
+        carried = [v]
+    elif (tg == "P" and low in TITLE_PREPOSITIONS) or low in ("and", "using", "to"):
+        k0 = j + 1
+        lead = words[j]
+        carried = []
+    else:
+        return None, j
+    k = good_end(s, k0, noun_phrase(s, k0))
+    if k <= k0:
+        return None, j
+    return Piece(lead + " " + span(ab, s, k0, k).text, s, carried + list(range(k0, k))), k

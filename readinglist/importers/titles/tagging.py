@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from readinglist.importers.titles.lexicon import (
     ABBREVIATIONS,
@@ -37,22 +38,25 @@ from readinglist.importers.titles.lexicon import (
     VERB_FORM,
 )
 
+if TYPE_CHECKING:
+    from readinglist.importers.titles.phrases import Piece
+
 _TOKEN = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?(?:\.\d+)*|[(),;:.!?\[\]]|\S")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
 _ROMAN = re.compile(r"[IVX]+")
 _CAMEL = re.compile(r"[a-z][A-Z]")
-_INITIAL = re.compile(r"\b[A-Z]\.$")
 _QUOTES = frozenset("'\"“”‘’«»„_*`")
 
 
 class Sentence:
     """A tagged sentence: one entry a word in each list; `starts` are offsets in the abstract's text."""
 
-    __slots__ = ("longs", "lows", "starts", "tags", "words")
+    __slots__ = ("longs", "lows", "starts", "steps", "tags", "words")
 
     def __init__(self, words: list[str], lows: list[str], tags: list[str], starts: list[int]):
         self.words, self.lows, self.tags, self.starts = words, lows, tags, starts
         self.longs: dict[int, int] | None = None  # its "Long Form (ACR)" pairs, once names.long_forms looked
+        self.steps: dict[int, tuple[Piece | None, int]] = {}  # chains' parts by where they start, once known
 
     def __len__(self) -> int:
         return len(self.words)
@@ -78,10 +82,13 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) pairs; "e.g." and "et al." do not end a sentence."""
     out, start = [], 0
     for m in _SENTENCE_END.finditer(text):
-        before = text[max(0, m.start() - 8) : m.start()]
-        if before.endswith(ABBREVIATIONS) or _INITIAL.search(before):
+        e = m.start()
+        if text[e - 1] == "." and (
+            text.endswith(ABBREVIATIONS, max(0, e - 8), e)  # "e.g.", "et al."
+            or (e >= 2 and "A" <= text[e - 2] <= "Z" and (e == 2 or not (text[e - 3].isalnum() or text[e - 3] == "_")))
+        ):  # an initial: "J. Smith"
             continue
-        out.append((start, text[start : m.start()]))
+        out.append((start, text[start:e]))
         start = m.end()
     out.append((start, text[start:]))
     return [(o, s) for o, s in out if s.strip()]
