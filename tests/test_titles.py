@@ -183,6 +183,12 @@ def test_a_dropped_first_modifier_takes_its_comma_with_it():
     assert t[0].isalnum(), t
 
 
+def test_a_phrase_pulled_back_leaves_a_whole_bracket_behind():
+    t = derive_title("We build a personalized parametric model (pose-driven avatar) using a single camera.")
+    assert t.count("(") == t.count(")"), t
+    assert t == "Personalized parametric model", t
+
+
 def test_long_titles_stop_at_a_phrase_boundary():
     words = " ".join(f"component{i}" for i in range(40))
     t = derive_title(f"We propose a method for {words} estimation. It works.")
@@ -383,3 +389,15 @@ def test_words_titles_carry_are_worth_more_than_abstract_speak():
 
     ab = Abstract.read("We propose results. We propose bandits.")  # the same count, sentence and place
     assert ab.worth("bandits") > 3 * ab.worth("results")
+
+
+def test_worth_is_the_fitted_model_the_table_tool_fits():
+    # Abstract.worth writes the model out for speed; benchmarks/title_words.py fits it on worth_features
+    import math
+
+    from readinglist.importers.titles.abstract import WORTH_WEIGHTS, Abstract, norm, worth_features
+
+    ab = Abstract.read("We propose GraphNet, a network for graphs. Graphs are everywhere. GraphNet works on graphs.")
+    for word in ("GraphNet", "graphs", "network", "everywhere", "propose"):
+        z = sum(w * x for w, x in zip(WORTH_WEIGHTS, worth_features(ab, norm(word), word), strict=True))
+        assert math.isclose(ab.worth(word), 1 / (1 + math.exp(-z)), rel_tol=1e-9), word

@@ -131,8 +131,15 @@ def good_end(s: Sentence, i: int, j: int) -> int:
     n = len(tags)
     while j > i:
         last, low = tags[j - 1], lows[j - 1]
-        if last == ")" and j - 2 > i and tags[j - 2] in NOMINAL:
-            return j
+        if last == ")":
+            if j - 2 > i and tags[j - 2] in NOMINAL:
+                return j
+            k = j - 2  # not ending on it: the whole bracket goes ("model (pose-driven avatar)" → "model")
+            while k >= i and tags[k] != "(":
+                k -= 1
+            if k >= i:
+                j = k
+                continue
         # a participle whose object follows ("… for constructing the") does not end a phrase
         open_verb = low.endswith("ing") and low not in GERUND_NOUNS and j < n and tags[j] in ("D", "N", "J", "M")
         if (
