@@ -334,9 +334,18 @@ def iter_runs(raw: str) -> Iterator[Run]:
         pos = 0
         for start, end, body in _math_spans(para) if flags.math else ():
             yield from _text_runs(para[pos:start], state, flags)
-            yield Run("math", body.replace("\ue010", "\\$").strip(), state.current)
+            yield Run("math", _unmark(body).replace("\ue010", "\\$").strip(), state.current)
             pos = end
         yield from _text_runs(para[pos:], state, flags)
+
+
+_UNMARK = {I_ON: "\\textit{", B_ON: "\\textbf{", C_ON: "\\texttt{", I_OFF: "}", B_OFF: "}", C_OFF: "}"}
+
+
+def _unmark(math: str) -> str:
+    """Emphasis inside math ("$\\textit{Name}$") back to its LaTeX: the markers are for text runs, and left
+    in math they reached the plain text, the HTML and the Markdown as private-use characters."""
+    return _MARK_RE.sub(lambda m: _UNMARK[m.group(0)], math) if _MARK_RE.search(math) else math
 
 
 class _StyleState:

@@ -38,6 +38,19 @@ def test_html_renders_emphasis_math_and_links_never_raw_commands():
     assert "\\" not in html and "$" not in html
 
 
+def test_emphasis_inside_math_leaves_no_marker_characters():
+    # COLM 2025 writes names as "$\\textit{LongPerceptualThoughts}$": the style markers reached the plain
+    # text (so the derived title missed the name), the HTML and the Markdown export as private-use characters
+    raw = r"we introduce $\textit{LongPerceptualThoughts}$ and $\textbf{VideoSAVi}$ with $\mathbf{x}_i$"
+    private = re.compile("[\ue000-\uf8ff]")
+    plain = markup.to_plain(raw)
+    assert "LongPerceptualThoughts and VideoSAVi" in plain and not private.search(plain)
+    html = markup.to_html(raw)
+    assert "LongPerceptualThoughts" in html and not private.search(html)
+    md = markup.to_markdown(raw)
+    assert "$\\textit{LongPerceptualThoughts}$" in md and not private.search(md)
+
+
 def test_html_highlights_matching_words_only():
     html = markup.to_html("Learning to learn", lambda w: w.lower() == "learning")
     assert html.count("background-color") == 1

@@ -1,0 +1,19 @@
+"""Titles for papers that came without one (the bundled corpus has abstracts only).
+
+A reader scanning a list recognises a paper by what it contributes: its method's name when the abstract
+introduces one ("we propose X", "X, a …", "called X", "Long Form (ACR)"), never a tool it merely uses, and
+then what that is or does. So the abstract is read as a tagged word sequence (`tagging`: a small `lexicon`
+of function words, academic verbs and suffix rules, a part-of-speech guess good enough to find noun phrases
+and where clauses begin); the introduced name is found (`names`); noun phrases are taken from the sentence
+that states the contribution (and, for the topic, from the opening sentence), compressed at phrase
+boundaries (`phrases`), and scored by how likely their words are to be title words (`abstract`: a small
+logistic model over each word's rate in real titles, resources/title_words.tsv, how often the abstract uses
+it and where); `assembly` puts the title together. A title never ends on a function word or a bare modifier,
+is never cut inside a phrase, and keeps to MAX_TITLE characters.
+
+Offline and deterministic: no model to download, no data beyond the lexicon and the title-word table.
+"""
+
+from readinglist.importers.titles.assembly import MAX_TITLE, derive_title, make_unique
+
+__all__ = ["MAX_TITLE", "derive_title", "make_unique"]

@@ -1,0 +1,245 @@
+"""The title put together: the introduced name and what the abstract says it is, else the contribution's
+key phrase (with the opening's topic: "<method> for <topic>"), the best by how likely its words are to be
+title words; the opening words only when nothing else is found."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from readinglist.importers.titles.abstract import Abstract, expected_f1
+from readinglist.importers.titles.names import Name, find_name, long_end, long_forms, mentions
+from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase
+from readinglist.importers.titles.tagging import Sentence, is_name, tag
+from readinglist.markup import to_plain
+
+MAX_TITLE = 90
+
+
+@dataclass
+class Candidate:
+    pieces: list[Piece]
+    weight: float
+    score: float = 0.0
+    keys: dict[str, float] = field(default_factory=dict)  # its content words (light stems) and their worth
+    named: bool = False  # what the abstract says the introduced name is (its long form, its description)
+
+    @property
+    def text(self) -> str:
+        return " ".join(p.text for p in self.pieces)
+
+
+def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
+    for c in cands:
+        keys: dict[str, float] = {}
+        for p in c.pieces:
+            if p.keys is None:
+                p.keys = ab.keys(p.sent, p.idx)
+            for k, w in p.keys.items():
+                keys.setdefault(k, w)
+        c.keys = keys
+        c.score = expected_f1(list(keys.values())) * c.weight
+    return cands
+
+
+# How much a phrase's place counts beside its words (tuned on the development set): a contribution sentence's
+# object ("we propose X"), a study's ("we study X"), a passive's subject ("X is proposed"), the opening's
+# phrases (each later one OPENING_DECAY less), and what the abstract says an introduced name is.
+ROLE_WEIGHT = {"intro": 0.8, "study": 0.76, "passive": 1.0, "opening": 0.85}
+OPENING_DECAY = 0.935
+NAME_WEIGHT = {"long": 1.625, "long and description": 1.2, "description": 0.92}
+
+
+def contribution(ab: Abstract, budget: int) -> list[Candidate]:
+    """Noun-phrase chains from the contribution sentences: their object, or a passive's subject."""
+    contrib: list[Candidate] = []
+    for si in ab.cues:
+        s = ab.toks(si)
+        cue = ab.cue.get(si)
+        if cue is None:
+            continue
+        strength, j, passive = cue
+        if passive:
+            start = next((k for k, tg in enumerate(s.tags) if tg in MODIFIER or tg == "D"), 0)
+            role = "passive"
+        else:
+            role = "intro" if strength == 3 else "study"
+            start = j
+        contrib += [Candidate(p, ROLE_WEIGHT[role]) for p in chains(ab, si, start, budget)]
+    return _scored(ab, contrib)
+
+
+def topic(ab: Abstract, budget: int) -> list[Candidate]:
+    """Noun-phrase chains from the opening sentence: the topic ("In deep learning, …", "We study the …")."""
+    out: list[Candidate] = []
+    if len(ab):
+        weight = ROLE_WEIGHT["opening"]
+        for start in _phrase_starts(ab.toks(0))[:4]:
+            out += [Candidate(p, weight) for p in chains(ab, 0, start, budget)]
+            weight *= OPENING_DECAY
+    return _scored(ab, out)
+
+
+def _phrase_starts(s: Sentence) -> list[int]:
+    """Where the noun phrases of a sentence begin."""
+    out, k, tags = [], 0, s.tags
+    while k < len(tags):
+        if tags[k] in ("D", "Q", "J", "N", "M"):
+            end = noun_phrase(s, k)
+            if end > k:
+                out.append(k)
+                k = end
+                continue
+        k += 1
+    return out
+
+
+def _start(c: Candidate) -> int:
+    """Where the candidate's first word stands in the abstract (0 when it carries none)."""
+    return next((p.sent.starts[p.idx[0]] for p in c.pieces if p.idx), 0)
+
+
+def _combined(ab: Abstract, heads: list[Candidate], tails: list[Candidate], budget: int) -> list[Candidate]:
+    """ "<method> for <topic>": a contribution phrase and the opening's topic, when they say different things."""
+    out = []
+    second = ab.raw[1][0] if len(ab) > 1 else len(ab.text)  # where the opening sentence ends
+    tails = sorted(tails, key=lambda c: -c.score)[:3]
+    for h in sorted(heads, key=lambda c: -c.score)[:3]:
+        if any(p.text.split(" ", 1)[0] == "for" for p in h.pieces):
+            continue
+        h_start, h_text = _start(h), h.text
+        for t in tails:
+            if h_start < second and any(p.idx for p in t.pieces) and _start(t) > h_start:
+                continue  # the rest of the head's own sentence is not its topic
+            t_text = t.text
+            if not h.keys.keys().isdisjoint(t.keys) or len(h_text) + len(t_text) + 5 > budget:
+                continue
+            sent, idx = _carried(t)
+            tail = Piece("for " + _lower_first(t_text), sent, idx, t.keys)
+            out.append(Candidate([*h.pieces, tail], min(h.weight, t.weight)))
+    return _scored(ab, out)
+
+
+def _carried(c: Candidate) -> tuple[Sentence, list[int]]:
+    """The words a candidate carries, as one piece's (its pieces all come from one sentence)."""
+    return c.pieces[0].sent, [i for p in c.pieces for i in p.idx]
+
+
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if is_name(first) or (len(first) > 1 and first[1:2].isupper()):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _long_piece(text: str) -> Piece:
+    s = tag(text)
+    return Piece(text, s, list(range(len(s))))
+
+
+def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
+    """What the name is: its long form, the phrase after it (", a … for …"), or the phrase before it."""
+    s = ab.toks(name.sentence)
+    out = []
+    if name.long:
+        out.append(Candidate([_long_piece(name.long)], NAME_WEIGHT["long"], named=True))
+    j = name.after
+    if j < len(s) and s.tags[j] == ",":
+        j += 1
+    if j < len(s) and s.lows[j] != "who":
+        for p in chains(ab, name.sentence, j, budget):
+            out.append(Candidate(p, NAME_WEIGHT["description"], named=True))
+            if name.long and len(name.long) + len(" ".join(x.text for x in p)) + 2 <= budget:
+                long = _long_piece(name.long)
+                pieces = [Piece(name.long + ",", long.sent, long.idx), *p]
+                out.append(Candidate(pieces, NAME_WEIGHT["long and description"], named=True))
+    return _scored(ab, out)
+
+
+def _best(cands: list[Candidate]) -> Candidate | None:
+    return max(cands, key=lambda c: c.score) if cands else None
+
+
+def derive_title(abstract_raw: str, plain: str | None = None) -> str:
+    """A display title for a paper that has none (see the package doc). `plain` is the abstract's plain text
+    when the caller has it already (the importer does)."""
+    text = to_plain(abstract_raw) if plain is None else plain
+    ab = Abstract.read(text)
+    if not len(ab):
+        return "Untitled"
+    name = find_name(ab)
+    budget = MAX_TITLE - (len(name.text) + 2 if name else 0)
+    named = _name_bodies(ab, name, budget) if name is not None else []
+    if named:  # what the abstract says the name is comes first; the other phrases only when it says nothing
+        bodies = named + _combined(ab, named, topic(ab, budget), budget)
+    else:
+        contrib = contribution(ab, budget)
+        opening = topic(ab, budget)
+        bodies = contrib + opening + _combined(ab, contrib, opening, budget)
+    if name is not None:
+        clean, head = [], name.text.split(" ", 1)[0]  # "OLMo 2": nor "… for OLMo"
+        for b in bodies:
+            t = b.text.replace(f" ({name.text})", "")
+            if (not mentions(t, name.text) and not mentions(t, head) and t != name.long) or b.named:
+                clean.append((b, t))
+        clean = [(b, t) for b, t in clean if len(t) <= budget]
+        best = max(clean, key=lambda bt: bt[0].score, default=None)
+        return f"{name.text}: {_capitalise(_with_acronyms(ab, best[1], budget, name.text))}" if best else name.text
+    best_body = _best(bodies)
+    return _capitalise(_with_acronyms(ab, best_body.text, budget)) if best_body else _fallback(ab)
+
+
+def _with_acronyms(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
+    """A long form the abstract abbreviates gets its acronym beside it, room allowing: the acronym is what
+    a reader scans for ("Markov decision processes (MDPs)")."""
+    for s in ab.tagged():  # the opening and the contribution: where what a title says is defined
+        for acr, start in long_forms(s).items():
+            name = s.words[acr]
+            if name == skip or mentions(body, name):
+                continue
+            long = ab.text[s.starts[start] : s.end(long_end(s, acr))]
+            at = body.lower().find(long.lower())
+            end = at + len(long)
+            if at >= 0 and " " in long and len(body) + len(name) + 3 <= budget and not body[end : end + 1].isalnum():
+                body = f"{body[:end]} ({name}){body[end:]}"
+    return body
+
+
+def _fallback(ab: Abstract) -> str:
+    """The opening words, brackets left out, up to the last noun that fits."""
+    s = ab.toks(0)
+    kept, depth = [], 0
+    for i, tg in enumerate(s.tags):
+        depth += (tg == "(") - (tg == ")")
+        if depth == 0 and tg not in ("(", ")"):
+            kept.append(i)
+        depth = max(depth, 0)
+    fit, length = [], 0
+    for i in kept:
+        length += len(s.words[i]) + 1
+        if length > MAX_TITLE:
+            break
+        fit.append(i)
+    words = Sentence([s.words[i] for i in fit], [s.lows[i] for i in fit], [s.tags[i] for i in fit], [0] * len(fit))
+    j = good_end(words, 0, len(fit))
+    if not j:
+        return "Untitled"
+    out = " ".join(words.words[:j])
+    return _capitalise(re.sub(r" ([,;:.!?])", r"\1", out))
+
+
+def make_unique(titles: list[str], taken: set[str]) -> list[str]:
+    """Suffix " (2)", " (3)" … so that no two titles of a source are the same (case-insensitively)."""
+    seen = {t.casefold() for t in taken}
+    out = []
+    for title in titles:
+        candidate, n = title, 2
+        while candidate.casefold() in seen:
+            candidate, n = f"{title} ({n})", n + 1
+        seen.add(candidate.casefold())
+        out.append(candidate)
+    return out

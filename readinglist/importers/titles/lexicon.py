@@ -1,0 +1,213 @@
+"""The words derived titles are read with: function words, the verbs of academic prose (their inflections
+derived), suffix rules' exceptions, and the cue words by which an abstract states what it contributes.
+A part-of-speech guess needs no more than this for what titles need (noun phrases, where clauses begin)."""
+
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+DETERMINERS = _words(
+    """a an the this these those each every some any all both no its their our his her my your such another
+    either neither whose"""
+)
+QUANTIFIERS = _words("many several various few more most much other same certain numerous multiple")
+PREPOSITIONS = _words(
+    """of in on for with to from by via under over between among amongst across through into onto against
+    without within towards toward about beyond upon per at as than like after before during around along
+    despite except inside near throughout versus vs unlike amid beneath behind alongside above below"""
+)
+# prepositions that may join the parts of a title ("X for Y", "X via Y"); the others end a phrase
+TITLE_PREPOSITIONS = _words(
+    "of in on for with via under from to through by against without across between over beyond towards into"
+)
+CONJUNCTIONS = _words(
+    """and or but nor yet so while whereas although though because since if unless when whenever where which
+    who whom that whether thus hence therefore however moreover furthermore namely then i.e e.g etc how why
+    what"""
+)
+PRONOUNS = _words("we it they i you he she us them itself themselves ourselves one ones")
+AUXILIARIES = _words(
+    """is are was were be been being am has have had having do does did can cannot could may might must shall
+    should will would"""
+)
+ADVERBS = _words(
+    """also not very often then further here well still even only always never usually already now just
+    rather quite almost instead up out down together thereby therein whereby first second third finally less
+    recently typically generally particularly especially significantly substantially largely widely highly
+    mainly simply directly jointly explicitly implicitly efficiently effectively respectively consistently
+    previously currently notably surprisingly commonly fundamentally"""
+)
+NOT_ADVERBS = _words(
+    """family anomaly assembly supply reply monopoly butterfly italy poly belly rally ally holy ugly apply
+    imply multiply comply rely fly july only early daily weekly monthly yearly hourly friendly costly likely
+    unlikely"""
+)
+# Verbs of academic prose, base forms; their inflections are derived (_verb_forms).
+VERB_BASES = """
+propose introduce present show demonstrate achieve outperform provide develop derive establish obtain prove
+enable allow improve require consider investigate explore address leverage exploit yield remain become suffer
+rely depend make take give find apply extend generalize generalise reduce capture incorporate integrate combine
+employ utilize utilise formulate solve tackle exhibit reveal suggest indicate argue analyze analyse examine
+evaluate compare identify surpass mitigate alleviate ensure guarantee characterize quantify predict generate
+produce optimize minimize maximize encourage facilitate boost enhance exceed handle adapt assume define describe
+discuss emerge fail involve lie maintain offer operate permit prevent receive recover satisfy specify succeed
+tend treat unify validate verify achieve perform outline study design build create construct devise implement
+explain illustrate highlight observe note report conduct explore extract infer recognize detect discover
+interpret measure propose bound prove establish attain arise hinder limit lack need aim seek strive attempt
+focus learn train use leads lead help contain consist comprise follow include introduce turn cast view
+pose remain stay seem appear motivate inspire release open publish collect curate annotate benchmark reach
+obtain inherit mimic emulate approximate estimate compute calculate simulate sample select choose decompose
+transform map project embed encode decode align fuse distill distil prune compress accelerate speed scale
+represent model control process update change increase decrease rank retrieve label classify cluster segment
+track plan reason search query answer explain support match hold drive shape guide target address handle
+pioneer advocate revisit rethink examine uncover complement augment equip endow enrich empower unlock bridge
+close narrow overcome resolve circumvent avoid eliminate remove replace substitute outperform dominate achieve
+deliver attain maintain preserve retain keep lose forget remember store predict forecast defend protect
+attack steer personalize personalise regularize regularise stabilize stabilise calibrate quantize quantise
+summarize summarise visualize visualise recommend diagnose synthesize synthesise reconstruct denoise
+translate navigate manipulate grasp coordinate communicate cooperate collaborate negotiate schedule
+allocate assign partition discretize parameterize parametrize factorize factor marginalize normalize
+approximate accelerate parallelize distribute federate personalize exploit explore imitate reward penalize
+"""
+VERBS = _words(VERB_BASES)
+# Base forms that are as often nouns in abstracts: a verb only where the context says so.
+NOUN_VERBS = _words(
+    """study design use lead need focus model control process update change increase decrease rank label
+    cluster segment track plan reason search query answer support match hold drive shape guide target benchmark
+    sample map project embed scale release bound limit lack help turn view cast approach result work
+    test estimate approximate attempt transform compute mimic report measure interest form function
+    structure feature point order state set rate cost value weight score base layer network graph data method
+    attack defense defence experiment evaluation analysis claim demand impact effect outline code"""
+)
+# -ing words that, after a noun or modifier, are nouns ("reinforcement learning"), not participles
+GERUND_NOUNS = _words(
+    """learning training modeling modelling clustering embedding sampling planning reasoning computing processing
+    matching ranking pruning boosting hashing tracking labeling labelling mining tuning fine-tuning
+    pretraining pre-training forecasting filtering smoothing coding encoding decoding programming scheduling
+    understanding answering captioning parsing tagging translation testing reconstruction recognition
+    segmentation generation detection estimation inference optimization imaging sensing painting inpainting
+    rendering editing prompting alignment unlearning grounding routing caching retrieval reading writing
+    thinking acting control computing streaming serving finetuning distillation sharing scaling bagging
+    stacking averaging weighting ensembling hashing shaping localization mapping navigation grasping
+    manipulation walking driving flying dueling betting bidding pricing auctioning screening monitoring
+    modeling design engineering building"""
+)
+# -ing participles that open a modifier clause after a noun: the phrase ends there
+PARTICIPLES = _words(
+    """using leveraging exploiting including achieving yielding requiring involving allowing enabling combining
+    making giving providing resulting leading showing having being containing considering following based
+    incorporating integrating employing utilizing relying outperforming ranging spanning covering exhibiting
+    suffering facing lacking comprising consisting capturing ensuring improving reducing increasing bringing
+    taking producing generating"""
+)
+ADJECTIVES = _words(
+    """novel new simple general efficient effective unified principled large small deep shallow high low fast
+    slow robust sparse dense optimal suboptimal adaptive adversarial generative discriminative neural convex
+    nonconvex non-convex linear nonlinear non-linear stochastic random bayesian gaussian visual multimodal
+    multi-modal key main recent modern standard strong weak good better best poor real synthetic hard easy
+    open closed wide narrow long short early late final first last global local latent hidden explicit
+    implicit safe secure private fair unknown known hierarchical structured unstructured continuous discrete
+    online offline approximate exact scalable interpretable explainable compositional causal semantic
+    empirical theoretical practical broad specific generic diverse complex rich full partial single dual
+    joint differentiable lightweight powerful accurate consistent tight prior posterior conditional
+    unsupervised supervised self-supervised semi-supervised weakly-supervised"""
+)
+ADJ_SUFFIXES = ("ous", "ive", "ic", "ical", "able", "ible", "ful", "less", "ary", "al", "ar", "ent", "ant")
+NOT_ADJ = _words(
+    """proposal signal interval potential tutorial trial arrival removal individual material animal journal
+    manual terminal retrieval approval survival rival principal criterial objective alternative representative
+    derivative initiative perspective detective directive incentive narrative primitive logic music topic
+    heuristic metric arithmetic rhetoric clinic epidemic mechanic variable table cable dictionary boundary
+    summary library vocabulary adversary glossary secretary unless agent gradient component element segment
+    moment document argument environment experiment statement treatment assessment improvement measurement
+    requirement deployment development alignment management equipment government payment instrument student
+    patient client participant constant variant descent ascent content event intent extent percent talent
+    parent accent dataset grammar scholar solar pillar bar car calendar collar seminar sonar lidar radar
+    dollar nectar sugar cellar star guitar molar polar regular bandit hospital capital total rental
+    referral mammal cereal deal ideal meal seal goal coal tool pool school model level label channel kernel
+    panel tunnel parcel vessel novel hotel pixel voxel tensor vector matrix ensemble baseline pipeline
+    graphic graphics physic physics dynamic dynamics statistic statistics semantics robotics optic optics
+    ethic ethics economic economics mechanics kinematics genomics proteomics analytic analytics agents"""
+)
+INTRO_VERBS = _words(
+    """propose proposes introduce introduces present presents develop develops design designs build builds
+    devise devises formulate formulates construct constructs create creates describe describes offer offers
+    release releases contribute contributes establish establishes put puts pioneer pioneers advocate
+    advocates derive derives provide provides proposing introducing presenting developing designing building
+    devising constructing creating describing releasing"""
+)
+STUDY_VERBS = _words(
+    """study studies consider considers investigate investigates address addresses tackle tackles examine
+    examines explore explores analyze analyzes analyse analyses focus focuses revisit revisits characterize
+    characterizes rethink rethinks"""
+)
+SHOW_VERBS = _words("show shows prove proves demonstrate demonstrates give gives obtain obtains")
+USE_VERBS = _words(
+    """use uses using used apply applies applying applied employ employs employing employed leverage leverages
+    leveraging leveraged adopt adopts adopting adopted utilize utilizes utilizing utilized exploit exploits
+    exploiting exploited extend extends extending extended improve improves improving improved follow follows
+    following followed via with than over like including include includes such compared against upon
+    combine combines combining combined integrate integrates integrating integrated incorporate incorporates
+    incorporating incorporated build"""
+)
+# past forms introduce only after "we" ("we developed X"; "the previously proposed X" is someone else's)
+INTRO_PAST = _words(
+    "proposed introduced presented developed designed devised built constructed created described formulated released"
+)
+NAMING = _words("called named dubbed termed coined nicknamed")
+# "a family of X", "a new class of X": X is still what the sentence brings in
+COLLECTIVE = _words("family class set suite series collection variety kind type pair")
+TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
+ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "etc.", "Fig.", "Eq.", "resp.", "approx.", "w.r.t.")
+
+
+def _verb_forms(base: str) -> list[str]:
+    """propose → proposes, proposed, proposing (regular English; the exceptions do not matter here)."""
+    if base.endswith("e") and not base.endswith(("ee", "ye", "oe")):
+        return [base + "s", base + "d", base[:-1] + "ing"]
+    if base.endswith("y") and base[-2:-1] not in "aeiou":
+        return [base[:-1] + "ies", base[:-1] + "ied", base + "ing"]
+    if base.endswith(("s", "sh", "ch", "x", "z")):
+        return [base + "es", base + "ed", base + "ing"]
+    return [base + "s", base + "ed", base + "ing"]
+
+
+IRREGULAR_PARTICIPLES = _words(
+    "made taken given found shown built led held proven known written chosen drawn grown seen done become"
+)
+NOT_PARTICIPLES = _words("speed seed need feed embed bed hundred shed breed")
+VERB_FORM: dict[str, str] = {}  # inflected form → its base
+for _b in VERBS:
+    VERB_FORM.setdefault(_b, _b)
+    for _f in _verb_forms(_b):
+        VERB_FORM.setdefault(_f, _b)
+VERB_FORM.update({"made": "make", "took": "take", "taken": "take", "gave": "give", "given": "give"})
+VERB_FORM.update({"found": "find", "led": "lead", "held": "hold", "shown": "show", "built": "build"})
+VERB_FORM.update({"became": "become", "arose": "arise", "arisen": "arise", "lies": "lie", "lay": "lie"})
+
+
+ARTICLE_LIKE = DETERMINERS | QUANTIFIERS | PREPOSITIONS | CONJUNCTIONS | PRONOUNS | AUXILIARIES
+# what a method-like name may be the name of: "a novel MoE architecture, BlockFFN"
+THING = _words(
+    """model models network networks framework algorithm method approach architecture benchmark dataset system
+    agent library toolkit suite loss attack defense estimator optimizer policy procedure pipeline
+    autoencoder transformer module layer mechanism protocol language technique scheme strategy corpus"""
+)
+# what a title does not start with
+GENERIC_HEADS = _words("problem task question challenge notion concept idea issue topic setting use")
+DROP_LEADING = _words(
+    """novel new first simple straightforward principled practical powerful flexible versatile comprehensive
+    systematic holistic rigorous thorough proposed existing"""
+)
+PURPOSE_PARTICIPLES = _words("designed intended aimed used tailored built meant developed proposed trained")
+DOUBLING = _words("control transfer refer infer prefer compel propel excel")
+# the words by which a sentence may state the contribution or bring in a name
+PASSIVE_CUES = frozenset(("proposed", "introduced", "presented", "developed"))
+CUE_VERBS = INTRO_VERBS | STUDY_VERBS | PASSIVE_CUES | INTRO_PAST
+CUE_WORDS = INTRO_VERBS | STUDY_VERBS | NAMING | {"our", "call", "name", "dub", "term"} | PASSIVE_CUES | INTRO_PAST
+# a contribution is stated by someone: "we propose", "this paper presents", "our method", "… is proposed"
+SUBJECT_WORDS = frozenset(("we", "our", "paper", "work", "study", "article", "here", "us"))
+BE = frozenset(("is", "are", "was", "were", "be"))

@@ -1,0 +1,258 @@
+"""The name an abstract gives its contribution ("we propose X", "X, a …", "called X", "Long Form (ACR)"),
+never a tool it merely uses: not a name used before it is brought in, nor one after "using", "with" …"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from readinglist.importers.titles.abstract import Abstract, after_we
+from readinglist.importers.titles.lexicon import (
+    COLLECTIVE,
+    INTRO_PAST,
+    INTRO_VERBS,
+    NAMING,
+    THING,
+    TITLE_PREPOSITIONS,
+    USE_VERBS,
+)
+from readinglist.importers.titles.phrases import NOMINAL
+from readinglist.importers.titles.tagging import Sentence, is_name
+
+
+@dataclass
+class Name:
+    text: str
+    long: str  # its expansion, "" when the abstract gives none
+    sentence: int
+    after: int  # the word after the name (and its parenthesis): where a description may follow
+    before: int  # the first word of the name (or of its long form)
+    strength: int = 0
+
+
+def long_form(short: str, words: list[str]) -> int:
+    """How many of the last words spell the short form, by Schwartz and Hearst's rule (each letter of the
+    short form found in order, right to left, its first at the start of a word), or 0."""
+    letters = [ch.lower() for ch in short if ch.isalpha()]
+    if not letters or len(words) == 0:
+        return 0
+    text = " ".join(words)
+    low = text.lower()
+    si, li = len(letters) - 1, len(low) - 1
+    while si >= 0:
+        c = letters[si]
+        while li >= 0 and (low[li] != c or (si == 0 and li > 0 and low[li - 1].isalnum())):
+            li -= 1
+        if li < 0:
+            return 0
+        li -= 1
+        si -= 1
+    start = text.rfind(" ", 0, li + 1) + 1
+    n = len(text[start:].split())
+    return n if n <= min(len(letters) + 5, 2 * len(letters) + 1) else 0
+
+
+def _long_form_before(s: Sentence, paren: int, name: str) -> int:
+    """The first word of the words before "(NAME)" that spell it, or -1. A title-case long form may run
+    over "and" and commas ("Strategic Planning, Interaction, and Negotiation (SPIN-Bench)"), and a comma may
+    stand before the bracket ("ALignment via Fine-grained Attributes, (ALFA)")."""
+    tags, words = s.tags, s.words
+    k = paren
+    while k > 0 and paren - k < 12:
+        tg = tags[k - 1]
+        if s.lows[k - 1] in ("and", "&", ","):
+            j = k - 1
+            while j > 0 and s.lows[j - 1] in ("and", "&", ","):
+                j -= 1
+            if j > 0 and words[j - 1][0].isupper():  # a title-case run goes on before "and" / ","
+                k = j
+                continue
+        if tg in (",", "(", ")", ".", '"', "C", "V", "A", "R"):
+            break
+        k -= 1
+    window = words[k:paren]
+    n = long_form(name, window)
+    head = name.split("-")[0]
+    if not n and head != name and len(head) > 1:  # "SPIN-Bench": the acronym is its head
+        n = long_form(head, window)
+    if not n:
+        return -1
+    start = paren - n
+    while start - 1 > k and s.lows[start - 1] in ("and", "&", ","):
+        j = start - 1
+        while j > k and s.lows[j - 1] in ("and", "&", ","):
+            j -= 1
+        if j == k or not words[j - 1][0].isupper():
+            break
+        start = j - 1  # "Actively Discovering and Adapting to … (ADAPT)": the whole title-case run
+        while start - 1 >= k and words[start - 1][0].isupper() and tags[start - 1] in ("N", "M", "J"):
+            start -= 1
+    while start < paren and tags[start] in ("D", "Q", "P", ","):
+        start += 1
+    return start if start < paren else -1
+
+
+def long_end(s: Sentence, acr: int) -> int:
+    """The last word of the long form before "(ACR)" (a comma before the bracket not counted)."""
+    return acr - 3 if s.tags[acr - 2] == "," else acr - 2
+
+
+def long_forms(s: Sentence) -> dict[int, int]:
+    """For each "(ACR)" whose long form precedes it: the acronym's index → the long form's first word."""
+    if s.longs is not None:
+        return s.longs
+    out = s.longs = {}
+    tags = s.tags
+    for i in range(1, len(tags) - 1):
+        if tags[i] == "M" and tags[i - 1] == "(" and tags[i + 1] == ")":
+            start = _long_form_before(s, i - 1, s.words[i])
+            if start >= 0:
+                out[i] = start
+    return out
+
+
+def _introduced(s: Sentence, i: int) -> int:
+    """How plainly the sentence introduces the phrase starting at word i: 3 for "we propose (a novel)? X",
+    "we developed X", "called X", "our proposed X", "a family of X"; 2 for "… a new method for Y, X, which …";
+    0 after "using", "with" … Quote marks around the name do not count."""
+    tags, lows = s.tags, s.lows
+    k, crossed = i - 1, False
+    while k >= 0 and tags[k] == '"':
+        k -= 1
+    just_before = k
+    while k >= 0 and i - k <= 12:
+        low, tg = lows[k], tags[k]
+        if low in NAMING or low in INTRO_VERBS or low in ("call", "name", "dub", "term", "our"):
+            return 3
+        if low in INTRO_PAST and after_we(s, k):
+            return 3
+        if low in USE_VERBS and not crossed:
+            return 0
+        if tg == "," and k == just_before:
+            crossed = True  # "… a new method for MARL, QTRAN, which"
+        elif tg == "P" and crossed and low in TITLE_PREPOSITIONS:
+            pass
+        elif tg == "P" and low == "of" and k >= 1 and lows[k - 1] in COLLECTIVE:
+            pass  # "we develop a family of group-aware prior (GAP) distributions"
+        elif tg not in ("D", "Q", "J", "N", "M", "X", "(", ")", '"') or low in ("as", "is", "are"):
+            return 0
+        k -= 1
+    return 0
+
+
+_CALLS = ("call", "name", "dub", "term")
+_ARTICLES = ("a", "an", "the")
+
+
+def _called(s: Sentence) -> set[int]:
+    """The words "we call …" names: the last capitalised or method-like word of the clause after it ("we call
+    our new GBDT implementation with GOSS and EFB LightGBM")."""
+    tags, lows, words = s.tags, s.lows, s.words
+    out = set()
+    for k in range(1, len(tags)):
+        if lows[k] in _CALLS and lows[k - 1] == "we":
+            last = -1
+            for j in range(k + 1, min(k + 13, len(tags))):
+                if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
+                    break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
+                if tags[j] == "M" or (words[j][0].isupper() and words[j][0].isalpha()):
+                    last = j
+            if last > 0:
+                out.add(last)
+    return out
+
+
+def _names_in(ab: Abstract, si: int) -> list[Name]:
+    s = ab.toks(si)
+    tags, lows, words = s.tags, s.lows, s.words
+    n = len(tags)
+    longs = long_forms(s)
+    covered = {k for acr, start in longs.items() for k in range(start, acr - 1)}
+    called = _called(s)
+    found = []
+    for i in range(n):
+        if i in covered:
+            continue
+        word = words[i]
+        if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()):
+            continue  # a name is a method-like word, or a capitalised one the sentence names (below)
+        b = i - 1  # the word before and the word after, quote marks skipped ("a ‘superword’ tokenizer")
+        while b >= 0 and tags[b] == '"':
+            b -= 1
+        q = i + 1
+        while q < n and tags[q] == '"' and b < i - 1:  # a quoted name: its closing quote too
+            q += 1
+        prev = lows[b] if b >= 0 else ""
+        named = prev in NAMING or i in called
+        named = named or (prev == "as" and b >= 1 and (lows[b - 1] in ("to", "it", "them") or lows[b - 1] in NAMING))
+        # "we propose Holmes, a …": a capitalised word right after the verb, in apposition
+        intro = prev in INTRO_VERBS or (prev in INTRO_PAST and after_we(s, b))
+        named = named or (intro and q + 1 < n and tags[q] == "," and lows[q + 1] in _ARTICLES)
+        if tags[i] != "M" and not named:
+            continue
+        end = q
+        if tags[i] == "M" and intro:  # "we introduce N-Gram Coverage Attack, a …": a title-case name
+            j = q
+            while j < n and j - i <= 3 and tags[j] == "N" and (words[j][0].isupper() or words[j].isdigit()):
+                j += 1
+            if j > q and (j == n or tags[j] in (",", "(", ".")):
+                word, end = ab.text[s.starts[i] : s.end(j - 1)], j
+        nxt = tags[end] if end < n else ""
+        if nxt in NOMINAL and not named and lows[end] not in THING:
+            continue  # a modifier ("KV caching"), not the name of the thing
+        start, long = i, ""
+        if i in longs:  # Long Form (ACR)
+            start, end = longs[i], i + 2
+            long = ab.text[s.starts[start] : s.end(long_end(s, i))]
+        elif nxt == "(":  # NAME (Long Form)
+            close = next((k for k in range(end + 1, min(end + 13, n)) if tags[k] == ")"), -1)
+            inner = words[end + 1 : close] if close > 0 else []
+            head = word.split("-")[0]
+            if inner and (long_form(word, inner) == len(inner) or long_form(head, inner) == len(inner)):
+                long = ab.text[s.starts[end + 1] : s.end(close - 1)]
+                end = close + 1
+        strength = 3 if named else _introduced(s, start)
+        if strength and nxt in NOMINAL:
+            strength = 2  # "a novel MoE architecture, BlockFFN": the name after the comma is the one
+        if not strength and end + 2 < n and tags[end] == "," and lows[end + 1] in ("a", "an"):
+            # "NAME, a new …" opening a sentence that brings something in; "…, NAME: a novel …" anywhere in one
+            new = lows[end + 2] in ("new", "novel") or (end + 3 < n and lows[end + 3] in ("new", "novel"))
+            strength = 2 if (start == 0 or new) and si in ab.brings else 0
+        if strength:
+            if long and " " not in long and long[0].isupper() and is_name(long):
+                word, long = long, ""  # "LongCodeBench (LCB)": the long one is the name
+            found.append(Name(word, long, si, end, start, strength))
+    return found
+
+
+def mentions(text: str, word: str) -> int:
+    """How often the word stands in the text as a word of its own (not inside "X-based" or "XNet")."""
+    n, i = 0, text.find(word)
+    while i >= 0:
+        end = i + len(word)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "-")) and (
+            end == len(text) or not (text[end].isalnum() or text[end] == "-")
+        ):
+            n += 1
+        i = text.find(word, end)
+    return n
+
+
+def _used_before(ab: Abstract, name: Name) -> bool:
+    """Did the abstract use the name (or its singular: RNN for RNNs) before the sentence that brings it in?"""
+    before = ab.before(name.sentence)
+    text = name.text
+    return bool(mentions(before, text) or (text.endswith("s") and len(text) > 2 and mentions(before, text[:-1])))
+
+
+def find_name(ab: Abstract) -> Name | None:
+    """The method, model, benchmark or dataset the abstract introduces (see the module doc): the most plainly
+    introduced, and of those the one the abstract names most often."""
+    found = [n for si in ab.cues if si in ab.brings for n in _names_in(ab, si)]
+    # a name the abstract used before it brought it in is background (a tool, the field), not the contribution
+    found = [n for n in found if not _used_before(ab, n)]
+    # of two names, one built on the other (AdaGDA on GDA, BigCharts-R1 on BigCharts), the built one
+    found = [n for n in found if not any(n.text in m.text and n.text != m.text for m in found)]
+    if not found:
+        return None
+    counts = {n.text: mentions(ab.text, n.text) for n in found}
+    return max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
