@@ -45,7 +45,9 @@ def is_content(s: Sentence, i: int) -> bool:
 
 
 # How likely a word of the abstract is to be a word of its title: a logistic model over the word's rate in
-# the title-word table (resources/title_words.tsv), how often the abstract uses it (1 … 5+), whether the
+# the title-word table (resources/title_words.tsv, if present: it is not shipped, as the only titled
+# corpora at hand carry no licence to ship even their counts; every word then has one rate), how often the
+# abstract uses it (1 … 5+), whether the
 # opening or a contribution sentence has it, whether it is an acronym, and where it first stands (0 at the
 # start, 1 at the end). Fitted on the development set by benchmarks/title_words.py (none of its papers in the
 # table or in the benchmark's corpora): intercept, rate, count, opening, contribution, both, acronym, place.
