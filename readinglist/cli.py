@@ -15,6 +15,7 @@ from readinglist.export import GROUPS, ExportOptions, export, render
 from readinglist.library import Library
 from readinglist.papers import (
     EXPORT_FORMATS,
+    STATE_HINTS,
     STATE_MARKS,
     STATES,
     ImportCancelled,
@@ -22,8 +23,10 @@ from readinglist.papers import (
     Paper,
     QueryError,
     SearchResult,
+    SmartList,
     StoreError,
     export_format_for,
+    parse_priority,
 )
 
 SEARCH_HELP = f"""\
@@ -35,10 +38,11 @@ search syntax:
   title: abstract: author: tag: note: venue:   one field
   year:2024  year:2020..2024  year:>2020       years
   state:{"|".join(STATES)}
+  priority:1|2|3|none   priority 1 first
 """
 
 
-READS = {"list", "search", "show", "export"}  # what still works on a library that cannot be written
+READS = {"list", "search", "show", "export", "lists"}  # what still works on a library that cannot be written
 
 
 class CliError(Exception):
@@ -71,9 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
         s = sub.add_parser(
             name, help=helptext, epilog=SEARCH_HELP, formatter_class=argparse.RawDescriptionHelpFormatter
         )
-        s.add_argument("query", nargs="?" if name == "list" else None, default="", metavar="QUERY")
+        s.add_argument("query", nargs="?", default="", metavar="QUERY")
         if name == "search":
             s.add_argument("--limit", type=int, default=20, help="how many (default 20; 0 for all)")
+        s.add_argument("--list", metavar="NAME", dest="smart_list", help="within a saved list (see `lists`)")
         s.add_argument("--json", action="store_true", help="print a JSON list of papers")
 
     s = sub.add_parser("show", help="show one paper")
@@ -85,9 +90,33 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("id", metavar="ID")
         s.add_argument("tags", nargs="+", metavar="TAG")
 
-    s = sub.add_parser("mark", help="set the reading state")
+    states = "; ".join(f"{st}: {STATE_HINTS[st]}" for st in STATES)
+    s = sub.add_parser("mark", help="set the reading state", description=f"States — {states}.")
     s.add_argument("id", metavar="ID")
     s.add_argument("state", choices=STATES)
+
+    s = sub.add_parser("priority", help="set a paper's priority: 1, 2 or 3 (1 first), 0 clears it")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("priority", metavar="0-3")
+
+    s = sub.add_parser(
+        "lists",
+        help="show the saved lists with their counts (or save, rename, delete one)",
+        description="Smart lists are saved views — a query, a state and a tag — counted live. With no action, "
+        "each is shown with how many papers it holds now.",
+    )
+    s.add_argument("--json", action="store_true", help="print a JSON list")
+    actions = s.add_subparsers(dest="action", metavar="ACTION")
+    a = actions.add_parser("save", help="save a list: `lists save NAME [QUERY] [--state S] [--tag T]`")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("query", nargs="?", default="", metavar="QUERY")
+    a.add_argument("--state", choices=STATES)
+    a.add_argument("--tag")
+    a = actions.add_parser("rename", help="rename a list")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("new_name", metavar="NEW")
+    a = actions.add_parser("delete", help="delete a list (its papers stay)")
+    a.add_argument("name", metavar="NAME")
 
     s = sub.add_parser("note", help="print, set or replace a paper's note (Markdown)")
     s.add_argument("id", metavar="ID")
@@ -103,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
     s.add_argument("-o", "--output", type=Path, metavar="FILE")
     s.add_argument("--format", choices=list(EXPORT_FORMATS), default=None)
+    s.add_argument("--list", metavar="NAME", dest="smart_list", help="the papers of a saved list")
     s.add_argument("--group", choices=GROUPS, default="state")
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
@@ -129,7 +159,7 @@ def paper_line(p: Paper, width: int) -> str:
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
     tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.tags)
     head = f"{p.uid:<7} [{STATE_MARKS[p.state]}] "
-    tail = "  " + " · ".join(x for x in (meta, tags) if x)
+    tail = "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
     room = max(20, width - len(head) - len(tail))
     title = p.title if len(p.title) <= room else p.title[: room - 1] + "…"
     return f"{head}{title}{tail}"
@@ -154,7 +184,8 @@ def show_paper(p: Paper) -> str:
     width = min(100, shutil.get_terminal_size((100, 20)).columns)
     lines = [p.title, "=" * min(len(p.title), width)]
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
-    lines.append(f"id {p.uid} · {p.state}" + (f" · {meta}" if meta else ""))
+    priority = f" · priority {p.priority}" if p.priority else ""
+    lines.append(f"id {p.uid} · {p.state}{priority}" + (f" · {meta}" if meta else ""))
     if p.authors:
         lines.append(", ".join(p.authors))
     if p.tags:
@@ -223,13 +254,22 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             if args.limit < 0:
                 raise CliError("--limit must be 0 (all) or more")
             limit = args.limit or None
-        result = lib.search(args.query, limit=limit)
+        if cmd == "search" and not args.query.strip() and not args.smart_list:
+            raise CliError("search needs a query (or --list NAME); `list` shows every paper")
+        smart = lib.smart_list(args.smart_list) if args.smart_list else None
+        result = lib.search_list(smart, args.query, limit) if smart else lib.search(args.query, limit=limit)
         note_unindexed(result)
         papers = lib.papers(result.ids)
-        print_papers(papers, args.json, result.scores if cmd == "search" else None)
+        print_papers(papers, args.json, result.scores if cmd == "search" and result.scores else None)
         if not papers and not args.json:
-            print(f"No papers match “{args.query}”." if args.query else "The library is empty.", file=sys.stderr)
+            where = f" in the list “{smart.name}”" if smart else ""
+            if args.query:
+                print(f"No papers match “{args.query}”{where}.", file=sys.stderr)
+            else:
+                print(f"The list “{smart.name}” is empty." if smart else "The library is empty.", file=sys.stderr)
         return 0
+    if cmd == "lists":
+        return run_lists(args, lib)
     if cmd == "show":
         p = lib.paper(lib.resolve(args.id))
         assert p is not None
@@ -246,6 +286,15 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         pid = lib.resolve(args.id)
         lib.set_state([pid], args.state)
         print(f"{lib.store.uids([pid])[pid]}: {args.state}")
+        return 0
+    if cmd == "priority":
+        try:
+            priority = parse_priority(args.priority)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        pid = lib.resolve(args.id)
+        lib.set_priority([pid], priority)
+        print(f"{lib.store.uids([pid])[pid]}: " + (f"priority {priority}" if priority else "no priority"))
         return 0
     if cmd == "note":
         pid = lib.resolve(args.id)
@@ -272,12 +321,14 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)
-        result = lib.search(args.query)
+        smart = lib.smart_list(args.smart_list) if args.smart_list else None
+        result = lib.search_list(smart, args.query) if smart else lib.search(args.query)
         note_unindexed(result)
         papers = lib.papers(result.ids)
         options = ExportOptions(
-            format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query
-        )
+            format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query,
+            scope=f"list {smart.name}" if smart else "",
+        )  # fmt: skip
         if args.output:
             try:
                 export(papers, options, args.output)
@@ -303,6 +354,43 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             print(f"  … and {len(restored.conflicts) - 20} more", file=sys.stderr)
         return 0
     raise CliError(f"unknown command {cmd}")
+
+
+def list_json(sl: SmartList, count: int) -> dict[str, object]:
+    return {"name": sl.name, "query": sl.query, "state": sl.state, "tag": sl.tag, "count": count}
+
+
+def run_lists(args: argparse.Namespace, lib: Library) -> int:
+    """`lists`: show the saved lists with their counts now; `lists save|rename|delete` change them."""
+    if args.action == "save":
+        sl = lib.add_smart_list(args.name, args.query, args.state, args.tag)
+        n = lib.list_count(sl)
+        print(f"Saved the list “{sl.name}”: {sl.describe()} ({n:,} paper{'s' if n != 1 else ''})")
+        return 0
+    if args.action == "rename":
+        sl = lib.smart_list(args.name)
+        lib.update_smart_list(SmartList(sl.id, args.new_name, sl.query, sl.state, sl.tag))
+        print(f"Renamed “{sl.name}” to “{' '.join(args.new_name.split())}”")
+        return 0
+    if args.action == "delete":
+        sl = lib.smart_list(args.name)
+        lib.delete_smart_list(sl.id)
+        print(f"Deleted the list “{sl.name}” (its papers stay in the library)")
+        return 0
+    lists = lib.smart_lists()
+    counts = [lib.list_count(sl) for sl in lists]
+    if args.json:
+        print(json.dumps([list_json(sl, n) for sl, n in zip(lists, counts, strict=True)], ensure_ascii=False, indent=2))
+        return 0
+    if not lists:
+        print("No saved lists. Save one with `readinglist lists save NAME [QUERY] [--state S] [--tag T]`, "
+              "or in the window with File → Save View as List.", file=sys.stderr)  # fmt: skip
+        return 0
+    width = max(len(sl.name) for sl in lists)
+    for sl, n in zip(lists, counts, strict=True):
+        definition = sl.describe()
+        print(f"{sl.name:<{width}}  {n:>7,}" + (f"  {definition}" if definition != sl.name else ""))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,10 +19,10 @@ from datetime import date
 from pathlib import Path
 
 from readinglist.markup import escape_markdown, title_plain, to_markdown
-from readinglist.papers import EXPORT_FORMATS, STATE_LABELS, STATES, Paper
+from readinglist.papers import EXPORT_FORMATS, REPORT_ORDER, STATE_LABELS, Paper
 
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
-GROUP_ORDER = tuple(reversed(STATES))  # a reading list starts with what was read
+GROUP_ORDER = REPORT_ORDER  # read, skimmed, queued, unread, skipped: a reading list starts with what was read
 GROUPS = ("state", "tag", "none")
 
 
@@ -79,8 +79,10 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
     box = "[x]" if p.state == "read" else "[ ]"
     title = escape_markdown(p.title)
     head = f"- {box} **[{title}]({p.url})**" if p.url else f"- {box} **{title}**"
-    if p.state == "skimmed":
-        head += " *(skimmed)*"
+    if p.state not in ("read", "unread"):
+        head += f" *({p.state})*"
+    if p.priority:
+        head += f" `P{p.priority}`"
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
     bits = [meta] if meta else []
     if p.authors:
@@ -207,13 +209,16 @@ def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
         if options.notes and p.note.strip():
             fields.append(Field("note", _bib_value(p.note.strip())))
         fields.append(Field("readstatus", _bib_value(p.state)))
+        if p.priority:
+            fields.append(Field("priority", f"prio{p.priority}"))  # JabRef's spelling: prio1 … prio3
         lib.add(Entry("inproceedings", cite_key(p, taken), fields))
     return bibtexparser.write_string(lib)
 
 
 # ---- CSV ----------------------------------------------------------------------------------------------
 
-CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "tags", "note", "url", "links", "abstract"]
+CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
+               "abstract"]  # fmt: skip
 
 
 def csv_text(papers: Sequence[Paper]) -> str:
@@ -229,6 +234,7 @@ def csv_text(papers: Sequence[Paper]) -> str:
                 p.venue,
                 p.year or "",
                 p.state,
+                p.priority or "",
                 ", ".join(p.tags),
                 p.note,
                 p.url,

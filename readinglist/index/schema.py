@@ -17,8 +17,10 @@ from readinglist.index.analysis import FastStemAnalyzer
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
-# terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range)
-SCHEMA_VERSION = 5
+# terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
+# 6: priority (and the states queued, skipped)
+SCHEMA_VERSION = 6
+NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 HIGHLIGHTED_FIELDS = {"title", "abstract", "authors", "note"}
 TITLE_BOOST = 3.0
@@ -40,6 +42,7 @@ def make_schema() -> Schema:
         venue=TEXT(analyzer=names),
         year=NUMERIC(int, bits=16, signed=False, shift_step=0),
         state=ID,
+        priority=ID,  # "1", "2", "3" or "none"
     )
 
 
@@ -51,7 +54,7 @@ def schema_fingerprint(schema: Schema) -> str:
 
 def _document(
     pid: int, title: str, abstract: str, authors: list[str], tags: list[str], note: str, venue: str,
-    year: int | None, state: str,
+    year: int | None, state: str, priority: int | None = None,
 ) -> dict[str, object]:  # fmt: skip
     doc: dict[str, object] = {
         "id": str(pid),
@@ -63,6 +66,7 @@ def _document(
         "note": note,
         "venue": venue,
         "state": state,
+        "priority": str(priority) if priority else NO_PRIORITY,
     }
     if year:
         doc["year"] = year
@@ -70,7 +74,7 @@ def _document(
 
 
 def document(p: Paper) -> dict[str, object]:
-    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state)
+    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state, p.priority)
 
 
 def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
