@@ -1,12 +1,13 @@
 """Annotations in one file: a backup to keep, to restore into any library, or to move to another machine.
 
 A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links)
-and what the user added (tags, reading state, note, own title, citation key) — as gzip-compressed JSON. A restore finds
+and what the user added (tags, reading state, priority, note, own title, citation key) — as gzip-compressed
+JSON. A restore finds
 each paper in the target library the way a re-import does (the same content, else the same title with
 agreeing content) and adds the papers it does not find, so a backup brings a library back from nothing.
 
 Restoring merges, and never loses what the library has: tags are united; a state, note or title the library
-leaves empty (unread, no note, no own title) takes the backup's; where both have one and they differ the
+leaves empty (unread, no priority, no note, no own title) takes the backup's; where both have one and they differ the
 library's is kept and the difference reported (or, with overwrite, the backup's wins).
 
 The library also keeps a rolling automatic backup, written when it is closed after annotations changed:
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from readinglist.importers.base import Record
 from readinglist.importers.matching import Existing, Incoming, _norm_title, same_content
-from readinglist.papers import DEFAULT_STATE, STATES, ImportFailure, Paper, StoreError, normalise_tags
+from readinglist.papers import DEFAULT_STATE, PRIORITIES, STATES, ImportFailure, Paper, StoreError, normalise_tags
 
 if TYPE_CHECKING:
     from readinglist.library import Library
@@ -73,6 +74,7 @@ def _entry(p: Paper) -> dict[str, Any]:
         "source": p.source,
         "tags": p.tags,
         "state": p.state,
+        "priority": p.priority,
         "note": p.note,
         "user_title": p.user_title,
         "citation_key": p.citation_key,
@@ -256,6 +258,13 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
                     changed = True
                 else:
                     summary.conflicts.append(f"{paper.uid} state: kept {paper.state}, the backup has {state}")
+            priority = entry.get("priority")
+            if type(priority) is int and priority in PRIORITIES and priority != paper.priority:
+                if paper.priority is None or overwrite:
+                    store.set_priority([pid], priority)
+                    changed = True
+                else:
+                    summary.conflicts.append(f"{paper.uid} priority: kept {paper.priority}, the backup has {priority}")
             note = entry.get("note")
             if isinstance(note, str) and note.strip() and note != paper.note:
                 if not paper.note.strip() or overwrite:

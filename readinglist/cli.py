@@ -15,6 +15,7 @@ from readinglist.export import GROUPS, ExportOptions, export, render
 from readinglist.library import Library
 from readinglist.papers import (
     EXPORT_FORMATS,
+    STATE_HINTS,
     STATE_MARKS,
     STATES,
     ImportCancelled,
@@ -22,8 +23,10 @@ from readinglist.papers import (
     Paper,
     QueryError,
     SearchResult,
+    SmartList,
     StoreError,
     export_format_for,
+    parse_priority,
 )
 
 SEARCH_HELP = f"""\
@@ -36,6 +39,7 @@ search syntax:
   title: abstract: author: tag: note: venue:   one field (tag:must-read finds #must-read)
   year:2024  year:2020..2024  year:>2020       years
   state:{"|".join(STATES)}
+  priority:1|2|3|none   priority 1 first
   topic:12  topic:graph  NOT topic:12         a topic's papers, by id or a word of its name
                                               (readinglist topics lists them)
 When no paper has every word, the closest matches are listed (most words first); a misspelt word is
@@ -43,7 +47,7 @@ corrected from the library's own words, and the correction searched (both said o
 """
 
 
-READS = {"list", "search", "show", "export"}  # what still works on a library that cannot be written
+READS = {"list", "search", "show", "export", "lists"}  # what still works on a library that cannot be written
 
 
 class CliError(Exception):
@@ -76,9 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
         s = sub.add_parser(
             name, help=helptext, epilog=SEARCH_HELP, formatter_class=argparse.RawDescriptionHelpFormatter
         )
-        s.add_argument("query", nargs="?" if name == "list" else None, default="", metavar="QUERY")
+        s.add_argument("query", nargs="?", default="", metavar="QUERY")
         if name == "search":
             s.add_argument("--limit", type=int, default=20, help="how many (default 20; 0 for all)")
+        s.add_argument("--list", metavar="NAME", dest="smart_list", help="within a saved list (see `lists`)")
         s.add_argument("--json", action="store_true", help="print a JSON list of papers")
 
     s = sub.add_parser("show", help="show one paper")
@@ -90,9 +95,33 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("id", metavar="ID")
         s.add_argument("tags", nargs="+", metavar="TAG")
 
-    s = sub.add_parser("mark", help="set the reading state")
+    states = "; ".join(f"{st}: {STATE_HINTS[st]}" for st in STATES)
+    s = sub.add_parser("mark", help="set the reading state", description=f"States — {states}.")
     s.add_argument("id", metavar="ID")
     s.add_argument("state", choices=STATES)
+
+    s = sub.add_parser("priority", help="set a paper's priority: 1, 2 or 3 (1 first), 0 clears it")
+    s.add_argument("id", metavar="ID")
+    s.add_argument("priority", metavar="0-3")
+
+    s = sub.add_parser(
+        "lists",
+        help="show the saved lists with their counts (or save, rename, delete one)",
+        description="Smart lists are saved views — a query, a state and a tag — counted live. With no action, "
+        "each is shown with how many papers it holds now.",
+    )
+    s.add_argument("--json", action="store_true", help="print a JSON list")
+    actions = s.add_subparsers(dest="action", metavar="ACTION")
+    a = actions.add_parser("save", help="save a list: `lists save NAME [QUERY] [--state S] [--tag T]`")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("query", nargs="?", default="", metavar="QUERY")
+    a.add_argument("--state", choices=STATES)
+    a.add_argument("--tag")
+    a = actions.add_parser("rename", help="rename a list")
+    a.add_argument("name", metavar="NAME")
+    a.add_argument("new_name", metavar="NEW")
+    a = actions.add_parser("delete", help="delete a list (its papers stay)")
+    a.add_argument("name", metavar="NAME")
 
     s = sub.add_parser("note", help="print, set or replace a paper's note (Markdown)")
     s.add_argument("id", metavar="ID")
@@ -112,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
     s.add_argument("-o", "--output", type=Path, metavar="FILE")
     s.add_argument("--format", choices=list(EXPORT_FORMATS), default=None)
+    s.add_argument("--list", metavar="NAME", dest="smart_list", help="the papers of a saved list")
     s.add_argument("--group", choices=GROUPS, default="state")
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
@@ -142,7 +172,7 @@ def paper_line(p: Paper, width: int) -> str:
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
     tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.tags)
     head = f"{p.uid:<7} [{STATE_MARKS[p.state]}] "
-    tail = "  " + " · ".join(x for x in (meta, tags) if x)
+    tail = "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
     room = max(20, width - len(head) - len(tail))
     title = p.title if len(p.title) <= room else p.title[: room - 1] + "…"
     return f"{head}{title}{tail}"
@@ -200,7 +230,8 @@ def show_paper(p: Paper) -> str:
     lines = [p.title, "=" * min(len(p.title), width)]
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
     key = f" · key {p.citation_key}" if p.citation_key else ""
-    lines.append(f"id {p.uid}{key} · {p.state}" + (f" · {meta}" if meta else ""))
+    priority = f" · priority {p.priority}" if p.priority else ""
+    lines.append(f"id {p.uid}{key} · {p.state}{priority}" + (f" · {meta}" if meta else ""))
     if p.authors:
         lines.append(", ".join(p.authors))
     if p.tags:
@@ -242,13 +273,18 @@ def say(message: str) -> None:
     print(f"readinglist: {message}", file=sys.stderr)
 
 
-def searched(lib: Library, query: str, limit: int | None) -> SearchResult:
+def searched(lib: Library, query: str, limit: int | None, smart: SmartList | None = None) -> SearchResult:
     """The results to print for a query, always in rank order, with what a reader should know said on
     stderr: a misspelt word's correction (searched instead when no paper has every word as typed), the
-    closest matches when no paper has every word, and any note on how the query was read."""
-    result = lib.search(query, limit=limit)
+    closest matches when no paper has every word, and any note on how the query was read. With `smart`, the
+    query is searched within that saved list."""
+
+    def run(text: str) -> SearchResult:
+        return lib.search_list(smart, text, limit) if smart is not None else lib.search(text, limit=limit)
+
+    result = run(query)
     if result.correction and (result.partial or not result.ids):
-        corrected = lib.search(result.correction, limit=limit)
+        corrected = run(result.correction)
         if corrected.ids:
             say(f"no paper has every word of “{query}”; searched “{result.correction}” instead")
             result = corrected
@@ -297,12 +333,21 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             if args.limit < 0:
                 raise CliError("--limit must be 0 (all) or more")
             limit = args.limit or None
-        result = searched(lib, args.query, limit)
+        if cmd == "search" and not args.query.strip() and not args.smart_list:
+            raise CliError("search needs a query (or --list NAME); `list` shows every paper")
+        smart = lib.smart_list(args.smart_list) if args.smart_list else None
+        result = searched(lib, args.query, limit, smart)
         papers = lib.papers(result.ids)
-        print_papers(papers, args.json, result.scores if cmd == "search" else None, result.matched)
+        print_papers(papers, args.json, result.scores if cmd == "search" and result.scores else None, result.matched)
         if not papers and not args.json:
-            print(f"No papers match “{result.query}”." if args.query else "The library is empty.", file=sys.stderr)
+            where = f" in the list “{smart.name}”" if smart else ""
+            if args.query:
+                print(f"No papers match “{result.query}”{where}.", file=sys.stderr)
+            else:
+                print(f"The list “{smart.name}” is empty." if smart else "The library is empty.", file=sys.stderr)
         return 0
+    if cmd == "lists":
+        return run_lists(args, lib)
     if cmd == "show":
         p = lib.paper(lib.resolve(args.id))
         assert p is not None
@@ -319,6 +364,15 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         pid = lib.resolve(args.id)
         lib.set_state([pid], args.state)
         print(f"{lib.store.uids([pid])[pid]}: {args.state}")
+        return 0
+    if cmd == "priority":
+        try:
+            priority = parse_priority(args.priority)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        pid = lib.resolve(args.id)
+        lib.set_priority([pid], priority)
+        print(f"{lib.store.uids([pid])[pid]}: " + (f"priority {priority}" if priority else "no priority"))
         return 0
     if cmd == "note":
         pid = lib.resolve(args.id)
@@ -354,7 +408,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)
-        result = lib.search(args.query)
+        smart = lib.smart_list(args.smart_list) if args.smart_list else None
+        result = lib.search_list(smart, args.query) if smart else lib.search(args.query)
         note_unindexed(result)
         for note in result.notes:
             say(note)
@@ -364,8 +419,9 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
                 say(f"did you mean “{result.correction}”?")
         papers = lib.papers([] if result.partial else result.ids)
         options = ExportOptions(
-            format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query
-        )
+            format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query,
+            scope=f"list {smart.name}" if smart else "",
+        )  # fmt: skip
         if args.output:
             try:
                 export(papers, options, args.output)
@@ -417,6 +473,43 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         head = f"{t.id:>4}  {t.size:>6,} · {t.unread:>6,} unread  "
         room = max(20, width - len(head))
         print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
+    return 0
+
+
+def list_json(sl: SmartList, count: int) -> dict[str, object]:
+    return {"name": sl.name, "query": sl.query, "state": sl.state, "tag": sl.tag, "count": count}
+
+
+def run_lists(args: argparse.Namespace, lib: Library) -> int:
+    """`lists`: show the saved lists with their counts now; `lists save|rename|delete` change them."""
+    if args.action == "save":
+        sl = lib.add_smart_list(args.name, args.query, args.state, args.tag)
+        n = lib.list_count(sl)
+        print(f"Saved the list “{sl.name}”: {sl.describe()} ({n:,} paper{'s' if n != 1 else ''})")
+        return 0
+    if args.action == "rename":
+        sl = lib.smart_list(args.name)
+        lib.update_smart_list(SmartList(sl.id, args.new_name, sl.query, sl.state, sl.tag))
+        print(f"Renamed “{sl.name}” to “{' '.join(args.new_name.split())}”")
+        return 0
+    if args.action == "delete":
+        sl = lib.smart_list(args.name)
+        lib.delete_smart_list(sl.id)
+        print(f"Deleted the list “{sl.name}” (its papers stay in the library)")
+        return 0
+    lists = lib.smart_lists()
+    counts = [lib.list_count(sl) for sl in lists]
+    if args.json:
+        print(json.dumps([list_json(sl, n) for sl, n in zip(lists, counts, strict=True)], ensure_ascii=False, indent=2))
+        return 0
+    if not lists:
+        print("No saved lists. Save one with `readinglist lists save NAME [QUERY] [--state S] [--tag T]`, "
+              "or in the window with File → Save View as List.", file=sys.stderr)  # fmt: skip
+        return 0
+    width = max(len(sl.name) for sl in lists)
+    for sl, n in zip(lists, counts, strict=True):
+        definition = sl.describe()
+        print(f"{sl.name:<{width}}  {n:>7,}" + (f"  {definition}" if definition != sl.name else ""))
     return 0
 
 

@@ -20,10 +20,10 @@ from pathlib import Path
 from readinglist import citekeys, latex, mdtext
 from readinglist.filewrite import write_text
 from readinglist.markup import to_markdown
-from readinglist.papers import EXPORT_FORMATS, STATE_LABELS, STATES, Paper
+from readinglist.papers import EXPORT_FORMATS, REPORT_ORDER, STATE_LABELS, Paper
 
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
-GROUP_ORDER = tuple(reversed(STATES))  # a reading list starts with what was read
+GROUP_ORDER = REPORT_ORDER  # read, skimmed, queued, unread, skipped: a reading list starts with what was read
 GROUPS = ("state", "tag", "none")
 
 
@@ -69,8 +69,10 @@ def code_links(p: Paper) -> list[str]:
 def _item(p: Paper, options: ExportOptions) -> list[str]:
     box = "[x]" if p.state == "read" else "[ ]"
     head = f"- {box} **{mdtext.link(p.title, p.url)}**"
-    if p.state == "skimmed":
-        head += " *(skimmed)*"
+    if p.state not in ("read", "unread"):
+        head += f" *({p.state})*"
+    if p.priority:
+        head += f" `P{p.priority}`"
     meta = mdtext.escape(" ".join(x for x in (p.venue, str(p.year or "")) if x))
     bits = [meta] if meta else []
     if p.authors:
@@ -140,13 +142,14 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
 
 # ---- BibTeX -------------------------------------------------------------------------------------------
 
-JABREF_READSTATUS = {"read": "read", "skimmed": "skimmed"}  # JabRef writes no field for unread
+# JabRef's readstatus knows read and skimmed, and writes no field for unread; queued and skipped are ours,
+# written the same way (JabRef keeps a value it does not know as text, and readinglist reads it back)
+JABREF_READSTATUS = {"read": "read", "skimmed": "skimmed", "queued": "queued", "skipped": "skipped"}
 JABREF_PRIORITY = {1: "prio1", 2: "prio2", 3: "prio3"}  # JabRef's priority field: 1 is the highest
 
 
 def jabref_priority(priority: int | None) -> str | None:
-    """JabRef's `priority` value for a priority 1–3. Papers have no priority yet (issue 17): when Paper gains
-    one, bibtex_entry writes `priority = {jabref_priority(p.priority)}` where it says so."""
+    """JabRef's `priority` value for a priority 1–3 (bibtex_entry writes it)."""
     return JABREF_PRIORITY.get(priority) if priority is not None else None
 
 
@@ -195,7 +198,8 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
         fields.append(("annote", latex.plain_to_bibtex(p.note.strip(), ascii_only)))
     if p.state in JABREF_READSTATUS:
         fields.append(("readstatus", JABREF_READSTATUS[p.state]))
-    # priority: Paper has none yet — then: fields.append(("priority", jabref_priority(p.priority)))
+    if p.priority:
+        fields.append(("priority", jabref_priority(p.priority) or ""))
     kind = "inproceedings" if p.venue else "misc"
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
     return f"@{kind}{{{key},\n{body}\n}}\n"
@@ -210,7 +214,8 @@ def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
 
 # ---- CSV ----------------------------------------------------------------------------------------------
 
-CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "tags", "note", "url", "links", "abstract"]
+CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
+               "abstract"]  # fmt: skip
 # OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +, -, @; tab and
 # carriage return start one in some spreadsheets); the full-width forms are folded to them by some
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
@@ -239,6 +244,7 @@ def csv_text(papers: Sequence[Paper]) -> str:
                 p.venue,
                 p.year or "",
                 p.state,
+                p.priority or "",
                 ", ".join(p.tags),
                 p.note,
                 p.url,

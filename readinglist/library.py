@@ -21,11 +21,13 @@ from readinglist.backup import RestoreSummary, auto_backup, write_backup
 from readinglist.backup import restore as restore_backup
 from readinglist.importing import ImportSummary, Progress
 from readinglist.papers import (
+    DEFAULT_STATE,
     STATES,
     ImportCancelled,
     Paper,
     QueryError,
     SearchResult,
+    SmartList,
     StoreError,
     TableRow,
     Topic,
@@ -258,11 +260,13 @@ class Library:
         state: str | None = None,
         tag: str | None = None,
         topic: int | None = None,
+        within: str = "",
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order. `topic` (the
-        sidebar's choice) and the query's own topic: clauses keep the papers of those topics."""
+        sidebar's choice) and the query's own topic: clauses keep the papers of those topics. `within` is a
+        smart list's query: the matches are searched among its papers."""
         words, wanted, unwanted = self._topic_filters(text, topic)
-        if not words.strip():
+        if not words.strip() and not within.strip():
             ids = self.store.ordered_ids(
                 "added",
                 state=state,
@@ -274,11 +278,11 @@ class Library:
         index = self.index
         behind = self.updater.ensure_current()  # see every change committed before this search
         if wanted is None and not unwanted:
-            result = index.search(words, limit=limit, state=state, tag=tag)
+            result = index.search(words, limit=limit, state=state, tag=tag, within=within)
         else:
             # topics live in SQLite, not in the index (a recompute would rewrite every document): rank every
             # match, then keep those of the topics
-            found = index.search(words, state=state, tag=tag)
+            found = index.search(words, state=state, tag=tag, within=within)
             keep = self.store.papers_in_topics(sorted(wanted)) if wanted is not None else None
             drop = self.store.papers_in_topics(sorted(unwanted))
             scores = found.scores or [0.0] * len(found.ids)
@@ -456,9 +460,22 @@ class Library:
         return shared_phrases(texts[paper_id], texts[other_id], self.index.word_frequencies, top=top)
 
     def counts(self) -> dict[str, int]:
+        """Papers in each state, "all" of them, and how many are "triaged" (any state but unread)."""
         counts = self.store.state_counts()
         counts["all"] = sum(counts[s] for s in STATES)
+        counts["triaged"] = counts["all"] - counts[DEFAULT_STATE]
         return counts
+
+    def triaged_among(self, ids: Sequence[int]) -> dict[int, str]:
+        """The papers among `ids` (a view's papers) that have been triaged, with their states: what
+        "triaged N of M" counts. It costs the triaged papers and a look-up per id in C, not a query per id."""
+        triaged = self.store.triaged_states()
+        if len(ids) >= self.store.count():  # every paper (ids are distinct): no look-ups at all
+            return dict(triaged)
+        return {pid: triaged[pid] for pid in triaged.keys() & ids}
+
+    def states(self, ids: Sequence[int]) -> dict[int, str]:
+        return self.store.states(ids)
 
     def tag_counts(self) -> list[tuple[str, int]]:
         return self.store.tag_counts()
@@ -548,6 +565,16 @@ class Library:
         self.store.restore_states(states)
         self._reindex(list(states))
 
+    def set_priority(self, ids: Sequence[int], priority: int | None) -> dict[int, int | None]:
+        """Priority 1–3 (1 first) or None; returns the priorities before, for undo."""
+        before = self.store.set_priority(ids, priority)
+        self._reindex(ids)
+        return before
+
+    def restore_priorities(self, priorities: dict[int, int | None]) -> None:
+        self.store.restore_priorities(priorities)
+        self._reindex(list(priorities))
+
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
         before = self.store.add_tags(ids, normalise_tags(tags))
         self._reindex(ids)
@@ -605,3 +632,54 @@ class Library:
         before = self.store.set_user_title(paper_id, title)
         self._reindex([paper_id])
         return before
+
+    # ---- smart lists: saved views, counted live ----
+
+    def smart_lists(self) -> list[SmartList]:
+        return self.store.smart_lists()
+
+    def smart_list(self, name: str) -> SmartList:
+        """The list of that name (any case); a StoreError naming the lists there are if none."""
+        return self.store.smart_list(name)
+
+    def check_smart_list(self, name: str, query: str = "", list_id: int | None = None) -> None:
+        """Raise a StoreError or QueryError that says why a list of this name and query cannot be saved
+        (no name, the name taken by another list, a query that cannot be searched)."""
+        if not " ".join(name.split()):
+            raise StoreError("a list needs a name")
+        clash = [sl for sl in self.smart_lists() if sl.name.casefold() == " ".join(name.split()).casefold()]
+        if clash and clash[0].id != list_id:
+            raise StoreError(f"there is a list named “{clash[0].name}” already")
+        if query.strip():
+            from readinglist.index.query import preprocess
+
+            preprocess(query)
+
+    def add_smart_list(self, name: str, query: str = "", state: str | None = None, tag: str | None = None) -> SmartList:
+        """Save a view as a list. Its query is checked first: a list that cannot be searched is not saved."""
+        self.check_smart_list(name, query)
+        return self.store.add_smart_list(name, query, state, tag)
+
+    def restore_smart_list(self, sl: SmartList, place: int) -> SmartList:
+        """Put a deleted list back where it was (undo)."""
+        return self.store.add_smart_list(sl.name, sl.query, sl.state, sl.tag, position=place, list_id=sl.id)
+
+    def update_smart_list(self, sl: SmartList) -> SmartList:
+        """Rename or redefine a list; returns it as it was, for undo."""
+        return self.store.update_smart_list(sl)
+
+    def delete_smart_list(self, list_id: int) -> tuple[SmartList, int] | None:
+        return self.store.delete_smart_list(list_id)
+
+    def move_smart_list(self, list_id: int, place: int) -> int:
+        return self.store.move_smart_list(list_id, place)
+
+    def search_list(self, sl: SmartList, text: str = "", limit: int | None = None) -> SearchResult:
+        """The list's papers (matching `text` too, if given) in rank order, or library order without a query."""
+        return self.search(text, limit=limit, state=sl.state, tag=sl.tag, within=sl.query)
+
+    def list_count(self, sl: SmartList) -> int:
+        """How many papers the list holds now: from SQLite when it has no query, else from the index."""
+        if not sl.query.strip():
+            return self.store.count_where(sl.state, sl.tag)
+        return len(self.search_list(sl).ids)

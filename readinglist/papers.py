@@ -8,21 +8,45 @@ the index, the exports, the command line and the window follow.
 from __future__ import annotations
 
 import errno
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 # ---- reading states ---------------------------------------------------------------------------------
 
-STATES = ("unread", "skimmed", "read")  # in triage order: the sort order of the state column
-STATE_LABELS = {"unread": "Unread", "skimmed": "Skimmed", "read": "Read"}
-STATE_MARKS = {"unread": " ", "skimmed": "~", "read": "x"}  # the command line's one-character column
-STATE_KEYS = {"read": "R", "skimmed": "S", "unread": "U"}  # the window's shortcut for each
+STATES = ("unread", "queued", "skimmed", "read", "skipped")  # in triage order: the state column's sort order
+STATE_LABELS = {"unread": "Unread", "queued": "Queued", "skimmed": "Skimmed", "read": "Read", "skipped": "Skipped"}
+STATE_HINTS = {  # what each state means, where a tooltip or a help text says it
+    "unread": "not looked at yet",
+    "queued": "to read: worth your time",
+    "skimmed": "looked through",
+    "read": "read",
+    "skipped": "not for me",
+}
+# the command line's one-character column
+STATE_MARKS = {"unread": " ", "queued": ">", "skimmed": "~", "read": "x", "skipped": "-"}
+STATE_KEYS = {"read": "R", "skimmed": "S", "unread": "U", "queued": "Q", "skipped": "X"}  # the window's shortcuts
 DEFAULT_STATE = "unread"
+TRIAGED_STATES = tuple(s for s in STATES if s != DEFAULT_STATE)  # "triaged N of M": a decision was made
+REPORT_ORDER = ("read", "skimmed", "queued", "unread", "skipped")  # a reading list starts with what was read
+
+PRIORITIES = (1, 2, 3)  # 1 first; a paper without a priority has None (0 clears it where a number is typed)
+PRIORITY_LABELS = {1: "P1", 2: "P2", 3: "P3"}
 
 
 def state_order(state: str) -> int:
     return STATES.index(state) if state in STATES else len(STATES)
+
+
+def parse_priority(value: str | int | None) -> int | None:
+    """A priority as the user gives it: 1–3, or 0 (or "none", "") for none. Raises ValueError otherwise."""
+    text = str(value if value is not None else "").strip().lower()
+    if text in ("", "0", "none", "-"):
+        return None
+    if text.lstrip("p") in {str(p) for p in PRIORITIES}:
+        return int(text.lstrip("p"))
+    raise ValueError(f"priority {value!r}: use 1, 2 or 3 (1 first), or 0 to clear it")
 
 
 # ---- file formats -----------------------------------------------------------------------------------
@@ -119,6 +143,7 @@ class Paper:
     in_source: bool = True
     updated_at: str = ""
     citation_key: str = ""  # given once when stored (citekeys), then only the user changes it
+    priority: int | None = None  # 1–3, 1 first; None: none given
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -131,6 +156,7 @@ class Paper:
             "url": self.url,
             "tags": self.tags,
             "state": self.state,
+            "priority": self.priority,
             "note": self.note,
             "links": self.links,
             "source": self.source,
@@ -157,7 +183,8 @@ class NewPaper:
     tags: list[str]
 
 
-TableRow = tuple[str, str, int | None, str, str]  # what a table row shows: title, venue, year, state, tags
+# what a table row shows: title, venue, year, state, tags, priority
+TableRow = tuple[str, str, int | None, str, str, int | None]
 
 
 def normalise_tags(tags: Iterable[str]) -> list[str]:
@@ -169,6 +196,37 @@ def normalise_tags(tags: Iterable[str]) -> list[str]:
             if clean:
                 out.setdefault(clean, None)
     return list(out)
+
+
+# ---- smart lists -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SmartList:
+    """A saved view: a query, a state and a tag, shown in the sidebar with its live count. Its papers are
+    whatever matches now, never a stored set of ids."""
+
+    id: int
+    name: str
+    query: str = ""
+    state: str | None = None  # None: every state
+    tag: str | None = None
+
+    def describe(self) -> str:
+        """The list's definition in words: "Unread · diffusion · tag rl"."""
+        return describe_view(self.query, self.state, self.tag)
+
+
+def describe_view(query: str = "", state: str | None = None, tag: str | None = None) -> str:
+    """A view's name as a user would say it, e.g. "Queued · priority 1" (what a new list is first called)."""
+    parts = [STATE_LABELS.get(state, state) if state else ""]
+    text = " ".join(query.split())
+    if text:
+        m = re.fullmatch(r"priority:\s*(\d)", text, re.IGNORECASE)
+        parts.append(f"priority {m.group(1)}" if m else text)
+    if tag:
+        parts.append(f"tag {tag}")
+    return " · ".join(p for p in parts if p) or "All papers"
 
 
 # ---- searching --------------------------------------------------------------------------------------

@@ -10,18 +10,30 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import TypeVar
 
 from readinglist import citekeys
-from readinglist.papers import DEFAULT_STATE, STATES, NewPaper, Paper, StoreError, TableRow, Topic
+from readinglist.papers import (
+    DEFAULT_STATE,
+    PRIORITIES,
+    STATES,
+    NewPaper,
+    Paper,
+    SmartList,
+    StoreError,
+    TableRow,
+    Topic,
+)
 
 T = TypeVar("T")
 SORT_COLUMNS = {
@@ -29,6 +41,7 @@ SORT_COLUMNS = {
     "venue": "lower(p.venue)",
     "year": "p.year",
     "state": "CASE p.state " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(STATES)) + " END",
+    "priority": "COALESCE(p.priority, 9)",  # 1 first, none last
     "added": "p.id",
     "tags": "(SELECT lower(group_concat(t.name, ', ')) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
     " WHERE pt.paper_id = p.id)",
@@ -206,7 +219,7 @@ def _m0005_topics(db: sqlite3.Connection) -> None:
     )
 
 
-def _m0010_titles_with_math(db: sqlite3.Connection) -> None:
+def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
     plain title of each paper imported with math in its title is derived again. Only those rows change;
     their revision moves on and the index journal has them, so the index takes the new titles."""
@@ -226,6 +239,67 @@ def _m0010_titles_with_math(db: sqlite3.Connection) -> None:
         )
 
 
+def _rebuilds_tables(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
+    """Marks a migration that drops and re-creates a table: `Store.migrate` runs it with foreign keys off
+    (dropping papers would otherwise cascade to every tag of every paper) and checks them before it commits."""
+    fn.rebuilds_tables = True  # type: ignore[attr-defined]
+    return fn
+
+
+# the states as migration 0009 knows them, spelled here and not taken from papers.STATES: a migration must
+# mean tomorrow what it meant when it was written (a later state gets a migration of its own)
+_TRIAGE_STATES_SQL = "('unread', 'queued', 'skimmed', 'read', 'skipped')"
+_STATE_CHECK = re.compile(r"CHECK\s*\(\s*\"?state\"?\s+IN\s*\([^()]*\)\s*\)", re.IGNORECASE)
+_CREATE_PAPERS = re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[\"`\[]?papers[\"`\]]?", re.IGNORECASE)
+
+
+@_rebuilds_tables
+def _m0009_triage_states(db: sqlite3.Connection) -> None:
+    """Two more states, queued ("read this") and skipped ("not for me"), and a priority 1–3.
+
+    SQLite cannot alter the CHECK on papers.state, so the table is rebuilt the way SQLite's documentation
+    describes (lang_altertable.html, "other kinds of table schema changes"): the new table is made from the
+    old one's own CREATE statement with only the CHECK changed — so columns another migration added stay —
+    every row is copied with its id, the old table dropped, the new one renamed, and every index and trigger
+    on it made again from its stored SQL. The table-rows index also covers the priority, so a painted row
+    still reads no paper's record. All in the migration's transaction: a failure leaves the old table."""
+    sql = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'papers'").fetchone()[0]
+    if "'queued'" not in sql:
+        new_sql, found = _STATE_CHECK.subn(f"CHECK (state IN {_TRIAGE_STATES_SQL})", sql)
+        new_sql, named = _CREATE_PAPERS.subn("CREATE TABLE papers_rebuilt", new_sql, count=1)
+        if found != 1 or named != 1:
+            raise sqlite3.DatabaseError("the papers table is not as migration 0009 expects (its state CHECK)")
+        dependents = [
+            (row[0], row[1])
+            for row in db.execute(
+                "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'papers' AND type IN ('index', 'trigger')"
+                " AND sql IS NOT NULL"  # the UNIQUE constraint's own index has none: the new table makes it
+            )
+        ]
+        columns = ", ".join(f'"{row[1]}"' for row in db.execute("PRAGMA table_info(papers)"))
+        db.execute(new_sql)
+        db.execute(f"INSERT INTO papers_rebuilt({columns}) SELECT {columns} FROM papers")
+        db.execute("DROP TABLE papers")
+        db.execute("ALTER TABLE papers_rebuilt RENAME TO papers")
+        if "priority" not in _columns(db, "papers"):
+            db.execute("ALTER TABLE papers ADD COLUMN priority INTEGER CHECK (priority BETWEEN 1 AND 3)")
+        for name, statement in dependents:
+            if name == "papers_row" and "priority" not in statement:
+                statement = re.sub(r"\)\s*$", ", priority)", statement)
+            db.execute(statement)
+    elif "priority" not in _columns(db, "papers"):
+        db.execute("ALTER TABLE papers ADD COLUMN priority INTEGER CHECK (priority BETWEEN 1 AND 3)")
+
+
+def _m0010_smart_lists(db: sqlite3.Connection) -> None:
+    """Saved views (a query, a state, a tag) the sidebar lists with live counts, in the user's order."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS smart_lists(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+        " query TEXT NOT NULL DEFAULT '', state TEXT, tag TEXT, position INTEGER NOT NULL DEFAULT 0,"
+        " created_at TEXT NOT NULL)"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -234,7 +308,9 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0005_topics", _m0005_topics),
     ("0006_index_journal", _m0006_index_journal),
     ("0007_lookup_indexes", _m0007_lookup_indexes),
-    ("0010_titles_with_math", _m0010_titles_with_math),
+    ("0009_triage_states", _m0009_triage_states),
+    ("0010_smart_lists", _m0010_smart_lists),
+    ("0011_titles_with_math", _m0011_titles_with_math),
 ]
 
 
@@ -277,6 +353,8 @@ class Store:
         self._rows_hint: str | None = None
         self._inserts = 0  # moves on around every insert of papers (see count)
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
+        self._state_writes = 0  # moves on around every change of states (see state_counts)
+        self._priority_sql: str | None = None  # "p.priority", or NULL in a read-only library older than 0009
         if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
@@ -421,9 +499,19 @@ class Store:
         if done:  # an existing library: keep a copy as it was
             self.backup(self.path.with_name(f"{self.path.stem}.before-{pending[0][0]}.db"))
         for name, fn in pending:
-            with self.transaction() as tx:
-                fn(tx)
-                tx.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)", (name, now()))
+            rebuilds = bool(getattr(fn, "rebuilds_tables", False))
+            if rebuilds:  # outside the transaction: inside one, SQLite ignores this pragma
+                db.execute("PRAGMA foreign_keys = OFF")
+            try:
+                with self.transaction() as tx:
+                    fn(tx)
+                    if rebuilds and tx.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                        raise StoreError(f"{self.path}: migration {name} would break a reference; nothing was changed")
+                    tx.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)", (name, now()))
+            finally:
+                if rebuilds:
+                    db.execute("PRAGMA foreign_keys = ON")
+        self._tables = None
         return [name for name, _ in pending]
 
     def backup(self, target: Path) -> Path:
@@ -532,7 +620,8 @@ class Store:
     _SELECT = (
         "SELECT p.id, p.uid, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.title, p.auto_title,"
         " p.user_title, p.abstract, p.plain_abstract, p.authors, p.venue, p.year, p.url, p.links, p.state,"
-        " p.note, s.name, p.in_source, p.updated_at, {key} FROM papers p LEFT JOIN sources s ON s.id = p.source_id"
+        " p.note, s.name, p.in_source, p.updated_at, {key}, {priority} FROM papers p"
+        " LEFT JOIN sources s ON s.id = p.source_id"
     )
     _select: str | None = None
 
@@ -540,8 +629,15 @@ class Store:
         """_SELECT for this library: one opened read-only may predate the citation keys' column."""
         if self._select is None:
             has_keys = "citation_key" in _columns(self.db, "papers")
-            self._select = self._SELECT.format(key="p.citation_key" if has_keys else "NULL")
+            self._select = self._SELECT.format(key="p.citation_key" if has_keys else "NULL", priority=self.priority_sql)
         return self._select
+
+    @property
+    def priority_sql(self) -> str:
+        """The priority column as a query names it: NULL in a library opened read-only before it existed."""
+        if self._priority_sql is None:
+            self._priority_sql = "p.priority" if "priority" in _columns(self.db, "papers") else "NULL"
+        return self._priority_sql
 
     def _paper(self, row: tuple, tags: list[str]) -> Paper:
         return Paper(
@@ -564,6 +660,7 @@ class Store:
             in_source=bool(row[16]),
             updated_at=row[17],
             citation_key=row[18] or "",
+            priority=row[19],
             tags=tags,
         )
 
@@ -591,7 +688,7 @@ class Store:
         return got[0] if got else None
 
     def rows(self, ids: Sequence[int]) -> dict[int, TableRow]:
-        """What a table row shows — (title, venue, year, state, tags) — without the abstracts, from the
+        """What a table row shows — (title, venue, year, state, tags, priority) — without the abstracts, from the
         table rows index (SQLite's planner would read the papers' records instead)."""
         out: dict[int, TableRow] = {}
         db = self.db
@@ -603,11 +700,11 @@ class Store:
             for row in db.execute(
                 "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.venue, p.year, p.state,"
                 " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt"
-                " JOIN tags t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE)), '')"
-                f" FROM papers p {self._rows_hint} WHERE p.id IN ({marks})",
+                " JOIN tags t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE)), ''),"
+                f" {self.priority_sql} FROM papers p {self._rows_hint} WHERE p.id IN ({marks})",
                 chunk,
             ):
-                out[row[0]] = (row[1], row[2], row[3], row[4], row[5])
+                out[row[0]] = (row[1], row[2], row[3], row[4], row[5], row[6])
         return out
 
     def is_empty(self) -> bool:
@@ -625,7 +722,7 @@ class Store:
     ) -> list[int]:
         """Every paper id in a column's order, filtered by state, tag and topics (in any of `topics`, in none
         of `not_topics`): sorting is SQLite's job."""
-        expr = SORT_COLUMNS.get(sort, SORT_COLUMNS["added"])
+        expr = SORT_COLUMNS.get(sort, SORT_COLUMNS["added"]).replace("p.priority", self.priority_sql)
         if expr == "p.id" and state is None and tag is None and topics is None and not not_topics:
             # Papers are never deleted, so their ids are usually exactly 1..n: then the order is known
             # without reading the table (a scan of its 342 MB took 170 ms at 94k papers, at start-up)
@@ -813,16 +910,47 @@ class Store:
         """Returns the previous states, so the caller can undo."""
         if state not in STATES:
             raise StoreError(f"unknown state {state!r}; use one of {', '.join(STATES)}")
-        with self.transaction() as db:
-            before = self.states(ids)
-            db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(state, i) for i in ids])
-            self._touch(db, ids)
+        self._state_writes += 1  # before and after: counts taken meanwhile are not kept
+        try:
+            with self.transaction() as db:
+                before = self.states(ids)
+                db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(state, i) for i in ids])
+                self._touch(db, ids)
+        finally:
+            self._state_writes += 1
         return before
 
     def restore_states(self, states: dict[int, str]) -> None:
+        self._state_writes += 1
+        try:
+            with self.transaction() as db:
+                db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(s, i) for i, s in states.items()])
+                self._touch(db, list(states))
+        finally:
+            self._state_writes += 1
+
+    def set_priority(self, ids: Sequence[int], priority: int | None) -> dict[int, int | None]:
+        """1–3 (1 first), or None to clear; returns the previous priorities, so the caller can undo."""
+        if priority is not None and priority not in PRIORITIES:
+            raise StoreError(f"priority {priority!r}: use 1, 2 or 3, or 0 to clear it")
         with self.transaction() as db:
-            db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(s, i) for i, s in states.items()])
-            self._touch(db, list(states))
+            before = self.priorities(ids)
+            db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(priority, i) for i in ids])
+            self._touch(db, ids)
+        return before
+
+    def restore_priorities(self, priorities: dict[int, int | None]) -> None:
+        with self.transaction() as db:
+            db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(p, i) for i, p in priorities.items()])
+            self._touch(db, list(priorities))
+
+    def priorities(self, ids: Sequence[int]) -> dict[int, int | None]:
+        out: dict[int, int | None] = {}
+        column = self.priority_sql
+        for chunk in _chunks(list(ids), 900):
+            marks = ",".join("?" * len(chunk))
+            out.update(dict(self.db.execute(f"SELECT p.id, {column} FROM papers p WHERE p.id IN ({marks})", chunk)))
+        return out
 
     def states(self, ids: Sequence[int]) -> dict[int, str]:
         out = {}
@@ -905,14 +1033,48 @@ class Store:
             )
         )
 
+    def _state_key(self) -> tuple[int, int, int]:
+        """What state counts depend on: another connection's commits, this store's inserts and state writes."""
+        return (self.db.execute("PRAGMA data_version").fetchone()[0], self._inserts, self._state_writes)
+
     def state_counts(self) -> dict[str, int]:
         """Counted through the state index, the unread as the rest: GROUP BY state scanned all of it
-        (10 ms at 94k papers, on every r/s/u); these take 0.05 ms while few papers are read."""
+        (10 ms at 94k papers, on every r/s/u); these take 0.05 ms while few papers are read. Kept, like
+        `count`, until states change or papers are added (a tag or a note leaves them as they are)."""
+        key = self._state_key()
+        kept = getattr(self._local, "state_counts", None)
+        if kept is not None and kept[0] == key:
+            return dict(kept[1])
         db = self.db
         total = self.count()
-        counts = {s: db.execute("SELECT count(*) FROM papers WHERE state = ?", (s,)).fetchone()[0] for s in STATES[1:]}
-        counts[STATES[0]] = total - sum(counts.values())
-        return {s: counts[s] for s in STATES}
+        triaged = [s for s in STATES if s != DEFAULT_STATE]
+        counts = {s: db.execute("SELECT count(*) FROM papers WHERE state = ?", (s,)).fetchone()[0] for s in triaged}
+        counts[DEFAULT_STATE] = total - sum(counts.values())
+        ordered = {s: counts[s] for s in STATES}
+        self._local.state_counts = (key, ordered)
+        return dict(ordered)
+
+    def triaged_states(self) -> Mapping[int, str]:
+        """Every paper with a state other than unread, and its state: looked up in the state index, so it
+        costs what has been triaged, not the library. Kept (read-only) until states change."""
+        key = self._state_key()
+        kept = getattr(self._local, "triaged", None)
+        if kept is None or kept[0] != key:
+            triaged = [s for s in STATES if s != DEFAULT_STATE]
+            rows = self.db.execute(
+                f"SELECT id, state FROM papers WHERE state IN ({','.join('?' * len(triaged))})", triaged
+            )
+            kept = self._local.triaged = (key, MappingProxyType(dict(rows.fetchall())))
+        return kept[1]
+
+    def count_where(self, state: str | None = None, tag: str | None = None) -> int:
+        """How many papers have this state and tag (a smart list without a query)."""
+        if state is None and tag is None:
+            return self.count()
+        if tag is None and state is not None:
+            return self.state_counts().get(state, 0)
+        where, args = self._filters(state, tag)
+        return int(self.db.execute(f"SELECT count(*) FROM papers p{where}", args).fetchone()[0])
 
     def set_note(self, paper_id: int, note: str) -> str:
         with self.transaction() as db:
@@ -1054,6 +1216,96 @@ class Store:
         """Changes when papers are added or their text revised (what topics are computed from)."""
         row = self.db.execute("SELECT count(*), max(id), max(updated_at) FROM papers").fetchone()
         return f"{row[0]}:{row[1] or 0}:{row[2] or ''}"
+
+    # ---- smart lists ----
+
+    def smart_lists(self) -> list[SmartList]:
+        """The saved lists, in the user's order."""
+        if self.read_only and not self.has_table("smart_lists"):
+            return []
+        rows = self.db.execute("SELECT id, name, query, state, tag FROM smart_lists ORDER BY position, id")
+        return [SmartList(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+    def smart_list(self, name: str) -> SmartList:
+        """The list of that name (any case), or a StoreError that names the lists there are."""
+        lists = self.smart_lists()
+        for sl in lists:
+            if sl.name.casefold() == name.strip().casefold():
+                return sl
+        known = ", ".join(f"“{sl.name}”" for sl in lists) or "none yet"
+        raise StoreError(f"no list named “{name}” (lists: {known})")
+
+    @staticmethod
+    def _check_list(name: str, state: str | None) -> str:
+        name = " ".join(name.split())
+        if not name:
+            raise StoreError("a list needs a name")
+        if state is not None and state not in STATES:
+            raise StoreError(f"unknown state {state!r}; use one of {', '.join(STATES)}")
+        return name
+
+    def _name_taken(self, db: sqlite3.Connection, name: str, other_than: int | None = None) -> None:
+        row = db.execute("SELECT id FROM smart_lists WHERE name = ?", (name,)).fetchone()
+        if row is not None and row[0] != other_than:
+            raise StoreError(f"there is a list named “{name}” already")
+
+    def add_smart_list(
+        self, name: str, query: str = "", state: str | None = None, tag: str | None = None,
+        position: int | None = None, list_id: int | None = None,
+    ) -> SmartList:  # fmt: skip
+        """A new list, last (or at `position`, with `list_id`: how undoing a deletion puts it back)."""
+        name = self._check_list(name, state)
+        with self.transaction() as db:
+            self._name_taken(db, name)
+            if position is None:
+                position = int(db.execute("SELECT COALESCE(max(position), -1) + 1 FROM smart_lists").fetchone()[0])
+            else:
+                db.execute("UPDATE smart_lists SET position = position + 1 WHERE position >= ?", (position,))
+            cur = db.execute(
+                "INSERT INTO smart_lists(id, name, query, state, tag, position, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (list_id, name, query.strip(), state, tag, position, now()),
+            )
+            return SmartList(int(cur.lastrowid or 0), name, query.strip(), state, tag)
+
+    def update_smart_list(self, sl: SmartList) -> SmartList:
+        """Give the list `sl.id` this name and definition; returns the list as it was, for undo."""
+        name = self._check_list(sl.name, sl.state)
+        with self.transaction() as db:
+            row = db.execute("SELECT id, name, query, state, tag FROM smart_lists WHERE id = ?", (sl.id,)).fetchone()
+            if row is None:
+                raise StoreError(f"the list “{sl.name}” is gone")
+            self._name_taken(db, name, other_than=sl.id)
+            db.execute("UPDATE smart_lists SET name = ?, query = ?, state = ?, tag = ? WHERE id = ?",
+                       (name, sl.query.strip(), sl.state, sl.tag, sl.id))  # fmt: skip
+            return SmartList(*row)
+
+    def delete_smart_list(self, list_id: int) -> tuple[SmartList, int] | None:
+        """Delete a list; returns it and its place in the order (for undo), or None if there was none."""
+        with self.transaction() as db:
+            lists = self.smart_lists()
+            place = next((i for i, sl in enumerate(lists) if sl.id == list_id), None)
+            if place is None:
+                return None
+            db.execute("DELETE FROM smart_lists WHERE id = ?", (list_id,))
+            self._renumber(db, [sl.id for sl in lists if sl.id != list_id])
+            return lists[place], place
+
+    def move_smart_list(self, list_id: int, place: int) -> int:
+        """Move a list to `place` in the order (clamped); returns where it was."""
+        with self.transaction() as db:
+            order = [sl.id for sl in self.smart_lists()]
+            if list_id not in order:
+                raise StoreError("that list is gone")
+            was = order.index(list_id)
+            order.remove(list_id)
+            order.insert(max(0, min(place, len(order))), list_id)
+            self._renumber(db, order)
+            return was
+
+    @staticmethod
+    def _renumber(db: sqlite3.Connection, order: Sequence[int]) -> None:
+        db.executemany("UPDATE smart_lists SET position = ? WHERE id = ?", [(i, lid) for i, lid in enumerate(order)])
 
 
 def _marks(items: Sequence[object]) -> str:

@@ -127,6 +127,6 @@ def test_counts_follow_state_changes(lib):
     ids = lib.search("").ids
     lib.set_state(ids[:3], "read")
     lib.set_state(ids[3:5], "skimmed")
-    assert lib.counts() == {"unread": 14, "skimmed": 2, "read": 3, "all": 19}
+    assert lib.counts() == {"unread": 14, "queued": 0, "skimmed": 2, "read": 3, "skipped": 0, "all": 19, "triaged": 5}
     lib.restore_states({ids[0]: "unread", ids[3]: "read"})
-    assert lib.counts() == {"unread": 15, "skimmed": 1, "read": 3, "all": 19}
+    assert lib.counts() == {"unread": 15, "queued": 0, "skimmed": 1, "read": 3, "skipped": 0, "all": 19, "triaged": 4}

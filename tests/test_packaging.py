@@ -21,6 +21,5 @@ def test_wheel_carries_corpus_and_resources(tmp_path):
     assert "readinglist/_data/corpus/icml2026.txt" in names
     assert "readinglist/_data/resources/icons/readinglist.svg" in names
     assert "readinglist/_data/resources/io.github.readinglist.readinglist.desktop" in names
-    assert "readinglist/_data/resources/title_words.tsv" in names  # derived titles weigh their words with it
     assert any(n.endswith("entry_points.txt") for n in names)
     assert not any(n.startswith("tests/") for n in names)

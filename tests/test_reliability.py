@@ -141,9 +141,14 @@ def test_imports_from_two_processes_queue_and_say_so(data_dir):
     first = subprocess.Popen([sys.executable, "-m", "readinglist", "--data-dir", str(data_dir), "import",
                               str(corpus("neurips_1987_2018.jsonl.gz"))], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)  # fmt: skip
+    from whoosh.util.filelock import FileLock
+
+    probe = FileLock(str(data_dir / "import.lock"))
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not _children(first.pid):  # the first is indexing
-        time.sleep(0.05)
+    while time.monotonic() < deadline and probe.acquire():  # until the first holds the import lock
+        probe.release()
+        time.sleep(0.02)
+    assert first.poll() is None, "the first import ended before the second could start"
     second = cli(data_dir, "import", str(corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")), timeout=600)
     out, err = first.communicate(timeout=600)
     assert first.returncode == 0 and second.returncode == 0, (err, second.stderr)

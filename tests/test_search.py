@@ -228,7 +228,7 @@ def test_existing_libraries_get_their_math_titles_derived_again(tmp_path):
     lib.close()
     db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
     db.execute("UPDATE papers SET auto_title = 'Sparse ℓ_1-regression'")
-    db.execute("DELETE FROM schema_migrations WHERE name = '0010_titles_with_math'")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0011_titles_with_math'")
     db.commit()
     db.close()
     store = Store(tmp_path / "data" / "library.db")

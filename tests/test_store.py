@@ -169,7 +169,7 @@ def test_paper_count_is_kept_until_papers_are_added_here_or_elsewhere(tmp_path):
     counted: list[str] = []
     s.db.set_trace_callback(lambda sql: counted.append(sql) if sql.endswith("count(*) FROM papers") else None)
     s.set_state([1], "read")  # marking a paper (and so every r/s/u) does not recount every paper
-    assert s.state_counts() == {"unread": 1, "skimmed": 0, "read": 1} and s.count() == 2
+    assert s.state_counts() == {"unread": 1, "queued": 0, "skimmed": 0, "read": 1, "skipped": 0} and s.count() == 2
     assert counted == []
     s.insert_papers(src, [_new_paper(3)], 2)  # an import here
     assert s.count() == 3 and len(counted) == 1

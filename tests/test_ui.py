@@ -30,7 +30,7 @@ from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
 from readinglist.library import Library
 from readinglist.papers import Paper
-from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, IdRole, PaperTableModel, SortRole
+from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, TITLE, IdRole, PaperTableModel, SortRole
 from readinglist.ui.paper_table import PaperTableView
 
 
@@ -96,10 +96,13 @@ def test_contract_names(window):
     assert isinstance(window.findChild(QTableView, "paperTable").model(), PaperTableModel)
 
 
-def test_status_bar_counts(window):
+def test_status_bar_counts(qtbot, window):
     window.library.set_state(window.library.search("").ids[:3], "read")
     window.update_counts()
-    assert window.statusLabel.text() == "19 papers · 3 read · 0 skimmed · 19 shown"
+    assert window.statusLabel.text() == "19 papers · 19 shown · triaged 0 of 19"  # the view's count: read again
+    with qtbot.waitSignal(window.searchFinished):  # at the next search
+        window.search_bar.run()
+    assert window.statusLabel.text() == "19 papers · 19 shown · triaged 3 of 19"
 
 
 def test_table_shows_every_match_not_top_n(qtbot, window):
@@ -201,8 +204,8 @@ def test_sidebar_filter_combines_with_query(qtbot, window):
     assert sorted(window.table.model.ids) == sorted(ids[:2])
     with qtbot.waitSignal(window.searchFinished):
         click_sidebar(qtbot, window, ("tag", "keep"))
-    assert window.table.model.ids == [ids[0]]
-    assert window.sidebar.filter == ("tag", "keep")
+    assert window.table.model.ids == [ids[0]]  # read, and tagged keep: the state stays picked
+    assert (window.sidebar.filter.state, window.sidebar.filter.tag) == ("read", "keep")
     assert "keep  (1)" in tag_labels(window)[:1]
 
 
@@ -324,7 +327,7 @@ def test_keyboard_triage_with_auto_advance_and_undo(qtbot, window):
         window.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
     )
     assert window.library.paper(first).state == "read"
-    assert window.statusLabel.text().startswith("19 papers · 1 read")
+    assert window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19"
 
 
 def test_auto_advance_setting_off(qtbot, window):
@@ -488,16 +491,19 @@ def test_model_fills_only_the_rows_shown(qapp):
     model = PaperTableModel(lib)  # type: ignore[arg-type]
     model.set_ids(range(100_000))
     assert model.rowCount() == 100_000 and lib.fetched == 0
-    assert model.data(model.index(50_000, 1)) is None  # not shown yet: no items
+    assert model.data(model.index(50_000, TITLE)) is None  # not shown yet: no items
     model.fill(50_000, 50_039)  # what a view is about to paint
-    assert model.data(model.index(50_000, 1)) == "Paper 50000" and model.data(model.index(50_039, 1)) == "Paper 50039"
+    assert (
+        model.data(model.index(50_000, TITLE)) == "Paper 50000"
+        and model.data(model.index(50_039, TITLE)) == "Paper 50039"
+    )
     assert lib.fetched == 40
     model.fill(50_010, 50_049)
     assert lib.fetched == 50  # only the rows without items
     for start in range(0, 60_000, 40):  # scrolling through the table keeps a bounded number of rows filled
         model.fill(start, start + 39)
-    filled = sum(model.item(r, 1) is not None for r in range(model.rowCount()))
-    assert filled <= KEEP_FILLED + 40 and model.data(model.index(59_999, 1)) == "Paper 59999"
+    filled = sum(model.item(r, TITLE) is not None for r in range(model.rowCount()))
+    assert filled <= KEEP_FILLED + 40 and model.data(model.index(59_999, TITLE)) == "Paper 59999"
     # marking papers one at a time finds their rows by a scan; only a batch builds the id → row map
     for pid in (99_999, 3, 50_000, 7, 8, 9, 10, 11, 12, 13):
         model.refresh([pid])
@@ -555,7 +561,8 @@ def test_model_cells_look_right_and_are_painted_without_python(qtbot):
     assert not model.flags(model.index(0, COLUMNS.index("venue"))) & Qt.ItemFlag.ItemIsEditable
     assert model.headerData(title, Qt.Orientation.Horizontal) == "Title"
     sort_values = [model.data(model.index(1, c), SortRole) for c in range(len(COLUMNS))]
-    assert sort_values == [2, "paper 1", "V", 2020, "t"]  # native values: state order, casefolded title, year
+    assert sort_values == [3, 9, "paper 1", "V", 2020, "t"]  # native values: state order, no priority last,
+    # casefolded title, year
     assert model.data(model.index(1, 0), IdRole) == 1
 
     old = QApplication.palette()
@@ -575,18 +582,18 @@ def test_the_window_fills_the_rows_it_paints(qtbot, window):
     table, model = window.table.view, window.table.model
     table.resize(table.width(), 200)  # fewer rows than the library shows: scrolling brings new ones
     table.viewport().repaint()
-    shown = [r for r in range(model.rowCount()) if table.visualRect(model.index(r, 1)).isValid()
-             and table.visualRect(model.index(r, 1)).intersects(table.viewport().rect())]  # fmt: skip
-    assert shown and all(model.data(model.index(r, 1)) for r in shown)
+    shown = [r for r in range(model.rowCount()) if table.visualRect(model.index(r, TITLE)).isValid()
+             and table.visualRect(model.index(r, TITLE)).intersects(table.viewport().rect())]  # fmt: skip
+    assert shown and all(model.data(model.index(r, TITLE)) for r in shown)
     table.scrollToBottom()
     table.viewport().repaint()
-    assert model.data(model.index(model.rowCount() - 1, 1))
+    assert model.data(model.index(model.rowCount() - 1, TITLE))
     header = table.horizontalHeader()
     header.setSortIndicator(COLUMNS.index("year"), Qt.SortOrder.DescendingOrder)
     table.viewport().repaint()
     last = model.rowCount() - 1
     pid = model.ids[last]
-    assert model.data(model.index(last, 1)) == window.library.rows([pid])[pid][0]  # the new order
+    assert model.data(model.index(last, TITLE)) == window.library.rows([pid])[pid][0]  # the new order
 
 
 def test_a_second_view_and_a_view_through_a_proxy_paint_filled_rows(qtbot):
@@ -608,14 +615,14 @@ def test_a_second_view_and_a_view_through_a_proxy_paint_filled_rows(qtbot):
         view.resize(400, 300)
         with qtbot.waitExposed(view):
             view.show()
-    through_proxy.scrollTo(proxy.index(3000, 1))  # rows the first view never showed
+    through_proxy.scrollTo(proxy.index(3000, TITLE))  # rows the first view never showed
     for view in (direct, through_proxy):
         view.viewport().repaint()
         first, last = view.rowAt(0), view.rowAt(view.viewport().height() - 1)
         assert 0 <= first < last
         shown = view.model()
-        assert all(shown.data(shown.index(r, 1)) == f"Paper {r}" for r in range(first, last + 1))
-    assert through_proxy.rowAt(0) > 2000 and model.data(model.index(200, 1)) is None  # only what was shown
+        assert all(shown.data(shown.index(r, TITLE)) == f"Paper {r}" for r in range(first, last + 1))
+    assert through_proxy.rowAt(0) > 2000 and model.data(model.index(200, TITLE)) is None  # only what was shown
 
 
 def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch):

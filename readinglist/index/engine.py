@@ -406,8 +406,8 @@ class Index:
                 self._searcher, self._pids, self._ranker, self._vocabulary = self._open_searcher()
             yield self._searcher
 
-    def parse(self, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
-        return parse(self.parser, text, state, tag)
+    def parse(self, text: str, state: str | None = None, tag: str | None = None, within: str = "") -> query.Query:
+        return parse(self.parser, text, state, tag, within)
 
     def set_checkpoint(self, checkpoint: Callable[[], None] | None) -> None:
         """A function a search calls between posting blocks; it may wait (the window paints meanwhile)."""
@@ -417,21 +417,23 @@ class Index:
         self._checkpoint()
 
     def search(
-        self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None
-    ) -> SearchResult:
-        """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`.
+        self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None,
+        within: str = "",
+    ) -> SearchResult:  # fmt: skip
+        """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`;
+        `within` is a smart list's query, which the matches must match too.
 
         When no paper has every word, the closest matches instead (`SearchResult.partial`); a word the
         library lacks or holds rarely gets a correction from its own words (`SearchResult.correction`),
         which the closest matches use. A paper found with every word is never displaced by them."""
         notes: list[str] = []
         try:
-            q = self.parse(text, state, tag)
+            q = self.parse(text, state, tag, within)
         except QueryError:
             raise
         except Exception as exc:  # whoosh's parser rejects some odd syntax: pasted text is read as words
             try:
-                q = self.parse(_plain_words(text), state, tag)
+                q = self.parse(_plain_words(text), state, tag, within)
             except Exception:
                 raise QueryError(f"cannot read that query ({exc})") from None
             notes.append("The query's punctuation was read as plain text.")

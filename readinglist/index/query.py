@@ -21,14 +21,16 @@ from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
 from readinglist.index.analysis import WordAnalyzer, fold, stem, tag_key
-from readinglist.index.schema import HIGHLIGHTED_FIELDS, STEMMED_FIELDS, TEXT_FIELDS
-from readinglist.papers import STATES, QueryError
+from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
+from readinglist.papers import PRIORITIES, STATES, QueryError
 
 if TYPE_CHECKING:
     from readinglist.index.vocabulary import Vocabulary
 
-KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "id"}
-FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state, topic"
+KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "priority",
+                "id"}  # fmt: skip
+FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state, priority, topic"
+PRIORITY_VALUES = (*(str(p) for p in PRIORITIES), NO_PRIORITY)
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: 3.6 s → 0.26 s for a typo'd word at 94k papers
 MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches, slowly
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
@@ -96,6 +98,9 @@ class Stemmed(query.Or):
         return self
 
 
+_VALUE_RE = re.compile(r"(?<![\w\\])(?:state|priority):\w+")
+
+
 def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
     balanced; punctuation of pasted text that Whoosh would read as syntax made plain."""
@@ -123,9 +128,12 @@ def preprocess(text: str) -> str:
         if pasted or name in URL_SCHEMES or outside[m.end() : m.end() + 1] == "/":
             continue  # a link, or "(cid:2)" in a pasted sentence: the colon is punctuation (see below)
         raise QueryError(f"unknown field “{m.group(1)}:” — use one of {FIELDS_HELP}")
-    state = re.search(r"\bstate:(\S+)", outside)
-    if state and state.group(1).lower().strip('"') not in STATES:
-        raise QueryError(f"state:{state.group(1)} — use " + ", ".join(f"state:{s}" for s in STATES))
+    for state in re.finditer(r"\bstate:(\S+)", outside, re.IGNORECASE):
+        if state.group(1).lower().strip('"()') not in STATES:
+            raise QueryError(f"state:{state.group(1)} — use " + ", ".join(f"state:{s}" for s in STATES))
+    for priority in re.finditer(r"\bpriority:(\S+)", outside, re.IGNORECASE):
+        if priority.group(1).lower().strip('"()') not in PRIORITY_VALUES:
+            raise QueryError(f"priority:{priority.group(1)} — use priority:1, priority:2, priority:3 or priority:none")
     if not _FIELD_RE.search(text):
         return text
 
@@ -133,7 +141,8 @@ def preprocess(text: str) -> str:
         name = m.group(1).lower()
         return name + ":" if name in KNOWN_FIELDS else m.group(1) + " "  # field names are case-insensitive
 
-    return _FIELD_RE.sub(field, text)
+    # and so are states and priorities (state:Read)
+    return _VALUE_RE.sub(lambda m: m.group(0).lower(), _FIELD_RE.sub(field, text))
 
 
 def _fuzzy(m: re.Match[str]) -> str:
@@ -193,12 +202,18 @@ def make_parser(schema: Schema) -> qparser.QueryParser:
     return parser
 
 
-def parse(parser: qparser.QueryParser, text: str, state: str | None = None, tag: str | None = None) -> query.Query:
+def parse(
+    parser: qparser.QueryParser, text: str, state: str | None = None, tag: str | None = None, within: str = ""
+) -> query.Query:
     """The query for `text` (the words as typed; see `resolve`), filtered by a reading state and a tag (the
-    sidebar's choice)."""
+    sidebar's choice), and searched within the papers `within` matches (a smart list's own query)."""
     q = parser.parse(preprocess(text)) if text.strip() else query.Every()
     if q is query.NullQuery and text.strip():
         raise QueryError("that query has no words to search for")
+    if within.strip():
+        outer = parser.parse(preprocess(within))
+        if outer is not query.NullQuery:
+            q = outer if isinstance(q, query.Every) else query.And([outer, q])
     for leaf in q.leaves():
         if isinstance(leaf, query.MultiTerm):
             # rank a prefix or fuzzy match by the words it matched (BM25F), not a constant 1 per field

@@ -17,8 +17,10 @@ from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
 # terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
-# 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key
-SCHEMA_VERSION = 6
+# 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key;
+# 7: priority (and the states queued, skipped)
+SCHEMA_VERSION = 7
+NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
 HIGHLIGHTED_FIELDS = {"title", "abstract", "authors", "note"}
@@ -43,6 +45,7 @@ def make_schema() -> Schema:
         venue=TEXT(analyzer=words),
         year=NUMERIC(int, bits=16, signed=False, shift_step=0),
         state=ID,
+        priority=ID,  # "1", "2", "3" or "none"
     )
 
 
@@ -54,7 +57,7 @@ def schema_fingerprint(schema: Schema) -> str:
 
 def _document(
     pid: int, title: str, abstract: str, authors: list[str], tags: list[str], note: str, venue: str,
-    year: int | None, state: str,
+    year: int | None, state: str, priority: int | None = None,
 ) -> dict[str, object]:  # fmt: skip
     doc: dict[str, object] = {
         "id": str(pid),
@@ -66,6 +69,7 @@ def _document(
         "note": note,
         "venue": venue,
         "state": state,
+        "priority": str(priority) if priority else NO_PRIORITY,
     }
     if year:
         doc["year"] = year
@@ -73,7 +77,7 @@ def _document(
 
 
 def document(p: Paper) -> dict[str, object]:
-    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state)
+    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state, p.priority)
 
 
 def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:

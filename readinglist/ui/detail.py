@@ -42,6 +42,7 @@ def paper_html(
         f" .muted {{ color: {muted}; }} body {{ color: {text}; }} p {{ margin-top: 0; margin-bottom: 8px; }}</style>",
         f'<h2 style="margin-bottom:4px">{title}</h2>',
         f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABELS[p.state]}'
+        f"{f' · priority {p.priority}' if p.priority else ''}"
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
     ]
     if p.authors:

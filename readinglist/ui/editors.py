@@ -50,6 +50,7 @@ class Editors(QWidget):
         selection: Callable[[], list[int]],
         mark_actions: Sequence[QAction],
         parent: QWidget | None = None,
+        priority_actions: Sequence[QAction] = (),
     ):
         """`selection` gives the papers tags apply to (the table's selection, else its current paper)."""
         super().__init__(parent)
@@ -59,11 +60,14 @@ class Editors(QWidget):
         self._paper: int | None = None  # the paper whose tags and note are in the editors
         self._note_saved = ""
         buttons = QHBoxLayout()
-        for action in mark_actions:
-            b = QToolButton(self)
-            b.setDefaultAction(action)
-            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            buttons.addWidget(b)
+        for group in (mark_actions, priority_actions):
+            for action in group:
+                b = QToolButton(self)
+                b.setDefaultAction(action)
+                b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+                b.setAutoRaise(group is priority_actions)
+                buttons.addWidget(b)
+            buttons.addSpacing(8)
         buttons.addStretch(1)
         self.tagEditor = QLineEdit(self)
         self.tagEditor.setObjectName("tagEditor")

@@ -10,16 +10,37 @@ applies results. Every edit goes through the undo stack, and every edit is one k
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut, QUndoStack
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from readinglist import markup
 from readinglist.export import ExportOptions
 from readinglist.library import Library
-from readinglist.papers import SearchResult
+from readinglist.papers import (
+    DEFAULT_STATE,
+    PRIORITIES,
+    STATE_KEYS,
+    STATE_LABELS,
+    STATES,
+    QueryError,
+    SearchResult,
+    SmartList,
+    StoreError,
+    describe_view,
+)
 from readinglist.ui import runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
@@ -29,11 +50,22 @@ from readinglist.ui.outside_changes import OutsideChanges
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_table import PaperTable, empty_text
 from readinglist.ui.search_bar import SearchBar
-from readinglist.ui.sidebar import ALL, Sidebar
-from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand, SetTitleCommand
+from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
+from readinglist.ui.undo import (
+    DeleteListCommand,
+    MoveListCommand,
+    SaveListCommand,
+    SetNoteCommand,
+    SetPriorityCommand,
+    SetStateCommand,
+    SetTagsCommand,
+    SetTitleCommand,
+    UpdateListCommand,
+)
 from readinglist.ui.workers import Runner
 
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
+LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
 
 
 class MainWindow(QMainWindow):
@@ -49,6 +81,10 @@ class MainWindow(QMainWindow):
         self.runner = Runner(self)
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
+        self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
+        self._list_counts: dict[int, int] = {}
+        self._counting_lists = False  # a count of the lists runs on the pool; another is due after it
+        self._lists_due = False
         self.paint_gate = PaintGate()  # the table flags its paints; searches make way (paint_gate.py)
         library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -60,14 +96,20 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._restore_settings()
         self.update_counts()
+        self.sidebar.update_lists(self.library.smart_lists(), {})  # counted once the index is warm
         if read_only_reason:
             self.statusBar().showMessage(read_only_reason)
         self.search_bar.set_text(str(self.settings.value("lastQuery", "") or ""))
+        self._update_caption()
         self.search_bar.run()
         self._warm_timer = QTimer(self)  # a child: it dies with the window
         self._warm_timer.setSingleShot(True)
         self._warm_timer.timeout.connect(self._warm_index)
         self._warm_timer.start(WARM_UP_DELAY_MS)
+        self._list_timer = QTimer(self)
+        self._list_timer.setSingleShot(True)
+        self._list_timer.setInterval(LIST_COUNT_DELAY_MS)
+        self._list_timer.timeout.connect(self._count_lists)
         runtime.freeze_long_lived()  # and again once the warm-up has loaded the index
 
     def _warm_index(self) -> None:
@@ -78,7 +120,11 @@ class MainWindow(QMainWindow):
             self.library.prepare_background_indexing()
             markup.warm()
 
-        self.runner.run(warm, lambda _: runtime.freeze_long_lived(), self._warm_failed)
+        def warmed(_: object) -> None:
+            runtime.freeze_long_lived()
+            self._count_lists()
+
+        self.runner.run(warm, warmed, self._warm_failed)
 
     def _warm_failed(self, exc: Exception) -> None:
         self.statusBar().showMessage(f"Could not prepare the search index: {exc}")
@@ -95,9 +141,25 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_actions(self) -> None:
-        self.actionMarkRead = self._action("actionMarkRead", "Mark &Read", ["R"], lambda: self.mark("read"))
-        self.actionMarkSkimmed = self._action("actionMarkSkimmed", "Mark &Skimmed", ["S"], lambda: self.mark("skimmed"))
-        self.actionMarkUnread = self._action("actionMarkUnread", "Mark &Unread", ["U"], lambda: self.mark("unread"))
+        # one per state, named for it (actionMarkRead, actionMarkQueued, …), on its key from papers.STATE_KEYS
+        self.mark_actions: dict[str, QAction] = {}
+        for state in STATES:
+            label = STATE_LABELS[state]
+            at = label.lower().find(STATE_KEYS[state].lower())  # the menu's mnemonic on the key's letter
+            text = f"Mark {label[:at]}&{label[at:]}" if at >= 0 else f"Mark {label}"
+            action = self._action(f"actionMark{label}", text, [STATE_KEYS[state]],
+                                  lambda _=False, st=state: self.mark(st))  # fmt: skip
+            action.setIconText(label)  # the editors' buttons
+            self.mark_actions[state] = action
+            setattr(self, f"actionMark{label}", action)
+        self.priority_actions: list[QAction] = []
+        for priority in (*PRIORITIES, 0):
+            text = f"Priority &{priority}" if priority else "&No Priority"
+            action = self._action(f"actionPriority{priority}", text, [str(priority)],
+                                  lambda _=False, n=priority: self.set_priority(n or None))  # fmt: skip
+            action.setIconText(f"P{priority}" if priority else "P–")
+            action.setToolTip(f"Priority {priority} (key {priority})" if priority else "No priority (key 0)")
+            self.priority_actions.append(action)
         self.actionUndo = self.undo_stack.createUndoAction(self, "&Undo")
         self.actionUndo.setObjectName("actionUndo")
         self.actionUndo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
@@ -118,6 +180,9 @@ class MainWindow(QMainWindow):
             "actionFocusSearch", "&Find", ["/", QKeySequence.StandardKey.Find], self.focus_search
         )
         self.actionEditTitle = self._action("actionEditTitle", "Edit Tit&le", ["F2"], lambda: self.table.edit_title())
+        self.actionSaveList = self._action(
+            "actionSaveList", "&Save View as List…", ["Ctrl+S"], lambda: self.save_list()
+        )
         self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
         self.actionAutoAdvance.setObjectName("actionAutoAdvance")
         self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
@@ -127,8 +192,8 @@ class MainWindow(QMainWindow):
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
         if self.read_only:
-            for a in (self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread, self.actionImport,
-                      self.actionEditTitle):  # fmt: skip
+            for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionEditTitle,
+                      self.actionSaveList):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -137,16 +202,23 @@ class MainWindow(QMainWindow):
         outer.setContentsMargins(6, 6, 6, 0)
         outer.setSpacing(4)
         self.search_bar = SearchBar(self.runner, self.library, lambda: self.sidebar.filter, central)
-        self.sidebar = Sidebar(self.library, central)
+        self.sidebarPane = QWidget(central)
+        self.sidebarPane.setObjectName("sidebarPane")
+        self.sidebar = Sidebar(self.library, self.sidebarPane)
+        self.view_summary = ViewSummary(self.sidebarPane)
+        sidebar_layout = QVBoxLayout(self.sidebarPane)
+        sidebar_layout.setContentsMargins(0, 0, 0, 0)
+        sidebar_layout.setSpacing(2)
+        sidebar_layout.addWidget(self.sidebar, 1)
+        sidebar_layout.addWidget(self.view_summary)
         self.table = PaperTable(self.library, self.paint_gate, central)
         right = QWidget(central)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         self.detail = DetailPane(self.library, self.runner, right)
         self.editors = Editors(
-            self.library, self.table.selected_ids, [self.actionMarkUnread, self.actionMarkSkimmed, self.actionMarkRead],
-            right,
-        )  # fmt: skip
+            self.library, self.table.selected_ids, list(self.mark_actions.values()), right, self.priority_actions
+        )
         self.rightSplitter = QSplitter(Qt.Orientation.Vertical, right)
         self.rightSplitter.setObjectName("rightSplitter")
         self.rightSplitter.addWidget(self.detail)
@@ -156,7 +228,7 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.rightSplitter)
         self.mainSplitter = QSplitter(Qt.Orientation.Horizontal, central)
         self.mainSplitter.setObjectName("mainSplitter")
-        for pane in (self.sidebar, self.table.view, right):
+        for pane in (self.sidebarPane, self.table.view, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
         self.mainSplitter.setStretchFactor(1, 3)
@@ -182,7 +254,15 @@ class MainWindow(QMainWindow):
         search.runningChanged.connect(detail.set_search_running)
         search.resultsFocusRequested.connect(lambda: table.view.setFocus())
         self.sidebar.filterChanged.connect(lambda _filter: search.run())
+        self.sidebar.filterChanged.connect(lambda _filter: self._update_caption())
+        search.field.textChanged.connect(lambda _text: self._update_caption())
         self.sidebar.tagsEdited.connect(self._push_tags)
+        self.sidebar.saveListRequested.connect(lambda: self.save_list())
+        self.sidebar.listRenameRequested.connect(self.rename_list)
+        self.sidebar.listRedefineRequested.connect(self.redefine_list)
+        self.sidebar.listMoveRequested.connect(self.move_list)
+        self.sidebar.listDeleteRequested.connect(self.delete_list)
+        self.view_summary.clearRequested.connect(self.sidebar.clear_narrowing)
         table.currentPaperChanged.connect(self._current_changed)
         table.selectionChanged.connect(self._update_status)
         table.scrolled.connect(detail.give_way)
@@ -209,13 +289,17 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu("&File")
         file_menu.addActions([self.actionImport, self.actionExport])
         file_menu.addSeparator()
+        file_menu.addAction(self.actionSaveList)
+        file_menu.addSeparator()
         file_menu.addAction(self.actionQuit)
         edit = bar.addMenu("&Edit")
         edit.addActions([self.actionUndo, self.actionRedo])
         edit.addSeparator()
         edit.addActions([self.actionFocusSearch, self.actionFocusTags, self.actionFocusNotes, self.actionEditTitle])
         paper = bar.addMenu("&Paper")
-        paper.addActions([self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread])
+        paper.addActions(list(self.mark_actions.values()))
+        paper.addSeparator()
+        paper.addActions(self.priority_actions)
         paper.addSeparator()
         paper.addActions([self.actionNext, self.actionPrevious])
         paper.addSeparator()
@@ -252,6 +336,7 @@ class MainWindow(QMainWindow):
     def _show_results(self, result: SearchResult, same_query: bool) -> None:
         self.detail.set_terms(result)
         self.table.show_results(result, same_query)
+        self._view_triaged = self.library.triaged_among(result.ids)
         self.detail.rest()  # the results of a query being typed: the paper is rendered once typing rests
         self._update_empty()
         self._update_status()
@@ -271,10 +356,20 @@ class MainWindow(QMainWindow):
     # ---- editing ----
 
     def _changed(self, ids: Sequence[int]) -> None:
-        """After any edit (or its undo): refresh those rows, the counts, and the paper shown."""
+        """After any edit (or its undo): refresh those rows, the counts, and the paper shown. The papers
+        shown stay until the next search, in their new state: "triaged N of M" follows them, and costs the
+        papers changed, not the papers shown."""
         self.table.refresh(ids)
+        shown = self.table.model.shown(ids)
+        if shown:
+            for pid, state in self.library.states(shown).items():
+                if state == DEFAULT_STATE:
+                    self._view_triaged.pop(pid, None)
+                else:
+                    self._view_triaged[pid] = state
         self.update_counts()
         self.detail.refresh(ids)
+        self._list_timer.start()  # the lists are recounted once the marking pauses
 
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
         """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
@@ -304,6 +399,117 @@ class MainWindow(QMainWindow):
         if advance:
             self.move_selection(1)
 
+    def set_priority(self, priority: int | None) -> None:
+        """Keys 1 2 3 (0 clears): the table stays on the paper, so that q or r can follow."""
+        ids = self.table.selected_ids()
+        if not ids or self.read_only:
+            return
+        self.undo_stack.push(SetPriorityCommand(self.library, ids, priority, self._changed))
+
+    # ---- smart lists ----
+
+    def current_view(self) -> tuple[str, str | None, str | None]:
+        """The view shown as a list would keep it: (query, state, tag) — a list's own query and tag with
+        the query typed and the state picked."""
+        view, text = self.sidebar.filter, self.search_bar.text().strip()
+        sl = view.smart_list
+        if sl is None:
+            return text, view.state, view.tag
+        if sl.query and text:
+            grouped = [f"({q})" if " OR " in q or " NOT " in q else q for q in (sl.query, text)]
+            return " ".join(grouped), view.state, sl.tag
+        return sl.query or text, view.state, sl.tag
+
+    def save_list(self, name: str | None = None) -> None:
+        """Save the view shown as a list (asking for its name if not given), then show the list."""
+        if self.read_only:
+            return
+        query, state, tag = self.current_view()
+        while True:
+            if name is None:
+                name, ok = QInputDialog.getText(
+                    self, "Save View as List",
+                    "A list keeps this view's query, state and tag; its count stays live.\nName:",
+                    text=describe_view(query, state, tag),
+                )  # fmt: skip
+                if not ok:
+                    return
+            try:
+                self.library.check_smart_list(name, query)
+                break
+            except (StoreError, QueryError) as exc:
+                QMessageBox.warning(self, "Save View as List", str(exc))
+                name = None
+        command = SaveListCommand(self.library, name, query, state, tag, self.update_lists)
+        self.undo_stack.push(command)
+        if command.saved is not None:
+            self.search_bar.clear()
+            self.sidebar.set_filter(replace(ALL, state=state, smart_list=command.saved))
+
+    def _list(self, list_id: int) -> SmartList | None:
+        return next((sl for sl in self.sidebar.lists if sl.id == list_id), None)
+
+    def rename_list(self, list_id: int, name: str) -> None:
+        sl = self._list(list_id)
+        if sl is None or self.read_only:
+            return
+        try:
+            self.library.check_smart_list(name, list_id=list_id)
+        except StoreError as exc:
+            QMessageBox.warning(self, "Rename List", str(exc))
+            return
+        after = replace(sl, name=" ".join(name.split()))
+        self.undo_stack.push(UpdateListCommand(self.library, after, f"Rename list “{sl.name}”", self.update_lists))
+
+    def redefine_list(self, list_id: int) -> None:
+        """The list keeps its name and takes the view shown (its query, state and tag)."""
+        sl = self._list(list_id)
+        if sl is None or self.read_only:
+            return
+        query, state, tag = self.current_view()
+        after = SmartList(sl.id, sl.name, query, state, tag)
+        self.undo_stack.push(UpdateListCommand(self.library, after, f"Redefine list “{sl.name}”", self.update_lists))
+
+    def move_list(self, list_id: int, place: int) -> None:
+        if (sl := self._list(list_id)) is not None and not self.read_only:
+            self.undo_stack.push(MoveListCommand(self.library, list_id, place, sl.name, self.update_lists))
+
+    def delete_list(self, list_id: int) -> None:
+        if (sl := self._list(list_id)) is not None and not self.read_only:
+            self.undo_stack.push(DeleteListCommand(self.library, list_id, sl.name, self.update_lists))
+
+    def update_lists(self) -> None:
+        """The saved lists as they are now, with the counts known, and a recount on its way."""
+        self.sidebar.update_lists(self.library.smart_lists(), self._list_counts)
+        self._count_lists()
+
+    def _count_lists(self) -> None:
+        """Count every list on the pool (one count at a time; a change meanwhile counts again after it)."""
+        lists = self.sidebar.lists
+        if not lists:
+            return
+        if self._counting_lists:
+            self._lists_due = True
+            return
+        self._counting_lists = True
+
+        def count() -> dict[int, int]:
+            return {sl.id: self.library.list_count(sl) for sl in lists}
+
+        self.runner.run(count, self._lists_counted, self._lists_failed)
+
+    def _lists_counted(self, counts: dict[int, int]) -> None:
+        self._counting_lists = False
+        self._list_counts = counts
+        self.sidebar.update_lists(self.sidebar.lists, counts)
+        if self._lists_due:
+            self._lists_due = False
+            self._count_lists()
+
+    def _lists_failed(self, exc: Exception) -> None:
+        self._counting_lists = False
+        self.statusBar().showMessage(f"Could not count the saved lists: {exc}")
+
     def move_selection(self, step: int) -> None:  # not move(): that is QWidget's, for the window's position
         self.table.move(step)
 
@@ -318,19 +524,25 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         c = self._counts or self.library.counts()
-        parts = [f"{c['all']:,} papers", f"{c['read']:,} read", f"{c['skimmed']:,} skimmed"]
-        parts.append(f"{self.table.model.rowCount():,} shown")
+        shown, triaged = self.table.model.rowCount(), len(self._view_triaged)
+        parts = [f"{c['all']:,} papers", f"{shown:,} shown", f"triaged {triaged:,} of {shown:,}"]
         selected = self.table.selected_count()
         if selected > 1:
             parts.append(f"{selected:,} selected")
         self.statusLabel.setText(" · ".join(parts))
+        self.view_summary.show_triaged(triaged, shown)
+
+    def _update_caption(self) -> None:
+        self.view_summary.show_view(self.sidebar.filter, self.search_bar.text())
 
     def _update_empty(self) -> None:
         if self.table.model.rowCount():
             self.table.show_empty(None)
         else:
             empty = self.library.counts()["all"] == 0
-            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), *self.sidebar.filter))
+            view = self.sidebar.filter
+            phrase = view.phrase() if view != ALL else None
+            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), phrase))
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":
@@ -381,6 +593,7 @@ class MainWindow(QMainWindow):
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
         self.update_counts()
+        self._list_timer.start()
         self.editors.update_completions()
         self.search_bar.run()
 
@@ -411,8 +624,8 @@ class MainWindow(QMainWindow):
         else:
             ids = list(self.table.model.ids)
             options.query = self.search_bar.text().strip()
-            kind, value = self.sidebar.filter
-            options.scope = f"{kind} {value}" if value else ""
+            view = self.sidebar.filter
+            options.scope = view.phrase() if view != ALL else ""
         self.exporter.write(path, options, ids)
 
     # ---- closing ----
@@ -428,5 +641,6 @@ class MainWindow(QMainWindow):
         """Join workers and close the library (tests call this before teardown)."""
         self._warm_timer.stop()
         self.outside.stop()
+        self._list_timer.stop()
         self.runner.wait()
         self.library.close()

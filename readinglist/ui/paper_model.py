@@ -28,13 +28,14 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
-from readinglist.papers import STATE_LABELS, state_order
+from readinglist.papers import PRIORITY_LABELS, STATE_KEYS, STATE_LABELS, STATES, state_order
 from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
 
-COLUMNS = ["state", "title", "venue", "year", "tags"]
-HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
+COLUMNS = ["state", "priority", "title", "venue", "year", "tags"]
+HEADERS = {"state": "", "priority": "P", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
+PRIORITY_COLOURS = {1: "#d9480f", 2: "#e8890c", 3: "#868e96"}  # 1 stands out; 3 is a reminder
 TITLE = COLUMNS.index("title")
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -43,12 +44,25 @@ IdRole = Qt.ItemDataRole.UserRole + 2
 _ICONS: dict[str, QIcon] = {}
 
 
-def _state_pixmap(state: str, blue: QColor, green: QColor) -> QPixmap:
+def _state_pixmap(state: str, blue: QColor, green: QColor, grey: QColor | None = None) -> QPixmap:
     pm = QPixmap(32, 32)
     pm.fill(QColor(0, 0, 0, 0))
     p = QPainter(pm)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    if state == "unread":
+    grey = grey or blue
+    if state == "queued":  # a ring with a play mark: up next
+        p.setPen(QPen(blue, 3))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(16, 16), 9, 9)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(blue)
+        p.drawPolygon([QPointF(13, 11), QPointF(21, 16), QPointF(13, 21)])
+    elif state == "skipped":  # a struck-through ring: not for me
+        p.setPen(QPen(grey, 3))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(16, 16), 8, 8)
+        p.drawLine(QPointF(10.5, 21.5), QPointF(21.5, 10.5))
+    elif state == "unread":
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(blue)
         p.drawEllipse(QPointF(16, 16), 8, 8)
@@ -70,9 +84,9 @@ def state_icon(state: str) -> QIcon:
     """Drawn, not a glyph: no font-fallback search the first time a state is shown, same look everywhere;
     white on a selected row, where the colours would vanish into the highlight."""
     if state not in _ICONS:
-        icon = QIcon(_state_pixmap(state, QColor("#3d7be0"), QColor("#2eb872")))
+        icon = QIcon(_state_pixmap(state, QColor("#3d7be0"), QColor("#2eb872"), QColor("#8a8f98")))
         white = QColor("#ffffff")
-        icon.addPixmap(_state_pixmap(state, white, white), QIcon.Mode.Selected)
+        icon.addPixmap(_state_pixmap(state, white, white, white), QIcon.Mode.Selected)
         _ICONS[state] = icon
     return _ICONS[state]
 
@@ -106,10 +120,14 @@ class PaperTableModel(QStandardItemModel):
         self._flags = [editable if c == "title" and self.editable else _FLAGS for c in COLUMNS]
         self._bold: QFont | None = None
         self._muted: QBrush | None = None
+        self._priority_brushes = {n: QBrush(QColor(c)) for n, c in PRIORITY_COLOURS.items()}
         for column, name in enumerate(COLUMNS):
             header = QStandardItem(HEADERS[name])
             if name == "state":
-                header.setToolTip("Reading state (r read, s skimmed, u unread)")
+                keys = ", ".join(f"{STATE_KEYS[s].lower()} {s}" for s in STATES)
+                header.setToolTip(f"Reading state ({keys})")
+            elif name == "priority":
+                header.setToolTip("Priority (1 first; keys 1 2 3, 0 clears)")
             self.setHorizontalHeaderItem(column, header)
 
     # ---- contents ----
@@ -206,15 +224,27 @@ class PaperTableModel(QStandardItemModel):
             self._row_of = {pid: row for row, pid in enumerate(self.ids)}
         return [self.row_of(i) for i in ids]
 
+    def shown(self, ids: Sequence[int]) -> list[int]:
+        """Those of `ids` that are rows of the table."""
+        return [pid for pid, row in zip(ids, self._rows_of(ids), strict=True) if row is not None]
+
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < len(self.ids) else None
 
-    def _items(self, pid: int, title: str, venue: str, year: int | None, state: str, tags: str) -> list[QStandardItem]:
+    def _items(
+        self, pid: int, title: str, venue: str, year: int | None, state: str, tags: str, priority: int | None = None
+    ) -> list[QStandardItem]:
         state_item = QStandardItem(state_icon(state), "")
         state_item.setToolTip(STATE_LABELS[state])
         state_item.setData(_CENTER, _ALIGN)
         state_item.setData(state_order(state), _SORT)
         state_item.setData(pid, _ID)
+        priority_item = QStandardItem(PRIORITY_LABELS.get(priority, "") if priority else "")
+        priority_item.setData(_CENTER, _ALIGN)
+        priority_item.setData(priority or 9, _SORT)
+        if priority:
+            priority_item.setForeground(self._priority_brushes[priority])
+            priority_item.setToolTip(f"Priority {priority}")
         title_item = QStandardItem(title)
         title_item.setToolTip(title)
         title_item.setData(title.casefold(), _SORT)
@@ -225,7 +255,7 @@ class PaperTableModel(QStandardItemModel):
         year_item.setData(year or 0, _SORT)
         tags_item = QStandardItem(tags)
         tags_item.setData(tags, _SORT)
-        items = [state_item, title_item, venue_item, year_item, tags_item]
+        items = [state_item, priority_item, title_item, venue_item, year_item, tags_item]
         for item, flags in zip(items, self._flags, strict=True):
             item.setFlags(flags)
         if state == "unread":
@@ -233,12 +263,13 @@ class PaperTableModel(QStandardItemModel):
                 self._bold = QFont()
                 self._bold.setBold(True)
             title_item.setFont(self._bold)
-        elif state == "read":
+        elif state in ("read", "skipped"):  # done with, either way
             if self._muted is None:
                 color = QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
                 self._muted = QBrush(color)
             for item in items:
-                item.setForeground(self._muted)
+                if item is not priority_item or not priority:
+                    item.setForeground(self._muted)
         return items
 
     # ---- QStandardItemModel: only what is not asked per painted cell is answered in Python ----

@@ -9,6 +9,7 @@ row — and the other panes follow its `currentPaperChanged`.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
@@ -31,18 +32,17 @@ from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS, TITLE, PaperTableModel
 
 
-def empty_text(library_empty: bool, query: str, kind: str, value: str | None) -> str:
-    """What an empty table says: why it is empty (the library, the query, the sidebar's filter `kind`,
-    `value`), and what to do, as links the window follows (import, clear, all)."""
+def empty_text(library_empty: bool, query: str, view: str | None) -> str:
+    """What an empty table says: why it is empty (the library, the query, the sidebar's filter — `view`
+    says its papers in words, "unread papers tagged “rl”", None for all), and what to do, as links the
+    window follows (import, clear, all)."""
     if library_empty:
         return "Your library is empty.<br><a href='import'>Import papers…</a> or drop files here."
     if query:
-        where = f" in {value}" if value else ""
-        return f"No papers match “{query}”{where} — <a href='clear'>clear the search</a>"
-    if kind == "tag":
-        return f"No papers are tagged “{value}”."
-    if kind == "state":
-        return f"No {value} papers. <a href='all'>Show all papers</a>"
+        where = f" among the {html.escape(view)}" if view else ""
+        return f"No papers match “{html.escape(query)}”{where} — <a href='clear'>clear the search</a>"
+    if view:
+        return f"No {html.escape(view)}. <a href='all'>Show all papers</a>"
     return "No papers."
 
 
@@ -104,7 +104,7 @@ class PaperTableView(QTableView):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         header.setStretchLastSection(False)
         header.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
-        for col, width in (("state", 28), ("venue", 90), ("year", 50), ("tags", 130)):
+        for col, width in (("state", 28), ("priority", 30), ("venue", 90), ("year", 50), ("tags", 130)):
             header.resizeSection(COLUMNS.index(col), width)
         self.emptyLabel = QLabel(self.viewport())
         self.emptyLabel.setObjectName("emptyLabel")
@@ -272,9 +272,18 @@ class PaperTable(QObject):
         label.show()
 
     def _sort_changed(self, section: int, order: Qt.SortOrder) -> None:
+        """The current paper and the selection stay what they were: a sort empties the rows' items, and
+        Qt lets go of the current index and the selection held on them (the keys then acted on nothing)."""
         if 0 <= section < len(COLUMNS):
             keep = self.current_id
+            selected = self.selected_ids() if self.selected_count() > 1 else []
             self.model.sort(section, order)
             row = self.model.row_of(keep) if keep is not None else None
             if row is not None:
-                self.view.scrollTo(self.model.index(row, 0))
+                self.view.select_row(row)
+            rows = [r for r in self.model.shown(selected) if r != keep]
+            if rows:
+                flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+                for pid in rows:
+                    if (r := self.model.row_of(pid)) is not None:
+                        self.view.selectionModel().select(self.model.index(r, 0), flags)

@@ -13,7 +13,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from readinglist.library import Library
-from readinglist.papers import QueryError, SearchResult
+from readinglist.papers import STATES, QueryError, SearchResult
 from readinglist.ui.sidebar import Filter
 from readinglist.ui.workers import Runner
 
@@ -46,7 +46,7 @@ class SearchBar(QWidget):
         )
         self.field.setToolTip(
             'words (stemmed) · "phrase" · prefix* · fuzzy~ · a OR b · NOT c · title: abstract: author: tag: '
-            "note: venue: year:2020..2024 · state:unread|skimmed|read"
+            "note: venue: year:2020..2024 · state:" + "|".join(STATES) + " · priority:1|2|3|none"
         )
         self.field.installEventFilter(self)
         self.error = QLabel(self)
@@ -120,13 +120,11 @@ class SearchBar(QWidget):
         self._start(self._gen, self.field.text())
 
     def _start(self, gen: int, text: str) -> None:
-        kind, value = self._scope()
-        state = value if kind == "state" else None
-        tag = value if kind == "tag" else None
+        scope = self._scope().search_args()
         self._searching = True
         self.runningChanged.emit(True)
         self._runner.run(
-            lambda: self._library.search(text, state=state, tag=tag),
+            lambda: self._library.search(text, **scope),
             lambda result: self._done(gen, result),
             lambda exc: self._failed(gen, exc),
         )

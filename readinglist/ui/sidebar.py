@@ -1,32 +1,104 @@
-"""The sidebar: the library by reading state and the tags, each with its count. Picking an entry filters the
-papers; a tag's context menu renames, merges or deletes it, as an edit the window makes undoable."""
+"""The sidebar: the library by reading state, the saved lists and the tags, each with its count, and under
+them what the papers shown are and how far their triage has come.
+
+The sidebar narrows the papers two ways at once, as Zotero's collections and tag selector do: by a state (the
+Library section: All, Unread, Queued, …) and by a tag or a saved list. Both choices stay highlighted, a click
+on a state keeps the tag, a click on a tag keeps the state, a second click on the tag (or list) lets it go,
+and the caption under the tree says in words what is shown ("Unread · tag diffusion") with a button to show
+every tag again. A list is a saved query, state and tag: picking it picks its state too, and another state
+may then be picked to see the rest of the list. Edits (renaming a tag or a list, deleting, moving a list)
+leave as signals that the window makes undoable.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QInputDialog, QMenu, QMessageBox, QTreeView, QWidget
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QToolButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from readinglist.library import Library
-from readinglist.papers import STATE_LABELS, STATES, StoreError
+from readinglist.papers import STATE_HINTS, STATE_KEYS, STATE_LABELS, STATES, SmartList, StoreError
 
-Filter = tuple[str, str | None]  # ("all", None), ("state", "read"), ("tag", "name")
-ALL: Filter = ("all", None)
+Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
+ALL_KEY: Key = ("all", None)
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What the sidebar narrows the papers to: a state (None: every state), and a tag or a saved list."""
+
+    state: str | None = None
+    tag: str | None = None
+    smart_list: SmartList | None = None
+
+    def search_args(self) -> dict[str, Any]:
+        """Library.search's arguments for this filter (the query typed is searched within them)."""
+        sl = self.smart_list
+        return {"state": self.state, "tag": sl.tag if sl else self.tag, "within": sl.query if sl else ""}
+
+    def phrase(self) -> str:
+        """The papers shown, in words that fit a sentence: "unread papers tagged “rl”"."""
+        head = f"{STATE_LABELS[self.state].lower()} papers" if self.state else "papers"
+        if self.smart_list is not None:
+            return f"{head} in the list “{self.smart_list.name}”"
+        return f"{head} tagged “{self.tag}”" if self.tag else head
+
+    def caption(self) -> str:
+        """What the sidebar's caption says: "Unread · tag rl", "List: To read", "List: To read · Read"."""
+        state = STATE_LABELS[self.state] if self.state else "All"
+        sl = self.smart_list
+        if sl is not None:
+            if self.state == sl.state:
+                return f"List: {sl.name}"
+            return f"List: {sl.name} · {state if self.state else 'every state'}"
+        return f"{state} · tag {self.tag}" if self.tag else ("All papers" if self.state is None else state)
+
+    @property
+    def narrowed(self) -> bool:
+        """A tag or a list is chosen (what the caption's clear button lets go)."""
+        return self.tag is not None or self.smart_list is not None
+
+
+ALL = Filter()
 
 
 class SidebarModel(QStandardItemModel):
-    """Library (All, Unread, Skimmed, Read) and Tags, each with its count."""
+    """Library (All and each state), Lists and Tags, each entry with its count."""
 
-    FilterRole = Qt.ItemDataRole.UserRole + 10  # "state\x1fread", "tag\x1fname", "all\x1f"
+    KeyRole = Qt.ItemDataRole.UserRole + 10  # "state\x1fread", "tag\x1fname", "list\x1f12", "all\x1f"
 
     @staticmethod
-    def encode(key: Filter) -> str:
+    def encode(key: Key) -> str:
         return f"{key[0]}\x1f{key[1] or ''}"
 
     @staticmethod
-    def decode(value: object) -> Filter | None:
+    def decode(value: object) -> Key | None:
         if not isinstance(value, str) or "\x1f" not in value:
             return None
         kind, _, name = value.partition("\x1f")
@@ -36,46 +108,85 @@ class SidebarModel(QStandardItemModel):
         super().__init__(parent)
         self.setHorizontalHeaderLabels(["Library"])
         self.library_root = QStandardItem("Library")
+        self.lists_root = QStandardItem("Lists")
         self.tags_root = QStandardItem("Tags")
-        for root in (self.library_root, self.tags_root):
+        for root in (self.library_root, self.lists_root, self.tags_root):
             root.setSelectable(False)
             root.setEditable(False)
             font = root.font()
             font.setBold(True)
             root.setFont(font)
             self.appendRow(root)
+        self.lists_root.setToolTip("Saved views: a query, a state and a tag, counted live (File → Save View as List)")
+        self.tags_root.setToolTip("Click a tag to show its papers in the state chosen above; click it again to let go")
+
+    @staticmethod
+    def library_entries(counts: dict[str, int]) -> list[tuple[str, Key, str]]:
+        """The Library section: All, then each state, with its count. (The learned ranking's "Suggested"
+        entry, issue 15.2, goes first here, as a row of its own kind that `Sidebar._pick` turns into its
+        filter.)"""
+        entries: list[tuple[str, Key, str]] = [("All", ALL_KEY, f"{counts['all']:,}")]
+        return entries + [(STATE_LABELS[state], ("state", state), f"{counts[state]:,}") for state in STATES]
 
     def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
-        entries: list[tuple[str, Filter, int]] = [("All", ALL, counts["all"])]
-        entries += [(STATE_LABELS[state], ("state", state), counts[state]) for state in STATES]
-        self._fill(self.library_root, entries)
-        self._fill(self.tags_root, [(name, ("tag", name), n) for name, n in tags])
+        self._fill(self.library_root, self.library_entries(counts))
+        for r in range(self.library_root.rowCount()):
+            item = self.library_root.child(r)
+            key = self.decode(item.data(self.KeyRole))
+            if key and key[0] == "state" and key[1]:
+                tip = f"{STATE_LABELS[key[1]]}: {STATE_HINTS[key[1]]} (key {STATE_KEYS[key[1]].lower()})"
+                if item.toolTip() != tip:
+                    item.setToolTip(tip)
+        self._fill(self.tags_root, [(name, ("tag", name), f"{n:,}") for name, n in tags])
         self.tags_root.setText(f"Tags ({len(tags)})" if tags else "Tags")
 
-    def _fill(self, root: QStandardItem, entries: list[tuple[str, Filter, int]]) -> None:
-        existing = {root.child(r).data(self.FilterRole): root.child(r) for r in range(root.rowCount())}
+    def update_lists(self, lists: list[SmartList], counts: dict[int, int]) -> None:
+        """The saved lists in their order, with the counts known (… until counted)."""
+        entries = [(sl.name, ("list", str(sl.id)), f"{counts[sl.id]:,}" if sl.id in counts else "…") for sl in lists]
+        self._fill(self.lists_root, entries)
+        by_id = {str(sl.id): sl for sl in lists}
+        for r in range(self.lists_root.rowCount()):
+            item = self.lists_root.child(r)
+            key = self.decode(item.data(self.KeyRole))
+            if key and key[1] in by_id:
+                sl = by_id[key[1]]
+                item.setToolTip(f"{sl.name}: {sl.describe()} — right-click to rename, move or delete")
+        if not lists:
+            hint = QStandardItem("No lists yet: Ctrl+S saves the view")
+            hint.setEnabled(False)
+            hint.setSelectable(False)
+            hint.setEditable(False)
+            hint.setToolTip("File → Save View as List keeps the query, the state and the tag shown, with a live count")
+            self.lists_root.appendRow(hint)
+
+    def _fill(self, root: QStandardItem, entries: Sequence[tuple[str, Key, str]]) -> None:
         wanted = [self.encode(key) for _, key, _ in entries]
         for r in reversed(range(root.rowCount())):
-            if root.child(r).data(self.FilterRole) not in wanted:
+            if root.child(r).data(self.KeyRole) not in wanted:
                 root.removeRow(r)
-        for row, (label, key, n) in enumerate(entries):
-            item = existing.get(self.encode(key))
-            text = f"{label}  ({n:,})"
-            if item is None:
-                item = QStandardItem(text)
-                item.setEditable(False)
-                item.setData(self.encode(key), self.FilterRole)
-                item.setData(label, Qt.ItemDataRole.ToolTipRole)
-                root.insertRow(row, [item])
-            elif item.text() != text:
+        for row, (label, key, count) in enumerate(entries):
+            text = f"{label}  ({count})"
+            item = root.child(row) if row < root.rowCount() else None
+            if item is None or item.data(self.KeyRole) != self.encode(key):  # new, or moved: (re)placed here
+                later = range(row, root.rowCount())
+                existing = next((r for r in later if root.child(r).data(self.KeyRole) == wanted[row]), None)
+                if existing is not None:
+                    root.insertRow(row, root.takeRow(existing))
+                else:
+                    item = QStandardItem(text)
+                    item.setEditable(False)
+                    item.setData(self.encode(key), self.KeyRole)
+                    item.setData(label, Qt.ItemDataRole.ToolTipRole)
+                    root.insertRow(row, [item])
+                item = root.child(row)
+            if item.text() != text:
                 item.setText(text)
 
-    def find(self, key: Filter) -> QModelIndex:
-        for root in (self.library_root, self.tags_root):
-            for r in range(root.rowCount()):
-                if root.child(r).data(self.FilterRole) == self.encode(key):
-                    return root.child(r).index()
-        return QModelIndex()
+    def find(self, key: Key) -> QModelIndex:
+        """The entry's row, looked for by Qt (a loop here ran in Python over every tag, on every key)."""
+        flags = Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive | Qt.MatchFlag.MatchWrap
+        found = self.match(self.index(0, 0), self.KeyRole, self.encode(key), 1, flags)
+        return found[0] if found else QModelIndex()
 
 
 class Sidebar(QTreeView):
@@ -83,60 +194,229 @@ class Sidebar(QTreeView):
 
     filterChanged = Signal(object)  # Filter: another entry was picked, or the papers under the filter changed
     tagsEdited = Signal(object, str)  # {paper id: its tags after the edit}, the undo text
+    listRenameRequested = Signal(int, str)  # list id, new name
+    listRedefineRequested = Signal(int)  # list id: give it the view shown now
+    listMoveRequested = Signal(int, int)  # list id, new place
+    listDeleteRequested = Signal(int)  # list id
+    saveListRequested = Signal()
 
     def __init__(self, library: Library, parent: QWidget | None = None):
         super().__init__(parent)
         self.library = library
         self._filter: Filter = ALL
+        self._lists: list[SmartList] = []
+        self._at_press: Filter | None = None  # the filter before a press (a click on its tag lets the tag go)
+        self._updating = False  # rows are being replaced: the current row moving is not the user's pick
         self.entries = SidebarModel(self)
         self.setObjectName("tagSidebar")
         self.setModel(self.entries)
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)  # the two choices, shown by us
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self.expandAll()
         self.selectionModel().currentChanged.connect(self._current_changed)
+        self.clicked.connect(self._clicked)
         self.setMinimumWidth(150)
+        self._show_choice()
+
+    # ---- the filter ----
 
     @property
     def filter(self) -> Filter:
         return self._filter
 
-    def set_filter(self, key: Filter) -> None:
-        """Filter by `key` and select its entry (filterChanged is emitted if the entry picked changes)."""
-        self.setCurrentIndex(self.entries.find(key))
-        self._filter = key
+    @property
+    def lists(self) -> list[SmartList]:
+        return list(self._lists)
 
-    def update_counts(self, counts: dict[str, int]) -> None:
-        """New counts (from `Library.counts()`) and the tags as they are now; the filter's entry stays picked."""
-        self.entries.update_counts(counts, self.library.tag_counts())
-        self.expandAll()
-        index = self.entries.find(self._filter)
-        if index.isValid() and self.currentIndex() != index:
-            self.selectionModel().blockSignals(True)
-            self.setCurrentIndex(index)
-            self.selectionModel().blockSignals(False)
+    def set_filter(self, view: Filter) -> None:
+        """Show `view` picked (filterChanged is emitted if it differs from the filter before)."""
+        self._apply(view)
+
+    def clear_narrowing(self) -> None:
+        """Let go of the tag or list, keeping the state."""
+        self._apply(replace(self._filter, tag=None, smart_list=None))
+
+    def _apply(self, view: Filter) -> None:
+        changed = view != self._filter
+        self._filter = view
+        self._show_choice()
+        if changed:
+            self.filterChanged.emit(view)
+
+    def selectionCommand(self, index: QModelIndex | QPersistentModelIndex, event: Any = None) -> Any:
+        """Qt never changes the highlight itself: the rows highlighted are the filter's (see _show_choice)."""
+        return QItemSelectionModel.SelectionFlag.NoUpdate
+
+    def _show_choice(self) -> None:
+        """Highlight the state's row and the tag's or list's row: what is combined is what is lit."""
+        view = self._filter
+        keys: list[Key] = [("state", view.state) if view.state else ALL_KEY]
+        if view.smart_list is not None:
+            keys.append(("list", str(view.smart_list.id)))
+        elif view.tag:
+            keys.append(("tag", view.tag))
+        selection = QItemSelection()
+        for key in keys:
+            index = self.entries.find(key)
+            if index.isValid():
+                selection.select(index, index)
+        self.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def _key_at(self, index: QModelIndex) -> Key | None:
+        return SidebarModel.decode(index.data(SidebarModel.KeyRole)) if index.isValid() else None
+
+    def _pick(self, key: Key) -> Filter:
+        """The filter after picking the row `key`: a state keeps the tag or list, a tag or list keeps the
+        state (a list brings its own)."""
+        kind, value = key
+        view = self._filter
+        if kind == "all":
+            return replace(view, state=None)
+        if kind == "state":
+            return replace(view, state=value)
+        if kind == "tag":
+            return replace(view, tag=value, smart_list=None)
+        if kind == "list":
+            sl = next((sl for sl in self._lists if str(sl.id) == value), None)
+            if sl is not None:
+                return Filter(state=sl.state, smart_list=sl)
+        return view
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        key = SidebarModel.decode(current.data(SidebarModel.FilterRole)) if current.isValid() else None
-        if key is None:
+        """Arrow keys (and a press) pick the row they reach."""
+        key = self._key_at(current)
+        if key is None or self._updating:
             return
-        self._filter = key
-        self.filterChanged.emit(key)
+        self._apply(self._pick(key))
+
+    @staticmethod
+    def _narrows(view: Filter, key: Key) -> bool:
+        """Whether `view` is narrowed by the tag or list row `key`."""
+        if key[0] == "tag":
+            return view.tag is not None and view.tag == key[1]
+        return key[0] == "list" and view.smart_list is not None and str(view.smart_list.id) == key[1]
+
+    def mousePressEvent(self, event: Any) -> None:
+        if event.button() == Qt.MouseButton.RightButton:  # a context menu's click picks nothing
+            event.accept()
+            return
+        self._at_press = self._filter
+        super().mousePressEvent(event)
+
+    def _clicked(self, index: QModelIndex) -> None:
+        """A click on the tag or list that was chosen before it lets it go; on any other row, picks it."""
+        key = self._key_at(index)
+        before, self._at_press = self._at_press, None
+        if key is None:
+            self._show_choice()
+        elif before is not None and self._narrows(before, key):
+            self._apply(replace(before, tag=None, smart_list=None))  # the state as it was before the press
+        else:
+            self._apply(self._pick(key))
+
+    def event(self, event: QEvent) -> bool:
+        """F2 on a list renames it, though the window's F2 edits a paper's title."""
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_F2
+            and (key := self._key_at(self.currentIndex())) is not None
+            and key[0] == "list"
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Space toggles the current tag or list, as a click does; Delete and F2 act on a list."""
+        key = self._key_at(self.currentIndex())
+        if event.key() == Qt.Key.Key_Space and key is not None:
+            self._at_press = self._filter
+            self._clicked(self.currentIndex())
+            return
+        if key is not None and key[0] == "list" and key[1] and not self.library.read_only:
+            lid = int(key[1])
+            if event.key() == Qt.Key.Key_F2:
+                self.rename_list(lid)
+                return
+            if event.key() == Qt.Key.Key_Delete:
+                self.listDeleteRequested.emit(lid)
+                return
+            if event.modifiers() & Qt.KeyboardModifier.AltModifier and event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                self.move_list(lid, -1 if event.key() == Qt.Key.Key_Up else 1)
+                return
+        super().keyPressEvent(event)
+
+    # ---- counts ----
+
+    def update_counts(self, counts: dict[str, int]) -> None:
+        """New counts (from `Library.counts()`) and the tags as they are now; the choice stays lit."""
+        with self._rows_replaced():
+            self.entries.update_counts(counts, self.library.tag_counts())
+        self._show_choice()
+
+    @contextmanager
+    def _rows_replaced(self) -> Iterator[None]:
+        """Rows change under the view: the current row (the keyboard's place) stays on its entry, and its
+        moving is not taken for the user's pick."""
+        current = self._key_at(self.currentIndex())
+        roots = (self.entries.library_root, self.entries.lists_root, self.entries.tags_root)
+        empty = [root for root in roots if not root.hasChildren()]
+        self._updating = True
+        try:
+            yield
+            for root in empty:  # a section gets its first entry: open it (expandAll on every key cost 0.3 ms)
+                if root.hasChildren():
+                    self.expand(root.index())
+            index = self.entries.find(current) if current is not None else QModelIndex()
+            if index.isValid() and index != self.currentIndex():
+                self.selectionModel().setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
+        finally:
+            self._updating = False
+
+    def update_lists(self, lists: list[SmartList], counts: dict[int, int]) -> None:
+        """The saved lists as they are now, with their counts (… for those not counted yet). A chosen list
+        that was redefined is searched as it is now; one deleted is let go."""
+        self._lists = list(lists)
+        with self._rows_replaced():
+            self.entries.update_lists(self._lists, counts)
+        chosen = self._filter.smart_list
+        if chosen is not None:
+            now = next((sl for sl in self._lists if sl.id == chosen.id), None)
+            if now != chosen:
+                self._apply(replace(self._filter, smart_list=now))
+                return
+        self._show_choice()
 
     # ---- tags: rename, merge, delete ----
 
     def _menu(self, pos: QPoint) -> None:
         index = self.indexAt(pos)
-        key = SidebarModel.decode(index.data(SidebarModel.FilterRole)) if index.isValid() else None
-        if not key or key[0] != "tag" or not key[1] or self.library.read_only:
+        key = self._key_at(index)
+        if self.library.read_only:
             return
-        name = key[1]
         menu = QMenu(self)
-        menu.addAction("Rename or Merge…", lambda: self.rename_tag(name))
-        menu.addAction("Delete Tag", lambda: self.delete_tag(name))
+        if key and key[0] == "tag" and key[1]:
+            name = key[1]
+            menu.addAction("Rename or Merge…", lambda: self.rename_tag(name))
+            menu.addAction("Delete Tag", lambda: self.delete_tag(name))
+        elif key and key[0] == "list" and key[1]:
+            lid = int(key[1])
+            place = next((i for i, sl in enumerate(self._lists) if sl.id == lid), 0)
+            menu.addAction("Rename…", lambda: self.rename_list(lid))
+            menu.addAction("Replace with the View Shown", lambda: self.listRedefineRequested.emit(lid))
+            up = menu.addAction("Move Up", lambda: self.move_list(lid, -1))
+            up.setEnabled(place > 0)
+            down = menu.addAction("Move Down", lambda: self.move_list(lid, 1))
+            down.setEnabled(place < len(self._lists) - 1)
+            menu.addSeparator()
+            menu.addAction("Delete List", lambda: self.listDeleteRequested.emit(lid))
+        else:
+            menu.addAction("Save View as List…", self.saveListRequested.emit)
         menu.exec(self.viewport().mapToGlobal(pos))
 
     def rename_tag(self, old: str, new: str | None = None) -> None:
@@ -154,12 +434,77 @@ class Sidebar(QTreeView):
             return
         merge = new.strip().lower() in self.library.tag_names() and new.strip().lower() != old
         self.tagsEdited.emit(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”")
-        if self._filter == ("tag", old):
-            self.set_filter(("tag", new.strip().lower()))
+        if self._filter.tag == old:
+            self._filter = replace(self._filter, tag=new.strip().lower())
         self.filterChanged.emit(self._filter)
 
     def delete_tag(self, name: str) -> None:
         self.tagsEdited.emit(self.library.plan_delete_tag(name), f"Delete tag “{name}”")
-        if self._filter == ("tag", name):
-            self._filter = ALL
+        if self._filter.tag == name:
+            self._filter = replace(self._filter, tag=None)
         self.filterChanged.emit(self._filter)
+
+    # ---- lists: rename, move ----
+
+    def rename_list(self, list_id: int, new: str | None = None) -> None:
+        sl = next((sl for sl in self._lists if sl.id == list_id), None)
+        if sl is None:
+            return
+        if new is None:
+            new, ok = QInputDialog.getText(
+                self.window(), "Rename List", f"Rename the list “{sl.name}” to:", text=sl.name
+            )
+            if not ok or not new.strip() or new.strip() == sl.name:
+                return
+        self.listRenameRequested.emit(list_id, new)
+
+    def move_list(self, list_id: int, step: int) -> None:
+        place = next((i for i, sl in enumerate(self._lists) if sl.id == list_id), None)
+        if place is not None and 0 <= place + step < len(self._lists):
+            self.listMoveRequested.emit(list_id, place + step)
+
+
+class ViewSummary(QWidget):
+    """Under the sidebar's tree: what the papers shown are, in words, a button that lets go of the tag or
+    list, and how many of them have been triaged (any state but unread)."""
+
+    clearRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.caption = QLabel(self)
+        self.caption.setObjectName("viewCaption")
+        self.caption.setWordWrap(True)
+        self.clearButton = QToolButton(self)
+        self.clearButton.setObjectName("clearViewButton")
+        self.clearButton.setText("✕")
+        self.clearButton.setAutoRaise(True)
+        self.clearButton.setToolTip("Show every tag and list again (the state chosen stays)")
+        self.clearButton.clicked.connect(self.clearRequested)
+        self.progress = QProgressBar(self)
+        self.progress.setObjectName("triageProgress")
+        self.progress.setTextVisible(True)
+        self.progress.setMaximumHeight(self.fontMetrics().height() + 6)
+        self.progress.setToolTip("Papers shown that have a state other than unread")
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.caption, 1)
+        head.addWidget(self.clearButton)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 4)
+        layout.setSpacing(2)
+        layout.addLayout(head)
+        layout.addWidget(self.progress)
+
+    def show_view(self, view: Filter, query: str) -> None:
+        text = view.caption()
+        if query.strip():
+            text += f" · “{query.strip()}”"
+        self.caption.setText(text)
+        self.caption.setToolTip(f"Showing {view.phrase()}" + (f" matching “{query.strip()}”" if query.strip() else ""))
+        self.clearButton.setVisible(view.narrowed)
+
+    def show_triaged(self, triaged: int, shown: int) -> None:
+        self.progress.setRange(0, max(shown, 1))
+        self.progress.setValue(min(triaged, shown))
+        self.progress.setFormat(f"triaged {triaged:,} of {shown:,}")

@@ -1,4 +1,5 @@
-"""Every annotation is an undoable command: state, tags, note, title (QUndoStack does the bookkeeping)."""
+"""Every annotation is an undoable command: state, priority, tags, note, title, and the saved lists
+(QUndoStack does the bookkeeping)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtGui import QUndoCommand
 
 from readinglist.library import Library
+from readinglist.papers import SmartList
 
 Changed = Callable[[Sequence[int]], None]
 
@@ -80,3 +82,97 @@ class SetTitleCommand(QUndoCommand):
     def undo(self) -> None:
         self.library.set_title(self.paper_id, self.before)
         self.changed([self.paper_id])
+
+
+class SetPriorityCommand(QUndoCommand):
+    def __init__(self, library: Library, ids: Sequence[int], priority: int | None, changed: Changed):
+        n = len(ids)
+        what = f"priority {priority}" if priority else "no priority"
+        super().__init__(f"Give {n} paper{'s' if n != 1 else ''} {what}")
+        self.library, self.ids, self.priority, self.changed = library, list(ids), priority, changed
+        self.before: dict[int, int | None] = {}
+
+    def redo(self) -> None:
+        self.before = self.library.set_priority(self.ids, self.priority)
+        self.changed(self.ids)
+
+    def undo(self) -> None:
+        self.library.restore_priorities(self.before)
+        self.changed(self.ids)
+
+
+# ---- smart lists: `lists_changed` shows the lists as they are after each step ----
+
+ListsChanged = Callable[[], None]
+
+
+class SaveListCommand(QUndoCommand):
+    """Save a view as a list; undo deletes it, redo puts it back with the same id (later steps name it)."""
+
+    def __init__(self, library: Library, name: str, query: str, state: str | None, tag: str | None,
+                 lists_changed: ListsChanged):  # fmt: skip
+        super().__init__(f"Save list “{name}”")
+        self.library, self.lists_changed = library, lists_changed
+        self.args = (name, query, state, tag)
+        self.saved: SmartList | None = None
+
+    def redo(self) -> None:
+        if self.saved is None:
+            self.saved = self.library.add_smart_list(*self.args)
+        else:
+            self.library.restore_smart_list(self.saved, len(self.library.smart_lists()))
+        self.lists_changed()
+
+    def undo(self) -> None:
+        if self.saved is not None:
+            self.library.delete_smart_list(self.saved.id)
+        self.lists_changed()
+
+
+class UpdateListCommand(QUndoCommand):
+    """Rename or redefine a list (stated as the list after); undo puts back the list before."""
+
+    def __init__(self, library: Library, after: SmartList, text: str, lists_changed: ListsChanged):
+        super().__init__(text)
+        self.library, self.after, self.lists_changed = library, after, lists_changed
+        self.before: SmartList | None = None
+
+    def redo(self) -> None:
+        self.before = self.library.update_smart_list(self.after)
+        self.lists_changed()
+
+    def undo(self) -> None:
+        if self.before is not None:
+            self.library.update_smart_list(self.before)
+        self.lists_changed()
+
+
+class DeleteListCommand(QUndoCommand):
+    def __init__(self, library: Library, list_id: int, name: str, lists_changed: ListsChanged):
+        super().__init__(f"Delete list “{name}”")
+        self.library, self.list_id, self.lists_changed = library, list_id, lists_changed
+        self.deleted: tuple[SmartList, int] | None = None
+
+    def redo(self) -> None:
+        self.deleted = self.library.delete_smart_list(self.list_id)
+        self.lists_changed()
+
+    def undo(self) -> None:
+        if self.deleted is not None:
+            self.library.restore_smart_list(*self.deleted)
+        self.lists_changed()
+
+
+class MoveListCommand(QUndoCommand):
+    def __init__(self, library: Library, list_id: int, place: int, name: str, lists_changed: ListsChanged):
+        super().__init__(f"Move list “{name}”")
+        self.library, self.list_id, self.place, self.lists_changed = library, list_id, place, lists_changed
+        self.was = place
+
+    def redo(self) -> None:
+        self.was = self.library.move_smart_list(self.list_id, self.place)
+        self.lists_changed()
+
+    def undo(self) -> None:
+        self.library.move_smart_list(self.list_id, self.was)
+        self.lists_changed()

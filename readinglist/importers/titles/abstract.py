@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from readinglist.importers.titles.lexicon import (
+    ABSTRACT_SPEAK,
     ARTICLE_LIKE,
     BE,
     CUE_VERBS,
@@ -51,17 +52,24 @@ def is_content(s: Sentence, i: int) -> bool:
 # opening or a contribution sentence has it, whether it is an acronym, and where it first stands (0 at the
 # start, 1 at the end). Fitted on the development set by benchmarks/title_words.py (none of its papers in the
 # table or in the benchmark's corpora): intercept, rate, count, opening, contribution, both, acronym, place.
+SPEAK_RATE = 0.01  # without the table: how often an abstract-speak word of an abstract is in its title
+TOPIC_RATE = 0.2  # … and any other word
 WORTH_WEIGHTS = (-0.870, 0.852, 1.218, 0.348, 0.882, -0.087, -0.414, -1.380)
 
 
 @lru_cache(maxsize=1)
 def _title_words() -> tuple[dict[str, float], float]:
-    """Each table word's rate as a logit, and the rate of the words the table leaves out (rare ones)."""
-    rates, default = {}, 0.11
+    """Each known word's title rate as a logit, and the rate of every other word. From the title-word table
+    where one is installed (benchmarks/title_words.py makes it; it is not shipped); else abstract-speak
+    (lexicon.ABSTRACT_SPEAK) at a rate near nothing and every other word at a topic word's."""
     try:
         text = (resources_dir() / "title_words.tsv").read_text(encoding="utf-8")
-    except OSError:  # an incomplete install still gets titles: every word at the rare words' rate
+    except OSError:
         text = ""
+    if not text:
+        speak = math.log(SPEAK_RATE / (1 - SPEAK_RATE))
+        return {norm(w): speak for w in ABSTRACT_SPEAK}, math.log(TOPIC_RATE / (1 - TOPIC_RATE))
+    rates, default = {}, 0.11
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue

@@ -211,3 +211,40 @@ CUE_WORDS = INTRO_VERBS | STUDY_VERBS | NAMING | {"our", "call", "name", "dub", 
 # a contribution is stated by someone: "we propose", "this paper presents", "our method", "… is proposed"
 SUBJECT_WORDS = frozenset(("we", "our", "paper", "work", "study", "article", "here", "us"))
 BE = frozenset(("is", "are", "was", "were", "be"))
+
+# Abstract-speak: words every abstract uses to report, hedge and connect, and titles almost never carry
+# ("we propose", "significantly", "results", "state-of-the-art"). Written here from how abstracts read; the
+# word model (abstract.py) gives them a title rate near nothing, and every other word the rate of a topic word.
+ABSTRACT_SPEAK = _words(
+    """propose proposed proposes proposing introduce introduced introduces present presented presents
+    show shown shows showed showing demonstrate demonstrated demonstrates demonstrating prove proved proves
+    obtain obtained obtains achieve achieved achieves achieving achievement outperform outperforms
+    outperformed outperforming conduct conducted conducting perform performed performing evaluate evaluated
+    evaluates evaluating validate validated validates develop developed develops provide provided provides
+    providing describe described describes consider considered considers investigate investigated
+    investigates explore explored explores address addressed addresses tackle tackled tackles aim aims aimed
+    allow allows allowed allowing enable enables enabled enabling ensure ensures ensured require requires
+    required requiring rely relies relied remain remains remained become becomes include includes including
+    involve involves involved contain contains consist consists employ employs employed utilize utilizes
+    utilized leverage leverages leveraged exploit exploits exploited apply applies applied use used uses
+    using find finds found suggest suggests suggested offer offers offered build builds built make makes
+    made give gives given take takes help helps improve improves improved improving improvement improvements
+    increase increases increased reduce reduces reduced enhance enhances enhanced extend extends extended
+    derive derived derives yield yields yielded lead leads led overcome overcomes identify identifies
+    observe observed observes compare compared compares comparing
+    often significantly significant finally specifically particular particularly recently recent usually
+    typically widely successfully additionally especially respectively experimentally accurately
+    effectively efficiently easily directly explicitly simultaneously automatically previously jointly
+    further also even still here there instead overall well very only first second third finally moreover
+    however furthermore thus therefore hence indeed mainly largely highly
+    result results resulting paper work works approach approaches contribution contributions experiment
+    experiments experimental extensive state-of-the-art existing previous promising superior crucial
+    essential important critical fundamental key main major novel new various different several numerous
+    way manner amount number variety addition respect order case cases end term terms kind lack need needs
+    advantage advantages benefit benefits success ability capability effectiveness efficacy limitation
+    limitations issue issues challenge challenges difficulty difficult challenging possible able capable
+    available suitable useful popular standard conventional traditional original current existing
+    corresponding associated related similar specific general common simple easy strong good better best
+    higher lower less more most wide broad problem problems long-standing open question questions
+    converge converges arise arises hold holds exist exists http https github com"""
+)

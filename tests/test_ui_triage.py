@@ -1,0 +1,296 @@
+"""Triage in the window, as a user does it: the x and q keys, priorities 1 2 3 0, "triaged N of M", the
+sidebar combining a state with a tag or a list, and smart lists saved, renamed, moved and deleted."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog, QLabel, QProgressBar, QToolButton
+from test_ui import click_sidebar, search, window  # noqa: F401 - the window fixture
+
+from readinglist.app import create_main_window
+from readinglist.ui.paper_model import COLUMNS
+from readinglist.ui.sidebar import SidebarModel
+
+PRIORITY = COLUMNS.index("priority")
+
+
+def key(qtbot, w, k):
+    qtbot.keyClick(w.table.view, k)
+
+
+def state_label(w, state):
+    index = w.sidebar.entries.find(("state", state))
+    return index.data()
+
+
+def highlighted(w):
+    return sorted(
+        SidebarModel.decode(i.data(SidebarModel.KeyRole)) for i in w.sidebar.selectionModel().selectedIndexes()
+    )
+
+
+def list_labels(w):
+    root = w.sidebar.entries.lists_root
+    return [root.child(r).text() for r in range(root.rowCount())]
+
+
+def test_x_skips_and_q_queues_with_auto_advance_and_undo(qtbot, window):  # noqa: F811
+    w = window
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    first, second, third = w.table.model.ids[:3]
+    key(qtbot, w, Qt.Key.Key_X)
+    assert w.library.paper(first).state == "skipped" and w.table.current_id == second
+    key(qtbot, w, Qt.Key.Key_Q)
+    assert w.library.paper(second).state == "queued" and w.table.current_id == third
+    assert state_label(w, "skipped") == "Skipped  (1)" and state_label(w, "queued") == "Queued  (1)"
+    assert w.statusLabel.text() == "19 papers · 19 shown · triaged 2 of 19"
+    progress = w.findChild(QProgressBar, "triageProgress")
+    assert progress.text() == "triaged 2 of 19" and progress.value() == 2
+    model = w.table.model
+    assert model.data(model.index(0, COLUMNS.index("state")), Qt.ItemDataRole.ToolTipRole) == "Skipped"
+    assert model.data(model.index(1, COLUMNS.index("state")), Qt.ItemDataRole.ToolTipRole) == "Queued"
+    key(qtbot, w, Qt.Key.Key_U)  # and the old keys still work beside them
+    assert w.library.paper(third).state == "unread"
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # u
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # q
+    assert w.library.paper(second).state == "unread" and w.statusLabel.text().endswith("triaged 1 of 19")
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # x
+    assert w.library.paper(first).state == "unread" and state_label(w, "skipped") == "Skipped  (0)"
+    assert progress.text() == "triaged 0 of 19"
+
+
+def test_priority_keys_stay_on_the_paper_show_a_column_and_sort(qtbot, window):  # noqa: F811
+    w = window
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    a, b, c = w.table.model.ids[:3]
+    key(qtbot, w, Qt.Key.Key_2)
+    assert w.library.paper(a).priority == 2 and w.table.current_id == a  # no advance: q or r may follow
+    key(qtbot, w, Qt.Key.Key_Q)  # "2 q": priority 2, queued, next
+    assert w.library.paper(a).state == "queued" and w.table.current_id == b
+    key(qtbot, w, Qt.Key.Key_3)
+    key(qtbot, w, Qt.Key.Key_J)
+    key(qtbot, w, Qt.Key.Key_1)
+    assert [w.library.paper(i).priority for i in (a, b, c)] == [2, 3, 1]
+    model = w.table.model
+    assert [model.data(model.index(r, PRIORITY)) for r in range(3)] == ["P2", "P3", "P1"]
+    header = w.table.view.horizontalHeader()
+    header.setSortIndicator(PRIORITY, Qt.SortOrder.AscendingOrder)
+    assert model.ids[:3] == [c, a, b]  # 1 first, none last
+    key(qtbot, w, Qt.Key.Key_0)  # the current paper (c) loses its priority
+    assert w.table.current_id == c and w.library.paper(c).priority is None
+    w.actionUndo.trigger()
+    assert w.library.paper(c).priority == 1
+    assert model.headerData(PRIORITY, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole).startswith("Priority")
+
+
+def test_the_detail_pane_shows_the_priority(qtbot, window):  # noqa: F811
+    w = window
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    pid = w.table.current_id
+    qtbot.waitUntil(lambda: w.detail.paper_id == pid)
+    key(qtbot, w, Qt.Key.Key_1)
+    qtbot.waitUntil(lambda: "priority 1" in w.detail.toPlainText())
+
+
+def test_typing_keys_and_digits_in_the_search_field_types_them(qtbot, window):  # noqa: F811
+    w = window
+    w.search_bar.field.setFocus()
+    before = w.library.counts()
+    qtbot.keyClicks(w.search_bar.field, "xq1203")
+    assert w.search_bar.field.text() == "xq1203" and w.library.counts() == before
+    assert not w.library.search("priority:1 OR priority:2 OR priority:3").ids
+
+
+def test_the_editors_have_a_button_for_every_state_and_priority(window):  # noqa: F811
+    texts = {b.text() for b in window.editors.findChildren(QToolButton)}
+    assert {"Unread", "Queued", "Skimmed", "Read", "Skipped", "P1", "P2", "P3", "P–"} <= texts
+
+
+def test_the_sidebar_combines_a_state_with_a_tag_and_says_so(qtbot, window):  # noqa: F811
+    w, lib = window, window.library
+    ids = lib.search("").ids
+    lib.set_state(ids[:3], "queued")
+    lib.add_tags([ids[0], ids[5]], ["rl"])
+    w.update_counts()
+    caption = w.findChild(QLabel, "viewCaption")
+    clear = w.findChild(QToolButton, "clearViewButton")
+    assert caption.text() == "All papers" and clear.isHidden()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "queued"))
+    assert sorted(w.table.model.ids) == sorted(ids[:3])
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "rl"))
+    assert w.table.model.ids == [ids[0]]  # queued and tagged rl: both stay lit
+    assert highlighted(w) == [("state", "queued"), ("tag", "rl")]
+    assert caption.text() == "Queued · tag rl" and clear.isVisible()
+    assert w.statusLabel.text().endswith("1 shown · triaged 1 of 1")
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("all", None))  # every state, still within the tag
+    assert sorted(w.table.model.ids) == sorted([ids[0], ids[5]]) and caption.text() == "All · tag rl"
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "unread"))
+    assert w.table.model.ids == [ids[5]]
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "rl"))  # a second click on the tag lets it go; the state stays
+    assert len(w.table.model.ids) == 16 and highlighted(w) == [("state", "unread")]
+    assert caption.text() == "Unread" and clear.isHidden()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "rl"))
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.mouseClick(clear, Qt.MouseButton.LeftButton)  # the caption's ✕ does the same
+    assert w.sidebar.filter.tag is None and w.sidebar.filter.state == "unread"
+    search(qtbot, w, "zzzzqqq")
+    assert "among the unread papers" in w.findChild(QLabel, "emptyLabel").text()
+
+
+def test_arrow_keys_in_the_sidebar_pick_a_state_without_losing_the_tag(qtbot, window):  # noqa: F811
+    w, lib = window, window.library
+    ids = lib.search("").ids
+    lib.add_tags(ids[:4], ["rl"])
+    lib.set_state(ids[:1], "queued")
+    w.update_counts()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "rl"))
+    w.sidebar.setFocus()
+    w.sidebar.setCurrentIndex(w.sidebar.entries.find(("all", None)))
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.keyClick(w.sidebar, Qt.Key.Key_Down)  # Unread
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.keyClick(w.sidebar, Qt.Key.Key_Down)  # Queued
+    assert (w.sidebar.filter.state, w.sidebar.filter.tag) == ("queued", "rl") and w.table.model.ids == [ids[0]]
+
+
+def test_save_the_view_as_a_list_pick_it_and_combine_it_with_a_state(qtbot, window, monkeypatch):  # noqa: F811
+    w, lib = window, window.library
+    asked = []
+
+    def answer(parent, title, label, **kwargs):
+        asked.append(kwargs.get("text"))
+        return kwargs.get("text"), True
+
+    monkeypatch.setattr(QInputDialog, "getText", answer)
+    search(qtbot, w, "diffusion")
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "unread"))
+    matches = list(w.table.model.ids)
+    assert matches
+    w.table.view.setFocus()
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.keyClick(w.table.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # Save View as List
+    assert asked == ["Unread · diffusion"]  # the name it suggests says what the list is
+    (sl,) = lib.smart_lists()
+    assert (sl.name, sl.query, sl.state, sl.tag) == ("Unread · diffusion", "diffusion", "unread", None)
+    assert w.sidebar.filter.smart_list == sl and w.search_bar.text() == ""  # the list is shown now
+    assert sorted(w.table.model.ids) == sorted(matches)
+    assert highlighted(w) == [("list", str(sl.id)), ("state", "unread")]
+    qtbot.waitUntil(lambda: list_labels(w) == [f"Unread · diffusion  ({len(matches)})"], timeout=10000)
+    assert w.findChild(QLabel, "viewCaption").text() == "List: Unread · diffusion"
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    key(qtbot, w, Qt.Key.Key_R)  # the count is live: the paper read leaves the unread list
+    qtbot.waitUntil(lambda: list_labels(w) == [f"Unread · diffusion  ({len(matches) - 1})"], timeout=10000)
+    assert w.statusLabel.text().endswith(f"triaged 1 of {len(matches)}")
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "read"))  # the rest of the list: its read papers
+    assert w.table.model.ids == [matches[0]]
+    assert w.findChild(QLabel, "viewCaption").text() == "List: Unread · diffusion · Read"
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("list", str(sl.id)))  # a click on the chosen list lets it go
+    assert w.sidebar.filter.smart_list is None and w.sidebar.filter.state == "read"
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("list", str(sl.id)))  # picking it again brings its own state back
+    assert w.sidebar.filter.state == "unread" and len(w.table.model.ids) == len(matches) - 1
+    w.actionUndo.trigger()  # the r
+    assert lib.paper(matches[0]).state == "unread"
+    w.actionUndo.trigger()  # the list's saving is undoable like any edit
+    assert lib.smart_lists() == [] and w.sidebar.filter.smart_list is None
+    assert list_labels(w) == ["No lists yet: Ctrl+S saves the view"]
+
+
+def test_a_list_of_a_queue_with_a_priority(qtbot, window, monkeypatch):  # noqa: F811
+    w, lib = window, window.library
+    ids = lib.search("").ids
+    lib.set_state(ids[:4], "queued")
+    lib.set_priority(ids[:2], 1)
+    w.update_counts()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: (k.get("text"), True))
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "queued"))
+    search(qtbot, w, "priority:1")
+    with qtbot.waitSignal(w.searchFinished):
+        w.actionSaveList.trigger()
+    assert [sl.name for sl in lib.smart_lists()] == ["Queued · priority 1"]
+    assert sorted(w.table.model.ids) == sorted(ids[:2])
+    qtbot.waitUntil(lambda: list_labels(w) == ["Queued · priority 1  (2)"], timeout=10000)
+
+
+def test_lists_rename_move_and_delete_with_undo(qtbot, window, monkeypatch):  # noqa: F811
+    w, lib = window, window.library
+    a = lib.add_smart_list("Alpha", "", "queued")
+    b = lib.add_smart_list("Beta", "diffusion")
+    w.update_lists()
+    qtbot.waitUntil(lambda: list_labels(w) == ["Alpha  (0)", f"Beta  ({len(lib.search('diffusion').ids)})"])
+    n = len(lib.search("diffusion").ids)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Gamma", True))
+    w.sidebar.setFocus()
+    w.sidebar.setCurrentIndex(w.sidebar.entries.find(("list", str(a.id))))
+    qtbot.keyClick(w.sidebar, Qt.Key.Key_F2)  # F2 on a list renames it (not the paper's title)
+    assert [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"] and list_labels(w)[0] == "Gamma  (0)"
+    w.sidebar.setFocus()
+    w.sidebar.setCurrentIndex(w.sidebar.entries.find(("list", str(b.id))))
+    qtbot.keyClick(w.sidebar, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)  # reorder from the keyboard
+    assert [sl.name for sl in lib.smart_lists()] == ["Beta", "Gamma"]
+    assert list_labels(w) == [f"Beta  ({n})", "Gamma  (0)"]
+    qtbot.keyClick(w.sidebar, Qt.Key.Key_Delete)
+    assert [sl.name for sl in lib.smart_lists()] == ["Gamma"]
+    w.actionUndo.trigger()
+    assert [sl.name for sl in lib.smart_lists()] == ["Beta", "Gamma"]
+    w.actionUndo.trigger()
+    assert [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"]
+    w.actionUndo.trigger()
+    assert [sl.name for sl in lib.smart_lists()] == ["Alpha", "Beta"]
+    assert list_labels(w)[0].startswith("Alpha")
+    w.actionRedo.trigger()
+    assert [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"]
+    errors = []
+    monkeypatch.setattr("readinglist.ui.main_window.QMessageBox.warning", lambda *a: errors.append(a[2]))
+    w.rename_list(b.id, "gamma")  # taken (in any case): said, and nothing changes
+    assert errors and "already" in errors[0] and [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"]
+
+
+def test_a_list_saved_in_the_window_is_there_after_a_restart(qtbot, data_dir, monkeypatch):
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Mine", True))
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
+    with qtbot.waitSignal(w.searchFinished):
+        w.save_list()
+    w.close()
+    w.shutdown()
+    w2 = create_main_window(data_dir)
+    qtbot.addWidget(w2)
+    w2.show()
+    qtbot.waitUntil(lambda: list_labels(w2) == ["Mine  (19)"], timeout=10000)
+    w2.close()
+    w2.shutdown()
+
+
+def test_read_only_window_cannot_triage_or_save_lists(qtbot, data_dir):
+    w = create_main_window(data_dir)
+    w.close()
+    w.shutdown()
+    ro = create_main_window(data_dir, read_only=True, read_only_reason="Read-only: test")
+    qtbot.addWidget(ro)
+    ro.show()
+    qtbot.waitUntil(lambda: ro.table.model.rowCount() == 19)
+    assert not any(a.isEnabled() for a in (*ro.mark_actions.values(), *ro.priority_actions, ro.actionSaveList))
+    ro.set_priority(1)
+    ro.save_list("x")
+    assert ro.library.search("priority:1").ids == [] and ro.library.smart_lists() == []
+    ro.close()
+    ro.shutdown()
