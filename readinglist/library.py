@@ -18,7 +18,16 @@ from readinglist import importing, paths
 from readinglist.backup import RestoreSummary, auto_backup, write_backup
 from readinglist.backup import restore as restore_backup
 from readinglist.importing import ImportSummary, Progress
-from readinglist.papers import STATES, ImportCancelled, Paper, SearchResult, StoreError, TableRow, normalise_tags
+from readinglist.papers import (
+    STATES,
+    ImportCancelled,
+    Paper,
+    RemovedPaper,
+    SearchResult,
+    StoreError,
+    TableRow,
+    normalise_tags,
+)
 from readinglist.store import open_store, unwritable
 
 if TYPE_CHECKING:
@@ -282,6 +291,27 @@ class Library:
 
     def tag_counts(self) -> list[tuple[str, int]]:
         return self.store.tag_counts()
+
+    # ---- removing papers: their annotations are kept, and undo or a re-import brings them back ----
+
+    def remove(self, ids: Sequence[int]) -> list[int]:
+        """Take papers out of the library (every list, count, search, export and related papers); returns
+        the ids removed."""
+        removed = self.store.remove_papers(ids)
+        self._reindex(removed)
+        return removed
+
+    def restore_removed(self, ids: Sequence[int]) -> dict[int, int]:
+        """Bring removed papers back, annotations and all: {removed id: its id now} (the same, normally)."""
+        restored = self.store.restore_papers(ids)
+        self._reindex(list(restored.values()))
+        return restored
+
+    def removed_papers(self) -> list[RemovedPaper]:
+        return self.store.removed_papers()
+
+    def resolve_removed(self, uid: str) -> int:
+        return self.store.resolve_removed_uid(uid)
 
     # ---- annotating: each returns what undo needs ----
 

@@ -11,6 +11,7 @@ import errno
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 # ---- reading states ---------------------------------------------------------------------------------
 
@@ -152,7 +153,28 @@ class NewPaper:
     tags: list[str]
 
 
-TableRow = tuple[str, str, int | None, str, str]  # what a table row shows: title, venue, year, state, tags
+class TableRow(NamedTuple):
+    """What a table row shows, fetched a page at a time without the abstracts."""
+
+    title: str
+    venue: str
+    year: int | None
+    state: str
+    tags: str  # "a, b"
+    authors: str = ""  # "Vaswani, Shazeer, … (8)"
+    added: str = ""  # when the paper was added (ISO 8601, UTC)
+
+
+@dataclass
+class RemovedPaper:
+    """A paper taken out of the library, kept with its annotations until a re-import or an undo brings it back."""
+
+    id: int
+    uid: str
+    title: str
+    venue: str
+    year: int | None
+    removed_at: str
 
 
 def normalise_tags(tags: Iterable[str]) -> list[str]:

@@ -28,7 +28,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
-from readinglist.papers import STATE_LABELS, state_order
+from readinglist.papers import STATE_LABELS, TableRow, state_order
 from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
@@ -156,7 +156,7 @@ class PaperTableModel(QStandardItemModel):
             for row in rows:
                 got = values.get(self.ids[row])
                 if got is not None:
-                    for column, item in enumerate(self._items(self.ids[row], *got)):
+                    for column, item in enumerate(self._items(self.ids[row], TableRow(*got))):
                         self.setItem(row, column, item)
                     self._filled[row] = None
         finally:
@@ -209,7 +209,8 @@ class PaperTableModel(QStandardItemModel):
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < len(self.ids) else None
 
-    def _items(self, pid: int, title: str, venue: str, year: int | None, state: str, tags: str) -> list[QStandardItem]:
+    def _items(self, pid: int, cells: TableRow) -> list[QStandardItem]:
+        title, venue, year, state, tags = cells.title, cells.venue, cells.year, cells.state, cells.tags
         state_item = QStandardItem(state_icon(state), "")
         state_item.setToolTip(STATE_LABELS[state])
         state_item.setData(_CENTER, _ALIGN)
