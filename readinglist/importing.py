@@ -40,17 +40,33 @@ class ImportSummary:
     missing: int = 0  # papers the file no longer has: kept, with their annotations
     restored: int = 0  # papers removed from the library that the file brought back, annotations and all
     warnings: list[str] = field(default_factory=list)
+    skipped_why: list[tuple[str, str]] = field(default_factory=list)  # (where, why), the first of them
 
     def line(self) -> str:
         text = (
             f"{self.path.name}: {self.added} added, {self.updated} updated, "
             f"{self.unchanged} unchanged, {self.skipped} skipped"
         )
+        if self.skipped_why:
+            text += f" ({skip_reasons(self.skipped_why, self.skipped)})"
         if self.missing:
             text += f", {self.missing} no longer in the file (kept)"
         if self.restored:
             text += f", {self.restored} brought back (removed before; annotations kept)"
         return text
+
+
+def skip_reasons(skipped_why: list[tuple[str, str]], skipped: int) -> str:
+    """ "no title and no abstract: line 3, 7" — each reason once, with the first places it applies to."""
+    by_reason: dict[str, list[str]] = {}
+    for where, why in skipped_why:
+        by_reason.setdefault(why, []).append(where)
+    parts = []
+    for why, places in by_reason.items():
+        shown = ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
+        parts.append(f"{why}: {shown}")
+    more = skipped - len(skipped_why)
+    return "; ".join(parts) + (f"; {more:,} more" if more > 0 else "")
 
 
 def content_hash(r: Record) -> str:
@@ -110,7 +126,7 @@ def import_files(
             raise ImportFailure(
                 path, f"{describe_error(exc, store.path.parent)}; the library was not changed"
             ) from None
-        summary.skipped = parsed.skipped
+        summary.skipped, summary.skipped_why = parsed.skipped, parsed.skipped_why
         summary.warnings[:0] = parsed.warnings
         summaries.append(summary)
     return summaries
