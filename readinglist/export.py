@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from readinglist import paths
 from readinglist.markup import escape_markdown, title_plain, to_markdown
 from readinglist.papers import EXPORT_FORMATS, STATE_LABELS, STATES, Paper
 
@@ -52,6 +53,7 @@ def write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.fchmod(fd, 0o666 & ~paths.umask())  # the user's umask, not mkstemp's 0600 (issue 14)
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as fh:
             fh.write(text)
