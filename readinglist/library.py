@@ -269,6 +269,9 @@ class Library:
     ) -> list[int]:
         return self.store.ordered_ids(sort, descending, state=state, tag=tag)
 
+    def has_authors(self) -> bool:
+        return self.store.has_authors()
+
     def tag_names(self) -> list[str]:
         return [name for name, _ in self.store.tag_counts()]
 

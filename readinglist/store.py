@@ -587,6 +587,12 @@ class Store:
                 out[row[0]] = TableRow(*row[1:])
         return out
 
+    def has_authors(self) -> bool:
+        """Whether any paper names its authors (the bundled corpus does not: its Authors column would be empty)."""
+        if not self.has_table("paper_columns"):
+            return True
+        return self.db.execute("SELECT 1 FROM paper_columns WHERE authors != '' LIMIT 1").fetchone() is not None
+
     def is_empty(self) -> bool:
         """No papers and no source ever imported: a library that has never been used."""
         return self.db.execute("SELECT 1 FROM papers UNION ALL SELECT 1 FROM sources LIMIT 1").fetchone() is None

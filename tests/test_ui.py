@@ -52,8 +52,10 @@ def search(qtbot, w, text):
 
 
 def select_paper(qtbot, w, query):
+    """The first paper the query finds, current in the table (among all papers if the results lack it)."""
     pid = w.library.search(query).ids[0]
-    w.go_to_paper(pid)
+    if not w.table.go_to(pid):
+        w.show_in_library(pid)
     qtbot.waitUntil(lambda: w.detail.paper_id == pid and w.table.current_id == pid)
     return pid
 
@@ -255,8 +257,9 @@ def test_links_open_in_browser_http_only(qtbot, window, monkeypatch):
     assert [u.toString() for u in opened] == ["https://example.org/x", "https://example.org/note"]
     target = window.library.search("BEXA").ids[0]
     search(qtbot, window, "diffusion")
-    clicked.emit(QUrl(f"paper:{target}"))  # a related paper outside the results: shown anyway
-    qtbot.waitUntil(lambda: window.table.current_id == target and window.table.model.row_of(target) is not None)
+    clicked.emit(QUrl(f"paper:{target}"))  # a related paper outside the results: shown anyway, the search kept
+    qtbot.waitUntil(lambda: window.detail.paper_id == target)
+    assert window.search_bar.text() == "diffusion" and window.table.current_id is None
 
 
 def test_home_and_end_go_to_the_first_and_last_paper_selected(qtbot, window):
@@ -534,7 +537,7 @@ def test_model_cells_look_right_and_are_painted_without_python(qtbot):
     assert not model.flags(model.index(0, COLUMNS.index("venue"))) & Qt.ItemFlag.ItemIsEditable
     assert model.headerData(title, Qt.Orientation.Horizontal) == "Title"
     sort_values = [model.data(model.index(1, c), SortRole) for c in range(len(COLUMNS))]
-    assert sort_values == [2, "paper 1", "V", 2020, "t"]  # native values: state order, casefolded title, year
+    assert sort_values == [2, "paper 1", "", "V", 2020, "t", 1]  # native: state order, casefolded title, year, id
     assert model.data(model.index(1, 0), IdRole) == 1
 
     old = QApplication.palette()
@@ -817,7 +820,7 @@ def test_export_runs_off_the_ui_thread_and_reports_errors(qtbot, window, tmp_pat
     heartbeat.stop()
     assert threads and threading.get_ident() not in threads
     assert len(ticks) > 5  # the event loop kept turning while the file was written
-    assert "Exported 19 papers" in window.statusBar().currentMessage()
+    assert "Exported 19 papers" in window.notice.text() and window.notice.action_text == "Open Folder"
     errors = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
     blocker = tmp_path / "a-file"
@@ -837,7 +840,7 @@ def test_index_warm_up_errors_are_shown_in_the_status_bar(qtbot, data_dir, monke
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: "the index writer could not start" in w.statusBar().currentMessage(), timeout=10000)
+    qtbot.waitUntil(lambda: "the index writer could not start" in w.notice.text(), timeout=10000)
     w.close()
     w.runner.wait()
     w.library.close()

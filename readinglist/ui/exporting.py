@@ -1,5 +1,5 @@
 """Exporting a reading list from the window: what to export and where (the dialogs), the file written on a
-worker (rendering thousands of papers would hold up the window), and how it went."""
+worker (rendering thousands of papers would hold up the window) with its progress, and how it went."""
 
 from __future__ import annotations
 
@@ -32,11 +32,13 @@ def ask_export(parent: QWidget, settings: QSettings, has_selection: bool) -> tup
 
 
 class Exporter(QObject):
-    """Writes one export at a time on the worker pool and reports the outcome (a message box unless quiet)."""
+    """Writes one export at a time on the worker pool. How it went is for the window to say (in the status
+    bar, with Open Folder); a failure is a message box, as it needs the reader's eyes."""
 
-    started = Signal()
-    finished = Signal(object)  # int (papers written) | Exception, once reported
-    message = Signal(str, int)  # for the status bar: text, milliseconds
+    started = Signal(int)  # papers to write (-1: every paper, counted on the worker)
+    progressed = Signal(int, int)  # papers read so far, of how many (from the worker)
+    finished = Signal(object)  # int (papers written) | Exception
+    CHUNK = 2000  # papers read at a time; progress is said after each chunk
 
     def __init__(self, runner: Runner, library: Library, settings: QSettings, parent: QWidget):
         super().__init__(parent)
@@ -44,32 +46,27 @@ class Exporter(QObject):
         self._library = library
         self._settings = settings
         self._parent = parent
-        self.quiet = False  # no "Exported" message box (tests, scripts)
+        self.last_path: Path | None = None
 
     def write(self, path: Path, options: ExportOptions, ids: Sequence[int] | None) -> None:
         """Write these papers (None: every paper, listed on the worker) to `path`."""
-        library = self._library
+        library, report, chunk = self._library, self.progressed.emit, self.CHUNK
 
         def work() -> int:
             chosen = list(ids) if ids is not None else library.search("").ids
-            export(library.papers(chosen), options, path)
-            return len(chosen)
+            papers = []
+            for start in range(0, len(chosen), chunk):
+                papers += library.papers(chosen[start : start + chunk])
+                report(len(papers), len(chosen))
+            export(papers, options, path)
+            return len(papers)
 
-        self.started.emit()
+        self.last_path = path
+        self.started.emit(len(ids) if ids is not None else -1)
         self._runner.run(work, lambda n: self._done(path, n), lambda exc: self._failed(path, exc))
 
     def _done(self, path: Path, n: int) -> None:
         self._settings.setValue("exportFolder", str(path.parent))
-        self.message.emit(f"Exported {n} papers to {path}", 15000)
-        if not self.quiet:
-            box = QMessageBox(
-                QMessageBox.Icon.Information, "Export", f"Exported {n} papers to\n{path}", parent=self._parent
-            )
-            open_button = box.addButton("Open Folder", QMessageBox.ButtonRole.ActionRole)
-            box.addButton(QMessageBox.StandardButton.Ok)
-            box.exec()
-            if box.clickedButton() is open_button:
-                QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
         self.finished.emit(n)
 
     def _failed(self, path: Path, exc: Exception) -> None:
@@ -79,3 +76,7 @@ class Exporter(QObject):
             text = f"Export to {path} failed: {exc}"
         QMessageBox.critical(self._parent, "Export", text)
         self.finished.emit(exc)
+
+
+def open_folder(path: Path) -> None:
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))

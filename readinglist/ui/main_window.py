@@ -2,37 +2,64 @@
 
 The window composes the panes and wires them: each pane owns its state and speaks through signals; the
 window holds the actions, menus and settings, turns the panes' edits into undoable commands, and says in the
-status bar how things stand. The table owns which paper is current; the detail pane follows it, and the
-editors follow the detail pane. Searches, imports and exports run on the worker pool; the UI thread only
-applies results. Every edit goes through the undo stack, and every edit is one key away.
+status bar how things stand. The table owns which paper is current; the detail pane follows it (or shows a
+paper the results lack: a related paper followed keeps the search), and the editors follow the detail pane.
+Searches, imports and exports run on the worker pool; the UI thread only applies results. Every edit goes
+through the undo stack, and every edit is one key away. Letter keys act only where they cannot be text (the
+table has focus: PaperTable.add_key_action); an action on several papers says what it did, with Undo.
+
+Over 400 lines because it is the one place the panes meet: what is here is wiring, actions and menus; the
+behaviour lives in the panes and in menus.py, history.py, notice.py and undo.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QMouseEvent,
+    QShortcut,
+    QUndoStack,
+)
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
 from readinglist import markup
 from readinglist.export import ExportOptions
 from readinglist.library import Library
 from readinglist.papers import SearchResult
-from readinglist.ui import runtime
+from readinglist.ui import menus, runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
-from readinglist.ui.exporting import Exporter, ask_export
-from readinglist.ui.import_bar import ImportBar, ask_import
+from readinglist.ui.exporting import Exporter, ask_export, open_folder
+from readinglist.ui.history import History, Place
+from readinglist.ui.import_bar import ImportBar, ImportDetails, ask_import
+from readinglist.ui.notice import Notice
 from readinglist.ui.paint_gate import PaintGate
-from readinglist.ui.paper_table import PaperTable, empty_text
+from readinglist.ui.paper_model import COLUMNS
+from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar
-from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand, SetTitleCommand
+from readinglist.ui.undo import (
+    PaperCommand,
+    RemovePapersCommand,
+    SetNoteCommand,
+    SetStateCommand,
+    SetTagsCommand,
+    SetTitleCommand,
+    papers,
+)
 from readinglist.ui.workers import Runner
 
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
+LARGE_EXPORT = 2000  # papers past which an export shows its progress
+HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
 
 
 class MainWindow(QMainWindow):
@@ -48,6 +75,11 @@ class MainWindow(QMainWindow):
         self.runner = Runner(self)
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
+        self._pushing = False  # a command is being pushed: its first redo is not an undo or redo to show
+        self._applying = False  # results are being applied: the current paper moves, not by the reader
+        self._wanted: int | None = None  # the paper to make current when the next results land
+        self._reveal: list[int] = []  # … and the papers to select with it (a removal undone)
+        self._arriving = False  # going back or forward: the place is being shown
         self.paint_gate = PaintGate()  # the table flags its paints; searches make way (paint_gate.py)
         library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -55,12 +87,13 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(not self.read_only)
         self._build_actions()
         self._build_panes()
+        self.history = History(self._here, self)
         self._wire()
-        self._build_menus()
+        menus.build(self)
         self._restore_settings()
         self.update_counts()
         if read_only_reason:
-            self.statusBar().showMessage(read_only_reason)
+            self.notice.show_message(read_only_reason, 0)
         self.search_bar.set_text(str(self.settings.value("lastQuery", "") or ""))
         self.search_bar.run()
         self._warm_timer = QTimer(self)  # a child: it dies with the window
@@ -80,23 +113,47 @@ class MainWindow(QMainWindow):
         self.runner.run(warm, lambda _: runtime.freeze_long_lived(), self._warm_failed)
 
     def _warm_failed(self, exc: Exception) -> None:
-        self.statusBar().showMessage(f"Could not prepare the search index: {exc}")
+        self.notice.show_message(f"Could not prepare the search index: {exc}", 0)
 
     # ---- construction ----
 
-    def _action(self, name: str, text: str, shortcuts: Sequence[str | QKeySequence.StandardKey], slot) -> QAction:
+    def _action(
+        self, name: str, text: str, shortcuts: Sequence[str | QKeySequence.StandardKey], slot: Callable[[], object]
+    ) -> QAction:
+        """An action whose keys work anywhere in the window (they are never plain text keys)."""
         action = QAction(text, self)
         action.setObjectName(name)
-        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        keys = [QKeySequence(s) for s in shortcuts]
+        action.setShortcuts(list({k.toString(): k for k in keys if not k.isEmpty()}.values()))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(slot)
         self.addAction(action)
         return action
 
+    def _key(self, name: str, text: str, key: str, slot: Callable[[], object]) -> QAction:
+        """An action on a letter (or other text) key: the key acts only in the table (PaperTable.add_key_action,
+        once the table exists); menus trigger it from anywhere."""
+        action = QAction(text, self)
+        action.setObjectName(name)
+        action.setShortcut(QKeySequence(key))
+        action.triggered.connect(slot)
+        self.key_actions.append(action)
+        return action
+
     def _build_actions(self) -> None:
-        self.actionMarkRead = self._action("actionMarkRead", "Mark &Read", ["R"], lambda: self.mark("read"))
-        self.actionMarkSkimmed = self._action("actionMarkSkimmed", "Mark &Skimmed", ["S"], lambda: self.mark("skimmed"))
-        self.actionMarkUnread = self._action("actionMarkUnread", "Mark &Unread", ["U"], lambda: self.mark("unread"))
+        self.key_actions: list[QAction] = []
+        key, act = self._key, self._action
+        self.actionMarkRead = key("actionMarkRead", "Mark &Read", "R", lambda: self.mark("read"))
+        self.actionMarkSkimmed = key("actionMarkSkimmed", "Mark &Skimmed", "S", lambda: self.mark("skimmed"))
+        self.actionMarkUnread = key("actionMarkUnread", "Mark &Unread", "U", lambda: self.mark("unread"))
+        self.actionNext = key("actionNext", "Next Paper", "J", lambda: self.move_selection(1))
+        self.actionPrevious = key("actionPrevious", "Previous Paper", "K", lambda: self.move_selection(-1))
+        self.actionFocusTags = key("actionFocusTags", "Edit &Tags", "T", self.focus_tags)
+        self.actionFocusNotes = key("actionFocusNotes", "Edit &Note", "N", self.focus_notes)
+        self.actionOpenLink = key("actionOpenLink", "&Open Link", "O", lambda: self.open_link())
+        self.actionRemove = key("actionRemove", "Remove from &Library", "Del", self.remove_papers)
+        self.actionSlash = key("actionSlash", "Search", "/", self.focus_search)
+        self.actionKeysInList = key("actionKeysInList", "Keyboard Shortcuts", "?", lambda: menus.show_shortcuts(self))
         self.actionUndo = self.undo_stack.createUndoAction(self, "&Undo")
         self.actionUndo.setObjectName("actionUndo")
         self.actionUndo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
@@ -105,29 +162,36 @@ class MainWindow(QMainWindow):
         self.actionRedo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         for a in (self.actionUndo, self.actionRedo):
             self.addAction(a)
-        self.actionImport = self._action(
-            "actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog
-        )
-        self.actionExport = self._action("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
-        self.actionNext = self._action("actionNext", "Next Paper", ["J"], lambda: self.move_selection(1))
-        self.actionPrevious = self._action("actionPrevious", "Previous Paper", ["K"], lambda: self.move_selection(-1))
-        self.actionFocusTags = self._action("actionFocusTags", "Edit &Tags", ["T"], self.focus_tags)
-        self.actionFocusNotes = self._action("actionFocusNotes", "Edit &Note", ["N"], self.focus_notes)
-        self.actionFocusSearch = self._action(
-            "actionFocusSearch", "&Find", ["/", QKeySequence.StandardKey.Find], self.focus_search
-        )
-        self.actionEditTitle = self._action("actionEditTitle", "Edit Tit&le", ["F2"], lambda: self.table.edit_title())
+        self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
+        self.actionExport = act("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
+        self.actionFocusSearch = act("actionFocusSearch", "&Find", [QKeySequence.StandardKey.Find], self.focus_search)
+        self.actionEditTitle = act("actionEditTitle", "Edit Tit&le", ["F2"], lambda: self.table.edit_title())
+        self.actionCopyCitation = act("actionCopyCitation", "Copy &Citation", ["Ctrl+Shift+C"],
+                                      lambda: self.copy("citation"))  # fmt: skip
+        self.actionCopyBibtex = act("actionCopyBibtex", "Copy &BibTeX", ["Ctrl+Shift+B"], lambda: self.copy("bibtex"))
+        self.actionCopyId = act("actionCopyId", "Copy &ID", [], lambda: self.copy("id"))
+        self.actionBack = act("actionBack", "&Back", [QKeySequence.StandardKey.Back, "Alt+Left"], lambda: self.go(-1))
+        self.actionForward = act("actionForward", "&Forward", [QKeySequence.StandardKey.Forward, "Alt+Right"],
+                                 lambda: self.go(1))  # fmt: skip
+        self.actionBack.setEnabled(False)
+        self.actionForward.setEnabled(False)
         self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
         self.actionAutoAdvance.setObjectName("actionAutoAdvance")
         self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
         self.actionAutoAdvance.toggled.connect(lambda on: self.settings.setValue("autoAdvance", on))
-        self.actionQuit = self._action("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
+        self.actionQuit = act("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
+        self.actionShortcuts = act("actionShortcuts", "&Keyboard Shortcuts", ["F1"], lambda: menus.show_shortcuts(self))
+        self.actionSearchSyntax = act(
+            "actionSearchSyntax", "&Search Syntax", [], lambda: menus.show_search_syntax(self)
+        )
+        self.actionAbout = act("actionAbout", "&About readinglist", [], lambda: menus.show_about(self))
+        self.scheme_actions: dict[str, QAction] = {}  # View → Appearance (menus.py)
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
         if self.read_only:
             for a in (self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread, self.actionImport,
-                      self.actionEditTitle):  # fmt: skip
+                      self.actionEditTitle, self.actionRemove):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -138,14 +202,15 @@ class MainWindow(QMainWindow):
         self.search_bar = SearchBar(self.runner, self.library, lambda: self.sidebar.filter, central)
         self.sidebar = Sidebar(self.library, central)
         self.table = PaperTable(self.library, self.paint_gate, central)
+        for action in self.key_actions:
+            self.table.add_key_action(action)
         right = QWidget(central)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         self.detail = DetailPane(self.library, self.runner, right)
         self.editors = Editors(
-            self.library, self.table.selected_ids, [self.actionMarkUnread, self.actionMarkSkimmed, self.actionMarkRead],
-            right,
-        )  # fmt: skip
+            self.library, self.target_ids, [self.actionMarkUnread, self.actionMarkSkimmed, self.actionMarkRead], right
+        )
         self.rightSplitter = QSplitter(Qt.Orientation.Vertical, right)
         self.rightSplitter.setObjectName("rightSplitter")
         self.rightSplitter.addWidget(self.detail)
@@ -160,15 +225,17 @@ class MainWindow(QMainWindow):
         self.mainSplitter.setStretchFactor(0, 0)
         self.mainSplitter.setStretchFactor(1, 3)
         self.mainSplitter.setStretchFactor(2, 2)
-        self.mainSplitter.setSizes([200, 560, 480])
+        self.mainSplitter.setSizes([170, 640, 460])  # the papers' titles get the room (issue 14)
         outer.addWidget(self.search_bar)
         outer.addWidget(self.mainSplitter, 1)
         self.setCentralWidget(central)
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
+        self.notice = Notice(self)
         self.import_bar = ImportBar(self.runner, self.library, self)
         self.exporter = Exporter(self.runner, self.library, self.settings, self)
-        self.statusBar().addWidget(self.import_bar, 1)
+        self.statusBar().addWidget(self.notice, 1)
+        self.statusBar().addWidget(self.import_bar)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
         self.resize(1280, 800)
@@ -176,45 +243,38 @@ class MainWindow(QMainWindow):
     def _wire(self) -> None:
         search, table, detail, editors = self.search_bar, self.table, self.detail, self.editors
         search.resultsReady.connect(self._show_results)
-        search.failed.connect(lambda _message: self.searchFinished.emit())
+        search.failed.connect(self._search_failed)
         search.runningChanged.connect(detail.set_search_running)
         search.resultsFocusRequested.connect(lambda: table.view.setFocus())
         self.sidebar.filterChanged.connect(lambda _filter: search.run())
         self.sidebar.tagsEdited.connect(self._push_tags)
+        self.sidebar.navigate.connect(self.go)
         table.currentPaperChanged.connect(self._current_changed)
         table.selectionChanged.connect(self._update_status)
         table.scrolled.connect(detail.give_way)
         table.titleEdited.connect(self._title_edited)
         table.emptyLinkActivated.connect(self._empty_link)
+        table.typed.connect(search.type_text)
+        table.navigate.connect(self.go)
+        table.contextMenuRequested.connect(self._paper_menu)
         detail.paperShown.connect(editors.load)
         detail.paperRequested.connect(self.go_to_paper)
+        detail.libraryRequested.connect(self.show_in_library)
+        detail.navigate.connect(self.go)
         editors.tagsApplied.connect(self._push_tags)
         editors.noteEdited.connect(self._push_note)
         editors.linkClicked.connect(detail.open_link)
+        editors.finished.connect(lambda: table.view.setFocus())
+        self.history.changed.connect(self._history_changed)
+        self.undo_stack.indexChanged.connect(self._undo_index_changed)
         self.import_bar.stopped.connect(self._after_import)
-        self.import_bar.message.connect(self.statusBar().showMessage)
+        self.import_bar.message.connect(self.notice.show_message)
+        self.import_bar.reported.connect(self._import_reported)
         self.import_bar.finished.connect(self.importFinished)
-        self.exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
-        self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
-        self.exporter.message.connect(self.statusBar().showMessage)
-        self.exporter.finished.connect(self.exportFinished)
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.actionImport, self.actionExport])
-        file_menu.addSeparator()
-        file_menu.addAction(self.actionQuit)
-        edit = bar.addMenu("&Edit")
-        edit.addActions([self.actionUndo, self.actionRedo])
-        edit.addSeparator()
-        edit.addActions([self.actionFocusSearch, self.actionFocusTags, self.actionFocusNotes, self.actionEditTitle])
-        paper = bar.addMenu("&Paper")
-        paper.addActions([self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread])
-        paper.addSeparator()
-        paper.addActions([self.actionNext, self.actionPrevious])
-        paper.addSeparator()
-        paper.addAction(self.actionAutoAdvance)
+        self.exporter.started.connect(self._export_started)
+        self.exporter.progressed.connect(self._export_progressed)
+        self.exporter.finished.connect(self._export_finished)
+        table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
 
     # ---- settings ----
 
@@ -225,12 +285,21 @@ class MainWindow(QMainWindow):
             ("windowState", self.restoreState),
             ("mainSplitter", self.mainSplitter.restoreState),
             ("rightSplitter", self.rightSplitter.restoreState),
-            ("tableHeader", header.restoreState),
+            (HEADER_KEY, header.restoreState),
         ):
             value = self.settings.value(key)
             if isinstance(value, QByteArray | bytes):
                 restore(value)
+        self.table.view.fit_columns()
+        self._default_columns()
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # rank order / library order on start
+
+    def _default_columns(self) -> None:
+        """Until the reader picks columns, Authors shows only once some paper has authors: the bundled
+        corpus has none, and an empty column would take the titles' room."""
+        if not self.settings.value("columnsChosen", False, type=bool):
+            authors = COLUMNS.index("authors")
+            self.table.view.horizontalHeader().setSectionHidden(authors, not self.library.has_authors())
 
     def save_settings(self) -> None:
         s = self.settings
@@ -238,63 +307,238 @@ class MainWindow(QMainWindow):
         s.setValue("windowState", self.saveState())
         s.setValue("mainSplitter", self.mainSplitter.saveState())
         s.setValue("rightSplitter", self.rightSplitter.saveState())
-        s.setValue("tableHeader", self.table.view.horizontalHeader().saveState())
+        s.setValue(HEADER_KEY, self.table.view.horizontalHeader().saveState())
         s.setValue("lastQuery", self.search_bar.text())
         s.sync()
 
     # ---- the panes, wired ----
 
     def _show_results(self, result: SearchResult, same_query: bool) -> None:
+        """Results replace results: the paper wanted (going back, a removal undone), else the paper shown,
+        stays current if they hold it, however late they come."""
         self.detail.set_terms(result)
-        self.table.show_results(result, same_query)
+        wanted, self._wanted = self._wanted, None
+        keep = wanted if wanted is not None else self.detail.current_id
+        self._applying = True
+        try:
+            found = self.table.show_results(result, same_query, keep)
+            if self._reveal:
+                self.table.select_ids(self._reveal)
+                self._reveal = []
+        finally:
+            self._applying = False
+        if wanted is not None and not found:
+            self._visit(wanted)
         self.detail.rest()  # the results of a query being typed: the paper is rendered once typing rests
         self._update_empty()
         self._update_status()
+        self._moved()
+        self.searchFinished.emit()
+
+    def _search_failed(self, _message: str) -> None:
+        """The last results stay; a table with none yet says why it is empty (a query restored at start)."""
+        if not self.table.model.rowCount():
+            self._update_empty(unreadable=True)
         self.searchFinished.emit()
 
     def _current_changed(self, paper_id: int | None) -> None:
-        """The table moved: the note typed for the paper left is saved; the detail pane follows."""
+        """The table moved: the note typed for the paper left is saved; the detail pane follows. The reader
+        moving on forgets a paper wanted from results still on their way."""
         self.editors.save_note()
         self.detail.follow(paper_id)
+        if not self._applying:
+            if paper_id is not None:
+                self._wanted, self._reveal = None, []
+            self._moved()
+
+    def target_ids(self) -> list[int]:
+        """What marking, tags and the paper actions act on: the selected papers, else the current one, else
+        the paper shown from outside the results."""
+        ids = self.table.selected_ids()
+        if not ids and self.detail.visiting and self.detail.current_id is not None:
+            ids = [self.detail.current_id]
+        return ids
+
+    def _visit(self, paper_id: int) -> None:
+        """Show a paper the results lack, keeping the search."""
+        self.detail.visit(paper_id)
+        self.table.clear_current()
+        self._moved()
 
     def go_to_paper(self, paper_id: int) -> None:
-        if not self.table.go_to(paper_id):  # not among the results: show everything; it is selected then
-            self.search_bar.clear()
-            self.sidebar.set_filter(ALL)
+        """Follow a link to a paper: the search stays, and where the reader was is one Back away."""
+        self.history.record()
+        if not self.table.go_to(paper_id):
+            self._visit(paper_id)
+        self.history.record()
+
+    def show_in_library(self, paper_id: int) -> None:
+        """The paper among all papers: the search and the sidebar's filter are cleared for it."""
+        self.history.record()
+        self._wanted = paper_id
+        self.search_bar.clear()
+        self.sidebar.set_filter(ALL)
+        self.search_bar.run()
+
+    # ---- back and forward ----
+
+    def _here(self) -> Place:
+        return Place(self.search_bar.text(), self.sidebar.filter, self.detail.current_id)
+
+    def _moved(self) -> None:
+        if self._arriving:
+            self._arriving = False
+            self.history.arrived()
+        else:
+            self.history.moved()
+
+    def _history_changed(self) -> None:
+        self.actionBack.setEnabled(self.history.can_go_back)
+        self.actionForward.setEnabled(self.history.can_go_forward)
+
+    def go(self, step: int) -> None:
+        """Back (-1) or forward (+1) to the query, filter and paper shown there."""
+        place = self.history.step(step)
+        if place is None:
+            return
+        self._arriving = True
+        if place.query != self.search_bar.text() or place.filter != self.sidebar.filter:
+            self._wanted = place.paper  # current once the results land, or shown from outside them
+            if place.filter != self.sidebar.filter:
+                self.sidebar.set_filter(place.filter)
+            self.search_bar.set_text(place.query)
             self.search_bar.run()
+            return
+        if place.paper is not None and not self.table.go_to(place.paper):
+            self._visit(place.paper)
+        self._moved()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if step := navigation_step(event):
+            self.go(step)
+            return
+        super().mousePressEvent(event)
 
     # ---- editing ----
 
+    def _push(self, command: PaperCommand) -> None:
+        """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo."""
+        self.notice.clear("undo")  # an Undo or Redo offered for an older edit would now do the wrong one
+        self._pushing = True
+        try:
+            self.undo_stack.push(command)
+        finally:
+            self._pushing = False
+        if len(command.ids) > 1 or isinstance(command, RemovePapersCommand):
+            self.notice.show_message(f"{command.summary}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+
+    def _undo_index_changed(self, _index: int) -> None:
+        """An undo, a redo or another edit: an Undo button about an older edit would undo the wrong one."""
+        if not self._pushing:
+            self.notice.clear("undo")
+
+    def _undo_from_notice(self) -> None:
+        command = self.undo_stack.command(self.undo_stack.index() - 1)
+        self.undo_stack.undo()
+        if isinstance(command, PaperCommand):
+            self.notice.show_message(f"Undone: {command.summary}.", 15000, "Redo", self.undo_stack.redo, kind="undo")
+
     def _changed(self, ids: Sequence[int]) -> None:
-        """After any edit (or its undo): refresh those rows, the counts, and the paper shown."""
+        """After any edit (or its undo): refresh those rows, the counts, and the paper shown; an undo or a
+        redo selects and shows the papers it changed."""
         self.table.refresh(ids)
         self.update_counts()
         self.detail.refresh(ids)
+        if not self._pushing and ids:
+            self._show_changed(ids)
+
+    def _show_changed(self, ids: Sequence[int]) -> None:
+        if not self.table.select_ids(ids):
+            self._visit(ids[0])
+
+    def _removed(self, ids: Sequence[int]) -> None:
+        self.table.remove(ids)
+        if self.detail.visiting and self.detail.current_id in ids:
+            self.detail.follow(self.table.current_id)
+        self.update_counts()
+        self.editors.update_completions()
+        self._update_empty()
+
+    def _restored(self, ids: Sequence[int]) -> None:
+        """A removal undone: the results are searched again, and the papers brought back selected."""
+        self.update_counts()
+        self.editors.update_completions()
+        if ids:
+            self._wanted, self._reveal = ids[0], list(ids)
+        self.search_bar.run()
 
     def _push_tags(self, after: dict[int, list[str]], text: str) -> None:
-        self.undo_stack.push(SetTagsCommand(self.library, after, text, self._changed))
+        self._push(SetTagsCommand(self.library, after, text, self._changed))
 
     def _push_note(self, paper_id: int, before: str, after: str) -> None:
-        self.undo_stack.push(SetNoteCommand(self.library, paper_id, before, after, self._changed))
+        self._push(SetNoteCommand(self.library, paper_id, before, after, self._changed))
 
     def _title_edited(self, paper_id: int, title: str) -> None:
         paper = self.library.paper(paper_id)
         if paper is None or title == paper.title:
             return
         new = None if title == paper.auto_title else title
-        self.undo_stack.push(SetTitleCommand(self.library, paper_id, new, self._changed))
+        self._push(SetTitleCommand(self.library, paper_id, new, self._changed))
 
     def mark(self, state: str) -> None:
-        ids = self.table.selected_ids()
+        ids = self.target_ids()
         if not ids or self.read_only:
             return
-        advance = self.actionAutoAdvance.isChecked() and len(ids) == 1
-        self.undo_stack.push(SetStateCommand(self.library, ids, state, self._changed))
+        advance = self.actionAutoAdvance.isChecked() and len(ids) == 1 and self.table.current_id is not None
+        self._push(SetStateCommand(self.library, ids, state, self._changed))
         if advance:
             self.move_selection(1)
 
+    def remove_papers(self) -> None:
+        ids = self.target_ids()
+        if ids and not self.read_only:
+            self._push(RemovePapersCommand(self.library, ids, self._removed, self._restored))
+
     def move_selection(self, step: int) -> None:  # not move(): that is QWidget's, for the window's position
         self.table.move(step)
+
+    def _paper_menu(self, pos: QPoint) -> None:
+        menu = menus.paper_menu(self)
+        menu.exec(pos)
+        menu.deleteLater()
+
+    # ---- the paper actions that leave the window ----
+
+    def open_link(self, url: str | None = None) -> None:
+        """The paper's page (its URL, else its first link) in the browser."""
+        from PySide6.QtCore import QUrl
+
+        if url is None:
+            ids = self.target_ids()
+            paper = self.library.paper(ids[0]) if ids else None
+            links = [u for u in ([paper.url, *paper.links] if paper else []) if u.startswith(("http://", "https://"))]
+            if not links:
+                self.notice.show_message("This paper has no link.", 5000)
+                return
+            url = links[0]
+        self.detail.open_link(QUrl(url))
+
+    def copy(self, what: str) -> None:
+        """Copy the target papers as a text citation, BibTeX, or their ids."""
+        from readinglist.citation import bibtex_citations, text_citations
+
+        chosen = self.library.papers(self.target_ids())
+        if not chosen:
+            return
+        if what == "bibtex":
+            text, said = bibtex_citations(chosen), "BibTeX"
+        elif what == "id":
+            text, said = "\n".join(p.uid for p in chosen), "id"
+        else:
+            text, said = text_citations(chosen), "citation"
+        QApplication.clipboard().setText(text)
+        n = len(chosen)
+        self.notice.show_message(f"Copied the {said}{'s' if n > 1 and what != 'bibtex' else ''} of {papers(n)}.", 5000)
 
     # ---- status, counts, empty states ----
 
@@ -314,12 +558,14 @@ class MainWindow(QMainWindow):
             parts.append(f"{selected:,} selected")
         self.statusLabel.setText(" · ".join(parts))
 
-    def _update_empty(self) -> None:
+    def _update_empty(self, unreadable: bool = False) -> None:
+        """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
         if self.table.model.rowCount():
             self.table.show_empty(None)
         else:
             empty = self.library.counts()["all"] == 0
-            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), *self.sidebar.filter))
+            query = self.search_bar.text().strip()
+            self.table.show_empty(empty_text(empty, query, *self.sidebar.filter, unreadable=unreadable))
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":
@@ -335,26 +581,27 @@ class MainWindow(QMainWindow):
         self.search_bar.focus()
 
     def focus_tags(self) -> None:
-        if self.table.current_id is not None:
+        if self.target_ids():
             self.editors.focus_tags()
 
     def focus_notes(self) -> None:
-        if self.table.current_id is not None:
+        if self.target_ids():
             self.editors.focus_notes()
 
     def escape(self) -> None:
+        """Esc: out of an editor, back to the papers (the tags as they were); anywhere else the search is
+        cleared and the cursor put in it, so that what is typed next is a query, never a key on a paper."""
         focus = QApplication.focusWidget()
-        field, editors = self.search_bar.field, self.editors
-        if focus is field and field.text():
-            field.clear()
-        elif focus in (editors.tagEditor, editors.notesEditor):
-            if focus is editors.notesEditor:
-                editors.save_note()
+        editors = self.editors
+        if focus is editors.tagEditor:
+            editors.revert_tags()
             self.table.view.setFocus()
-        elif field.text():
-            field.clear()
+        elif focus is editors.notesEditor:
+            editors.save_note()
+            self.table.view.setFocus()
         else:
-            self.table.view.setFocus()
+            self.search_bar.clear()
+            self.search_bar.focus()
 
     # ---- import and export ----
 
@@ -364,11 +611,18 @@ class MainWindow(QMainWindow):
 
     def start_import(self, files: Sequence[Path]) -> None:
         """Import on a worker with progress in the status bar; importFinished says how it went."""
-        if not self.read_only:
-            self.import_bar.start(files)
+        if not self.read_only and self.import_bar.start(files):
+            self.notice.clear()
+
+    def _import_reported(self, text: str, details: list[str]) -> None:
+        if details:
+            self.notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self, details).show())
+        else:
+            self.notice.show_message(text, 15000)
 
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
+        self._default_columns()
         self.update_counts()
         self.editors.update_completions()
         self.search_bar.run()
@@ -381,6 +635,7 @@ class MainWindow(QMainWindow):
         files = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if files:
             event.acceptProposedAction()
+            self.settings.setValue("importFolder", str(files[0].parent))  # where the import dialog opens next
             self.start_import(files)
 
     def export_dialog(self) -> None:
@@ -393,7 +648,7 @@ class MainWindow(QMainWindow):
         What is exported is decided now: the results or the selection as they are when it is asked for."""
         ids: list[int] | None = None  # all papers
         if scope == "selection":
-            ids = self.table.selected_ids()
+            ids = self.target_ids()
             options.scope = "selection"
         elif scope == "all":
             options.scope = "all papers"
@@ -403,6 +658,26 @@ class MainWindow(QMainWindow):
             kind, value = self.sidebar.filter
             options.scope = f"{kind} {value}" if value else ""
         self.exporter.write(path, options, ids)
+
+    def _export_started(self, n: int) -> None:
+        self.actionExport.setEnabled(False)  # one export at a time
+        count = n if n >= 0 else (self._counts or self.library.counts())["all"]
+        if count > LARGE_EXPORT:
+            self.notice.show_progress(f"Exporting {papers(count)}…", 0, count, kind="export")
+
+    def _export_progressed(self, done: int, total: int) -> None:
+        if total > LARGE_EXPORT and self.notice.kind == "export":
+            text = f"Exporting {papers(total)}…" if done < total else f"Writing {papers(total)}…"
+            self.notice.show_progress(text, done, total if done < total else 0, kind="export")
+
+    def _export_finished(self, outcome: object) -> None:
+        self.actionExport.setEnabled(True)
+        self.notice.clear("export")
+        path = self.exporter.last_path
+        if isinstance(outcome, int) and path is not None:
+            self.notice.show_message(f"Exported {papers(outcome)} to {path}", 20000, "Open Folder",
+                                     lambda: open_folder(path))  # fmt: skip
+        self.exportFinished.emit(outcome)
 
     # ---- closing ----
 

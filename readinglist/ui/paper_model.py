@@ -9,6 +9,7 @@ Python — each call would wait for the interpreter lock while a search runs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from itertools import islice
 from typing import Any
 
@@ -33,8 +34,21 @@ from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
 
-COLUMNS = ["state", "title", "venue", "year", "tags"]
-HEADERS = {"state": "", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
+
+def _local_date(stamp: str) -> str:
+    """2025-12-01T23:30:00+00:00 → the date it was where the reader is."""
+    if not stamp:
+        return ""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().date().isoformat()
+    except ValueError:
+        return stamp[:10]
+
+
+COLUMNS = ["state", "title", "authors", "venue", "year", "tags", "added"]
+HEADERS = {"state": "", "title": "Title", "authors": "Authors", "venue": "Venue", "year": "Year", "tags": "Tags",
+           "added": "Added"}  # fmt: skip
+LABELS = HEADERS | {"state": "Reading State"}  # what the header's menu of columns says
 TITLE = COLUMNS.index("title")
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
@@ -181,7 +195,27 @@ class PaperTableModel(QStandardItemModel):
 
     def refresh(self, ids: Sequence[int]) -> None:
         """Some papers changed: refetch only those rows and say so with dataChanged."""
-        self._refill([row for row in self._rows_of(ids) if row is not None])
+        self._refill([row for row in self.rows_of(ids) if row is not None])
+
+    def remove_ids(self, ids: Sequence[int]) -> list[int]:
+        """Take these papers' rows out (removed from the library); returns the rows they were at, ascending."""
+        gone = sorted(r for r in self.rows_of(ids) if r is not None)
+        blocks: list[tuple[int, int]] = []  # (first row, count), contiguous
+        for row in gone:
+            if blocks and blocks[-1][0] + blocks[-1][1] == row:
+                blocks[-1] = (blocks[-1][0], blocks[-1][1] + 1)
+            else:
+                blocks.append((row, 1))
+        for first, count in reversed(blocks):
+            self.removeRows(first, count)  # the views hear of it, and the selection follows
+            del self.ids[first : first + count]
+            if self.scores:
+                del self.scores[first : first + count]
+            self._filled = {
+                (r if r < first else r - count): None for r in self._filled if not first <= r < first + count
+            }
+        self._row_of = None
+        return gone
 
     def restyle(self) -> None:
         """The palette changed (light/dark): read rows are drawn in the new scheme's muted colour."""
@@ -200,7 +234,7 @@ class PaperTableModel(QStandardItemModel):
         except ValueError:
             return None
 
-    def _rows_of(self, ids: Sequence[int]) -> list[int | None]:
+    def rows_of(self, ids: Sequence[int]) -> list[int | None]:
         """The rows of several ids: over 16 build the id → row map once, fewer are scanned for."""
         if len(ids) > 16 and self._row_of is None:
             self._row_of = {pid: row for row, pid in enumerate(self.ids)}
@@ -211,13 +245,13 @@ class PaperTableModel(QStandardItemModel):
 
     def _items(self, pid: int, cells: TableRow) -> list[QStandardItem]:
         title, venue, year, state, tags = cells.title, cells.venue, cells.year, cells.state, cells.tags
+        authors, added = cells.authors, _local_date(cells.added)
         state_item = QStandardItem(state_icon(state), "")
         state_item.setToolTip(STATE_LABELS[state])
         state_item.setData(_CENTER, _ALIGN)
         state_item.setData(state_order(state), _SORT)
         state_item.setData(pid, _ID)
-        title_item = QStandardItem(title)
-        title_item.setToolTip(title)
+        title_item = QStandardItem(title)  # the full title shows as a tooltip where it is cut off (paper_table.py)
         title_item.setData(title.casefold(), _SORT)
         venue_item = QStandardItem(venue)
         venue_item.setData(venue, _SORT)
@@ -226,7 +260,14 @@ class PaperTableModel(QStandardItemModel):
         year_item.setData(year or 0, _SORT)
         tags_item = QStandardItem(tags)
         tags_item.setData(tags, _SORT)
-        items = [state_item, title_item, venue_item, year_item, tags_item]
+        authors_item = QStandardItem(authors)
+        authors_item.setData(authors, _SORT)
+        added_item = QStandardItem(added)
+        added_item.setData(_CENTER, _ALIGN)
+        added_item.setData(pid, _SORT)
+        by_name = {"state": state_item, "title": title_item, "authors": authors_item, "venue": venue_item,
+                   "year": year_item, "tags": tags_item, "added": added_item}  # fmt: skip
+        items = [by_name[c] for c in COLUMNS]
         for item, flags in zip(items, self._flags, strict=True):
             item.setFlags(flags)
         if state == "unread":
@@ -265,12 +306,15 @@ class PaperTableModel(QStandardItemModel):
         before = self.ids
         shown = set(before)
         self.ids = [i for i in ordered if i in shown]
+        if len(self.ids) < len(before):  # a paper the order lacks (never expected): kept, at the end
+            listed = set(self.ids)
+            self.ids += [i for i in before if i not in listed]
         score = dict(zip(before, self.scores, strict=False))
         self.scores = [score[i] for i in self.ids] if self.scores else []
         self._row_of = None  # the rows moved; a map is built again only for a batch
         self._empty(list(self._filled))  # their items are in the old order; refilled before the next paint
         kept = [pid for pid in old_ids if pid is not None]
-        new_rows = dict(zip(kept, self._rows_of(kept), strict=True))
+        new_rows = dict(zip(kept, self.rows_of(kept), strict=True))
         for index, pid in zip(persistent, old_ids, strict=True):
             if pid is not None:
                 row = new_rows[pid]

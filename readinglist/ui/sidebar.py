@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QMouseEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QInputDialog, QMenu, QMessageBox, QTreeView, QWidget
 
 from readinglist.library import Library
@@ -83,6 +83,7 @@ class Sidebar(QTreeView):
 
     filterChanged = Signal(object)  # Filter: another entry was picked, or the papers under the filter changed
     tagsEdited = Signal(object, str)  # {paper id: its tags after the edit}, the undo text
+    navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button
 
     def __init__(self, library: Library, parent: QWidget | None = None):
         super().__init__(parent)
@@ -99,6 +100,13 @@ class Sidebar(QTreeView):
         self.expandAll()
         self.selectionModel().currentChanged.connect(self._current_changed)
         self.setMinimumWidth(150)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        step = {Qt.MouseButton.BackButton: -1, Qt.MouseButton.ForwardButton: 1}.get(event.button(), 0)
+        if step:
+            self.navigate.emit(step)
+            return
+        super().mousePressEvent(event)
 
     @property
     def filter(self) -> Filter:
