@@ -256,7 +256,9 @@ def test_the_context_menu_marks_tags_opens_copies_and_removes(qtbot, window, mon
     window.actionCopyCitation.trigger()
     assert QApplication.clipboard().text().startswith("(2026). ")
     opened = []
-    monkeypatch.setattr("readinglist.ui.detail.QDesktopServices.openUrl", lambda url: opened.append(url.toString()))
+    monkeypatch.setattr(
+        "readinglist.ui.paper_actions.QDesktopServices.openUrl", lambda url: opened.append(url.toString())
+    )
     linked = window.library.search('"partially relevant video retrieval"').ids[0]
     in_table(qtbot, window, window.table.model.row_of(linked))
     qtbot.keyClick(window.table.view, "o")
@@ -400,10 +402,10 @@ def test_the_query_hint_is_about_the_text_in_the_field_and_nothing_moves(qtbot, 
 def test_an_export_reports_in_the_status_bar_with_open_folder_and_progress_when_large(
     qtbot, window, tmp_path, monkeypatch
 ):
-    from readinglist.ui import exporting, main_window
+    from readinglist.ui import exporting
 
     monkeypatch.setattr(QMessageBox, "exec", lambda *a: pytest.fail("a modal box after an export"))
-    monkeypatch.setattr(main_window, "LARGE_EXPORT", 5)
+    monkeypatch.setattr(exporting.Exporter, "LARGE", 5)
     monkeypatch.setattr(exporting.Exporter, "CHUNK", 4)
     seen = []
     window.exporter.progressed.connect(

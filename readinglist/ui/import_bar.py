@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.library import ImportSummary, Library
 from readinglist.papers import ImportCancelled, ImportFailure, import_file_filter
+from readinglist.ui.notice import Notice
 from readinglist.ui.workers import Runner
 
 IMPORT_FILTER = import_file_filter()
@@ -76,14 +77,14 @@ class ImportDetails(QDialog):
 class ImportBar(QWidget):
     stopped = Signal()  # the import is over (done, failed or cancelled): what the window shows may be stale
     finished = Signal(object)  # list[ImportSummary] | Exception, once the outcome has been reported
-    message = Signal(str, int)  # for the status bar: text, milliseconds
-    reported = Signal(str, object)  # an import done: what it did, for the status bar, and its details (list[str])
     _progressed = Signal(int, int, str)  # from the worker: done, total, what is happening
 
-    def __init__(self, runner: Runner, library: Library, parent: QWidget | None = None):
+    def __init__(self, runner: Runner, library: Library, notice: Notice, parent: QWidget | None = None):
+        """How an import went is said in `notice` (the status bar's), with Details… for what it skipped."""
         super().__init__(parent)
         self._runner = runner
         self._library = library
+        self._notice = notice
         self._cancel: threading.Event | None = None
         self.setObjectName("importProgress")
         layout = QHBoxLayout(self)
@@ -143,13 +144,17 @@ class ImportBar(QWidget):
 
     def _done(self, summaries: list[ImportSummary]) -> None:
         self._stop()
-        self.reported.emit("Imported " + "; ".join(s.line() for s in summaries), details(summaries))
+        text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
+        if lines:
+            self._notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self.window(), lines).show())
+        else:
+            self._notice.show_message(text, 15000)
         self.finished.emit(summaries)
 
     def _failed(self, exc: Exception) -> None:
         self._stop()
         if isinstance(exc, ImportCancelled):
-            self.message.emit("Import cancelled; the library is unchanged.", 10000)
+            self._notice.show_message("Import cancelled; the library is unchanged.", 10000)
         else:
             if isinstance(exc, ImportFailure):
                 text = f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")

@@ -8,8 +8,9 @@ Searches, imports and exports run on the worker pool; the UI thread only applies
 through the undo stack, and every edit is one key away. Letter keys act only where they cannot be text (the
 table has focus: PaperTable.add_key_action); an action on several papers says what it did, with Undo.
 
-Over 400 lines because it is the one place the panes meet: what is here is wiring, actions and menus; the
-behaviour lives in the panes and in menus.py, history.py, notice.py and undo.py.
+Over 400 lines because it is the one place the panes meet: what is here is the actions, the wiring, and the
+few rules that need more than one pane (which paper results keep, what an undo shows, where Back goes); the
+behaviour lives in the panes and in menus.py, history.py, notice.py, paper_actions.py and undo.py.
 """
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ from readinglist import markup
 from readinglist.export import ExportOptions
 from readinglist.library import Library
 from readinglist.papers import SearchResult
-from readinglist.ui import menus, runtime
+from readinglist.ui import menus, paper_actions, runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
-from readinglist.ui.exporting import Exporter, ask_export, open_folder
+from readinglist.ui.exporting import Exporter, ask_export
 from readinglist.ui.history import History, Place
-from readinglist.ui.import_bar import ImportBar, ImportDetails, ask_import
+from readinglist.ui.import_bar import ImportBar, ask_import
 from readinglist.ui.notice import Notice
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS
@@ -53,12 +54,10 @@ from readinglist.ui.undo import (
     SetStateCommand,
     SetTagsCommand,
     SetTitleCommand,
-    papers,
 )
 from readinglist.ui.workers import Runner
 
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
-LARGE_EXPORT = 2000  # papers past which an export shows its progress
 HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
 
 
@@ -232,8 +231,8 @@ class MainWindow(QMainWindow):
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
         self.notice = Notice(self)
-        self.import_bar = ImportBar(self.runner, self.library, self)
-        self.exporter = Exporter(self.runner, self.library, self.settings, self)
+        self.import_bar = ImportBar(self.runner, self.library, self.notice, self)
+        self.exporter = Exporter(self.runner, self.library, self.settings, self.notice, self)
         self.statusBar().addWidget(self.notice, 1)
         self.statusBar().addWidget(self.import_bar)
         self.statusBar().addPermanentWidget(self.statusLabel)
@@ -268,12 +267,10 @@ class MainWindow(QMainWindow):
         self.history.changed.connect(self._history_changed)
         self.undo_stack.indexChanged.connect(self._undo_index_changed)
         self.import_bar.stopped.connect(self._after_import)
-        self.import_bar.message.connect(self.notice.show_message)
-        self.import_bar.reported.connect(self._import_reported)
         self.import_bar.finished.connect(self.importFinished)
-        self.exporter.started.connect(self._export_started)
-        self.exporter.progressed.connect(self._export_progressed)
-        self.exporter.finished.connect(self._export_finished)
+        self.exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
+        self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
+        self.exporter.finished.connect(self.exportFinished)
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
 
     # ---- settings ----
@@ -511,34 +508,20 @@ class MainWindow(QMainWindow):
 
     def open_link(self, url: str | None = None) -> None:
         """The paper's page (its URL, else its first link) in the browser."""
-        from PySide6.QtCore import QUrl
-
         if url is None:
             ids = self.target_ids()
-            paper = self.library.paper(ids[0]) if ids else None
-            links = [u for u in ([paper.url, *paper.links] if paper else []) if u.startswith(("http://", "https://"))]
+            links = paper_actions.web_links(self.library.paper(ids[0]) if ids else None)
             if not links:
                 self.notice.show_message("This paper has no link.", 5000)
                 return
             url = links[0]
-        self.detail.open_link(QUrl(url))
+        paper_actions.open_in_browser(url)
 
     def copy(self, what: str) -> None:
         """Copy the target papers as a text citation, BibTeX, or their ids."""
-        from readinglist.citation import bibtex_citations, text_citations
-
         chosen = self.library.papers(self.target_ids())
-        if not chosen:
-            return
-        if what == "bibtex":
-            text, said = bibtex_citations(chosen), "BibTeX"
-        elif what == "id":
-            text, said = "\n".join(p.uid for p in chosen), "id"
-        else:
-            text, said = text_citations(chosen), "citation"
-        QApplication.clipboard().setText(text)
-        n = len(chosen)
-        self.notice.show_message(f"Copied the {said}{'s' if n > 1 and what != 'bibtex' else ''} of {papers(n)}.", 5000)
+        if chosen:
+            self.notice.show_message(paper_actions.copy(chosen, what), 5000)
 
     # ---- status, counts, empty states ----
 
@@ -614,12 +597,6 @@ class MainWindow(QMainWindow):
         if not self.read_only and self.import_bar.start(files):
             self.notice.clear()
 
-    def _import_reported(self, text: str, details: list[str]) -> None:
-        if details:
-            self.notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self, details).show())
-        else:
-            self.notice.show_message(text, 15000)
-
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
         self._default_columns()
@@ -658,26 +635,6 @@ class MainWindow(QMainWindow):
             kind, value = self.sidebar.filter
             options.scope = f"{kind} {value}" if value else ""
         self.exporter.write(path, options, ids)
-
-    def _export_started(self, n: int) -> None:
-        self.actionExport.setEnabled(False)  # one export at a time
-        count = n if n >= 0 else (self._counts or self.library.counts())["all"]
-        if count > LARGE_EXPORT:
-            self.notice.show_progress(f"Exporting {papers(count)}…", 0, count, kind="export")
-
-    def _export_progressed(self, done: int, total: int) -> None:
-        if total > LARGE_EXPORT and self.notice.kind == "export":
-            text = f"Exporting {papers(total)}…" if done < total else f"Writing {papers(total)}…"
-            self.notice.show_progress(text, done, total if done < total else 0, kind="export")
-
-    def _export_finished(self, outcome: object) -> None:
-        self.actionExport.setEnabled(True)
-        self.notice.clear("export")
-        path = self.exporter.last_path
-        if isinstance(outcome, int) and path is not None:
-            self.notice.show_message(f"Exported {papers(outcome)} to {path}", 20000, "Open Folder",
-                                     lambda: open_folder(path))  # fmt: skip
-        self.exportFinished.emit(outcome)
 
     # ---- closing ----
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 
 from readinglist.ui import theme
 from readinglist.ui.help import HelpWindow, about_html, search_syntax_html, shortcuts_html
+from readinglist.ui.paper_actions import web_links
 
 if TYPE_CHECKING:
     from readinglist.ui.main_window import MainWindow
@@ -80,7 +81,7 @@ def paper_menu(w: MainWindow) -> QMenu:
     menu.setObjectName("paperMenu")
     ids = w.target_ids()
     paper = w.library.paper(ids[0]) if len(ids) == 1 else None
-    links = list(dict.fromkeys(u for u in ([paper.url, *paper.links] if paper else []) if u.startswith("http")))
+    links = web_links(paper)
 
     def add(action: QAction, applies: bool = True) -> None:
         if ids and applies and action.isEnabled():
