@@ -390,8 +390,11 @@ class MainWindow(QMainWindow):
             self.history.moved()
 
     def _history_changed(self) -> None:
-        self.actionBack.setEnabled(self.history.can_go_back)
-        self.actionForward.setEnabled(self.history.can_go_forward)
+        back, forward = self.history.can_go_back, self.history.can_go_forward
+        if back != self.actionBack.isEnabled():
+            self.actionBack.setEnabled(back)
+        if forward != self.actionForward.isEnabled():
+            self.actionForward.setEnabled(forward)
 
     def go(self, step: int) -> None:
         """Back (-1) or forward (+1) to the query, filter and paper shown there."""

@@ -79,8 +79,8 @@ class Notice(QWidget):
 
     def clear(self, kind: str | None = None) -> None:
         """Withdraw the notice (only if it is about `kind`, when given)."""
-        if kind is not None and kind != self.kind:
-            return
+        if (kind is not None and kind != self.kind) or (not self.kind and not self.label.text()):
+            return  # not about that, or nothing shown: every edit asks, and a label cleared still relays out
         self._timer.stop()
         self.label.clear()
         self.label.setToolTip("")
