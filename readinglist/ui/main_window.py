@@ -16,6 +16,7 @@ behaviour lives in the panes and in menus.py, history.py, notice.py, paper_actio
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBo
 from readinglist import markup
 from readinglist.export import ExportOptions
 from readinglist.library import Library
-from readinglist.papers import SearchResult
+from readinglist.papers import STATE_KEYS, STATE_LABELS, STATES, SearchResult
 from readinglist.ui import menus, paper_actions, runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
@@ -142,9 +143,14 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         self.key_actions: list[QAction] = []
         key, act = self._key, self._action
-        self.actionMarkRead = key("actionMarkRead", "Mark &Read", "R", lambda: self.mark("read"))
-        self.actionMarkSkimmed = key("actionMarkSkimmed", "Mark &Skimmed", "S", lambda: self.mark("skimmed"))
-        self.actionMarkUnread = key("actionMarkUnread", "Mark &Unread", "U", lambda: self.mark("unread"))
+        self.mark_actions = {  # one per reading state, on its key (papers.py: a new state brings its action)
+            state: key(f"actionMark{STATE_LABELS[state]}", f"Mark &{STATE_LABELS[state]}", STATE_KEYS[state],
+                       partial(self.mark, state))
+            for state in STATES
+        }  # fmt: skip
+        self.actionMarkRead = self.mark_actions["read"]
+        self.actionMarkSkimmed = self.mark_actions["skimmed"]
+        self.actionMarkUnread = self.mark_actions["unread"]
         self.actionNext = key("actionNext", "Next Paper", "J", lambda: self.move_selection(1))
         self.actionPrevious = key("actionPrevious", "Previous Paper", "K", lambda: self.move_selection(-1))
         self.actionFocusTags = key("actionFocusTags", "Edit &Tags", "T", self.focus_tags)
@@ -189,8 +195,7 @@ class MainWindow(QMainWindow):
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
         if self.read_only:
-            for a in (self.actionMarkRead, self.actionMarkSkimmed, self.actionMarkUnread, self.actionImport,
-                      self.actionEditTitle, self.actionRemove):  # fmt: skip
+            for a in (*self.mark_actions.values(), self.actionImport, self.actionEditTitle, self.actionRemove):
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -207,9 +212,7 @@ class MainWindow(QMainWindow):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         self.detail = DetailPane(self.library, self.runner, right)
-        self.editors = Editors(
-            self.library, self.target_ids, [self.actionMarkUnread, self.actionMarkSkimmed, self.actionMarkRead], right
-        )
+        self.editors = Editors(self.library, self.target_ids, list(self.mark_actions.values()), right)
         self.rightSplitter = QSplitter(Qt.Orientation.Vertical, right)
         self.rightSplitter.setObjectName("rightSplitter")
         self.rightSplitter.addWidget(self.detail)

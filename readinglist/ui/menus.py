@@ -30,7 +30,7 @@ def build(w: MainWindow) -> None:
     edit.addSeparator()
     edit.addActions([w.actionFocusSearch, w.actionFocusTags, w.actionFocusNotes, w.actionEditTitle])
     paper = bar.addMenu("&Paper")
-    paper.addActions([w.actionMarkRead, w.actionMarkSkimmed, w.actionMarkUnread])
+    paper.addActions(list(reversed(w.mark_actions.values())))
     paper.addSeparator()
     paper.addActions([w.actionOpenLink, w.actionRemove])
     paper.addSeparator()
@@ -91,7 +91,7 @@ def paper_menu(w: MainWindow) -> QMenu:
             stand_in.setShortcut(action.shortcut())
             stand_in.setEnabled(False)
 
-    for action in (w.actionMarkRead, w.actionMarkSkimmed, w.actionMarkUnread):
+    for action in reversed(w.mark_actions.values()):
         add(action)
     menu.addSeparator()
     add(w.actionFocusTags)
