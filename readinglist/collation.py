@@ -44,6 +44,8 @@ def _letters(ch: str) -> str:
 
 def primary(text: str) -> str:
     """The first level: case, accents and punctuation ignored, Greek letters spelled out, words kept apart."""
+    if text.isascii():  # most titles and names: nothing to normalise (computed for every paper imported)
+        return _NOT_WORD.sub(" ", text.lower()).strip()
     text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
     if not text.isascii():
         text = "".join(_letters(ch) for ch in text)
@@ -58,6 +60,8 @@ def title_key(title: str) -> str:
 def surname(name: str) -> str:
     """The family name of "Laurens van der Maaten" (van der Maaten), "Guy L. Steele Jr." (Steele)."""
     words = name.split()
+    if len(words) > 1 and words[-1].lower() not in _SUFFIXES and words[-2].lower() not in _PARTICLES:
+        return words[-1]  # most names
     while len(words) > 1 and words[-1].lower() in _SUFFIXES:
         words.pop()
     if not words:
@@ -78,4 +82,4 @@ def authors_short(authors: Sequence[str]) -> str:
 
 def authors_key(authors: Sequence[str]) -> str:
     """What an author list sorts by: the first author's family name, then the next ones'."""
-    return " ".join(primary(surname(a)) for a in authors[:4])[:AUTHORS_KEY_LENGTH]
+    return primary(" ".join(surname(a) for a in authors[:4]))[:AUTHORS_KEY_LENGTH]
