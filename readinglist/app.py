@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -26,42 +27,12 @@ def _settings(data_dir: Path):
     return QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
 
 
-def apply_color_scheme(app) -> None:
-    """Fusion in the system's light or dark scheme (READINGLIST_COLOR_SCHEME=light|dark overrides)."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QColor, QPalette
+def apply_color_scheme(app, choice: object = None) -> None:
+    """Fusion in the scheme chosen in the window (View → Appearance), or the system's; the environment's
+    READINGLIST_COLOR_SCHEME=light|dark overrides both (ui/theme.py)."""
+    from readinglist.ui import theme
 
-    app.setStyle("Fusion")
-    wanted = os.environ.get("READINGLIST_COLOR_SCHEME", "").lower()
-    hints = app.styleHints()
-    if wanted in ("dark", "light"):
-        hints.setColorScheme(Qt.ColorScheme.Dark if wanted == "dark" else Qt.ColorScheme.Light)
-    dark = wanted == "dark" or (wanted != "light" and hints.colorScheme() == Qt.ColorScheme.Dark)
-    if not dark:
-        app.setPalette(app.style().standardPalette())
-        return
-    p = QPalette()
-    roles = {
-        QPalette.ColorRole.Window: "#202124",
-        QPalette.ColorRole.WindowText: "#e8eaed",
-        QPalette.ColorRole.Base: "#17181a",
-        QPalette.ColorRole.AlternateBase: "#26282b",
-        QPalette.ColorRole.ToolTipBase: "#303134",
-        QPalette.ColorRole.ToolTipText: "#e8eaed",
-        QPalette.ColorRole.Text: "#e8eaed",
-        QPalette.ColorRole.Button: "#2b2c2f",
-        QPalette.ColorRole.ButtonText: "#e8eaed",
-        QPalette.ColorRole.BrightText: "#ffffff",
-        QPalette.ColorRole.Highlight: "#3d6fb4",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.Link: "#8ab4f8",
-        QPalette.ColorRole.PlaceholderText: "#9aa0a6",
-    }
-    for role, color in roles.items():
-        p.setColor(role, QColor(color))
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
-        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7f8388"))
-    app.setPalette(p)
+    theme.apply(app, choice)
 
 
 def app_icon():
@@ -117,18 +88,37 @@ def _report_startup_failure(message: str) -> None:
 _qt_warnings: list[str] = []
 
 
+def failed_platform(warnings: list[str], message: str) -> str:
+    """The platform plugin Qt could not load ("xcb"), from its messages."""
+    for text in [*warnings, message]:
+        m = re.search(r'platform plugin "([^"]+)"', text)
+        if m:
+            return m.group(1)
+    return os.environ.get("QT_QPA_PLATFORM", "") or "xcb"
+
+
+def startup_failure_text(warnings: list[str], message: str, explain=None) -> str:
+    """What to say when Qt cannot start the window: the cause, every missing system library with the
+    command that installs it, and another platform to try (not the one that failed)."""
+    from readinglist import system_libs
+
+    platform = failed_platform(warnings, message)
+    hints = [w for w in warnings if "needed" in w or "Could not load" in w or "Could not find" in w]
+    cause = (hints[0] if hints else message.splitlines()[0]).strip()
+    lines = [f"readinglist: cannot start the window: {cause}"]
+    lines += [f"  {line}" for line in (explain or system_libs.explain_missing)(platform)]
+    others = [p for p in ("wayland", "xcb") if p != platform]
+    lines.append(f"  Or try another platform: QT_QPA_PLATFORM={others[0]} readinglist (on a {others[0]} session); "
+                 "the command line works without a display: readinglist --help")  # fmt: skip
+    return "\n".join(lines)
+
+
 def _qt_messages(mode, context, message: str) -> None:
-    """Qt aborts the process when no platform plugin loads; say why, in one line, and exit cleanly instead."""
+    """Qt aborts the process when no platform plugin loads; say why and what to install, and exit cleanly."""
     from PySide6.QtCore import QtMsgType
 
     if mode == QtMsgType.QtFatalMsg:
-        hints = [w for w in _qt_warnings if "needed" in w or "Could not load" in w or "Could not find" in w]
-        cause = hints[0] if hints else message.splitlines()[0]
-        print(
-            f"readinglist: cannot start the window: {cause.strip()} "
-            "(install the missing system library, or set QT_QPA_PLATFORM to another platform, e.g. wayland or xcb)",
-            file=sys.stderr,
-        )
+        print(startup_failure_text(_qt_warnings, message), file=sys.stderr)
         sys.stderr.flush()
         os._exit(1)
     if mode in (QtMsgType.QtWarningMsg, QtMsgType.QtCriticalMsg):
@@ -184,13 +174,14 @@ def run(data_dir: str | os.PathLike[str] | None = None, smoke_test: bool = False
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName("readinglist")
     app.setDesktopFileName("io.github.readinglist.readinglist")
-    apply_color_scheme(app)
-    app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_color_scheme(app))
-    app.setWindowIcon(app_icon())
-
     from readinglist.store import unwritable
+    from readinglist.ui import theme
 
     folder = paths.data_dir(data_dir)
+    apply_color_scheme(app, _settings(folder).value("colorScheme", "system"))
+    app.styleHints().colorSchemeChanged.connect(lambda _scheme: theme.system_changed(app))
+    app.setWindowIcon(app_icon())
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         why = unwritable(folder)

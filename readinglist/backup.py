@@ -25,6 +25,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from readinglist import paths
 from readinglist.importers.base import Record
 from readinglist.importers.matching import Existing, Incoming, _norm_title, same_content
 from readinglist.papers import DEFAULT_STATE, PRIORITIES, STATES, ImportFailure, Paper, StoreError, normalise_tags
@@ -109,19 +110,13 @@ def write_backup(store: Store, path: Path) -> int:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~paths.umask()
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return len(doc["papers"])
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def auto_backup(store: Store, folder: Path, today: date | None = None) -> Path | None:

@@ -47,7 +47,7 @@ corrected from the library's own words, and the correction searched (both said o
 """
 
 
-READS = {"list", "search", "show", "export", "lists"}  # what still works on a library that cannot be written
+READS = {"list", "search", "show", "export", "lists", "removed"}  # what still works on a library that cannot be written
 
 
 class CliError(Exception):
@@ -136,6 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("key", help="print a paper's citation key, or set your own")
     s.add_argument("id", metavar="ID")
     s.add_argument("key", nargs="?", metavar="NEWKEY", help="the new key (unique in the library)")
+    s = sub.add_parser(
+        "remove", help="remove papers from the library (annotations kept: a re-import or unremove brings them back)"
+    )
+    s.add_argument("ids", nargs="+", metavar="ID")
+    sub.add_parser("removed", help="list the papers removed from the library")
+    s = sub.add_parser("unremove", help="bring removed papers back, with their tags, notes, states and titles")
+    s.add_argument("ids", nargs="+", metavar="ID")
 
     s = sub.add_parser("export", help="export a reading list (Markdown to stdout by default)")
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
@@ -405,6 +412,32 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             print(f"{lib.store.uids([pid])[pid]}: {before} → {key}" if before != key else key)
         else:
             print(lib.citation_keys([pid])[pid])
+    if cmd == "remove":
+        ids = list(dict.fromkeys(lib.resolve(i) for i in args.ids))
+        uids = lib.store.uids(ids)
+        lib.remove(ids)
+        for pid in ids:
+            print(f"{uids[pid]}: removed")
+        print(f"Removed {len(ids)} paper{'s' if len(ids) != 1 else ''}; their annotations are kept: "
+              f"`readinglist unremove {' '.join(uids[i] for i in ids)}` or a re-import brings them back.",
+              file=sys.stderr)  # fmt: skip
+        return 0
+    if cmd == "removed":
+        gone = lib.removed_papers()
+        width = shutil.get_terminal_size((100, 20)).columns
+        for r in gone:
+            head = f"{r.uid:<7} {r.removed_at[:10]}  "
+            room = max(20, width - len(head))
+            print(head + (r.title if len(r.title) <= room else r.title[: room - 1] + "…"))
+        if not gone:
+            print("No papers have been removed.", file=sys.stderr)
+        return 0
+    if cmd == "unremove":
+        ids = list(dict.fromkeys(lib.resolve_removed(i) for i in args.ids))
+        back = lib.restore_removed(ids)
+        uids = lib.store.uids(list(back.values()))
+        for pid in back.values():
+            print(f"{uids[pid]}: back in the library")
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)

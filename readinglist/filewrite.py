@@ -22,14 +22,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from readinglist import paths
 from readinglist.papers import ExportError
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it and setting it back: there is no other way in Python)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def resolve_target(path: Path) -> Path:
@@ -75,7 +69,7 @@ def write_text(path: Path, text: str, encoding: str = "utf-8") -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             if st is None:
-                os.fchmod(fh.fileno(), 0o666 & ~_umask())  # as open() would create it, not mkstemp's 0600
+                os.fchmod(fh.fileno(), 0o666 & ~paths.umask())  # as open() would create it, not mkstemp's 0600
             else:
                 os.fchmod(fh.fileno(), stat.S_IMODE(st.st_mode))
                 if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):

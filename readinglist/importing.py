@@ -38,16 +38,35 @@ class ImportSummary:
     unchanged: int = 0
     skipped: int = 0
     missing: int = 0  # papers the file no longer has: kept, with their annotations
+    restored: int = 0  # papers removed from the library that the file brought back, annotations and all
     warnings: list[str] = field(default_factory=list)
+    skipped_why: list[tuple[str, str]] = field(default_factory=list)  # (where, why), the first of them
 
     def line(self) -> str:
         text = (
             f"{self.path.name}: {self.added} added, {self.updated} updated, "
             f"{self.unchanged} unchanged, {self.skipped} skipped"
         )
+        if self.skipped_why:
+            text += f" ({skip_reasons(self.skipped_why, self.skipped)})"
         if self.missing:
             text += f", {self.missing} no longer in the file (kept)"
+        if self.restored:
+            text += f", {self.restored} brought back (removed before; annotations kept)"
         return text
+
+
+def skip_reasons(skipped_why: list[tuple[str, str]], skipped: int) -> str:
+    """ "no title and no abstract: line 3, 7" — each reason once, with the first places it applies to."""
+    by_reason: dict[str, list[str]] = {}
+    for where, why in skipped_why:
+        by_reason.setdefault(why, []).append(where)
+    parts = []
+    for why, places in by_reason.items():
+        shown = ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
+        parts.append(f"{why}: {shown}")
+    more = skipped - len(skipped_why)
+    return "; ".join(parts) + (f"; {more:,} more" if more > 0 else "")
 
 
 def content_hash(r: Record) -> str:
@@ -107,7 +126,7 @@ def import_files(
             raise ImportFailure(
                 path, f"{describe_error(exc, store.path.parent)}; the library was not changed"
             ) from None
-        summary.skipped = parsed.skipped
+        summary.skipped, summary.skipped_why = parsed.skipped, parsed.skipped_why
         summary.warnings[:0] = parsed.warnings
         summaries.append(summary)
     return summaries
@@ -141,6 +160,8 @@ def _import_records(
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), kind)
             existing = [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.source_papers(source_id)]
+            removed = _removed_existing(store, source_id)
+            existing += removed
             known = {e.content_hash for e in existing}
             # plain text (for similarity) only where a revised record could match a stored paper
             incoming = [
@@ -149,6 +170,7 @@ def _import_records(
             ]
             unchanged, revised = match(existing, incoming)
             del incoming
+            restored = _bring_back(store, removed, unchanged, revised)
             rev = store.next_rev(db)
             taken = store.source_titles(source_id)
             revised_ids = []
@@ -172,6 +194,7 @@ def _import_records(
                 if progress:
                     progress(start + len(chunk), len(fresh), f"Importing {path.name}")
             seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
+            seen |= {e.id for e in removed}  # not in the file: they stay removed
             gone = [e.id for e in existing if e.id not in seen]
             store.set_in_source(gone, False, rev)
             store.set_in_source(list(unchanged.values()), True, rev)
@@ -188,8 +211,29 @@ def _import_records(
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
-    if revised_ids:
+    if revised_ids or restored:
         updater.changed()
     summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
-    summary.missing = len(gone)
+    summary.missing, summary.restored = len(gone), restored
     return summary
+
+
+# ---- removed papers: a re-import of the same record brings one back, annotations and all ----------------
+
+
+def _removed_existing(store: Store, source_id: int) -> list[Existing]:
+    """The source's removed papers, matched like the others (Store.remove_papers keeps them whole)."""
+    return [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.removed_source_papers(source_id)]
+
+
+def _bring_back(store: Store, removed: list[Existing], unchanged: dict[int, int], revised: dict[int, int]) -> int:
+    """Removed papers the file still has come back (before a revision updates them); returns how many."""
+    ids = {e.id for e in removed}
+    wanted = [pid for pid in (*unchanged.values(), *revised.values()) if pid in ids]
+    if not wanted:
+        return 0
+    moved = store.restore_papers(wanted)
+    for matches in (unchanged, revised):
+        for i, pid in matches.items():
+            matches[i] = moved.get(pid, pid)
+    return len(moved)

@@ -26,6 +26,7 @@ from readinglist.papers import (
     ImportCancelled,
     Paper,
     QueryError,
+    RemovedPaper,
     SearchResult,
     SmartList,
     StoreError,
@@ -357,6 +358,9 @@ class Library:
     ) -> list[int]:
         return self.store.ordered_ids(sort, descending, state=state, tag=tag, topics=None if topic is None else [topic])
 
+    def has_authors(self) -> bool:
+        return self.store.has_authors()
+
     def tag_names(self) -> list[str]:
         return [name for name, _ in self.store.tag_counts()]
 
@@ -553,6 +557,27 @@ class Library:
         topic_ids = np.frombuffer(blobs[2], dtype="<i8").astype(np.int64)
         labels = [(t.id, t.label, t.x, t.y) for t in self.store.topics()]
         return LibraryMap(paper_ids, xy, topic_ids, labels)
+
+    # ---- removing papers: their annotations are kept, and undo or a re-import brings them back ----
+
+    def remove(self, ids: Sequence[int]) -> list[int]:
+        """Take papers out of the library (every list, count, search, export and related papers); returns
+        the ids removed."""
+        removed = self.store.remove_papers(ids)
+        self._reindex(removed)
+        return removed
+
+    def restore_removed(self, ids: Sequence[int]) -> dict[int, int]:
+        """Bring removed papers back, annotations and all: {removed id: its id now} (the same, normally)."""
+        restored = self.store.restore_papers(ids)
+        self._reindex(list(restored.values()))
+        return restored
+
+    def removed_papers(self) -> list[RemovedPaper]:
+        return self.store.removed_papers()
+
+    def resolve_removed(self, uid: str) -> int:
+        return self.store.resolve_removed_uid(uid)
 
     # ---- annotating: each returns what undo needs ----
 

@@ -714,3 +714,25 @@ def inline_html(raw: str, match: Callable[[str], bool] | None = None) -> str:
     """One line of HTML (a title): like to_html without the paragraph."""
     body = to_html(raw, match)
     return body.removeprefix("<p>").removesuffix("</p>").replace("</p><p>", " ")
+
+
+_CODE_RE = re.compile(r"(```.*?```|`[^`\n]*`)", re.S)
+
+
+def note_markdown(text: str) -> str:
+    """A note's Markdown with its math ($\\alpha$, \\(x_i\\)) as the HTML the abstract shows it in, so that
+    Qt's Markdown renders it; code spans and blocks are left as written."""
+    if "$" not in text and "\\(" not in text and "\\[" not in text:
+        return text
+    parts = _CODE_RE.split(text)
+    for i in range(0, len(parts), 2):  # the even parts are outside code
+        part = parts[i].replace("\\$", "\ue010")
+        out, pos = [], 0
+        for start, end, body in _math_spans(part):
+            out += [
+                part[pos:start],
+                f'<span style="font-family:serif; font-style:italic">{math_html(body.strip())}</span>',
+            ]
+            pos = end
+        parts[i] = ("".join(out) + part[pos:]).replace("\ue010", "\\$")
+    return "".join(parts)

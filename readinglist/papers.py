@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 # ---- reading states ---------------------------------------------------------------------------------
 
@@ -183,8 +184,29 @@ class NewPaper:
     tags: list[str]
 
 
-# what a table row shows: title, venue, year, state, tags, priority
-TableRow = tuple[str, str, int | None, str, str, int | None]
+class TableRow(NamedTuple):
+    """What a table row shows, fetched a page at a time without the abstracts."""
+
+    title: str
+    venue: str
+    year: int | None
+    state: str
+    tags: str  # "a, b"
+    priority: int | None = None  # 1–3, or none
+    authors: str = ""  # "Vaswani, Shazeer, … (8)"
+    added: str = ""  # when the paper was added (ISO 8601, UTC)
+
+
+@dataclass
+class RemovedPaper:
+    """A paper taken out of the library, kept with its annotations until a re-import or an undo brings it back."""
+
+    id: int
+    uid: str
+    title: str
+    venue: str
+    year: int | None
+    removed_at: str
 
 
 def normalise_tags(tags: Iterable[str]) -> list[str]:

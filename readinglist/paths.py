@@ -56,3 +56,25 @@ def resources_dir() -> Path:
 
 def bundled_corpus() -> Path:
     return corpus_dir() / "icml2026.txt"
+
+
+def _umask_at_start() -> int:
+    """Read while the process has one thread: setting the umask to read it is not safe beside threads."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask_at_start()
+
+
+def umask() -> int:
+    """The process's umask: what a new file's mode leaves out (mkstemp makes files 0600 whatever it is)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:  # Linux: read without changing it
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return _UMASK

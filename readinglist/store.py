@@ -8,6 +8,7 @@ Each thread gets its own connection: in WAL mode readers never wait for an impor
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -23,12 +24,14 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from readinglist import citekeys
+from readinglist.collation import authors_key, authors_short, title_key
 from readinglist.papers import (
     DEFAULT_STATE,
     PRIORITIES,
     STATES,
     NewPaper,
     Paper,
+    RemovedPaper,
     SmartList,
     StoreError,
     TableRow,
@@ -36,6 +39,7 @@ from readinglist.papers import (
 )
 
 T = TypeVar("T")
+# what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
     "venue": "lower(p.venue)",
@@ -43,6 +47,7 @@ SORT_COLUMNS = {
     "state": "CASE p.state " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(STATES)) + " END",
     "priority": "COALESCE(p.priority, 9)",  # 1 first, none last
     "added": "p.id",
+    "authors": "lower(p.authors)",
     "tags": "(SELECT lower(group_concat(t.name, ', ')) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
     " WHERE pt.paper_id = p.id)",
 }
@@ -300,6 +305,55 @@ def _m0010_smart_lists(db: sqlite3.Connection) -> None:
     )
 
 
+def _m0008_removed_papers(db: sqlite3.Connection) -> None:
+    """Papers the user removed: out of the papers table, so that no list, count, search, export or related
+    papers can show them whatever a query asks, and kept whole here (the record as JSON, whatever columns it
+    has, and its tags) so that undo or a re-import of the same record brings each back with its annotations."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS removed_papers(id INTEGER PRIMARY KEY, uid TEXT NOT NULL, source_id INTEGER,"
+        " content_hash TEXT NOT NULL, removed_at TEXT NOT NULL, paper TEXT NOT NULL, tags TEXT NOT NULL DEFAULT '[]')"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS removed_papers_source ON removed_papers(source_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS removed_papers_uid ON removed_papers(uid)")
+
+
+def _m0012_paper_columns(db: sqlite3.Connection) -> None:
+    """What the paper table shows and sorts by beyond the papers' own columns: the collation keys of the title
+    and the authors (collation.py), the short author list and the date added. In a table of their own: in a
+    paper's record they would sit behind the abstracts, and a sort key computed per row in Python at sort time
+    took seconds at 94k papers (docs/performance-changes.md)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS paper_columns(paper_id INTEGER PRIMARY KEY REFERENCES papers(id) ON DELETE"
+        " CASCADE, title_key TEXT NOT NULL, authors_key TEXT NOT NULL, authors TEXT NOT NULL, added TEXT NOT NULL)"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS paper_columns_title ON paper_columns(title_key)")
+    db.execute("CREATE INDEX IF NOT EXISTS paper_columns_authors ON paper_columns(authors_key)")
+    missing = db.execute(
+        "SELECT id FROM papers p WHERE NOT EXISTS (SELECT 1 FROM paper_columns c WHERE c.paper_id = p.id)"
+    ).fetchall()
+    _set_columns(db, [r[0] for r in missing])
+
+
+def _set_columns(db: sqlite3.Connection, ids: Sequence[int]) -> None:
+    """Write the paper_columns of these papers from their records as they are now."""
+    for chunk in _chunks(list(ids), 900):
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(
+            "SELECT id, COALESCE(NULLIF(user_title, ''), auto_title), authors, added_at FROM papers"
+            f" WHERE id IN ({marks})",
+            chunk,
+        ).fetchall()
+        values = []
+        for pid, title, authors_json, added in rows:
+            authors = json.loads(authors_json)
+            values.append((pid, title_key(title), authors_key(authors), authors_short(authors), added))
+        db.executemany(
+            "INSERT OR REPLACE INTO paper_columns(paper_id, title_key, authors_key, authors, added)"
+            " VALUES (?, ?, ?, ?, ?)",
+            values,
+        )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -308,9 +362,11 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0005_topics", _m0005_topics),
     ("0006_index_journal", _m0006_index_journal),
     ("0007_lookup_indexes", _m0007_lookup_indexes),
+    ("0008_removed_papers", _m0008_removed_papers),
     ("0009_triage_states", _m0009_triage_states),
     ("0010_smart_lists", _m0010_smart_lists),
     ("0011_titles_with_math", _m0011_titles_with_math),
+    ("0012_paper_columns", _m0012_paper_columns),
 ]
 
 
@@ -351,7 +407,7 @@ class Store:
         self._connections: list[sqlite3.Connection] = []
         self._conn_lock = threading.Lock()
         self._rows_hint: str | None = None
-        self._inserts = 0  # moves on around every insert of papers (see count)
+        self._epoch = 0  # moves on around every insert, removal and restoration of papers (see count)
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
         self._state_writes = 0  # moves on around every change of states (see state_counts)
         self._priority_sql: str | None = None  # "p.priority", or NULL in a read-only library older than 0009
@@ -557,44 +613,69 @@ class Store:
     def insert_papers(self, source_id: int, papers: Sequence[NewPaper], rev: int) -> list[int]:
         ids = []
         stamp = now()
-        self._inserts += 1  # before and after: a count taken meanwhile is not kept
-        with self.transaction() as db:
-            keys = _KeyMaker(lambda key: self._key_taken(db, key))
-            for p in papers:
-                uid = self._new_uid(db, p.uid_seed)
-                key = keys.new(p.auto_title or p.title, p.authors, p.year)
-                cur = db.execute(
-                    f"INSERT INTO papers(uid, source_id, {', '.join(CONTENT_COLUMNS)}, citation_key, added_at,"
-                    f" updated_at, rev) VALUES (?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?, ?)",
-                    (uid, source_id, *_content_values(p), key, stamp, stamp, rev),
-                )
-                pid = int(cur.lastrowid or 0)
-                ids.append(pid)
-                if p.tags:
-                    self._add_tags(db, [pid], p.tags)
-            self._journal(db, ids, rev)
-        self._inserts += 1
+        self._epoch += 1  # before and after: a count taken meanwhile is not kept
+        try:
+            with self.transaction() as db:
+                keys = _KeyMaker(lambda key: self._key_taken(db, key))
+                first: int | None = self._id_floor(db) or None
+                for p in papers:
+                    uid = self._new_uid(db, p.uid_seed)
+                    key = keys.new(p.auto_title or p.title, p.authors, p.year)
+                    cur = db.execute(
+                        f"INSERT INTO papers(id, uid, source_id, {', '.join(CONTENT_COLUMNS)}, citation_key, added_at,"
+                        f" updated_at, rev) VALUES (?, ?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?, ?)",
+                        (first, uid, source_id, *_content_values(p), key, stamp, stamp, rev),
+                    )
+                    first = None
+                    pid = int(cur.lastrowid or 0)
+                    ids.append(pid)
+                    if p.tags:
+                        self._add_tags(db, [pid], p.tags)
+                if self.has_table("paper_columns"):  # not in a library older than migration 0012 (tests make one)
+                    db.executemany(
+                        "INSERT OR REPLACE INTO paper_columns(paper_id, title_key, authors_key, authors, added)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [(pid, title_key(p.auto_title), authors_key(p.authors), authors_short(p.authors), stamp)
+                         for pid, p in zip(ids, papers, strict=True)],
+                    )  # fmt: skip
+                self._journal(db, ids, rev)
+        finally:
+            self._epoch += 1
         return ids
 
     @staticmethod
     def _key_taken(db: sqlite3.Connection, key: str) -> bool:
         return db.execute("SELECT 1 FROM papers WHERE citation_key = ? COLLATE NOCASE", (key,)).fetchone() is not None
 
+    def _id_floor(self, db: sqlite3.Connection) -> int:
+        """The id after the highest removed paper's, if no paper has a higher one: SQLite would give a new paper
+        max(id) + 1, the id of a removed paper, which a re-import or an undo may bring back."""
+        if not self.has_table("removed_papers"):
+            return 0
+        removed = db.execute("SELECT max(id) FROM removed_papers").fetchone()[0]
+        if not removed:
+            return 0
+        highest = db.execute("SELECT max(id) FROM papers").fetchone()[0] or 0
+        return int(removed) + 1 if removed > highest else 0
+
     def count(self) -> int:
         """count(*) scans an index entry per paper (2.5–7 ms at 94k papers, and every r/s/u shows the
-        counts), yet only an import adds papers: the count is kept until this store inserts some or this
-        thread's connection sees another connection's commit (SQLite's data_version)."""
+        counts), yet only imports, removals and their undoing change it: the count is kept until this store
+        inserts, removes or restores papers, or this thread's connection sees another connection's commit
+        (SQLite's data_version)."""
         db = self.db
-        key = (db.execute("PRAGMA data_version").fetchone()[0], self._inserts)
+        key = (db.execute("PRAGMA data_version").fetchone()[0], self._epoch)
         kept = getattr(self._local, "count", None)
         if kept is None or kept[0] != key:
             kept = self._local.count = (key, db.execute("SELECT count(*) FROM papers").fetchone()[0])
         return int(kept[1])
 
     def _new_uid(self, db: sqlite3.Connection, seed: str) -> str:
+        """The shortest unused prefix of `seed` (a removed paper keeps its id: it may come back)."""
         for length in range(6, len(seed) + 1):
             uid = seed[:length]
-            if db.execute("SELECT 1 FROM papers WHERE uid = ?", (uid,)).fetchone() is None:
+            taken = "SELECT 1 FROM papers WHERE uid = ? UNION ALL SELECT 1 FROM removed_papers WHERE uid = ?"
+            if db.execute(taken, (uid, uid)).fetchone() is None:
                 return uid
         raise StoreError("could not assign a unique id")  # a full 40-hex collision: never in practice
 
@@ -606,6 +687,7 @@ class Store:
                 " updated_at = ?, rev = ? WHERE id = ?",
                 (*_content_values(p), now(), rev, paper_id),
             )
+            _set_columns(db, [paper_id])
             self._journal(db, [paper_id], rev)
 
     def set_in_source(self, ids: Iterable[int], present: bool, rev: int) -> None:
@@ -688,24 +770,34 @@ class Store:
         return got[0] if got else None
 
     def rows(self, ids: Sequence[int]) -> dict[int, TableRow]:
-        """What a table row shows — (title, venue, year, state, tags, priority) — without the abstracts, from the
-        table rows index (SQLite's planner would read the papers' records instead)."""
+        """What a table row shows — title, venue, year, state, tags, priority, authors, added — without the
+        abstracts: from the table rows index (SQLite's planner would read the papers' records instead) and
+        paper_columns (the authors, the date added)."""
         out: dict[int, TableRow] = {}
         db = self.db
         if self._rows_hint is None:  # a library opened read-only may predate the index
             has = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'papers_row'").fetchone()
             self._rows_hint = "INDEXED BY papers_row" if has else ""
+        columns = self.has_table("paper_columns")
+        extra = ", COALESCE(c.authors, ''), COALESCE(c.added, '')" if columns else ", '', ''"
+        join = " LEFT JOIN paper_columns c ON c.paper_id = p.id" if columns else ""
         for chunk in _chunks(list(ids), 900):
             marks = ",".join("?" * len(chunk))
             for row in db.execute(
                 "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.venue, p.year, p.state,"
                 " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt"
                 " JOIN tags t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE)), ''),"
-                f" {self.priority_sql} FROM papers p {self._rows_hint} WHERE p.id IN ({marks})",
+                f" {self.priority_sql}{extra} FROM papers p {self._rows_hint}{join} WHERE p.id IN ({marks})",
                 chunk,
             ):
-                out[row[0]] = (row[1], row[2], row[3], row[4], row[5], row[6])
+                out[row[0]] = TableRow(*row[1:])
         return out
+
+    def has_authors(self) -> bool:
+        """Whether any paper names its authors (the bundled corpus does not: its Authors column would be empty)."""
+        if not self.has_table("paper_columns"):
+            return True
+        return self.db.execute("SELECT 1 FROM paper_columns WHERE authors != '' LIMIT 1").fetchone() is not None
 
     def is_empty(self) -> bool:
         """No papers and no source ever imported: a library that has never been used."""
@@ -724,18 +816,47 @@ class Store:
         of `not_topics`): sorting is SQLite's job."""
         expr = SORT_COLUMNS.get(sort, SORT_COLUMNS["added"]).replace("p.priority", self.priority_sql)
         if expr == "p.id" and state is None and tag is None and topics is None and not not_topics:
-            # Papers are never deleted, so their ids are usually exactly 1..n: then the order is known
-            # without reading the table (a scan of its 342 MB took 170 ms at 94k papers, at start-up)
-            db = self.db
-            count = self.count()
-            lowest = db.execute("SELECT min(id) FROM papers").fetchone()[0]  # index lookups, not scans
-            highest = db.execute("SELECT max(id) FROM papers").fetchone()[0]
-            if count and lowest == 1 and highest == count:
-                return list(range(count, 0, -1)) if descending else list(range(1, count + 1))
+            known = self._ids_without_scan()
+            if known is not None:
+                return known[::-1] if descending else known
         where, args = self._filters(state, tag, topics, not_topics)
         direction = "DESC" if descending else "ASC"
-        sql = f"SELECT p.id FROM papers p{where} ORDER BY {expr} {direction}, p.id {direction}"
+        source = "papers p"
+        key = {"title": "c.title_key", "authors": "c.authors_key"}.get(sort)
+        if key is not None and self._columns_complete():  # the collation keys, in order in their index
+            expr, source = key, "paper_columns c JOIN papers p ON p.id = c.paper_id" if where else "paper_columns c"
+            sql = f"SELECT c.paper_id FROM {source}{where} ORDER BY {expr} {direction}, c.paper_id {direction}"
+        else:
+            sql = f"SELECT p.id FROM {source}{where} ORDER BY {expr} {direction}, p.id {direction}"
         return [r[0] for r in self.db.execute(sql, args)]
+
+    def _ids_without_scan(self) -> list[int] | None:
+        """Every paper id in order, known without reading the table where it can be (a scan of its 342 MB took
+        170 ms at 94k papers, at start-up): ids are given in order and only removal takes one away, so they are
+        1..max(id) but for the removed papers' ids."""
+        db = self.db
+        count = self.count()
+        lowest = db.execute("SELECT min(id) FROM papers").fetchone()[0]  # index lookups, not scans
+        highest = db.execute("SELECT max(id) FROM papers").fetchone()[0]
+        if not count or lowest is None or highest is None:
+            return None
+        if highest == count and lowest == 1:
+            return list(range(1, count + 1))
+        if not self.has_table("removed_papers"):
+            return None
+        gaps = {r[0] for r in db.execute("SELECT id FROM removed_papers WHERE id <= ? LIMIT 5001", (highest,))}
+        if len(gaps) > 5000 or highest - len(gaps) != count:
+            return None
+        marks = ",".join("?" * len(gaps))
+        if gaps and db.execute(f"SELECT count(*) FROM papers WHERE id IN ({marks})", list(gaps)).fetchone()[0]:
+            return None  # a removed paper's id taken again (insert_papers avoids it): read the table
+        return [i for i in range(1, highest + 1) if i not in gaps]
+
+    def _columns_complete(self) -> bool:
+        """Every paper has its paper_columns (a library read-only before migration 0012 has none)."""
+        if not self.has_table("paper_columns"):
+            return False
+        return int(self.db.execute("SELECT count(*) FROM paper_columns").fetchone()[0]) == self.count()
 
     def _filters(
         self, state: str | None, tag: str | None, topics: Sequence[int] | None = None, not_topics: Sequence[int] = ()
@@ -770,6 +891,10 @@ class Store:
             "SELECT id, uid FROM papers WHERE uid >= ? AND uid < ? LIMIT 6", (text, text + "\uffff")
         ).fetchall()
         if not rows:
+            gone = self._removed_with_uid(text)
+            if len(gone) == 1:
+                raise StoreError(f"paper {gone[0].uid} was removed from the library on {gone[0].removed_at[:10]};"
+                                 f" `readinglist unremove {gone[0].uid}` brings it back")  # fmt: skip
             raise StoreError(f"no paper with id {text!r}")
         if len(rows) > 1:
             listed = ", ".join(r[1] for r in rows[:5])
@@ -1035,7 +1160,7 @@ class Store:
 
     def _state_key(self) -> tuple[int, int, int]:
         """What state counts depend on: another connection's commits, this store's inserts and state writes."""
-        return (self.db.execute("PRAGMA data_version").fetchone()[0], self._inserts, self._state_writes)
+        return (self.db.execute("PRAGMA data_version").fetchone()[0], self._epoch, self._state_writes)
 
     def state_counts(self) -> dict[str, int]:
         """Counted through the state index, the unread as the rest: GROUP BY state scanned all of it
@@ -1122,6 +1247,7 @@ class Store:
             if row is None:
                 raise StoreError(f"no paper {paper_id}")
             db.execute("UPDATE papers SET user_title = ? WHERE id = ?", (title or None, paper_id))
+            _set_columns(db, [paper_id])
             self._touch(db, [paper_id])
             return row[0]
 
@@ -1306,6 +1432,129 @@ class Store:
     @staticmethod
     def _renumber(db: sqlite3.Connection, order: Sequence[int]) -> None:
         db.executemany("UPDATE smart_lists SET position = ? WHERE id = ?", [(i, lid) for i, lid in enumerate(order)])
+
+    # ---- removing papers, and bringing them back ----
+
+    def remove_papers(self, ids: Sequence[int]) -> list[int]:
+        """Take papers out of the library; returns the ids removed. Each is kept whole in removed_papers (its
+        record and its tags), so that `restore_papers` — undo, or a re-import of the same record — brings it
+        back with every annotation. The index drops their documents: they are in the journal, in this
+        transaction, and `papers()` no longer returns them."""
+        removed: list[int] = []
+        self._epoch += 1
+        try:
+            with self.transaction() as db:
+                rev = self.next_rev(db)
+                stamp = now()
+                tags = self.tags_of(ids)
+                for chunk in _chunks(list(dict.fromkeys(ids)), 900):
+                    cur = db.execute(f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+                    names = [d[0] for d in cur.description]
+                    for values in cur.fetchall():
+                        record = dict(zip(names, values, strict=True))
+                        pid = record["id"]
+                        db.execute(
+                            "INSERT OR REPLACE INTO removed_papers(id, uid, source_id, content_hash, removed_at,"
+                            " paper, tags) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (pid, record["uid"], record["source_id"], record["content_hash"], stamp,
+                             json.dumps(record, ensure_ascii=False), json.dumps(tags.get(pid, []))),
+                        )  # fmt: skip
+                        removed.append(pid)
+                db.executemany("DELETE FROM papers WHERE id = ?", [(pid,) for pid in removed])
+                self._drop_unused_tags(db)
+                self._journal(db, removed, rev)
+        finally:
+            self._epoch += 1
+        return removed
+
+    def restore_papers(self, ids: Sequence[int]) -> dict[int, int]:
+        """Bring removed papers back with their annotations; returns {removed id: id in the library} (the same
+        id, unless another paper holds it by now). Ids that are not removed papers are left out."""
+        restored: dict[int, int] = {}
+        if not self.has_table("removed_papers"):
+            return restored
+        self._epoch += 1
+        try:
+            with self.transaction() as db:
+                rev = self.next_rev(db)
+                columns = _columns(db, "papers")
+                keys = _KeyMaker(lambda key: self._key_taken(db, key))
+                for chunk in _chunks(list(dict.fromkeys(ids)), 900):
+                    marks = ",".join("?" * len(chunk))
+                    rows = db.execute(f"SELECT id, paper, tags FROM removed_papers WHERE id IN ({marks})", chunk)
+                    for old_id, paper_json, tags_json in rows.fetchall():
+                        record = {k: v for k, v in json.loads(paper_json).items() if k in columns}
+                        if db.execute("SELECT 1 FROM papers WHERE id = ?", (old_id,)).fetchone():
+                            del record["id"]  # taken meanwhile (insert_papers avoids it): a new id
+                        if db.execute("SELECT 1 FROM papers WHERE uid = ?", (record["uid"],)).fetchone():
+                            seed = record["uid"] + hashlib.sha1(paper_json.encode()).hexdigest()
+                            record["uid"] = self._new_uid(db, seed)
+                        key = record.get("citation_key")
+                        if key and self._key_taken(db, key):  # another paper took the key meanwhile: a new one
+                            record["citation_key"] = keys.new(
+                                record.get("auto_title") or "",
+                                json.loads(record.get("authors") or "[]"),
+                                record.get("year"),
+                            )
+                        record["rev"] = rev
+                        names = list(record)
+                        cur = db.execute(
+                            f"INSERT INTO papers({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                            [record[n] for n in names],
+                        )
+                        pid = int(cur.lastrowid or 0)
+                        self._add_tags(db, [pid], json.loads(tags_json))
+                        restored[old_id] = pid
+                    db.executemany("DELETE FROM removed_papers WHERE id = ?", [(i,) for i in restored])
+                _set_columns(db, list(restored.values()))
+                self._journal(db, list(restored.values()), rev)
+        finally:
+            self._epoch += 1
+        return restored
+
+    def removed_papers(self) -> list[RemovedPaper]:
+        """Every removed paper, the latest removed first."""
+        if not self.has_table("removed_papers"):
+            return []
+        rows = self.db.execute("SELECT paper, removed_at FROM removed_papers ORDER BY removed_at DESC, id DESC")
+        return [self._removed(paper_json, removed_at) for paper_json, removed_at in rows]
+
+    @staticmethod
+    def _removed(paper_json: str, removed_at: str) -> RemovedPaper:
+        r = json.loads(paper_json)
+        title = r.get("user_title") or r.get("auto_title") or ""
+        return RemovedPaper(r["id"], r["uid"], title, r.get("venue") or "", r.get("year"), removed_at)
+
+    def _removed_with_uid(self, text: str) -> list[RemovedPaper]:
+        if not self.has_table("removed_papers"):
+            return []
+        rows = self.db.execute(
+            "SELECT uid, paper, removed_at FROM removed_papers WHERE uid >= ? AND uid < ? LIMIT 6",
+            (text, text + "\uffff"),
+        ).fetchall()
+        exact = [r for r in rows if r[0] == text]
+        return [self._removed(paper, removed_at) for _, paper, removed_at in (exact or rows)]
+
+    def resolve_removed_uid(self, text: str) -> int:
+        """The removed paper whose id is, or uniquely starts with, `text`."""
+        text = text.strip().lower()
+        found = self._removed_with_uid(text) if text else []
+        if not found:
+            raise StoreError(f"no removed paper with id {text!r}")
+        if len(found) > 1:
+            raise StoreError(f"paper id {text!r} is ambiguous: {', '.join(p.uid for p in found[:5])}")
+        return found[0].id
+
+    def removed_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
+        """Like `source_papers`, for a source's removed papers: a re-import matches them too."""
+        if not self.has_table("removed_papers"):
+            return []
+        rows = self.db.execute("SELECT paper FROM removed_papers WHERE source_id = ?", (source_id,)).fetchall()
+        out = []
+        for (paper_json,) in rows:
+            r = json.loads(paper_json)
+            out.append((r["id"], r["content_hash"], r["title"], r["plain_abstract"], json.loads(r["authors"])))
+        return out
 
 
 def _marks(items: Sequence[object]) -> str:

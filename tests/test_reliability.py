@@ -332,7 +332,7 @@ def test_a_full_disk_is_named(tmp_path):
         data = small / "data"
         assert cli(data, "list").returncode == 0
         uid = cli(data, "list").stdout.split()[0]
-        with (small / "filler").open("wb") as fh:
+        with (small / "filler").open("wb", buffering=0) as fh:  # unbuffered: closing has nothing left to fail on
             try:
                 while True:
                     fh.write(b"\0" * 65536)

@@ -38,3 +38,67 @@ def test_missing_qt_platform_plugin(tmp_path):
     assert r.returncode == 1
     assert "cannot start the window" in r.stderr and "no-such-platform" in r.stderr
     assert "Aborted" not in r.stderr and "core dumped" not in r.stderr
+
+
+# what `ldd` said on a fresh Debian 12 for PySide6's libqxcb.so and libQt6XcbQpa.so.6 (abridged)
+LDD_PLUGIN = """\
+\tlinux-vdso.so.1 (0x00007ffc6f5f2000)
+\tlibQt6XcbQpa.so.6 => /venv/lib/python3.11/site-packages/PySide6/Qt/plugins/platforms/../../lib/libQt6XcbQpa.so.6
+\tlibQt6Gui.so.6 => /venv/lib/python3.11/site-packages/PySide6/Qt/lib/libQt6Gui.so.6 (0x00007f2b4c000000)
+\tlibxcb-cursor.so.0 => not found
+\tlibxcb.so.1 => /lib/x86_64-linux-gnu/libxcb.so.1 (0x00007f2b4bfd0000)
+\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f2b4bdef000)
+"""
+LDD_QPA = """\
+\tlibxcb-icccm.so.4 => not found
+\tlibxcb-cursor.so.0 => not found
+\tlibxcb-keysyms.so.1 => not found
+\tlibxkbcommon-x11.so.0 => /lib/x86_64-linux-gnu/libxkbcommon-x11.so.0 (0x00007f1c2e3a5000)
+\tlibfrobnicate.so.3 => not found
+"""
+
+
+def test_missing_system_libraries_are_each_named_with_the_command_that_installs_them(tmp_path):
+    from readinglist import system_libs
+    from readinglist.app import startup_failure_text
+
+    assert system_libs.parse_ldd(LDD_PLUGIN) == ["libxcb-cursor.so.0"]
+    plugin, qpa = tmp_path / "libqxcb.so", tmp_path / "libQt6XcbQpa.so.6"
+
+    class Done:
+        def __init__(self, stdout):
+            self.stdout = stdout
+
+    def fake_ldd(cmd, **_kw):
+        return Done(LDD_PLUGIN if cmd[1].endswith("libqxcb.so") else LDD_QPA)
+
+    missing = system_libs.missing_libraries([plugin, qpa], run=fake_ldd)
+    assert missing == ["libxcb-cursor.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libfrobnicate.so.3"]
+    lines = system_libs.install_commands(missing)
+    assert lines[0] == "Debian/Ubuntu: sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1"
+    assert lines[1].split() == ["Fedora:", "sudo", "dnf", "install", "xcb-util-cursor", "xcb-util-wm",
+                                "xcb-util-keysyms"]  # fmt: skip
+    assert "libfrobnicate.so.3" in lines[2]
+
+    warnings = [
+        "From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin.",
+        'Could not load the Qt platform plugin "xcb" in "" even though it was found.',
+    ]
+    fatal = "This application failed to start because no Qt platform plugin could be initialized."
+    text = startup_failure_text(
+        warnings, fatal, explain=lambda platform: system_libs.explain_missing(platform, fake_ldd)
+    )
+    assert "libxcb-icccm.so.4" in text and "sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1" in text
+    assert "QT_QPA_PLATFORM=wayland" in text and "QT_QPA_PLATFORM=xcb" not in text  # not the plugin that failed
+
+
+def test_the_readme_lists_what_a_bare_system_needs():
+    from pathlib import Path
+
+    from readinglist import system_libs
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    debian = sorted({system_libs.PACKAGES[s][0] for s in system_libs.BARE_SYSTEM})
+    fedora = sorted({system_libs.PACKAGES[s][1] for s in system_libs.BARE_SYSTEM})
+    assert f"sudo apt install {' '.join(debian)}" in readme
+    assert f"sudo dnf install {' '.join(fedora)}" in readme

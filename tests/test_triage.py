@@ -24,7 +24,7 @@ def _new_paper(n: int) -> store_mod.NewPaper:
                               "abstract", ["A. Author"], "V", 2020, "", [], [])  # fmt: skip
 
 
-OLD_MIGRATIONS = [(name, fn) for name, fn in store_mod.MIGRATIONS if name < "0008"]
+OLD_MIGRATIONS = [(name, fn) for name, fn in store_mod.MIGRATIONS if name < "0009"]
 
 
 def _old_library(path, monkeypatch, extra=()):

@@ -53,8 +53,10 @@ def search(qtbot, w, text):
 
 
 def select_paper(qtbot, w, query):
+    """The first paper the query finds, current in the table (among all papers if the results lack it)."""
     pid = w.library.search(query).ids[0]
-    w.go_to_paper(pid)
+    if not w.table.go_to(pid):
+        w.show_in_library(pid)
     qtbot.waitUntil(lambda: w.detail.paper_id == pid and w.table.current_id == pid)
     return pid
 
@@ -260,10 +262,11 @@ def test_links_open_in_browser_http_only(qtbot, window, monkeypatch):
     target = window.library.search("BEXA").ids[0]
     uid = window.library.store.uids([target])[target]
     search(qtbot, window, "diffusion")
-    clicked.emit(QUrl(f"paper:{uid}"))  # a related paper outside the results: shown anyway
-    qtbot.waitUntil(lambda: window.table.current_id == target and window.table.model.row_of(target) is not None)
+    clicked.emit(QUrl(f"paper:{uid}"))  # a related paper outside the results: shown anyway, the search kept
+    qtbot.waitUntil(lambda: window.detail.paper_id == target)
+    assert window.search_bar.text() == "diffusion" and window.table.current_id is None
     window.editors.notesPreview.anchorClicked.emit(QUrl("paper:nosuchpaper"))  # a note's link to no paper
-    qtbot.waitUntil(lambda: "leads to no paper" in window.statusBar().currentMessage())
+    qtbot.waitUntil(lambda: "leads to no paper" in window.notice.text())
 
 
 def test_previews_load_no_local_file(qtbot, window, tmp_path):
@@ -561,8 +564,8 @@ def test_model_cells_look_right_and_are_painted_without_python(qtbot):
     assert not model.flags(model.index(0, COLUMNS.index("venue"))) & Qt.ItemFlag.ItemIsEditable
     assert model.headerData(title, Qt.Orientation.Horizontal) == "Title"
     sort_values = [model.data(model.index(1, c), SortRole) for c in range(len(COLUMNS))]
-    assert sort_values == [3, 9, "paper 1", "V", 2020, "t"]  # native values: state order, no priority last,
-    # casefolded title, year
+    assert sort_values == [3, 9, "paper 1", "", "V", 2020, "t", 1]  # native values: state order, no priority
+    # last, casefolded title, year, id
     assert model.data(model.index(1, 0), IdRole) == 1
 
     old = QApplication.palette()
@@ -845,7 +848,7 @@ def test_export_runs_off_the_ui_thread_and_reports_errors(qtbot, window, tmp_pat
     heartbeat.stop()
     assert threads and threading.get_ident() not in threads
     assert len(ticks) > 5  # the event loop kept turning while the file was written
-    assert "Exported 19 papers" in window.statusBar().currentMessage()
+    assert "Exported 19 papers" in window.notice.text() and window.notice.action_text == "Open Folder"
     errors = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
     blocker = tmp_path / "a-file"
@@ -865,7 +868,7 @@ def test_index_warm_up_errors_are_shown_in_the_status_bar(qtbot, data_dir, monke
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: "the index writer could not start" in w.statusBar().currentMessage(), timeout=10000)
+    qtbot.waitUntil(lambda: "the index writer could not start" in w.notice.text(), timeout=10000)
     w.close()
     w.runner.wait()
     w.library.close()
@@ -918,7 +921,7 @@ def test_the_window_notices_changes_made_by_another_process(qtbot, window, data_
         qtbot.keyClicks(window.editors.notesEditor, "typing, not saved yet")
         other.set_state([pid], "read")
         other.add_tags([pid], ["from-cli"])
-        qtbot.waitUntil(lambda: window.statusLabel.text().startswith("19 papers · 1 read"), timeout=3000)
+        qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19", timeout=3000)
         qtbot.waitUntil(lambda: any(t.startswith("from-cli") for t in tag_labels(window)), timeout=3000)
         qtbot.waitUntil(lambda: "from-cli" in window.detail.toPlainText(), timeout=3000)
         row = window.table.model.row_of(pid)
@@ -943,6 +946,6 @@ def test_the_window_does_not_take_its_own_edits_for_outside_changes(qtbot, windo
     select_paper(qtbot, window, "BEXA")
     window.table.view.setFocus()
     qtbot.keyClick(window.table.view, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: window.statusLabel.text().startswith("19 papers · 1 read"))
+    qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19")
     window.outside.look()
     assert seen == []

@@ -48,6 +48,25 @@ class ParsedFile:
     records: list[Record]
     skipped: int = 0
     warnings: list[str] = field(default_factory=list)
+    skipped_why: list[tuple[str, str]] = field(default_factory=list)  # (where, why) of the first skipped
+
+
+SKIPS_KEPT = 200  # reasons kept per file; past them only the count grows (a stream stays bounded)
+
+
+def note_skip(skipped_why: list[tuple[str, str]], where: str, why: str) -> None:
+    if len(skipped_why) < SKIPS_KEPT:
+        skipped_why.append((where, why))
+
+
+def why_no_text(title: object, abstract: object) -> str:
+    """Why a record with neither a title nor an abstract was skipped, in words."""
+    raw = abstract.strip() if isinstance(abstract, str) else ""
+    if raw:
+        return f"no title, and its abstract is a placeholder (“{raw[:40]}”)"
+    if title is not None and not isinstance(title, str | int | float):
+        return f"no title (its title is a {type(title).__name__}) and no abstract"
+    return "no title and no abstract"
 
 
 @dataclass

@@ -14,7 +14,16 @@ from pathlib import Path
 import bibtexparser
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 
-from readinglist.importers.base import ImportContext, ParsedFile, Record, clean_abstract, parse_year, split_tags
+from readinglist.importers.base import (
+    ImportContext,
+    ParsedFile,
+    Record,
+    clean_abstract,
+    note_skip,
+    parse_year,
+    split_tags,
+    why_no_text,
+)
 from readinglist.markup import title_plain
 from readinglist.papers import ImportFailure
 
@@ -177,6 +186,9 @@ def parse(path: Path, text: str, context: ImportContext | None = None) -> Parsed
         default_year = parse_year(p.get("year"))
 
     records, skipped = [], len(failed_lines)
+    skipped_why: list[tuple[str, str]] = []
+    for line in failed_lines:
+        note_skip(skipped_why, f"line {line}", "the entry could not be parsed (unbalanced braces or quotes?)")
     for entry, fields in resolved:
         if entry.entry_type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get("abstract"):
             continue
@@ -185,6 +197,8 @@ def parse(path: Path, text: str, context: ImportContext | None = None) -> Parsed
         abstract = clean_abstract(fields.get("abstract", ""))
         if not title and not abstract:
             skipped += 1
+            where = f"entry {entry.key or '(no key)'} (line {(entry.start_line or 0) + 1})"
+            note_skip(skipped_why, where, why_no_text(None, fields.get("abstract")))
             continue
         venue = (
             default_venue
@@ -218,4 +232,4 @@ def parse(path: Path, text: str, context: ImportContext | None = None) -> Parsed
         )
     if not records and not lib.strings and not lib.entries and not lib.failed_blocks:
         raise ImportFailure(path, "contains no BibTeX entries")
-    return ParsedFile(path, "bibtex", records, skipped, warnings)
+    return ParsedFile(path, "bibtex", records, skipped, warnings, skipped_why)

@@ -11,10 +11,12 @@ from readinglist.importers.base import (
     ParsedFile,
     Record,
     clean_abstract,
+    note_skip,
     parse_year,
     split_authors,
     split_tags,
     venue_year_from_name,
+    why_no_text,
 )
 from readinglist.papers import ImportFailure
 
@@ -52,9 +54,10 @@ def _json_lines(path: Path, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[
             raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
 
 
-def _parsed(path: Path, objects: Iterable[tuple[int, Any]], warnings: list[str]) -> ParsedFile:
+def _parsed(path: Path, objects: Iterable[tuple[int, Any]], warnings: list[str], unit: str = "line") -> ParsedFile:
     venue, year = venue_year_from_name(path)
     records, skipped, seen = [], 0, 0
+    skipped_why: list[tuple[str, str]] = []
     for n, obj in objects:
         seen += 1
         if not isinstance(obj, dict):
@@ -62,11 +65,12 @@ def _parsed(path: Path, objects: Iterable[tuple[int, Any]], warnings: list[str])
         rec = to_record(obj, n, venue, year)
         if rec is None:
             skipped += 1
+            note_skip(skipped_why, f"{unit} {n}", why_no_text(obj.get("title"), obj.get("abstract")))
         else:
             records.append(rec)
     if not seen:
         raise ImportFailure(path, "is empty")
-    return ParsedFile(path, "json", records, skipped, warnings)
+    return ParsedFile(path, "json", records, skipped, warnings, skipped_why)
 
 
 def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str]) -> ParsedFile:
@@ -77,6 +81,7 @@ def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str
 def parse(path: Path, text: str) -> ParsedFile:
     stripped = text.lstrip("\ufeff \t\r\n")
     objects: Iterable[tuple[int, Any]]
+    unit = "record"
     if stripped.startswith("["):
         try:
             data = json.loads(stripped)
@@ -89,7 +94,8 @@ def parse(path: Path, text: str) -> ParsedFile:
         objects = [(i + 1, o) for i, o in enumerate(papers if papers is not None else [data])]
     else:  # JSON Lines under another name; split on \n only: U+2028 may sit inside a string
         objects = _json_lines(path, enumerate(text.split("\n"), 1))
-    return _parsed(path, objects, [])
+        unit = "line"
+    return _parsed(path, objects, [], unit)
 
 
 def _is_single_object(text: str) -> bool:

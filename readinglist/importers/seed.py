@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from readinglist.importers.base import ParsedFile, Record, clean_abstract
+from readinglist.importers.base import ParsedFile, Record, clean_abstract, note_skip, why_no_text
 from readinglist.papers import ImportFailure
 
 HEADER_RE = re.compile(r"^\s*(?P<venue>.+?)\s+(?P<year>(?:19|20)\d\d)(?:\s+(?:Papers|Abstracts|Accepted Papers))?\s*$")
@@ -24,12 +24,15 @@ def parse(path: Path, text: str) -> ParsedFile:
         raise ImportFailure(path, f'the first line should read "<Venue> <Year> Papers", found "{first[:60]}"', 1)
     venue, year = m.group("venue").strip(), int(m.group("year"))
     records, skipped = [], 0
+    skipped_why: list[tuple[str, str]] = []
     for n, para in enumerate(re.split(r"\n\s*\n", body)):
         abstract = clean_abstract(re.sub(r"[ \t]*\n[ \t]*", " ", para))
         if not abstract:
-            skipped += 1 if para.strip() else 0
+            if para.strip():
+                skipped += 1
+                note_skip(skipped_why, f"paragraph {n + 1}", why_no_text(None, para))
             continue
         records.append(Record(abstract=abstract, venue=venue, year=year, key=f"p{n}"))
     if not records:
         raise ImportFailure(path, "has a header line but no abstracts")
-    return ParsedFile(path, "seed", records, skipped)
+    return ParsedFile(path, "seed", records, skipped, [], skipped_why)

@@ -11,10 +11,12 @@ from readinglist.importers.base import (
     ParsedFile,
     Record,
     clean_abstract,
+    note_skip,
     parse_year,
     split_authors,
     split_tags,
     venue_year_from_name,
+    why_no_text,
 )
 from readinglist.papers import ImportFailure, format_suffix
 
@@ -50,6 +52,7 @@ def parse(path: Path, text: str) -> ParsedFile:
         raise ImportFailure(path, f"has no title or abstract column (header: {', '.join(header[:8])})", 1)
     venue, year = venue_year_from_name(path)
     records, skipped = [], 0
+    skipped_why: list[tuple[str, str]] = []
     try:
         for row in reader:
             if not any(cell.strip() for cell in row):
@@ -62,6 +65,7 @@ def parse(path: Path, text: str) -> ParsedFile:
             title, abstract = " ".join(get("title").split()), clean_abstract(get("abstract"))
             if not title and not abstract:
                 skipped += 1
+                note_skip(skipped_why, f"line {reader.line_num}", why_no_text(None, get("abstract")))
                 continue
             records.append(
                 Record(
@@ -77,4 +81,4 @@ def parse(path: Path, text: str) -> ParsedFile:
             )
     except csv.Error as exc:
         raise ImportFailure(path, f"malformed CSV ({exc})", reader.line_num) from None
-    return ParsedFile(path, "csv", records, skipped)
+    return ParsedFile(path, "csv", records, skipped, [], skipped_why)

@@ -2,8 +2,9 @@
 papers once the reader rests on it.
 
 It follows the table's current paper (`follow`) and renders on the next turn of the event loop, so a search's
-rows appear before the paper is rendered and held-down j/k renders only where it stops. Related papers are a
-courtesy: they wait until the reader has rested on a paper, and give way to searches and scrolling.
+rows appear before the paper is rendered and held-down j/k renders only where it stops. It can also show a
+paper the results lack (`visit`: a related paper followed, a place gone back to), and says so. Related papers
+are a courtesy: they wait until the reader has rested on a paper, and give way to searches and scrolling.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QPalette
+from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
 from readinglist.library import Library
@@ -31,7 +32,9 @@ def paper_html(
     palette: QPalette,
     match: Callable[[str], bool] | None = None,
     related: list[Paper] | None = None,
+    outside: bool = False,
 ) -> str:
+    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed."""
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()
     text = palette.color(QPalette.ColorRole.Text).name()
@@ -40,6 +43,9 @@ def paper_html(
     parts = [
         f"<style>a {{ color: {link}; text-decoration: none; }} .math {{ font-family: serif; font-style: italic; }}"
         f" .muted {{ color: {muted}; }} body {{ color: {text}; }} p {{ margin-top: 0; margin-bottom: 8px; }}</style>",
+        f'<p class="muted">Not among the papers listed · <a href="library:{p.id}">Show it in the library</a></p>'
+        if outside
+        else "",
         f'<h2 style="margin-bottom:4px">{title}</h2>',
         f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABELS[p.state]}'
         f"{f' · priority {p.priority}' if p.priority else ''}"
@@ -92,13 +98,17 @@ class DetailPane(SafeTextBrowser):
     paperShown = Signal(object)  # Paper | None: rendered anew (not when only its related papers arrive)
     paperRequested = Signal(int)  # a link to another paper was clicked
     linkFailed = Signal(str)  # a paper: link that leads to no paper, in words
+    libraryRequested = Signal(int)  # "Show it in the library", for a paper the results lack
+    navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button
 
     def __init__(self, library: Library, runner: Runner, parent: QWidget | None = None):
         super().__init__(parent)
         self._library = library
         self._runner = runner
         self._current: int | None = None
+        self._visiting = False  # the current paper is one the table lacks
         self._shown: int | None = None
+        self._shown_outside = False
         self._shown_related: list[Paper] | None = None
         self._terms: set[str] | None = None  # the words of the results' query, highlighted
         self._refresh_due = False
@@ -122,10 +132,36 @@ class DetailPane(SafeTextBrowser):
         """The paper on screen."""
         return self._shown
 
+    @property
+    def current_id(self) -> int | None:
+        """The paper being shown: the table's current paper, or the one visited."""
+        return self._current
+
+    @property
+    def visiting(self) -> bool:
+        return self._visiting and self._current is not None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        from readinglist.ui.paper_table import navigation_step
+
+        if step := navigation_step(event):
+            self.navigate.emit(step)
+            return
+        super().mousePressEvent(event)
+
     # ---- following the table ----
+
+    def visit(self, paper_id: int) -> None:
+        """Show a paper the table lacks (the table has no current paper meanwhile)."""
+        self._visiting = True
+        self._current = paper_id
+        self._render_timer.start()
 
     def follow(self, paper_id: int | None) -> None:
         """The current paper changed: it is rendered on the next turn of the loop; no paper: cleared now."""
+        if paper_id is None and self._visiting and self._current is not None:
+            return  # the table let go of its paper to make way for the one visited
+        self._visiting = False
         self._current = paper_id
         if paper_id is None:
             self._render_timer.stop()
@@ -162,7 +198,7 @@ class DetailPane(SafeTextBrowser):
 
     def _show_current(self) -> None:
         self._render_timer.setInterval(0)
-        if self._shown != self._current or self._current is None:
+        if self._shown != self._current or self._current is None or self._shown_outside != self.visiting:
             self._show(self._current)
 
     def _show(self, paper_id: int | None) -> None:
@@ -181,7 +217,8 @@ class DetailPane(SafeTextBrowser):
     def _render(self, paper: Paper, related: list[Paper] | None = None) -> None:
         match = self._library.highlighter(self._terms) if self._terms else None
         scroll = self.verticalScrollBar().value()
-        self.setHtml(paper_html(paper, self.palette(), match, related))
+        self._shown_outside = self.visiting
+        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside))
         if related is not None:
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related
@@ -245,5 +282,8 @@ class DetailPane(SafeTextBrowser):
                 self.paperRequested.emit(self._library.resolve(url.path()))
             except StoreError as exc:
                 self.linkFailed.emit(f"That link leads to no paper ({exc}).")
+        elif url.scheme() == "library":
+            if url.path().isdigit():  # only the pane's own "Show it in the library" link has one
+                self.libraryRequested.emit(int(url.path()))
         elif url.scheme() in ("http", "https"):
             QDesktopServices.openUrl(url)

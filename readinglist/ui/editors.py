@@ -1,6 +1,7 @@
 """The editors under the detail pane: the mark buttons, the tags (with completion) and the note (Markdown,
-saved as you type, with a preview). They edit the paper the detail pane shows (`load`); each edit leaves as a
-signal that the window turns into an undoable command."""
+saved as you type, with a preview that renders math as the abstract does). They edit the paper the detail
+pane shows (`load`); each edit leaves as a signal that the window turns into an undoable command. Enter in
+the tag editor applies the tags and the reader is done with it (`finished`); Esc puts back the paper's tags."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
+from readinglist.markup import note_markdown
 from readinglist.papers import Paper, normalise_tags
 from readinglist.ui.safe_browser import SafeTextBrowser
 
@@ -43,6 +45,7 @@ class Editors(QWidget):
     tagsApplied = Signal(object, str)  # {paper id: its tags after}, the undo text
     noteEdited = Signal(int, str, str)  # paper id, note before, note after
     linkClicked = Signal(QUrl)  # in the note's preview
+    finished = Signal()  # Enter in the tag editor: the tags are applied, back to the papers
 
     def __init__(
         self,
@@ -72,7 +75,7 @@ class Editors(QWidget):
         self.tagEditor = QLineEdit(self)
         self.tagEditor.setObjectName("tagEditor")
         self.tagEditor.setPlaceholderText("Tags, comma-separated — Enter applies")
-        self.tagEditor.returnPressed.connect(self.apply_tags)
+        self.tagEditor.returnPressed.connect(self._enter)
         self.tagEditor.setReadOnly(self._read_only)
         self.completer = TagCompleter(library.tag_names(), self.tagEditor)
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -126,7 +129,7 @@ class Editors(QWidget):
                 self.notesEditor.setPlainText(note)
                 self.notesEditor.blockSignals(False)
             if self.previewToggle.isChecked():
-                self.notesPreview.setMarkdown(note)
+                self.notesPreview.setMarkdown(note_markdown(note))
         self.notesEditor.setEnabled(paper_id is not None)
         self.notesEditor.setReadOnly(not enabled)
 
@@ -142,6 +145,18 @@ class Editors(QWidget):
         self.completer.model().setStringList(self._library.tag_names())  # type: ignore[attr-defined]
 
     # ---- tags ----
+
+    def _enter(self) -> None:
+        self.apply_tags()
+        self.finished.emit()
+
+    def revert_tags(self) -> None:
+        """Esc: what was typed and never applied goes; the field shows the paper's tags again."""
+        ids = self._selection()
+        if len(ids) > 1:
+            self.tagEditor.setText(", ".join(self._common_tags()))
+        else:
+            self.tagEditor.setText(", ".join(self._library.tags_of(ids).get(ids[0], [])) if ids else "")
 
     def _common_tags(self) -> list[str]:
         tag_map = self._library.tags_of(self._selection())
@@ -178,7 +193,7 @@ class Editors(QWidget):
 
     def _note_typed(self) -> None:
         if self.previewToggle.isChecked():
-            self.notesPreview.setMarkdown(self.notesEditor.toPlainText())
+            self.notesPreview.setMarkdown(note_markdown(self.notesEditor.toPlainText()))
         self._note_timer.start()
 
     def save_note(self) -> None:
@@ -194,5 +209,5 @@ class Editors(QWidget):
 
     def _toggle_preview(self, on: bool) -> None:
         if on:
-            self.notesPreview.setMarkdown(self.notesEditor.toPlainText())
+            self.notesPreview.setMarkdown(note_markdown(self.notesEditor.toPlainText()))
         self.notesStack.setCurrentIndex(1 if on else 0)

@@ -1,9 +1,10 @@
 """Exporting a reading list from the window: what to export and where (the dialogs), the file written on a
-worker (rendering thousands of papers would hold up the window), and how it went."""
+worker (rendering thousands of papers would hold up the window) with its progress, and how it went."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QUrl, Signal
@@ -14,6 +15,8 @@ from readinglist.export import ExportOptions, export
 from readinglist.library import Library
 from readinglist.papers import EXPORT_FORMATS
 from readinglist.ui.dialogs import ExportDialog
+from readinglist.ui.notice import Notice
+from readinglist.ui.undo import papers
 from readinglist.ui.workers import Runner
 
 
@@ -32,44 +35,52 @@ def ask_export(parent: QWidget, settings: QSettings, has_selection: bool) -> tup
 
 
 class Exporter(QObject):
-    """Writes one export at a time on the worker pool and reports the outcome (a message box unless quiet)."""
+    """Writes one export at a time on the worker pool, and says how it goes in the status bar's notice: its
+    progress when it is large, then where it went, with Open Folder. A failure is a message box: it needs
+    the reader's eyes."""
 
     started = Signal()
-    finished = Signal(object)  # int (papers written) | Exception, once reported
-    message = Signal(str, int)  # for the status bar: text, milliseconds
+    progressed = Signal(int, int)  # papers read so far, of how many (from the worker)
+    finished = Signal(object)  # int (papers written) | Exception
+    CHUNK = 2000  # papers read at a time; progress is said after each chunk
+    LARGE = 2000  # papers past which the progress shows
 
-    def __init__(self, runner: Runner, library: Library, settings: QSettings, parent: QWidget):
+    def __init__(self, runner: Runner, library: Library, settings: QSettings, notice: Notice, parent: QWidget):
         super().__init__(parent)
         self._runner = runner
         self._library = library
         self._settings = settings
+        self._notice = notice
         self._parent = parent
-        self.quiet = False  # no "Exported" message box (tests, scripts)
+        self.progressed.connect(self._show_progress)  # queued: the worker reports
 
     def write(self, path: Path, options: ExportOptions, ids: Sequence[int] | None) -> None:
         """Write these papers (None: every paper, listed on the worker) to `path`."""
-        library = self._library
+        library, report, chunk = self._library, self.progressed.emit, self.CHUNK
 
         def work() -> int:
             chosen = list(ids) if ids is not None else library.search("").ids
-            export(library.papers(chosen), options, path)
-            return len(chosen)
+            papers = []
+            for start in range(0, len(chosen), chunk):
+                papers += library.papers(chosen[start : start + chunk])
+                report(len(papers), len(chosen))
+            export(papers, options, path)
+            return len(papers)
 
         self.started.emit()
+        count = len(ids) if ids is not None else self._library.counts()["all"]
+        if count > self.LARGE:
+            self._notice.show_progress(f"Exporting {papers(count)}…", 0, count, kind="export")
         self._runner.run(work, lambda n: self._done(path, n), lambda exc: self._failed(path, exc))
+
+    def _show_progress(self, done: int, total: int) -> None:
+        if total > self.LARGE and self._notice.kind == "export":
+            text = f"Exporting {papers(total)}…" if done < total else f"Writing {papers(total)}…"
+            self._notice.show_progress(text, done, total if done < total else 0, kind="export")
 
     def _done(self, path: Path, n: int) -> None:
         self._settings.setValue("exportFolder", str(path.parent))
-        self.message.emit(f"Exported {n} papers to {path}", 15000)
-        if not self.quiet:
-            box = QMessageBox(
-                QMessageBox.Icon.Information, "Export", f"Exported {n} papers to\n{path}", parent=self._parent
-            )
-            open_button = box.addButton("Open Folder", QMessageBox.ButtonRole.ActionRole)
-            box.addButton(QMessageBox.StandardButton.Ok)
-            box.exec()
-            if box.clickedButton() is open_button:
-                QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
+        self._notice.show_message(f"Exported {papers(n)} to {path}", 20000, "Open Folder", partial(open_folder, path))
         self.finished.emit(n)
 
     def _failed(self, path: Path, exc: Exception) -> None:
@@ -77,5 +88,10 @@ class Exporter(QObject):
             text = f"Could not write {path}:\n\n{exc.strerror or exc}"
         else:
             text = f"Export to {path} failed: {exc}"
+        self._notice.clear("export")
         QMessageBox.critical(self._parent, "Export", text)
         self.finished.emit(exc)
+
+
+def open_folder(path: Path) -> None:
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))

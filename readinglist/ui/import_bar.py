@@ -11,10 +11,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QMessageBox, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from readinglist.library import ImportSummary, Library
 from readinglist.papers import ImportCancelled, ImportFailure, import_file_filter
+from readinglist.ui.notice import Notice
 from readinglist.ui.workers import Runner
 
 IMPORT_FILTER = import_file_filter()
@@ -29,16 +42,49 @@ def ask_import(parent: QWidget, settings: QSettings) -> list[Path]:
     return [Path(f) for f in files]
 
 
+def details(summaries: Sequence[ImportSummary]) -> list[str]:
+    """Every warning and every skipped record, file by file, for the details view."""
+    lines: list[str] = []
+    for s in summaries:
+        if not s.warnings and not s.skipped_why:
+            continue
+        lines.append(s.line())
+        lines += [f"  {w}" for w in s.warnings]
+        lines += [f"  skipped {where}: {why}" for where, why in s.skipped_why]
+        if s.skipped > len(s.skipped_why):
+            lines.append(f"  … and {s.skipped - len(s.skipped_why):,} more skipped")
+    return lines
+
+
+class ImportDetails(QDialog):
+    """What an import skipped and warned about, in a window that stays open beside the papers."""
+
+    def __init__(self, parent: QWidget, lines: Sequence[str]):
+        super().__init__(parent)
+        self.setObjectName("importDetails")
+        self.setWindowTitle("Import Details")
+        self.setModal(False)
+        layout = QVBoxLayout(self)
+        self.text = QPlainTextEdit("\n".join(lines), self)
+        self.text.setReadOnly(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(self.text)
+        layout.addWidget(buttons)
+        self.resize(720, 420)
+
+
 class ImportBar(QWidget):
     stopped = Signal()  # the import is over (done, failed or cancelled): what the window shows may be stale
     finished = Signal(object)  # list[ImportSummary] | Exception, once the outcome has been reported
-    message = Signal(str, int)  # for the status bar: text, milliseconds
     _progressed = Signal(int, int, str)  # from the worker: done, total, what is happening
 
-    def __init__(self, runner: Runner, library: Library, parent: QWidget | None = None):
+    def __init__(self, runner: Runner, library: Library, notice: Notice, parent: QWidget | None = None):
+        """How an import went is said in `notice` (the status bar's), with Details… for what it skipped."""
         super().__init__(parent)
         self._runner = runner
         self._library = library
+        self._notice = notice
         self._cancel: threading.Event | None = None
         self.setObjectName("importProgress")
         layout = QHBoxLayout(self)
@@ -98,16 +144,17 @@ class ImportBar(QWidget):
 
     def _done(self, summaries: list[ImportSummary]) -> None:
         self._stop()
-        self.message.emit("Imported: " + "; ".join(s.line() for s in summaries), 15000)
-        warnings = [w for s in summaries for w in s.warnings]
-        if warnings:
-            QMessageBox.information(self.window(), "Import", "Imported, with warnings:\n\n" + "\n".join(warnings[:20]))
+        text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
+        if lines:
+            self._notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self.window(), lines).show())
+        else:
+            self._notice.show_message(text, 15000)
         self.finished.emit(summaries)
 
     def _failed(self, exc: Exception) -> None:
         self._stop()
         if isinstance(exc, ImportCancelled):
-            self.message.emit("Import cancelled; the library is unchanged.", 10000)
+            self._notice.show_message("Import cancelled; the library is unchanged.", 10000)
         else:
             if isinstance(exc, ImportFailure):
                 text = f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")

@@ -2,19 +2,35 @@
 
 The window composes the panes and wires them: each pane owns its state and speaks through signals; the
 window holds the actions, menus and settings, turns the panes' edits into undoable commands, and says in the
-status bar how things stand. The table owns which paper is current; the detail pane follows it, and the
-editors follow the detail pane. Searches, imports and exports run on the worker pool; the UI thread only
-applies results. Every edit goes through the undo stack, and every edit is one key away.
+status bar how things stand. The table owns which paper is current; the detail pane follows it (or shows a
+paper the results lack: a related paper followed keeps the search), and the editors follow the detail pane.
+Searches, imports and exports run on the worker pool; the UI thread only applies results. Every edit goes
+through the undo stack, and every edit is one key away. Letter keys act only where they cannot be text (the
+table has focus: PaperTable.add_key_action); an action on several papers says what it did, with Undo.
+
+Over 400 lines because it is the one place the panes meet: what is here is the actions, the wiring, and the
+few rules that need more than one pane (which paper results keep, what an undo shows, where Back goes); the
+behaviour lives in the panes and in menus.py, history.py, notice.py, paper_actions.py and undo.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut, QUndoStack
+from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QMouseEvent,
+    QShortcut,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QInputDialog,
@@ -41,19 +57,24 @@ from readinglist.papers import (
     StoreError,
     describe_view,
 )
-from readinglist.ui import runtime
+from readinglist.ui import menus, paper_actions, runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
 from readinglist.ui.exporting import Exporter, ask_export
+from readinglist.ui.history import History, Place
 from readinglist.ui.import_bar import ImportBar, ask_import
+from readinglist.ui.notice import Notice
 from readinglist.ui.outside_changes import OutsideChanges
 from readinglist.ui.paint_gate import PaintGate
-from readinglist.ui.paper_table import PaperTable, empty_text
+from readinglist.ui.paper_model import COLUMNS
+from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
 from readinglist.ui.undo import (
     DeleteListCommand,
     MoveListCommand,
+    PaperCommand,
+    RemovePapersCommand,
     SaveListCommand,
     SetNoteCommand,
     SetPriorityCommand,
@@ -66,6 +87,7 @@ from readinglist.ui.workers import Runner
 
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
+HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
 
 
 class MainWindow(QMainWindow):
@@ -85,6 +107,11 @@ class MainWindow(QMainWindow):
         self._list_counts: dict[int, int] = {}
         self._counting_lists = False  # a count of the lists runs on the pool; another is due after it
         self._lists_due = False
+        self._pushing = False  # a command is being pushed: its first redo is not an undo or redo to show
+        self._applying = False  # results are being applied: the current paper moves, not by the reader
+        self._wanted: int | None = None  # the paper to make current when the next results land
+        self._reveal: list[int] = []  # … and the papers to select with it (a removal undone)
+        self._arriving = False  # going back or forward: the place is being shown
         self.paint_gate = PaintGate()  # the table flags its paints; searches make way (paint_gate.py)
         library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -92,13 +119,14 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(not self.read_only)
         self._build_actions()
         self._build_panes()
+        self.history = History(self._here, self)
         self._wire()
-        self._build_menus()
+        menus.build(self)
         self._restore_settings()
         self.update_counts()
         self.sidebar.update_lists(self.library.smart_lists(), {})  # counted once the index is warm
         if read_only_reason:
-            self.statusBar().showMessage(read_only_reason)
+            self.notice.show_message(read_only_reason, 0)
         self.search_bar.set_text(str(self.settings.value("lastQuery", "") or ""))
         self._update_caption()
         self.search_bar.run()
@@ -127,39 +155,61 @@ class MainWindow(QMainWindow):
         self.runner.run(warm, warmed, self._warm_failed)
 
     def _warm_failed(self, exc: Exception) -> None:
-        self.statusBar().showMessage(f"Could not prepare the search index: {exc}")
+        self.notice.show_message(f"Could not prepare the search index: {exc}", 0)
 
     # ---- construction ----
 
-    def _action(self, name: str, text: str, shortcuts: Sequence[str | QKeySequence.StandardKey], slot) -> QAction:
+    def _action(
+        self, name: str, text: str, shortcuts: Sequence[str | QKeySequence.StandardKey], slot: Callable[[], object]
+    ) -> QAction:
+        """An action whose keys work anywhere in the window (they are never plain text keys)."""
         action = QAction(text, self)
         action.setObjectName(name)
-        action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        keys = [QKeySequence(s) for s in shortcuts]
+        action.setShortcuts(list({k.toString(): k for k in keys if not k.isEmpty()}.values()))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(slot)
         self.addAction(action)
         return action
 
+    def _key(self, name: str, text: str, key: str, slot: Callable[[], object]) -> QAction:
+        """An action on a letter (or other text) key: the key acts only in the table (PaperTable.add_key_action,
+        once the table exists); menus trigger it from anywhere."""
+        action = QAction(text, self)
+        action.setObjectName(name)
+        action.setShortcut(QKeySequence(key))
+        action.triggered.connect(slot)
+        self.key_actions.append(action)
+        return action
+
     def _build_actions(self) -> None:
+        self.key_actions: list[QAction] = []
+        key, act = self._key, self._action
         # one per state, named for it (actionMarkRead, actionMarkQueued, …), on its key from papers.STATE_KEYS
         self.mark_actions: dict[str, QAction] = {}
         for state in STATES:
             label = STATE_LABELS[state]
             at = label.lower().find(STATE_KEYS[state].lower())  # the menu's mnemonic on the key's letter
             text = f"Mark {label[:at]}&{label[at:]}" if at >= 0 else f"Mark {label}"
-            action = self._action(f"actionMark{label}", text, [STATE_KEYS[state]],
-                                  lambda _=False, st=state: self.mark(st))  # fmt: skip
+            action = key(f"actionMark{label}", text, STATE_KEYS[state], partial(self.mark, state))
             action.setIconText(label)  # the editors' buttons
             self.mark_actions[state] = action
             setattr(self, f"actionMark{label}", action)
         self.priority_actions: list[QAction] = []
         for priority in (*PRIORITIES, 0):
             text = f"Priority &{priority}" if priority else "&No Priority"
-            action = self._action(f"actionPriority{priority}", text, [str(priority)],
-                                  lambda _=False, n=priority: self.set_priority(n or None))  # fmt: skip
+            action = key(f"actionPriority{priority}", text, str(priority), partial(self.set_priority, priority or None))
             action.setIconText(f"P{priority}" if priority else "P–")
             action.setToolTip(f"Priority {priority} (key {priority})" if priority else "No priority (key 0)")
             self.priority_actions.append(action)
+        self.actionNext = key("actionNext", "Next Paper", "J", lambda: self.move_selection(1))
+        self.actionPrevious = key("actionPrevious", "Previous Paper", "K", lambda: self.move_selection(-1))
+        self.actionFocusTags = key("actionFocusTags", "Edit &Tags", "T", self.focus_tags)
+        self.actionFocusNotes = key("actionFocusNotes", "Edit &Note", "N", self.focus_notes)
+        self.actionOpenLink = key("actionOpenLink", "&Open Link", "O", lambda: self.open_link())
+        self.actionRemove = key("actionRemove", "Remove from &Library", "Del", self.remove_papers)
+        self.actionSlash = key("actionSlash", "Search", "/", self.focus_search)
+        self.actionKeysInList = key("actionKeysInList", "Keyboard Shortcuts", "?", lambda: menus.show_shortcuts(self))
         self.actionUndo = self.undo_stack.createUndoAction(self, "&Undo")
         self.actionUndo.setObjectName("actionUndo")
         self.actionUndo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
@@ -168,32 +218,37 @@ class MainWindow(QMainWindow):
         self.actionRedo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         for a in (self.actionUndo, self.actionRedo):
             self.addAction(a)
-        self.actionImport = self._action(
-            "actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog
-        )
-        self.actionExport = self._action("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
-        self.actionNext = self._action("actionNext", "Next Paper", ["J"], lambda: self.move_selection(1))
-        self.actionPrevious = self._action("actionPrevious", "Previous Paper", ["K"], lambda: self.move_selection(-1))
-        self.actionFocusTags = self._action("actionFocusTags", "Edit &Tags", ["T"], self.focus_tags)
-        self.actionFocusNotes = self._action("actionFocusNotes", "Edit &Note", ["N"], self.focus_notes)
-        self.actionFocusSearch = self._action(
-            "actionFocusSearch", "&Find", ["/", QKeySequence.StandardKey.Find], self.focus_search
-        )
-        self.actionEditTitle = self._action("actionEditTitle", "Edit Tit&le", ["F2"], lambda: self.table.edit_title())
-        self.actionSaveList = self._action(
-            "actionSaveList", "&Save View as List…", ["Ctrl+S"], lambda: self.save_list()
-        )
+        self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
+        self.actionExport = act("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
+        self.actionFocusSearch = act("actionFocusSearch", "&Find", [QKeySequence.StandardKey.Find], self.focus_search)
+        self.actionEditTitle = act("actionEditTitle", "Edit Tit&le", ["F2"], lambda: self.table.edit_title())
+        self.actionCopyCitation = act("actionCopyCitation", "Copy &Citation", ["Ctrl+Shift+C"],
+                                      lambda: self.copy("citation"))  # fmt: skip
+        self.actionCopyBibtex = act("actionCopyBibtex", "Copy &BibTeX", ["Ctrl+Shift+B"], lambda: self.copy("bibtex"))
+        self.actionCopyId = act("actionCopyId", "Copy &ID", [], lambda: self.copy("id"))
+        self.actionBack = act("actionBack", "&Back", [QKeySequence.StandardKey.Back, "Alt+Left"], lambda: self.go(-1))
+        self.actionForward = act("actionForward", "&Forward", [QKeySequence.StandardKey.Forward, "Alt+Right"],
+                                 lambda: self.go(1))  # fmt: skip
+        self.actionBack.setEnabled(False)
+        self.actionForward.setEnabled(False)
+        self.actionSaveList = act("actionSaveList", "&Save View as List…", ["Ctrl+S"], lambda: self.save_list())
         self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
         self.actionAutoAdvance.setObjectName("actionAutoAdvance")
         self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
         self.actionAutoAdvance.toggled.connect(lambda on: self.settings.setValue("autoAdvance", on))
-        self.actionQuit = self._action("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
+        self.actionQuit = act("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
+        self.actionShortcuts = act("actionShortcuts", "&Keyboard Shortcuts", ["F1"], lambda: menus.show_shortcuts(self))
+        self.actionSearchSyntax = act(
+            "actionSearchSyntax", "&Search Syntax", [], lambda: menus.show_search_syntax(self)
+        )
+        self.actionAbout = act("actionAbout", "&About readinglist", [], lambda: menus.show_about(self))
+        self.scheme_actions: dict[str, QAction] = {}  # View → Appearance (menus.py)
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
         if self.read_only:
             for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionEditTitle,
-                      self.actionSaveList):  # fmt: skip
+                      self.actionRemove, self.actionSaveList):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -212,12 +267,14 @@ class MainWindow(QMainWindow):
         sidebar_layout.addWidget(self.sidebar, 1)
         sidebar_layout.addWidget(self.view_summary)
         self.table = PaperTable(self.library, self.paint_gate, central)
+        for action in self.key_actions:
+            self.table.add_key_action(action)
         right = QWidget(central)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         self.detail = DetailPane(self.library, self.runner, right)
         self.editors = Editors(
-            self.library, self.table.selected_ids, list(self.mark_actions.values()), right, self.priority_actions
+            self.library, self.target_ids, list(self.mark_actions.values()), right, self.priority_actions
         )
         self.rightSplitter = QSplitter(Qt.Orientation.Vertical, right)
         self.rightSplitter.setObjectName("rightSplitter")
@@ -233,16 +290,18 @@ class MainWindow(QMainWindow):
         self.mainSplitter.setStretchFactor(0, 0)
         self.mainSplitter.setStretchFactor(1, 3)
         self.mainSplitter.setStretchFactor(2, 2)
-        self.mainSplitter.setSizes([200, 560, 480])
+        self.mainSplitter.setSizes([170, 640, 460])  # the papers' titles get the room (issue 14)
         outer.addWidget(self.search_bar)
         outer.addWidget(self.mainSplitter, 1)
         self.setCentralWidget(central)
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
-        self.import_bar = ImportBar(self.runner, self.library, self)
-        self.exporter = Exporter(self.runner, self.library, self.settings, self)
+        self.notice = Notice(self)
+        self.import_bar = ImportBar(self.runner, self.library, self.notice, self)
+        self.exporter = Exporter(self.runner, self.library, self.settings, self.notice, self)
         self.outside = OutsideChanges(self.library, self)
-        self.statusBar().addWidget(self.import_bar, 1)
+        self.statusBar().addWidget(self.notice, 1)
+        self.statusBar().addWidget(self.import_bar)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
         self.resize(1280, 800)
@@ -250,7 +309,7 @@ class MainWindow(QMainWindow):
     def _wire(self) -> None:
         search, table, detail, editors = self.search_bar, self.table, self.detail, self.editors
         search.resultsReady.connect(self._show_results)
-        search.failed.connect(lambda _message: self.searchFinished.emit())
+        search.failed.connect(self._search_failed)
         search.runningChanged.connect(detail.set_search_running)
         search.resultsFocusRequested.connect(lambda: table.view.setFocus())
         self.sidebar.filterChanged.connect(lambda _filter: search.run())
@@ -263,47 +322,35 @@ class MainWindow(QMainWindow):
         self.sidebar.listMoveRequested.connect(self.move_list)
         self.sidebar.listDeleteRequested.connect(self.delete_list)
         self.view_summary.clearRequested.connect(self.sidebar.clear_narrowing)
+        self.sidebar.navigate.connect(self.go)
         table.currentPaperChanged.connect(self._current_changed)
         table.selectionChanged.connect(self._update_status)
         table.scrolled.connect(detail.give_way)
         table.titleEdited.connect(self._title_edited)
         table.emptyLinkActivated.connect(self._empty_link)
+        table.typed.connect(search.type_text)
+        table.navigate.connect(self.go)
+        table.contextMenuRequested.connect(self._paper_menu)
         detail.paperShown.connect(editors.load)
         detail.paperRequested.connect(self.go_to_paper)
-        detail.linkFailed.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        detail.linkFailed.connect(lambda text: self.notice.show_message(text, 8000))
+        detail.libraryRequested.connect(self.show_in_library)
+        detail.navigate.connect(self.go)
         editors.tagsApplied.connect(self._push_tags)
         editors.noteEdited.connect(self._push_note)
         editors.linkClicked.connect(detail.open_link)
+        editors.finished.connect(lambda: table.view.setFocus())
+        self.history.changed.connect(self._history_changed)
+        self.undo_stack.indexChanged.connect(self._undo_index_changed)
         self.import_bar.stopped.connect(self._after_import)
-        self.import_bar.message.connect(self.statusBar().showMessage)
         self.import_bar.finished.connect(self.importFinished)
         self.exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
         self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
-        self.exporter.message.connect(self.statusBar().showMessage)
         self.exporter.finished.connect(self.exportFinished)
         self.outside.papersChanged.connect(self._changed_elsewhere)
         self.outside.libraryChanged.connect(self._after_import)
 
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.actionImport, self.actionExport])
-        file_menu.addSeparator()
-        file_menu.addAction(self.actionSaveList)
-        file_menu.addSeparator()
-        file_menu.addAction(self.actionQuit)
-        edit = bar.addMenu("&Edit")
-        edit.addActions([self.actionUndo, self.actionRedo])
-        edit.addSeparator()
-        edit.addActions([self.actionFocusSearch, self.actionFocusTags, self.actionFocusNotes, self.actionEditTitle])
-        paper = bar.addMenu("&Paper")
-        paper.addActions(list(self.mark_actions.values()))
-        paper.addSeparator()
-        paper.addActions(self.priority_actions)
-        paper.addSeparator()
-        paper.addActions([self.actionNext, self.actionPrevious])
-        paper.addSeparator()
-        paper.addAction(self.actionAutoAdvance)
+        table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
 
     # ---- settings ----
 
@@ -314,12 +361,21 @@ class MainWindow(QMainWindow):
             ("windowState", self.restoreState),
             ("mainSplitter", self.mainSplitter.restoreState),
             ("rightSplitter", self.rightSplitter.restoreState),
-            ("tableHeader", header.restoreState),
+            (HEADER_KEY, header.restoreState),
         ):
             value = self.settings.value(key)
             if isinstance(value, QByteArray | bytes):
                 restore(value)
+        self.table.view.fit_columns()
+        self._default_columns()
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # rank order / library order on start
+
+    def _default_columns(self) -> None:
+        """Until the reader picks columns, Authors shows only once some paper has authors: the bundled
+        corpus has none, and an empty column would take the titles' room."""
+        if not self.settings.value("columnsChosen", False, type=bool):
+            authors = COLUMNS.index("authors")
+            self.table.view.horizontalHeader().setSectionHidden(authors, not self.library.has_authors())
 
     def save_settings(self) -> None:
         s = self.settings
@@ -327,38 +383,156 @@ class MainWindow(QMainWindow):
         s.setValue("windowState", self.saveState())
         s.setValue("mainSplitter", self.mainSplitter.saveState())
         s.setValue("rightSplitter", self.rightSplitter.saveState())
-        s.setValue("tableHeader", self.table.view.horizontalHeader().saveState())
+        s.setValue(HEADER_KEY, self.table.view.horizontalHeader().saveState())
         s.setValue("lastQuery", self.search_bar.text())
         s.sync()
 
     # ---- the panes, wired ----
 
     def _show_results(self, result: SearchResult, same_query: bool) -> None:
+        """Results replace results: the paper wanted (going back, a removal undone), else the paper shown,
+        stays current if they hold it, however late they come."""
         self.detail.set_terms(result)
-        self.table.show_results(result, same_query)
+        wanted, self._wanted = self._wanted, None
+        keep = wanted if wanted is not None else self.detail.current_id
+        self._applying = True
+        try:
+            found = self.table.show_results(result, same_query, keep)
+            if self._reveal:
+                self.table.select_ids(self._reveal)
+                self._reveal = []
+        finally:
+            self._applying = False
+        if wanted is not None and not found:
+            self._visit(wanted)
         self._view_triaged = self.library.triaged_among(result.ids)
         self.detail.rest()  # the results of a query being typed: the paper is rendered once typing rests
         self._update_empty()
         self._update_status()
+        self._moved()
+        self.searchFinished.emit()
+
+    def _search_failed(self, _message: str) -> None:
+        """The last results stay; a table with none yet says why it is empty (a query restored at start)."""
+        if not self.table.model.rowCount():
+            self._update_empty(unreadable=True)
         self.searchFinished.emit()
 
     def _current_changed(self, paper_id: int | None) -> None:
-        """The table moved: the note typed for the paper left is saved; the detail pane follows."""
+        """The table moved: the note typed for the paper left is saved; the detail pane follows. The reader
+        moving on forgets a paper wanted from results still on their way."""
         self.editors.save_note()
         self.detail.follow(paper_id)
+        if not self._applying:
+            if paper_id is not None:
+                self._wanted, self._reveal = None, []
+            self._moved()
+
+    def target_ids(self) -> list[int]:
+        """What marking, tags and the paper actions act on: the selected papers, else the current one, else
+        the paper shown from outside the results."""
+        ids = self.table.selected_ids()
+        if not ids and self.detail.visiting and self.detail.current_id is not None:
+            ids = [self.detail.current_id]
+        return ids
+
+    def _visit(self, paper_id: int) -> None:
+        """Show a paper the results lack, keeping the search."""
+        self.detail.visit(paper_id)
+        self.table.clear_current()
+        self._moved()
 
     def go_to_paper(self, paper_id: int) -> None:
-        if not self.table.go_to(paper_id):  # not among the results: show everything; it is selected then
-            self.search_bar.clear()
-            self.sidebar.set_filter(ALL)
+        """Follow a link to a paper: the search stays, and where the reader was is one Back away."""
+        self.history.record()
+        if not self.table.go_to(paper_id):
+            self._visit(paper_id)
+        self.history.record()
+
+    def show_in_library(self, paper_id: int) -> None:
+        """The paper among all papers: the search and the sidebar's filter are cleared for it."""
+        self.history.record()
+        self._wanted = paper_id
+        self.search_bar.clear()
+        self.sidebar.set_filter(ALL)
+        self.search_bar.run()
+
+    # ---- back and forward ----
+
+    def _here(self) -> Place:
+        return Place(self.search_bar.text(), self.sidebar.filter, self.detail.current_id)
+
+    def _moved(self) -> None:
+        if self._arriving:
+            self._arriving = False
+            self.history.arrived()
+        else:
+            self.history.moved()
+
+    def _history_changed(self) -> None:
+        back, forward = self.history.can_go_back, self.history.can_go_forward
+        if back != self.actionBack.isEnabled():
+            self.actionBack.setEnabled(back)
+        if forward != self.actionForward.isEnabled():
+            self.actionForward.setEnabled(forward)
+
+    def go(self, step: int) -> None:
+        """Back (-1) or forward (+1) to the query, filter and paper shown there."""
+        place = self.history.step(step)
+        if place is None:
+            return
+        self._arriving = True
+        if place.query != self.search_bar.text() or place.filter != self.sidebar.filter:
+            self._wanted = place.paper  # current once the results land, or shown from outside them
+            if place.filter != self.sidebar.filter:
+                self.sidebar.set_filter(place.filter)
+            self.search_bar.set_text(place.query)
             self.search_bar.run()
+            return
+        if place.paper is not None and not self.table.go_to(place.paper):
+            self._visit(place.paper)
+        self._moved()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if step := navigation_step(event):
+            self.go(step)
+            return
+        super().mousePressEvent(event)
 
     # ---- editing ----
 
+    def _push(self, command: PaperCommand) -> None:
+        """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo."""
+        self.notice.clear("undo")  # an Undo or Redo offered for an older edit would now do the wrong one
+        self._pushing = True
+        try:
+            self.undo_stack.push(command)
+        finally:
+            self._pushing = False
+        if len(command.ids) > 1 or isinstance(command, RemovePapersCommand):
+            self.notice.show_message(f"{command.summary}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+
+    def _undo_index_changed(self, _index: int) -> None:
+        """An undo, a redo or another edit: an Undo button about an older edit would undo the wrong one."""
+        if not self._pushing:
+            self.notice.clear("undo")
+
+    def _undo_from_notice(self) -> None:
+        command = self.undo_stack.command(self.undo_stack.index() - 1)
+        self.undo_stack.undo()
+        if isinstance(command, PaperCommand):
+            self.notice.show_message(f"Undone: {command.summary}.", 15000, "Redo", self.undo_stack.redo, kind="undo")
+
     def _changed(self, ids: Sequence[int]) -> None:
-        """After any edit (or its undo): refresh those rows, the counts, and the paper shown. The papers
-        shown stay until the next search, in their new state: "triaged N of M" follows them, and costs the
-        papers changed, not the papers shown."""
+        """After any edit (or its undo): refresh those rows, the counts, and the paper shown; an undo or a
+        redo selects and shows the papers it changed."""
+        self._refresh_changed(ids)
+        if not self._pushing and ids:
+            self._show_changed(ids)
+
+    def _refresh_changed(self, ids: Sequence[int]) -> None:
+        """The papers shown stay until the next search, in their new state: "triaged N of M" follows them,
+        and costs the papers changed, not the papers shown."""
         self.table.refresh(ids)
         shown = self.table.model.shown(ids)
         if shown:
@@ -374,37 +548,57 @@ class MainWindow(QMainWindow):
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
         """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
         typed stays as typed)."""
-        self._changed(ids)
+        self._refresh_changed(ids)
         self.editors.update_completions()
 
+    def _show_changed(self, ids: Sequence[int]) -> None:
+        if not self.table.select_ids(ids):
+            self._visit(ids[0])
+
+    def _removed(self, ids: Sequence[int]) -> None:
+        self.table.remove(ids)
+        if self.detail.visiting and self.detail.current_id in ids:
+            self.detail.follow(self.table.current_id)
+        self.update_counts()
+        self.editors.update_completions()
+        self._update_empty()
+
+    def _restored(self, ids: Sequence[int]) -> None:
+        """A removal undone: the results are searched again, and the papers brought back selected."""
+        self.update_counts()
+        self.editors.update_completions()
+        if ids:
+            self._wanted, self._reveal = ids[0], list(ids)
+        self.search_bar.run()
+
     def _push_tags(self, after: dict[int, list[str]], text: str) -> None:
-        self.undo_stack.push(SetTagsCommand(self.library, after, text, self._changed))
+        self._push(SetTagsCommand(self.library, after, text, self._changed))
 
     def _push_note(self, paper_id: int, before: str, after: str) -> None:
-        self.undo_stack.push(SetNoteCommand(self.library, paper_id, before, after, self._changed))
+        self._push(SetNoteCommand(self.library, paper_id, before, after, self._changed))
 
     def _title_edited(self, paper_id: int, title: str) -> None:
         paper = self.library.paper(paper_id)
         if paper is None or title == paper.title:
             return
         new = None if title == paper.auto_title else title
-        self.undo_stack.push(SetTitleCommand(self.library, paper_id, new, self._changed))
+        self._push(SetTitleCommand(self.library, paper_id, new, self._changed))
 
     def mark(self, state: str) -> None:
-        ids = self.table.selected_ids()
+        ids = self.target_ids()
         if not ids or self.read_only:
             return
-        advance = self.actionAutoAdvance.isChecked() and len(ids) == 1
-        self.undo_stack.push(SetStateCommand(self.library, ids, state, self._changed))
+        advance = self.actionAutoAdvance.isChecked() and len(ids) == 1 and self.table.current_id is not None
+        self._push(SetStateCommand(self.library, ids, state, self._changed))
         if advance:
             self.move_selection(1)
 
     def set_priority(self, priority: int | None) -> None:
         """Keys 1 2 3 (0 clears): the table stays on the paper, so that q or r can follow."""
-        ids = self.table.selected_ids()
+        ids = self.target_ids()
         if not ids or self.read_only:
             return
-        self.undo_stack.push(SetPriorityCommand(self.library, ids, priority, self._changed))
+        self._push(SetPriorityCommand(self.library, ids, priority, self._changed))
 
     # ---- smart lists ----
 
@@ -508,10 +702,39 @@ class MainWindow(QMainWindow):
 
     def _lists_failed(self, exc: Exception) -> None:
         self._counting_lists = False
-        self.statusBar().showMessage(f"Could not count the saved lists: {exc}")
+        self.notice.show_message(f"Could not count the saved lists: {exc}")
+
+    def remove_papers(self) -> None:
+        ids = self.target_ids()
+        if ids and not self.read_only:
+            self._push(RemovePapersCommand(self.library, ids, self._removed, self._restored))
 
     def move_selection(self, step: int) -> None:  # not move(): that is QWidget's, for the window's position
         self.table.move(step)
+
+    def _paper_menu(self, pos: QPoint) -> None:
+        menu = menus.paper_menu(self)
+        menu.exec(pos)
+        menu.deleteLater()
+
+    # ---- the paper actions that leave the window ----
+
+    def open_link(self, url: str | None = None) -> None:
+        """The paper's page (its URL, else its first link) in the browser."""
+        if url is None:
+            ids = self.target_ids()
+            links = paper_actions.web_links(self.library.paper(ids[0]) if ids else None)
+            if not links:
+                self.notice.show_message("This paper has no link.", 5000)
+                return
+            url = links[0]
+        paper_actions.open_in_browser(url)
+
+    def copy(self, what: str) -> None:
+        """Copy the target papers as a text citation, BibTeX, or their ids."""
+        chosen = self.library.papers(self.target_ids())
+        if chosen:
+            self.notice.show_message(paper_actions.copy(chosen, what), 5000)
 
     # ---- status, counts, empty states ----
 
@@ -535,14 +758,15 @@ class MainWindow(QMainWindow):
     def _update_caption(self) -> None:
         self.view_summary.show_view(self.sidebar.filter, self.search_bar.text())
 
-    def _update_empty(self) -> None:
+    def _update_empty(self, unreadable: bool = False) -> None:
+        """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
         if self.table.model.rowCount():
             self.table.show_empty(None)
         else:
             empty = self.library.counts()["all"] == 0
             view = self.sidebar.filter
             phrase = view.phrase() if view != ALL else None
-            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), phrase))
+            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), phrase, unreadable=unreadable))
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":
@@ -558,26 +782,27 @@ class MainWindow(QMainWindow):
         self.search_bar.focus()
 
     def focus_tags(self) -> None:
-        if self.table.current_id is not None:
+        if self.target_ids():
             self.editors.focus_tags()
 
     def focus_notes(self) -> None:
-        if self.table.current_id is not None:
+        if self.target_ids():
             self.editors.focus_notes()
 
     def escape(self) -> None:
+        """Esc: out of an editor, back to the papers (the tags as they were); anywhere else the search is
+        cleared and the cursor put in it, so that what is typed next is a query, never a key on a paper."""
         focus = QApplication.focusWidget()
-        field, editors = self.search_bar.field, self.editors
-        if focus is field and field.text():
-            field.clear()
-        elif focus in (editors.tagEditor, editors.notesEditor):
-            if focus is editors.notesEditor:
-                editors.save_note()
+        editors = self.editors
+        if focus is editors.tagEditor:
+            editors.revert_tags()
             self.table.view.setFocus()
-        elif field.text():
-            field.clear()
+        elif focus is editors.notesEditor:
+            editors.save_note()
+            self.table.view.setFocus()
         else:
-            self.table.view.setFocus()
+            self.search_bar.clear()
+            self.search_bar.focus()
 
     # ---- import and export ----
 
@@ -587,11 +812,12 @@ class MainWindow(QMainWindow):
 
     def start_import(self, files: Sequence[Path]) -> None:
         """Import on a worker with progress in the status bar; importFinished says how it went."""
-        if not self.read_only:
-            self.import_bar.start(files)
+        if not self.read_only and self.import_bar.start(files):
+            self.notice.clear()
 
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
+        self._default_columns()
         self.update_counts()
         self._list_timer.start()
         self.editors.update_completions()
@@ -605,6 +831,7 @@ class MainWindow(QMainWindow):
         files = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         if files:
             event.acceptProposedAction()
+            self.settings.setValue("importFolder", str(files[0].parent))  # where the import dialog opens next
             self.start_import(files)
 
     def export_dialog(self) -> None:
@@ -617,7 +844,7 @@ class MainWindow(QMainWindow):
         What is exported is decided now: the results or the selection as they are when it is asked for."""
         ids: list[int] | None = None  # all papers
         if scope == "selection":
-            ids = self.table.selected_ids()
+            ids = self.target_ids()
             options.scope = "selection"
         elif scope == "all":
             options.scope = "all papers"

@@ -9,6 +9,7 @@ Python — each call would wait for the interpreter lock while a search runs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from itertools import islice
 from typing import Any
 
@@ -28,13 +29,26 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
-from readinglist.papers import PRIORITY_LABELS, STATE_KEYS, STATE_LABELS, STATES, state_order
+from readinglist.papers import PRIORITY_LABELS, STATE_KEYS, STATE_LABELS, STATES, TableRow, state_order
 from readinglist.ui.compat import immortalize_singletons
 
 Index = QModelIndex | QPersistentModelIndex
 
-COLUMNS = ["state", "priority", "title", "venue", "year", "tags"]
-HEADERS = {"state": "", "priority": "P", "title": "Title", "venue": "Venue", "year": "Year", "tags": "Tags"}
+
+def _local_date(stamp: str) -> str:
+    """2025-12-01T23:30:00+00:00 → the date it was where the reader is."""
+    if not stamp:
+        return ""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().date().isoformat()
+    except ValueError:
+        return stamp[:10]
+
+
+COLUMNS = ["state", "priority", "title", "authors", "venue", "year", "tags", "added"]
+HEADERS = {"state": "", "priority": "P", "title": "Title", "authors": "Authors", "venue": "Venue", "year": "Year",
+           "tags": "Tags", "added": "Added"}  # fmt: skip
+LABELS = HEADERS | {"state": "Reading State", "priority": "Priority"}  # what the header's menu of columns says
 PRIORITY_COLOURS = {1: "#d9480f", 2: "#e8890c", 3: "#868e96"}  # 1 stands out; 3 is a reminder
 TITLE = COLUMNS.index("title")
 SortRole = Qt.ItemDataRole.UserRole + 1
@@ -174,7 +188,7 @@ class PaperTableModel(QStandardItemModel):
             for row in rows:
                 got = values.get(self.ids[row])
                 if got is not None:
-                    for column, item in enumerate(self._items(self.ids[row], *got)):
+                    for column, item in enumerate(self._items(self.ids[row], TableRow(*got))):
                         self.setItem(row, column, item)
                     self._filled[row] = None
         finally:
@@ -199,7 +213,27 @@ class PaperTableModel(QStandardItemModel):
 
     def refresh(self, ids: Sequence[int]) -> None:
         """Some papers changed: refetch only those rows and say so with dataChanged."""
-        self._refill([row for row in self._rows_of(ids) if row is not None])
+        self._refill([row for row in self.rows_of(ids) if row is not None])
+
+    def remove_ids(self, ids: Sequence[int]) -> list[int]:
+        """Take these papers' rows out (removed from the library); returns the rows they were at, ascending."""
+        gone = sorted(r for r in self.rows_of(ids) if r is not None)
+        blocks: list[tuple[int, int]] = []  # (first row, count), contiguous
+        for row in gone:
+            if blocks and blocks[-1][0] + blocks[-1][1] == row:
+                blocks[-1] = (blocks[-1][0], blocks[-1][1] + 1)
+            else:
+                blocks.append((row, 1))
+        for first, count in reversed(blocks):
+            self.removeRows(first, count)  # the views hear of it, and the selection follows
+            del self.ids[first : first + count]
+            if self.scores:
+                del self.scores[first : first + count]
+            self._filled = {
+                (r if r < first else r - count): None for r in self._filled if not first <= r < first + count
+            }
+        self._row_of = None
+        return gone
 
     def restyle(self) -> None:
         """The palette changed (light/dark): read rows are drawn in the new scheme's muted colour."""
@@ -218,7 +252,7 @@ class PaperTableModel(QStandardItemModel):
         except ValueError:
             return None
 
-    def _rows_of(self, ids: Sequence[int]) -> list[int | None]:
+    def rows_of(self, ids: Sequence[int]) -> list[int | None]:
         """The rows of several ids: over 16 build the id → row map once, fewer are scanned for."""
         if len(ids) > 16 and self._row_of is None:
             self._row_of = {pid: row for row, pid in enumerate(self.ids)}
@@ -226,14 +260,14 @@ class PaperTableModel(QStandardItemModel):
 
     def shown(self, ids: Sequence[int]) -> list[int]:
         """Those of `ids` that are rows of the table."""
-        return [pid for pid, row in zip(ids, self._rows_of(ids), strict=True) if row is not None]
+        return [pid for pid, row in zip(ids, self.rows_of(ids), strict=True) if row is not None]
 
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < len(self.ids) else None
 
-    def _items(
-        self, pid: int, title: str, venue: str, year: int | None, state: str, tags: str, priority: int | None = None
-    ) -> list[QStandardItem]:
+    def _items(self, pid: int, cells: TableRow) -> list[QStandardItem]:
+        title, venue, year, state, tags = cells.title, cells.venue, cells.year, cells.state, cells.tags
+        priority, authors, added = cells.priority, cells.authors, _local_date(cells.added)
         state_item = QStandardItem(state_icon(state), "")
         state_item.setToolTip(STATE_LABELS[state])
         state_item.setData(_CENTER, _ALIGN)
@@ -245,8 +279,7 @@ class PaperTableModel(QStandardItemModel):
         if priority:
             priority_item.setForeground(self._priority_brushes[priority])
             priority_item.setToolTip(f"Priority {priority}")
-        title_item = QStandardItem(title)
-        title_item.setToolTip(title)
+        title_item = QStandardItem(title)  # the full title shows as a tooltip where it is cut off (paper_table.py)
         title_item.setData(title.casefold(), _SORT)
         venue_item = QStandardItem(venue)
         venue_item.setData(venue, _SORT)
@@ -255,7 +288,14 @@ class PaperTableModel(QStandardItemModel):
         year_item.setData(year or 0, _SORT)
         tags_item = QStandardItem(tags)
         tags_item.setData(tags, _SORT)
-        items = [state_item, priority_item, title_item, venue_item, year_item, tags_item]
+        authors_item = QStandardItem(authors)
+        authors_item.setData(authors, _SORT)
+        added_item = QStandardItem(added)
+        added_item.setData(_CENTER, _ALIGN)
+        added_item.setData(pid, _SORT)
+        by_name = {"state": state_item, "priority": priority_item, "title": title_item, "authors": authors_item,
+                   "venue": venue_item, "year": year_item, "tags": tags_item, "added": added_item}  # fmt: skip
+        items = [by_name[c] for c in COLUMNS]
         for item, flags in zip(items, self._flags, strict=True):
             item.setFlags(flags)
         if state == "unread":
@@ -295,12 +335,15 @@ class PaperTableModel(QStandardItemModel):
         before = self.ids
         shown = set(before)
         self.ids = [i for i in ordered if i in shown]
+        if len(self.ids) < len(before):  # a paper the order lacks (never expected): kept, at the end
+            listed = set(self.ids)
+            self.ids += [i for i in before if i not in listed]
         score = dict(zip(before, self.scores, strict=False))
         self.scores = [score[i] for i in self.ids] if self.scores else []
         self._row_of = None  # the rows moved; a map is built again only for a batch
         self._empty(list(self._filled))  # their items are in the old order; refilled before the next paint
         kept = [pid for pid in old_ids if pid is not None]
-        new_rows = dict(zip(kept, self._rows_of(kept), strict=True))
+        new_rows = dict(zip(kept, self.rows_of(kept), strict=True))
         for index, pid in zip(persistent, old_ids, strict=True):
             if pid is not None:
                 row = new_rows[pid]

@@ -4,43 +4,61 @@ The view gives the rows it is about to paint their items itself, just before it 
 or one through a proxy model, paints filled cells too), and flags each paint so that a search on another
 thread makes way.
 The controller, `PaperTable`, is the one owner of which paper is current — the paper at the view's current
-row — and the other panes follow its `currentPaperChanged`.
+row — and the other panes follow its `currentPaperChanged`. Keys typed in the table are its own: the letter
+keys that act on papers (`add_key_action`) fire only while the table has focus and no editor is open, and any
+other printable key goes to the search field (`typed`). Title takes the width the other columns leave; the
+header's context menu shows and hides columns; a cell whose text is cut off shows all of it as a tooltip.
 """
 
 from __future__ import annotations
 
 import html
+import textwrap
 from collections.abc import Sequence
+from functools import partial
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
     QEvent,
+    QItemSelection,
     QItemSelectionModel,
     QModelIndex,
     QObject,
+    QPoint,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QWidget
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QHelpEvent, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QMenu, QTableView, QToolTip, QWidget
 
 from readinglist.library import Library
 from readinglist.papers import SearchResult
 from readinglist.ui.paint_gate import PaintGate
-from readinglist.ui.paper_model import COLUMNS, TITLE, PaperTableModel
+from readinglist.ui.paper_model import COLUMNS, LABELS, TITLE, IdRole, PaperTableModel
+
+HIDDEN_AT_FIRST = ("tags", "added")  # the title gets the room; the header's menu shows them
+TEXT_MARGIN = 4  # pixels either side of a cell's text (Fusion draws 3, and a cut-off guess errs towards a tip)
 
 
-def empty_text(library_empty: bool, query: str, view: str | None) -> str:
-    """What an empty table says: why it is empty (the library, the query, the sidebar's filter — `view`
-    says its papers in words, "unread papers tagged “rl”", None for all), and what to do, as links the
-    window follows (import, clear, all)."""
+def navigation_step(event: QMouseEvent) -> int:
+    """-1 for the mouse's Back button, +1 for Forward, 0 for any other."""
+    return {Qt.MouseButton.BackButton: -1, Qt.MouseButton.ForwardButton: 1}.get(event.button(), 0)
+
+
+def empty_text(library_empty: bool, query: str, view: str | None, unreadable: bool = False) -> str:
+    """What an empty table says: why it is empty (the library, the query — `unreadable` if it cannot be
+    parsed —, the sidebar's filter — `view` says its papers in words, "unread papers tagged “rl”", None for
+    all), and what to do, as links the window follows (import, clear, all)."""
     if library_empty:
         return "Your library is empty.<br><a href='import'>Import papers…</a> or drop files here."
+    shown = html.escape(query)
+    if query and unreadable:
+        return f"“{shown}” cannot be searched (see under the search field) — <a href='clear'>clear the search</a>"
     if query:
         where = f" among the {html.escape(view)}" if view else ""
-        return f"No papers match “{html.escape(query)}”{where} — <a href='clear'>clear the search</a>"
+        return f"No papers match “{shown}”{where} — <a href='clear'>clear the search</a>"
     if view:
         return f"No {html.escape(view)}. <a href='all'>Show all papers</a>"
     return "No papers."
@@ -75,6 +93,8 @@ class _ViewportFilter(QObject):
             self._view.fill_visible()
         elif event.type() == QEvent.Type.Resize:
             self._view.emptyLabel.resize(self._view.viewport().size())
+        elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            return self._view.tool_tip(event)
         return False
 
 
@@ -84,6 +104,10 @@ class PaperTableView(QTableView):
     way (paint_gate.py). Home/End (and Ctrl+Home/End) select the first/last paper: Qt moved to the first/last
     column of the row-selecting table, and Ctrl+End moved the current paper while the selection (what r/s/u
     and tags act on) stayed behind. An empty table says why, and what to do, in `emptyLabel`."""
+
+    typed = Signal(str)  # a printable key that is no shortcut: the reader is typing a search
+    navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button
+    columnsChosen = Signal()  # the reader showed or hid a column: from now on the columns are theirs
 
     def __init__(self, model: QAbstractItemModel, gate: PaintGate | None = None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -100,12 +124,23 @@ class PaperTableView(QTableView):
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.horizontalHeader()
         header.setSectionsClickable(True)
+        header.setSectionsMovable(True)
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(TITLE, QHeaderView.ResizeMode.Stretch)
-        for col, width in (("state", 28), ("priority", 30), ("venue", 90), ("year", 50), ("tags", 130)):
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(lambda pos: self.column_menu().exec(header.mapToGlobal(pos)))
+        fm = self.fontMetrics()
+        widths = {"state": 28, "priority": 30, "authors": fm.horizontalAdvance("Vaswani, Shazeer, … (12)") + 16,
+                  "venue": fm.horizontalAdvance("NeurIPS") + 24, "year": fm.horizontalAdvance("2026") + 22,
+                  "tags": fm.horizontalAdvance("reading group") + 16,
+                  "added": fm.horizontalAdvance("2026-12-31") + 22}  # fmt: skip
+        for col, width in widths.items():
             header.resizeSection(COLUMNS.index(col), width)
+        for col in HIDDEN_AT_FIRST:
+            header.setSectionHidden(COLUMNS.index(col), True)
+        self.fit_columns()
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.emptyLabel = QLabel(self.viewport())
         self.emptyLabel.setObjectName("emptyLabel")
         self.emptyLabel.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -113,6 +148,70 @@ class PaperTableView(QTableView):
         self.emptyLabel.setTextFormat(Qt.TextFormat.RichText)
         self.emptyLabel.hide()
         self.viewport().installEventFilter(_ViewportFilter(self, gate))
+
+    # ---- columns ----
+
+    def fit_columns(self) -> None:
+        """The title takes the width the other columns leave, and is always shown (also after a layout of
+        the header saved by another version is restored)."""
+        header = self.horizontalHeader()
+        header.setSectionHidden(TITLE, False)
+        for column in range(len(COLUMNS)):
+            mode = QHeaderView.ResizeMode.Stretch if column == TITLE else QHeaderView.ResizeMode.Interactive
+            header.setSectionResizeMode(column, mode)
+        header.setSectionResizeMode(COLUMNS.index("state"), QHeaderView.ResizeMode.Fixed)
+
+    def column_menu(self) -> QMenu:
+        """The header's context menu: a check for every column but the title."""
+        header = self.horizontalHeader()
+        menu = QMenu(self)
+        menu.setObjectName("columnsMenu")
+        for column, name in enumerate(COLUMNS):
+            if column == TITLE:
+                continue
+            action = QAction(LABELS[name], menu, checkable=True)
+            action.setObjectName(f"column-{name}")
+            action.setChecked(not header.isSectionHidden(column))
+            action.toggled.connect(partial(self._show_column, column))
+            menu.addAction(action)
+        return menu
+
+    def _show_column(self, column: int, on: bool) -> None:
+        self.horizontalHeader().setSectionHidden(column, not on)
+        self.columnsChosen.emit()
+
+    def tool_tip(self, event: QHelpEvent) -> bool:
+        """A cell's tooltip: all of its text where it is cut off, the whole author list, the state's name;
+        nothing where the cell shows it all."""
+        index = self.indexAt(event.pos())
+        tip = ""
+        if index.isValid():
+            column = COLUMNS[index.column()] if index.column() < len(COLUMNS) else ""
+            text = str(index.data() or "")
+            if column == "state":
+                tip = str(index.data(Qt.ItemDataRole.ToolTipRole) or "")
+            elif column == "authors" and text and (text.endswith(")") or self._cut_off(index, text)):
+                tip = self._all_authors(index) or text
+            elif text and self._cut_off(index, text):
+                tip = text
+        if not tip:
+            QToolTip.hideText()
+            event.ignore()
+            return True
+        shown = "\n".join(textwrap.wrap(tip, 100)) or tip  # plain text: Qt wraps rich text in a narrow column
+        QToolTip.showText(event.globalPos(), shown, self.viewport(), self.visualRect(index))
+        return True
+
+    def _cut_off(self, index: QModelIndex, text: str) -> bool:
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else self.fontMetrics()
+        return metrics.horizontalAdvance(text) > self.visualRect(index).width() - 2 * TEXT_MARGIN
+
+    def _all_authors(self, index: QModelIndex) -> str:
+        model = paper_model(self.model())
+        pid = index.siblingAtColumn(0).data(IdRole)
+        paper = model.library.paper(int(pid)) if model is not None and pid is not None else None
+        return ", ".join(paper.authors) if paper is not None else ""
 
     def fill_visible(self) -> None:
         """The rows about to be painted get their items (the model keeps only those of rows shown)."""
@@ -140,9 +239,27 @@ class PaperTableView(QTableView):
         )
         self.scrollTo(index)
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if step := navigation_step(event):
+            self.navigate.emit(step)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        text = event.text()
+        if (
+            text
+            and text.isprintable()
+            and not text.isspace()
+            and not mods & ~Qt.KeyboardModifier.ShiftModifier
+            and self.state() != QAbstractItemView.State.EditingState
+        ):
+            self.typed.emit(text)  # not QTableView's jump to a row starting with it
+            event.accept()
+            return
         if key in (Qt.Key.Key_Home, Qt.Key.Key_End) and mods in (
             Qt.KeyboardModifier.NoModifier,
             Qt.KeyboardModifier.ControlModifier,
@@ -170,19 +287,39 @@ class PaperTable(QObject):
     scrolled = Signal()
     titleEdited = Signal(int, str)
     emptyLinkActivated = Signal(str)
+    contextMenuRequested = Signal(QPoint)  # global position, over a paper (made current) or not
+    typed = Signal(str)  # a printable key that is no shortcut, typed in the table
+    navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button over the table
 
     def __init__(self, library: Library, gate: PaintGate | None, parent: QWidget):
         super().__init__(parent)
         self.model = PaperTableModel(library, self)
         self.view = PaperTableView(self.model, gate, parent)
         self.view.setObjectName("paperTable")
-        self._wanted: int | None = None  # a paper asked for that the results lack: current once results land
+        self.key_actions: list[QAction] = []
         self.model.titleEdited.connect(self.titleEdited)
+        self.view.typed.connect(self.typed)
+        self.view.navigate.connect(self.navigate)
+        self.view.customContextMenuRequested.connect(self._context_menu)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_changed)
         self.view.selectionModel().currentRowChanged.connect(self._current_row_changed)
         self.view.selectionModel().selectionChanged.connect(lambda *_: self.selectionChanged.emit())
         self.view.verticalScrollBar().valueChanged.connect(lambda _value: self.scrolled.emit())
         self.view.emptyLabel.linkActivated.connect(self.emptyLinkActivated)
+
+    def add_key_action(self, action: QAction) -> QAction:
+        """A key that acts on papers only where it cannot be text: while the table has focus and no editor is
+        open (a shortcut of the view's own). Menus still show it and trigger it from anywhere."""
+        action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.view.addAction(action)
+        self.key_actions.append(action)
+        return action
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if index.isValid() and not self.view.selectionModel().isRowSelected(index.row(), QModelIndex()):
+            self.view.select_row(index.row())  # a click on a paper outside the selection acts on that paper
+        self.contextMenuRequested.emit(self.view.viewport().mapToGlobal(pos))
 
     # ---- the current paper and the selection ----
 
@@ -221,14 +358,44 @@ class PaperTable(QObject):
             self.view.select_row(row)
 
     def go_to(self, paper_id: int) -> bool:
-        """Select the paper if the results hold it; else it becomes current when the next results land, and
-        False says the caller should show more."""
+        """Select the paper if the results hold it; False if they do not."""
         row = self.model.row_of(paper_id)
         if row is None:
-            self._wanted = paper_id
             return False
         self.view.select_row(row)
         return True
+
+    def select_ids(self, ids: Sequence[int]) -> list[int]:
+        """Select these papers (those the results hold), the first of them current and shown; returns them."""
+        rows = sorted(r for r in self.model.rows_of(ids) if r is not None)
+        if not rows:
+            return []
+        first = self.model.row_of(ids[0])
+        first = first if first is not None else rows[0]
+        self.view.select_row(first)
+        selection = QItemSelection()
+        start = prev = rows[0]
+        for row in [*rows[1:], None]:
+            if row is not None and row == prev + 1:
+                prev = row
+                continue
+            selection.select(self.model.index(start, 0), self.model.index(prev, len(COLUMNS) - 1))
+            if row is not None:
+                start = prev = row
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        self.view.selectionModel().select(selection, flags)
+        return [pid for r in rows if (pid := self.model.id_at(r)) is not None]
+
+    def clear_current(self) -> None:
+        """No paper current or selected (the detail pane shows one the results lack)."""
+        self.select_row(None)
+
+    def remove(self, ids: Sequence[int]) -> None:
+        """These papers left the library: their rows go, and the paper after them is current."""
+        had = self.current_id in ids
+        rows = self.model.remove_ids(ids)
+        if had and rows:
+            self.select_row(min(rows[0], self.model.rowCount() - 1) if self.model.rowCount() else None)
 
     def edit_title(self) -> None:
         pid = self.current_id
@@ -243,11 +410,11 @@ class PaperTable(QObject):
 
     # ---- contents ----
 
-    def show_results(self, result: SearchResult, same_query: bool) -> None:
-        """New results, in the order the header asks for. The paper asked for (`go_to`), else the current one,
-        stays current if they hold it, else the first; a refresh of the same query keeps the scroll position."""
-        keep = self._wanted if self._wanted is not None else self.current_id
-        self._wanted = None
+    def show_results(self, result: SearchResult, same_query: bool, keep: int | None = None) -> bool:
+        """New results, in the order the header asks for. `keep` (else the current paper) stays current if
+        they hold it, else the first is; a refresh of the same query keeps the scroll position. Returns
+        whether `keep` was among them."""
+        keep = keep if keep is not None else self.current_id
         scroll = self.view.verticalScrollBar().value()
         self.model.set_ids(result.ids, result.scores)
         header = self.view.horizontalHeader()
@@ -257,6 +424,7 @@ class PaperTable(QObject):
         self.select_row(row if row is not None else 0)
         if row is not None and same_query:
             self.view.verticalScrollBar().setValue(scroll)
+        return row is not None
 
     def refresh(self, ids: Sequence[int]) -> None:
         self.model.refresh(ids)

@@ -1,7 +1,9 @@
 """The search bar: the query field, the hint under it when a query cannot be parsed, and the searches it runs.
 
 Searches run on the worker pool and coalesce: one is in flight, and the latest query waits for it (the
-queries typed in between are never searched after the fact), so no debounce is needed.
+queries typed in between are never searched after the fact), so no debounce is needed. The hint is always
+about the text in the field: it goes as soon as the text changes, and comes back if the new text has a
+problem too; its line is kept free, so nothing below it moves when it appears.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from readinglist.library import Library
 from readinglist.papers import STATES, QueryError, SearchResult
@@ -49,19 +51,26 @@ class SearchBar(QWidget):
             "note: venue: year:2020..2024 · state:" + "|".join(STATES) + " · priority:1|2|3|none"
         )
         self.field.installEventFilter(self)
-        self.error = QLabel(self)
+        self._error_line = QWidget(self)  # the hint's line, there whether or not the hint shows
+        line = QVBoxLayout(self._error_line)
+        line.setContentsMargins(0, 0, 0, 0)
+        self.error = QLabel(self._error_line)
         self.error.setObjectName("queryError")
         self.error.setStyleSheet("color: #d32f2f;")
-        self.error.setWordWrap(True)
+        self.error.setWordWrap(False)
+        self.error.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.error.hide()
+        line.addWidget(self.error)
+        self._error_line.setFixedHeight(self.error.fontMetrics().height() + 2)
+        self._error_query: str | None = None  # the text the hint is about
         layout.addWidget(self.field)
-        layout.addWidget(self.error)
+        layout.addWidget(self._error_line)
         # the search starts on the next turn of the loop: every change made in this one is searched once
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.run)
-        self.field.textChanged.connect(lambda _: self._timer.start())
+        self.field.textChanged.connect(self._text_changed)
 
     # ---- the field ----
 
@@ -77,6 +86,22 @@ class SearchBar(QWidget):
     def focus(self) -> None:
         self.field.setFocus()
         self.field.selectAll()
+
+    def type_text(self, text: str) -> None:
+        """Keys typed where they were no shortcut: they start a new query, as if typed after `/`."""
+        self.focus()
+        self.field.insert(text)
+
+    def _text_changed(self, text: str) -> None:
+        if self._error_query is not None and text != self._error_query:
+            self._show_error(None)  # about other text; the search of this text says if it has a problem too
+        self._timer.start()
+
+    def _show_error(self, message: str | None, query: str | None = None) -> None:
+        self._error_query = query if message is not None else None
+        self.error.setText(message or "")
+        self.error.setToolTip(message or "")
+        self.error.setVisible(message is not None)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if (
@@ -126,7 +151,7 @@ class SearchBar(QWidget):
         self._runner.run(
             lambda: self._library.search(text, **scope),
             lambda result: self._done(gen, result),
-            lambda exc: self._failed(gen, exc),
+            lambda exc: self._failed(gen, exc, text),
         )
 
     def _finished_one(self) -> bool:
@@ -142,15 +167,15 @@ class SearchBar(QWidget):
     def _done(self, gen: int, result: SearchResult) -> None:
         if self._finished_one() or gen != self._gen:
             return  # stale: a newer query is on its way
-        self.error.hide()
+        self._show_error(None)
         previous = self._last.query if self._last is not None else None
         self._last = result
         self.resultsReady.emit(result, result.query == previous)
 
-    def _failed(self, gen: int, exc: Exception) -> None:
+    def _failed(self, gen: int, exc: Exception, text: str) -> None:
         if self._finished_one() or gen != self._gen:
             return
         message = str(exc) if isinstance(exc, QueryError) else f"Search failed: {exc}"
-        self.error.setText(message)
-        self.error.show()
+        if text == self.field.text():
+            self._show_error(message, text)
         self.failed.emit(message)

@@ -27,7 +27,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -199,6 +199,7 @@ class Sidebar(QTreeView):
     listMoveRequested = Signal(int, int)  # list id, new place
     listDeleteRequested = Signal(int)  # list id
     saveListRequested = Signal()
+    navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button
 
     def __init__(self, library: Library, parent: QWidget | None = None):
         super().__init__(parent)
@@ -300,7 +301,11 @@ class Sidebar(QTreeView):
             return view.tag is not None and view.tag == key[1]
         return key[0] == "list" and view.smart_list is not None and str(view.smart_list.id) == key[1]
 
-    def mousePressEvent(self, event: Any) -> None:
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        step = {Qt.MouseButton.BackButton: -1, Qt.MouseButton.ForwardButton: 1}.get(event.button(), 0)
+        if step:  # the mouse's Back and Forward buttons
+            self.navigate.emit(step)
+            return
         if event.button() == Qt.MouseButton.RightButton:  # a context menu's click picks nothing
             event.accept()
             return

@@ -1,5 +1,9 @@
-"""Every annotation is an undoable command: state, priority, tags, note, title, and the saved lists
-(QUndoStack does the bookkeeping)."""
+"""Every edit is an undoable command: state, priority, tags, note, title, removal, and the saved lists
+(QUndoStack does the bookkeeping).
+
+Each command on papers knows the papers it changed (`ids`), so that the window can say what it did to several
+and select them again when it is undone or redone, and says what it did in words (`summary`).
+"""
 
 from __future__ import annotations
 
@@ -12,11 +16,28 @@ from readinglist.papers import SmartList
 
 Changed = Callable[[Sequence[int]], None]
 
+_PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merged", "Delete": "Deleted",
+         "Edit": "Edited", "Remove": "Removed", "Give": "Gave"}  # fmt: skip
 
-class SetStateCommand(QUndoCommand):
+
+def papers(n: int) -> str:
+    return f"{n:,} paper{'s' if n != 1 else ''}"
+
+
+class PaperCommand(QUndoCommand):
+    """A command on some papers; `summary` says in the past tense what it did."""
+
+    ids: list[int]
+
+    @property
+    def summary(self) -> str:
+        first, _, rest = self.text().partition(" ")
+        return f"{_PAST.get(first, first)} {rest}".strip()
+
+
+class SetStateCommand(PaperCommand):
     def __init__(self, library: Library, ids: Sequence[int], state: str, changed: Changed):
-        n = len(ids)
-        super().__init__(f"Mark {n} paper{'s' if n != 1 else ''} {state}")
+        super().__init__(f"Mark {papers(len(ids))} {state}")
         self.library, self.ids, self.state, self.changed = library, list(ids), state, changed
         self.before: dict[int, str] = {}
 
@@ -29,27 +50,34 @@ class SetStateCommand(QUndoCommand):
         self.changed(self.ids)
 
 
-class SetTagsCommand(QUndoCommand):
+class SetTagsCommand(PaperCommand):
     """Any tag change, stated as each paper's tags after it; undo puts back each paper's tags before."""
 
     def __init__(self, library: Library, after: dict[int, list[str]], text: str, changed: Changed):
         super().__init__(text)
         self.library, self.after, self.changed = library, after, changed
+        self.ids = list(after)
         self.before: dict[int, list[str]] = {}
+
+    @property
+    def summary(self) -> str:
+        said = super().summary
+        return said if said.startswith("Tagged") else f"{said} ({papers(len(self.ids))})"
 
     def redo(self) -> None:
         self.before = self.library.set_tags(self.after)
-        self.changed(list(self.after))
+        self.changed(self.ids)
 
     def undo(self) -> None:
         self.library.set_tags(self.before)
-        self.changed(list(self.after))
+        self.changed(self.ids)
 
 
-class SetNoteCommand(QUndoCommand):
+class SetNoteCommand(PaperCommand):
     def __init__(self, library: Library, paper_id: int, before: str, after: str, changed: Changed):
         super().__init__("Edit note")
         self.library, self.paper_id, self.before, self.after, self.changed = library, paper_id, before, after, changed
+        self.ids = [paper_id]
 
     def redo(self) -> None:
         self.library.set_note(self.paper_id, self.after)
@@ -69,10 +97,11 @@ class SetNoteCommand(QUndoCommand):
         return False
 
 
-class SetTitleCommand(QUndoCommand):
+class SetTitleCommand(PaperCommand):
     def __init__(self, library: Library, paper_id: int, title: str | None, changed: Changed):
         super().__init__("Edit title")
         self.library, self.paper_id, self.title, self.changed = library, paper_id, title, changed
+        self.ids = [paper_id]
         self.before: str | None = None
 
     def redo(self) -> None:
@@ -84,11 +113,10 @@ class SetTitleCommand(QUndoCommand):
         self.changed([self.paper_id])
 
 
-class SetPriorityCommand(QUndoCommand):
+class SetPriorityCommand(PaperCommand):
     def __init__(self, library: Library, ids: Sequence[int], priority: int | None, changed: Changed):
-        n = len(ids)
         what = f"priority {priority}" if priority else "no priority"
-        super().__init__(f"Give {n} paper{'s' if n != 1 else ''} {what}")
+        super().__init__(f"Give {papers(len(ids))} {what}")
         self.library, self.ids, self.priority, self.changed = library, list(ids), priority, changed
         self.before: dict[int, int | None] = {}
 
@@ -176,3 +204,20 @@ class MoveListCommand(QUndoCommand):
     def undo(self) -> None:
         self.library.move_smart_list(self.list_id, self.was)
         self.lists_changed()
+
+
+class RemovePapersCommand(PaperCommand):
+    """Remove papers from the library; undo brings them back, annotations and all (Library.remove)."""
+
+    def __init__(self, library: Library, ids: Sequence[int], removed: Changed, restored: Changed):
+        super().__init__(f"Remove {papers(len(ids))} from the library")
+        self.library, self.ids, self.removed, self.restored = library, list(ids), removed, restored
+
+    def redo(self) -> None:
+        self.ids = self.library.remove(self.ids)
+        self.removed(self.ids)
+
+    def undo(self) -> None:
+        back = self.library.restore_removed(self.ids)
+        self.ids = [back[i] for i in self.ids if i in back]
+        self.restored(self.ids)

@@ -1,0 +1,85 @@
+"""Sort keys for titles and author lists: the order a reader expects, computed once when a paper is stored.
+
+A key is plain text that sorts correctly byte by byte, so SQLite orders by it with an index and the window's
+header click never calls Python per row. It ignores case, accents and punctuation (a title opening with “ or
+$ sorts by its first word), reads compatibility forms as their letters (ℓ as l, ﬁ as fi, 𝜃 as θ) and spells
+Greek letters by their names (θ as theta, Σ as sigma), so they sort among the letters instead of after Z.
+Keys are cut at a length past which titles rarely agree; papers whose keys are equal keep the order they
+were added in (the store breaks ties by id). Short keys keep the index small: 94k papers' keys with
+tie-breaking levels for case and accents took 76 MB, these a fraction of it.
+
+Why not QCollator or locale.strxfrm: the store stays Qt-free; ICU's root order (what QCollator uses) puts
+Greek after Latin, that is after Z; strxfrm follows the process's locale, which the window sets and the
+command line does not, so the two would store different orders for one library. This order is the same for
+every process and every locale; it does not apply a language's own tailoring (Swedish å after z).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+TITLE_KEY_LENGTH = 64
+AUTHORS_KEY_LENGTH = 48
+_GREEK = re.compile(r"GREEK (?:SMALL |CAPITAL )?(?:LETTER )?(?:FINAL |ARCHAIC )?([A-Z]+)(?: SYMBOL)?$")
+_NOT_WORD = re.compile(r"[\W_]+")
+_PARTICLES = {"van", "von", "der", "den", "de", "da", "di", "del", "della", "du", "la", "le", "ten", "ter", "bin"}
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+
+
+@lru_cache(maxsize=4096)
+def _letters(ch: str) -> str:
+    """One character at the first level: its letters, a Greek letter's name, or '' for a mark."""
+    if ch.isascii():
+        return ch
+    if unicodedata.combining(ch):
+        return ""
+    name = unicodedata.name(ch, "")
+    if name.startswith("GREEK") and (m := _GREEK.match(name)):
+        return m.group(1).lower()
+    return ch
+
+
+def primary(text: str) -> str:
+    """The first level: case, accents and punctuation ignored, Greek letters spelled out, words kept apart."""
+    if text.isascii():  # most titles and names: nothing to normalise (computed for every paper imported)
+        return _NOT_WORD.sub(" ", text.lower()).strip()
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    if not text.isascii():
+        text = "".join(_letters(ch) for ch in text)
+    return _NOT_WORD.sub(" ", text).strip()
+
+
+def title_key(title: str) -> str:
+    """What a title sorts by."""
+    return primary(title)[:TITLE_KEY_LENGTH]
+
+
+def surname(name: str) -> str:
+    """The family name of "Laurens van der Maaten" (van der Maaten), "Guy L. Steele Jr." (Steele)."""
+    words = name.split()
+    if len(words) > 1 and words[-1].lower() not in _SUFFIXES and words[-2].lower() not in _PARTICLES:
+        return words[-1]  # most names
+    while len(words) > 1 and words[-1].lower() in _SUFFIXES:
+        words.pop()
+    if not words:
+        return ""
+    start = len(words) - 1
+    while start > 1 and words[start - 1].lower() in _PARTICLES:
+        start -= 1
+    return " ".join(words[start:])
+
+
+def authors_short(authors: Sequence[str]) -> str:
+    """What the Authors column shows: "Vaswani, Shazeer, … (8)"."""
+    names = [surname(a) for a in authors[:2]]
+    if len(authors) > 2:
+        return f"{', '.join(names)}, … ({len(authors)})"
+    return ", ".join(names)
+
+
+def authors_key(authors: Sequence[str]) -> str:
+    """What an author list sorts by: the first author's family name, then the next ones'."""
+    return primary(" ".join(surname(a) for a in authors[:4]))[:AUTHORS_KEY_LENGTH]

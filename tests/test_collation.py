@@ -1,0 +1,102 @@
+"""Titles and authors sort as a reader expects, by keys the store keeps in an index."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from readinglist.collation import authors_key, authors_short, surname, title_key
+from readinglist.papers import NewPaper
+from readinglist.store import Store
+
+
+def test_titles_sort_among_the_letters_whatever_they_start_with():
+    titles = [
+        "Zebra models",
+        "“Why should I trust you?” Explaining predictions",
+        "Σ-delta networks",
+        "θ-divergences for inference",
+        "ℓ1 regularization revisited",
+        "α-Rank and beyond",
+        "Éclair: accented first letters",
+        "apple of discord",
+        "Beta-VAE",
+        "βeta sparsity",
+        "10 things",
+    ]
+    ordered = sorted(titles, key=title_key)
+    assert ordered == [
+        "10 things",
+        "α-Rank and beyond",
+        "apple of discord",
+        "Beta-VAE",
+        "βeta sparsity",  # read "betaeta": after "beta vae", word by word
+        "Éclair: accented first letters",
+        "ℓ1 regularization revisited",
+        "Σ-delta networks",
+        "θ-divergences for inference",
+        "“Why should I trust you?” Explaining predictions",
+        "Zebra models",
+    ]
+    assert ordered[-1] == "Zebra models"  # nothing after Z
+
+
+def test_case_accents_and_punctuation_do_not_order_words_do():
+    assert title_key("resume") == title_key("Résumé") == title_key("RESUME!") < title_key("resumes")
+    assert title_key("self-attention") == title_key("Self Attention") < title_key("selfish")  # word by word
+    assert title_key("ﬁne-tuning") == title_key("fine tuning")
+
+
+def test_author_names():
+    assert surname("Laurens van der Maaten") == "van der Maaten"
+    assert surname("Guy L. Steele Jr.") == "Steele"
+    assert surname("Plato") == "Plato"
+    names = ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
+             "Łukasz Kaiser", "Illia Polosukhin"]  # fmt: skip
+    assert authors_short(names) == "Vaswani, Shazeer, … (8)"
+    assert authors_short(names[:2]) == "Vaswani, Shazeer" and authors_short([]) == ""
+    assert sorted([["Yann LeCun"], ["Yoshua Bengio"], ["Geoffrey Hinton"]], key=authors_key) == [
+        ["Yoshua Bengio"], ["Geoffrey Hinton"], ["Yann LeCun"]
+    ]  # fmt: skip
+
+
+def _paper(n: int, title: str, authors: list[str]) -> NewPaper:
+    return NewPaper(f"seed{n:04d}abcdef", f"h{n}", f"k{n}", title, title, "a", "a", authors, "V", 2020, "", [], [])
+
+
+def test_the_store_sorts_by_the_keys_through_their_index_and_follows_title_edits(tmp_path):
+    s = Store(tmp_path / "l.db")
+    src = s.source_id("x", "x", "jsonl")
+    s.insert_papers(src, [_paper(1, "Zeta", ["B Z"]), _paper(2, "θ-VAE", ["A Y"]), _paper(3, "“Alpha”", ["C X"])], 1)
+    assert s.ordered_ids("title") == [3, 2, 1]
+    assert s.ordered_ids("title", descending=True) == [1, 2, 3]
+    assert s.ordered_ids("authors") == [3, 2, 1]  # X, Y, Z
+    seen: list[str] = []
+    s.db.set_trace_callback(seen.append)
+    s.ordered_ids("title")
+    s.db.set_trace_callback(None)
+    sql = next(q for q in seen if "ORDER BY" in q)
+    plan = " ".join(str(r[3]) for r in s.db.execute(f"EXPLAIN QUERY PLAN {sql}"))
+    assert "paper_columns_title" in plan and "TEMP B-TREE" not in plan  # read in order, not sorted
+    s.set_user_title(1, "Aardvark")
+    assert s.ordered_ids("title") == [1, 3, 2]
+    assert s.rows([2])[2].authors == "Y" and s.rows([2])[2].added
+    s.close()
+
+
+def test_a_library_from_before_the_keys_gets_them(tmp_path):
+    path = tmp_path / "l.db"
+    s = Store(path)
+    src = s.source_id("x", "x", "jsonl")
+    s.insert_papers(src, [_paper(1, "Zeta", []), _paper(2, "“Beta”", [])], 1)
+    s.close()
+    old = sqlite3.connect(path)
+    old.execute("DROP TABLE paper_columns")
+    old.execute("DELETE FROM schema_migrations WHERE name = '0009_paper_columns'")
+    old.commit()
+    old.close()
+    ro = Store(path, read_only=True)  # not migrated: SQLite's lower() order (“ after Z), rows without authors
+    assert ro.ordered_ids("title") == [1, 2] and ro.rows([1])[1].authors == ""
+    ro.close()
+    s = Store(path)
+    assert s.ordered_ids("title") == [2, 1] and s.db.execute("SELECT count(*) FROM paper_columns").fetchone() == (2,)
+    s.close()

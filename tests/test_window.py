@@ -1,0 +1,557 @@
+"""The window a researcher expects (issue 14): keys that never misfire, the columns and menus people look for,
+Back and Forward, help, feedback without modal boxes, undo that shows what it changed. Keys are typed into
+the widget that has the focus, as a user types them."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+
+import pytest
+from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QHelpEvent, QPalette
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox, QToolTip
+
+from readinglist.app import create_main_window
+from readinglist.export import ExportOptions
+from readinglist.ui import history as history_module
+from readinglist.ui import menus
+from readinglist.ui.help import HelpWindow
+from readinglist.ui.import_bar import ImportDetails
+from readinglist.ui.paper_model import COLUMNS
+
+TITLE, AUTHORS, ADDED = COLUMNS.index("title"), COLUMNS.index("authors"), COLUMNS.index("added")
+
+
+@pytest.fixture(autouse=True)
+def _short_rest(monkeypatch):
+    monkeypatch.setattr(history_module, "REST_MS", 150)  # Back/Forward record a place once the reader rests
+
+
+def open_window(qtbot, data_dir, rows=None):
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == (rows or w.library.counts()["all"]) and w.search_bar.idle)
+    return w
+
+
+def close(w):
+    w.close()
+    w.runner.wait()
+    w.library.close()
+
+
+@pytest.fixture
+def window(qtbot, data_dir):
+    w = open_window(qtbot, data_dir, 19)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
+def type_keys(qtbot, text):
+    """Each key to whichever widget has the focus when it is pressed."""
+    for ch in text:
+        qtbot.keyClick(QApplication.focusWidget(), ch)
+
+
+def wait_search(qtbot, w):
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.search_bar.last_result is not None, timeout=10000)
+
+
+def in_table(qtbot, w, row=0):
+    w.table.view.setFocus()
+    w.table.select_row(row)
+    qtbot.waitUntil(lambda: w.table.view.hasFocus() and w.detail.paper_id == w.table.current_id)
+    return w.table.current_id
+
+
+def write_jsonl(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+# ---- 1. keys ------------------------------------------------------------------------------------------
+
+
+def test_esc_puts_the_cursor_in_the_search_so_typing_is_a_query_not_a_key(qtbot, window):
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "diffusion")
+    wait_search(qtbot, window)
+    in_table(qtbot, window)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Escape)
+    assert window.search_bar.field.hasFocus() and window.search_bar.text() == ""
+    type_keys(qtbot, "venue:icml")
+    assert window.search_bar.text() == "venue:icml"
+    assert all(not p.note for p in window.library.papers(window.library.search("").ids))
+    assert window.library.counts()["unread"] == 19
+
+
+def test_typing_in_the_table_goes_to_the_search_field(qtbot, window):
+    in_table(qtbot, window)
+    type_keys(qtbot, "venue:icml")  # v is no shortcut: the search field takes it and what follows
+    assert window.search_bar.field.hasFocus() and window.search_bar.text() == "venue:icml"
+    assert window.library.counts()["unread"] == 19 and not window.editors.notesEditor.toPlainText()
+
+
+def test_letter_keys_act_only_in_the_table_never_where_text_could_go(qtbot, window):
+    in_table(qtbot, window)
+    window.detail.setFocus()  # the abstract: text that can be selected, not typed
+    qtbot.keyClick(window.detail, "r")
+    assert window.library.counts()["read"] == 0
+    pid = in_table(qtbot, window)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_F2)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    editor.selectAll()
+    type_keys(qtbot, "rsu jk")
+    assert editor.text() == "rsu jk" and window.library.counts()["read"] == 0 and window.table.current_id == pid
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)  # the title editor takes its Esc: cancelled
+    assert window.library.paper(pid).user_title is None
+    qtbot.keyClick(window.table.view, "r")
+    assert window.library.paper(pid).state == "read"
+
+
+def test_t_tags_enter_r(qtbot, window):
+    pid = in_table(qtbot, window)
+    qtbot.keyClick(window.table.view, "t")
+    assert window.editors.tagEditor.hasFocus()
+    type_keys(qtbot, "to read, rl")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    assert window.table.view.hasFocus()  # Enter applied the tags and went back to the papers
+    qtbot.keyClick(QApplication.focusWidget(), "r")
+    p = window.library.paper(pid)
+    assert p.tags == ["rl", "to read"] and p.state == "read"
+    assert window.table.current_id != pid  # and moved on
+
+
+def test_esc_in_the_tag_editor_puts_back_the_papers_tags(qtbot, window):
+    pid = in_table(qtbot, window)
+    window.library.add_tags([pid], ["kept"])
+    window.detail.refresh([pid])
+    qtbot.waitUntil(lambda: window.editors.tagEditor.text() == "kept")
+    qtbot.keyClick(window.table.view, "t")
+    type_keys(qtbot, ", never applied")
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    assert window.table.view.hasFocus() and window.editors.tagEditor.text() == "kept"
+    assert window.library.paper(pid).tags == ["kept"]
+
+
+def test_an_action_on_several_papers_says_what_it_did_with_undo_one_click_away(qtbot, window):
+    in_table(qtbot, window)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window.table.view, "r")
+    assert window.library.counts()["read"] == 19
+    assert window.notice.text() == "Marked 19 papers read." and window.notice.action_text == "Undo"
+    qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
+    assert window.library.counts()["read"] == 0
+    assert window.notice.text() == "Undone: Marked 19 papers read." and window.notice.action_text == "Redo"
+    one = in_table(qtbot, window, 3)
+    qtbot.keyClick(window.table.view, "s")  # one paper: the row says it, no notice
+    assert window.library.paper(one).state == "skimmed" and window.notice.text() == ""
+
+
+# ---- 2. columns, sorting ------------------------------------------------------------------------------
+
+AUTHORS_8 = ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
+             "Łukasz Kaiser", "Illia Polosukhin"]  # fmt: skip
+SORT_TITLES = ["Zebra finches sortcheck", "“Quoted” sortcheck", "Σ-delta sortcheck", "θ-VAE sortcheck",
+               "ℓ1 norms sortcheck", "Attention sortcheck"]  # fmt: skip
+
+
+def test_authors_and_added_columns_a_header_menu_and_the_choice_kept(qtbot, data_dir, tmp_path):
+    w = open_window(qtbot, data_dir, 19)
+    header = w.table.view.horizontalHeader()
+    assert header.isSectionHidden(AUTHORS)  # the bundled corpus names no authors: no empty column
+    f = write_jsonl(tmp_path / "a.jsonl", [{"title": "Attention is all you need", "abstract": "Transformers.",
+                                            "authors": AUTHORS_8}])  # fmt: skip
+    with qtbot.waitSignal(w.importFinished, timeout=20000):
+        w.start_import([f])
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 20)
+    assert not header.isSectionHidden(AUTHORS) and header.isSectionHidden(ADDED)
+    w.table.view.viewport().repaint()
+    row = w.table.model.row_of(w.library.search('"all you need"').ids[0])
+    assert w.table.model.data(w.table.model.index(row, AUTHORS)) == "Vaswani, Shazeer, … (8)"
+    menu = w.table.view.column_menu()
+    assert [a.text() for a in menu.actions()] == ["Reading State", "Authors", "Venue", "Year", "Tags", "Added"]
+    next(a for a in menu.actions() if a.text() == "Added").trigger()
+    assert not header.isSectionHidden(ADDED)
+    assert w.table.model.data(w.table.model.index(row, ADDED)) == time.strftime("%Y-%m-%d")
+    header.resizeSection(AUTHORS, 123)
+    close(w)
+    w2 = open_window(qtbot, data_dir, 20)
+    header2 = w2.table.view.horizontalHeader()
+    assert not header2.isSectionHidden(ADDED) and header2.sectionSize(AUTHORS) == 123
+    assert not header2.isSectionHidden(TITLE)
+    close(w2)
+
+
+def test_the_title_takes_the_width_the_other_columns_leave(qtbot, window):
+    header = window.table.view.horizontalHeader()
+    visible = [c for c in range(len(COLUMNS)) if not header.isSectionHidden(c)]
+    others = sum(header.sectionSize(c) for c in visible if c != TITLE)
+    assert header.sectionSize(TITLE) == window.table.view.viewport().width() - others
+    assert header.sectionSize(TITLE) > others
+    header.resizeSection(COLUMNS.index("venue"), header.sectionSize(COLUMNS.index("venue")) - 20)
+    assert header.sectionSize(TITLE) == window.table.view.viewport().width() - others + 20
+
+
+def tooltip_at(qtbot, w, row, column):
+    view = w.table.view
+    view.viewport().repaint()
+    QToolTip.hideText()
+    qtbot.waitUntil(lambda: not QToolTip.isVisible())
+    rect = view.visualRect(w.table.model.index(row, column))
+    pos = rect.center()
+    event = QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos))
+    QApplication.sendEvent(view.viewport(), event)
+    return QToolTip.text() if QToolTip.isVisible() else ""
+
+
+def test_a_cut_off_cell_shows_all_of_it_as_a_tooltip_and_a_whole_one_none(qtbot, window):
+    header = window.table.view.horizontalHeader()
+    window.mainSplitter.setSizes([150, 300, 300])
+    model = window.table.model
+    row = max(range(19), key=lambda r: len(window.library.rows([model.id_at(r)])[model.id_at(r)].title))
+    title = window.library.paper(model.id_at(row)).title
+    assert header.sectionSize(TITLE) < window.table.view.fontMetrics().horizontalAdvance(title)
+    assert tooltip_at(qtbot, window, row, TITLE).replace("\n", " ") == title
+    assert tooltip_at(qtbot, window, row, COLUMNS.index("year")) == ""  # "2026" is all there
+
+
+def test_titles_starting_with_quotes_greek_or_script_letters_sort_among_the_letters(qtbot, window, tmp_path):
+    f = write_jsonl(tmp_path / "s.jsonl", [{"title": t, "abstract": "sortcheck"} for t in SORT_TITLES])
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([f])
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "sortcheck")
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 6 and window.search_bar.idle)
+    header = window.table.view.horizontalHeader()
+    pos = QPoint(header.sectionViewportPosition(TITLE) + 10, header.height() // 2)
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    window.table.view.viewport().repaint()
+    titles = [window.table.model.data(window.table.model.index(r, TITLE)) for r in range(6)]
+    assert titles == ["Attention sortcheck", "ℓ1 norms sortcheck", "“Quoted” sortcheck", "Σ-delta sortcheck",
+                      "θ-VAE sortcheck", "Zebra finches sortcheck"]  # fmt: skip
+
+
+# ---- 3. the papers' context menu, removal ----------------------------------------------------------------
+
+
+def test_the_context_menu_marks_tags_opens_copies_and_removes(qtbot, window, monkeypatch):
+    pid = in_table(qtbot, window)
+    menu = menus.paper_menu(window)
+    texts = [a.text().replace("&", "") for a in menu.actions() if not a.isSeparator()]
+    assert texts == ["Mark Read", "Mark Skimmed", "Mark Unread", "Edit Tags", "Open Link", "Copy Citation",
+                     "Copy BibTeX", "Copy ID", "Remove from Library"]  # fmt: skip
+    menu.close()
+    window.actionCopyId.trigger()
+    assert QApplication.clipboard().text() == window.library.paper(pid).uid
+    window.actionCopyBibtex.trigger()
+    bib = QApplication.clipboard().text()
+    assert bib.startswith("@inproceedings{") and "booktitle = {ICML}" in bib and "readstatus" not in bib
+    window.actionCopyCitation.trigger()
+    assert QApplication.clipboard().text().startswith("(2026). ")
+    opened = []
+    monkeypatch.setattr(
+        "readinglist.ui.paper_actions.QDesktopServices.openUrl", lambda url: opened.append(url.toString())
+    )
+    linked = window.library.search('"partially relevant video retrieval"').ids[0]
+    in_table(qtbot, window, window.table.model.row_of(linked))
+    qtbot.keyClick(window.table.view, "o")
+    assert opened == ["https://github.com/lijun2005/ICML26-Holmes"]
+
+
+def test_remove_from_the_library_is_undoable_and_keeps_the_annotations(qtbot, window):
+    pid = in_table(qtbot, window, 2)
+    window.library.add_tags([pid], ["keep"])
+    window.library.set_note(pid, "a thought")
+    after = window.table.model.id_at(3)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Delete)
+    assert window.table.model.row_of(pid) is None and window.table.current_id == after
+    assert window.statusLabel.text().startswith("18 papers")
+    assert window.notice.text() == "Removed 1 paper from the library." and window.notice.action_text == "Undo"
+    assert window.library.search("tag:keep").ids == []
+    qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.table.current_id == pid, timeout=10000)  # back, and selected
+    p = window.library.paper(pid)
+    assert (p.tags, p.note) == (["keep"], "a thought") and window.statusLabel.text().startswith("19 papers")
+
+
+# ---- 4. Back and Forward ------------------------------------------------------------------------------
+
+
+def test_following_a_related_paper_keeps_the_search_and_is_one_back_away(qtbot, window):
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "exit")
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 1 and window.search_bar.idle)
+    bexa = window.table.current_id
+    in_table(qtbot, window)
+    qtbot.wait(300)  # rested on it
+    other = next(i for i in window.library.search("").ids if i != bexa)
+    window.detail.anchorClicked.emit(QUrl(f"paper:{other}"))  # what a click on a related paper emits
+    qtbot.waitUntil(lambda: window.detail.paper_id == other)
+    assert window.search_bar.text() == "exit" and window.table.model.rowCount() == 1
+    assert "Not among the papers listed" in window.detail.toPlainText()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.detail.paper_id == bexa and window.table.current_id == bexa)
+    assert window.actionForward.isEnabled()
+    qtbot.mouseClick(window.table.view.viewport(), Qt.MouseButton.ForwardButton)
+    qtbot.waitUntil(lambda: window.detail.paper_id == other)
+
+
+def test_back_and_forward_over_queries(qtbot, window):
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "diffusion")
+    wait_search(qtbot, window)
+    first = in_table(qtbot, window, 1)
+    qtbot.wait(300)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Escape)
+    type_keys(qtbot, "learning")
+    wait_search(qtbot, window)
+    second = in_table(qtbot, window, 2)
+    qtbot.wait(300)
+    qtbot.mouseClick(window.table.view.viewport(), Qt.MouseButton.BackButton)
+    qtbot.waitUntil(lambda: window.search_bar.text() == "diffusion" and window.table.current_id == first)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.search_bar.text() == "learning" and window.table.current_id == second)
+    assert not window.actionForward.isEnabled()
+
+
+# ---- 5. Help and View ---------------------------------------------------------------------------------
+
+
+def test_help_menu_shows_the_keys_the_search_syntax_and_about(qtbot, window):
+    window.actionShortcuts.trigger()
+    keys = window.findChild(HelpWindow, "shortcutsWindow")
+    assert keys.isVisible()
+    text = keys.browser.toPlainText()
+    assert "Mark Read (in the list)" in text and "Alt+Left" in text and "Remove from Library" in text
+    window.actionSearchSyntax.trigger()
+    syntax = window.findChild(HelpWindow, "searchSyntaxWindow").browser.toPlainText()
+    assert "year:2020..2024" in syntax and "state:unread" in syntax
+    window.actionAbout.trigger()
+    about = window.findChild(HelpWindow, "aboutWindow").browser.toPlainText()
+    assert "readinglist 0." in about and str(window.library.data_dir) in about and "MIT" in about
+
+
+def test_light_dark_or_the_system_is_chosen_in_the_view_menu_and_kept(qtbot, data_dir):
+    from readinglist.ui import theme
+
+    app = QApplication.instance()
+    old_palette, old_style = app.palette(), app.style().name()
+    w = open_window(qtbot, data_dir, 19)
+    try:
+        w.scheme_actions["dark"].trigger()
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
+        assert w.settings.value("colorScheme") == "dark"
+        w.scheme_actions["light"].trigger()
+        assert app.palette().color(QPalette.ColorRole.Window).lightness() > 180
+        close(w)
+        s = QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
+        assert s.value("colorScheme") == "light"
+        w = open_window(qtbot, data_dir, 19)
+        assert w.scheme_actions["light"].isChecked()
+    finally:
+        theme._chosen = "system"
+        app.setStyle(old_style)
+        app.setPalette(old_palette)
+        close(w)
+
+
+# ---- 6. feedback --------------------------------------------------------------------------------------
+
+
+def test_the_empty_hint_shows_whenever_nothing_matches_even_a_query_restored_at_start(qtbot, data_dir):
+    w = open_window(qtbot, data_dir, 19)
+    w.search_bar.set_text("colour:red")
+    qtbot.waitUntil(lambda: w.search_bar.error.isVisible())
+    close(w)
+    w = create_main_window(data_dir)  # reopened: its first search cannot be read, and nothing is listed
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.search_bar.error.isVisible(), timeout=10000)
+    label = w.table.view.emptyLabel
+    assert w.table.model.rowCount() == 0 and label.isVisible() and "cannot be searched" in label.text()
+    w.search_bar.set_text("zzzzqqq")
+    qtbot.waitUntil(lambda: "No papers match “zzzzqqq”" in label.text() and w.search_bar.idle)
+    assert label.isVisible()
+    close(w)
+
+
+def test_the_query_hint_is_about_the_text_in_the_field_and_nothing_moves(qtbot, window):
+    top = window.mainSplitter.geometry().top()
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "colour:red")
+    qtbot.waitUntil(lambda: window.search_bar.error.isVisible() and window.search_bar.idle)
+    assert "colour" in window.search_bar.error.text()
+    assert window.mainSplitter.geometry().top() == top  # the hint's line was there before it
+    qtbot.keyClick(window.search_bar.field, Qt.Key.Key_Backspace)
+    assert not window.search_bar.error.isVisible()  # about other text now: gone until its own search says
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert window.search_bar.error.isVisible() and window.search_bar.error.toolTip().count("colour")
+    window.search_bar.field.clear()
+    type_keys(qtbot, "diffusion")
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert not window.search_bar.error.isVisible() and window.mainSplitter.geometry().top() == top
+
+
+def test_an_export_reports_in_the_status_bar_with_open_folder_and_progress_when_large(
+    qtbot, window, tmp_path, monkeypatch
+):
+    from readinglist.ui import exporting
+
+    monkeypatch.setattr(QMessageBox, "exec", lambda *a: pytest.fail("a modal box after an export"))
+    monkeypatch.setattr(exporting.Exporter, "LARGE", 5)
+    monkeypatch.setattr(exporting.Exporter, "CHUNK", 4)
+    seen = []
+    window.exporter.progressed.connect(
+        lambda done, total: seen.append((window.notice.text(), window.notice.progress.isVisible()))
+    )
+    opened = []
+    monkeypatch.setattr(exporting.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()))
+    with qtbot.waitSignal(window.exportFinished, timeout=20000):
+        window.export_to(tmp_path / "all.md", ExportOptions(), "all")
+    assert ("Exporting 19 papers…", True) in seen
+    assert window.notice.text() == f"Exported 19 papers to {tmp_path / 'all.md'}"
+    qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
+    assert opened == [str(tmp_path)]
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o002])
+def test_export_files_are_created_with_the_users_umask(qtbot, window, tmp_path, mask):
+    old = os.umask(mask)
+    try:
+        with qtbot.waitSignal(window.exportFinished, timeout=20000):
+            window.export_to(tmp_path / "list.csv", ExportOptions(format="csv"), "all")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "list.csv").stat().st_mode) == 0o666 & ~mask
+
+
+def test_the_import_dialog_opens_where_the_last_import_came_from(qtbot, window, tmp_path, monkeypatch):
+    folder = tmp_path / "downloads"
+    folder.mkdir()
+    f = write_jsonl(folder / "dropped.jsonl", [{"title": "Dropped", "abstract": "About drops."}])
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(f))])
+    drop = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton,
+                      Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.dropEvent(drop)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a: (asked.append(a[2]), ([], ""))[1])
+    window.import_dialog()
+    assert asked == [str(folder)]
+
+
+def test_every_skipped_record_says_why_in_the_summary_and_the_details(qtbot, window, tmp_path):
+    f = tmp_path / "weird.json"
+    f.write_text(json.dumps([{"title": "Fine", "abstract": "ok"}, {"abstract": "N/A"}, {"authors": ["Someone"]}]))
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([f])
+    text = window.notice.text()
+    assert "weird.json: 1 added" in text and "2 skipped" in text
+    assert "its abstract is a placeholder (“N/A”): record 2" in text and "no title and no abstract: record 3" in text
+    assert window.notice.action_text == "Details…"
+    qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
+    details = window.findChild(ImportDetails, "importDetails")
+    assert details.isVisible() and "skipped record 3: no title and no abstract" in details.text.toPlainText()
+
+
+# ---- 7. undo shows what it changed; math in the note ------------------------------------------------------
+
+
+def test_undo_and_redo_select_and_show_the_paper_they_changed(qtbot, window):
+    first = in_table(qtbot, window, 0)
+    qtbot.keyClick(window.table.view, "r")  # and on to the next paper
+    qtbot.keyClick(window.table.view, "j")
+    assert window.table.current_id not in (None, first)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.table.current_id == first and window.detail.paper_id == first)
+    assert window.library.paper(first).state == "unread"
+    in_table(qtbot, window, 5)
+    qtbot.keyClick(
+        window.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    )
+    qtbot.waitUntil(lambda: window.table.current_id == first and window.detail.paper_id == first)
+    assert window.library.paper(first).state == "read"
+
+
+def test_the_note_preview_renders_math_like_the_abstract(qtbot, window):
+    in_table(qtbot, window)
+    window.editors.notesEditor.setFocus()
+    type_keys(qtbot, "margin $\\alpha$ and **bold**")
+    window.editors.previewToggle.setChecked(True)
+    text = window.editors.notesPreview.toPlainText()
+    assert "α" in text and "$" not in text and "**" not in text
+
+
+# ---- 8. results replacing results keep the current paper ----------------------------------------------
+
+
+def slow_searches(monkeypatch, window, seconds=0.5):
+    real = window.library.search
+
+    def slow(text="", **kw):
+        time.sleep(seconds)
+        return real(text, **kw)
+
+    monkeypatch.setattr(window.library, "search", slow)
+    return real
+
+
+@pytest.mark.parametrize("sorted_by_title", [False, True])
+def test_a_paper_chosen_while_results_are_on_their_way_stays_chosen(qtbot, window, monkeypatch, sorted_by_title):
+    if sorted_by_title:
+        window.table.view.horizontalHeader().setSortIndicator(TITLE, Qt.SortOrder.AscendingOrder)
+    real = slow_searches(monkeypatch, window)
+    among = real("learning").ids
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "learning")
+    qtbot.waitUntil(lambda: window.search_bar.searching)
+    chosen = among[len(among) // 2]
+    window.table.view.setFocus()
+    window.table.go_to(chosen)  # in the instant before the results arrive
+    qtbot.waitUntil(lambda: window.search_bar.idle and window.search_bar.last_result.query == "learning", timeout=10000)
+    assert window.table.current_id == chosen and window.detail.current_id == chosen
+
+
+def test_a_paper_chosen_while_going_back_wins_over_the_paper_back_there(qtbot, window, monkeypatch):
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "learning")
+    wait_search(qtbot, window)
+    there = in_table(qtbot, window, 0)
+    qtbot.wait(300)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Escape)
+    wait_search(qtbot, window)
+    in_table(qtbot, window, 1)
+    qtbot.wait(300)
+    real = slow_searches(monkeypatch, window)
+    chosen = next(i for i in real("learning").ids if i != there)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.search_bar.searching)
+    window.table.go_to(chosen)  # the reader picks another paper before the results back there arrive
+    qtbot.waitUntil(lambda: window.search_bar.idle and window.search_bar.text() == "learning", timeout=10000)
+    qtbot.waitUntil(lambda: window.search_bar.last_result.query == "learning")
+    assert window.table.current_id == chosen
+
+
+def test_a_paper_chosen_while_the_library_is_on_its_way_wins_over_the_paper_asked_for(qtbot, window, monkeypatch):
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "exit")
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 1 and window.search_bar.idle)
+    bexa = window.table.current_id
+    other = next(i for i in window.library.search("").ids if i != bexa)
+    window.detail.anchorClicked.emit(QUrl(f"paper:{other}"))  # a related paper the results lack
+    qtbot.waitUntil(lambda: window.detail.paper_id == other)
+    slow_searches(monkeypatch, window)
+    window.detail.anchorClicked.emit(QUrl(f"library:{other}"))  # "Show it in the library": every paper, it current
+    qtbot.waitUntil(lambda: window.search_bar.searching)
+    window.table.view.setFocus()
+    window.table.go_to(bexa)  # the reader picks a paper of the list still shown, before the library arrives
+    qtbot.waitUntil(lambda: window.search_bar.idle and window.table.model.rowCount() == 19, timeout=10000)
+    assert window.table.current_id == bexa
