@@ -412,6 +412,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             print(f"{lib.store.uids([pid])[pid]}: {before} → {key}" if before != key else key)
         else:
             print(lib.citation_keys([pid])[pid])
+        return 0
     if cmd == "remove":
         ids = list(dict.fromkeys(lib.resolve(i) for i in args.ids))
         uids = lib.store.uids(ids)

@@ -91,7 +91,7 @@ def test_a_library_from_before_the_keys_gets_them(tmp_path):
     s.close()
     old = sqlite3.connect(path)
     old.execute("DROP TABLE paper_columns")
-    old.execute("DELETE FROM schema_migrations WHERE name = '0009_paper_columns'")
+    old.execute("DELETE FROM schema_migrations WHERE name = '0012_paper_columns'")
     old.commit()
     old.close()
     ro = Store(path, read_only=True)  # not migrated: SQLite's lower() order (“ after Z), rows without authors

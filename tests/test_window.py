@@ -176,7 +176,8 @@ def test_authors_and_added_columns_a_header_menu_and_the_choice_kept(qtbot, data
     row = w.table.model.row_of(w.library.search('"all you need"').ids[0])
     assert w.table.model.data(w.table.model.index(row, AUTHORS)) == "Vaswani, Shazeer, … (8)"
     menu = w.table.view.column_menu()
-    assert [a.text() for a in menu.actions()] == ["Reading State", "Authors", "Venue", "Year", "Tags", "Added"]
+    assert [a.text() for a in menu.actions()] == ["Reading State", "Priority", "Authors", "Venue", "Year", "Tags",
+                                                "Added"]  # fmt: skip
     next(a for a in menu.actions() if a.text() == "Added").trigger()
     assert not header.isSectionHidden(ADDED)
     assert w.table.model.data(w.table.model.index(row, ADDED)) == time.strftime("%Y-%m-%d")
@@ -245,8 +246,9 @@ def test_the_context_menu_marks_tags_opens_copies_and_removes(qtbot, window, mon
     pid = in_table(qtbot, window)
     menu = menus.paper_menu(window)
     texts = [a.text().replace("&", "") for a in menu.actions() if not a.isSeparator()]
-    assert texts == ["Mark Read", "Mark Skimmed", "Mark Unread", "Edit Tags", "Open Link", "Copy Citation",
-                     "Copy BibTeX", "Copy ID", "Remove from Library"]  # fmt: skip
+    assert texts == ["Mark Unread", "Mark Queued", "Mark Skimmed", "Mark Read", "Mark Skipped", "Priority",
+                     "Edit Tags", "Open Link", "Copy Citation", "Copy BibTeX", "Copy ID",
+                     "Remove from Library"]  # fmt: skip
     menu.close()
     window.actionCopyId.trigger()
     assert QApplication.clipboard().text() == window.library.paper(pid).uid
@@ -292,7 +294,9 @@ def test_following_a_related_paper_keeps_the_search_and_is_one_back_away(qtbot, 
     in_table(qtbot, window)
     qtbot.wait(300)  # rested on it
     other = next(i for i in window.library.search("").ids if i != bexa)
-    window.detail.anchorClicked.emit(QUrl(f"paper:{other}"))  # what a click on a related paper emits
+    window.detail.anchorClicked.emit(
+        QUrl(f"paper:{window.library.store.uids([other])[other]}")
+    )  # what a click on a related paper emits
     qtbot.waitUntil(lambda: window.detail.paper_id == other)
     assert window.search_bar.text() == "exit" and window.table.model.rowCount() == 1
     assert "Not among the papers listed" in window.detail.toPlainText()
@@ -546,7 +550,9 @@ def test_a_paper_chosen_while_the_library_is_on_its_way_wins_over_the_paper_aske
     qtbot.waitUntil(lambda: window.table.model.rowCount() == 1 and window.search_bar.idle)
     bexa = window.table.current_id
     other = next(i for i in window.library.search("").ids if i != bexa)
-    window.detail.anchorClicked.emit(QUrl(f"paper:{other}"))  # a related paper the results lack
+    window.detail.anchorClicked.emit(
+        QUrl(f"paper:{window.library.store.uids([other])[other]}")
+    )  # a related paper the results lack
     qtbot.waitUntil(lambda: window.detail.paper_id == other)
     slow_searches(monkeypatch, window)
     window.detail.anchorClicked.emit(QUrl(f"library:{other}"))  # "Show it in the library": every paper, it current

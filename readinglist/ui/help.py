@@ -27,7 +27,10 @@ SEARCH_SYNTAX = [
     ("a OR b, a NOT b, (a OR b) c", "boolean; AND is implied"),
     ("title: abstract: author: tag: note: venue:", 'one field: author:bengio, tag:"to read", venue:icml'),
     ("year:2024, year:2020..2024, year:2020.., year:..2019, year:>2020", "years"),
+    ("=transformer", "the exact form only (not transform, transformers)"),
     (" ".join(f"state:{s}" for s in STATES), "reading state"),
+    ("priority:1 priority:2 priority:3 priority:none", "priority"),
+    ("topic:12, topic:\"graph neural\"", "a topic, by its number or a phrase of its name (outside parentheses)"),
 ]
 
 EXTRA_KEYS = [
