@@ -5,8 +5,8 @@ header click never calls Python per row. It ignores case, accents and punctuatio
 $ sorts by its first word), reads compatibility forms as their letters (ℓ as l, ﬁ as fi, 𝜃 as θ) and spells
 Greek letters by their names (θ as theta, Σ as sigma), so they sort among the letters instead of after Z.
 Keys are cut at a length past which titles rarely agree; papers whose keys are equal keep the order they
-were added in (the store breaks ties by id). Short keys keep the index small: 94k papers' keys with
-tie-breaking levels for case and accents took 76 MB, these a fraction of it.
+were added in (the store breaks ties by id). Short keys, without tie-breaking levels for case and
+accents, keep the index small (docs/performance-changes.md).
 
 Why not QCollator or locale.strxfrm: the store stays Qt-free; ICU's root order (what QCollator uses) puts
 Greek after Latin, that is after Z; strxfrm follows the process's locale, which the window sets and the

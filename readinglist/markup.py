@@ -46,7 +46,7 @@ def _latex_to_text(latex: str) -> str:
 
 def warm() -> None:
     """Load pylatexenc and its macro tables now, on a worker, so the first paper shown does not pay for
-    them on the UI thread (~80 ms)."""
+    them on the UI thread."""
     to_html(r"\emph{warm} $x_1^2$ ``quoted'' **bold**")
 
 

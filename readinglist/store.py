@@ -140,8 +140,8 @@ def _m0002_annotated_at(db: sqlite3.Connection) -> None:
 
 def _m0003_table_rows_index(db: sqlite3.Connection) -> None:
     """What a table row shows, in an index of its own: venue, year and state sit behind the abstracts in a
-    paper's record, so a page of 200 rows read ~1 MB of overflow pages (20–40 ms at 94k papers, inside a
-    paint of the table); from this index it is ~1 ms."""
+    paper's record, so a page of rows read megabytes of overflow pages inside a paint of the table; this index
+    holds only what a row shows."""
     db.execute("CREATE INDEX IF NOT EXISTS papers_row ON papers(id, user_title, auto_title, venue, year, state)")
 
 
@@ -321,7 +321,7 @@ def _m0012_paper_columns(db: sqlite3.Connection) -> None:
     """What the paper table shows and sorts by beyond the papers' own columns: the collation keys of the title
     and the authors (collation.py), the short author list and the date added. In a table of their own: in a
     paper's record they would sit behind the abstracts, and a sort key computed per row in Python at sort time
-    took seconds at 94k papers (docs/performance-changes.md)."""
+    took seconds in a large library (docs/performance-changes.md)."""
     db.execute(
         "CREATE TABLE IF NOT EXISTS paper_columns(paper_id INTEGER PRIMARY KEY REFERENCES papers(id) ON DELETE"
         " CASCADE, title_key TEXT NOT NULL, authors_key TEXT NOT NULL, authors TEXT NOT NULL, added TEXT NOT NULL)"
@@ -659,10 +659,10 @@ class Store:
         return int(removed) + 1 if removed > highest else 0
 
     def count(self) -> int:
-        """count(*) scans an index entry per paper (2.5–7 ms at 94k papers, and every r/s/u shows the
-        counts), yet only imports, removals and their undoing change it: the count is kept until this store
-        inserts, removes or restores papers, or this thread's connection sees another connection's commit
-        (SQLite's data_version)."""
+        """count(*) scans an index entry per paper (and every r/s/u shows the counts), yet only
+        imports, removals and their undoing change it: the count is kept until this store inserts, removes
+        or restores papers, or this thread's connection sees another connection's commit (SQLite's
+        data_version)."""
         db = self.db
         key = (db.execute("PRAGMA data_version").fetchone()[0], self._epoch)
         kept = getattr(self._local, "count", None)
@@ -831,8 +831,8 @@ class Store:
         return [r[0] for r in self.db.execute(sql, args)]
 
     def _ids_without_scan(self) -> list[int] | None:
-        """Every paper id in order, known without reading the table where it can be (a scan of its 342 MB took
-        170 ms at 94k papers, at start-up): ids are given in order and only removal takes one away, so they are
+        """Every paper id in order, known without reading the table where it can be (a scan of the table is slow at
+        start-up in a large library): ids are given in order and only removal takes one away, so they are
         1..max(id) but for the removed papers' ids."""
         db = self.db
         count = self.count()
@@ -1164,7 +1164,7 @@ class Store:
 
     def state_counts(self) -> dict[str, int]:
         """Counted through the state index, the unread as the rest: GROUP BY state scanned all of it
-        (10 ms at 94k papers, on every r/s/u); these take 0.05 ms while few papers are read. Kept, like
+        on every r/s/u; these read only the triaged papers' entries, few of them. Kept, like
         `count`, until states change or papers are added (a tag or a note leaves them as they are)."""
         key = self._state_key()
         kept = getattr(self._local, "state_counts", None)

@@ -1,7 +1,7 @@
 """Running a topic computation off the caller's thread: in a child process by default.
 
 A child process, not a thread: reading and tokenising the papers is a Python loop, which would take turns
-with the window's thread for the interpreter lock; the child's memory (the most of any part, at 94k papers) is handed
+with the window's thread for the interpreter lock; the child's memory (the most of any part) is handed
 back to the system when it ends, so the window stays small; and a cancel ends it at once. The child reads
 the library itself (read-only) and sends back the result; the caller stores it (one short transaction).
 Nothing here imports numpy at the top: the child sets its BLAS to one thread before numpy loads (OpenBLAS's

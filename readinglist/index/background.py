@@ -4,7 +4,7 @@ Whoosh allows one writer at a time. `IndexUpdater` holds that rule for its proce
 takes), keeps the index caught up with the store, and — in the window — writes annotation changes in the
 background, by a separate writer process when one can run and on a thread of this process when not.
 
-Why a process: a Whoosh commit is pure Python, and merging small segments takes seconds at 94k papers. On
+Why a process: a Whoosh commit is pure Python, and merging small segments takes seconds in a large library. On
 a thread of the window's process it shared the interpreter lock with the UI and stretched the event loop's
 pauses while marking papers (figures in docs/performance-changes.md). A child has an interpreter of its own.
 

@@ -50,7 +50,7 @@ from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
 # ...but with a window open, time is not the point: a writer in the window's process sorts its postings in
-# one call that holds the interpreter lock (a 517-paper import froze the window for 140 ms)
+# one call that holds the interpreter lock (even a small import froze the window)
 BULK_PROCS_MIN_DOCS_WINDOW = 100
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents

@@ -111,7 +111,7 @@ class Ranker:
         self._values: dict[str, list[tuple[object, bytes]]] = {}  # numeric field → values present
         self._df: dict[tuple[str, bytes], int] = {}
         # the words each prefix/wildcard/fuzzy term of the last query expanded to (the highlighter reads
-        # them instead of expanding the term a second time: 11 ms of a 40 ms fuzzy search at 8k papers)
+        # them instead of expanding the term a second time, a large part of a fuzzy search)
         self.expanded: dict[query.Query, set[bytes]] = {}
         self.notes: list[str] = []  # what the last evaluation did not do as asked (a capped expansion)
         # (field, word) → the documents, of those a plain word was looked up in, that hold another form of
@@ -716,7 +716,7 @@ class Ranker:
         assert candidates is not None
         decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
         matched: list[int] = []
-        if len(btexts) == 2:  # the common case, kept tight: 10k candidates at 94k papers
+        if len(btexts) == 2:  # the common case, kept tight: candidates can be many thousands
             first, second = encoded
             for d in candidates.docs:
                 a, b = decode(first[d]), decode(second[d])
@@ -863,11 +863,11 @@ def _shown(q: query.MultiTerm) -> str:
 
 def ranked(scores: Scores, limit: int | None = None) -> list[int]:
     """The docnums, best first, equal scores in docnum order, as Whoosh's collectors order them. Only
-    the order: callers map it to what they need in C (no (score, docnum) pair per match: 30 ms of a
-    33k-match search at 94k papers went to building and unpacking them)."""
+    the order: callers map it to what they need in C (no (score, docnum) pair per match: building and
+    unpacking them was most of a large search)."""
     if limit is not None and limit < len(scores):
         # a Python key, so the interpreter lock changes hands while it runs (related papers are computed
-        # in the background, and a sort in C of 30k documents held it for ~10 ms)
+        # in the background, and a sort in C of many documents held it long enough to stall a paint)
         best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
         return [d for d, _ in best]
     return sorted(sorted(scores), key=scores.__getitem__, reverse=True)

@@ -30,7 +30,7 @@ SEARCH_SYNTAX = [
     ("=transformer", "the exact form only (not transform, transformers)"),
     (" ".join(f"state:{s}" for s in STATES), "reading state"),
     ("priority:1 priority:2 priority:3 priority:none", "priority"),
-    ("topic:12, topic:\"graph neural\"", "a topic, by its number or a phrase of its name (outside parentheses)"),
+    ('topic:12, topic:"graph neural"', "a topic, by its number or a phrase of its name (outside parentheses)"),
 ]
 
 EXTRA_KEYS = [

@@ -3,7 +3,7 @@ behaves, not one pane, and both were chosen by measuring the window (docs/perfor
 
 - The switch interval: while a search runs on a worker, every Qt→Python callback on the UI thread (a paint
   filling rows, a key) has to take the interpreter lock back, waiting up to the switch interval. Python's
-  default (5 ms) turned paints into stalls; a short interval hands the lock over promptly.
+  default turned paints into stalls; a short interval hands the lock over promptly.
 - Freezing what lives for the whole session: a full collection of the cyclic garbage collector walks every
   object it tracks — the modules, Qt wrappers and the index's tables loaded at start — on whichever thread
   allocates next, which may be the UI thread mid-paint. Frozen objects are skipped.
