@@ -15,6 +15,9 @@ missing, stale or unreadable. Terms are hashed into a fixed space, so no vocabul
 is held in memory; each paper keeps its TOP_TERMS heaviest terms for ranking. A re-rank is a handful of
 numpy operations over blocks of rows — numpy releases the interpreter lock in those, so a re-rank on a
 worker thread leaves the window's event loop free. Qt-free.
+
+Over 400 lines: the features (build, extend, cache) and the ranking over them are one data structure with
+its one consumer; apart, each would expose the other's arrays.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ Text becomes a stream of surface ids: one per distinct written word (case kept, 
 its Snowball stem (so "networks" and "network" are one phrase). Stop words, numbers and punctuation become
 breaks: a phrase never spans one, the way RAKE finds candidate phrases. Nothing here needs numpy; the topic
 computation turns the streams into arrays.
+
+Over 400 lines: tokenising, phrase display and shared phrases all read the same surface/stem stream, and
+its tables are built once for all three.
 """
 
 from __future__ import annotations

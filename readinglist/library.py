@@ -2,6 +2,9 @@
 
 Neither caller runs SQL or touches Whoosh: every operation here keeps the store and the index in step. The
 index is opened at the first search (or when the window warms it up), so listing papers needs only SQLite.
+
+Over 400 lines because it is the facade: one short method per operation the CLI and the window share;
+the work behind each is in importing, store, index, interest, topics, backup and export.
 """
 
 from __future__ import annotations

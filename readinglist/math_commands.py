@@ -8,6 +8,8 @@ symbols, \\begin, \\end, spacing; then the one- and two-letter text accents and 
 which that check let through) and the ones latex.py never keeps (file and definition commands) are left
 out; \\left, \\right and the \\big family were added (they need a delimiter, not braces). A formula with any
 other command (an author's own \\R, \\eps, \\bm) is written as text, since it would stop a compile.
+
+Over 400 lines: it is a generated table, not code.
 """
 
 MATH_COMMANDS = frozenset(

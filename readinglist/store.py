@@ -4,6 +4,10 @@ Every write goes through `transaction()`. A write that changes what the search i
 records the paper in the index journal, in the same transaction; the journal is cleared only by the index
 commit that contains the change, so no crash at any moment leaves the index behind without a record of it.
 Each thread gets its own connection: in WAL mode readers never wait for an import's writer.
+
+Over 400 lines by design: all SQL is here (the layout's rule), so that no other module knows the schema.
+It is sectioned — migrations, papers, annotations, the index journal, topics, smart lists, removal — and each
+section is small; splitting it would spread one schema over several files that must change together.
 """
 
 from __future__ import annotations

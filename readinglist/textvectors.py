@@ -5,6 +5,8 @@ numpy only: scikit-learn and SciPy would do this in fewer lines, but they take t
 (measured in docs/performance-changes.md). Everything is chunked by papers so that memory follows the chunk, not the
 library, and the work is whole-array numpy calls (sorts, gathers, matrix products) rather than per-word
 Python; the one per-word loop is `read_corpus` (a dictionary look-up per word).
+
+Over 400 lines: the tf-idf, the randomized SVD and the phrase tables share one chunked pass over the papers.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ Papers → tf-idf over words and two-word phrases → LSA vectors (textvectors) 
 warm-started from the previous topics → names from the two- and three-word phrases scoring highest by
 p(phrase | topic) · log(p(phrase | topic) / p(phrase)) → ids matched to the previous topics' → the map
 (library_map). numpy only; `topics_job` runs it in a child process so that the window never waits on it.
+
+Over 400 lines: the pipeline's steps pass large arrays along; the vectors and phrases live in textvectors
+and keyphrases, the child process in topics_job, the map in library_map.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@ and leaves merging to the child.
 Protocol over a pipe: ("update", ids, rev) → ("updated", rev) [then ("merged",) if it merged];
 ("merge",) → [("merged",) if it merged]; ("sync",) → ("synced",); None → the child exits.
 Any failure → ("error", message).
+
+Over 400 lines: the updater and its writer process are two halves of one protocol (requests, acks, the
+lock, death of either side) and are read together.
 """
 
 from __future__ import annotations

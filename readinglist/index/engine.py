@@ -5,6 +5,10 @@ revision it has seen, so changes made while it was closed or broken are caught u
 
 The write methods here take no lock and know nothing of other writers: `background.IndexUpdater` is their
 only caller, and owns the one-writer rule, the writer process and merging.
+
+Over 400 lines: opening, trusting, rebuilding and searching one Whoosh index share its state (the open
+searcher, the schema version, the rebuild lock); the ranking, query and background parts are modules of
+their own.
 """
 
 from __future__ import annotations

@@ -26,6 +26,9 @@ full evaluation.
 
 Score dictionaries map a searcher-wide docnum to a score. Those of single terms and words are cached per
 searcher (bounded), so a query that grows by a keystroke re-reads only its new word.
+
+Over 400 lines because it is one algorithm with one contract (Whoosh's own scores, tested result for result):
+the term, phrase, prefix and numeric evaluators share the posting-list reader and the statistics.
 """
 
 from __future__ import annotations

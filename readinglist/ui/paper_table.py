@@ -8,6 +8,9 @@ row — and the other panes follow its `currentPaperChanged`. Keys typed in the 
 keys that act on papers (`add_key_action`) fire only while the table has focus and no editor is open, and any
 other printable key goes to the search field (`typed`). Title takes the width the other columns leave; the
 header's context menu shows and hides columns; a cell whose text is cut off shows all of it as a tooltip.
+
+Over 400 lines: the view and its controller share the selection, the sort and the key handling; the model
+is paper_model.py.
 """
 
 from __future__ import annotations
