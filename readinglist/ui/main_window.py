@@ -30,6 +30,8 @@ from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_table import PaperTable, empty_text
 from readinglist.ui.search_bar import SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar
+from readinglist.ui.topics_bar import TopicsBar
+from readinglist.ui.topics_section import TopicsSection
 from readinglist.ui.undo import SetNoteCommand, SetStateCommand, SetTagsCommand, SetTitleCommand
 from readinglist.ui.workers import Runner
 
@@ -78,7 +80,11 @@ class MainWindow(QMainWindow):
             self.library.prepare_background_indexing()
             markup.warm()
 
-        self.runner.run(warm, lambda _: runtime.freeze_long_lived(), self._warm_failed)
+        self.runner.run(warm, self._warmed, self._warm_failed)
+
+    def _warmed(self, _result: object) -> None:
+        runtime.freeze_long_lived()
+        self.topics_bar.update_if_due()  # a library opened with no topics, or with papers new since
 
     def _warm_failed(self, exc: Exception) -> None:
         self.statusBar().showMessage(f"Could not prepare the search index: {exc}")
@@ -136,8 +142,17 @@ class MainWindow(QMainWindow):
         outer = QVBoxLayout(central)
         outer.setContentsMargins(6, 6, 6, 0)
         outer.setSpacing(4)
-        self.search_bar = SearchBar(self.runner, self.library, lambda: self.sidebar.filter, central)
+        self.search_bar = SearchBar(
+            self.runner, self.library, lambda: self.sidebar.filter, central, topic=lambda: self.topics_section.topic
+        )
         self.sidebar = Sidebar(self.library, central)
+        self.topics_section = TopicsSection(central)
+        self.leftSplitter = QSplitter(Qt.Orientation.Vertical, central)  # the sidebar, topics under it
+        self.leftSplitter.setObjectName("leftSplitter")
+        self.leftSplitter.addWidget(self.sidebar)
+        self.leftSplitter.addWidget(self.topics_section)
+        self.leftSplitter.setStretchFactor(0, 2)
+        self.leftSplitter.setStretchFactor(1, 3)
         self.table = PaperTable(self.library, self.paint_gate, central)
         right = QWidget(central)
         right_layout = QVBoxLayout(right)
@@ -156,7 +171,7 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.rightSplitter)
         self.mainSplitter = QSplitter(Qt.Orientation.Horizontal, central)
         self.mainSplitter.setObjectName("mainSplitter")
-        for pane in (self.sidebar, self.table.view, right):
+        for pane in (self.leftSplitter, self.table.view, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
         self.mainSplitter.setStretchFactor(1, 3)
@@ -168,9 +183,11 @@ class MainWindow(QMainWindow):
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
         self.import_bar = ImportBar(self.runner, self.library, self)
+        self.topics_bar = TopicsBar(self.library, self)
         self.exporter = Exporter(self.runner, self.library, self.settings, self)
         self.outside = OutsideChanges(self.library, self)
         self.statusBar().addWidget(self.import_bar, 1)
+        self.statusBar().addWidget(self.topics_bar)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
         self.resize(1280, 800)
@@ -202,6 +219,19 @@ class MainWindow(QMainWindow):
         self.exporter.finished.connect(self.exportFinished)
         self.outside.papersChanged.connect(self._changed_elsewhere)
         self.outside.libraryChanged.connect(self._after_import)
+        self._wire_topics()
+
+    def _wire_topics(self) -> None:
+        section, bar = self.topics_section, self.topics_bar
+        section.topicChanged.connect(lambda _topic: self.search_bar.run())
+        section.computeRequested.connect(bar.recompute)
+        section.recomputeButton.setEnabled(not self.read_only)
+        bar.started.connect(lambda: section.set_computing(True))
+        bar.stopped.connect(lambda: section.set_computing(False))
+        bar.computed.connect(self._topics_computed)
+        bar.message.connect(self.statusBar().showMessage)
+        self.detail.topicRequested.connect(section.set_topic)
+        self._show_topics()
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -228,6 +258,7 @@ class MainWindow(QMainWindow):
             ("geometry", self.restoreGeometry),
             ("windowState", self.restoreState),
             ("mainSplitter", self.mainSplitter.restoreState),
+            ("leftSplitter", self.leftSplitter.restoreState),
             ("rightSplitter", self.rightSplitter.restoreState),
             ("tableHeader", header.restoreState),
         ):
@@ -241,6 +272,7 @@ class MainWindow(QMainWindow):
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
         s.setValue("mainSplitter", self.mainSplitter.saveState())
+        s.setValue("leftSplitter", self.leftSplitter.saveState())
         s.setValue("rightSplitter", self.rightSplitter.saveState())
         s.setValue("tableHeader", self.table.view.horizontalHeader().saveState())
         s.setValue("lastQuery", self.search_bar.text())
@@ -265,6 +297,22 @@ class MainWindow(QMainWindow):
         if not self.table.go_to(paper_id):  # not among the results: show everything; it is selected then
             self.search_bar.clear()
             self.sidebar.set_filter(ALL)
+            self.topics_section.set_topic(None)
+            self.search_bar.run()
+
+    # ---- topics ----
+
+    def _show_topics(self) -> None:
+        """The topics as stored now, in the Topics section and the detail pane."""
+        topics = self.library.topics()
+        self.topics_section.set_topics(topics)
+        self.detail.set_topic_names({t.id: t.label for t in topics})
+
+    def _topics_computed(self, _status: object) -> None:
+        """New topics (their ids kept where their papers stayed): shown, and the results searched again
+        if they depend on topics, with the paper shown staying current."""
+        self._show_topics()
+        if self.topics_section.topic is not None or "topic:" in self.search_bar.text().lower():
             self.search_bar.run()
 
     # ---- editing ----
@@ -312,6 +360,8 @@ class MainWindow(QMainWindow):
         """Counts in the sidebar and the status bar, read again (after edits, imports, or outside changes)."""
         counts = self.library.counts()
         self.sidebar.update_counts(counts)
+        if self.topics_section.topics:
+            self.topics_section.set_topics(self.library.topics())  # their unread counts
         self._counts = counts
         self._update_status()
 
@@ -329,7 +379,11 @@ class MainWindow(QMainWindow):
             self.table.show_empty(None)
         else:
             empty = self.library.counts()["all"] == 0
-            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), *self.sidebar.filter))
+            text = empty_text(empty, self.search_bar.text().strip(), *self.sidebar.filter)
+            topic = self.topics_section.picked
+            if topic is not None and not empty:
+                text += f"<br>(in the topic “{topic.label}” — <a href='alltopics'>show all topics</a>)"
+            self.table.show_empty(text)
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":
@@ -338,6 +392,8 @@ class MainWindow(QMainWindow):
             self.import_dialog()
         elif link == "all":
             self.sidebar.set_filter(ALL)
+        elif link == "alltopics":
+            self.topics_section.set_topic(None)
 
     # ---- focus ----
 
@@ -374,14 +430,15 @@ class MainWindow(QMainWindow):
 
     def start_import(self, files: Sequence[Path]) -> None:
         """Import on a worker with progress in the status bar; importFinished says how it went."""
-        if not self.read_only:
-            self.import_bar.start(files)
+        if not self.read_only and self.import_bar.start(files):
+            self.topics_bar.cancel()  # computed again once the import is in
 
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
         self.update_counts()
         self.editors.update_completions()
         self.search_bar.run()
+        self.topics_bar.update_if_due()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if not self.read_only and event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
@@ -412,6 +469,9 @@ class MainWindow(QMainWindow):
             options.query = self.search_bar.text().strip()
             kind, value = self.sidebar.filter
             options.scope = f"{kind} {value}" if value else ""
+            topic = self.topics_section.picked
+            if topic is not None:
+                options.scope = " · ".join(x for x in (options.scope, f"topic {topic.label}") if x)
         self.exporter.write(path, options, ids)
 
     # ---- closing ----
@@ -419,13 +479,17 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.editors.save_note()
         self.import_bar.cancel()
+        self.topics_bar.cancel()
         self.save_settings()
         self.runner.wait()
+        self.topics_bar.wait()
         super().closeEvent(event)
 
     def shutdown(self) -> None:
         """Join workers and close the library (tests call this before teardown)."""
         self._warm_timer.stop()
         self.outside.stop()
+        self.topics_bar.cancel()
         self.runner.wait()
+        self.topics_bar.wait()
         self.library.close()
