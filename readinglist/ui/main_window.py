@@ -10,11 +10,21 @@ applies results. Every edit goes through the undo stack, and every edit is one k
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QShortcut, QUndoStack
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from readinglist import markup
 from readinglist.export import ExportOptions
@@ -25,6 +35,7 @@ from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
 from readinglist.ui.exporting import Exporter, ask_export
 from readinglist.ui.import_bar import ImportBar, ask_import
+from readinglist.ui.map_view import MapPane
 from readinglist.ui.outside_changes import OutsideChanges
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_table import PaperTable, empty_text
@@ -129,6 +140,8 @@ class MainWindow(QMainWindow):
         self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
         self.actionAutoAdvance.toggled.connect(lambda on: self.settings.setValue("autoAdvance", on))
         self.actionQuit = self._action("actionQuit", "&Quit", [QKeySequence.StandardKey.Quit], self.close)
+        self.actionShowPapers = self._action("actionShowPapers", "&Papers", ["Ctrl+1"], lambda: self.show_tab(0))
+        self.actionShowMap = self._action("actionShowMap", "&Map", ["Ctrl+2"], lambda: self.show_tab(1))
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
@@ -171,7 +184,20 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.rightSplitter)
         self.mainSplitter = QSplitter(Qt.Orientation.Horizontal, central)
         self.mainSplitter.setObjectName("mainSplitter")
-        for pane in (self.leftSplitter, self.table.view, right):
+        self.map_pane = MapPane(self.library, self.settings, central)
+        self.centerTabs = QTabWidget(central)  # the papers as a list, or as a map
+        self.centerTabs.setObjectName("centerTabs")
+        self.centerTabs.setDocumentMode(True)
+        self.centerTabs.addTab(self.table.view, "Papers")
+        self.centerTabs.addTab(self.map_pane, "Map")
+        self.areaChip = QToolButton(self.centerTabs)  # the table shows the area dragged over on the map
+        self.areaChip.setObjectName("mapAreaChip")
+        self.areaChip.setAutoRaise(True)
+        self.areaChip.setToolTip("The papers of the area selected on the map; click to show all results again")
+        self.areaChip.hide()
+        self.centerTabs.setCornerWidget(self.areaChip)
+        self._area: set[int] | None = None
+        for pane in (self.leftSplitter, self.centerTabs, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
         self.mainSplitter.setStretchFactor(1, 3)
@@ -232,6 +258,18 @@ class MainWindow(QMainWindow):
         bar.message.connect(self.statusBar().showMessage)
         self.detail.topicRequested.connect(section.set_topic)
         self._show_topics()
+        self._wire_map()
+
+    def _wire_map(self) -> None:
+        view = self.map_pane.view
+        view.paperClicked.connect(self._map_clicked)
+        view.areaSelected.connect(self._area_selected)
+        view.areaCleared.connect(lambda: self._area_selected(None))
+        self.areaChip.clicked.connect(view.clear_area)
+        self.map_pane.computeRequested.connect(self.topics_bar.recompute)
+        self.map_pane.exportFinished.connect(self._map_exported)
+        self.table.currentPaperChanged.connect(view.set_current)
+        self.centerTabs.currentChanged.connect(self._tab_changed)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -249,6 +287,8 @@ class MainWindow(QMainWindow):
         paper.addActions([self.actionNext, self.actionPrevious])
         paper.addSeparator()
         paper.addAction(self.actionAutoAdvance)
+        view = bar.addMenu("&View")
+        view.addActions([self.actionShowPapers, self.actionShowMap])
 
     # ---- settings ----
 
@@ -266,6 +306,7 @@ class MainWindow(QMainWindow):
             if isinstance(value, QByteArray | bytes):
                 restore(value)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # rank order / library order on start
+        self.centerTabs.setCurrentIndex(1 if self.settings.value("centerTab") == "map" else 0)
 
     def save_settings(self) -> None:
         s = self.settings
@@ -273,6 +314,7 @@ class MainWindow(QMainWindow):
         s.setValue("windowState", self.saveState())
         s.setValue("mainSplitter", self.mainSplitter.saveState())
         s.setValue("leftSplitter", self.leftSplitter.saveState())
+        s.setValue("centerTab", "map" if self.centerTabs.currentIndex() == 1 else "papers")
         s.setValue("rightSplitter", self.rightSplitter.saveState())
         s.setValue("tableHeader", self.table.view.horizontalHeader().saveState())
         s.setValue("lastQuery", self.search_bar.text())
@@ -282,7 +324,8 @@ class MainWindow(QMainWindow):
 
     def _show_results(self, result: SearchResult, same_query: bool) -> None:
         self.detail.set_terms(result)
-        self.table.show_results(result, same_query)
+        self.map_pane.view.set_results(self._lit(result))
+        self.table.show_results(self._in_area(result), same_query)
         self.detail.rest()  # the results of a query being typed: the paper is rendered once typing rests
         self._update_empty()
         self._update_status()
@@ -314,6 +357,64 @@ class MainWindow(QMainWindow):
         self._show_topics()
         if self.topics_section.topic is not None or "topic:" in self.search_bar.text().lower():
             self.search_bar.run()
+        if self.map_pane.view.data is not None or self.centerTabs.currentIndex() == 1:
+            self.map_pane.view.load()
+
+    # ---- the map ----
+
+    def show_tab(self, index: int) -> None:
+        """The papers as a list (0) or as the map (1)."""
+        self.centerTabs.setCurrentIndex(index)
+        (self.table.view if index == 0 else self.map_pane.view).setFocus()
+
+    def _tab_changed(self, index: int) -> None:
+        view = self.map_pane.view
+        if index == 1 and view.data is None and not view.loading:
+            view.load()  # numpy and the map's arrays load only once the map is first shown
+
+    def _lit(self, result: SearchResult) -> list[int] | None:
+        """The papers the map lights: the results, or None when nothing narrows them (all are lit)."""
+        narrowed = result.query.strip() or self.sidebar.filter != ALL or self.topics_section.topic is not None
+        return list(result.ids) if narrowed else None
+
+    def _in_area(self, result: SearchResult) -> SearchResult:
+        """The results within the area selected on the map, if one is."""
+        area = self._area
+        if area is None:
+            return result
+        keep = [i for i, pid in enumerate(result.ids) if pid in area]
+        scores = [result.scores[i] for i in keep] if result.scores else []
+        return replace(result, ids=[result.ids[i] for i in keep], scores=scores)
+
+    def _area_selected(self, ids: list[int] | None) -> None:
+        """A drag on the map selected these papers (None: the area was cleared): the table shows them, all
+        selected, so that r/s/u and tags act on them; the search and the filters still apply."""
+        self._area = set(ids) if ids is not None else None
+        self.areaChip.setText(f"Map area: {len(ids):,} papers  ✕" if ids is not None else "")
+        self.areaChip.setVisible(ids is not None)
+        result = self.search_bar.last_result
+        if result is None:
+            return
+        self.table.show_results(self._in_area(result), True)
+        if ids:
+            self.table.view.selectAll()
+        self._update_empty()
+        self._update_status()
+
+    def _map_clicked(self, paper_id: int) -> None:
+        """A dot was clicked: the table selects its paper; one outside the area shows all results again,
+        one outside the results shows it all (as a related paper's link does)."""
+        if self.table.go_to(paper_id):
+            return
+        result = self.search_bar.last_result
+        if self._area is not None and result is not None and paper_id in result.ids:
+            self.map_pane.view.clear_area()  # all results again, that paper current (go_to asked for it)
+        else:
+            self.go_to_paper(paper_id)
+
+    def _map_exported(self, outcome: object) -> None:
+        if isinstance(outcome, Path):
+            self.statusBar().showMessage(f"Map exported to {outcome}", 10000)
 
     # ---- editing ----
 
@@ -322,6 +423,7 @@ class MainWindow(QMainWindow):
         self.table.refresh(ids)
         self.update_counts()
         self.detail.refresh(ids)
+        self.map_pane.view.papers_changed(list(ids))
 
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
         """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
@@ -411,6 +513,8 @@ class MainWindow(QMainWindow):
     def escape(self) -> None:
         focus = QApplication.focusWidget()
         field, editors = self.search_bar.field, self.editors
+        if focus is self.map_pane.view and self.map_pane.view.clear_area():
+            return
         if focus is field and field.text():
             field.clear()
         elif focus in (editors.tagEditor, editors.notesEditor):
