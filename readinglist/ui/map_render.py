@@ -45,15 +45,22 @@ class View:
         return replace(self, width=round(self.width * (1 + 2 * margin)), height=round(self.height * (1 + 2 * margin)))
 
 
-def fit(xy: np.ndarray, width: int, height: int, padding: float = 0.04) -> View:
-    """The view that shows every point, centred."""
+Bounds = tuple[float, float, float, float]  # the map's extent: least x and y, greatest x and y
+
+
+def bounds(xy: np.ndarray) -> Bounds:
     if len(xy) == 0:
-        return View(0.0, 0.0, max(min(width, height), 1) / 2.0, width, height)
+        return (-1.0, -1.0, 1.0, 1.0)
     lo, hi = xy.min(axis=0), xy.max(axis=0)
-    span = np.maximum(hi - lo, 1e-6)
-    scale = min(width / float(span[0]), height / float(span[1])) * (1 - 2 * padding)
-    centre = (lo + hi) / 2
-    return View(float(centre[0]), float(centre[1]), max(scale, 1e-6), width, height)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+def fit(extent: Bounds, width: int, height: int, padding: float = 0.04) -> View:
+    """The view that shows the whole extent, centred."""
+    x0, y0, x1, y1 = extent
+    span_x, span_y = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
+    scale = min(width / span_x, height / span_y) * (1 - 2 * padding)
+    return View((x0 + x1) / 2, (y0 + y1) / 2, max(scale, 1e-6), width, height)
 
 
 def dot_radius(n: int, view: View, zoom: float, dpr: float = 1.0) -> float:

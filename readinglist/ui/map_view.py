@@ -82,6 +82,7 @@ class MapData:
     topics: list[Topic]
     topic_colours: np.ndarray  # uint32, one per topic
     islands: np.ndarray  # float (topics, 3): where each topic's papers lie, centre x, y and radius
+    bounds: tuple[float, float, float, float]  # the places' extent (map_render.Bounds)
     grid: Grid
     sorted_ids: np.ndarray
     sort_order: np.ndarray
@@ -102,7 +103,7 @@ def load(library: Library) -> MapData | None:
     it loads numpy and reads every paper's state."""
     import numpy as np
 
-    from readinglist.ui.map_render import Grid
+    from readinglist.ui.map_render import Grid, bounds
 
     stored = library.library_map()
     if stored is None or not len(stored):
@@ -121,6 +122,7 @@ def load(library: Library) -> MapData | None:
         topics=topics,
         topic_colours=assign_colours(topics),
         islands=islands(stored.xy, topic_row, len(topics)),
+        bounds=bounds(stored.xy),
         grid=Grid(stored.xy),
         sorted_ids=stored.paper_ids[order],
         sort_order=order,
@@ -176,6 +178,60 @@ def assign_colours(topics: list[Topic]) -> np.ndarray:
 def state_colour(state: str) -> int:
     extra = [c for c in TOPIC_COLOURS if c not in STATE_COLOURS.values()]
     return STATE_COLOURS.get(state, extra[STATES.index(state) % len(extra)] if state in STATES else NO_TOPIC)
+
+
+def dot_colours(data: MapData, colour_by: str) -> np.ndarray:
+    """Each paper's colour when lit: its topic's, or its reading state's."""
+    import numpy as np
+
+    if colour_by == "state":
+        palette = np.array([state_colour(s) for s in STATES], dtype=np.uint32)
+        return palette[data.states]
+    palette = np.append(data.topic_colours, np.uint32(NO_TOPIC))
+    return palette[data.topic_row]  # -1 (no topic) is the last
+
+
+@dataclass
+class Scene:
+    """What a render draws, taken on the window's thread (references to arrays that are replaced, never
+    changed in place) and turned into layers on the worker."""
+
+    data: MapData
+    view: View
+    colour_by: str
+    lit: np.ndarray | None
+    area: np.ndarray | None
+    background: int
+    outline: int
+    radius: float
+    ring: float  # how far the outline of a selected dot reaches beyond it
+
+    def layers(self) -> list:  # list[map_render.Layer]
+        """The dots to draw, bottom to top: the dimmed, the lit, then the area selected, outlined."""
+        import numpy as np
+
+        from readinglist.ui.map_render import Layer, mix
+
+        data, radius = self.data, self.radius
+        px, py = self.view.to_screen(data.xy[:, 0], data.xy[:, 1])
+        colours = dot_colours(data, self.colour_by)
+        lit = self.lit
+        if lit is None:
+            out = [Layer(px, py, colours, radius)]
+        else:
+            dim = ~lit
+            out = [
+                Layer(px[dim], py[dim], mix(colours[dim], self.background, DIM_KEEP), radius * 0.85),
+                Layer(px[lit], py[lit], colours[lit], radius),
+            ]
+        area = self.area
+        if area is not None and len(area):
+            ring = np.full(len(area), self.outline, np.uint32)
+            out += [
+                Layer(px[area], py[area], ring, radius + self.ring),
+                Layer(px[area], py[area], colours[area], radius),
+            ]
+        return out
 
 
 def _rgb(colour: QColor) -> int:
@@ -364,7 +420,7 @@ class MapView(QWidget):
         """The papers of the area dragged over (among the results), empty when none is selected."""
         if self.data is None or self._area is None:
             return []
-        return [int(i) for i in self.data.ids[self._area]]
+        return self.data.ids[self._area].tolist()
 
     def select_area(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
         """Select the papers among the results inside a rectangle of the map (map units)."""
@@ -398,9 +454,8 @@ class MapView(QWidget):
     def _fit_centre(self) -> tuple[float, float]:
         if self.data is None:
             return 0.0, 0.0
-        xy = self.data.xy
-        lo, hi = xy.min(axis=0), xy.max(axis=0)
-        return float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2
+        x0, y0, x1, y1 = self.data.bounds
+        return (x0 + x1) / 2, (y0 + y1) / 2
 
     def view(self) -> View:
         """The view shown now (device pixels)."""
@@ -410,7 +465,7 @@ class MapView(QWidget):
         width, height = max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))
         if self.data is None:
             return View(0.0, 0.0, min(width, height) / 2, width, height)
-        fitted = fit(self.data.xy, width, height)
+        fitted = fit(self.data.bounds, width, height)
         return View(self._cx, self._cy, fitted.scale * self._zoom, width, height)
 
     @property
@@ -460,16 +515,6 @@ class MapView(QWidget):
             _rgb(palette.color(QPalette.ColorRole.Text)),
         )
 
-    def dot_colours(self, data: MapData) -> np.ndarray:
-        """Each paper's colour when lit, as the mode says."""
-        import numpy as np
-
-        if self.colour_by == "state":
-            palette = np.array([state_colour(s) for s in STATES], dtype=np.uint32)
-            return palette[data.states]
-        palette = np.append(data.topic_colours, np.uint32(NO_TOPIC))
-        return palette[data.topic_row]  # -1 (no topic) is the last
-
     def dot_colour(self, paper_id: int) -> QColor | None:
         """The colour the paper's dot is drawn in now (dimmed if it is not among the results)."""
         from readinglist.ui.map_render import mix
@@ -480,7 +525,7 @@ class MapView(QWidget):
         if not len(rows):
             return None
         row = int(rows[0])
-        colour = self.dot_colours(self.data)[row : row + 1]
+        colour = dot_colours(self.data, self.colour_by)[row : row + 1]
         if self._lit is not None and not self._lit[row]:
             colour = mix(colour, self._colours()[0], DIM_KEEP)
         return QColor.fromRgb(int(colour[0]) & 0xFFFFFF)
@@ -491,33 +536,13 @@ class MapView(QWidget):
 
     # ---- rendering ----
 
-    def layers(self, view: View, data: MapData) -> list:  # list[map_render.Layer]
-        """The dots to draw, bottom to top: the dimmed, the lit, then the area selected, outlined."""
-        import numpy as np
-
-        from readinglist.ui.map_render import Layer, mix
-
+    def scene(self, view: View, factor: float = 1.0) -> Scene:
+        """What a render of `view` draws, as things are now; `factor`: its pixels per device pixel."""
+        assert self.data is not None
         background, _, outline = self._colours()
-        radius = self._radius(view)
-        px, py = view.to_screen(data.xy[:, 0], data.xy[:, 1])
-        colours = self.dot_colours(data)
-        lit = self._lit
-        if lit is None:
-            out = [Layer(px, py, colours, radius)]
-        else:
-            dim = ~lit
-            out = [
-                Layer(px[dim], py[dim], mix(colours[dim], background, DIM_KEEP), radius * 0.85),
-                Layer(px[lit], py[lit], colours[lit], radius),
-            ]
-        area = self._area
-        if area is not None and len(area):
-            ring = np.full(len(area), outline, np.uint32)
-            out += [
-                Layer(px[area], py[area], ring, radius + 1.5 * self._dpr()),
-                Layer(px[area], py[area], colours[area], radius),
-            ]
-        return out
+        radius = self._radius(self.view()) * factor
+        ring = 1.5 * self._dpr() * factor
+        return Scene(self.data, view, self.colour_by, self._lit, self._area, background, outline, radius, ring)
 
     def _request_render(self) -> None:
         """Paint the dots for the view as it is now, on the worker; one render at a time, the latest view
@@ -531,14 +556,13 @@ class MapView(QWidget):
         self._rendering = True
         data = self.data
         view = self.view().grown(MARGIN)
-        background = self._colours()[0]
-        layers = self.layers(view, data)  # the arrays are cut here; the worker paints them
+        scene = self.scene(view)
         dpr = self._dpr()
 
         def paint() -> tuple[View, QImage, object]:
             from readinglist.ui.map_render import rasterise
 
-            buf = rasterise(view, background, layers)
+            buf = rasterise(view, scene.background, scene.layers())
             image = QImage(buf.data, view.width, view.height, view.width * 4, QImage.Format.Format_RGB32)
             image.setDevicePixelRatio(dpr)
             return view, image, buf
@@ -883,21 +907,21 @@ class MapView(QWidget):
 
     # ---- export ----
 
-    def export_image(self, factor: float = 2.0) -> tuple[View, list, list[tuple[Label, float, float]]]:
-        """What an export draws: the view shown with `factor` pixels per logical pixel, its layers, and the
-        names with their places in those pixels."""
+    def export_image(self, factor: float = 2.0) -> tuple[Scene, list[tuple[Label, float, float]]]:
+        """What an export draws: the view shown with `factor` pixels per logical pixel, and the names with
+        their places in those pixels."""
         assert self.data is not None
         now = self.view()
         dpr = self._dpr()
         scale = factor / dpr
         view = type(now)(now.cx, now.cy, now.scale * scale, round(now.width * scale), round(now.height * scale))
-        layers = self.layers(view, self.data)
+        scene = self.scene(view, scale)
         placed = []
         for label in self.labels():
             px, py = view.point_to_screen(label.x, label.y)
             half = label.width * factor / 2 + 2 * factor  # not cut at an edge, as on screen
             placed.append((label, min(max(px, half), max(view.width - half, half)), py))
-        return view, layers, placed
+        return scene, placed
 
 
 class MapPane(QWidget):
@@ -1009,12 +1033,12 @@ class MapPane(QWidget):
         svg = path.suffix.lower() == ".svg"
         if not svg and path.suffix.lower() != ".png":
             path = path.with_suffix(".png")
-        background, text, _ = view._colours()
+        text = view._colours()[1]
         factor = 1.0 if svg else 2.0
-        exported, layers, placed = view.export_image(factor)
+        scene, placed = view.export_image(factor)
         font = view._label_font()
         write = _write_svg if svg else _write_png
-        job: Callable[[], Path] = lambda: write(path, exported, layers, placed, factor, background, text, font)  # noqa: E731
+        job: Callable[[], Path] = lambda: write(path, scene, placed, factor, text, font)  # noqa: E731
         self._runner.run(job, self._exported, self._export_failed)
         return True
 
@@ -1027,12 +1051,11 @@ class MapPane(QWidget):
         self.exportFinished.emit(exc)
 
 
-def _write_png(
-    path: Path, view: View, layers: list, placed: list, factor: float, background: int, text: int, font: QFont
-) -> Path:
+def _write_png(path: Path, scene: Scene, placed: list, factor: float, text: int, font: QFont) -> Path:
     from readinglist.ui.map_render import rasterise
 
-    buf = rasterise(view, background, layers)
+    view, background = scene.view, scene.background
+    buf = rasterise(view, background, scene.layers())
     image = QImage(buf.data, view.width, view.height, view.width * 4, QImage.Format.Format_RGB32)
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -1055,14 +1078,12 @@ def _write_png(
     return path
 
 
-def _write_svg(
-    path: Path, view: View, layers: list, placed: list, factor: float, background: int, text: int, font: QFont
-) -> Path:
+def _write_svg(path: Path, scene: Scene, placed: list, factor: float, text: int, font: QFont) -> Path:
     from readinglist.ui.map_render import SvgLabel, svg
 
     size = QFontMetricsF(font).height() * 0.8 * factor
     boxes = [(label, MapView.label_box(label, px, py, factor)) for label, px, py in placed]
     labels = [SvgLabel(label.text, box.center().x(), box.center().y(), size) for label, box in boxes]
-    document = svg(view, background, layers, labels, text, background)
+    document = svg(scene.view, scene.background, scene.layers(), labels, text, scene.background)
     path.write_text(document, encoding="utf-8")
     return path
