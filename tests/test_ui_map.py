@@ -171,6 +171,14 @@ def test_dragging_selects_an_area_and_r_marks_every_paper_in_it(qtbot, window):
     assert lib.counts()["read"] == len(expected)
     window.actionUndo.trigger()
     assert lib.counts()["read"] == 0
+    qtbot.keyClick(view, Qt.Key.Key_T)  # t tags them all
+    editor = window.editors.tagEditor
+    assert editor.hasFocus()
+    editor.setText("control, to read")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert all(lib.paper(i).tags == ["control", "to read"] for i in expected)
+    assert lib.tag_counts() == [("control", len(expected)), ("to read", len(expected))]
+    view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Escape)  # Esc leaves the area: every result again
     assert view.area_ids == [] and not window.areaChip.isVisible()
     assert len(window.table.model.ids) == lib.counts()["all"]
@@ -312,3 +320,24 @@ def test_topics_computed_while_the_map_is_open_show_on_it(qtbot, data_dir, tmp_p
     finally:
         w.close()
         w.shutdown()
+
+
+def test_a_recompute_keeps_the_view_the_area_and_the_paper_ringed(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    control = theme_ids(lib, "reward shaping")
+    start, end = island(view, control)
+    with qtbot.waitSignal(view.areaSelected):
+        drag(view, start, end)
+    area = set(view.area_ids)
+    pid = control[0]
+    window.table.go_to(pid)
+    view.zoom_by(2.0, view.screen_pos(pid))
+    where = view.screen_pos(pid)
+    window.topics_bar.count = 4
+    with qtbot.waitSignal(view.loaded, timeout=60000):
+        window.topics_bar.recompute()
+    settle(qtbot, view)
+    after = view.screen_pos(pid)
+    assert view.zoom == 2.0 and (after - where).manhattanLength() < 0.5  # nothing moved: the same places
+    assert set(view.area_ids) == area and set(window.table.model.ids) == area
+    assert window.table.current_id == pid

@@ -316,8 +316,11 @@ class MapView(QWidget):
             self.load()
             return
         first = self.data is None
+        area, current = (
+            self.area_ids,
+            self.data.ids[self._current] if self.data is not None and self._current >= 0 else None,
+        )
         self.data = data
-        self._area = None
         self._current = -1
         self._hover = -1
         self._descriptions.clear()
@@ -325,8 +328,15 @@ class MapView(QWidget):
         self._lit = None
         if first:
             self._zoom, self._cx, self._cy = 1.0, *self._fit_centre()
+        # computed again: the view, the area selected and the paper ringed stay (topics keep their places)
+        self._area = data.rows_of(area) if data is not None and area else None
+        if area and (self._area is None or not len(self._area)):
+            self._area = None
+            self.areaCleared.emit()
+        self.set_current(int(current) if current is not None else None)
         self._apply_results()
-        self._request_render()
+        if not self._results_pending:
+            self._request_render()  # else once the results' mask is made: no flash of every dot lit
         self.loaded.emit()
 
     def _load_failed(self, exc: Exception) -> None:
@@ -706,8 +716,11 @@ class MapView(QWidget):
         if pos is None:
             return None
         metrics = QFontMetricsF(self.font())
+        bold = QFont(self.font())
+        bold.setBold(True)
         lines = self.hover_text.split("\n")
-        width = min(max(metrics.horizontalAdvance(line) for line in lines) + 16, 460.0)
+        widths = [QFontMetricsF(bold).horizontalAdvance(lines[0])] + [metrics.horizontalAdvance(x) for x in lines[1:]]
+        width = min(max(widths) + 18, 460.0)  # the title is drawn bold
         height = metrics.height() * len(lines) + 10
         x = pos.x() + 12 if pos.x() + 12 + width < self.width() else pos.x() - 12 - width
         y = pos.y() + 12 if pos.y() + 12 + height < self.height() else pos.y() - 12 - height
@@ -730,7 +743,7 @@ class MapView(QWidget):
             painter.setFont(font)
             role = QPalette.ColorRole.ToolTipText if i == 0 else QPalette.ColorRole.PlaceholderText
             painter.setPen(palette.color(role))
-            text = metrics.elidedText(line, Qt.TextElideMode.ElideRight, box.width() - 16)
+            text = QFontMetricsF(font).elidedText(line, Qt.TextElideMode.ElideRight, box.width() - 16)
             painter.drawText(
                 QRectF(box.left() + 8, y, box.width() - 16, metrics.height()), Qt.AlignmentFlag.AlignLeft, text
             )
@@ -955,6 +968,7 @@ class MapPane(QWidget):
         self.legend = QLabel(self)
         self.legend.setObjectName("mapLegend")
         self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setFixedHeight(self.byTopic.sizeHint().height())  # showing it never resizes the map
         bar.addWidget(self.legend)
         bar.addStretch(1)
         self.hint = QLabel("Drag: select · wheel: zoom · right-drag: pan", self)

@@ -85,7 +85,7 @@ class _TopicDelegate(QStyledItemDelegate):
                 track = palette.color(QPalette.ColorRole.Mid)
                 painter.fillRect(bar, track)
                 painter.fillRect(QRect(bar.left(), bar.top(), round(bar.width() * share), bar.height()),
-                                 palette.color(QPalette.ColorRole.Link) if not selected else text)  # fmt: skip
+                                 palette.color(QPalette.ColorRole.Highlight) if not selected else text)  # fmt: skip
         painter.restore()
 
 
