@@ -891,22 +891,6 @@ class MapView(QWidget):
         self._cx, self._cy = self._fit_centre()
         self._request_render()
 
-    def zoom_to(self, paper_ids: list[int]) -> None:
-        """Show these papers (a topic picked), as close as they fit."""
-        if self.data is None:
-            return
-        rows = self.data.rows_of(paper_ids)
-        if not len(rows):
-            return
-        xy = self.data.xy[rows]
-        lo, hi = xy.min(axis=0), xy.max(axis=0)
-        fitted = self.view()
-        whole = fitted.scale / self._zoom
-        span = max(float(hi[0] - lo[0]) * whole / fitted.width, float(hi[1] - lo[1]) * whole / fitted.height, 1e-6)
-        self._zoom = min(max(0.85 / span, 1.0), MAX_ZOOM)
-        self._cx, self._cy = float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2
-        self._request_render()
-
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._labels = None
