@@ -918,7 +918,7 @@ def test_the_window_notices_changes_made_by_another_process(qtbot, window, data_
         qtbot.keyClicks(window.editors.notesEditor, "typing, not saved yet")
         other.set_state([pid], "read")
         other.add_tags([pid], ["from-cli"])
-        qtbot.waitUntil(lambda: window.statusLabel.text().startswith("19 papers · 1 read"), timeout=3000)
+        qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19", timeout=3000)
         qtbot.waitUntil(lambda: any(t.startswith("from-cli") for t in tag_labels(window)), timeout=3000)
         qtbot.waitUntil(lambda: "from-cli" in window.detail.toPlainText(), timeout=3000)
         row = window.table.model.row_of(pid)
@@ -943,6 +943,6 @@ def test_the_window_does_not_take_its_own_edits_for_outside_changes(qtbot, windo
     select_paper(qtbot, window, "BEXA")
     window.table.view.setFocus()
     qtbot.keyClick(window.table.view, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: window.statusLabel.text().startswith("19 papers · 1 read"))
+    qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19")
     window.outside.look()
     assert seen == []
