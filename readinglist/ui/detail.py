@@ -4,7 +4,9 @@ papers once the reader rests on it.
 It follows the table's current paper (`follow`) and renders on the next turn of the event loop, so a search's
 rows appear before the paper is rendered and held-down j/k renders only where it stops. It can also show a
 paper the results lack (`visit`: a related paper followed, a place gone back to), and says so. Related papers
-are a courtesy: they wait until the reader has rested on a paper, and give way to searches and scrolling.
+are a courtesy: they wait until the reader has rested on a paper, and give way to searches and scrolling; each
+comes with the key phrases it shares with the paper shown (why it is related). The paper's topic is named,
+as a link that filters the papers by it.
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ from readinglist.ui.workers import Runner
 
 AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
+Related = list[tuple[Paper, list[str]]]  # each related paper with the key phrases it shares with the paper shown
 
 
 def paper_html(
     p: Paper,
     palette: QPalette,
     match: Callable[[str], bool] | None = None,
-    related: list[Paper] | None = None,
+    related: Related | None = None,
     outside: bool = False,
+    topic: tuple[int, str] | None = None,
 ) -> str:
     """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed."""
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
@@ -54,6 +58,8 @@ def paper_html(
     if p.authors:
         shown = ", ".join(p.authors[:12]) + (f" and {len(p.authors) - 12} more" if len(p.authors) > 12 else "")
         parts.append(f"<p><i>{html.escape(shown)}</i></p>")
+    if topic is not None:
+        parts.append(f'<p class="muted">Topic: <a href="topic:{topic[0]}">{html.escape(topic[1])}</a></p>')
     if p.tags:
         chip_bg = palette.color(QPalette.ColorRole.Highlight)
         chip_bg.setAlpha(255)
@@ -78,8 +84,10 @@ def paper_html(
     if related:
         items = "".join(
             f'<li><a href="paper:{r.uid}">{html.escape(r.title)}</a>'
-            f'<span class="muted"> — {html.escape(" ".join(x for x in (r.venue, str(r.year or "")) if x))}</span></li>'
-            for r in related
+            f'<span class="muted"> — {html.escape(" ".join(x for x in (r.venue, str(r.year or "")) if x))}</span>'
+            + (f'<br><span class="muted">shares </span>{html.escape(", ".join(shared))}' if shared else "")
+            + "</li>"
+            for r, shared in related
         )
         parts.append(f"<p><b>Related papers</b></p><ul style='margin-top:0'>{items}</ul>")
     return "".join(parts)
@@ -100,6 +108,7 @@ class DetailPane(SafeTextBrowser):
     linkFailed = Signal(str)  # a paper: link that leads to no paper, in words
     libraryRequested = Signal(int)  # "Show it in the library", for a paper the results lack
     navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button
+    topicRequested = Signal(int)  # the link of the paper's topic was clicked
 
     def __init__(self, library: Library, runner: Runner, parent: QWidget | None = None):
         super().__init__(parent)
@@ -109,7 +118,8 @@ class DetailPane(SafeTextBrowser):
         self._visiting = False  # the current paper is one the table lacks
         self._shown: int | None = None
         self._shown_outside = False
-        self._shown_related: list[Paper] | None = None
+        self._shown_related: Related | None = None
+        self._topic_names: dict[int, str] = {}  # topic id → name, as the window last loaded them
         self._terms: set[str] | None = None  # the words of the results' query, highlighted
         self._refresh_due = False
         self._search_running = False
@@ -175,6 +185,13 @@ class DetailPane(SafeTextBrowser):
         if self._render_timer.isActive():
             self._render_timer.start(self.after_results_ms)
 
+    def set_topic_names(self, names: dict[int, str]) -> None:
+        """The topics as computed now (id → name); the paper shown names its own from the next render on."""
+        self._topic_names = names
+        paper = self._library.paper(self._shown) if self._shown is not None else None
+        if paper is not None:
+            self._render(paper, self._shown_related)
+
     def set_terms(self, result: SearchResult) -> None:
         """The results shown now: their query's words are highlighted from the next render on."""
         self._terms = result.terms if result.query.strip() and result.terms else None
@@ -214,11 +231,15 @@ class DetailPane(SafeTextBrowser):
         self._related_gen += 1
         self._related_timer.start()
 
-    def _render(self, paper: Paper, related: list[Paper] | None = None) -> None:
+    def _render(self, paper: Paper, related: Related | None = None) -> None:
         match = self._library.highlighter(self._terms) if self._terms else None
         scroll = self.verticalScrollBar().value()
         self._shown_outside = self.visiting
-        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside))
+        topic = None
+        if self._topic_names:
+            tid = self._library.topics_of([paper.id]).get(paper.id)
+            topic = (tid, self._topic_names[tid]) if tid in self._topic_names else None
+        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, topic))
         if related is not None:
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related
@@ -256,13 +277,19 @@ class DetailPane(SafeTextBrowser):
         cancel = threading.Event()
         self._related_cancel = cancel
         library = self._library
+
+        def find() -> Related:
+            explained = library.related_explained(pid, cancel=cancel)
+            papers = {p.id: p for p in library.papers([other for other, _ in explained])}
+            return [(papers[other], shared) for other, shared in explained if other in papers]
+
         self._runner.run(
-            lambda: library.papers(library.related(pid, cancel=cancel)),
+            find,
             lambda related: self._related_done(gen, pid, related),
             lambda exc: None,  # related papers are a courtesy; the paper is already shown
         )
 
-    def _related_done(self, gen: int, pid: int, related: list[Paper]) -> None:
+    def _related_done(self, gen: int, pid: int, related: Related) -> None:
         if gen != self._related_gen or pid != self._current:
             return
         if not related and self._related_cancel is not None and self._related_cancel.is_set():
@@ -275,8 +302,8 @@ class DetailPane(SafeTextBrowser):
     # ---- links ----
 
     def open_link(self, url: QUrl) -> None:
-        """A paper: link (paper:ID, the id the app shows) shows that paper; web links open in the browser;
-        nothing else is followed, and a paper: link to no paper says so."""
+        """A paper: link (paper:ID, the id the app shows) shows that paper, a topic: link filters by it; web
+        links open in the browser; nothing else is followed, and a paper: link to no paper says so."""
         if url.scheme() == "paper":
             try:
                 self.paperRequested.emit(self._library.resolve(url.path()))
@@ -285,5 +312,7 @@ class DetailPane(SafeTextBrowser):
         elif url.scheme() == "library":
             if url.path().isdigit():  # only the pane's own "Show it in the library" link has one
                 self.libraryRequested.emit(int(url.path()))
+        elif url.scheme() == "topic" and url.path().isdigit():
+            self.topicRequested.emit(int(url.path()))
         elif url.scheme() in ("http", "https"):
             QDesktopServices.openUrl(url)

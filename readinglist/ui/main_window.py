@@ -38,6 +38,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -63,6 +65,7 @@ from readinglist.ui.editors import Editors
 from readinglist.ui.exporting import Exporter, ask_export
 from readinglist.ui.history import History, Place
 from readinglist.ui.import_bar import ImportBar, ask_import
+from readinglist.ui.map_view import MapPane
 from readinglist.ui.notice import Notice
 from readinglist.ui.outside_changes import OutsideChanges
 from readinglist.ui.paint_gate import PaintGate
@@ -70,6 +73,8 @@ from readinglist.ui.paper_model import COLUMNS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
+from readinglist.ui.topics_bar import TopicsBar
+from readinglist.ui.topics_section import TopicsSection
 from readinglist.ui.undo import (
     DeleteListCommand,
     MoveListCommand,
@@ -148,11 +153,12 @@ class MainWindow(QMainWindow):
             self.library.prepare_background_indexing()
             markup.warm()
 
-        def warmed(_: object) -> None:
-            runtime.freeze_long_lived()
-            self._count_lists()
+        self.runner.run(warm, self._warmed, self._warm_failed)
 
-        self.runner.run(warm, warmed, self._warm_failed)
+    def _warmed(self, _result: object) -> None:
+        runtime.freeze_long_lived()
+        self._count_lists()
+        self.topics_bar.update_if_due()  # a library opened with no topics, or with papers new since
 
     def _warm_failed(self, exc: Exception) -> None:
         self.notice.show_message(f"Could not prepare the search index: {exc}", 0)
@@ -243,6 +249,8 @@ class MainWindow(QMainWindow):
         )
         self.actionAbout = act("actionAbout", "&About readinglist", [], lambda: menus.show_about(self))
         self.scheme_actions: dict[str, QAction] = {}  # View → Appearance (menus.py)
+        self.actionShowPapers = act("actionShowPapers", "&Papers", ["Ctrl+1"], lambda: self.show_tab(0))
+        self.actionShowMap = act("actionShowMap", "&Map", ["Ctrl+2"], lambda: self.show_tab(1))
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
@@ -256,8 +264,10 @@ class MainWindow(QMainWindow):
         outer = QVBoxLayout(central)
         outer.setContentsMargins(6, 6, 6, 0)
         outer.setSpacing(4)
-        self.search_bar = SearchBar(self.runner, self.library, lambda: self.sidebar.filter, central)
-        self.sidebarPane = QWidget(central)
+        self.search_bar = SearchBar(
+            self.runner, self.library, lambda: self.sidebar.filter, central, topic=lambda: self.topics_section.topic
+        )
+        self.sidebarPane = QWidget(central)  # the sidebar's tree, what the view is and its triage under it
         self.sidebarPane.setObjectName("sidebarPane")
         self.sidebar = Sidebar(self.library, self.sidebarPane)
         self.view_summary = ViewSummary(self.sidebarPane)
@@ -266,6 +276,13 @@ class MainWindow(QMainWindow):
         sidebar_layout.setSpacing(2)
         sidebar_layout.addWidget(self.sidebar, 1)
         sidebar_layout.addWidget(self.view_summary)
+        self.topics_section = TopicsSection(central)
+        self.leftSplitter = QSplitter(Qt.Orientation.Vertical, central)  # the sidebar, topics under it
+        self.leftSplitter.setObjectName("leftSplitter")
+        self.leftSplitter.addWidget(self.sidebarPane)
+        self.leftSplitter.addWidget(self.topics_section)
+        self.leftSplitter.setStretchFactor(0, 2)
+        self.leftSplitter.setStretchFactor(1, 3)
         self.table = PaperTable(self.library, self.paint_gate, central)
         for action in self.key_actions:
             self.table.add_key_action(action)
@@ -285,7 +302,23 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.rightSplitter)
         self.mainSplitter = QSplitter(Qt.Orientation.Horizontal, central)
         self.mainSplitter.setObjectName("mainSplitter")
-        for pane in (self.sidebarPane, self.table.view, right):
+        self.map_pane = MapPane(self.library, self.settings, central)
+        for action in self.key_actions:  # the keys act on the map's area too; its 0 fits the map (map_view.py)
+            if action is not self.priority_actions[-1]:
+                self.map_pane.view.addAction(action)
+        self.centerTabs = QTabWidget(central)  # the papers as a list, or as a map
+        self.centerTabs.setObjectName("centerTabs")
+        self.centerTabs.setDocumentMode(True)
+        self.centerTabs.addTab(self.table.view, "Papers")
+        self.centerTabs.addTab(self.map_pane, "Map")
+        self.areaChip = QToolButton(self.centerTabs)  # the table shows the area dragged over on the map
+        self.areaChip.setObjectName("mapAreaChip")
+        self.areaChip.setAutoRaise(True)
+        self.areaChip.setToolTip("The papers of the area selected on the map; click to show all results again")
+        self.areaChip.hide()
+        self.centerTabs.setCornerWidget(self.areaChip)
+        self._area: set[int] | None = None
+        for pane in (self.leftSplitter, self.centerTabs, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
         self.mainSplitter.setStretchFactor(1, 3)
@@ -298,10 +331,12 @@ class MainWindow(QMainWindow):
         self.statusLabel.setObjectName("statusLabel")
         self.notice = Notice(self)
         self.import_bar = ImportBar(self.runner, self.library, self.notice, self)
+        self.topics_bar = TopicsBar(self.library, self)
         self.exporter = Exporter(self.runner, self.library, self.settings, self.notice, self)
         self.outside = OutsideChanges(self.library, self)
         self.statusBar().addWidget(self.notice, 1)
         self.statusBar().addWidget(self.import_bar)
+        self.statusBar().addWidget(self.topics_bar)
         self.statusBar().addPermanentWidget(self.statusLabel)
         self.setMinimumSize(640, 420)
         self.resize(1280, 800)
@@ -349,8 +384,33 @@ class MainWindow(QMainWindow):
         self.exporter.finished.connect(self.exportFinished)
         self.outside.papersChanged.connect(self._changed_elsewhere)
         self.outside.libraryChanged.connect(self._after_import)
-
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
+        self._wire_topics()
+
+    def _wire_topics(self) -> None:
+        section, bar = self.topics_section, self.topics_bar
+        section.topicChanged.connect(lambda _topic: self.search_bar.run())
+        section.topicChanged.connect(lambda _topic: self._update_caption())
+        section.computeRequested.connect(bar.recompute)
+        section.recomputeButton.setEnabled(not self.read_only)
+        bar.started.connect(lambda: section.set_computing(True))
+        bar.stopped.connect(lambda: section.set_computing(False))
+        bar.computed.connect(self._topics_computed)
+        bar.message.connect(lambda text, ms: self.notice.show_message(text, ms))
+        self.detail.topicRequested.connect(section.set_topic)
+        self._show_topics()
+        self._wire_map()
+
+    def _wire_map(self) -> None:
+        view = self.map_pane.view
+        view.paperClicked.connect(self._map_clicked)
+        view.areaSelected.connect(self._area_selected)
+        view.areaCleared.connect(lambda: self._area_selected(None))
+        self.areaChip.clicked.connect(view.clear_area)
+        self.map_pane.computeRequested.connect(self.topics_bar.recompute)
+        self.map_pane.exportFinished.connect(self._map_exported)
+        self.table.currentPaperChanged.connect(view.set_current)
+        self.centerTabs.currentChanged.connect(self._tab_changed)
 
     # ---- settings ----
 
@@ -360,6 +420,7 @@ class MainWindow(QMainWindow):
             ("geometry", self.restoreGeometry),
             ("windowState", self.restoreState),
             ("mainSplitter", self.mainSplitter.restoreState),
+            ("leftSplitter", self.leftSplitter.restoreState),
             ("rightSplitter", self.rightSplitter.restoreState),
             (HEADER_KEY, header.restoreState),
         ):
@@ -369,6 +430,7 @@ class MainWindow(QMainWindow):
         self.table.view.fit_columns()
         self._default_columns()
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # rank order / library order on start
+        self.centerTabs.setCurrentIndex(1 if self.settings.value("centerTab") == "map" else 0)
 
     def _default_columns(self) -> None:
         """Until the reader picks columns, Authors shows only once some paper has authors: the bundled
@@ -382,6 +444,8 @@ class MainWindow(QMainWindow):
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
         s.setValue("mainSplitter", self.mainSplitter.saveState())
+        s.setValue("leftSplitter", self.leftSplitter.saveState())
+        s.setValue("centerTab", "map" if self.centerTabs.currentIndex() == 1 else "papers")
         s.setValue("rightSplitter", self.rightSplitter.saveState())
         s.setValue(HEADER_KEY, self.table.view.horizontalHeader().saveState())
         s.setValue("lastQuery", self.search_bar.text())
@@ -393,11 +457,13 @@ class MainWindow(QMainWindow):
         """Results replace results: the paper wanted (going back, a removal undone), else the paper shown,
         stays current if they hold it, however late they come."""
         self.detail.set_terms(result)
+        self.map_pane.view.set_results(self._lit(result))
+        shown = self._in_area(result)
         wanted, self._wanted = self._wanted, None
         keep = wanted if wanted is not None else self.detail.current_id
         self._applying = True
         try:
-            found = self.table.show_results(result, same_query, keep)
+            found = self.table.show_results(shown, same_query, keep)
             if self._reveal:
                 self.table.select_ids(self._reveal)
                 self._reveal = []
@@ -405,7 +471,7 @@ class MainWindow(QMainWindow):
             self._applying = False
         if wanted is not None and not found:
             self._visit(wanted)
-        self._view_triaged = self.library.triaged_among(result.ids)
+        self._view_triaged = self.library.triaged_among(shown.ids)
         self.detail.rest()  # the results of a query being typed: the paper is rendered once typing rests
         self._update_empty()
         self._update_status()
@@ -455,6 +521,7 @@ class MainWindow(QMainWindow):
         self._wanted = paper_id
         self.search_bar.clear()
         self.sidebar.set_filter(ALL)
+        self.topics_section.set_topic(None)
         self.search_bar.run()
 
     # ---- back and forward ----
@@ -498,6 +565,81 @@ class MainWindow(QMainWindow):
             self.go(step)
             return
         super().mousePressEvent(event)
+
+    # ---- topics ----
+
+    def _show_topics(self) -> None:
+        """The topics as stored now, in the Topics section and the detail pane."""
+        topics = self.library.topics()
+        self.topics_section.set_topics(topics)
+        self.detail.set_topic_names({t.id: t.label for t in topics})
+
+    def _topics_computed(self, _status: object) -> None:
+        """New topics (their ids kept where their papers stayed): shown, and the results searched again
+        if they depend on topics, with the paper shown staying current."""
+        self._show_topics()
+        if self.topics_section.topic is not None or "topic:" in self.search_bar.text().lower():
+            self.search_bar.run()
+        if self.map_pane.view.data is not None or self.centerTabs.currentIndex() == 1:
+            self.map_pane.view.load()
+
+    # ---- the map ----
+
+    def show_tab(self, index: int) -> None:
+        """The papers as a list (0) or as the map (1)."""
+        self.centerTabs.setCurrentIndex(index)
+        (self.table.view if index == 0 else self.map_pane.view).setFocus()
+
+    def _tab_changed(self, index: int) -> None:
+        view = self.map_pane.view
+        if index == 1 and view.data is None and not view.loading:
+            view.load()  # numpy and the map's arrays load only once the map is first shown
+
+    def _lit(self, result: SearchResult) -> list[int] | None:
+        """The papers the map lights: the results, or None when nothing narrows them (all are lit)."""
+        narrowed = result.query.strip() or self.sidebar.filter != ALL or self.topics_section.topic is not None
+        return list(result.ids) if narrowed else None
+
+    def _in_area(self, result: SearchResult) -> SearchResult:
+        """The results within the area selected on the map, if one is."""
+        area = self._area
+        if area is None:
+            return result
+        keep = [i for i, pid in enumerate(result.ids) if pid in area]
+        scores = [result.scores[i] for i in keep] if result.scores else []
+        return replace(result, ids=[result.ids[i] for i in keep], scores=scores)
+
+    def _area_selected(self, ids: list[int] | None) -> None:
+        """A drag on the map selected these papers (None: the area was cleared): the table shows them, all
+        selected, so that r/s/u and tags act on them; the search and the filters still apply."""
+        self._area = set(ids) if ids is not None else None
+        self.areaChip.setText(f"Map area: {len(ids):,} papers  ✕" if ids is not None else "")
+        self.areaChip.setVisible(ids is not None)
+        result = self.search_bar.last_result
+        if result is None:
+            return
+        shown = self._in_area(result)
+        self.table.show_results(shown, True)
+        self._view_triaged = self.library.triaged_among(shown.ids)
+        if ids:
+            self.table.view.selectAll()
+        self._update_empty()
+        self._update_status()
+
+    def _map_clicked(self, paper_id: int) -> None:
+        """A dot was clicked: the table selects its paper; one outside the area shows all results again,
+        one outside the results is shown with the search kept (as a related paper's link is)."""
+        if self.table.go_to(paper_id):
+            return
+        result = self.search_bar.last_result
+        if self._area is not None and result is not None and paper_id in result.ids:
+            self.map_pane.view.clear_area()  # all results again, that paper current (go_to asked for it)
+        else:
+            self.go_to_paper(paper_id)
+
+    def _map_exported(self, outcome: object) -> None:
+        if isinstance(outcome, Path):
+            self.notice.show_message(f"Map exported to {outcome}", 10000)
 
     # ---- editing ----
 
@@ -544,6 +686,7 @@ class MainWindow(QMainWindow):
         self.update_counts()
         self.detail.refresh(ids)
         self._list_timer.start()  # the lists are recounted once the marking pauses
+        self.map_pane.view.papers_changed(list(ids))
 
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
         """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
@@ -742,6 +885,8 @@ class MainWindow(QMainWindow):
         """Counts in the sidebar and the status bar, read again (after edits, imports, or outside changes)."""
         counts = self.library.counts()
         self.sidebar.update_counts(counts)
+        if self.topics_section.topics:
+            self.topics_section.set_topics(self.library.topics())  # their unread counts
         self._counts = counts
         self._update_status()
 
@@ -756,7 +901,8 @@ class MainWindow(QMainWindow):
         self.view_summary.show_triaged(triaged, shown)
 
     def _update_caption(self) -> None:
-        self.view_summary.show_view(self.sidebar.filter, self.search_bar.text())
+        topic = self.topics_section.picked
+        self.view_summary.show_view(self.sidebar.filter, self.search_bar.text(), topic.label if topic else None)
 
     def _update_empty(self, unreadable: bool = False) -> None:
         """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
@@ -766,7 +912,11 @@ class MainWindow(QMainWindow):
             empty = self.library.counts()["all"] == 0
             view = self.sidebar.filter
             phrase = view.phrase() if view != ALL else None
-            self.table.show_empty(empty_text(empty, self.search_bar.text().strip(), phrase, unreadable=unreadable))
+            text = empty_text(empty, self.search_bar.text().strip(), phrase, unreadable=unreadable)
+            topic = self.topics_section.picked
+            if topic is not None and not empty:
+                text += f"<br>(in the topic “{topic.label}” — <a href='alltopics'>show all topics</a>)"
+            self.table.show_empty(text)
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":
@@ -775,6 +925,8 @@ class MainWindow(QMainWindow):
             self.import_dialog()
         elif link == "all":
             self.sidebar.set_filter(ALL)
+        elif link == "alltopics":
+            self.topics_section.set_topic(None)
 
     # ---- focus ----
 
@@ -794,6 +946,8 @@ class MainWindow(QMainWindow):
         cleared and the cursor put in it, so that what is typed next is a query, never a key on a paper."""
         focus = QApplication.focusWidget()
         editors = self.editors
+        if focus is self.map_pane.view and self.map_pane.view.clear_area():
+            return
         if focus is editors.tagEditor:
             editors.revert_tags()
             self.table.view.setFocus()
@@ -814,6 +968,7 @@ class MainWindow(QMainWindow):
         """Import on a worker with progress in the status bar; importFinished says how it went."""
         if not self.read_only and self.import_bar.start(files):
             self.notice.clear()
+            self.topics_bar.cancel()  # computed again once the import is in
 
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
@@ -822,6 +977,7 @@ class MainWindow(QMainWindow):
         self._list_timer.start()
         self.editors.update_completions()
         self.search_bar.run()
+        self.topics_bar.update_if_due()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if not self.read_only and event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):
@@ -853,6 +1009,9 @@ class MainWindow(QMainWindow):
             options.query = self.search_bar.text().strip()
             view = self.sidebar.filter
             options.scope = view.phrase() if view != ALL else ""
+            topic = self.topics_section.picked
+            if topic is not None:
+                options.scope = " · ".join(x for x in (options.scope, f"topic {topic.label}") if x)
         self.exporter.write(path, options, ids)
 
     # ---- closing ----
@@ -860,8 +1019,10 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.editors.save_note()
         self.import_bar.cancel()
+        self.topics_bar.cancel()
         self.save_settings()
         self.runner.wait()
+        self.topics_bar.wait()
         super().closeEvent(event)
 
     def shutdown(self) -> None:
@@ -869,5 +1030,7 @@ class MainWindow(QMainWindow):
         self._warm_timer.stop()
         self.outside.stop()
         self._list_timer.stop()
+        self.topics_bar.cancel()
         self.runner.wait()
+        self.topics_bar.wait()
         self.library.close()

@@ -44,6 +44,8 @@ def build(w: MainWindow) -> None:
     go.addSeparator()
     go.addActions([w.actionNext, w.actionPrevious])
     view = bar.addMenu("&View")
+    view.addActions([w.actionShowPapers, w.actionShowMap])
+    view.addSeparator()
     appearance = view.addMenu("&Appearance")
     group = QActionGroup(w)
     w.scheme_actions = {}

@@ -334,16 +334,25 @@ class PaperTable(QObject):
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.currentPaperChanged.emit(self.model.id_at(current.row()) if current.isValid() else None)
 
+    def selected_rows(self) -> list[int]:
+        """The rows selected, in order, read from the selection's ranges: selectedRows() makes a Python
+        index per row, which took 40 ms for the 36k papers of an area selected on the 94k map."""
+        rows: set[int] = set()
+        selection = self.view.selectionModel().selection()
+        for i in range(selection.count()):
+            block = selection.at(i)
+            rows.update(range(block.top(), block.bottom() + 1))
+        return sorted(rows)
+
     def selected_ids(self) -> list[int]:
         """What r/s/u and tags act on: the selected papers, else the current one."""
-        rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
-        ids = [pid for r in rows if (pid := self.model.id_at(r)) is not None]
+        ids = [pid for r in self.selected_rows() if (pid := self.model.id_at(r)) is not None]
         if not ids and (current := self.current_id) is not None:
             ids = [current]
         return ids
 
     def selected_count(self) -> int:
-        return len(self.view.selectionModel().selectedRows())
+        return len(self.selected_rows())
 
     def select_row(self, row: int | None) -> None:
         """Make the paper at `row` current, the only one selected; no such row: no paper is current."""

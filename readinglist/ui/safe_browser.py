@@ -1,8 +1,8 @@
 """A text browser that shows imported or typed text without opening anything local.
 
 Abstracts and notes come from files a user did not write. The browser never follows a link itself (a
-click is handed to the caller, which opens http(s) in the web browser and the app's own paper: links, and
-ignores the rest), and loads no resource — an image of a local file, a stylesheet — except inline data.
+click is handed to the caller, which opens http(s) in the web browser and the app's own paper: and topic:
+links, and ignores the rest), and loads no resource — an image of a local file, a stylesheet — except inline data.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-FOLLOWED_SCHEMES = ("http", "https", "paper")
+FOLLOWED_SCHEMES = ("http", "https", "paper", "topic")
 
 
 class SafeTextBrowser(QTextBrowser):
@@ -29,5 +29,5 @@ class SafeTextBrowser(QTextBrowser):
 
 
 def followed(url: QUrl) -> bool:
-    """A link the app acts on when clicked: the web, and its own paper: links."""
+    """A link the app acts on when clicked: the web, and its own paper: and topic: links."""
     return url.scheme() in FOLLOWED_SCHEMES

@@ -20,6 +20,7 @@ from readinglist.ui.sidebar import Filter
 from readinglist.ui.workers import Runner
 
 Scope = Callable[[], Filter]  # the sidebar's filter, read when a search starts
+TopicScope = Callable[[], int | None]  # the Topics section's topic (None: all), read when a search starts
 
 
 class SearchBar(QWidget):
@@ -28,11 +29,19 @@ class SearchBar(QWidget):
     runningChanged = Signal(bool)  # True as each search starts, False once none is running or queued
     resultsFocusRequested = Signal()  # Down or Enter in the field while there are results
 
-    def __init__(self, runner: Runner, library: Library, scope: Scope, parent: QWidget | None = None):
+    def __init__(
+        self,
+        runner: Runner,
+        library: Library,
+        scope: Scope,
+        parent: QWidget | None = None,
+        topic: TopicScope | None = None,
+    ):
         super().__init__(parent)
         self._runner = runner
         self._library = library
         self._scope = scope
+        self._topic = topic
         self._gen = 0
         self._searching = False
         self._pending = False
@@ -48,7 +57,7 @@ class SearchBar(QWidget):
         )
         self.field.setToolTip(
             'words (stemmed) · "phrase" · prefix* · fuzzy~ · a OR b · NOT c · title: abstract: author: tag: '
-            "note: venue: year:2020..2024 · state:" + "|".join(STATES) + " · priority:1|2|3|none"
+            "note: venue: year:2020..2024 · state:" + "|".join(STATES) + " · priority:1|2|3|none · topic:name"
         )
         self.field.installEventFilter(self)
         self._error_line = QWidget(self)  # the hint's line, there whether or not the hint shows
@@ -146,10 +155,11 @@ class SearchBar(QWidget):
 
     def _start(self, gen: int, text: str) -> None:
         scope = self._scope().search_args()
+        topic = self._topic() if self._topic is not None else None
         self._searching = True
         self.runningChanged.emit(True)
         self._runner.run(
-            lambda: self._library.search(text, **scope),
+            lambda: self._library.search(text, topic=topic, **scope),
             lambda result: self._done(gen, result),
             lambda exc: self._failed(gen, exc, text),
         )

@@ -506,12 +506,17 @@ class ViewSummary(QWidget):
         layout.addLayout(head)
         layout.addWidget(self.progress)
 
-    def show_view(self, view: Filter, query: str) -> None:
-        text = view.caption()
+    def show_view(self, view: Filter, query: str, topic: str | None = None) -> None:
+        """The view in words: the sidebar's filter, the topic picked under it (if any) and the query."""
+        text = view.caption() + (f" · topic {topic}" if topic else "")
         if query.strip():
             text += f" · “{query.strip()}”"
         self.caption.setText(text)
-        self.caption.setToolTip(f"Showing {view.phrase()}" + (f" matching “{query.strip()}”" if query.strip() else ""))
+        self.caption.setToolTip(
+            f"Showing {view.phrase()}"
+            + (f" in the topic “{topic}”" if topic else "")
+            + (f" matching “{query.strip()}”" if query.strip() else "")
+        )
         self.clearButton.setVisible(view.narrowed)
 
     def show_triaged(self, triaged: int, shown: int) -> None:

@@ -1,0 +1,391 @@
+"""The map tab (issue 16, point 2): dots where the core's layout puts them, hover, click, drag to select an
+area and mark it, results lit and the rest dimmed, colour by state, pan and zoom, PNG and SVG export. On the
+synthetic four-theme library of test_topics, its topics computed."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QWheelEvent
+from PySide6.QtWidgets import QApplication
+from test_topics import planted, write_jsonl
+
+from readinglist.app import create_main_window
+from readinglist.library import Library
+from readinglist.ui.map_view import MapView, state_colour
+
+
+@pytest.fixture
+def planted_dir(data_dir, tmp_path):
+    lib = Library.open(data_dir)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(30))])
+    lib.compute_topics(count=4, use_process=False)
+    lib.close()
+    return data_dir
+
+
+def settle(qtbot, view: MapView) -> None:
+    """The map is loaded and the image shown is the one for the view as it is now."""
+    qtbot.waitUntil(lambda: view.data is not None and view.up_to_date, timeout=15000)
+
+
+@pytest.fixture
+def window(qtbot, planted_dir):
+    w = create_main_window(planted_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.map_pane.quiet = True
+    w.resize(1130, 700)  # the map ~480 px wide beside the editors (priority, 5 states): no name over the dots tested
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() > 0)
+    w.show_tab(1)
+    settle(qtbot, w.map_pane.view)
+    yield w
+    w.close()
+    w.shutdown()
+
+
+def mouse(view, kind, pos: QPointF, button=Qt.MouseButton.NoButton, buttons=Qt.MouseButton.NoButton) -> None:
+    """A mouse event as the window system delivers it (with the buttons held during a move)."""
+    event = QMouseEvent(kind, pos, view.mapToGlobal(pos), button, buttons, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view, event)
+
+
+def drag(view, start: QPointF, end: QPointF, button=Qt.MouseButton.LeftButton) -> None:
+    mouse(view, QEvent.Type.MouseButtonPress, start, button, button)
+    for t in (0.25, 0.5, 0.75, 1.0):
+        mouse(view, QEvent.Type.MouseMove, start + (end - start) * t, Qt.MouseButton.NoButton, button)
+    mouse(view, QEvent.Type.MouseButtonRelease, end, button, Qt.MouseButton.NoButton)
+
+
+def pixel(view, pos: QPointF) -> QColor:
+    image = view.grab().toImage()
+    return QColor(image.pixel(round(pos.x()), round(pos.y())))
+
+
+def close(a: QColor, b: QColor, tolerance: int = 6) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
+
+
+def theme_ids(lib, phrase):
+    return lib.search(f'"{phrase}"').ids
+
+
+def island(view: MapView, ids: list[int]) -> tuple[QPointF, QPointF]:
+    """A rectangle (widget pixels) around these papers' dots."""
+    points = [view.screen_pos(i) for i in ids]
+    xs = [p.x() for p in points if p is not None]
+    ys = [p.y() for p in points if p is not None]
+    return QPointF(min(xs) - 3, min(ys) - 3), QPointF(max(xs) + 3, max(ys) + 3)
+
+
+def lonely(view: MapView, ids: list[int], others: list[int]) -> int:
+    """A paper of `ids` whose dot no dot of `others` comes near (its pixel is its own colour)."""
+    far = []
+    for pid in ids:
+        p = view.screen_pos(pid)
+        gap = min(((p - q).manhattanLength() for q in (view.screen_pos(o) for o in others) if q), default=1e9)
+        far.append((gap, pid))
+    return max(far)[1]
+
+
+def test_dots_are_placed_by_the_layout(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    stored = lib.library_map()
+    assert stored is not None and len(view.data.ids) == len(stored) == lib.counts()["all"]
+    places = stored.places(lib.search("").ids)
+    positions = {pid: view.screen_pos(pid) for pid in places}
+    xs = sorted(places, key=lambda pid: places[pid][0])
+    assert positions[xs[0]].x() < positions[xs[-1]].x()  # the layout's left is the map's left
+    ys = sorted(places, key=lambda pid: places[pid][1])
+    assert positions[ys[0]].y() > positions[ys[-1]].y()  # and its top (y up) the map's top
+    assert all(view.rect().contains(p.toPoint()) for p in positions.values())  # the whole map shows
+    proteins = theme_ids(lib, "protein folding")
+    pid = lonely(view, proteins, [i for i in places if i not in proteins])
+    assert close(pixel(view, positions[pid]), view.dot_colour(pid))  # a dot is drawn where it is placed
+    corner = QPointF(3, 3)
+    assert view.paper_at(corner) is None
+    assert close(pixel(view, corner), view.palette().color(view.palette().ColorRole.Base))
+
+
+def test_hover_shows_the_title(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    pid = lib.search('"message passing"').ids[0]
+    hovered = []
+    view.hoverChanged.connect(hovered.append)
+    mouse(view, QEvent.Type.MouseMove, view.screen_pos(pid))
+    assert view.hovered is not None and hovered[-1] == view.hovered
+    shown = view.hovered
+    row = lib.rows([shown])[shown]
+    title, venue, year = row.title, row.venue, row.year
+    assert view.hover_text.split("\n")[0] == title
+    assert f"{venue} · {year} · Unread" in view.hover_text
+    topic = lib.topic_of(shown)
+    assert topic is not None and topic.label in view.hover_text
+    mouse(view, QEvent.Type.MouseMove, QPointF(2, 2))  # off the dots: no card
+    assert view.hovered is None and view.hover_text == "" and hovered[-1] is None
+
+
+def test_a_click_shows_the_paper_and_selects_it_in_the_table(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    target = lib.search('"reward shaping"').ids[-1]
+    at = view.screen_pos(target)
+    picked = view.paper_at(at)
+    assert picked is not None
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=at.toPoint())
+    qtbot.waitUntil(lambda: window.table.current_id == picked and window.detail.paper_id == picked)
+    assert window.table.selected_ids() == [picked]
+    assert window.centerTabs.currentIndex() == 1  # the map stays shown, the paper beside it
+
+
+def test_a_click_on_a_paper_outside_the_results_shows_it(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText('"protein folding"')
+    outside = [i for i in lib.search('"reward shaping"').ids if i not in set(window.table.model.ids)]
+    pid = lonely(view, outside, window.table.model.ids)
+    settle(qtbot, view)
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=view.screen_pos(pid).toPoint())
+    qtbot.waitUntil(lambda: window.detail.paper_id == pid, timeout=10000)  # shown, as a related paper is
+    assert window.search_bar.text() == '"protein folding"'  # the search kept
+
+
+def test_dragging_selects_an_area_and_r_marks_every_paper_in_it(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    control = theme_ids(lib, "reward shaping") + theme_ids(lib, "policy gradient")
+    start, end = island(view, control)
+    x0, y0 = view.map_pos(start)
+    x1, y1 = view.map_pos(end)
+    expected = set(lib.library_map().within(x0, y0, x1, y1))
+    assert set(control) <= expected
+    with qtbot.waitSignal(view.areaSelected) as got:
+        drag(view, start, end)
+    assert set(got.args[0]) == expected == set(view.area_ids)
+    assert set(window.table.model.ids) == expected  # the table shows the area's papers, all selected
+    assert set(window.table.selected_ids()) == expected
+    assert window.areaChip.isVisible() and f"{len(expected)} papers" in window.areaChip.text()
+    assert f"{len(expected)} selected" in window.statusLabel.text()
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_R)  # r on the map marks the area
+    assert {lib.paper(i).state for i in expected} == {"read"}
+    assert lib.counts()["read"] == len(expected)
+    window.actionUndo.trigger()
+    assert lib.counts()["read"] == 0
+    qtbot.keyClick(view, Qt.Key.Key_T)  # t tags them all
+    editor = window.editors.tagEditor
+    assert editor.hasFocus()
+    editor.setText("control, to read")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert all(lib.paper(i).tags == ["control", "to read"] for i in expected)
+    assert lib.tag_counts() == [("control", len(expected)), ("to read", len(expected))]
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)  # Esc leaves the area: every result again
+    assert view.area_ids == [] and not window.areaChip.isVisible()
+    assert len(window.table.model.ids) == lib.counts()["all"]
+
+
+def test_an_area_combines_with_the_search(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText('"reward shaping"')
+    settle(qtbot, view)
+    results = set(window.table.model.ids)
+    control = theme_ids(lib, "policy gradient") + list(results)
+    start, end = island(view, control)
+    with qtbot.waitSignal(view.areaSelected) as got:
+        drag(view, start, end)
+    assert set(got.args[0]) == results  # the area's lit papers: the dimmed are not selected
+    assert set(window.table.selected_ids()) == results
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText('"reward shaping" AND robot')
+    assert set(window.table.model.ids) == set(lib.search('"reward shaping" AND robot').ids) & results
+
+
+def test_the_results_are_lit_and_the_rest_dimmed(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    graphs = theme_ids(lib, "graph convolution")
+    everyone = lib.search("").ids
+    lit_before = view.dot_colour(graphs[0])
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText('"graph convolution"')
+    qtbot.waitUntil(lambda: view.dot_colour(everyone[-1]) != view.dot_colour(graphs[0]) or False, timeout=10000)
+    settle(qtbot, view)
+    results = set(window.table.model.ids)
+    proteins = theme_ids(lib, "protein folding")
+    dimmed = lonely(view, proteins, list(results))
+    lit = lonely(view, list(results), [i for i in everyone if i not in results])
+    assert view.dot_colour(lit) == lit_before  # a result keeps its colour
+    dim_colour = view.dot_colour(dimmed)
+    base = view.palette().color(view.palette().ColorRole.Base)
+    assert dim_colour.lightness() > 200 and close(dim_colour, base, 80)  # faded towards the background
+    assert close(pixel(view, view.screen_pos(lit)), view.dot_colour(lit))
+    assert close(pixel(view, view.screen_pos(dimmed)), dim_colour)
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.clear()
+    qtbot.waitUntil(lambda: view.dot_colour(dimmed) != dim_colour, timeout=10000)  # all lit again
+
+
+def test_colour_by_reading_state(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    proteins = theme_ids(lib, "protein folding")
+    pid = lonely(view, proteins, [i for i in lib.search("").ids if i not in proteins])
+    window.go_to_paper(pid)
+    qtbot.waitUntil(lambda: window.table.current_id == pid)
+    window.actionMarkRead.trigger()
+    qtbot.mouseClick(window.map_pane.byState, Qt.MouseButton.LeftButton)
+    assert view.colour_by == "state" and "Read" in window.map_pane.legend.text()
+    qtbot.waitUntil(lambda: view.dot_colour(pid) == QColor.fromRgb(state_colour("read")), timeout=10000)
+    settle(qtbot, view)
+    assert close(pixel(view, view.screen_pos(pid)), QColor.fromRgb(state_colour("read")))
+    others = [i for i in proteins if i != pid]
+    assert view.dot_colour(others[0]) == QColor.fromRgb(state_colour("unread"))
+    qtbot.mouseClick(window.map_pane.byTopic, Qt.MouseButton.LeftButton)
+    assert view.colour_by == "topic" and view.dot_colour(pid) == view.dot_colour(others[0])
+
+
+def test_pan_and_zoom(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    pid = lib.search('"binding sites"').ids[0]
+    before = view.screen_pos(pid)
+    view.pan_by(40, -25)
+    after = view.screen_pos(pid)
+    assert abs(after.x() - before.x() - 40) < 0.01 and abs(after.y() - before.y() + 25) < 0.01
+    drag(view, QPointF(300, 300), QPointF(260, 320), Qt.MouseButton.RightButton)  # a right drag pans
+    moved = view.screen_pos(pid)
+    assert abs(moved.x() - after.x() + 40) < 0.01 and abs(moved.y() - after.y() - 20) < 0.01
+    assert view.area_ids == []  # and selects nothing
+    anchor = view.screen_pos(pid)
+    wheel = QWheelEvent(anchor, view.mapToGlobal(anchor), QPoint(), QPoint(0, 240), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
+    QApplication.sendEvent(view, wheel)
+    assert view.zoom == pytest.approx(1.25**2)
+    zoomed = view.screen_pos(pid)
+    assert abs(zoomed.x() - anchor.x()) < 0.5 and abs(zoomed.y() - anchor.y()) < 0.5  # about the pointer
+    settle(qtbot, view)
+    assert view.paper_at(zoomed) is not None
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_0)
+    assert view.zoom == 1.0
+    qtbot.keyClick(view, Qt.Key.Key_Plus)
+    assert view.zoom == pytest.approx(1.5)
+    qtbot.mouseClick(window.map_pane.fitButton, Qt.MouseButton.LeftButton)
+    assert view.zoom == 1.0 and view.screen_pos(pid) == before
+    settle(qtbot, view)
+
+
+def test_export_png_and_svg(qtbot, window, tmp_path):
+    view, lib = window.map_pane.view, window.library
+    with qtbot.waitSignal(window.map_pane.exportFinished, timeout=20000) as got:
+        assert window.map_pane.export(tmp_path / "map.png")
+    assert got.args[0] == tmp_path / "map.png"
+    image = QImage(str(tmp_path / "map.png"))
+    assert (image.width(), image.height()) == (view.width() * 2, view.height() * 2)  # twice the screen's
+    proteins = theme_ids(lib, "protein folding")
+    pid = lonely(view, proteins, [i for i in lib.search("").ids if i not in proteins])
+    at = view.screen_pos(pid) * 2
+    assert close(QColor(image.pixel(round(at.x()), round(at.y()))), view.dot_colour(pid))
+    with qtbot.waitSignal(window.map_pane.exportFinished, timeout=20000):
+        window.map_pane.export(tmp_path / "map.svg")
+    root = ET.parse(tmp_path / "map.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    circles = root.findall(f".//{ns}circle")
+    assert len(circles) == lib.counts()["all"]  # every paper in view
+    shown = next(c for c in circles if abs(float(c.get("cx")) - view.screen_pos(pid).x()) < 0.06
+                 and abs(float(c.get("cy")) - view.screen_pos(pid).y()) < 0.06)  # fmt: skip
+    assert shown is not None
+    texts = [t.text for t in root.findall(f".//{ns}text")]
+    assert texts and texts == [label.text for label in view.labels()] * 2  # a halo, then the name
+    from PySide6.QtSvg import QSvgRenderer
+
+    assert QSvgRenderer(str(tmp_path / "map.svg")).isValid()
+    assert "Map exported" in window.notice.text()
+
+
+def test_topics_computed_while_the_map_is_open_show_on_it(qtbot, data_dir, tmp_path):
+    lib = Library.open(data_dir)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(4))])  # 35 papers: not grouped alone
+    lib.close()
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.show()
+    try:
+        w.show_tab(1)
+        view = w.map_pane.view
+        qtbot.waitUntil(lambda: not view.loading)
+        assert view.data is None and w.map_pane.computeButton.isVisibleTo(w)
+        qtbot.mouseClick(w.map_pane.computeButton, Qt.MouseButton.LeftButton)
+        settle(qtbot, view)
+        assert len(view.data.ids) == w.library.counts()["all"] and not w.map_pane.computeButton.isVisibleTo(w)
+    finally:
+        w.close()
+        w.shutdown()
+
+
+def test_a_recompute_keeps_the_view_the_area_and_the_paper_ringed(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    control = theme_ids(lib, "reward shaping")
+    start, end = island(view, control)
+    with qtbot.waitSignal(view.areaSelected):
+        drag(view, start, end)
+    area = set(view.area_ids)
+    pid = control[0]
+    window.table.go_to(pid)
+    view.zoom_by(2.0, view.screen_pos(pid))
+    where = view.screen_pos(pid)
+    window.topics_bar.count = 4
+    with qtbot.waitSignal(view.loaded, timeout=60000):
+        window.topics_bar.recompute()
+    settle(qtbot, view)
+    after = view.screen_pos(pid)
+    assert view.zoom == 2.0 and (after - where).manhattanLength() < 0.5  # nothing moved: the same places
+    assert set(view.area_ids) == area and set(window.table.model.ids) == area
+    assert window.table.current_id == pid
+
+
+def test_dots_at_the_edges_are_clipped_not_wrapped():
+    """A dot just past any edge draws its inner side only: nothing past the buffer (an IndexError before)
+    and nothing wrapped onto the far side of another row."""
+    import numpy as np
+
+    from readinglist.ui.map_render import Layer, View, rasterise
+
+    w, h, r = 40, 30, 3.0
+    view = View(0.0, 0.0, 1.0, w, h)
+    for x, y in ((-3.0, 15.0), (w + 2.0, 15.0), (20.0, -3.0), (20.0, h + 2.0), (w + 1.0, h + 1.0), (-2.0, -2.0)):
+        layer = Layer(np.array([x]), np.array([y]), np.array([0xFF0000], np.uint32), r)
+        buf = rasterise(view, 0xFFFFFF, [layer])
+        painted = np.argwhere(buf & 0xFFFFFF != 0xFFFFFF)
+        assert len(painted), (x, y)  # its inner side shows
+        assert all(abs(px - x) <= r + 1 and abs(py - y) <= r + 1 for py, px in painted), (x, y)  # only there
+
+
+def test_the_triage_keys_act_on_an_area_and_0_fits_the_map(qtbot, window):
+    view, lib = window.map_pane.view, window.library
+    control = theme_ids(lib, "reward shaping") + theme_ids(lib, "policy gradient")
+    start, end = island(view, control)
+    with qtbot.waitSignal(view.areaSelected) as got:
+        drag(view, start, end)
+    area = set(got.args[0])
+    assert set(window.table.selected_ids()) == area
+    assert window.statusLabel.text().endswith(f"triaged 0 of {len(area)} · {len(area)} selected")
+    view.setFocus()
+    for key, state in ((Qt.Key.Key_X, "skipped"), (Qt.Key.Key_Q, "queued")):
+        qtbot.keyClick(view, key)  # x and q on the map mark the area, as r does
+        assert {lib.paper(i).state for i in area} == {state}
+    assert f"triaged {len(area)} of {len(area)}" in window.statusLabel.text()
+    for key, priority in ((Qt.Key.Key_1, 1), (Qt.Key.Key_3, 3), (Qt.Key.Key_2, 2)):
+        qtbot.keyClick(view, key)  # and 1/2/3 give it a priority
+        assert {lib.paper(i).priority for i in area} == {priority}
+    assert set(window.table.selected_ids()) == area  # the keys leave the area selected
+    view.zoom_by(2.0, QPointF(view.width() / 2, view.height() / 2))
+    qtbot.keyClick(view, Qt.Key.Key_0)  # 0 on the map fits it: it clears no priority
+    assert view.zoom == 1.0
+    assert {lib.paper(i).priority for i in area} == {2}
+    window.show_tab(0)  # the papers as a list: there 0 still clears the priority
+    window.table.view.setFocus()
+    qtbot.waitUntil(window.table.view.hasFocus)
+    qtbot.keyClick(window.table.view, Qt.Key.Key_0)
+    assert {lib.paper(i).priority for i in area} == {None}

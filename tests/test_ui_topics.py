@@ -1,0 +1,276 @@
+"""The window's parts of topics (issue 16): the Topics section, topics computed in the background, the
+detail pane's topic and related papers with their shared phrases. On the synthetic four-theme library of
+test_topics, driven as a user would."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import Qt, QTimer, QUrl
+from test_topics import THEMES, planted, write_jsonl
+
+from readinglist.app import create_main_window
+from readinglist.library import Library
+from readinglist.papers import TopicsCancelled
+from readinglist.ui.topics_section import ALL_TOPICS, CountsRole, TopicRole
+
+
+def open_window(qtbot, data_dir):
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False  # spawning a child per test is slow; test_topics covers the child
+    w.exporter.quiet = True
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() > 0)
+    return w
+
+
+def close_window(w):
+    w.close()
+    w.shutdown()
+
+
+@pytest.fixture
+def planted_dir(data_dir, tmp_path):
+    """A library of the 19 bundled papers and 120 of four planted themes, its topics computed."""
+    lib = Library.open(data_dir)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(30))])
+    lib.compute_topics(count=4, use_process=False)
+    lib.close()
+    return data_dir
+
+
+@pytest.fixture
+def window(qtbot, planted_dir):
+    w = open_window(qtbot, planted_dir)
+    qtbot.waitUntil(lambda: len(w.topics_section.topics) == 4)
+    yield w
+    close_window(w)
+
+
+def search(qtbot, w, text):
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.search_bar.field.setText(text)
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+
+
+def click_topic(qtbot, w, topic_id):
+    section = w.topics_section
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        qtbot.mouseClick(section.list.viewport(), Qt.MouseButton.LeftButton, pos=section.visual_rect(topic_id).center())
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+
+
+def entries(w):
+    """(topic id, name, counts) of each entry, as the section lists them."""
+    model = w.topics_section.list.model()
+    rows = [model.index(r, 0) for r in range(model.rowCount())]
+    return [(i.data(TopicRole), i.data(), i.data(CountsRole)) for i in rows]
+
+
+def topic_of_theme(lib, theme):
+    pid = lib.search(f'"{THEMES[theme][0]}"').ids[0]
+    topic = lib.topic_of(pid)
+    assert topic is not None
+    return topic
+
+
+def test_topics_section_lists_topics_with_counts_and_unread(qtbot, window):
+    lib = window.library
+    topics = lib.topics()
+    listed = entries(window)
+    assert listed[0][0] == ALL_TOPICS and listed[0][1] == "All topics"
+    assert listed[0][2] == f"{sum(t.size for t in topics):,} · {sum(t.size for t in topics):,} unread"
+    assert [(tid, name) for tid, name, _ in listed[1:]] == [(t.id, t.label) for t in topics]  # largest first
+    assert all(counts == f"{t.size} · {t.size} unread" for (_, _, counts), t in zip(listed[1:], topics, strict=True))
+    assert window.topics_section.title.text() == "Topics (4)"
+    graphs = topic_of_theme(lib, "graphs")
+    members = lib.search("", topic=graphs.id).ids
+    window.library.set_state(members[:3], "read")  # as the window's own r would, then its counts
+    window.library.set_state(members[3:4], "skimmed")
+    window.update_counts()
+    row = next(r for r in entries(window) if r[0] == graphs.id)
+    assert row[2] == f"{graphs.size} · {graphs.size - 4} unread"
+
+
+def test_clicking_a_topic_filters_and_combines_with_query_and_state(qtbot, window):
+    lib = window.library
+    graphs = topic_of_theme(lib, "graphs")
+    click_topic(qtbot, window, graphs.id)
+    assert window.topics_section.topic == graphs.id
+    in_topic = set(lib.search("", topic=graphs.id).ids)
+    assert set(window.table.model.ids) == in_topic and len(in_topic) == graphs.size
+    query = '"graph convolution" OR "reward shaping"'
+    search(qtbot, window, query)  # with a query: the topic's papers that match it
+    expected = lib.search(query, topic=graphs.id).ids
+    assert window.table.model.ids == expected and 0 < len(expected) < len(in_topic)
+    outside = [i for i in lib.search(query).ids if i not in in_topic]
+    assert outside  # the query alone finds more
+    lib.set_state(expected[:2] + outside[:1], "read")  # and one read paper outside the topic
+    window.update_counts()
+    with qtbot.waitSignal(window.searchFinished):
+        index = window.sidebar.entries.find(("state", "read"))
+        qtbot.mouseClick(
+            window.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=window.sidebar.visualRect(index).center()
+        )
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert sorted(window.table.model.ids) == sorted(expected[:2])  # query · state · topic
+    click_topic(qtbot, window, None)  # "All topics": the query and the state still hold
+    assert window.topics_section.topic is None
+    assert sorted(window.table.model.ids) == sorted(expected[:2] + outside[:1])
+
+
+def test_detail_pane_names_the_topic_as_a_link_that_filters(qtbot, window):
+    lib = window.library
+    proteins = topic_of_theme(lib, "proteins")
+    pid = lib.search('"protein folding"').ids[0]
+    window.go_to_paper(pid)
+    qtbot.waitUntil(lambda: window.detail.paper_id == pid)
+    assert f"Topic: {proteins.label}" in window.detail.toPlainText()
+    assert f'href="topic:{proteins.id}"' in window.detail.toHtml()
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.detail.anchorClicked.emit(QUrl(f"topic:{proteins.id}"))  # what a click on the link emits
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert window.topics_section.topic == proteins.id
+    assert set(window.table.model.ids) == set(lib.search("", topic=proteins.id).ids)
+    assert window.table.current_id == pid  # the paper stays shown
+
+
+def test_related_papers_show_the_phrases_they_share(qtbot, window):
+    lib = window.library
+    pid = lib.search('"protein folding"').ids[0]
+    window.go_to_paper(pid)
+    qtbot.waitUntil(lambda: "Related papers" in window.detail.toPlainText(), timeout=15000)
+    text = window.detail.toPlainText()
+    explained = lib.related_explained(pid)
+    assert explained and all(phrases for _, phrases in explained)
+    for other, phrases in explained:
+        paper = lib.paper(other)
+        assert paper is not None and paper.title in text
+        assert f"shares {', '.join(phrases)}" in text  # next to the paper it explains
+    assert any(p in THEMES["proteins"] for _, phrases in explained for p in phrases)
+
+
+def test_topics_are_computed_in_the_background_after_an_import(qtbot, data_dir, tmp_path, monkeypatch):
+    w = open_window(qtbot, data_dir)  # 19 bundled papers: too few to group on their own
+    try:
+        assert w.topics_section.topics == [] and w.topics_section.placeholder.isVisibleTo(w)
+        real = w.library.compute_topics
+        threads, progress = [], []
+
+        def recorded(*args, **kwargs):
+            threads.append(threading.get_ident())
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(w.library, "compute_topics", recorded)
+        w.topics_bar.progress.valueChanged.connect(progress.append)
+        shown = []
+        w.topics_bar.started.connect(lambda: shown.append(w.topics_bar.isVisible()))
+        ticks = []
+        heartbeat = QTimer()
+        heartbeat.setInterval(5)
+        heartbeat.timeout.connect(lambda: ticks.append(w.topics_bar.running))
+        heartbeat.start()
+        with qtbot.waitSignal(w.topics_bar.computed, timeout=60000):
+            w.start_import([write_jsonl(tmp_path / "planted.jsonl", planted(30))])
+        heartbeat.stop()
+        assert threads and threading.get_ident() not in threads  # computed off the window's thread
+        assert shown == [True]  # progress in the status bar while it ran
+        assert len(set(progress)) >= 3 and all(0 < v <= 100 for v in progress)  # it moved on as it went
+        assert sum(ticks) > 3  # the event loop kept turning while topics were computed
+        assert not w.topics_bar.isVisible()
+        assert len(w.topics_section.topics) >= 4 and not w.library.topics_status().outdated
+        assert not w.topics_section.placeholder.isVisibleTo(w)
+    finally:
+        close_window(w)
+
+
+def test_a_library_opened_without_topics_gets_them(qtbot, data_dir, tmp_path):
+    lib = Library.open(data_dir)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(30))])
+    lib.close()
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    try:
+        with qtbot.waitSignal(w.topics_bar.computed, timeout=60000):
+            w.show()
+        qtbot.waitUntil(lambda: len(w.topics_section.topics) >= 4)
+    finally:
+        close_window(w)
+
+
+def test_a_recompute_keeps_the_topic_picked_and_the_paper_shown(qtbot, window, tmp_path):
+    lib = window.library
+    control = topic_of_theme(lib, "control")
+    click_topic(qtbot, window, control.id)
+    pid = window.table.model.ids[3]
+    window.go_to_paper(pid)
+    qtbot.waitUntil(lambda: window.table.current_id == pid)
+    window.topics_bar.count = 4
+    with qtbot.waitSignal(window.topics_bar.computed, timeout=60000):  # more of the same themes came
+        window.start_import([write_jsonl(tmp_path / "more.jsonl", planted(6, seed=3, start=200))])
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert window.topics_section.topic == control.id
+    assert set(window.table.model.ids) == set(lib.search("", topic=control.id).ids)
+    assert len(window.table.model.ids) > control.size  # the new papers of the theme are in it
+    assert window.table.current_id == pid
+
+
+def test_stop_ends_the_computation_and_keeps_the_topics_stored(qtbot, window, monkeypatch):
+    before = [(t.id, t.label) for t in window.library.topics()]
+    cancels: list[threading.Event] = []
+
+    def long_compute(progress=None, cancel=None, count=None, use_process=True):
+        assert cancel is not None
+        cancels.append(cancel)
+        if progress is not None:
+            progress(10, 100, "read 10 papers")
+        cancel.wait(30)
+        raise TopicsCancelled()
+
+    monkeypatch.setattr(window.library, "compute_topics", long_compute)
+    with qtbot.waitSignal(window.topics_bar.started, timeout=10000):
+        qtbot.mouseClick(window.topics_section.recomputeButton, Qt.MouseButton.LeftButton)
+    assert not window.topics_section.recomputeButton.isEnabled()
+    qtbot.waitUntil(lambda: window.topics_bar.progress.value() == 10)
+    assert "read 10 papers" in window.topics_bar.label.text()
+    with qtbot.waitSignal(window.topics_bar.stopped, timeout=10000):
+        qtbot.mouseClick(window.topics_bar.stopButton, Qt.MouseButton.LeftButton)
+    assert cancels[0].is_set()
+    assert not window.topics_bar.isVisible() and window.topics_section.recomputeButton.isEnabled()
+    assert "could not" not in window.notice.text()
+    assert [(t.id, t.label) for t in window.library.topics()] == before
+
+
+def test_a_topic_combines_with_a_smart_list_and_the_caption_names_it(qtbot, window):
+    lib = window.library
+    graphs = topic_of_theme(lib, "graphs")
+    query = '"graph convolution" OR "reward shaping"'
+    sl = lib.add_smart_list("Graphs or rewards", query)
+    window.update_lists()
+    in_list = lib.search_list(sl).ids
+    in_topic = set(lib.search("", topic=graphs.id).ids)
+    expected = [i for i in in_list if i in in_topic]
+    assert 0 < len(expected) < len(in_list)
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        index = window.sidebar.entries.find(("list", str(sl.id)))
+        qtbot.mouseClick(
+            window.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=window.sidebar.visualRect(index).center()
+        )
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert sorted(window.table.model.ids) == sorted(in_list)
+    click_topic(qtbot, window, graphs.id)  # the list's papers of the topic
+    assert sorted(window.table.model.ids) == sorted(expected)
+    caption = window.view_summary.caption.text()
+    assert caption == f"List: Graphs or rewards · topic {graphs.label}"
+    assert window.statusLabel.text().endswith(f"triaged 0 of {len(expected)}")
+    assert window.table.go_to(expected[0])
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Q)  # queued counts as triaged, in the topic's view too
+    assert lib.paper(expected[0]).state == "queued"
+    assert window.statusLabel.text().endswith(f"triaged 1 of {len(expected)}")
+    click_topic(qtbot, window, None)
+    assert sorted(window.table.model.ids) == sorted(in_list)
+    assert window.view_summary.caption.text() == "List: Graphs or rewards"
