@@ -152,6 +152,8 @@ class IndexUpdater:
             self._quiesce()
             after = (self._complete_at, 1 << 62)
             while True:
+                if not self.store.index_journal(1, after):  # nothing to write: no writer opened (a cancelled
+                    break  # one leaves its empty segment's files behind until the next commit)
                 chunk: list[tuple[int, int]] = []
                 self.index.write(partial(self._fill_from_journal, after=after, chunk=chunk), timeout=timeout)
                 if not chunk:
