@@ -143,14 +143,21 @@ class MainWindow(QMainWindow):
     def _warm_index(self) -> None:
         """Load now, on a worker, what the first search, the first paper shown and the first edit need."""
 
-        def warm() -> None:
+        def warm() -> Exception | None:
             self.library.sync_index()
             self.library.prepare_background_indexing()
             markup.warm()
+            try:  # the words corrections come from: else read by the first misspelt query
+                self.library.warm_search()
+            except Exception as exc:  # searching still works (it reads them then); the rest is warm
+                return exc
+            return None
 
-        def warmed(_: object) -> None:
+        def warmed(failed: Exception | None) -> None:
             runtime.freeze_long_lived()
             self._count_lists()
+            if failed is not None:
+                self.notice.show_message(f"Could not prepare spelling corrections: {failed}", 0)
 
         self.runner.run(warm, warmed, self._warm_failed)
 
