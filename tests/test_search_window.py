@@ -105,6 +105,7 @@ def test_a_long_pasted_sentence_is_offered_its_corrected_words_and_a_click_searc
     whole = typed.replace("lerning", "learning")
     assert bar.correction == whole
     assert bar.suggestion.text() == "…learning…" and whole in bar.suggestion.toolTip()
+    assert bar.hint.text().endswith("No paper has every word as typed — closest matches")  # BEXA has them, corrected
     with qtbot.waitSignal(window.searchFinished, timeout=10000):
         qtbot.mouseClick(bar.suggestion, Qt.MouseButton.LeftButton)
     assert bar.text() == whole
@@ -190,7 +191,7 @@ def test_a_new_query_comes_in_rank_order_after_a_header_click(qtbot, window):
     titles = titles_shown(window)
     assert titles == sorted(titles, key=str.casefold) and window.table.model.ids != rank
     assert window.table.sort_column == "title"
-    assert window.order_note.label.text() == "Sorted by Title ↑ · back to"
+    assert window.order_note.label.text() == "Sorted by Title, ascending · back to"
     assert window.order_note.button.isVisible() and not window.actionSortRelevance.isChecked()
     window.search_bar.run()  # the same query again (a refresh): the sort made on it stays
     qtbot.waitUntil(lambda: window.search_bar.idle)
@@ -233,7 +234,7 @@ def test_the_link_beside_the_order_and_a_third_header_click_bring_rank_order_bac
     click_header(qtbot, window, TITLE)
     click_header(qtbot, window, TITLE)
     assert window.table.sort_column == "title" and window.table.sort_descending
-    assert window.order_note.label.text() == "Sorted by Title ↓ · back to"
+    assert window.order_note.label.text() == "Sorted by Title, descending · back to"
     click_header(qtbot, window, TITLE)
     assert window.table.sort_column is None and window.table.model.ids == rank
 

@@ -36,7 +36,7 @@ class OrderNote(QWidget):
             self.label.setText("Ranked by relevance" if query else "In the order added")
             self.button.hide()
         else:
-            self.label.setText(f"Sorted by {column} {'↓' if descending else '↑'} · back to")
+            self.label.setText(f"Sorted by {column}, {'descending' if descending else 'ascending'} · back to")
             self.button.setText(own)
             self.button.setToolTip(
                 "Rank order: the best matches first" if query else "Every paper in the order it was added"

@@ -43,8 +43,11 @@ def hint_text(result: SearchResult) -> str:
     parts: list[str] = []
     unknown = ", ".join(f"“{word}”" for word in result.unknown)
     if result.partial:
-        counted = f" ({result.matched[0]} of {result.word_count} words)" if result.matched and result.word_count else ""
-        head = f"No paper has {unknown}" if unknown else "No paper has every word"
+        best = result.matched[0] if result.matched else 0
+        counted = f" ({best} of {result.word_count} words)" if 0 < best < result.word_count else ""
+        # the best may have every word once a misspelt one counts its correction: not "13 of 13"
+        every = "every word" if counted or not best else "every word as typed"
+        head = f"No paper has {unknown}" if unknown else f"No paper has {every}"
         parts.append(f"{head} — closest matches{counted}")
     elif unknown:
         parts.append(f"No paper has {unknown}")
