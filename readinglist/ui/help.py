@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 from readinglist import __version__
 from readinglist.papers import STATES
+from readinglist.ui.search_bar import CORRECTION_KEY
 
 SEARCH_SYNTAX = [
     (
@@ -81,7 +82,11 @@ def search_syntax_html() -> str:
         "<h2>Search syntax</h2><table cellpadding='3'>"
         f"<tr><th align='left'>query</th><th align='left'>finds</th></tr>{rows}</table>"
         '<p>An unknown field is an error that names the known fields; an unfinished <code>"phrase</code> is read as '
-        "if closed. Results come in rank order; a click on a column's header sorts by it.</p>"
+        "if closed. When no paper has every word, the closest matches are shown, and the line under the field says "
+        f"so; a misspelt word gets a <i>Did you mean …</i> there (a click, or {CORRECTION_KEY}, searches it).</p>"
+        "<p>Results come in rank order; a click on a column's header sorts by it, for that query: a new query "
+        "comes in rank order again. <i>View → Sort by Relevance</i> (also in the header's right-click menu) and a "
+        "third click on the sorted header go back to it.</p>"
     )
 
 

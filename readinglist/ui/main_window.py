@@ -67,11 +67,12 @@ from readinglist.ui.history import History, Place
 from readinglist.ui.import_bar import ImportBar, ask_import
 from readinglist.ui.map_view import MapPane
 from readinglist.ui.notice import Notice
+from readinglist.ui.order_note import OrderNote
 from readinglist.ui.outside_changes import OutsideChanges
 from readinglist.ui.paint_gate import PaintGate
-from readinglist.ui.paper_model import COLUMNS
+from readinglist.ui.paper_model import COLUMNS, LABELS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
-from readinglist.ui.search_bar import SearchBar
+from readinglist.ui.search_bar import CORRECTION_KEY, SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
 from readinglist.ui.topics_bar import TopicsBar
 from readinglist.ui.topics_section import TopicsSection
@@ -148,16 +149,23 @@ class MainWindow(QMainWindow):
     def _warm_index(self) -> None:
         """Load now, on a worker, what the first search, the first paper shown and the first edit need."""
 
-        def warm() -> None:
+        def warm() -> Exception | None:
             self.library.sync_index()
             self.library.prepare_background_indexing()
             markup.warm()
+            try:  # the words corrections come from: else read by the first misspelt query
+                self.library.warm_search()
+            except Exception as exc:  # searching still works (it reads them then); the rest is warm
+                return exc
+            return None
 
         self.runner.run(warm, self._warmed, self._warm_failed)
 
-    def _warmed(self, _result: object) -> None:
+    def _warmed(self, failed: Exception | None) -> None:
         runtime.freeze_long_lived()
         self._count_lists()
+        if failed is not None:
+            self.notice.show_message(f"Could not prepare spelling corrections: {failed}", 0)
         self.topics_bar.update_if_due()  # a library opened with no topics, or with papers new since
 
     def _warm_failed(self, exc: Exception) -> None:
@@ -227,6 +235,14 @@ class MainWindow(QMainWindow):
         self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
         self.actionExport = act("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
         self.actionFocusSearch = act("actionFocusSearch", "&Find", [QKeySequence.StandardKey.Find], self.focus_search)
+        self.actionApplyCorrection = act("actionApplyCorrection", "Search the Suggested &Spelling", [CORRECTION_KEY],
+                                         lambda: self.search_bar.apply_correction())  # fmt: skip
+        self.actionApplyCorrection.setEnabled(False)  # while a "Did you mean" is offered
+        self.actionSortRelevance = QAction("Sort by &Relevance", self, checkable=True)
+        self.actionSortRelevance.setObjectName("actionSortRelevance")
+        self.actionSortRelevance.setChecked(True)
+        self.actionSortRelevance.setToolTip("Rank order, the best matches first (without a query: the order added)")
+        self.actionSortRelevance.triggered.connect(lambda _on=False: self.sort_by_relevance())
         self.actionEditTitle = act("actionEditTitle", "Edit Tit&le", ["F2"], lambda: self.table.edit_title())
         self.actionCopyCitation = act("actionCopyCitation", "Copy &Citation", ["Ctrl+Shift+C"],
                                       lambda: self.copy("citation"))  # fmt: skip
@@ -324,6 +340,8 @@ class MainWindow(QMainWindow):
         self.mainSplitter.setStretchFactor(1, 3)
         self.mainSplitter.setStretchFactor(2, 2)
         self.mainSplitter.setSizes([170, 640, 460])  # the papers' titles get the room (issue 14)
+        self.order_note = OrderNote()
+        self.search_bar.add_to_hint_line(self.order_note)
         outer.addWidget(self.search_bar)
         outer.addWidget(self.mainSplitter, 1)
         self.setCentralWidget(central)
@@ -347,6 +365,10 @@ class MainWindow(QMainWindow):
         search.failed.connect(self._search_failed)
         search.runningChanged.connect(detail.set_search_running)
         search.resultsFocusRequested.connect(lambda: table.view.setFocus())
+        search.correctionOffered.connect(lambda text: self.actionApplyCorrection.setEnabled(text is not None))
+        table.orderChanged.connect(self._order_changed)
+        table.view.header_actions.append(self.actionSortRelevance)
+        self.order_note.relevanceRequested.connect(self.sort_by_relevance)
         self.sidebar.filterChanged.connect(lambda _filter: search.run())
         self.sidebar.filterChanged.connect(lambda _filter: self._update_caption())
         search.field.textChanged.connect(lambda _text: self._update_caption())
@@ -472,11 +494,25 @@ class MainWindow(QMainWindow):
         if wanted is not None and not found:
             self._visit(wanted)
         self._view_triaged = self.library.triaged_among(shown.ids)
+        self._order_changed()
         self.detail.rest()  # the results of a query being typed: the paper is rendered once typing rests
         self._update_empty()
         self._update_status()
         self._moved()
         self.searchFinished.emit()
+
+    def _order_changed(self) -> None:
+        """Say which order is in force: a column's, or rank order (the Relevance entry checked)."""
+        column = self.table.sort_column
+        result = self.search_bar.last_result
+        query = bool(result is not None and result.query.strip())
+        self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query)
+        self.actionSortRelevance.setChecked(column is None)
+
+    def sort_by_relevance(self) -> None:
+        """Back to rank order (the order added, without a query), from a column's sort."""
+        self.table.sort_by_rank()
+        self._order_changed()  # also when it was in force already: the entry stays checked
 
     def _search_failed(self, _message: str) -> None:
         """The last results stay; a table with none yet says why it is empty (a query restored at start)."""

@@ -30,7 +30,8 @@ def build(w: MainWindow) -> None:
     edit.addSeparator()
     edit.addActions([w.actionCopyCitation, w.actionCopyBibtex, w.actionCopyId])
     edit.addSeparator()
-    edit.addActions([w.actionFocusSearch, w.actionFocusTags, w.actionFocusNotes, w.actionEditTitle])
+    edit.addActions([w.actionFocusSearch, w.actionApplyCorrection, w.actionFocusTags, w.actionFocusNotes,
+                     w.actionEditTitle])  # fmt: skip
     paper = bar.addMenu("&Paper")
     paper.addActions(list(w.mark_actions.values()))
     paper.addSeparator()
@@ -58,6 +59,7 @@ def build(w: MainWindow) -> None:
         w.scheme_actions[key] = action
     columns = view.addMenu("&Columns")
     columns.aboutToShow.connect(lambda: _fill_columns(w, columns))
+    view.addAction(w.actionSortRelevance)
     help_menu = bar.addMenu("&Help")
     help_menu.addActions([w.actionShortcuts, w.actionSearchSyntax])
     help_menu.addSeparator()

@@ -127,6 +127,7 @@ class PaperTableModel(QStandardItemModel):
         self.library = library
         self.ids: list[int] = []
         self.scores: list[float] = []
+        self._rank: list[int] = []  # the ids in the order they came (rank order), whatever the sort
         self._filled: dict[int, None] = {}  # rows with items, in the order they were filled
         self._row_of: dict[int, int] | None = None  # id → row, built when a batch of lookups needs it
         self.editable = not library.read_only
@@ -152,6 +153,7 @@ class PaperTableModel(QStandardItemModel):
         try:
             self.setRowCount(0)
             self.ids = list(ids)
+            self._rank = self.ids[:]
             self.scores = list(scores)
             self._row_of = None  # not before a batch needs it
             self._filled.clear()
@@ -326,12 +328,19 @@ class PaperTableModel(QStandardItemModel):
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorting is SQLite's job: ask it for the column's order and keep the ids we show."""
-        if not self.ids:
-            return
+        if self.ids:
+            self._reorder(self.library.ordered_ids(COLUMNS[column], order == Qt.SortOrder.DescendingOrder))
+
+    def sort_by_rank(self) -> None:
+        """Back to the order the results came in: rank order for a query, library order without one."""
+        if self.ids:
+            self._reorder(self._rank)
+
+    def _reorder(self, ordered: Sequence[int]) -> None:
+        """Show the rows in this order of ids (ids not shown are skipped); the current and selected rows follow."""
         self.layoutAboutToBeChanged.emit()
         persistent = self.persistentIndexList()
         old_ids = [self.ids[i.row()] if i.isValid() else None for i in persistent]
-        ordered = self.library.ordered_ids(COLUMNS[column], order == Qt.SortOrder.DescendingOrder)
         before = self.ids
         shown = set(before)
         self.ids = [i for i in ordered if i in shown]

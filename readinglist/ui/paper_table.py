@@ -130,9 +130,11 @@ class PaperTableView(QTableView):
         header.setSectionsMovable(True)
         header.setSortIndicatorShown(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        header.setSortIndicatorClearable(True)  # a third click on a header goes back to rank order
         header.setStretchLastSection(False)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        header.customContextMenuRequested.connect(lambda pos: self.column_menu().exec(header.mapToGlobal(pos)))
+        header.customContextMenuRequested.connect(lambda pos: self.header_menu().exec(header.mapToGlobal(pos)))
+        self.header_actions: list[QAction] = []  # on top of the header's menu (the window's Relevance order)
         fm = self.fontMetrics()
         widths = {"state": 28, "priority": 30, "authors": fm.horizontalAdvance("Vaswani, Shazeer, … (12)") + 16,
                   "venue": fm.horizontalAdvance("NeurIPS") + 24, "year": fm.horizontalAdvance("2026") + 22,
@@ -177,6 +179,15 @@ class PaperTableView(QTableView):
             action.setChecked(not header.isSectionHidden(column))
             action.toggled.connect(partial(self._show_column, column))
             menu.addAction(action)
+        return menu
+
+    def header_menu(self) -> QMenu:
+        """The header's context menu: `header_actions`, then the columns' checks."""
+        menu = self.column_menu()
+        if self.header_actions:
+            first = menu.actions()[0] if menu.actions() else None
+            menu.insertActions(first, self.header_actions)  # type: ignore[arg-type]
+            menu.insertSeparator(first)  # type: ignore[arg-type]
         return menu
 
     def _show_column(self, column: int, on: bool) -> None:
@@ -293,9 +304,11 @@ class PaperTable(QObject):
     contextMenuRequested = Signal(QPoint)  # global position, over a paper (made current) or not
     typed = Signal(str)  # a printable key that is no shortcut, typed in the table
     navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button over the table
+    orderChanged = Signal()  # a column's sort or rank order came into force (see `sort_column`)
 
     def __init__(self, library: Library, gate: PaintGate | None, parent: QWidget):
         super().__init__(parent)
+        self._new_results = False  # rank order is being put back for new results: no reorder of the old
         self.model = PaperTableModel(library, self)
         self.view = PaperTableView(self.model, gate, parent)
         self.view.setObjectName("paperTable")
@@ -423,20 +436,45 @@ class PaperTable(QObject):
     # ---- contents ----
 
     def show_results(self, result: SearchResult, same_query: bool, keep: int | None = None) -> bool:
-        """New results, in the order the header asks for. `keep` (else the current paper) stays current if
+        """New results: a new query in rank order (a column's sort applies to the query it was made on), the
+        same query again (a refresh) in the order shown. `keep` (else the current paper) stays current if
         they hold it, else the first is; a refresh of the same query keeps the scroll position. Returns
         whether `keep` was among them."""
         keep = keep if keep is not None else self.current_id
         scroll = self.view.verticalScrollBar().value()
-        self.model.set_ids(result.ids, result.scores)
         header = self.view.horizontalHeader()
-        if 0 <= header.sortIndicatorSection() < len(COLUMNS):
+        reset = not same_query and self.sort_column is not None
+        if reset:  # a column's sort applies to the query it was made on: a new query comes in rank order
+            self._new_results = True
+            try:
+                header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            finally:
+                self._new_results = False
+        self.model.set_ids(result.ids, result.scores)
+        if self.sort_column is not None:
             self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         row = self.model.row_of(keep) if keep is not None else None
         self.select_row(row if row is not None else 0)
         if row is not None and same_query:
             self.view.verticalScrollBar().setValue(scroll)
+        if reset:
+            self.orderChanged.emit()
         return row is not None
+
+    @property
+    def sort_column(self) -> str | None:
+        """The column the rows are sorted by, or None for the order the results came in (rank order for a
+        query, library order without one)."""
+        section = self.view.horizontalHeader().sortIndicatorSection()
+        return COLUMNS[section] if 0 <= section < len(COLUMNS) else None
+
+    @property
+    def sort_descending(self) -> bool:
+        return self.view.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+
+    def sort_by_rank(self) -> None:
+        """Back to rank order (library order without a query): no column's sort indicator."""
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
 
     def refresh(self, ids: Sequence[int]) -> None:
         self.model.refresh(ids)
@@ -453,17 +491,23 @@ class PaperTable(QObject):
 
     def _sort_changed(self, section: int, order: Qt.SortOrder) -> None:
         """The current paper and the selection stay what they were: a sort empties the rows' items, and
-        Qt lets go of the current index and the selection held on them (the keys then acted on nothing)."""
+        Qt lets go of the current index and the selection held on them (the keys then acted on nothing).
+        No column (a third click on its header, Relevance): back to the order the results came in."""
+        if self._new_results:
+            return
+        keep = self.current_id
+        selected = self.selected_ids() if self.selected_count() > 1 else []
         if 0 <= section < len(COLUMNS):
-            keep = self.current_id
-            selected = self.selected_ids() if self.selected_count() > 1 else []
             self.model.sort(section, order)
-            row = self.model.row_of(keep) if keep is not None else None
-            if row is not None:
-                self.view.select_row(row)
-            rows = [r for r in self.model.shown(selected) if r != keep]
-            if rows:
-                flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-                for pid in rows:
-                    if (r := self.model.row_of(pid)) is not None:
-                        self.view.selectionModel().select(self.model.index(r, 0), flags)
+        else:
+            self.model.sort_by_rank()
+        row = self.model.row_of(keep) if keep is not None else None
+        if row is not None:
+            self.view.select_row(row)
+        rows = [r for r in self.model.shown(selected) if r != keep]
+        if rows:
+            flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+            for pid in rows:
+                if (r := self.model.row_of(pid)) is not None:
+                    self.view.selectionModel().select(self.model.index(r, 0), flags)
+        self.orderChanged.emit()

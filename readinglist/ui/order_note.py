@@ -1,0 +1,44 @@
+"""Which order the papers are in, said at the right end of the line under the search field: ranked by
+relevance (in the order added, without a query), or sorted by a column with a link back to rank order.
+The header's sort indicator alone cannot say "rank order": it is then simply absent."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from readinglist.ui.search_bar import link_button
+
+
+class OrderNote(QWidget):
+    relevanceRequested = Signal()  # the link back to rank order was clicked
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.label = QLabel(self)
+        self.label.setObjectName("orderLabel")
+        self.label.setStyleSheet("color: gray;")
+        self.button = link_button("Relevance", self)
+        self.button.setObjectName("relevanceButton")
+        self.button.clicked.connect(self.relevanceRequested)
+        self.button.hide()
+        layout.addWidget(self.label)
+        layout.addWidget(self.button)
+
+    def show_order(self, column: str | None, descending: bool, query: bool) -> None:
+        """`column` is the label of the column sorted by (None: the results' own order); `query` whether
+        the results are a query's (rank order) or every paper (the order they were added)."""
+        own = "Relevance" if query else "Order added"
+        if column is None:
+            self.label.setText("Ranked by relevance" if query else "In the order added")
+            self.button.hide()
+        else:
+            self.label.setText(f"Sorted by {column}, {'descending' if descending else 'ascending'} · back to")
+            self.button.setText(own)
+            self.button.setToolTip(
+                "Rank order: the best matches first" if query else "Every paper in the order it was added"
+            )
+            self.button.show()

@@ -1,0 +1,280 @@
+"""What the window says about a search (issue 11): the closest matches, "Did you mean" (a click or Alt+D
+searches the correction), never a hint about older text than the field's, and rank order one step away
+(a new query comes in rank order; the Relevance entry, the link beside the order, a third header click).
+Driven on the bundled corpus, as a user would: keys, clicks, typing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from readinglist.app import create_main_window
+from readinglist.library import Library
+from readinglist.ui import menus
+from readinglist.ui.paper_model import COLUMNS
+
+TITLE = COLUMNS.index("title")
+
+
+@pytest.fixture
+def window(qtbot, data_dir):
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19 and w.search_bar.idle)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
+def search(qtbot, w, text):
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.search_bar.field.setText(text)
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+
+
+def slow_searches(monkeypatch, w, seconds=0.3):
+    real = w.library.search
+
+    def slow(text="", **kw):
+        time.sleep(seconds)
+        return real(text, **kw)
+
+    monkeypatch.setattr(w.library, "search", slow)
+    return real
+
+
+def titles_shown(w):
+    model = w.table.model
+    w.table.view.viewport().repaint()  # the rows shown get their items in the order shown
+    return [model.data(model.index(r, TITLE)) for r in range(model.rowCount())]
+
+
+def click_header(qtbot, w, column):
+    header = w.table.view.horizontalHeader()
+    pos = QPoint(header.sectionViewportPosition(column) + 10, header.height() // 2)
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+
+
+# ---- the line under the field: closest matches, the words no paper has ----
+
+
+def test_a_query_no_paper_fully_matches_says_these_are_the_closest_matches(qtbot, window):
+    bar = window.search_bar
+    search(qtbot, window, "diffusion exit")  # BEXA has "exit", others "diffusion": none has both
+    assert window.table.model.rowCount() > 1
+    assert bar.hint.isVisible() and not bar.suggestion.isVisible()
+    assert bar.hint.text() == "No paper has every word — closest matches (1 of 2 words)"
+    search(qtbot, window, "diffusion xyzzy")
+    assert bar.hint.text() == "No paper has “xyzzy” — closest matches (1 of 2 words)"
+    search(qtbot, window, "early exit")  # a paper has every word: nothing to say
+    assert window.table.model.rowCount() == 1 and not bar.hint.isVisible()
+
+
+def test_the_line_keeps_its_height_so_the_table_does_not_move(qtbot, window):
+    top = window.table.view.mapTo(window, QPoint(0, 0)).y()
+    search(qtbot, window, "diffusion xyzzy")
+    assert window.search_bar.hint.isVisible()
+    assert window.table.view.mapTo(window, QPoint(0, 0)).y() == top
+    search(qtbot, window, "Graph neural netwroks")
+    assert window.search_bar.suggestion.isVisible()
+    assert window.table.view.mapTo(window, QPoint(0, 0)).y() == top
+
+
+# ---- Did you mean ----
+
+
+def test_did_you_mean_is_offered_and_a_click_searches_the_correction(qtbot, window):
+    bar = window.search_bar
+    search(qtbot, window, "Graph neural netwroks")
+    assert bar.suggestion.isVisible() and bar.suggestion.text() == "Graph neural networks"
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        qtbot.mouseClick(bar.suggestion, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bar.idle)
+    assert bar.text() == "Graph neural networks" and bar.last_result.query == "Graph neural networks"
+    assert window.table.model.ids == window.library.search("Graph neural networks").ids
+    assert not bar.suggestion.isVisible() and not window.actionApplyCorrection.isEnabled()
+
+
+def test_a_long_pasted_sentence_is_offered_its_corrected_words_and_a_click_searches_all_of_it(qtbot, window):
+    bar = window.search_bar
+    typed = "Early exit neural networks, which adapt computation to input complexity, have proven effective in lerning"
+    search(qtbot, window, typed)
+    whole = typed.replace("lerning", "learning")
+    assert bar.correction == whole
+    assert bar.suggestion.text() == "…learning…" and whole in bar.suggestion.toolTip()
+    assert bar.hint.text().endswith("No paper has every word as typed — closest matches")  # BEXA has them, corrected
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        qtbot.mouseClick(bar.suggestion, Qt.MouseButton.LeftButton)
+    assert bar.text() == whole
+
+
+@pytest.mark.parametrize("where", ["field", "table"])
+def test_alt_d_searches_the_correction_from_the_field_or_the_list(qtbot, window, where):
+    bar = window.search_bar
+    bar.field.setFocus()
+    for ch in "difusion models":
+        qtbot.keyClick(bar.field, ch)
+    qtbot.waitUntil(lambda: bar.idle and bar.correction == "diffusion models", timeout=10000)
+    assert window.actionApplyCorrection.isEnabled()
+    target = bar.field if where == "field" else window.table.view
+    if where == "table":
+        target.setFocus()
+        qtbot.waitUntil(target.hasFocus)
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        qtbot.keyClick(target, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: bar.idle)
+    assert bar.text() == "diffusion models" and bar.last_result.query == "diffusion models"
+    assert bar.correction is None
+    qtbot.keyClick(bar.field, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)  # nothing offered: nothing happens
+    assert bar.text() == "diffusion models"
+
+
+def test_the_correction_key_is_on_the_keys_page_and_in_the_edit_menu(qtbot, window):
+    page = menus.show_shortcuts(window).browser.toPlainText()
+    assert "Alt+D" in page and "Search the Suggested Spelling" in page
+
+
+# ---- never a hint about older text ----
+
+
+def test_a_hint_goes_as_soon_as_the_text_changes_and_alt_d_then_does_nothing(qtbot, window, monkeypatch):
+    bar = window.search_bar
+    search(qtbot, window, "attenton")
+    assert bar.correction == "attention" and bar.suggestion.isVisible()
+    search(qtbot, window, "diffusion xyzzy")
+    assert bar.hint.isVisible()
+    slow_searches(monkeypatch, window)
+    bar.field.setText("attenton")
+    qtbot.waitUntil(lambda: bar.searching)
+    assert not bar.hint.isVisible()  # the last results stay, but not what was said of them
+    qtbot.waitUntil(lambda: bar.idle and bar.correction == "attention", timeout=10000)
+    bar.field.setText("attention")
+    assert not bar.suggestion.isVisible() and bar.correction is None
+    assert not window.actionApplyCorrection.isEnabled()
+    qtbot.keyClick(bar.field, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)  # the old correction: not applied
+    assert bar.text() == "attention"
+    qtbot.waitUntil(lambda: bar.idle and bar.last_result.query == "attention", timeout=10000)
+    assert not bar.suggestion.isVisible()
+
+
+def test_results_of_older_text_arriving_show_no_hint(qtbot, window, monkeypatch):
+    """The results of "attenton" land after the field already says something else (changed as they were
+    handed over, the new text's search not yet started): their Did you mean is not shown for it."""
+    bar = window.search_bar
+    slow_searches(monkeypatch, window)
+    offered = []
+    bar.correctionOffered.connect(offered.append)
+    bar.field.setText("attenton")
+    qtbot.waitUntil(lambda: bar.searching)
+
+    def retype(running):
+        if not running and bar.text() == "attenton":
+            bar.field.setText("attention")  # in the same turn of the loop as the results' arrival
+
+    bar.runningChanged.connect(retype)
+    qtbot.waitUntil(lambda: bar.text() == "attention", timeout=10000)
+    assert bar.correction is None and not bar.suggestion.isVisible()
+    qtbot.waitUntil(lambda: bar.idle and bar.last_result.query == "attention", timeout=10000)
+    assert "attention" not in offered and not bar.suggestion.isVisible()
+
+
+# ---- rank order one step away ----
+
+
+def test_a_new_query_comes_in_rank_order_after_a_header_click(qtbot, window):
+    search(qtbot, window, "learning")
+    rank = window.library.search("learning").ids
+    click_header(qtbot, window, TITLE)
+    titles = titles_shown(window)
+    assert titles == sorted(titles, key=str.casefold) and window.table.model.ids != rank
+    assert window.table.sort_column == "title"
+    assert window.order_note.label.text() == "Sorted by Title, ascending · back to"
+    assert window.order_note.button.isVisible() and not window.actionSortRelevance.isChecked()
+    window.search_bar.run()  # the same query again (a refresh): the sort made on it stays
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert titles_shown(window) == titles
+    search(qtbot, window, "learning models")
+    assert window.table.model.ids == window.library.search("learning models").ids
+    assert window.table.sort_column is None
+    assert window.table.view.horizontalHeader().sortIndicatorSection() == -1
+    assert window.order_note.label.text() == "Ranked by relevance" and not window.order_note.button.isVisible()
+    assert window.actionSortRelevance.isChecked()
+
+
+def sorted_by_title(qtbot, window, query):
+    search(qtbot, window, query)
+    click_header(qtbot, window, TITLE)
+    assert window.table.sort_column == "title" and window.table.model.ids != window.library.search(query).ids
+
+
+def test_the_relevance_entry_of_the_header_menu_and_the_view_menu_brings_rank_order_back(qtbot, window):
+    rank = window.library.search("framework").ids
+    sorted_by_title(qtbot, window, "framework")
+    current = window.table.current_id
+    entry = next(a for a in window.table.view.header_menu().actions() if a.objectName() == "actionSortRelevance")
+    assert entry.text() == "Sort by &Relevance" and not entry.isChecked()
+    entry.trigger()
+    assert window.table.model.ids == rank and window.table.sort_column is None
+    assert window.table.current_id == current  # the paper stays current, at its rank
+    assert entry.isChecked() and window.order_note.label.text() == "Ranked by relevance"
+    entry.trigger()  # already in rank order: stays so, and checked
+    assert window.table.model.ids == rank and entry.isChecked()
+    view_menu = next(m for m in window.menuBar().actions() if m.text() == "&View").menu()
+    assert window.actionSortRelevance in view_menu.actions()
+
+
+def test_the_link_beside_the_order_and_a_third_header_click_bring_rank_order_back(qtbot, window):
+    rank = window.library.search("framework").ids
+    sorted_by_title(qtbot, window, "framework")
+    qtbot.mouseClick(window.order_note.button, Qt.MouseButton.LeftButton)
+    assert window.table.model.ids == rank and window.order_note.label.text() == "Ranked by relevance"
+    click_header(qtbot, window, TITLE)
+    click_header(qtbot, window, TITLE)
+    assert window.table.sort_column == "title" and window.table.sort_descending
+    assert window.order_note.label.text() == "Sorted by Title, descending · back to"
+    click_header(qtbot, window, TITLE)
+    assert window.table.sort_column is None and window.table.model.ids == rank
+
+
+def test_without_a_query_the_order_is_the_order_added(qtbot, window):
+    assert window.order_note.label.text() == "In the order added"
+    added = list(window.table.model.ids)
+    click_header(qtbot, window, TITLE)
+    assert window.order_note.button.text() == "Order added"
+    qtbot.mouseClick(window.order_note.button, Qt.MouseButton.LeftButton)
+    assert window.table.model.ids == added
+
+
+# ---- the warm-up reads the corrections' words ----
+
+
+def test_the_warm_up_reads_the_correction_words_and_shows_its_errors(qtbot, data_dir, monkeypatch):
+    def broken(self):
+        raise RuntimeError("the vocabulary could not be read")
+
+    monkeypatch.setattr(Library, "warm_search", broken)
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: "the vocabulary could not be read" in w.notice.text(), timeout=10000)
+    search(qtbot, w, "attenton")  # searching still works, and still corrects
+    assert w.search_bar.correction == "attention"
+    w.close()
+    w.runner.wait()
+    w.library.close()
+
+
+def test_the_warm_up_calls_warm_search(qtbot, data_dir, monkeypatch):
+    called = []
+    real = Library.warm_search
+    monkeypatch.setattr(Library, "warm_search", lambda self: (called.append(True), real(self))[1])
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: bool(called), timeout=10000)
+    w.close()
+    w.runner.wait()
+    w.library.close()
