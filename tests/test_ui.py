@@ -949,3 +949,24 @@ def test_the_window_does_not_take_its_own_edits_for_outside_changes(qtbot, windo
     qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19")
     window.outside.look()
     assert seen == []
+
+
+def test_a_huge_abstract_shows_its_start_and_show_all_renders_the_rest(qtbot, window, tmp_path):
+    import json
+
+    from readinglist.markup import DISPLAY_LIMIT
+
+    words = " ".join(f"word{i}" for i in range(DISPLAY_LIMIT // 3))  # several times the display limit
+    f = tmp_path / "huge.jsonl"
+    f.write_text(json.dumps({"title": "A paper with a huge abstract", "abstract": words + " lastword"}) + "\n")
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([f])
+    pid = select_paper(qtbot, window, "huge abstract")
+    shown = window.detail.toPlainText()
+    assert "Show all (" in shown and "lastword" not in shown and len(shown) < len(words)
+    window.detail.anchorClicked.emit(QUrl(f"showall:{pid}"))  # what a click on the link emits
+    qtbot.waitUntil(lambda: "lastword" in window.detail.toPlainText())
+    assert "Show all (" not in window.detail.toPlainText()
+    select_paper(qtbot, window, "BEXA")  # another paper, then back: cut again
+    select_paper(qtbot, window, "huge abstract")
+    assert "lastword" not in window.detail.toPlainText()

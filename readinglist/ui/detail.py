@@ -20,7 +20,7 @@ from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
 from readinglist.library import Library
-from readinglist.markup import inline_html, to_html
+from readinglist.markup import inline_html, to_html, truncated_html
 from readinglist.papers import STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.workers import Runner
@@ -37,8 +37,11 @@ def paper_html(
     related: Related | None = None,
     outside: bool = False,
     topic: tuple[int, str] | None = None,
+    whole: bool = False,
 ) -> str:
-    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed."""
+    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed. A huge
+    abstract shows its start and a "Show all" link (rendering is linear, but a 50 MB text still takes
+    seconds): `whole` renders all of it."""
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()
     text = palette.color(QPalette.ColorRole.Text).name()
@@ -71,8 +74,13 @@ def paper_html(
             for t in p.tags
         )
         parts.append(f"<p>{chips}</p>")
-    if p.abstract:
+    if p.abstract and whole:
         parts.append(to_html(p.abstract, match))
+    elif p.abstract:
+        body, cut = truncated_html(p.abstract, match)
+        parts.append(body)
+        if cut:
+            parts.append(f'<p><a href="showall:{p.id}">Show all ({len(p.abstract):,} characters)</a></p>')
     else:
         parts.append('<p class="muted">No abstract.</p>')
     links = [u for u in p.links if u.startswith(("http://", "https://"))]
@@ -118,6 +126,7 @@ class DetailPane(SafeTextBrowser):
         self._visiting = False  # the current paper is one the table lacks
         self._shown: int | None = None
         self._shown_outside = False
+        self._whole: int | None = None  # the paper whose whole abstract was asked for (Show all)
         self._shown_related: Related | None = None
         self._topic_names: dict[int, str] = {}  # topic id → name, as the window last loaded them
         self._terms: set[str] | None = None  # the words of the results' query, highlighted
@@ -219,6 +228,8 @@ class DetailPane(SafeTextBrowser):
             self._show(self._current)
 
     def _show(self, paper_id: int | None) -> None:
+        if paper_id != self._shown:
+            self._whole = None
         self._shown = paper_id
         paper = self._library.paper(paper_id) if paper_id is not None else None
         if paper is None:
@@ -239,7 +250,8 @@ class DetailPane(SafeTextBrowser):
         if self._topic_names:
             tid = self._library.topics_of([paper.id]).get(paper.id)
             topic = (tid, self._topic_names[tid]) if tid in self._topic_names else None
-        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, topic))
+        whole = self._whole == paper.id
+        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole))
         if related is not None:
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related
@@ -299,6 +311,13 @@ class DetailPane(SafeTextBrowser):
         if paper is not None:
             self._render(paper, related)
 
+    def show_all(self) -> None:
+        """The whole abstract of the paper shown, where it was cut for its size."""
+        paper = self._library.paper(self._shown) if self._shown is not None else None
+        if paper is not None and self._whole != paper.id:
+            self._whole = paper.id
+            self._render(paper, self._shown_related)
+
     # ---- links ----
 
     def open_link(self, url: QUrl) -> None:
@@ -314,5 +333,7 @@ class DetailPane(SafeTextBrowser):
                 self.libraryRequested.emit(int(url.path()))
         elif url.scheme() == "topic" and url.path().isdigit():
             self.topicRequested.emit(int(url.path()))
+        elif url.scheme() == "showall" and url.path().isdigit():
+            self.show_all()
         elif url.scheme() in ("http", "https"):
             QDesktopServices.openUrl(url)

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-FOLLOWED_SCHEMES = ("http", "https", "paper", "topic")
+FOLLOWED_SCHEMES = ("http", "https", "paper", "topic", "showall")
 
 
 class SafeTextBrowser(QTextBrowser):
