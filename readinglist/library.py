@@ -248,9 +248,14 @@ class Library:
         return write_backup(self.store, Path(path))
 
     def restore(self, path: Path | str, overwrite: bool = False) -> RestoreSummary:
-        """A backup's annotations (and the papers the library lacks) brought into this library."""
+        """A backup's annotations (and the papers the library lacks) brought into this library. Today's
+        automatic backup is brought up to date first, so that what the restore changes can be put back."""
         if self.read_only:
             raise StoreError(f"cannot restore: {self.read_only_reason or 'the library is open read-only'}")
+        try:
+            auto_backup(self.store, self.data_dir)
+        except (OSError, StoreError) as exc:
+            self.notify(f"The automatic backup before the restore could not be written ({exc}).")
         summary = restore_backup(self, Path(path), overwrite)
         self._reindex([1])  # the journal has every paper the restore touched
         return summary

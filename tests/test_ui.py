@@ -970,3 +970,32 @@ def test_a_huge_abstract_shows_its_start_and_show_all_renders_the_rest(qtbot, wi
     select_paper(qtbot, window, "BEXA")  # another paper, then back: cut again
     select_paper(qtbot, window, "huge abstract")
     assert "lastword" not in window.detail.toPlainText()
+
+
+def test_the_file_menu_backs_up_and_restores_the_annotations(qtbot, window, tmp_path, monkeypatch):
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    texts = [a.text().replace("&", "") for a in file_menu.actions()]
+    assert "Back Up Annotations…" in texts and "Restore Annotations…" in texts
+    pid = select_paper(qtbot, window, "BEXA")
+    window.library.set_note(pid, "a note worth keeping")
+    window.library.add_tags([pid], ["backed-up"])
+    target = tmp_path / "mine.json.gz"
+    monkeypatch.setattr("readinglist.ui.backups.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
+    with qtbot.waitSignal(window.backups.busy, check_params_cb=lambda busy: not busy, timeout=20000):
+        window.actionBackup.trigger()
+    assert target.exists() and "Backed up the annotations of" in window.notice.text()
+    window.library.set_note(pid, "overwritten by mistake")
+    window.library.set_tags({pid: []})
+    with qtbot.waitSignal(window.backups.restored, timeout=20000) as got:
+        window.backups.restore(target, overwrite=True)
+    assert got.args[0].changed == 1 and "mine.json.gz" in window.notice.text()
+    paper = window.library.paper(pid)
+    assert paper.note == "a note worth keeping" and paper.tags == ["backed-up"]
+    qtbot.waitUntil(lambda: "backed-up" in window.detail.toPlainText())  # the paper shown follows
+    monkeypatch.setattr("readinglist.ui.backups.QMessageBox.critical", lambda *a: errors.append(a[2]))
+    errors: list[str] = []
+    bad = tmp_path / "not-a-backup.json.gz"
+    bad.write_bytes(b"\x1f\x8b garbage")
+    with qtbot.waitSignal(window.backups.busy, check_params_cb=lambda busy: not busy, timeout=20000):
+        window.backups.restore(bad)
+    assert errors and "not-a-backup.json.gz" in errors[0]

@@ -60,6 +60,7 @@ from readinglist.papers import (
     describe_view,
 )
 from readinglist.ui import menus, paper_actions, runtime
+from readinglist.ui.backups import Backups
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
 from readinglist.ui.exporting import Exporter, ask_export
@@ -234,6 +235,8 @@ class MainWindow(QMainWindow):
             self.addAction(a)
         self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
         self.actionExport = act("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
+        self.actionBackup = act("actionBackup", "&Back Up Annotations…", [], lambda: self.backups.backup_dialog())
+        self.actionRestore = act("actionRestore", "&Restore Annotations…", [], lambda: self.backups.restore_dialog())
         self.actionFocusSearch = act("actionFocusSearch", "&Find", [QKeySequence.StandardKey.Find], self.focus_search)
         self.actionApplyCorrection = act("actionApplyCorrection", "Search the Suggested &Spelling", [CORRECTION_KEY],
                                          lambda: self.search_bar.apply_correction())  # fmt: skip
@@ -271,8 +274,8 @@ class MainWindow(QMainWindow):
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
         if self.read_only:
-            for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionEditTitle,
-                      self.actionRemove, self.actionSaveList):  # fmt: skip
+            for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionRestore,
+                      self.actionEditTitle, self.actionRemove, self.actionSaveList):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -351,6 +354,7 @@ class MainWindow(QMainWindow):
         self.import_bar = ImportBar(self.runner, self.library, self.notice, self)
         self.topics_bar = TopicsBar(self.library, self)
         self.exporter = Exporter(self.runner, self.library, self.settings, self.notice, self)
+        self.backups = Backups(self.runner, self.library, self.settings, self.notice, self)
         self.outside = OutsideChanges(self.library, self)
         self.statusBar().addWidget(self.notice, 1)
         self.statusBar().addWidget(self.import_bar)
@@ -406,6 +410,8 @@ class MainWindow(QMainWindow):
         self.exporter.finished.connect(self.exportFinished)
         self.outside.papersChanged.connect(self._changed_elsewhere)
         self.outside.libraryChanged.connect(self._after_import)
+        self.backups.busy.connect(lambda busy: self.actionRestore.setEnabled(not busy and not self.read_only))
+        self.backups.restored.connect(self._after_restore)
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
         self._wire_topics()
 
@@ -1014,6 +1020,12 @@ class MainWindow(QMainWindow):
         self.editors.update_completions()
         self.search_bar.run()
         self.topics_bar.update_if_due()
+
+    def _after_restore(self, _summary: object) -> None:
+        """Annotations of any paper may have changed: the counts, lists, results and the paper shown."""
+        self._after_import()
+        if self.detail.current_id is not None:
+            self.detail.refresh([self.detail.current_id])
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if not self.read_only and event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):

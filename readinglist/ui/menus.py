@@ -24,6 +24,8 @@ def build(w: MainWindow) -> None:
     file_menu.addSeparator()
     file_menu.addAction(w.actionSaveList)
     file_menu.addSeparator()
+    file_menu.addActions([w.actionBackup, w.actionRestore])
+    file_menu.addSeparator()
     file_menu.addAction(w.actionQuit)
     edit = bar.addMenu("&Edit")
     edit.addActions([w.actionUndo, w.actionRedo])
