@@ -506,10 +506,12 @@ class Library:
         return shared_phrases(texts[paper_id], texts[other_id], self.index.word_frequencies, top=top)
 
     def counts(self) -> dict[str, int]:
-        """Papers in each state, "all" of them, and how many are "triaged" (any state but unread)."""
+        """Papers in each state, "all" of them, how many are "triaged" (any state but unread), and how many
+        "untriaged" (unread with no priority: the Suggested papers)."""
         counts = self.store.state_counts()
         counts["all"] = sum(counts[s] for s in STATES)
         counts["triaged"] = counts["all"] - counts[DEFAULT_STATE]
+        counts["untriaged"] = self.store.untriaged_count()  # unread with no priority: what is suggested
         return counts
 
     def triaged_among(self, ids: Sequence[int]) -> dict[int, str]:

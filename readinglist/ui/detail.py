@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
@@ -23,6 +24,11 @@ from readinglist.papers import STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.workers import Runner
 
+if TYPE_CHECKING:
+    from readinglist.interest import Suggestion
+
+Explainer = Callable[[int], "Suggestion | None"]  # why a paper is suggested (None: it is not)
+
 AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 
@@ -33,8 +39,10 @@ def paper_html(
     match: Callable[[str], bool] | None = None,
     related: list[Paper] | None = None,
     outside: bool = False,
+    why: tuple[Suggestion, list[Paper]] | None = None,
 ) -> str:
-    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed."""
+    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed; `why`: it
+    is suggested, for these words and phrases and these marked papers (links, as related papers are)."""
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()
     text = palette.color(QPalette.ColorRole.Text).name()
@@ -51,6 +59,8 @@ def paper_html(
         f"{f' · priority {p.priority}' if p.priority else ''}"
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
     ]
+    if why is not None:
+        parts.append(why_html(*why))
     if p.authors:
         shown = ", ".join(p.authors[:12]) + (f" and {len(p.authors) - 12} more" if len(p.authors) > 12 else "")
         parts.append(f"<p><i>{html.escape(shown)}</i></p>")
@@ -85,6 +95,18 @@ def paper_html(
     return "".join(parts)
 
 
+def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
+    """Why a paper is suggested: the words of it that weighed most, and the marked papers it is closest to."""
+    lines = [f"<b>Suggested</b> · score {suggestion.score:.3f}"]
+    if suggestion.why:
+        lines.append("Weighed most: " + ", ".join(f"<b>{html.escape(w)}</b>" for w in suggestion.why))
+    if near:
+        links = "; ".join(f'<a href="paper:{n.uid}">{html.escape(n.title)}</a> ({STATE_LABELS[n.state].lower()})'
+                          for n in near)  # fmt: skip
+        lines.append(f"Closest to your {links}")
+    return f'<p class="muted" id="why">{"<br>".join(lines)}</p>'
+
+
 def empty_html(palette: QPalette, message: str) -> str:
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     return f'<p style="color:{muted}; margin-top:40px" align="center">{html.escape(message)}</p>'
@@ -116,6 +138,8 @@ class DetailPane(SafeTextBrowser):
         self._related_gen = 0
         self._related_cancel: threading.Event | None = None
         self.after_results_ms = AFTER_RESULTS_MS
+        self._explain: Explainer | None = None
+        self.why: Suggestion | None = None  # the explanation on screen (None: the paper is not suggested)
         self.setObjectName("detailView")
         self.anchorClicked.connect(self.open_link)
         self._render_timer = QTimer(self)
@@ -179,6 +203,13 @@ class DetailPane(SafeTextBrowser):
         """The results shown now: their query's words are highlighted from the next render on."""
         self._terms = result.terms if result.query.strip() and result.terms else None
 
+    def set_explainer(self, explain: Explainer | None) -> None:
+        """Say why each paper shown is suggested, by asking `explain` (None: say nothing); the paper on screen
+        is shown again with it on the next turn of the loop."""
+        self._explain = explain
+        if self._current is not None:
+            self.refresh([self._current])
+
     def refresh(self, ids: Sequence[int]) -> None:
         """These papers changed (an edit or its undo). The current one is shown again on the next turn of
         the loop: marking with auto-advance moves on first, and then only the next paper is rendered."""
@@ -218,7 +249,9 @@ class DetailPane(SafeTextBrowser):
         match = self._library.highlighter(self._terms) if self._terms else None
         scroll = self.verticalScrollBar().value()
         self._shown_outside = self.visiting
-        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside))
+        self.why = self._explain(paper.id) if self._explain is not None else None
+        why = (self.why, self._library.papers(self.why.near)) if self.why is not None else None
+        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, why))
         if related is not None:
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related

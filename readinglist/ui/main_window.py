@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -70,6 +71,7 @@ from readinglist.ui.paper_model import COLUMNS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
+from readinglist.ui.suggestions import InterestsDialog, Suggester, reason_text
 from readinglist.ui.undo import (
     DeleteListCommand,
     MoveListCommand,
@@ -84,6 +86,9 @@ from readinglist.ui.undo import (
     UpdateListCommand,
 )
 from readinglist.ui.workers import Runner
+
+if TYPE_CHECKING:
+    from readinglist.interest import Suggestion
 
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
@@ -101,6 +106,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.read_only = library.read_only
         self.runner = Runner(self)
+        self.suggester = Suggester(library, self.runner, self)
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
         self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
@@ -151,6 +157,7 @@ class MainWindow(QMainWindow):
         def warmed(_: object) -> None:
             runtime.freeze_long_lived()
             self._count_lists()
+            self.suggester.schedule(force=True)  # the first ranking, once the search index is up
 
         self.runner.run(warm, warmed, self._warm_failed)
 
@@ -232,6 +239,11 @@ class MainWindow(QMainWindow):
         self.actionBack.setEnabled(False)
         self.actionForward.setEnabled(False)
         self.actionSaveList = act("actionSaveList", "&Save View as List…", ["Ctrl+S"], lambda: self.save_list())
+        self.actionInterests = act("actionInterests", "My &Interests…", [], self.edit_interests)
+        self.actionSortSuggested = QAction("Sort by &Suggested", self, checkable=True)
+        self.actionSortSuggested.setObjectName("actionSortSuggested")
+        self.actionSortSuggested.setToolTip("Any view's papers by predicted interest (a column's header sorts by it)")
+        self.actionSortSuggested.toggled.connect(self._sort_suggested)
         self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
         self.actionAutoAdvance.setObjectName("actionAutoAdvance")
         self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
@@ -248,7 +260,7 @@ class MainWindow(QMainWindow):
         esc.activated.connect(self.escape)
         if self.read_only:
             for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionEditTitle,
-                      self.actionRemove, self.actionSaveList):  # fmt: skip
+                      self.actionRemove, self.actionSaveList, self.actionInterests):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -351,6 +363,10 @@ class MainWindow(QMainWindow):
         self.outside.libraryChanged.connect(self._after_import)
 
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
+        table.view.horizontalHeader().sortIndicatorChanged.connect(self._header_sorted)
+        self.sidebar.filterChanged.connect(self._filter_changed)
+        self.suggester.rankingChanged.connect(self._ranking_changed)
+        detail.set_explainer(self._explain)
 
     # ---- settings ----
 
@@ -393,6 +409,8 @@ class MainWindow(QMainWindow):
         """Results replace results: the paper wanted (going back, a removal undone), else the paper shown,
         stays current if they hold it, however late they come."""
         self.detail.set_terms(result)
+        if self._suggesting():
+            result = self.suggester.arrange(result, untriaged_only=self.sidebar.filter.suggested)
         wanted, self._wanted = self._wanted, None
         keep = wanted if wanted is not None else self.detail.current_id
         self._applying = True
@@ -544,6 +562,7 @@ class MainWindow(QMainWindow):
         self.update_counts()
         self.detail.refresh(ids)
         self._list_timer.start()  # the lists are recounted once the marking pauses
+        self.suggester.schedule()  # and the suggestions re-ranked, in the background
 
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
         """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
@@ -599,6 +618,55 @@ class MainWindow(QMainWindow):
         if not ids or self.read_only:
             return
         self._push(SetPriorityCommand(self.library, ids, priority, self._changed))
+
+    # ---- suggestions ----
+
+    def _suggesting(self) -> bool:
+        """The papers shown are in predicted-interest order: the Suggested view, or the Suggested sort."""
+        return self.sidebar.filter.suggested or self.actionSortSuggested.isChecked()
+
+    def _explain(self, paper_id: int) -> Suggestion | None:
+        """Why a paper is suggested, while suggestions are what the reader looks at."""
+        return self.suggester.explain(paper_id) if self._suggesting() else None
+
+    def _filter_changed(self, view: object) -> None:
+        """Picking Suggested shows its order: a column's sort lets go; with nothing to learn from, it says so."""
+        if self.sidebar.filter.suggested:
+            self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            if self.suggester.ranking is None and self.suggester.idle:
+                self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
+                                         self.edit_interests)  # fmt: skip
+        self.detail.set_explainer(self._explain)
+
+    def _sort_suggested(self, on: bool) -> None:
+        if on:
+            self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            if self.suggester.ranking is None:
+                self.notice.show_message(reason_text(self.suggester.reason), 15000)
+        self.detail.set_explainer(self._explain)
+        self.search_bar.run()
+
+    def _header_sorted(self, section: int, _order: Qt.SortOrder) -> None:
+        """A column's header sorts by that column: the Suggested sort lets go."""
+        if section >= 0 and self.actionSortSuggested.isChecked():
+            self.actionSortSuggested.setChecked(False)
+
+    def _ranking_changed(self) -> None:
+        """A re-rank arrived: the papers shown in its order are searched again (the current paper stays
+        current; the papers marked meanwhile leave the Suggested view), and the paper shown says why anew."""
+        if self._suggesting():
+            self.search_bar.run()
+            self.detail.set_explainer(self._explain)
+
+    def edit_interests(self) -> None:
+        """My interests: a text box and "Load from BibTeX…"; saved, they re-rank the suggestions."""
+        if self.read_only:
+            return
+        dialog = InterestsDialog(self.library, self.settings, self)
+        if dialog.exec():
+            self.notice.show_message("Interests saved: the suggestions are re-ranked with them.", 5000)
+            self.suggester.schedule(force=True)
+        dialog.deleteLater()
 
     # ---- smart lists ----
 
@@ -820,6 +888,7 @@ class MainWindow(QMainWindow):
         self._default_columns()
         self.update_counts()
         self._list_timer.start()
+        self.suggester.schedule(force=True)
         self.editors.update_completions()
         self.search_bar.run()
 
@@ -867,6 +936,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Join workers and close the library (tests call this before teardown)."""
         self._warm_timer.stop()
+        self.suggester.stop()
         self.outside.stop()
         self._list_timer.stop()
         self.runner.wait()

@@ -38,6 +38,7 @@ def build(w: MainWindow) -> None:
     paper.addSeparator()
     paper.addActions([w.actionOpenLink, w.actionRemove])
     paper.addSeparator()
+    paper.addAction(w.actionInterests)
     paper.addAction(w.actionAutoAdvance)
     go = bar.addMenu("&Go")
     go.addActions([w.actionBack, w.actionForward])
@@ -56,6 +57,7 @@ def build(w: MainWindow) -> None:
         w.scheme_actions[key] = action
     columns = view.addMenu("&Columns")
     columns.aboutToShow.connect(lambda: _fill_columns(w, columns))
+    view.addAction(w.actionSortSuggested)
     help_menu = bar.addMenu("&Help")
     help_menu.addActions([w.actionShortcuts, w.actionSearchSyntax])
     help_menu.addSeparator()
