@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.library import Library
 from readinglist.papers import NOTHING_TO_LEARN, ImportFailure, NothingToLearn, SearchResult, StoreError
+from readinglist.ui import runtime
 from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class Suggester(QObject):
         self._running = False
         self._due = False  # a change came while a re-rank ran: one more after it
         self._force = False  # the next re-rank runs even if the marks are as they were (new papers, new text)
+        self._forced = False  # the re-rank running is such a one
         self._seen: object = None  # the marks and interests the ranking was made from
         self._first_change: float | None = None
         self._timer = QTimer(self)
@@ -97,6 +99,7 @@ class Suggester(QObject):
             return
         self._running = True
         force, self._force = self._force, False
+        self._forced = force
         library, seen = self._library, self._seen
 
         def rank() -> tuple[object, Ranking | None, str | None] | None:
@@ -125,6 +128,8 @@ class Suggester(QObject):
         if outcome is not None:
             self._seen, self._ranking, self._reason = outcome
             self.reranks += 1
+            if self._forced:  # the first ranking (or one after an import) loaded what the session keeps:
+                runtime.freeze_long_lived()  # the cyclic collector's full passes skip it from now on
         self._finish()
         if outcome is not None:
             self.rankingChanged.emit()
