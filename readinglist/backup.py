@@ -1,14 +1,14 @@
 """Annotations in one file: a backup to keep, to restore into any library, or to move to another machine.
 
 A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links)
-and what the user added (tags, reading state, priority, note, own title, citation key) — as gzip-compressed
-JSON. A restore finds
+and what the user added (tags, reading state, priority, note, own title, citation key) — and the user's
+"my interests" texts, as gzip-compressed JSON. A restore finds
 each paper in the target library the way a re-import does (the same content, else the same title with
 agreeing content) and adds the papers it does not find, so a backup brings a library back from nothing.
 
 Restoring merges, and never loses what the library has: tags are united; a state, note or title the library
-leaves empty (unread, no priority, no note, no own title) takes the backup's; where both have one and they differ the
-library's is kept and the difference reported (or, with overwrite, the backup's wins).
+leaves empty (unread, no priority, no note, no own title, no interests) takes the backup's; where both have one and
+they differ the library's is kept and the difference reported (or, with overwrite, the backup's wins).
 
 The library also keeps a rolling automatic backup, written when it is closed after annotations changed:
 `backups/annotations-<date>.json.gz` in the data folder, the last AUTO_KEEP_DAYS days.
@@ -49,12 +49,15 @@ class RestoreSummary:
     added: int = 0  # not found: added from the backup
     changed: int = 0  # papers whose annotations the restore changed
     conflicts: list[str] = field(default_factory=list)  # kept the library's value (or, with overwrite, not)
+    interests: bool = False  # the library took the backup's interests
 
     def line(self) -> str:
         text = (
             f"{self.path.name}: {self.papers} papers — {self.matched} found in the library, {self.added} added; "
             f"annotations changed on {self.changed}"
         )
+        if self.interests:
+            text += "; interests restored"
         if self.conflicts:
             text += f"; {len(self.conflicts)} differed"
         return text
@@ -85,6 +88,7 @@ def _entry(p: Paper) -> dict[str, Any]:
 def backup_document(store: Store) -> dict[str, Any]:
     """Every touched paper with its annotations, as the backup file holds them."""
     ids = store.annotated_ids()
+    source = store.interests()[1]
     papers: list[dict[str, Any]] = []
     for start in range(0, len(ids), 2000):
         papers += [_entry(p) for p in store.papers(ids[start : start + 2000])]
@@ -94,6 +98,7 @@ def backup_document(store: Store) -> dict[str, Any]:
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "library": str(store.path),
         "papers": papers,
+        "interests": {"texts": texts, "source": source} if (texts := store.interests()[0]) else None,
     }
 
 
@@ -144,6 +149,20 @@ def auto_backup(store: Store, folder: Path, today: date | None = None) -> Path |
 
 def read_backup(path: Path) -> list[dict[str, Any]]:
     """The papers of a backup file, checked; ImportFailure naming the file and the problem otherwise."""
+    return read_document(path)["papers"]
+
+
+def backup_interests(doc: dict[str, Any]) -> tuple[list[str], str]:
+    """A backup's interests texts and their source (none in a backup made before they were kept)."""
+    held = doc.get("interests")
+    if not isinstance(held, dict) or not isinstance(held.get("texts"), list):
+        return [], ""
+    texts = [t for t in held["texts"] if isinstance(t, str) and t.strip()]
+    return texts, str(held.get("source") or "") if texts else ""
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    """A backup file's document, its papers checked; ImportFailure naming the file and the problem otherwise."""
     path = Path(path)
     try:
         with open(path, "rb") as fh:
@@ -167,7 +186,7 @@ def read_backup(path: Path) -> list[dict[str, Any]]:
     papers = doc.get("papers")
     if not isinstance(papers, list) or not all(isinstance(p, dict) for p in papers):
         raise ImportFailure(path, "is damaged (its list of papers is not a list of papers)")
-    return papers
+    return doc
 
 
 def _record(entry: dict[str, Any]) -> Record:
@@ -222,10 +241,19 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
     from readinglist.importing import content_hash, to_new_paper
 
     path = Path(path)
-    entries = read_backup(path)
+    doc = read_document(path)
+    entries = doc["papers"]
     summary = RestoreSummary(path, papers=len(entries))
     store = library.store
     with store.transaction() as db:
+        texts, origin = backup_interests(doc)
+        held = store.interests()[0]
+        if texts and texts != held:
+            if not held or overwrite:
+                store.set_interests(texts, origin)
+                summary.interests = True
+            else:
+                summary.conflicts.append("interests: kept the library's, the backup's differ")
         found, missing = _find(store, entries)
         summary.matched = len(found)
         if missing:

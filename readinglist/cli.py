@@ -24,6 +24,7 @@ from readinglist.papers import (
     STATES,
     ImportCancelled,
     ImportFailure,
+    NothingToLearn,
     Paper,
     QueryError,
     SearchResult,
@@ -51,7 +52,8 @@ corrected from the library's own words, and the correction searched (both said o
 """
 
 
-READS = {"list", "search", "show", "export", "lists", "removed"}  # what still works on a library that cannot be written
+# what still works on a library that cannot be written
+READS = {"list", "search", "show", "export", "lists", "removed", "suggest"}
 
 
 class CliError(Exception):
@@ -126,6 +128,30 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("new_name", metavar="NEW")
     a = actions.add_parser("delete", help="delete a list (its papers stay)")
     a.add_argument("name", metavar="NAME")
+
+    s = sub.add_parser(
+        "suggest",
+        help="untriaged papers (unread, no priority) by predicted interest, each with why",
+        description="Learns from your marks — read, skimmed, queued or prioritised papers are positive, skipped "
+        "ones negative — and from your interests (see `interests`), and ranks the papers you have not triaged. "
+        "`why` lists the words and phrases of the paper that weighed most, `near` the marked papers it is "
+        "closest to. With QUERY, only the papers the search finds are ranked.",
+    )
+    s.add_argument("query", nargs="?", default="", metavar="QUERY")
+    s.add_argument("--limit", type=int, default=20, help="how many (default 20; 0 for all)")
+    s.add_argument("--json", action="store_true", help="print a JSON list of papers, each with score, why and near")
+
+    s = sub.add_parser(
+        "interests",
+        help="print or set your interests: a text that seeds the suggestions before any mark",
+        description="Your interests seed `suggest` (and the window's Suggested papers) along with your marks: a "
+        "paragraph, or the title and abstract of each paper in a file of your own papers (BibTeX or any format "
+        "`import` reads; nothing is imported). They are kept in the library and its backups.",
+    )
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--set", metavar="TEXT", dest="text", help="a paragraph about what you work on")
+    g.add_argument("--file", metavar="F", type=Path, help="a file of your own papers (their abstracts are used)")
+    g.add_argument("--clear", action="store_true", help="forget the interests")
 
     s = sub.add_parser("note", help="print, set or replace a paper's note (Markdown)")
     s.add_argument("id", metavar="ID")
@@ -486,6 +512,10 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if cmd == "topics":
         return topics_command(args, lib)
+    if cmd == "suggest":
+        return suggest_command(args, lib)
+    if cmd == "interests":
+        return interests_command(args, lib)
     raise CliError(f"unknown command {cmd}")
 
 
@@ -511,6 +541,72 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         head = f"{t.id:>4}  {t.size:>6,} · {t.unread:>6,} unread  "
         room = max(20, width - len(head))
         print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
+    return 0
+
+
+def suggest_command(args: argparse.Namespace, lib: Library) -> int:
+    """`suggest [QUERY]`: the untriaged papers by predicted interest, best first, each with why."""
+    if args.limit < 0:
+        raise CliError("--limit must be 0 (all) or more")
+    candidates = searched(lib, args.query, None).ids if args.query.strip() else None
+    suggestions = lib.suggestions(candidates).top(args.limit or None)
+    papers = {p.id: p for p in lib.papers([s.id for s in suggestions])}
+    near = {n for s in suggestions for n in s.near}
+    uids = lib.store.uids(sorted(near))
+    if args.json:
+        items = []
+        for s in suggestions:
+            item = papers[s.id].to_json()
+            item.update(score=round(s.score, 4), why=s.why, near=[uids[n] for n in s.near if n in uids])
+            items.append(item)
+        print(json.dumps(items, ensure_ascii=False, indent=2))
+        return 0
+    if not suggestions:
+        where = f" among the papers matching “{args.query}”" if args.query.strip() else ""
+        print(f"No untriaged papers{where}: every one is marked or has a priority.", file=sys.stderr)
+        return 0
+    width = shutil.get_terminal_size((100, 20)).columns
+    titles = {p.id: p.title for p in lib.papers(sorted(near))}
+    for s in suggestions:
+        print(f"{paper_line(papers[s.id], width - 8)}  {s.score:.3f}")
+        reasons = []
+        if s.why:
+            reasons.append("why: " + ", ".join(s.why))
+        if s.near:
+            reasons.append("like " + "; ".join(f"{uids[n]} {titles.get(n, '')[:40]}" for n in s.near if n in uids))
+        if reasons:
+            print("        " + " · ".join(reasons))
+    return 0
+
+
+def interests_command(args: argparse.Namespace, lib: Library) -> int:
+    """`interests`: print them; `--set TEXT`, `--file F` or `--clear` change them."""
+    if args.clear:
+        lib.set_interests([])
+        print("Interests cleared: suggestions learn from your marks alone.", file=sys.stderr)
+        return 0
+    if args.text is not None:
+        if not args.text.strip():
+            raise CliError("--set needs some text (--clear forgets the interests)")
+        lib.set_interests(args.text)
+        print(f"Interests set ({len(args.text.split()):,} words): `readinglist suggest` uses them.", file=sys.stderr)
+        return 0
+    if args.file is not None:
+        texts = lib.interests_from_file(args.file)
+        if not texts:
+            raise CliError(f"{args.file}: no titles or abstracts to learn from; nothing was changed")
+        lib.set_interests(texts, source=str(args.file))
+        print(f"Interests set from {args.file}: {len(texts):,} paper{'s' if len(texts) != 1 else ''}; "
+              "`readinglist suggest` uses them.", file=sys.stderr)  # fmt: skip
+        return 0
+    texts, source = lib.interests(), lib.interests_source()
+    if not texts:
+        print("No interests set. `readinglist interests --set TEXT` or `--file YOUR-PAPERS.bib` sets them.",
+              file=sys.stderr)  # fmt: skip
+        return 0
+    if source:
+        print(f"From {source}: {len(texts):,} paper{'s' if len(texts) != 1 else ''}", file=sys.stderr)
+    print("\n\n".join(texts))
     return 0
 
 
@@ -579,7 +675,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if lib.read_only and args.command in READS:
             print(f"readinglist: note: reading only; {lib.read_only_reason}", file=sys.stderr)
         return run_command(args, lib)
-    except (StoreError, QueryError, CliError, ImportFailure) as exc:
+    except (StoreError, QueryError, CliError, ImportFailure, NothingToLearn) as exc:
         print(f"readinglist: {exc}", file=sys.stderr)
         return 1
     except ImportCancelled:

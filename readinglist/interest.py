@@ -481,6 +481,7 @@ class Ranking:
         self.scores = scores
         self._score_of: dict[int, float] | None = None  # built on first use (a C loop of 94k items)
         self._positive_entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._every: np.ndarray | None = None  # every paper's score, marked or not (see order)
 
     @property
     def _score(self) -> dict[int, float]:
@@ -493,6 +494,29 @@ class Ranking:
 
     def score(self, paper_id: int) -> float | None:
         return self._score.get(paper_id)
+
+    def every_score(self) -> np.ndarray:
+        """Every paper's score under this model, in the features' row order, marked papers too: what sorting
+        any view by predicted interest needs. Computed once (a worker calls it before the window sorts)."""
+        if self._every is None:
+            self._every = self._features.scores(self._query)
+        return self._every
+
+    def order(self, ids: Sequence[int]) -> tuple[list[int], list[float]]:
+        """Any papers (a view's, marked or not) by predicted interest, best first, with their scores; a
+        paper the features lack (none expected) last, in the order given."""
+        f = self._features
+        wanted = np.asarray(list(ids), np.int64)
+        if not len(wanted):
+            return [], []
+        scores = np.full(len(wanted), -np.inf, np.float32)
+        if f.n:
+            where = np.minimum(np.searchsorted(f.ids, wanted), f.n - 1)
+            found = f.ids[where] == wanted
+            scores[found] = self.every_score()[where[found]]
+        order = np.argsort(-scores, kind="stable")
+        kept = scores[order]
+        return wanted[order].tolist(), np.where(np.isfinite(kept), kept, 0.0).astype(float).tolist()
 
     def top(self, limit: int | None = None, words: int = 5, near: int = 3) -> list[Suggestion]:
         """The best `limit` candidates, each explained."""

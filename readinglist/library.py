@@ -27,6 +27,7 @@ from readinglist.papers import (
     DEFAULT_STATE,
     STATES,
     ImportCancelled,
+    NothingToLearn,
     Paper,
     QueryError,
     RemovedPaper,
@@ -438,6 +439,47 @@ class Library:
         most and the positive papers it is closest to."""
         return self.interest_ranking(positive, negative, interests, candidates).top(limit)
 
+    def marks(self) -> tuple[list[int], list[int]]:
+        """The papers the ranking learns from: (positive — read, skimmed, queued or prioritised; negative —
+        skipped)."""
+        return self.store.interest_marks()
+
+    def interests(self) -> list[str]:
+        """The stored "my interests" texts (none: not set)."""
+        return self.store.interests()[0]
+
+    def interests_source(self) -> str:
+        """Where the stored interests came from: the file they were read from, or '' (typed, or none)."""
+        return self.store.interests()[1]
+
+    def set_interests(self, interests: Interests, source: str = "") -> list[str]:
+        """Keep these interests (a text, or several: see interests_from_file; empty clears them); every
+        suggestion uses them from now on. Returns the texts before, for undo."""
+        from readinglist.interest import interest_texts
+
+        if self.read_only:
+            raise StoreError(f"cannot set interests: {self.read_only_reason or 'the library is open read-only'}")
+        return self.store.set_interests(interest_texts(interests), source if interest_texts(interests) else "")[0]
+
+    def untriaged_count(self) -> int:
+        """Papers unread with no priority: those the ranking suggests."""
+        return self.store.untriaged_count()
+
+    def suggestions(
+        self,
+        candidates: Sequence[int] | None = None,
+        cancel: threading.Event | None = None,
+        marks: tuple[list[int], list[int]] | None = None,
+    ) -> Ranking:
+        """The untriaged papers (unread, no priority; of `candidates` if given, a search's results) ranked by
+        predicted interest from the user's marks (see marks) and stored interests. NothingToLearn when there
+        are neither (the order would mean nothing). Safe on a worker thread."""
+        positive, negative = marks if marks is not None else self.marks()
+        interests = self.interests()
+        if not positive and not negative and not interests:
+            raise NothingToLearn()
+        return self.interest_ranking(positive, negative, interests, candidates, cancel)
+
     @staticmethod
     def interests_from_file(path: Path | str) -> list[str]:
         """The title and abstract of each paper in a file of the user's own papers (BibTeX or any format an
@@ -472,10 +514,12 @@ class Library:
         return shared_phrases(texts[paper_id], texts[other_id], self.index.word_frequencies, top=top)
 
     def counts(self) -> dict[str, int]:
-        """Papers in each state, "all" of them, and how many are "triaged" (any state but unread)."""
+        """Papers in each state, "all" of them, how many are "triaged" (any state but unread), and how many
+        "untriaged" (unread with no priority: the Suggested papers)."""
         counts = self.store.state_counts()
         counts["all"] = sum(counts[s] for s in STATES)
         counts["triaged"] = counts["all"] - counts[DEFAULT_STATE]
+        counts["untriaged"] = self.store.untriaged_count()  # unread with no priority: what is suggested
         return counts
 
     def triaged_among(self, ids: Sequence[int]) -> dict[int, str]:

@@ -356,6 +356,16 @@ def describe_error(exc: BaseException, where: Path | str) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+NOTHING_TO_LEARN = "nothing to learn from yet: mark a few papers read/skipped or set interests first"
+
+
+class NothingToLearn(ValueError):
+    """No marks and no interests: the ranking would be the library's order, so no suggestion is made."""
+
+    def __init__(self, message: str = NOTHING_TO_LEARN):
+        super().__init__(message)
+
+
 class ImportCancelled(Exception):
     """The user cancelled an import; the file's changes were rolled back."""
 

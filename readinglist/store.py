@@ -358,6 +358,20 @@ def _set_columns(db: sqlite3.Connection, ids: Sequence[int]) -> None:
         )
 
 
+def _m0013_interests(db: sqlite3.Connection) -> None:
+    """The user's "my interests": the texts that seed the interest ranking before any mark (a paragraph, or
+    the title and abstract of each of their own papers), one row each, with where they came from. A table
+    of their own, not the meta table: they are the user's data (backed up, restored, shown and edited), several
+    texts at once, and meta holds the library's bookkeeping (revisions, the journal, the topics' run). With
+    them, an index of the prioritised papers."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS interests(id INTEGER PRIMARY KEY, text TEXT NOT NULL,"
+        " source TEXT NOT NULL DEFAULT '', set_at TEXT NOT NULL)"
+    )
+    # the marks are read after every mark (Store.interest_marks): the prioritised papers by an index
+    db.execute("CREATE INDEX IF NOT EXISTS papers_priority ON papers(priority) WHERE priority IS NOT NULL")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -371,6 +385,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0010_smart_lists", _m0010_smart_lists),
     ("0011_titles_with_math", _m0011_titles_with_math),
     ("0012_paper_columns", _m0012_paper_columns),
+    ("0013_interests", _m0013_interests),
 ]
 
 
@@ -1346,6 +1361,50 @@ class Store:
         """Changes when papers are added or their text revised (what topics are computed from)."""
         row = self.db.execute("SELECT count(*), max(id), max(updated_at) FROM papers").fetchone()
         return f"{row[0]}:{row[1] or 0}:{row[2] or ''}"
+
+    # ---- the interest ranking's inputs: the marks and "my interests" ----
+
+    def interest_marks(self) -> tuple[list[int], list[int]]:
+        """(positive, negative) papers, in id order: read, skimmed, queued or given a priority are positive;
+        skipped (with no priority) negative. Through the state index and the priority's (0013): it costs the
+        triaged papers, not the library."""
+        triaged = [s for s in STATES if s != DEFAULT_STATE]
+        priority = self.priority_sql
+        sql = f"SELECT id, state, {priority} FROM papers p WHERE state IN ({','.join('?' * len(triaged))})"
+        if priority != "NULL":
+            sql += f" UNION SELECT id, state, {priority} FROM papers p WHERE {priority} IS NOT NULL"
+        positive: list[int] = []
+        negative: list[int] = []
+        for pid, state, prio in self.db.execute(sql + " ORDER BY 1", triaged):
+            (negative if state == "skipped" and prio is None else positive).append(pid)
+        return positive, negative
+
+    def untriaged_count(self) -> int:
+        """Papers unread and without a priority: what the ranking suggests from."""
+        unread = self.state_counts()[DEFAULT_STATE]
+        if self.priority_sql == "NULL":
+            return unread
+        row = self.db.execute("SELECT count(*) FROM papers WHERE priority IS NOT NULL AND state = ?", (DEFAULT_STATE,))
+        return unread - int(row.fetchone()[0])
+
+    def interests(self) -> tuple[list[str], str]:
+        """The interests texts in the order set, and where they came from ('' when typed)."""
+        if not self.has_table("interests"):  # a read-only library older than migration 0013
+            return [], ""
+        rows = self.db.execute("SELECT text, source FROM interests ORDER BY id").fetchall()
+        return [r[0] for r in rows], (rows[0][1] if rows else "")
+
+    def set_interests(self, texts: Sequence[str], source: str = "") -> tuple[list[str], str]:
+        """Replace the interests (none: cleared); returns them as they were, for undo."""
+        with self.transaction() as db:
+            before = self.interests()
+            db.execute("DELETE FROM interests")
+            stamp = now()
+            db.executemany(
+                "INSERT INTO interests(text, source, set_at) VALUES (?, ?, ?)",
+                [(t, source, stamp) for t in texts if t.strip()],
+            )
+            return before
 
     # ---- smart lists ----
 

@@ -127,6 +127,24 @@ def test_counts_follow_state_changes(lib):
     ids = lib.search("").ids
     lib.set_state(ids[:3], "read")
     lib.set_state(ids[3:5], "skimmed")
-    assert lib.counts() == {"unread": 14, "queued": 0, "skimmed": 2, "read": 3, "skipped": 0, "all": 19, "triaged": 5}
+    assert lib.counts() == {
+        "unread": 14,
+        "queued": 0,
+        "skimmed": 2,
+        "read": 3,
+        "skipped": 0,
+        "all": 19,
+        "triaged": 5,
+        "untriaged": 14,
+    }
     lib.restore_states({ids[0]: "unread", ids[3]: "read"})
-    assert lib.counts() == {"unread": 15, "queued": 0, "skimmed": 1, "read": 3, "skipped": 0, "all": 19, "triaged": 4}
+    assert lib.counts() == {
+        "unread": 15,
+        "queued": 0,
+        "skimmed": 1,
+        "read": 3,
+        "skipped": 0,
+        "all": 19,
+        "triaged": 4,
+        "untriaged": 15,
+    }

@@ -24,7 +24,16 @@ def test_a_removed_paper_is_in_no_list_count_search_export_or_related_papers(lib
     lib.add_tags([other], ["keep me"])
     assert lib.related(other)  # the index is open: its documents must go too
     assert lib.remove([pid]) == [pid]
-    assert lib.counts() == {"unread": 18, "queued": 0, "skimmed": 0, "read": 0, "skipped": 0, "triaged": 0, "all": 18}
+    assert lib.counts() == {
+        "unread": 18,
+        "queued": 0,
+        "skimmed": 0,
+        "read": 0,
+        "skipped": 0,
+        "all": 18,
+        "triaged": 0,
+        "untriaged": 18,
+    }
     assert lib.store.count() == 18  # the cached count moved on
     assert pid not in lib.search("").ids and len(lib.search("").ids) == 18
     assert lib.search("BEXA").ids == [] and lib.search('tag:"keep me"').ids == [other]

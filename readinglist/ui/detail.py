@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import threading
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
@@ -24,6 +25,11 @@ from readinglist.markup import inline_html, to_html, truncated_html
 from readinglist.papers import STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.workers import Runner
+
+if TYPE_CHECKING:
+    from readinglist.interest import Suggestion
+
+Explainer = Callable[[int], "Suggestion | None"]  # why a paper is suggested (None: it is not)
 
 AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
@@ -38,8 +44,10 @@ def paper_html(
     outside: bool = False,
     topic: tuple[int, str] | None = None,
     whole: bool = False,
+    why: tuple[Suggestion, list[Paper]] | None = None,
 ) -> str:
-    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed. A huge
+    """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed; `why`: it
+    is suggested, for these words and phrases and these marked papers (links, as related papers are). A huge
     abstract shows its start and a "Show all" link (rendering is linear, but a 50 MB text still takes
     seconds): `whole` renders all of it."""
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
@@ -58,6 +66,8 @@ def paper_html(
         f"{f' · priority {p.priority}' if p.priority else ''}"
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
     ]
+    if why is not None:
+        parts.append(why_html(*why))
     if p.authors:
         shown = ", ".join(p.authors[:12]) + (f" and {len(p.authors) - 12} more" if len(p.authors) > 12 else "")
         parts.append(f"<p><i>{html.escape(shown)}</i></p>")
@@ -101,6 +111,18 @@ def paper_html(
     return "".join(parts)
 
 
+def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
+    """Why a paper is suggested: the words of it that weighed most, and the marked papers it is closest to."""
+    lines = [f"<b>Suggested</b> · score {suggestion.score:.3f}"]
+    if suggestion.why:
+        lines.append("Weighed most: " + ", ".join(f"<b>{html.escape(w)}</b>" for w in suggestion.why))
+    if near:
+        links = "; ".join(f'<a href="paper:{n.uid}">{html.escape(n.title)}</a> ({STATE_LABELS[n.state].lower()})'
+                          for n in near)  # fmt: skip
+        lines.append(f"Closest to your {links}")
+    return f'<p class="muted" id="why">{"<br>".join(lines)}</p>'
+
+
 def empty_html(palette: QPalette, message: str) -> str:
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     return f'<p style="color:{muted}; margin-top:40px" align="center">{html.escape(message)}</p>'
@@ -135,6 +157,8 @@ class DetailPane(SafeTextBrowser):
         self._related_gen = 0
         self._related_cancel: threading.Event | None = None
         self.after_results_ms = AFTER_RESULTS_MS
+        self._explain: Explainer | None = None
+        self.why: Suggestion | None = None  # the explanation on screen (None: the paper is not suggested)
         self.setObjectName("detailView")
         self.anchorClicked.connect(self.open_link)
         self._render_timer = QTimer(self)
@@ -205,6 +229,13 @@ class DetailPane(SafeTextBrowser):
         """The results shown now: their query's words are highlighted from the next render on."""
         self._terms = result.terms if result.query.strip() and result.terms else None
 
+    def set_explainer(self, explain: Explainer | None) -> None:
+        """Say why each paper shown is suggested, by asking `explain` (None: say nothing); the paper on screen
+        is shown again with it on the next turn of the loop."""
+        self._explain = explain
+        if self._current is not None:
+            self.refresh([self._current])
+
     def refresh(self, ids: Sequence[int]) -> None:
         """These papers changed (an edit or its undo). The current one is shown again on the next turn of
         the loop: marking with auto-advance moves on first, and then only the next paper is rendered."""
@@ -251,7 +282,9 @@ class DetailPane(SafeTextBrowser):
             tid = self._library.topics_of([paper.id]).get(paper.id)
             topic = (tid, self._topic_names[tid]) if tid in self._topic_names else None
         whole = self._whole == paper.id
-        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole))
+        self.why = self._explain(paper.id) if self._explain is not None else None
+        why = (self.why, self._library.papers(self.why.near)) if self.why is not None else None
+        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why))
         if related is not None:
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -75,6 +76,7 @@ from readinglist.ui.paper_model import COLUMNS, LABELS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import CORRECTION_KEY, SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
+from readinglist.ui.suggestions import InterestsDialog, Suggester, reason_text
 from readinglist.ui.topics_bar import TopicsBar
 from readinglist.ui.topics_section import TopicsSection
 from readinglist.ui.undo import (
@@ -92,6 +94,9 @@ from readinglist.ui.undo import (
 )
 from readinglist.ui.workers import Runner
 
+if TYPE_CHECKING:
+    from readinglist.interest import Suggestion
+
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
 HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
@@ -108,6 +113,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.read_only = library.read_only
         self.runner = Runner(self)
+        self.suggester = Suggester(library, self.runner, self)
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
         self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
@@ -165,6 +171,7 @@ class MainWindow(QMainWindow):
     def _warmed(self, failed: Exception | None) -> None:
         runtime.freeze_long_lived()
         self._count_lists()
+        self.suggester.schedule(force=True)  # the first ranking, once the search index is up
         if failed is not None:
             self.notice.show_message(f"Could not prepare spelling corrections: {failed}", 0)
         self.topics_bar.update_if_due()  # a library opened with no topics, or with papers new since
@@ -257,6 +264,11 @@ class MainWindow(QMainWindow):
         self.actionBack.setEnabled(False)
         self.actionForward.setEnabled(False)
         self.actionSaveList = act("actionSaveList", "&Save View as List…", ["Ctrl+S"], lambda: self.save_list())
+        self.actionInterests = act("actionInterests", "My &Interests…", [], self.edit_interests)
+        self.actionSortSuggested = QAction("Sort by &Suggested", self, checkable=True)
+        self.actionSortSuggested.setObjectName("actionSortSuggested")
+        self.actionSortSuggested.setToolTip("Any view's papers by predicted interest (a column's header sorts by it)")
+        self.actionSortSuggested.toggled.connect(self._sort_suggested)
         self.actionAutoAdvance = QAction("&Advance After Marking", self, checkable=True)
         self.actionAutoAdvance.setObjectName("actionAutoAdvance")
         self.actionAutoAdvance.setChecked(bool(self.settings.value("autoAdvance", True, type=bool)))
@@ -275,7 +287,7 @@ class MainWindow(QMainWindow):
         esc.activated.connect(self.escape)
         if self.read_only:
             for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionRestore,
-                      self.actionEditTitle, self.actionRemove, self.actionSaveList):  # fmt: skip
+                      self.actionEditTitle, self.actionRemove, self.actionSaveList, self.actionInterests):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -413,6 +425,10 @@ class MainWindow(QMainWindow):
         self.backups.busy.connect(lambda busy: self.actionRestore.setEnabled(not busy and not self.read_only))
         self.backups.restored.connect(self._after_restore)
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
+        table.view.horizontalHeader().sortIndicatorChanged.connect(self._header_sorted)
+        self.sidebar.filterChanged.connect(self._filter_changed)
+        self.suggester.rankingChanged.connect(self._ranking_changed)
+        detail.set_explainer(self._explain)
         self._wire_topics()
 
     def _wire_topics(self) -> None:
@@ -485,6 +501,8 @@ class MainWindow(QMainWindow):
         """Results replace results: the paper wanted (going back, a removal undone), else the paper shown,
         stays current if they hold it, however late they come."""
         self.detail.set_terms(result)
+        if self._suggesting():
+            result = self.suggester.arrange(result, untriaged_only=self.sidebar.filter.suggested)
         self.map_pane.view.set_results(self._lit(result))
         shown = self._in_area(result)
         wanted, self._wanted = self._wanted, None
@@ -512,11 +530,14 @@ class MainWindow(QMainWindow):
         column = self.table.sort_column
         result = self.search_bar.last_result
         query = bool(result is not None and result.query.strip())
-        self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query)
-        self.actionSortRelevance.setChecked(column is None)
+        suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
+        self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
+        self.actionSortRelevance.setChecked(column is None and not suggested)
 
     def sort_by_relevance(self) -> None:
-        """Back to rank order (the order added, without a query), from a column's sort."""
+        """Back to rank order (the order added, without a query), from a column's sort or the Suggested sort."""
+        if self.actionSortSuggested.isChecked():
+            self.actionSortSuggested.setChecked(False)  # searched again, in rank order
         self.table.sort_by_rank()
         self._order_changed()  # also when it was in force already: the entry stays checked
 
@@ -729,6 +750,7 @@ class MainWindow(QMainWindow):
         self.detail.refresh(ids)
         self._list_timer.start()  # the lists are recounted once the marking pauses
         self.map_pane.view.papers_changed(list(ids))
+        self.suggester.schedule()  # and the suggestions re-ranked, in the background
 
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
         """Another process changed these papers: rows, counts, tags and the paper shown follow (a note being
@@ -784,6 +806,55 @@ class MainWindow(QMainWindow):
         if not ids or self.read_only:
             return
         self._push(SetPriorityCommand(self.library, ids, priority, self._changed))
+
+    # ---- suggestions ----
+
+    def _suggesting(self) -> bool:
+        """The papers shown are in predicted-interest order: the Suggested view, or the Suggested sort."""
+        return self.sidebar.filter.suggested or self.actionSortSuggested.isChecked()
+
+    def _explain(self, paper_id: int) -> Suggestion | None:
+        """Why a paper is suggested, while suggestions are what the reader looks at."""
+        return self.suggester.explain(paper_id) if self._suggesting() else None
+
+    def _filter_changed(self, view: object) -> None:
+        """Picking Suggested shows its order: a column's sort lets go; with nothing to learn from, it says so."""
+        if self.sidebar.filter.suggested:
+            self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            if self.suggester.ranking is None and self.suggester.idle:
+                self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
+                                         self.edit_interests)  # fmt: skip
+        self.detail.set_explainer(self._explain)
+
+    def _sort_suggested(self, on: bool) -> None:
+        if on:
+            self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            if self.suggester.ranking is None:
+                self.notice.show_message(reason_text(self.suggester.reason), 15000)
+        self.detail.set_explainer(self._explain)
+        self.search_bar.run()
+
+    def _header_sorted(self, section: int, _order: Qt.SortOrder) -> None:
+        """A column's header sorts by that column: the Suggested sort lets go."""
+        if section >= 0 and self.actionSortSuggested.isChecked():
+            self.actionSortSuggested.setChecked(False)
+
+    def _ranking_changed(self) -> None:
+        """A re-rank arrived: the papers shown in its order are searched again (the current paper stays
+        current; the papers marked meanwhile leave the Suggested view), and the paper shown says why anew."""
+        if self._suggesting():
+            self.search_bar.run()
+            self.detail.set_explainer(self._explain)
+
+    def edit_interests(self) -> None:
+        """My interests: a text box and "Load from BibTeX…"; saved, they re-rank the suggestions."""
+        if self.read_only:
+            return
+        dialog = InterestsDialog(self.library, self.settings, self)
+        if dialog.exec():
+            self.notice.show_message("Interests saved: the suggestions are re-ranked with them.", 5000)
+            self.suggester.schedule(force=True)
+        dialog.deleteLater()
 
     # ---- smart lists ----
 
@@ -1017,6 +1088,7 @@ class MainWindow(QMainWindow):
         self._default_columns()
         self.update_counts()
         self._list_timer.start()
+        self.suggester.schedule(force=True)
         self.editors.update_completions()
         self.search_bar.run()
         self.topics_bar.update_if_due()
@@ -1076,6 +1148,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Join workers and close the library (tests call this before teardown)."""
         self._warm_timer.stop()
+        self.suggester.stop()
         self.outside.stop()
         self._list_timer.stop()
         self.topics_bar.cancel()

@@ -28,11 +28,16 @@ class OrderNote(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(self.button)
 
-    def show_order(self, column: str | None, descending: bool, query: bool) -> None:
+    def show_order(self, column: str | None, descending: bool, query: bool, suggested: str = "") -> None:
         """`column` is the label of the column sorted by (None: the results' own order); `query` whether
-        the results are a query's (rank order) or every paper (the order they were added)."""
+        the results are a query's (rank order) or every paper (the order they were added); `suggested`:
+        "view" for the Suggested view, "sort" for the Suggested sort of any view (by predicted interest)."""
         own = "Relevance" if query else "Order added"
-        if column is None:
+        if column is None and suggested:
+            self.label.setText("By predicted interest" + (" · back to" if suggested == "sort" else ""))
+            self.button.setText(own)
+            self.button.setVisible(suggested == "sort")
+        elif column is None:
             self.label.setText("Ranked by relevance" if query else "In the order added")
             self.button.hide()
         else:

@@ -1,5 +1,6 @@
 """The sidebar: the library by reading state, the saved lists and the tags, each with its count, and under
-them what the papers shown are and how far their triage has come.
+them what the papers shown are and how far their triage has come. Its first entry, Suggested, is the
+untriaged papers (unread, no priority) in the order the interest ranking predicts (ui/suggestions.py).
 
 The sidebar narrows the papers two ways at once, as Zotero's collections and tag selector do: by a state (the
 Library section: All, Unread, Queued, …) and by a tag or a saved list. Both choices stay highlighted, a click
@@ -46,27 +47,34 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import STATE_HINTS, STATE_KEYS, STATE_LABELS, STATES, SmartList, StoreError
+from readinglist.papers import DEFAULT_STATE, STATE_HINTS, STATE_KEYS, STATE_LABELS, STATES, SmartList, StoreError
 
 Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
 ALL_KEY: Key = ("all", None)
+SUGGESTED_KEY: Key = ("suggested", None)
 
 
 @dataclass(frozen=True)
 class Filter:
-    """What the sidebar narrows the papers to: a state (None: every state), and a tag or a saved list."""
+    """What the sidebar narrows the papers to: a state (None: every state), and a tag or a saved list; or,
+    `suggested`, the untriaged papers (unread, no priority) by predicted interest, within the tag if one."""
 
     state: str | None = None
     tag: str | None = None
     smart_list: SmartList | None = None
+    suggested: bool = False
 
     def search_args(self) -> dict[str, Any]:
-        """Library.search's arguments for this filter (the query typed is searched within them)."""
+        """Library.search's arguments for this filter (the query typed is searched within them). Suggested
+        searches the unread papers: the ranking keeps those without a priority, in its order."""
         sl = self.smart_list
-        return {"state": self.state, "tag": sl.tag if sl else self.tag, "within": sl.query if sl else ""}
+        state = DEFAULT_STATE if self.suggested else self.state
+        return {"state": state, "tag": sl.tag if sl else self.tag, "within": sl.query if sl else ""}
 
     def phrase(self) -> str:
         """The papers shown, in words that fit a sentence: "unread papers tagged “rl”"."""
+        if self.suggested:
+            return "suggested papers" + (f" tagged “{self.tag}”" if self.tag else "")
         head = f"{STATE_LABELS[self.state].lower()} papers" if self.state else "papers"
         if self.smart_list is not None:
             return f"{head} in the list “{self.smart_list.name}”"
@@ -74,6 +82,8 @@ class Filter:
 
     def caption(self) -> str:
         """What the sidebar's caption says: "Unread · tag rl", "List: To read", "List: To read · Read"."""
+        if self.suggested:
+            return f"Suggested · tag {self.tag}" if self.tag else "Suggested"
         state = STATE_LABELS[self.state] if self.state else "All"
         sl = self.smart_list
         if sl is not None:
@@ -125,10 +135,12 @@ class SidebarModel(QStandardItemModel):
 
     @staticmethod
     def library_entries(counts: dict[str, int]) -> list[tuple[str, Key, str]]:
-        """The Library section: All, then each state, with its count. (The learned ranking's "Suggested"
-        entry, issue 15.2, goes first here, as a row of its own kind that `Sidebar._pick` turns into its
-        filter.)"""
-        entries: list[tuple[str, Key, str]] = [("All", ALL_KEY, f"{counts['all']:,}")]
+        """The Library section: Suggested (the untriaged papers, by predicted interest), All, then each state,
+        with its count."""
+        entries: list[tuple[str, Key, str]] = [
+            ("Suggested", SUGGESTED_KEY, f"{counts.get('untriaged', counts[DEFAULT_STATE]):,}"),
+            ("All", ALL_KEY, f"{counts['all']:,}"),
+        ]
         return entries + [(STATE_LABELS[state], ("state", state), f"{counts[state]:,}") for state in STATES]
 
     def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
@@ -140,6 +152,9 @@ class SidebarModel(QStandardItemModel):
                 tip = f"{STATE_LABELS[key[1]]}: {STATE_HINTS[key[1]]} (key {STATE_KEYS[key[1]].lower()})"
                 if item.toolTip() != tip:
                     item.setToolTip(tip)
+            elif key == SUGGESTED_KEY and not item.toolTip().startswith("Suggested:"):
+                item.setToolTip("Suggested: the papers you have not triaged (unread, no priority), those you will "
+                                "most likely care about first, learned from your marks and interests")  # fmt: skip
         self._fill(self.tags_root, [(name, ("tag", name), f"{n:,}") for name, n in tags])
         self.tags_root.setText(f"Tags ({len(tags)})" if tags else "Tags")
 
@@ -258,7 +273,7 @@ class Sidebar(QTreeView):
     def _show_choice(self) -> None:
         """Highlight the state's row and the tag's or list's row: what is combined is what is lit."""
         view = self._filter
-        keys: list[Key] = [("state", view.state) if view.state else ALL_KEY]
+        keys: list[Key] = [SUGGESTED_KEY if view.suggested else ("state", view.state) if view.state else ALL_KEY]
         if view.smart_list is not None:
             keys.append(("list", str(view.smart_list.id)))
         elif view.tag:
@@ -278,16 +293,18 @@ class Sidebar(QTreeView):
         state (a list brings its own)."""
         kind, value = key
         view = self._filter
+        if kind == "suggested":  # the untriaged papers, within the tag chosen (a list brings a state of its own)
+            return Filter(tag=view.tag, suggested=True)
         if kind == "all":
-            return replace(view, state=None)
+            return replace(view, state=None, suggested=False)
         if kind == "state":
-            return replace(view, state=value)
+            return replace(view, state=value, suggested=False)
         if kind == "tag":
             return replace(view, tag=value, smart_list=None)
         if kind == "list":
             sl = next((sl for sl in self._lists if str(sl.id) == value), None)
             if sl is not None:
-                return Filter(state=sl.state, smart_list=sl)
+                return Filter(state=sl.state, smart_list=sl)  # (not suggested: a list is its own view)
         return view
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

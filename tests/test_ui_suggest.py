@@ -1,0 +1,220 @@
+"""Suggestions in the window: the Suggested entry on a small synthetic library with planted papers, the
+re-rank after a mark (arriving by signal), the Suggested sort of any view, why in the detail pane, and the
+interests dialog."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer, QUrl
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPlainTextEdit
+from test_interest import synthetic, write_papers
+from test_suggest import QUASAR_BIB
+from test_ui import click_sidebar
+
+from readinglist.app import create_main_window
+from readinglist.library import Library
+from readinglist.ui.paper_model import COLUMNS
+from readinglist.ui.sidebar import SUGGESTED_KEY
+from readinglist.ui.suggestions import InterestsDialog
+
+
+@pytest.fixture
+def planted_window(qtbot, data_dir: Path, tmp_path: Path):
+    """The window over 60 synthetic papers, the first 10 of which speak of quasars: (window, relevant, rest)."""
+    papers = synthetic()
+    random.Random(3).shuffle(papers)  # the planted papers scattered through the library's order
+    lib = Library.open(data_dir, seed=False)
+    lib.import_files([write_papers(tmp_path / "planted.jsonl", papers)])
+    ids = lib.store.all_ids()
+    planted = [p.id for p in lib.papers(ids) if p.title.startswith("A quasar")]
+    lib.close()
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 60)
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)  # the first (empty) ranking is made
+    assert len(planted) == 10 and planted != ids[:10]
+    yield w, planted, [i for i in ids if i not in planted]
+    w.shutdown()
+
+
+def mark(qtbot, w, ids, state):
+    """Mark papers as the reader does (select them, press the state's key); the re-rank is left to come."""
+    assert w.table.select_ids(ids)
+    w.table.view.setFocus()
+    qtbot.keyClick(w.table.view, {"read": Qt.Key.Key_R, "skipped": Qt.Key.Key_X}[state])
+
+
+def wait_for_rerank(qtbot, w):
+    """The re-rank's signal, and the view searched again in its order."""
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        pass
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)
+
+
+def test_the_sidebar_starts_with_suggested_and_counts_the_untriaged(planted_window):
+    w, relevant, _ = planted_window
+    library_root = w.sidebar.entries.library_root
+    assert library_root.child(0).text() == "Suggested  (60)"
+    w.library.set_priority([relevant[0]], 1)
+    w.update_counts()
+    assert library_root.child(0).text() == "Suggested  (59)"
+
+
+def test_suggested_lists_the_planted_papers_first_after_a_few_marks(qtbot, planted_window):
+    w, relevant, rest = planted_window
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        mark(qtbot, w, relevant[:3], "read")
+        mark(qtbot, w, rest[:3], "skipped")  # in the same burst: one re-rank for both
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    assert set(w.library.marks()[0]) == set(relevant[:3])
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 54)
+    assert w.sidebar.filter.suggested and w.view_summary.caption.text() == "Suggested"
+    shown = w.table.model.ids
+    assert set(shown[:7]) == set(relevant[3:])  # every planted paper not marked, first
+    assert not set(shown) & set(relevant[:3] + rest[:3])  # and no marked paper at all
+    assert w.table.model.scores == sorted(w.table.model.scores, reverse=True)
+
+
+def test_a_mark_re_ranks_in_the_background_and_the_view_follows(qtbot, planted_window):
+    w, relevant, _rest = planted_window
+    mark(qtbot, w, [relevant[0]], "read")
+    wait_for_rerank(qtbot, w)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 59)
+    before = w.suggester.reranks
+    top = w.table.model.ids[0]
+    assert top in relevant
+    w.table.select_ids([top])
+    w.table.view.setFocus()
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        qtbot.keyClick(w.table.view, Qt.Key.Key_X)  # not for me after all: skipped, and the next is current
+        assert w.suggester.reranks == before  # the mark returned at once; the re-rank is still to come
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 58)
+    assert w.suggester.reranks == before + 1
+    assert top not in w.table.model.ids  # the skipped paper has left the Suggested view
+    assert w.table.current_id is not None and w.table.current_id != top
+    assert w.library.marks() == ([relevant[0]], [top])
+
+
+def test_a_burst_of_marks_is_one_re_rank(qtbot, planted_window):
+    w, _relevant, rest = planted_window
+    before = w.suggester.reranks
+    w.table.select_ids([rest[0]])
+    w.table.view.setFocus()
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        for _ in range(5):  # x x x x x: five papers skipped in a row, advancing
+            qtbot.keyClick(w.table.view, Qt.Key.Key_X)
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    assert len(w.library.marks()[1]) == 5
+    assert w.suggester.reranks == before + 1
+
+
+def test_a_tag_or_a_note_does_not_re_rank(qtbot, planted_window):
+    w, relevant, _ = planted_window
+    mark(qtbot, w, [relevant[0]], "read")
+    wait_for_rerank(qtbot, w)
+    before, ranking = w.suggester.reranks, w.suggester.ranking
+    w.editors.tagsApplied.emit({relevant[1]: ["astro"]}, "Add tag")
+    qtbot.waitUntil(lambda: w.library.paper(relevant[1]).tags == ["astro"])
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    assert w.suggester.reranks == before and w.suggester.ranking is ranking
+
+
+def test_the_detail_pane_says_why_a_suggested_paper_is_suggested(qtbot, planted_window):
+    w, relevant, _rest = planted_window
+    mark(qtbot, w, relevant[:3], "read")
+    wait_for_rerank(qtbot, w)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 57)
+    top = w.table.model.ids[0]
+    w.table.select_ids([top])
+    qtbot.waitUntil(lambda: w.detail.paper_id == top and w.detail.why is not None)
+    why = w.detail.why
+    assert why.id == top and "quasar" in " ".join(why.why)
+    assert why.near and set(why.near) <= set(relevant[:3])
+    html = w.detail.toHtml()
+    assert "Weighed most" in html and "quasar" in html
+    near = w.library.paper(why.near[0])
+    assert f"paper:{near.uid}" in html  # a link the pane follows
+    w.detail.open_link(QUrl(f"paper:{near.uid}"))
+    qtbot.waitUntil(lambda: w.detail.paper_id == near.id)
+    assert w.detail.why is None and "Weighed most" not in w.detail.toHtml()  # a marked paper is no suggestion
+    click_sidebar(qtbot, w, ("all", None))  # among all papers, in library order, no paper says why
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 60)
+    w.table.select_ids([relevant[5]])
+    qtbot.waitUntil(lambda: w.detail.paper_id == relevant[5])
+    qtbot.waitUntil(lambda: "Weighed most" not in w.detail.toHtml())
+    assert w.detail.why is None
+
+
+def test_sort_by_suggested_orders_any_view_until_a_column_is_sorted(qtbot, planted_window):
+    w, relevant, _rest = planted_window
+    mark(qtbot, w, relevant[:2], "read")
+    wait_for_rerank(qtbot, w)
+    assert set(w.table.model.ids[:10]) != set(relevant)  # All, in library order: the planted papers scattered
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.actionSortSuggested.setChecked(True)
+    assert w.table.model.rowCount() == 60  # every paper of the view, marked ones too
+    assert set(w.table.model.ids[:10]) == set(relevant)
+    assert w.order_note.label.text().startswith("By predicted interest") and not w.actionSortRelevance.isChecked()
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.actionSortRelevance.trigger()  # back to the view's own order: the Suggested sort lets go
+    assert not w.actionSortSuggested.isChecked() and w.actionSortRelevance.isChecked()
+    assert w.order_note.label.text() == "In the order added"
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.actionSortSuggested.setChecked(True)
+    header = w.table.view.horizontalHeader()
+    header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.AscendingOrder)
+    assert not w.actionSortSuggested.isChecked()
+    titles = [w.library.paper(i).title.casefold() for i in w.table.model.ids[:5]]
+    assert titles == sorted(titles)
+
+
+def test_with_nothing_to_learn_suggested_says_what_to_do(qtbot, planted_window):
+    w, _, _ = planted_window
+    assert w.suggester.ranking is None
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 60)
+    assert "mark a few papers read/skipped" in w.notice.text() and "My Interests" in w.notice.action_text
+
+
+def test_the_interests_dialog_saves_and_loads_from_bibtex(qtbot, planted_window, tmp_path):
+    w, _relevant, _ = planted_window
+    dialog = InterestsDialog(w.library, w.settings, w)
+    qtbot.addWidget(dialog)
+    bib = tmp_path / "mine.bib"
+    bib.write_text(QUASAR_BIB)
+    assert dialog.load(bib)
+    assert dialog.sourceLabel.text() == "From mine.bib" and len(dialog.texts()) == 2
+    assert "Quasar redshift spectroscopy at scale" in dialog.textBox.toPlainText()
+    dialog.accept()
+    assert w.library.interests_source() == str(bib) and len(w.library.interests()) == 2
+    junk = tmp_path / "junk.bib"
+    junk.write_bytes(b"\x00\xff" * 50)
+    again = InterestsDialog(w.library, w.settings, w)
+    qtbot.addWidget(again)
+    QTimer.singleShot(0, lambda: QApplication.activeModalWidget().close())  # the warning says why
+    assert not again.load(junk)
+    assert len(again.texts()) == 2  # the box as it was
+
+
+def test_interests_from_the_paper_menu_seed_the_suggestions(qtbot, planted_window):
+    w, relevant, _ = planted_window
+
+    def type_and_save() -> None:
+        dialog = QApplication.activeModalWidget()
+        dialog.findChild(QPlainTextEdit, "interestsText").setPlainText("redshift spectroscopy of quasar halos")
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save).click()
+
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        QTimer.singleShot(0, type_and_save)
+        w.actionInterests.trigger()
+    assert w.library.interests() == ["redshift spectroscopy of quasar halos"]
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 60)
+    assert set(w.table.model.ids[:10]) == set(relevant)  # before any mark
