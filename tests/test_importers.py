@@ -175,3 +175,13 @@ def test_json_authors_forms_and_missing_keys(tmp_path):
     assert [r.authors for r in parsed.records[:2]] == [["A. B", "C. D"], ["A. B", "C. D"]]
     assert len(parsed.records) == 4 and parsed.skipped == 1
     assert parsed.records[3].abstract == ""
+
+
+def test_crossref_parent_after_the_child_gives_the_venue(tmp_path):
+    f = tmp_path / "x.bib"
+    f.write_text(
+        "@inproceedings{c, title = {Child}, crossref = {P}}\n@proceedings{P, title = {Proc. of Things}, year = 1999}\n"
+        "@proceedings{Q, title = {Another}}\n"
+    )
+    (r,) = parse_file(f).records
+    assert (r.venue, r.year) == ("Proc. of Things", 1999)
