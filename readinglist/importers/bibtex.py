@@ -7,7 +7,11 @@ Every expansion is bounded: a value (field or macro) by the field limit, all mac
 by the macro limit, so forty doubling macros end the import at once instead of asking for 512 GB.
 
 The file is cut into blocks at each line that starts an entry (`@type{`), and the blocks are parsed a chunk
-at a time, so memory is bounded by a chunk and no broken entry can swallow the next.
+at a time, so memory is bounded by a chunk and no broken entry can swallow the next. An entry bibtexparser
+rejects is read again here: first by BibTeX's own brace rule (a backslash does not escape a brace, so
+`H\\{o}gsgaard` balances as BibTeX says it does), then line by line (a field per `name =` line) when a
+brace is left open; either way it is imported with a warning naming the file, the line and the key. A
+repeated field keeps its first value, as BibTeX does, with a warning.
 
 Before the entries are read, one pass collects what an entry may refer to anywhere in the file: @string
 macros (defined in order, as BibTeX reads them), the @proceedings entry that gives a volume's venue and year,
@@ -16,6 +20,7 @@ and crossref targets (which BibTeX wants after the entries that cite them).
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Iterator
@@ -25,6 +30,7 @@ from pathlib import Path
 import bibtexparser
 from bibtexparser.model import (
     DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
     Entry,
     ParsingFailedBlock,
     String,
@@ -179,7 +185,9 @@ class _Entry:
     type: str
     key: str
     line: int
-    fields: list[tuple[str, str, int, str]]  # name (lower case), raw value, line, name as written
+    fields: list[tuple[str, str, int, str]]  # name (lower case), raw value, line, name as written; first kept
+    repeated: list[str] = field(default_factory=list)
+    recovered: str = ""  # how a rejected entry was read, for the warning
 
 
 @dataclass
@@ -248,29 +256,186 @@ def _block_items(chunk: list[tuple[int, str]]) -> Iterator[_Item]:
     try:
         lib = bibtexparser.parse_string(chunk[0][1], parse_stack=[])
     except Exception:
-        yield _Unreadable(chunk[0][0])
+        recovered = _salvage(chunk[0][1], chunk[0][0])
+        yield recovered if recovered is not None else _Unreadable(chunk[0][0])
         return
     yield from _library_items(lib, chunk)
 
 
 def _library_items(lib: bibtexparser.Library, chunk: list[tuple[int, str]]) -> Iterator[_Item]:
     base = chunk[0][0]
+    starts = []  # each block's first line within the chunk's text
+    offset = 0
+    for _, text in chunk:
+        starts.append(offset)
+        offset += text.count("\n") + 1
     for block in lib.blocks:
         line = base + (block.start_line or 0)
         if isinstance(block, String):
             yield _Macro(block.key, block.value, line)
         elif isinstance(block, Entry):
             yield _entry(block, base)
-        elif isinstance(block, DuplicateBlockKeyBlock):
+        elif isinstance(block, (DuplicateFieldKeyBlock, DuplicateBlockKeyBlock)):
             if isinstance(block.ignore_error_block, Entry):
                 yield _entry(block.ignore_error_block, base)
         elif isinstance(block, ParsingFailedBlock):
-            yield _Unreadable(line)
+            rel = block.start_line or 0
+            i = bisect.bisect_right(starts, rel) - 1
+            first, text = chunk[i]
+            lines = text.split("\n")[rel - starts[i] :]  # from the failed block's line to the end of ours
+            recovered = _salvage("\n".join(lines), first + rel - starts[i])
+            yield recovered if recovered is not None else _Unreadable(line)
 
 
 def _entry(block: Entry, base: int) -> _Entry:
-    fields = [(f.key.lower(), f.value, base + (f.start_line or block.start_line or 0), f.key) for f in block.fields]
-    return _Entry(block.entry_type, block.key, base + (block.start_line or 0), fields)
+    entry = _Entry(block.entry_type, block.key, base + (block.start_line or 0), [])
+    seen = set()
+    for fld in block.fields:
+        name = fld.key.lower()
+        if name in seen:
+            entry.repeated.append(fld.key)
+            continue
+        seen.add(name)
+        entry.fields.append((name, fld.value, base + (fld.start_line or block.start_line or 0), fld.key))
+    return entry
+
+
+# ---- recovery of an entry bibtexparser rejects ----------------------------------------------------------
+
+_HEAD = re.compile(r"\s*@\s*(\w+)\s*([{(])\s*([^,\s{}()\"#=]*)\s*,?")
+_FIELD_START = re.compile(r"[\s,]*([A-Za-z_][\w\-:.+/]*)\s*=\s*")
+_FIELD_LINE = re.compile(r"^[ \t]*([A-Za-z_][\w\-:.+/]*)[ \t]*=[ \t]*", re.M)
+_BARE = re.compile(r"[^\s,#{}()\"=]+")
+_WS = re.compile(r"\s*")
+_BRACES = re.compile(r"[{}]")
+_QUOTE_MARKS = re.compile(r'[{}"]')
+
+
+def _close_brace(text: str, pos: int) -> int:
+    """The index after the `}` closing the `{` at pos, counting braces as BibTeX does (a backslash escapes
+    nothing); -1 when it does not close."""
+    depth = 0
+    for m in _BRACES.finditer(text, pos):
+        depth += 1 if m.group() == "{" else -1
+        if depth == 0:
+            return m.end()
+    return -1
+
+
+def _close_quote(text: str, pos: int) -> int:
+    depth = 0
+    for m in _QUOTE_MARKS.finditer(text, pos + 1):
+        ch = m.group()
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            return m.end()
+    return -1
+
+
+def _balanced(value: str) -> bool:
+    depth = 0
+    for m in _BRACES.finditer(value):
+        depth += 1 if m.group() == "{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _strict(text: str, pos: int, close: str) -> list[tuple[str, str, int]] | None:
+    """Fields by BibTeX's rules, or None when the entry does not close where it should."""
+    fields: list[tuple[str, str, int]] = []
+    n = len(text)
+    while True:
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        while pos < n and text[pos] == ",":
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+        if pos >= n:
+            return None
+        if text[pos] == close:
+            return fields
+        fm = _FIELD_START.match(text, pos)
+        if not fm:
+            return None
+        start = pos = fm.end()
+        while True:
+            if pos >= n:
+                return None
+            if text[pos] == "{":
+                pos = _close_brace(text, pos)
+            elif text[pos] == '"':
+                pos = _close_quote(text, pos)
+            else:
+                bare = _BARE.match(text, pos)
+                pos = bare.end() if bare else -1
+            if pos < 0:
+                return None
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos < n and text[pos] == "#":
+                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                continue
+            break
+        fields.append((fm.group(1), text[start:pos].strip(), start))
+        if pos < n and text[pos] not in ("," + close):
+            return None
+
+
+def _by_lines(text: str, pos: int, close: str) -> list[tuple[str, str, int]]:
+    """Fields one per `name =` line, each value running to the next such line: how a person reads an
+    entry whose braces do not balance."""
+    starts = [m for m in _FIELD_LINE.finditer(text, pos)]
+    first = _FIELD_START.match(text, pos)
+    if first and (not starts or first.start(1) < starts[0].start(1)):
+        starts.insert(0, first)
+    fields = []
+    for k, m in enumerate(starts):
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
+        value = text[m.end() : end].rstrip()
+        if k + 1 == len(starts) and value.endswith(close):
+            value = value[:-1].rstrip()
+        value = value.removesuffix(",").rstrip()
+        if value.startswith("{") and not _balanced(value):
+            inner = value[1:-1] if value.endswith("}") else value[1:]
+            value = "{" + inner + "}"
+        elif value.startswith('"') and (len(value) < 2 or not value.endswith('"')):
+            value = '"' + value[1:] + '"'
+        fields.append((m.group(1), value, m.end()))
+    return fields
+
+
+def _salvage(text: str, first_line: int) -> _Entry | None:
+    """An entry bibtexparser rejected, read by BibTeX's brace rule, else line by line; None if it is not
+    an entry at all."""
+    head = _HEAD.match(text)
+    if not head or head.group(1).lower() in ("comment", "preamble", "string"):
+        return None
+    close = "}" if head.group(2) == "{" else ")"
+    fields = _strict(text, head.end(), close)
+    if fields is not None:
+        odd = [name for name, value, _ in fields if "\\{" in value or "\\}" in value]
+        how = (
+            f"field '{odd[0]}' has a \\{{ or \\}}, a brace bibtexparser leaves open; read by BibTeX's brace rule"
+            if odd
+            else "bibtexparser could not read it; read by BibTeX's own rules"
+        )
+    else:
+        fields = _by_lines(text, head.end(), close)
+        odd = [name for name, value, _ in fields if not _balanced(value)]
+        where = f" in field '{odd[0]}'" if odd else ""
+        how = f"unbalanced brace{where}; read up to the next entry, one field per 'name =' line"
+    if not fields:
+        return None
+    entry = _Entry(head.group(1), head.group(3), first_line, [], recovered=how)
+    seen = set()
+    for name, value, offset in fields:
+        if name.lower() in seen:
+            entry.repeated.append(name)
+            continue
+        seen.add(name.lower())
+        entry.fields.append((name.lower(), value, first_line + text.count("\n", 0, offset), name))
+    return entry
 
 
 # ---- the file --------------------------------------------------------------------------------------------
@@ -371,6 +536,11 @@ class BibFile:
                 continue
             if not isinstance(item, _Entry):
                 continue
+            if item.recovered:
+                warnings.add(f"{name}, line {item.line}: entry '{item.key}': {item.recovered}")
+            if item.repeated:
+                fields = ", ".join(f"'{f}'" for f in dict.fromkeys(item.repeated))
+                warnings.add(f"{name}, line {item.line}: entry '{item.key}' repeats {fields}; the first value is kept")
             yield item.line, self._record(item, directory)
         if unreadable:
             shown = ", ".join(map(str, unreadable[:10])) + (" …" if len(unreadable) > 10 else "")
