@@ -254,3 +254,16 @@ def test_crossref_parent_after_the_child_gives_the_venue(tmp_path):
     )
     (r,) = parse_file(f).records
     assert (r.venue, r.year) == ("Proc. of Things", 1999)
+
+
+def test_json_lines_named_json_whose_first_record_has_a_data_list(tmp_path):
+    """JSON Lines under a .json name: a `data` list in the first record does not make it a wrapper."""
+    f = tmp_path / "lines.json"
+    f.write_text('{"title": "One", "data": [1, 2]}\n{"title": "Two"}\n')
+    assert [r.title for r in parse_file(f).records] == ["One", "Two"]
+
+
+def test_a_wrapper_keeps_its_papers_and_ignores_the_rest(tmp_path):
+    f = tmp_path / "wrapped.json"
+    f.write_text(json.dumps({"name": "dump", "papers": [{"title": "A"}, {"title": "B"}], "count": 2}, indent=1))
+    assert [r.title for r in parse_file(f).records] == ["A", "B"]

@@ -240,7 +240,8 @@ class _JsonStream:
             self.pos += 1
             yield from self._array()
         elif c == "{":
-            yield from self._first_object()
+            if not self._lines_follow():
+                yield from self._first_object()
             while self.peek() == "{":  # JSON Lines, or objects one after another
                 line = self.line_at(self.pos)
                 yield line, line, self.value()
@@ -292,6 +293,19 @@ class _JsonStream:
             self.pos = end
             if self.expect(",]", "',' or ']'") == "]":
                 return
+
+    def _lines_follow(self) -> bool:
+        """Is this JSON Lines under another name: a first line that is a whole object, then another object?
+        (Then a first record with a `data` list is a record, not a wrapper.)"""
+        end = self.buf.find("\n", self.pos, self.pos + self.ahead)
+        if end < 0:
+            return False
+        try:
+            first = json.loads(self.buf[self.pos : end])
+        except (ValueError, RecursionError):
+            return False
+        rest = _WS.match(self.buf, end).end()  # type: ignore[union-attr]
+        return isinstance(first, dict) and self.buf.startswith("{", rest)
 
     def _first_object(self) -> Iterator[tuple[int, int, Any]]:
         """A paper, or a wrapper whose papers/items/records/data list is streamed. Other values are kept,

@@ -220,8 +220,8 @@ class TextReader:
     def check_size(self) -> None:
         """Decompress once, without parsing, a file whose decompressed size is not known for certain and
         could pass the limit (its size times the ratio limit is more than the size limit): a file too large
-        is refused in the time decompressing takes (a second or two), not parsing (tens of seconds). With
-        the default limits, that is a gzip or bzip2 file of more than 5 MiB (the 8k NeurIPS file is 3.3)."""
+        is refused in the time decompressing takes, not in the much longer time parsing takes. With the
+        default limits, that is a gzip or bzip2 file of more than 5 MiB, or an xz file of several streams."""
         if self.size == 0:
             self.size = self.path.stat().st_size
         limits = self.limits
