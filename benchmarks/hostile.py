@@ -16,6 +16,7 @@ old code (`--pythonpath` pointing at another checkout) can be measured against t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import hashlib
 import json
@@ -25,6 +26,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -387,7 +389,7 @@ def _digest(data_dir: Path) -> str:
         h.update(line.encode())
     db.close()
     for f in sorted((data_dir / "index").iterdir()):
-        if "LOCK" not in f.name.upper():
+        if f.is_file() and "LOCK" not in f.name.upper():  # not a killed writer's temporary folder
             h.update(f.name.encode())
             h.update(f.read_bytes())
     return h.hexdigest()
@@ -449,14 +451,17 @@ def run_case(case: Case, path: Path, base: Path, work: Path, args: argparse.Name
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         preexec_fn=_limit(args.cap_mb),
+        start_new_session=True,  # its own process group: a timeout ends its index workers too
     )
     timed_out = False
     try:
         out, err = proc.communicate(timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         timed_out = True
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)  # whatever it left behind
     seconds = time.perf_counter() - t
     peak = _peak.get(proc.pid, 0.0)
     cpu = _cpu.get(proc.pid, 0.0)

@@ -294,6 +294,21 @@ def test_the_macro_budget_spans_the_files_of_one_import(annotated, tmp_path):
     assert _state(annotated)[1:] == before[1:]
 
 
+def test_a_value_without_its_brace_is_named_on_one_line(annotated, tmp_path):
+    """A lost `{` turns a title into bare words: the message quotes the start of it, on one line."""
+    f = tmp_path / "lost.bib"
+    f.write_text("@article{k,\n title = Approximating the total\n variation distance},\n year = 2020\n}\n")
+    message = refused(annotated, f, "line 2", "field 'title' of entry 'k' is not in braces or quotes")
+    assert "\n" not in message and "(it reads “Approximating the total variation dista…”)" in message
+
+
+def test_a_long_undefined_macro_is_quoted_short(annotated, tmp_path):
+    f = tmp_path / "macro.bib"
+    f.write_text("@article{k, title = {T}, journal = " + "x" * 500 + "}\n")
+    message = refused(annotated, f, "undefined macro 'xxxx")
+    assert len(message) < 200, message
+
+
 # ---- encodings ----------------------------------------------------------------------------------------------------
 
 

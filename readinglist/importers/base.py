@@ -80,6 +80,12 @@ class Warnings:
         return self.items + ([f"… and {self.more:,} more warnings like these"] if self.more else [])
 
 
+def snippet(text: str, limit: int = 40) -> str:
+    """A piece of a file quoted in a message: on one line and short, whatever the file holds."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def check_fields(path: Path, rec: Record, line: int, limits: Limits) -> None:
     """Every value a paper keeps stays under the field limit (JSON escapes and BibTeX macros can make a
     value longer than the text it came from)."""

@@ -43,6 +43,7 @@ from readinglist.importers.base import (
     Warnings,
     clean_abstract,
     parse_year,
+    snippet,
     split_tags,
 )
 from readinglist.importers.limits import Limits
@@ -89,6 +90,13 @@ class TooLong(Exception):
     pass
 
 
+class NotAValue(Exception):
+    """Neither braced, quoted, a number nor a macro name: a brace or quote is missing."""
+
+
+_MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")  # what BibTeX accepts as an identifier
+
+
 def _split_concat(value: str) -> list[str]:
     """Split a raw field value on top-level `#`."""
     parts, depth, quoted, start = [], 0, False, 0
@@ -126,8 +134,10 @@ def resolve(value: str, strings: dict[str, str], limit: int | None = None) -> st
             text = strings[part.lower()]
         elif part.lower()[:3] in MONTHS and len(part) <= 9 and part.isalpha():
             text = MONTHS[part.lower()[:3]]
-        else:
+        elif _MACRO_NAME.fullmatch(part):
             raise UndefinedMacro(part)
+        else:
+            raise NotAValue(part)
         total += len(text)
         if limit is not None and total > limit:
             raise TooLong(total)
@@ -415,15 +425,14 @@ def _salvage(text: str, first_line: int) -> _Entry | None:
     fields = _strict(text, head.end(), close)
     if fields is not None:
         odd = [name for name, value, _ in fields if "\\{" in value or "\\}" in value]
-        how = (
-            f"field '{odd[0]}' has a \\{{ or \\}}, a brace bibtexparser leaves open; read by BibTeX's brace rule"
-            if odd
-            else "bibtexparser could not read it; read by BibTeX's own rules"
-        )
+        how = "bibtexparser could not read it; read by BibTeX's own rules"
+        if odd:
+            how = f"field '{snippet(odd[0])}' has a \\{{ or \\}}, a brace bibtexparser leaves open; "
+            how += "read by BibTeX's brace rule"
     else:
         fields = _by_lines(text, head.end(), close)
         odd = [name for name, value, _ in fields if not _balanced(value)]
-        where = f" in field '{odd[0]}'" if odd else ""
+        where = f" in field '{snippet(odd[0])}'" if odd else ""
         how = f"unbalanced brace{where}; read up to the next entry, one field per 'name =' line"
     if not fields:
         return None
@@ -466,7 +475,13 @@ class BibFile:
         try:
             return resolve(raw, self.context.bib_strings if strings is None else strings, limit)
         except UndefinedMacro as exc:
-            raise ImportFailure(self.path, f"undefined macro '{exc}' in {what}", line) from None
+            raise ImportFailure(self.path, f"undefined macro '{snippet(str(exc))}' in {what}", line) from None
+        except NotAValue as exc:
+            raise ImportFailure(
+                self.path,
+                f"{what} is not in braces or quotes (it reads “{snippet(str(exc))}”); is a brace or quote missing?",
+                line,
+            ) from None
         except TooLong:
             raise ImportFailure(
                 self.path, f"{what} expands to more than {limit:,} characters (the limit for one value)", line
@@ -474,7 +489,7 @@ class BibFile:
 
     def _fields(self, entry: _Entry, names: tuple[str, ...] | None = None) -> dict[str, str]:
         return {
-            name: self._value(raw, f"field '{written}' of entry '{entry.key}'", line)
+            name: self._value(raw, f"field '{snippet(written)}' of entry '{snippet(entry.key)}'", line)
             for name, raw, line, written in entry.fields
             if names is None or name in names
         }
@@ -495,7 +510,7 @@ class BibFile:
         for item in _items(self.path, reader, limits):
             seen += 1
             if isinstance(item, _Macro):
-                value = self._value(item.value, f"@string{{{item.key}}}", item.line)
+                value = self._value(item.value, f"@string{{{snippet(item.key)}}}", item.line)
                 self.context.macro_chars += len(value)
                 if self.context.macro_chars > limits.macro_chars:
                     raise ImportFailure(
@@ -537,10 +552,11 @@ class BibFile:
             if not isinstance(item, _Entry):
                 continue
             if item.recovered:
-                warnings.add(f"{name}, line {item.line}: entry '{item.key}': {item.recovered}")
+                warnings.add(f"{name}, line {item.line}: entry '{snippet(item.key)}': {item.recovered}")
             if item.repeated:
-                fields = ", ".join(f"'{f}'" for f in dict.fromkeys(item.repeated))
-                warnings.add(f"{name}, line {item.line}: entry '{item.key}' repeats {fields}; the first value is kept")
+                fields = ", ".join(f"'{snippet(f)}'" for f in dict.fromkeys(item.repeated))
+                key = snippet(item.key)
+                warnings.add(f"{name}, line {item.line}: entry '{key}' repeats {fields}; the first value is kept")
             yield item.line, self._record(item, directory)
         if unreadable:
             shown = ", ".join(map(str, unreadable[:10])) + (" …" if len(unreadable) > 10 else "")

@@ -12,6 +12,7 @@ from readinglist.importers.base import (
     Warnings,
     clean_abstract,
     parse_year,
+    snippet,
     split_authors,
     split_tags,
     venue_year_from_name,
@@ -50,7 +51,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
     names = [h.strip().lower() for h in header]
     cols = {field: next((names.index(a) for a in aliases if a in names), None) for field, aliases in _COLUMNS.items()}
     if cols["title"] is None and cols["abstract"] is None:
-        raise ImportFailure(path, f"has no title or abstract column (header: {', '.join(header[:8])})", 1)
+        raise ImportFailure(path, f"has no title or abstract column (header: {snippet(', '.join(header[:8]), 80)})", 1)
     venue, year = venue_year_from_name(path)
     line = 1
     try:
