@@ -49,11 +49,22 @@ def test_pmlr_jsonl_and_bib_agree():
     assert first.authors and "," not in first.authors[0]  # "Last, First" reordered
 
 
-def test_colt_bib_reports_unparseable_entries_with_lines():
+def test_colt_bib_recovers_every_entry_with_warnings():
+    """PMLR COLT 2025: 182 papers and the @Proceedings entry. Two entries repeat `section`, one abstract has
+    `H\\{o}gsgaard` (an open brace for bibtexparser, balanced by BibTeX's rule): all are imported."""
     parsed = parse_file(corpus("bib/pmlr/pmlr-v291-colt2025.bib"))
-    assert len(parsed.records) >= 178
-    assert parsed.skipped >= 1
-    assert any("line" in w for w in parsed.warnings)
+    assert len(parsed.records) == 182 and parsed.skipped == 0
+    keys = {r.key for r in parsed.records}
+    assert {"hoegsgaard25", "mhammedi25a", "mhammedi25b"} <= keys
+    (hoeg,) = [r for r in parsed.records if r.key == "hoegsgaard25"]
+    assert hoeg.abstract.startswith("In this paper we establish") and hoeg.abstract.endswith("prediction model.")
+    assert hoeg.title == "Improved Margin Generalization Bounds for Voting Classifiers"
+    (warn,) = [w for w in parsed.warnings if "hoegsgaard25" in w]
+    assert "pmlr-v291-colt2025.bib, line 996" in warn and "abstract" in warn
+    for key in ("mhammedi25a", "mhammedi25b"):
+        (warn,) = [w for w in parsed.warnings if key in w]
+        assert "repeats 'section'" in warn and "first value is kept" in warn
+    assert {r.venue for r in parsed.records} == {"COLT"} and {r.year for r in parsed.records} == {2025}
 
 
 def test_paperlists_json_array_gets_venue_and_year_from_file_name():
@@ -175,3 +186,84 @@ def test_json_authors_forms_and_missing_keys(tmp_path):
     assert [r.authors for r in parsed.records[:2]] == [["A. B", "C. D"], ["A. B", "C. D"]]
     assert len(parsed.records) == 4 and parsed.skipped == 1
     assert parsed.records[3].abstract == ""
+
+
+# ---- BibTeX recovery (issue 12.6) ------------------------------------------------------------------------------
+
+
+def test_a_repeated_field_keeps_its_first_value_with_a_warning(tmp_path):
+    f = tmp_path / "dup.bib"
+    f.write_text("@inproceedings{k1,\n title = {First},\n section = {A},\n section = {B},\n abstract = {X.}\n}\n")
+    parsed = parse_file(f)
+    (r,) = parsed.records
+    assert r.title == "First"
+    (warning,) = parsed.warnings
+    assert warning == "dup.bib, line 1: entry 'k1' repeats 'section'; the first value is kept"
+
+
+def test_a_repeated_title_keeps_the_first(tmp_path):
+    f = tmp_path / "dup.bib"
+    f.write_text("@article{k1, title = {First}, Title = {Second}}\n")
+    (r,) = parse_file(f).records
+    assert r.title == "First"
+
+
+def test_an_unbalanced_brace_is_recovered_at_the_next_entry(tmp_path):
+    """papers3-style: `{Taylor {{\\&} Francis}` leaves a brace open; BibTeX would swallow what follows."""
+    f = tmp_path / "open.bib"
+    f.write_text(
+        "@article{one,\n  title = {First paper},\n  publisher = {Taylor {{\\&} Francis},\n  year = 2009,\n"
+        "  abstract = {It matters.}\n}\n\n"
+        "@article{two,\n  title = {Second paper},\n  year = {2010}\n}\n"
+    )
+    parsed = parse_file(f)
+    one, two = parsed.records
+    assert (one.key, one.title, one.year, one.abstract) == ("one", "First paper", 2009, "It matters.")
+    assert (two.key, two.title, two.year) == ("two", "Second paper", 2010)
+    (warning,) = parsed.warnings
+    assert warning.startswith("open.bib, line 1: entry 'one': unbalanced brace in field 'publisher'")
+
+
+def test_an_escaped_brace_is_counted_as_bibtex_counts_it(tmp_path):
+    """COLT 2025's hoegsgaard25: `H\\{o}gsgaard` balances for BibTeX, not for bibtexparser."""
+    f = tmp_path / "colt.bib"
+    f.write_text(
+        "@inproceedings{a, title = {Before}}\n"
+        "@InProceedings{hoegsgaard25,\ntitle = {Margins},\n"
+        "abstract  = {by H\\{o}gsgaard et al. (2024),\nand matches the model.}\n}\n"
+        "@inproceedings{b, title = {After}}\n"
+    )
+    parsed = parse_file(f)
+    assert [r.key for r in parsed.records] == ["a", "hoegsgaard25", "b"]
+    assert parsed.records[1].abstract == "by H\\{o}gsgaard et al. (2024),\nand matches the model."
+    (warning,) = parsed.warnings
+    assert warning.startswith("colt.bib, line 2: entry 'hoegsgaard25': field 'abstract' has a \\{")
+
+
+def test_papers3_library_keeps_every_entry():
+    parsed = parse_file(corpus("bib/zotero-bbt-fixtures/papers3_library_issue1296.bib.gz"))
+    assert len(parsed.records) == 3725 and parsed.skipped == 0
+    assert sum("unbalanced brace" in w for w in parsed.warnings) == 23
+
+
+def test_crossref_parent_after_the_child_gives_the_venue(tmp_path):
+    f = tmp_path / "x.bib"
+    f.write_text(
+        "@inproceedings{c, title = {Child}, crossref = {P}}\n@proceedings{P, title = {Proc. of Things}, year = 1999}\n"
+        "@proceedings{Q, title = {Another}}\n"
+    )
+    (r,) = parse_file(f).records
+    assert (r.venue, r.year) == ("Proc. of Things", 1999)
+
+
+def test_json_lines_named_json_whose_first_record_has_a_data_list(tmp_path):
+    """JSON Lines under a .json name: a `data` list in the first record does not make it a wrapper."""
+    f = tmp_path / "lines.json"
+    f.write_text('{"title": "One", "data": [1, 2]}\n{"title": "Two"}\n')
+    assert [r.title for r in parse_file(f).records] == ["One", "Two"]
+
+
+def test_a_wrapper_keeps_its_papers_and_ignores_the_rest(tmp_path):
+    f = tmp_path / "wrapped.json"
+    f.write_text(json.dumps({"name": "dump", "papers": [{"title": "A"}, {"title": "B"}], "count": 2}, indent=1))
+    assert [r.title for r in parse_file(f).records] == ["A", "B"]
