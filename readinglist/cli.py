@@ -238,7 +238,7 @@ def print_papers(
 
 def wrap_words(text: str, width: int) -> list[str]:
     """Greedy line filling, linear in the text: textwrap breaks a long word by slicing off the rest again
-    and again (quadratic: 9 s for one 4M-character token), and is slow on huge prose too."""
+    and again (quadratic in one long token), and is slow on huge prose too."""
     lines: list[str] = []
     line: list[str] = []
     used = 0

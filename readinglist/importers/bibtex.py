@@ -4,7 +4,7 @@ bibtexparser 2 splits blocks and recovers from broken ones, but leaves `#` conca
 unresolved and silently keeps an undefined macro's name as its value. Resolution is done here so that
 `Abramson_D #and# {…}` works and an undefined macro is an error naming the line, as BibTeX itself would.
 Every expansion is bounded: a value (field or macro) by the field limit, all macros of an import together
-by the macro limit, so forty doubling macros end the import at once instead of asking for 512 GB.
+by the macro limit, so doubling macros end the import at once instead of asking for all memory.
 
 The file is cut into blocks at each line that starts an entry (`@type{`), and the blocks are parsed a chunk
 at a time, so memory is bounded by a chunk and no broken entry can swallow the next. An entry bibtexparser

@@ -1,7 +1,7 @@
 """How big an imported file may be, in every dimension a hostile file can grow.
 
 Each limit sits far above anything in the real corpora (the README's import section lists both), and each
-is checked while the file is read, so that a decompression bomb, a 4 GB line or a macro that doubles
+is checked while the file is read, so that a decompression bomb, a line of gigabytes or a macro that doubles
 forty times ends the import within seconds, in bounded memory, with a message naming the file, the line
 and the limit, before the library is touched.
 """

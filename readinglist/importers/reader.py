@@ -1,7 +1,7 @@
 """A file's text as a stream: decompressed, decoded and split a block at a time, never whole.
 
 Every limit that concerns bytes is checked on every block: the size decompressed, the decompression
-ratio, the memory an xz stream asks for, the length and number of lines. So a 4 MB gzip holding one 4 GB
+ratio, the memory an xz stream asks for, the length and number of lines. So a small gzip holding one huge
 line costs a few MB and fails within a second. A file can be read as often as the import needs (it reads
 twice when it has more than a chunk of papers), and every read gives the same text.
 

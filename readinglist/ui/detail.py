@@ -48,7 +48,7 @@ def paper_html(
 ) -> str:
     """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed; `why`: it
     is suggested, for these words and phrases and these marked papers (links, as related papers are). A huge
-    abstract shows its start and a "Show all" link (rendering is linear, but a 50 MB text still takes
+    abstract shows its start and a "Show all" link (rendering is linear, but a huge text still takes
     seconds): `whole` renders all of it."""
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()

@@ -349,7 +349,7 @@ class PaperTable(QObject):
 
     def selected_rows(self) -> list[int]:
         """The rows selected, in order, read from the selection's ranges: selectedRows() makes a Python
-        index per row, which took 40 ms for the 36k papers of an area selected on the 94k map."""
+        index per row, too slow for the tens of thousands of papers of an area selected on the map."""
         rows: set[int] = set()
         selection = self.view.selectionModel().selection()
         for i in range(selection.count()):

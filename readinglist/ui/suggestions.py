@@ -6,7 +6,7 @@ an import, new interests). Marks come in bursts — x, x, x while triaging — s
 pause for COALESCE_MS (at most MAX_WAIT_MS after the first), one runs at a time, and a change meanwhile
 starts one more after it. An edit that leaves the marks and interests as they were (a tag, a note) costs one
 read of the marks and no ranking. The UI thread only receives the finished Ranking (`rankingChanged`) and
-orders a view's ids by it (`arrange`: a set look-up or one numpy sort, about a millisecond at 8k papers).
+orders a view's ids by it (`arrange`: a set look-up or one numpy sort).
 """
 
 from __future__ import annotations

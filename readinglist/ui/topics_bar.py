@@ -33,7 +33,7 @@ class TopicsBar(QWidget):
     def __init__(self, library: Library, parent: QWidget | None = None):
         super().__init__(parent)
         self._library = library
-        self._runner = Runner(self, threads=1)  # waits on the child process for up to a minute at 94k papers
+        self._runner = Runner(self, threads=1)  # waits on the child process, for long in a large library
         self._cancel: threading.Event | None = None
         self._again = False
         self.use_process = True  # tests may compute in the worker thread instead (spawning is slow there)
