@@ -193,7 +193,8 @@ def test_save_the_view_as_a_list_pick_it_and_combine_it_with_a_state(qtbot, wind
     w.table.select_row(0)
     key(qtbot, w, Qt.Key.Key_R)  # the count is live: the paper read leaves the unread list
     qtbot.waitUntil(lambda: list_labels(w) == [f"Unread · diffusion  ({len(matches) - 1})"], timeout=10000)
-    assert w.statusLabel.text().endswith(f"triaged 1 of {len(matches)}")
+    # the paper read stays shown until the next search (which a busy machine's late warm-up may bring)
+    assert w.statusLabel.text().endswith((f"triaged 1 of {len(matches)}", f"triaged 0 of {len(matches) - 1}"))
     with qtbot.waitSignal(w.searchFinished):
         click_sidebar(qtbot, w, ("state", "read"))  # the rest of the list: its read papers
     assert w.table.model.ids == [matches[0]]

@@ -394,9 +394,8 @@ class Sidebar(QTreeView):
         self._updating = True
         try:
             yield
-            for (
-                root
-            ) in empty:  # a section gets its first entry: open it (expandAll on every key costs a pass over the tree)
+            # a section gets its first entry: open it (expandAll on every key costs a pass over the tree)
+            for root in empty:
                 if root.hasChildren():
                     self.expand(root.index())
             index = self.entries.find(current) if current is not None else QModelIndex()
