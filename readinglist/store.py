@@ -43,6 +43,7 @@ from readinglist.papers import (
 )
 
 T = TypeVar("T")
+PAGE_SIZE = 16384
 # what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
@@ -464,6 +465,10 @@ class Store:
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA busy_timeout = 30000")
             if not self.read_only:
+                # a paper's record (abstract twice: raw and plain) is a few KB: 4 KB pages held one record
+                # each and left a third of every page empty; 16 KB pages pack several (docs/performance-
+                # changes.md). Only a new file takes it (an existing one keeps its page size until a VACUUM).
+                conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = NORMAL")
             self._local.conn = conn

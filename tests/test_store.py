@@ -178,3 +178,24 @@ def test_paper_count_is_kept_until_papers_are_added_here_or_elsewhere(tmp_path):
     other.close()
     assert s.count() == 4 and s.state_counts()["unread"] == 3
     s.close()
+
+
+def test_a_new_library_packs_several_papers_a_page(tmp_path):
+    from readinglist.store import PAGE_SIZE
+
+    s = Store(tmp_path / "new.db")
+    try:
+        assert s.db.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE == 16384
+        assert s.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        s.close()
+    old = sqlite3.connect(tmp_path / "old.db")  # a library made with 4 KB pages keeps them
+    old.execute("PRAGMA page_size = 4096")
+    old.execute("CREATE TABLE x(y)")
+    old.commit()
+    old.close()
+    s = Store(tmp_path / "old.db")
+    try:
+        assert s.db.execute("PRAGMA page_size").fetchone()[0] == 4096
+    finally:
+        s.close()
