@@ -62,15 +62,17 @@ class Editors(QWidget):
         self._read_only = library.read_only
         self._paper: int | None = None  # the paper whose tags and note are in the editors
         self._note_saved = ""
-        buttons = QHBoxLayout()
-        for group in (mark_actions, priority_actions):
+        # the states on a row of their own, the priorities beside the tags: one row of both was cut to
+        # "Qu…ed" at 1024 px wide
+        buttons, tag_row = QHBoxLayout(), QHBoxLayout()
+        for row, group in ((buttons, mark_actions), (tag_row, priority_actions)):
             for action in group:
                 b = QToolButton(self)
                 b.setDefaultAction(action)
                 b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
                 b.setAutoRaise(group is priority_actions)
-                buttons.addWidget(b)
-            buttons.addSpacing(8)
+                b.setMinimumWidth(b.sizeHint().width())  # never elided: the pane's width gives way instead
+                row.addWidget(b)
         buttons.addStretch(1)
         self.tagEditor = QLineEdit(self)
         self.tagEditor.setObjectName("tagEditor")
@@ -103,7 +105,8 @@ class Editors(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(buttons)
-        layout.addWidget(self.tagEditor)
+        tag_row.insertWidget(0, self.tagEditor, 1)
+        layout.addLayout(tag_row)
         layout.addLayout(notes_head)
         layout.addWidget(self.notesStack)
         self._note_timer = QTimer(self)
