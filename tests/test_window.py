@@ -214,7 +214,7 @@ def tooltip_at(qtbot, w, row, column):
 
 def test_a_cut_off_cell_shows_all_of_it_as_a_tooltip_and_a_whole_one_none(qtbot, window):
     header = window.table.view.horizontalHeader()
-    window.mainSplitter.setSizes([150, 300, 300])
+    window.mainSplitter.setSizes([150, 250, 800])  # a narrow table: the titles are cut
     model = window.table.model
     row = max(range(19), key=lambda r: len(window.library.rows([model.id_at(r)])[model.id_at(r)].title))
     title = window.library.paper(model.id_at(row)).title
