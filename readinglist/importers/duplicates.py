@@ -21,9 +21,7 @@ from enum import Enum
 
 from readinglist import markup
 
-SAME_ABSTRACT = (
-    0.8  # word-3-shingle Jaccard from which two abstracts are the same text (one word changed in 50 words: 0.89)
-)
+SAME_ABSTRACT = 0.8  # word-3-shingle Jaccard from which two abstracts are one text (a word changed in 50: 0.89)
 SIMILAR_ABSTRACT = 0.5  # … above which a same-title pair with disjoint authors is worth asking about
 SHINGLE = 3  # words per shingle
 MIN_ABSTRACT_WORDS = 25  # shorter abstracts say too little to match a paper by its text alone
