@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from readinglist.importers.duplicates import (
     Candidate,
     Verdict,
@@ -83,3 +85,143 @@ def test_near_identical_abstract_under_another_title():
     unrelated = cand(title="Graph networks", text="We propose graph networks for molecules " * 6)
     assert compare(cand(), unrelated)[0] is Verdict.DISTINCT
     assert text_key(ABSTRACT) == text_key(edited) and text_key("too short") == ""
+
+
+# ---- at import: a record another file brought is merged into that paper ----
+
+
+def _bib_of(lib, ids) -> str:
+    from readinglist.export import ExportOptions, render
+
+    return render(lib.papers(ids), ExportOptions(format="bibtex", abstracts=True))
+
+
+def test_the_apps_own_bibtex_export_imported_again_merges_into_the_papers(lib, tmp_path):
+    ids = lib.search("").ids
+    pid = ids[0]
+    lib.add_tags([pid], ["mine"])
+    lib.set_note(pid, "keep this note")
+    bib = tmp_path / "export.bib"
+    bib.write_text(_bib_of(lib, ids), encoding="utf-8")
+    [summary] = lib.import_files([bib])
+    assert (summary.added, summary.merged) == (0, len(ids)) and lib.store.count() == len(ids)
+    assert "19 merged into papers already here" in summary.line()
+    p = lib.paper(pid)
+    assert p.tags == ["mine"] and p.note == "keep this note"  # annotations kept
+    assert lib.sources_of(pid)[-1] == "export" and len(lib.sources_of(pid)) == 2
+    # a re-import of the second file finds them unchanged: no paper is added or merged twice
+    [again] = lib.import_files([bib])
+    assert (again.added, again.merged, again.unchanged) == (0, 0, len(ids)) and lib.store.count() == len(ids)
+    assert lib.search("state:unread").ids  # the index still answers
+
+
+def _write_jsonl(path, records):
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def _records():
+    return [
+        {"title": "Deep Sets", "authors": ["Manzil Zaheer", "Satwik Kottur"], "year": 2017, "venue": "NeurIPS",
+         "abstract": ABSTRACT},
+        {"title": "Attention is all you need", "authors": ["Ashish Vaswani"], "year": 2017, "venue": "NeurIPS",
+         "abstract": "We propose the transformer, a model architecture relying entirely on attention " * 3},
+        {"title": "Graph Attention Networks", "authors": ["Petar Velickovic"], "year": 2018, "venue": "ICLR",
+         "abstract": "We present graph attention networks operating on graph-structured data " * 3},
+    ]  # fmt: skip
+
+
+def test_a_second_source_is_merged_same_title_other_authors_and_workshops_stay_apart(empty_lib, tmp_path):
+    first = _write_jsonl(tmp_path / "first.jsonl", _records())
+    second = _records()
+    second[0] |= {"title": "{D}eep {S}ets.", "authors": ["Zaheer, Manzil"], "abstract": ""}  # the BibTeX view
+    second[1] |= {"authors": ["Someone Else"], "abstract": "A different paper about attention in vision " * 4}
+    second[2] |= {"venue": "ICLR Workshop on Graphs"}
+    second.append({"title": "A new paper", "authors": ["New Author"], "year": 2018, "venue": "ICLR"})
+    empty_lib.import_files([first])
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "second.jsonl", second)])
+    assert (summary.added, summary.merged, summary.possible) == (3, 1, 1)
+    assert empty_lib.store.count() == 6
+    [pair] = empty_lib.possible_duplicates()
+    titles = {p.title for p in empty_lib.papers([pair.a, pair.b])}
+    assert titles == {"Graph Attention Networks"} and "workshop" in pair.why
+    deep = empty_lib.search('"deep sets"').ids
+    assert len(deep) == 1 and empty_lib.sources_of(deep[0]) == ["first", "second"]
+
+
+def test_a_merged_record_fills_what_the_paper_lacks(empty_lib, tmp_path):
+    bare = [{"title": "Attention Is All You Need!", "year": 2017, "venue": "NeurIPS"}]
+    empty_lib.import_files([_write_jsonl(tmp_path / "titles.jsonl", bare)])
+    full = _records()[1:2]
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "full.jsonl", full)])
+    assert summary.merged == 1
+    [pid] = empty_lib.search("").ids
+    p = empty_lib.paper(pid)
+    assert p.authors == ["Ashish Vaswani"] and p.abstract == full[0]["abstract"].strip()
+    assert p.title == "Attention Is All You Need!"  # what the paper had stays
+    assert empty_lib.search("transformer").ids == [pid]
+
+
+# ---- merging by hand, undo, keeping apart ----
+
+
+def test_merge_combines_annotations_and_unmerge_restores_both(lib):
+    a, b = lib.search("").ids[:2]
+    lib.add_tags([a], ["x", "shared"])
+    lib.add_tags([b], ["y", "shared"])
+    lib.set_note(a, "note a")
+    lib.set_note(b, "note b")
+    lib.set_state([b], "read")
+    lib.set_priority([b], 1)
+    lib.set_title(b, "Their own title")
+    before_a, before_b = lib.paper(a), lib.paper(b)
+    merged = lib.merge(a, b)
+    p = lib.paper(a)
+    assert lib.paper(b) is None and lib.store.count() == 18
+    assert sorted(p.tags) == ["shared", "x", "y"] and p.state == "read" and p.priority == 1
+    assert p.note == "note a\n\n---\n\nnote b" and p.title == "Their own title"
+    assert b not in [r.id for r in lib.removed_papers()]  # merged, not removed: not offered back
+    assert lib.search('tag:"y"').ids == [a]
+    back = lib.unmerge(merged)
+    assert back == b and lib.store.count() == 19
+    after_a, after_b = lib.paper(a), lib.paper(b)
+    for before, after in ((before_a, after_a), (before_b, after_b)):
+        assert (after.tags, after.note, after.state, after.priority, after.title) == (
+            before.tags, before.note, before.state, before.priority, before.title)  # fmt: skip
+
+
+def test_the_kept_papers_own_triaged_state_and_priority_win(lib):
+    a, b = lib.search("").ids[:2]
+    lib.set_state([a], "skimmed")
+    lib.set_state([b], "read")
+    lib.set_priority([a], 3)
+    lib.set_priority([b], 1)
+    lib.merge(a, b)
+    p = lib.paper(a)
+    assert (p.state, p.priority) == ("skimmed", 3)
+
+
+def test_keep_apart_is_remembered_and_not_listed_again(empty_lib, tmp_path):
+    first = _write_jsonl(tmp_path / "first.jsonl", _records()[2:])
+    ws = [_records()[2] | {"venue": "ICLR Workshop"}]
+    empty_lib.import_files([first])
+    empty_lib.import_files([_write_jsonl(tmp_path / "ws.jsonl", ws)])
+    [pair] = empty_lib.possible_duplicates()
+    empty_lib.keep_apart(pair.a, pair.b)
+    assert empty_lib.possible_duplicates() == []
+    assert empty_lib.store.add_possible_duplicates([(pair.b, pair.a, "again")]) == 0  # stays apart
+    empty_lib.keep_apart(pair.a, pair.b, apart=False)
+    assert empty_lib.store.add_possible_duplicates([(pair.a, pair.b, "again")]) == 1
+
+
+def test_migration_0014_gives_existing_papers_their_keys(lib):
+    assert "0014_duplicates" in lib.store.applied_migrations()
+    rows = lib.store.db.execute("SELECT count(*) FROM paper_keys WHERE text_key != ''").fetchone()[0]
+    assert rows == lib.store.count()
+    lib.store.db.execute("DELETE FROM paper_keys")
+    from readinglist.store import _m0014_duplicates
+
+    with lib.store.transaction() as db:
+        _m0014_duplicates(db)
+        _m0014_duplicates(db)  # idempotent
+    assert lib.store.db.execute("SELECT count(*) FROM paper_keys").fetchone()[0] == lib.store.count()
