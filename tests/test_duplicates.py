@@ -225,3 +225,38 @@ def test_migration_0014_gives_existing_papers_their_keys(lib):
         _m0014_duplicates(db)
         _m0014_duplicates(db)  # idempotent
     assert lib.store.db.execute("SELECT count(*) FROM paper_keys").fetchone()[0] == lib.store.count()
+
+
+# ---- the command line ----
+
+
+def _run(capsys, *args):
+    from readinglist.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_duplicates_merge_and_keep_apart(capsys, tmp_path):
+    dd = str(tmp_path / "cli")
+    recs = _records()
+    main_track = _write_jsonl(tmp_path / "main.jsonl", recs)
+    ws = [r | {"venue": f"{r['venue']} Workshop"} for r in recs]
+    assert _run(capsys, "--data-dir", dd, "import", str(main_track))[0] == 0
+    code, out, _ = _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "ws.jsonl", ws)))
+    assert code == 0 and "3 possible duplicates to decide" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "duplicates", "--json")
+    pairs = json.loads(out)
+    assert code == 0 and len(pairs) == 3 and all("workshop" in p["why"] for p in pairs)
+    (a, b), (c, d) = ([p["id"] for p in pair["papers"]] for pair in pairs[:2])
+    code, out, _ = _run(capsys, "--data-dir", dd, "merge", a, b)
+    assert code == 0 and f"{b}: merged into {a}" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "merge", "--apart", c, d)
+    assert code == 0 and "kept apart" in out
+    code, out, err = _run(capsys, "--data-dir", dd, "duplicates")
+    assert code == 0 and out.count("workshop") == 1 and "1 possible duplicate:" in err
+    code, out, _ = _run(capsys, "--data-dir", dd, "list", "--json")
+    assert len(json.loads(out)) == 19 + 5  # the bundled papers, 3 + 3 imported, one merged
+    code, _, err = _run(capsys, "--data-dir", dd, "merge", a, a)
+    assert code == 1 and "one paper" in err and "Traceback" not in err
