@@ -273,10 +273,17 @@ class Library:
         tag: str | None = None,
         topic: int | None = None,
         within: str = "",
+        duplicates: bool = False,
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order. `topic` (the
         sidebar's choice) and the query's own topic: clauses keep the papers of those topics. `within` is a
-        smart list's query: the matches are searched among its papers."""
+        smart list's query: the matches are searched among its papers. `duplicates`: only the papers of the
+        possible duplicates (without a query, each pair's papers together)."""
+        if duplicates:
+            pairs = self.duplicate_ids()
+            if not text.strip():
+                return SearchResult(pairs, [], text)
+            return self._among(self.search(text, state=state, tag=tag, topic=topic, within=within), set(pairs))
         words, wanted, unwanted = self._topic_filters(text, topic)
         if not words.strip() and not within.strip():
             ids = self.store.ordered_ids(
@@ -314,6 +321,14 @@ class Library:
         if behind:
             result = replace(result, unindexed=behind)
         return result
+
+    @staticmethod
+    def _among(found: SearchResult, ids: set[int]) -> SearchResult:
+        """The results that are among these papers, in their order."""
+        at = [n for n, i in enumerate(found.ids) if i in ids]
+        scores = [found.scores[n] for n in at] if found.scores else []
+        matched = [found.matched[n] for n in at] if found.matched else []
+        return replace(found, ids=[found.ids[n] for n in at], scores=scores, matched=matched)
 
     def _topic_filters(self, text: str, topic: int | None) -> tuple[str, set[int] | None, set[int]]:
         """The query without its topic: clauses, the topics a paper must be in (None: any), those it must not."""

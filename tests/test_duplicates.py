@@ -207,7 +207,11 @@ def test_keep_apart_is_remembered_and_not_listed_again(empty_lib, tmp_path):
     empty_lib.import_files([first])
     empty_lib.import_files([_write_jsonl(tmp_path / "ws.jsonl", ws)])
     [pair] = empty_lib.possible_duplicates()
+    assert sorted(empty_lib.search("", duplicates=True).ids) == sorted([pair.a, pair.b])
+    assert sorted(empty_lib.search("graph", duplicates=True).ids) == sorted([pair.a, pair.b])
+    assert empty_lib.search("nothing like it", duplicates=True).ids == []
     empty_lib.keep_apart(pair.a, pair.b)
+    assert empty_lib.search("", duplicates=True).ids == []
     assert empty_lib.possible_duplicates() == []
     assert empty_lib.store.add_possible_duplicates([(pair.b, pair.a, "again")]) == 0  # stays apart
     empty_lib.keep_apart(pair.a, pair.b, apart=False)
