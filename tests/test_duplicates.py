@@ -264,3 +264,18 @@ def test_cli_duplicates_merge_and_keep_apart(capsys, tmp_path):
     assert len(json.loads(out)) == 19 + 5  # the bundled papers, 3 + 3 imported, one merged
     code, _, err = _run(capsys, "--data-dir", dd, "merge", a, a)
     assert code == 1 and "one paper" in err and "Traceback" not in err
+
+
+def test_a_merged_files_revision_or_removal_leaves_the_paper_as_its_own_file_has_it(empty_lib, tmp_path):
+    recs = _records()
+    empty_lib.import_files([_write_jsonl(tmp_path / "first.jsonl", recs)])
+    second = tmp_path / "second.jsonl"
+    [merged] = empty_lib.import_files([_write_jsonl(second, recs[1:])])
+    assert merged.merged == 2
+    revised = [recs[1] | {"abstract": recs[1]["abstract"] + " Revised in the second file."}]
+    [again] = empty_lib.import_files([_write_jsonl(second, revised)])  # one record revised, one gone
+    assert (again.added, again.merged) == (0, 0) and empty_lib.store.count() == 3
+    [pid] = empty_lib.search('"attention is all you need"').ids
+    p = empty_lib.paper(pid)
+    assert "Revised" not in p.abstract and p.in_source  # the paper's own file still has it as it was
+    assert all(q.in_source for q in empty_lib.papers(empty_lib.search("").ids))
