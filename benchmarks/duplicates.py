@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("READINGLIST_SHARED", ROOT.parent / "shared")) / "corpora"
 
 
-def _open(data_dir: Path):  # noqa: ANN202 - a Library
+def _open(data_dir: Path):  # -> Library (imported late: the corpora are checked first)
     from readinglist.library import Library
 
     return Library.open(data_dir, seed=False)
@@ -89,20 +89,21 @@ def allvenues(work: Path, unchecked: bool) -> dict:
            "seconds": round(took, 1), "papers": lib.store.count(), "merged": summary.merged,
            "possible": summary.possible}  # fmt: skip
     rows = lib.store.db.execute(
-        "SELECT ps.title, s.name, p.title, p.venue, p.year, p.id FROM paper_sources ps JOIN papers p ON"
-        " p.id = ps.paper_id JOIN sources s ON s.id = ps.source_id"
+        "SELECT ps.content_hash, p.title, p.venue, p.year FROM paper_sources ps JOIN papers p ON p.id = ps.paper_id"
     ).fetchall()
-    merged_titles: dict[int, str] = {}
-    with __import__("lzma").open(SHARED / "paperlists_all_venues.jsonl.xz", "rt", encoding="utf-8") as f:
-        by_title: dict[str, list[tuple[str, int]]] = {}
-        for line in f:
-            r = json.loads(line)
-            by_title.setdefault(r["title"], []).append((r.get("venue", ""), r.get("year")))
+    from readinglist.importers import open_file
+
+    merged = {r[0] for r in rows}
+    records = {}  # content hash → the record's (title, venue, year), as the app reads the file
+    for rec in open_file(SHARED / "paperlists_all_venues.jsonl.xz").records():
+        h = importing.content_hash(rec)
+        if h in merged:
+            records[h] = (rec.title, rec.venue, rec.year)
 
     def right(row: tuple) -> bool:
-        record_title, _, title, venue, year, pid = row
-        merged_titles[pid] = record_title
-        return _norm(record_title) == _norm(title) and (venue, year) in by_title.get(record_title, [])
+        """The record merged has the paper's title (lower-cased, only letters and digits), venue and year."""
+        title, venue, year = records[row[0]]
+        return _norm(title) == _norm(row[1]) and (venue, year) == (row[2], row[3])
 
     wrong = [r for r in rows if not right(r)]
     random.seed(16)
@@ -110,9 +111,10 @@ def allvenues(work: Path, unchecked: bool) -> dict:
     out |= {
         "merges_checked": len(rows),
         "false_merges": len(wrong),
-        "false_examples": [(r[0], r[2], r[3], r[4]) for r in wrong[:5]],
+        "false_examples": [(records[r[0]], r[1:]) for r in wrong[:5]],
         "sample_50_false": sum(not right(r) for r in sample),
-        "possible_examples": [(d.why, [p.title for p in lib.papers([d.a, d.b])]) for d in lib.possible_duplicates()[:5]],
+        "possible_examples": [(d.why, [p.title for p in lib.papers([d.a, d.b])])
+                              for d in lib.possible_duplicates()[:5]],
     }  # fmt: skip
     lib.close()
     return out

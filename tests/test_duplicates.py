@@ -279,3 +279,14 @@ def test_a_merged_files_revision_or_removal_leaves_the_paper_as_its_own_file_has
     p = empty_lib.paper(pid)
     assert "Revised" not in p.abstract and p.in_source  # the paper's own file still has it as it was
     assert all(q.in_source for q in empty_lib.papers(empty_lib.search("").ids))
+
+
+def test_one_title_at_two_conferences_is_only_possible_but_one_venue_named_two_ways_is_the_same():
+    from readinglist.importers.duplicates import venues_compatible
+
+    verdict, why = compare(cand(venue="NeurIPS", year=2014), cand(venue="ICLR", year=2014))
+    assert verdict is Verdict.POSSIBLE and "ICLR" in why
+    assert venues_compatible("Advances in Neural Information Processing Systems 31", "NeurIPS")
+    assert venues_compatible("NIPS 2018", "NeurIPS") and venues_compatible("", "ICML")
+    assert compare(cand(venue="Advances in Neural Information Processing Systems"), cand())[0] is Verdict.SAME
+    assert not venues_compatible("ICML", "ICLR")

@@ -119,10 +119,36 @@ def is_workshop(venue: str) -> bool:
     return bool(re.search(r"\bworkshops?\b|\bws\b", venue.casefold()))
 
 
+# a conference's long names, as BibTeX from DBLP or a publisher gives them, and its short one
+_VENUE_NAMES = {
+    "neural information processing systems": "neurips", "nips": "neurips",
+    "international conference on machine learning": "icml",
+    "international conference on learning representations": "iclr",
+    "artificial intelligence and statistics": "aistats", "uncertainty in artificial intelligence": "uai",
+    "conference on learning theory": "colt", "computer vision and pattern recognition": "cvpr",
+    "association for computational linguistics": "acl", "empirical methods in natural language processing": "emnlp",
+}  # fmt: skip
+
+
+def venue_key(venue: str) -> str:
+    """ "Advances in Neural Information Processing Systems 31", "NIPS 2018", "NeurIPS" → "neurips"."""
+    text = " ".join(re.findall(r"[^\W\d_]+", _fold(venue)))
+    for name, short in _VENUE_NAMES.items():
+        if re.search(rf"\b{name}\b", text):
+            return short
+    return text
+
+
 def venues_compatible(a: str, b: str) -> bool:
-    """A workshop paper and the main-track paper of the same title are two papers (often the short and the
-    long version): not merged without the user."""
-    return not a or not b or is_workshop(a) == is_workshop(b)
+    """One side without a venue, or the same venue however named. A workshop paper and the main-track paper of
+    one title are two papers (often the short and the long version), and so are the versions of one title at
+    two conferences (ICLR's 2014 workshop track, then NeurIPS): not merged without the user."""
+    if not a.strip() or not b.strip():
+        return True
+    if is_workshop(a) != is_workshop(b):
+        return False
+    ka, kb = venue_key(a), venue_key(b)
+    return ka == kb or bool(ka and kb and (f" {ka} " in f" {kb} " or f" {kb} " in f" {ka} "))
 
 
 def compare(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
@@ -132,7 +158,9 @@ def compare(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
     same_title = bool(ka) and ka == kb
     if same_title:
         if not venues_compatible(a.venue, b.venue):
-            return Verdict.POSSIBLE, "same title, but a workshop and a main-track paper"
+            if is_workshop(a.venue) != is_workshop(b.venue):
+                return Verdict.POSSIBLE, "same title, but a workshop and a main-track paper"
+            return Verdict.POSSIBLE, f"same title at two venues ({a.venue}, {b.venue})"
         if not authors_compatible(a.authors, b.authors):
             if abstract_similarity(a.text, b.text) >= SIMILAR_ABSTRACT:
                 return Verdict.POSSIBLE, "same title and similar abstract, but different authors"
