@@ -397,7 +397,11 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "show":
         p = lib.paper(lib.resolve(args.id))
         assert p is not None
-        print(json.dumps(p.to_json(), ensure_ascii=False, indent=2) if args.json else show_paper(p))
+        sources = lib.sources_of(p.id)
+        if args.json:
+            print(json.dumps(p.to_json() | {"sources": sources}, ensure_ascii=False, indent=2))
+        else:
+            print(show_paper(p) + (f"\nsources: {', '.join(sources)}" if len(sources) > 1 else ""))
         return 0
     if cmd in ("tag", "untag"):
         pid = lib.resolve(args.id)

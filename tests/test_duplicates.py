@@ -256,6 +256,10 @@ def test_cli_duplicates_merge_and_keep_apart(capsys, tmp_path):
     (a, b), (c, d) = ([p["id"] for p in pair["papers"]] for pair in pairs[:2])
     code, out, _ = _run(capsys, "--data-dir", dd, "merge", a, b)
     assert code == 0 and f"{b}: merged into {a}" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "show", a)
+    assert code == 0 and "sources: main, ws" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "show", a, "--json")
+    assert json.loads(out)["sources"] == ["main", "ws"]
     code, out, _ = _run(capsys, "--data-dir", dd, "merge", "--apart", c, d)
     assert code == 0 and "kept apart" in out
     code, out, err = _run(capsys, "--data-dir", dd, "duplicates")
