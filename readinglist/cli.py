@@ -53,7 +53,7 @@ corrected from the library's own words, and the correction searched (both said o
 
 
 # what still works on a library that cannot be written
-READS = {"list", "search", "show", "export", "lists", "removed", "suggest"}
+READS = {"list", "search", "show", "export", "lists", "removed", "suggest", "duplicates"}
 
 
 class CliError(Exception):
@@ -173,6 +173,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("removed", help="list the papers removed from the library")
     s = sub.add_parser("unremove", help="bring removed papers back, with their tags, notes, states and titles")
     s.add_argument("ids", nargs="+", metavar="ID")
+
+    s = sub.add_parser("duplicates", help="list the pairs of papers that may be one paper (found at import)")
+    s.add_argument("--json", action="store_true", help="print a JSON list of the pairs")
+    s = sub.add_parser(
+        "merge",
+        help="merge the second paper into the first (tags united, notes joined); --apart: keep them distinct",
+    )
+    s.add_argument("ids", nargs=2, metavar="ID")
+    s.add_argument("--apart", action="store_true", help="remember that the two are different papers")
 
     s = sub.add_parser("export", help="export a reading list (Markdown to stdout by default)")
     s.add_argument("query", nargs="?", default="", metavar="QUERY")
@@ -388,7 +397,11 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "show":
         p = lib.paper(lib.resolve(args.id))
         assert p is not None
-        print(json.dumps(p.to_json(), ensure_ascii=False, indent=2) if args.json else show_paper(p))
+        sources = lib.sources_of(p.id)
+        if args.json:
+            print(json.dumps(p.to_json() | {"sources": sources}, ensure_ascii=False, indent=2))
+        else:
+            print(show_paper(p) + (f"\nsources: {', '.join(sources)}" if len(sources) > 1 else ""))
         return 0
     if cmd in ("tag", "untag"):
         pid = lib.resolve(args.id)
@@ -510,6 +523,20 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         if len(restored.conflicts) > 20:
             print(f"  … and {len(restored.conflicts) - 20} more", file=sys.stderr)
         return 0
+    if cmd == "duplicates":
+        return duplicates_command(args, lib)
+    if cmd == "merge":
+        keep, other = (lib.resolve(i) for i in args.ids)
+        if keep == other:
+            raise CliError("those are one paper")
+        uids = lib.store.uids([keep, other])
+        if args.apart:
+            lib.keep_apart(keep, other)
+            print(f"{uids[keep]} and {uids[other]}: kept apart (not listed as possible duplicates again)")
+            return 0
+        lib.merge(keep, other)
+        print(f"{uids[other]}: merged into {uids[keep]} (tags united, notes joined; undo in the window)")
+        return 0
     if cmd == "topics":
         return topics_command(args, lib)
     if cmd == "suggest":
@@ -517,6 +544,29 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "interests":
         return interests_command(args, lib)
     raise CliError(f"unknown command {cmd}")
+
+
+def duplicates_command(args: argparse.Namespace, lib: Library) -> int:
+    """`duplicates`: each possible pair, both papers, and why they may be one."""
+    pairs = lib.possible_duplicates()
+    papers = {p.id: p for p in lib.papers(list(dict.fromkeys(i for d in pairs for i in (d.a, d.b))))}
+    pairs = [d for d in pairs if d.a in papers and d.b in papers]
+    if args.json:
+        out = [{"papers": [papers[d.a].to_json(), papers[d.b].to_json()], "why": d.why, "found": d.found_at}
+               for d in pairs]  # fmt: skip
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    if not pairs:
+        print("No possible duplicates.", file=sys.stderr)
+        return 0
+    width = shutil.get_terminal_size((100, 20)).columns
+    for d in pairs:
+        print(f"{d.why}:")
+        for p in (papers[d.a], papers[d.b]):
+            print("  " + paper_line(p, width - 2))
+    print(f"{len(pairs)} possible duplicate{'s' if len(pairs) != 1 else ''}: `readinglist merge ID ID` merges the "
+          "second into the first, `readinglist merge --apart ID ID` keeps them apart.", file=sys.stderr)  # fmt: skip
+    return 0
 
 
 def topics_command(args: argparse.Namespace, lib: Library) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from readinglist import markup
-from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record, SourceFile, open_file
+from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record, SourceFile, duplicates, open_file
 from readinglist.importers.base import base_name
 from readinglist.importers.matching import Existing, Matcher
 from readinglist.importers.titles import derive_title, make_unique
@@ -45,6 +45,8 @@ class ImportSummary:
     skipped: int = 0
     missing: int = 0  # papers the file no longer has: kept, with their annotations
     restored: int = 0  # papers removed from the library that the file brought back, annotations and all
+    merged: int = 0  # records that were papers already here from another file: merged into them
+    possible: int = 0  # records added that may be papers already here (listed under Possible duplicates)
     warnings: list[str] = field(default_factory=list)
     skipped_why: list[tuple[str, str]] = field(default_factory=list)  # (where, why), the first of them
 
@@ -59,6 +61,10 @@ class ImportSummary:
             text += f", {self.missing} no longer in the file (kept)"
         if self.restored:
             text += f", {self.restored} brought back (removed before; annotations kept)"
+        if self.merged:
+            text += f", {self.merged} merged into papers already here"
+        if self.possible:
+            text += f", {self.possible} possible duplicates to decide"
         return text
 
 
@@ -88,6 +94,7 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
     auto_title = markup.title_plain(r.title) if r.title else derive_title(r.abstract, plain=plain)
     seed = hashlib.sha1(f"{r.venue}\x1f{r.year}\x1f{r.title}\x1f{r.abstract}".encode()).hexdigest()
     links = markup.extract_links(r.abstract)
+    key = duplicates.title_key(auto_title) if r.title else ""
     if r.url and r.url not in links:
         links.insert(0, r.url)
     return NewPaper(
@@ -104,6 +111,8 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
         url=r.url,
         links=links,
         tags=r.tags,
+        title_key=key,
+        text_key=duplicates.text_key(plain),
     )
 
 
@@ -228,7 +237,8 @@ def _import_source(
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), source.kind)
             existing = [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.source_papers(source_id)]
-            existing_ids = [e.id for e in existing]
+            linked = store.linked_ids(source_id)  # papers of other files this file's records were merged into
+            existing_ids = [e.id for e in existing if e.id not in linked]
             removed = _removed_existing(store, source_id)  # matched like the others: a match brings one back
             matcher = Matcher([*existing, *removed], scan.hashes, scan.titles)
             removed_ids = {e.id for e in removed}
@@ -253,14 +263,18 @@ def _import_source(
             chunk: list[NewPaper] = []
             chars = 0
 
+            sifter = _Duplicates(store, source_id, rev)
+
             def store_chunk() -> None:
                 _check_cancel(cancel, path)
-                for paper, title in zip(chunk, make_unique([p.auto_title for p in chunk], taken), strict=True):
+                papers, possible = sifter.sift(chunk)
+                for paper, title in zip(papers, make_unique([p.auto_title for p in papers], taken), strict=True):
                     paper.auto_title = title
                     taken.add(title)
-                ids = store.insert_papers(source_id, chunk, rev)
-                for pid, paper in zip(ids, chunk, strict=True):
+                ids = store.insert_papers(source_id, papers, rev)
+                for pid, paper in zip(ids, papers, strict=True):
                     writer.add_document(**new_document(pid, paper))  # type: ignore[union-attr]
+                summary.possible += store.add_possible_duplicates((ids[n], other, why) for n, other, why in possible)
                 added_ids.extend(ids)
                 if progress:
                     progress(len(added_ids), fresh, f"Importing {path.name}")
@@ -270,6 +284,9 @@ def _import_source(
                     if i in unchanged:
                         continue
                     if i in revised:
+                        if revised[i] in linked:  # a merged record revised: the paper keeps its own text
+                            store.relink_source(revised[i], source_id, scan.hashes[i], r.title)
+                            continue
                         store.update_content(revised[i], to_new_paper(r, scan.hashes[i]), rev)
                         revised_ids.append(revised[i])
                         continue
@@ -283,7 +300,7 @@ def _import_source(
             seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
             gone = [pid for pid in existing_ids if pid not in seen]  # removed papers not in the file stay removed
             store.set_in_source(gone, False, rev)
-            store.set_in_source(list(unchanged.values()), True, rev)
+            store.set_in_source([pid for pid in unchanged.values() if pid not in linked], True, rev)
             _check_cancel(cancel, path)  # the last moment to take it all back
     except BaseException:
         if writer is not None:
@@ -297,8 +314,9 @@ def _import_source(
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
-    if revised_ids or restored:
+    if revised_ids or restored or sifter.changed:
         updater.changed()
+    summary.merged = sifter.merged
     summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
     summary.missing, summary.restored = len(gone), restored
     return summary
@@ -323,3 +341,67 @@ def _bring_back(store: Store, removed_ids: set[int], unchanged: dict[int, int], 
         for i, pid in matches.items():
             matches[i] = moved.get(pid, pid)
     return len(moved)
+
+
+# ---- duplicates: a record another file already brought is merged into that paper ----------------------
+
+
+class _Duplicates:
+    """Sifts each chunk of new records against the papers of other sources (importers.duplicates decides):
+    the same paper is merged into the stored one (a further source of it, its gaps filled, its tags
+    added), a possible one is added and listed as a pair. Candidates come from SQL by the chunk's keys."""
+
+    def __init__(self, store: Store, source_id: int, rev: int):
+        self.store, self.source_id, self.rev = store, source_id, rev
+        self.merged = 0
+        self.changed = False  # a stored paper was filled in or tagged: the index catches up
+        self._taken: set[int] = set()  # a stored paper takes one record of a file
+
+    def sift(self, papers: list[NewPaper]) -> tuple[list[NewPaper], list[tuple[int, int, str]]]:
+        """(the papers to add, (position among them, stored paper, why) of each possible duplicate)."""
+        rows = self.store.duplicate_candidates(
+            [p.title_key for p in papers], [p.text_key for p in papers], self.source_id
+        )
+        if not rows:
+            return papers, []
+        by_title: dict[str, list[tuple[int, duplicates.Candidate]]] = {}
+        by_text: dict[str, list[tuple[int, duplicates.Candidate]]] = {}
+        for pid, tkey, xkey, title, authors, year, venue, text in rows:
+            c = duplicates.Candidate(title, authors, year, venue, text, key=tkey)
+            if tkey:
+                by_title.setdefault(tkey, []).append((pid, c))
+            if xkey:
+                by_text.setdefault(xkey, []).append((pid, c))
+        kept: list[NewPaper] = []
+        possible: list[tuple[int, int, str]] = []
+        for p in papers:
+            mine = duplicates.Candidate(p.auto_title if p.title else "", p.authors, p.year, p.venue,
+                                        p.plain_abstract, key=p.title_key)  # fmt: skip
+            same, maybe = None, []
+            seen: set[int] = set()
+            for pid, c in [*by_title.get(p.title_key, ()), *by_text.get(p.text_key, ())]:  # '' is no key
+                if pid in seen or pid in self._taken:
+                    continue
+                seen.add(pid)
+                verdict, why = duplicates.compare(mine, c)
+                if verdict is duplicates.Verdict.SAME:
+                    same = pid
+                    break
+                if verdict is duplicates.Verdict.POSSIBLE:
+                    maybe.append((pid, why))
+            if same is not None:
+                self._merge(same, p)
+                continue
+            possible.extend((len(kept), pid, why) for pid, why in maybe)
+            kept.append(p)
+        return kept, possible
+
+    def _merge(self, pid: int, p: NewPaper) -> None:
+        self._taken.add(pid)
+        self.store.link_source(pid, self.source_id, p.content_hash, p.title, p.source_key)
+        if self.store.fill_missing(pid, p, self.rev):
+            self.changed = True
+        if p.tags:
+            self.store.add_tags([pid], p.tags)
+            self.changed = True
+        self.merged += 1

@@ -26,7 +26,9 @@ from readinglist.importing import ImportSummary, Progress
 from readinglist.papers import (
     DEFAULT_STATE,
     STATES,
+    DuplicatePair,
     ImportCancelled,
+    Merge,
     NothingToLearn,
     Paper,
     QueryError,
@@ -271,10 +273,17 @@ class Library:
         tag: str | None = None,
         topic: int | None = None,
         within: str = "",
+        duplicates: bool = False,
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order. `topic` (the
         sidebar's choice) and the query's own topic: clauses keep the papers of those topics. `within` is a
-        smart list's query: the matches are searched among its papers."""
+        smart list's query: the matches are searched among its papers. `duplicates`: only the papers of the
+        possible duplicates (without a query, each pair's papers together)."""
+        if duplicates:
+            pairs = self.duplicate_ids()
+            if not text.strip():
+                return SearchResult(pairs, [], text)
+            return self._among(self.search(text, state=state, tag=tag, topic=topic, within=within), set(pairs))
         words, wanted, unwanted = self._topic_filters(text, topic)
         if not words.strip() and not within.strip():
             ids = self.store.ordered_ids(
@@ -312,6 +321,14 @@ class Library:
         if behind:
             result = replace(result, unindexed=behind)
         return result
+
+    @staticmethod
+    def _among(found: SearchResult, ids: set[int]) -> SearchResult:
+        """The results that are among these papers, in their order."""
+        at = [n for n, i in enumerate(found.ids) if i in ids]
+        scores = [found.scores[n] for n in at] if found.scores else []
+        matched = [found.matched[n] for n in at] if found.matched else []
+        return replace(found, ids=[found.ids[n] for n in at], scores=scores, matched=matched)
 
     def _topic_filters(self, text: str, topic: int | None) -> tuple[str, set[int] | None, set[int]]:
         """The query without its topic: clauses, the topics a paper must be in (None: any), those it must not."""
@@ -630,6 +647,44 @@ class Library:
 
     def resolve_removed(self, uid: str) -> int:
         return self.store.resolve_removed_uid(uid)
+
+    # ---- duplicates: one paper from several sources; the pairs the user decides ----
+
+    def possible_duplicates(self) -> list[DuplicatePair]:
+        """Pairs an import found possibly the same paper, still to be merged or kept apart."""
+        return self.store.possible_duplicates()
+
+    def duplicate_ids(self) -> list[int]:
+        """The papers of the possible duplicates, each pair's together."""
+        return list(dict.fromkeys(i for d in self.possible_duplicates() for i in (d.a, d.b)))
+
+    def merge(self, keep: int, other: int) -> Merge:
+        """Merge `other` into `keep`, annotations combined (tags united, a triaged state, a priority and the
+        user's title kept, notes joined); returns what `unmerge` needs."""
+        merged = self.store.merge_papers(keep, other)
+        self._reindex([keep, other])
+        return merged
+
+    def unmerge(self, merged: Merge) -> int:
+        """Take a merge back; returns the id of the paper that was merged (its old one, normally)."""
+        back = self.store.unmerge_papers(merged)
+        self._reindex([merged.kept, back])
+        return back
+
+    def keep_apart(self, a: int, b: int, apart: bool = True) -> tuple[str, str] | None:
+        """Remember that two papers are distinct (an import will not list them again); apart=False forgets
+        it. Returns the pair's (status, why) before, for undo."""
+        if a == b:
+            raise StoreError("a paper is not a duplicate of itself")
+        before = self.store.pair(a, b)
+        return self.store.set_pair(a, b, ("apart", before[1] if before else "kept apart") if apart else None)
+
+    def restore_pair(self, a: int, b: int, state: tuple[str, str] | None) -> None:
+        self.store.set_pair(a, b, state)
+
+    def sources_of(self, paper_id: int) -> list[str]:
+        """The names of the files a paper came from, its first source first."""
+        return self.store.paper_sources(paper_id)
 
     # ---- annotating: each returns what undo needs ----
 

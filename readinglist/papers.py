@@ -182,6 +182,8 @@ class NewPaper:
     url: str
     links: list[str]
     tags: list[str]
+    title_key: str = ""  # what duplicates are found by (importers.duplicates); computed from the title if ''
+    text_key: str = ""
 
 
 class TableRow(NamedTuple):
@@ -207,6 +209,33 @@ class RemovedPaper:
     venue: str
     year: int | None
     removed_at: str
+
+
+@dataclass
+class DuplicatePair:
+    """Two papers that may be one: found at import (why says how), for the user to merge or keep apart."""
+
+    a: int
+    b: int
+    why: str
+    found_at: str = ""
+
+
+@dataclass
+class Merge:
+    """What `Library.merge` did, so that `Library.unmerge` can take it back: the paper kept, the paper merged
+    into it (kept whole among the removed papers), the kept paper's annotations before, the sources moved."""
+
+    kept: int
+    merged: int
+    tags: list[str]
+    state: str
+    priority: int | None
+    note: str
+    user_title: str | None
+    moved_sources: list[tuple[int, str]]  # (source id, content hash) rows moved from the merged paper
+    added_source: tuple[int, str] | None  # the merged paper's own source, added to the kept one
+    pair: tuple[str, str] | None  # the pair's (status, why) before, if it was listed
 
 
 def normalise_tags(tags: Iterable[str]) -> list[str]:

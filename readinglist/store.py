@@ -33,6 +33,8 @@ from readinglist.papers import (
     DEFAULT_STATE,
     PRIORITIES,
     STATES,
+    DuplicatePair,
+    Merge,
     NewPaper,
     Paper,
     RemovedPaper,
@@ -44,6 +46,7 @@ from readinglist.papers import (
 
 T = TypeVar("T")
 PAGE_SIZE = 16384
+NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
@@ -373,6 +376,51 @@ def _m0013_interests(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS papers_priority ON papers(priority) WHERE priority IS NOT NULL")
 
 
+def _m0014_duplicates(db: sqlite3.Connection) -> None:
+    """Duplicates (issue 16.3): each paper's match keys (its title and the start of its abstract, normalised
+    by importers.duplicates), indexed so that an import finds a record's candidates in SQL; the further
+    sources of a paper that several files describe (the paper keeps its own source_id; a re-import of any of
+    them matches it); the pairs found possibly the same, or that the user keeps apart; and, on a removed
+    paper, the paper it was merged into (such a paper is not offered back by a re-import or the Removed list)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS paper_keys(paper_id INTEGER PRIMARY KEY REFERENCES papers(id) ON DELETE"
+        " CASCADE, title_key TEXT NOT NULL DEFAULT '', text_key TEXT NOT NULL DEFAULT '')"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS paper_keys_title ON paper_keys(title_key) WHERE title_key != ''")
+    db.execute("CREATE INDEX IF NOT EXISTS paper_keys_text ON paper_keys(text_key) WHERE text_key != ''")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS paper_sources(paper_id INTEGER NOT NULL, source_id INTEGER NOT NULL,"
+        " content_hash TEXT NOT NULL, title TEXT NOT NULL DEFAULT '', source_key TEXT NOT NULL DEFAULT '',"
+        " added_at TEXT NOT NULL, PRIMARY KEY (paper_id, source_id, content_hash))"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS paper_sources_source ON paper_sources(source_id)")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS duplicate_pairs(a INTEGER NOT NULL, b INTEGER NOT NULL, status TEXT NOT NULL"
+        " CHECK (status IN ('possible', 'apart')), why TEXT NOT NULL DEFAULT '', found_at TEXT NOT NULL,"
+        " PRIMARY KEY (a, b), CHECK (a < b))"
+    )
+    if "merged_into" not in _columns(db, "removed_papers"):
+        db.execute("ALTER TABLE removed_papers ADD COLUMN merged_into INTEGER")
+    missing = db.execute(
+        "SELECT id FROM papers p WHERE NOT EXISTS (SELECT 1 FROM paper_keys k WHERE k.paper_id = p.id)"
+    ).fetchall()
+    _set_keys(db, [r[0] for r in missing])
+
+
+def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
+    """Write the match keys of these papers from their imported title and abstract."""
+    from readinglist.importers.duplicates import text_key, title_key_of_raw
+
+    for chunk in _chunks(list(ids), 900):
+        rows = db.execute(
+            f"SELECT id, title, plain_abstract FROM papers WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        ).fetchall()
+        db.executemany(
+            "INSERT OR REPLACE INTO paper_keys(paper_id, title_key, text_key) VALUES (?, ?, ?)",
+            [(pid, title_key_of_raw(title), text_key(plain)) for pid, title, plain in rows],
+        )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -387,6 +435,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0011_titles_with_math", _m0011_titles_with_math),
     ("0012_paper_columns", _m0012_paper_columns),
     ("0013_interests", _m0013_interests),
+    ("0014_duplicates", _m0014_duplicates),
 ]
 
 
@@ -628,6 +677,18 @@ class Store:
         rows = self.db.execute(
             "SELECT id, content_hash, title, plain_abstract, authors FROM papers WHERE source_id = ?", (source_id,)
         )
+        return [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows] + self.linked_source_papers(source_id)
+
+    def linked_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
+        """Like `source_papers`, for the papers this source's records were merged into (paper_sources): the
+        record's own content hash and title, so that a re-import finds them unchanged."""
+        if not self.has_table("paper_sources"):
+            return []
+        rows = self.db.execute(
+            "SELECT p.id, ps.content_hash, ps.title, p.plain_abstract, p.authors FROM paper_sources ps"
+            " JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
+            (source_id,),
+        )
         return [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     def source_titles(self, source_id: int) -> set[str]:
@@ -662,10 +723,22 @@ class Store:
                         [(pid, title_key(p.auto_title), authors_key(p.authors), authors_short(p.authors), stamp)
                          for pid, p in zip(ids, papers, strict=True)],
                     )  # fmt: skip
+                if self.has_table("paper_keys"):
+                    self._insert_keys(db, ids, papers)
                 self._journal(db, ids, rev)
         finally:
             self._epoch += 1
         return ids
+
+    @staticmethod
+    def _insert_keys(db: sqlite3.Connection, ids: Sequence[int], papers: Sequence[NewPaper]) -> None:
+        from readinglist.importers.duplicates import text_key, title_key_of_raw
+
+        db.executemany(
+            "INSERT OR REPLACE INTO paper_keys(paper_id, title_key, text_key) VALUES (?, ?, ?)",
+            [(pid, p.title_key or title_key_of_raw(p.title), p.text_key or text_key(p.plain_abstract))
+             for pid, p in zip(ids, papers, strict=True)],
+        )  # fmt: skip
 
     @staticmethod
     def _key_taken(db: sqlite3.Connection, key: str) -> bool:
@@ -712,6 +785,8 @@ class Store:
                 (*_content_values(p), now(), rev, paper_id),
             )
             _set_columns(db, [paper_id])
+            if self.has_table("paper_keys"):
+                _set_keys(db, [paper_id])
             self._journal(db, [paper_id], rev)
 
     def set_in_source(self, ids: Iterable[int], present: bool, rev: int) -> None:
@@ -1501,6 +1576,197 @@ class Store:
     def _renumber(db: sqlite3.Connection, order: Sequence[int]) -> None:
         db.executemany("UPDATE smart_lists SET position = ? WHERE id = ?", [(i, lid) for i, lid in enumerate(order)])
 
+    # ---- duplicates: further sources of a paper, the pairs to decide, merging two papers into one ----
+
+    def duplicate_candidates(
+        self, title_keys: Sequence[str], text_keys: Sequence[str], source_id: int
+    ) -> list[tuple[int, str, str, str, list[str], int | None, str, str]]:
+        """Papers of other sources that share a title key or a text key with these: (id, title key, text key,
+        plain title, authors, year, venue, plain abstract). Found by the keys' indexes: an import asks this a
+        chunk at a time and never holds the library's abstracts."""
+        if not self.has_table("paper_keys"):
+            return []
+        found: dict[int, tuple[int, str, str, str, list[str], int | None, str, str]] = {}
+        for column, keys in (("title_key", title_keys), ("text_key", text_keys)):
+            wanted = sorted({k for k in keys if k})
+            for chunk in _chunks(wanted, 900):
+                rows = self.db.execute(
+                    "SELECT p.id, k.title_key, k.text_key, p.auto_title, p.authors, p.year, p.venue, p.plain_abstract"
+                    f" FROM paper_keys k JOIN papers p ON p.id = k.paper_id WHERE k.{column} IN ({_marks(chunk)})"
+                    " AND p.source_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM paper_sources ps"
+                    " WHERE ps.paper_id = p.id AND ps.source_id = ?)",
+                    [*chunk, source_id, source_id],
+                )
+                for r in rows:
+                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
+        return list(found.values())
+
+    def link_source(self, paper_id: int, source_id: int, content_hash: str, title: str, source_key: str) -> None:
+        """Record that a source's record is this paper (merged into it at import)."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO paper_sources(paper_id, source_id, content_hash, title, source_key, added_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (paper_id, source_id, content_hash, title, source_key, now()),
+            )
+
+    def relink_source(self, paper_id: int, source_id: int, content_hash: str, title: str) -> None:
+        """A merged source's record was revised: its link now carries the new hash (the paper's text stays)."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE paper_sources SET content_hash = ?, title = ? WHERE paper_id = ? AND source_id = ?",
+                (content_hash, title, paper_id, source_id),
+            )
+
+    def linked_ids(self, source_id: int) -> set[int]:
+        """The papers a source's records were merged into (they belong to another source)."""
+        if not self.has_table("paper_sources"):
+            return set()
+        rows = self.db.execute("SELECT paper_id FROM paper_sources WHERE source_id = ?", (source_id,))
+        return {r[0] for r in rows}
+
+    def paper_sources(self, paper_id: int) -> list[str]:
+        """The names of every source a paper came from, its own first."""
+        rows = self.db.execute(
+            "SELECT s.name FROM papers p JOIN sources s ON s.id = p.source_id WHERE p.id = ?"
+            " UNION ALL SELECT s.name FROM paper_sources ps JOIN sources s ON s.id = ps.source_id"
+            " WHERE ps.paper_id = ?",
+            (paper_id, paper_id),
+        ).fetchall() if self.has_table("paper_sources") else []  # fmt: skip
+        return list(dict.fromkeys(r[0] for r in rows))
+
+    def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
+        """What a merged record has and the paper lacks (an abstract, authors, a year, a link) fills the gap;
+        nothing the paper has is replaced. Returns whether anything changed."""
+        with self.transaction() as db:
+            row = db.execute("SELECT abstract, authors, year, url FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            if row is None:
+                return False
+            sets: dict[str, object] = {}
+            if not row[0] and p.abstract:
+                sets |= {"abstract": p.abstract, "plain_abstract": p.plain_abstract, "links": json.dumps(p.links)}
+            if row[1] == "[]" and p.authors:
+                sets["authors"] = json.dumps(p.authors, ensure_ascii=False)
+            if row[2] is None and p.year is not None:
+                sets["year"] = p.year
+            if not row[3] and p.url:
+                sets["url"] = p.url
+            if not sets:
+                return False
+            db.execute(
+                f"UPDATE papers SET {', '.join(k + ' = ?' for k in sets)}, updated_at = ?, rev = ? WHERE id = ?",
+                (*sets.values(), now(), rev, paper_id),
+            )
+            _set_columns(db, [paper_id])
+            _set_keys(db, [paper_id])
+            self._journal(db, [paper_id], rev)
+            return True
+
+    def add_possible_duplicates(self, pairs: Iterable[tuple[int, int, str]]) -> int:
+        """List pairs for the user to decide (a pair they kept apart stays apart); returns how many are new."""
+        stamp = now()
+        with self.transaction() as db:
+            before = db.total_changes
+            db.executemany(
+                "INSERT OR IGNORE INTO duplicate_pairs(a, b, status, why, found_at) VALUES (?, ?, 'possible', ?, ?)",
+                [(min(a, b), max(a, b), why, stamp) for a, b, why in pairs if a != b],
+            )
+            return int(db.total_changes - before)
+
+    def possible_duplicates(self) -> list[DuplicatePair]:
+        """The pairs still to decide whose papers are both in the library, the latest found first."""
+        if not self.has_table("duplicate_pairs"):
+            return []
+        rows = self.db.execute(
+            "SELECT d.a, d.b, d.why, d.found_at FROM duplicate_pairs d WHERE d.status = 'possible'"
+            " AND EXISTS (SELECT 1 FROM papers WHERE id = d.a) AND EXISTS (SELECT 1 FROM papers WHERE id = d.b)"
+            " ORDER BY d.found_at DESC, d.a, d.b"
+        )
+        return [DuplicatePair(a, b, why, at) for a, b, why, at in rows]
+
+    def pair(self, a: int, b: int) -> tuple[str, str] | None:
+        """(status, why) of a pair, or None."""
+        if not self.has_table("duplicate_pairs"):
+            return None
+        row = self.db.execute(
+            "SELECT status, why FROM duplicate_pairs WHERE a = ? AND b = ?", (min(a, b), max(a, b))
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def set_pair(self, a: int, b: int, state: tuple[str, str] | None) -> tuple[str, str] | None:
+        """Set a pair's (status, why), or forget it (None); returns what it was."""
+        before = self.pair(a, b)
+        with self.transaction() as db:
+            if state is None:
+                db.execute("DELETE FROM duplicate_pairs WHERE a = ? AND b = ?", (min(a, b), max(a, b)))
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO duplicate_pairs(a, b, status, why, found_at) VALUES (?, ?, ?, ?, ?)",
+                    (min(a, b), max(a, b), state[0], state[1], now()),
+                )
+        return before
+
+    def merge_papers(self, keep: int, other: int) -> Merge:
+        """Merge `other` into `keep`: tags united, a triaged state and a priority kept (the kept paper's if it
+        has one), notes joined, the user's title kept; `other` is kept whole among the removed papers (marked
+        merged) and its sources become `keep`'s. Returns what `unmerge_papers` needs."""
+        if keep == other:
+            raise StoreError("a paper cannot be merged with itself")
+        with self.transaction() as db:
+            found = {p.id: p for p in self.papers([keep, other])}
+            if keep not in found or other not in found:
+                raise StoreError("both papers must be in the library")
+            a, b = found[keep], found[other]
+            moved = [(r[0], r[1]) for r in db.execute(
+                "SELECT source_id, content_hash FROM paper_sources WHERE paper_id = ?", (other,))]  # fmt: skip
+            own = db.execute("SELECT source_id, content_hash, title, source_key FROM papers WHERE id = ?", (other,))
+            src = own.fetchone()
+            pair = self.set_pair(keep, other, None)
+            self.remove_papers([other])
+            db.execute("UPDATE removed_papers SET merged_into = ? WHERE id = ?", (keep, other))
+            db.execute("UPDATE OR IGNORE paper_sources SET paper_id = ? WHERE paper_id = ?", (keep, other))
+            added = None
+            if src is not None and src[0] is not None:
+                kept_source = db.execute("SELECT source_id FROM papers WHERE id = ?", (keep,)).fetchone()[0]
+                if kept_source != src[0]:
+                    added = (src[0], src[1])
+                    self.link_source(keep, src[0], src[1], src[2], src[3])
+            tags = list(dict.fromkeys([*a.tags, *b.tags]))
+            self.set_tags({keep: tags})
+            if a.state == DEFAULT_STATE and b.state != DEFAULT_STATE:
+                self.set_state([keep], b.state)
+            if a.priority is None and b.priority is not None:
+                self.set_priority([keep], b.priority)
+            if b.note.strip():
+                self.set_note(keep, f"{a.note.rstrip()}{NOTE_SEPARATOR}{b.note.strip()}" if a.note.strip() else b.note)
+            if not a.user_title and b.user_title:
+                self.set_user_title(keep, b.user_title)
+        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair)
+
+    def unmerge_papers(self, m: Merge) -> int:
+        """Take a merge back: the merged paper returns with its annotations and sources, the kept one gets its
+        annotations back. Returns the merged paper's id now (its old one, normally)."""
+        with self.transaction() as db:
+            back = self.restore_papers([m.merged]).get(m.merged)
+            if back is None:
+                raise StoreError("the merged paper is no longer kept")
+            if m.added_source is not None:
+                db.execute(
+                    "DELETE FROM paper_sources WHERE paper_id = ? AND source_id = ? AND content_hash = ?",
+                    (m.kept, *m.added_source),
+                )
+            db.executemany(
+                "UPDATE paper_sources SET paper_id = ? WHERE paper_id = ? AND source_id = ? AND content_hash = ?",
+                [(back, m.kept, sid, h) for sid, h in m.moved_sources],
+            )
+            self.set_tags({m.kept: m.tags})
+            self.restore_states({m.kept: m.state})
+            self.restore_priorities({m.kept: m.priority})
+            self.set_note(m.kept, m.note)
+            self.set_user_title(m.kept, m.user_title)
+            self.set_pair(m.kept, back, m.pair)
+        return back
+
     # ---- removing papers, and bringing them back ----
 
     def remove_papers(self, ids: Sequence[int]) -> list[int]:
@@ -1575,6 +1841,8 @@ class Store:
                         restored[old_id] = pid
                     db.executemany("DELETE FROM removed_papers WHERE id = ?", [(i,) for i in restored])
                 _set_columns(db, list(restored.values()))
+                if self.has_table("paper_keys"):
+                    _set_keys(db, list(restored.values()))
                 self._journal(db, list(restored.values()), rev)
         finally:
             self._epoch += 1
@@ -1584,7 +1852,10 @@ class Store:
         """Every removed paper, the latest removed first."""
         if not self.has_table("removed_papers"):
             return []
-        rows = self.db.execute("SELECT paper, removed_at FROM removed_papers ORDER BY removed_at DESC, id DESC")
+        merged = " WHERE merged_into IS NULL" if "merged_into" in _columns(self.db, "removed_papers") else ""
+        rows = self.db.execute(
+            f"SELECT paper, removed_at FROM removed_papers{merged} ORDER BY removed_at DESC, id DESC"
+        )
         return [self._removed(paper_json, removed_at) for paper_json, removed_at in rows]
 
     @staticmethod
@@ -1617,7 +1888,8 @@ class Store:
         """Like `source_papers`, for a source's removed papers: a re-import matches them too."""
         if not self.has_table("removed_papers"):
             return []
-        rows = self.db.execute("SELECT paper FROM removed_papers WHERE source_id = ?", (source_id,)).fetchall()
+        merged = " AND merged_into IS NULL" if "merged_into" in _columns(self.db, "removed_papers") else ""
+        rows = self.db.execute(f"SELECT paper FROM removed_papers WHERE source_id = ?{merged}", (source_id,)).fetchall()
         out = []
         for (paper_json,) in rows:
             r = json.loads(paper_json)

@@ -81,6 +81,8 @@ from readinglist.ui.topics_bar import TopicsBar
 from readinglist.ui.topics_section import TopicsSection
 from readinglist.ui.undo import (
     DeleteListCommand,
+    KeepApartCommand,
+    MergePapersCommand,
     MoveListCommand,
     PaperCommand,
     RemovePapersCommand,
@@ -230,6 +232,10 @@ class MainWindow(QMainWindow):
         self.actionFocusNotes = key("actionFocusNotes", "Edit &Note", "N", self.focus_notes)
         self.actionOpenLink = key("actionOpenLink", "&Open Link", "O", lambda: self.open_link())
         self.actionRemove = key("actionRemove", "Remove from &Library", "Del", self.remove_papers)
+        self.actionMerge = act("actionMerge", "&Merge Duplicates", [], self.merge_papers)
+        self.actionMerge.setToolTip("Merge the two papers selected into one (tags united, notes joined; undoable)")
+        self.actionKeepApart = act("actionKeepApart", "&Keep Apart", [], self.keep_apart)
+        self.actionKeepApart.setToolTip("The two papers selected are different papers: not listed as duplicates")
         self.actionSlash = key("actionSlash", "Search", "/", self.focus_search)
         self.actionKeysInList = key("actionKeysInList", "Keyboard Shortcuts", "?", lambda: menus.show_shortcuts(self))
         self.actionUndo = self.undo_stack.createUndoAction(self, "&Undo")
@@ -287,7 +293,8 @@ class MainWindow(QMainWindow):
         esc.activated.connect(self.escape)
         if self.read_only:
             for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionRestore,
-                      self.actionEditTitle, self.actionRemove, self.actionSaveList, self.actionInterests):  # fmt: skip
+                      self.actionEditTitle, self.actionRemove, self.actionSaveList, self.actionInterests,
+                      self.actionMerge, self.actionKeepApart):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -714,7 +721,7 @@ class MainWindow(QMainWindow):
             self.undo_stack.push(command)
         finally:
             self._pushing = False
-        if len(command.ids) > 1 or isinstance(command, RemovePapersCommand):
+        if len(command.ids) > 1 or isinstance(command, RemovePapersCommand | MergePapersCommand):
             self.notice.show_message(f"{command.summary}.", 15000, "Undo", self._undo_from_notice, kind="undo")
 
     def _undo_index_changed(self, _index: int) -> None:
@@ -965,6 +972,17 @@ class MainWindow(QMainWindow):
         if ids and not self.read_only:
             self._push(RemovePapersCommand(self.library, ids, self._removed, self._restored))
 
+    def merge_papers(self) -> None:
+        """Merge the two papers selected: the one added first is kept, the other merged into it."""
+        ids = sorted(self.target_ids())
+        if len(ids) == 2 and not self.read_only:
+            self._push(MergePapersCommand(self.library, ids[0], ids[1], self._removed, self._restored))
+
+    def keep_apart(self) -> None:
+        ids = sorted(self.target_ids())
+        if len(ids) == 2 and not self.read_only:
+            self._push(KeepApartCommand(self.library, ids[0], ids[1], self._changed))
+
     def move_selection(self, step: int) -> None:  # not move(): that is QWidget's, for the window's position
         self.table.move(step)
 
@@ -996,7 +1014,7 @@ class MainWindow(QMainWindow):
 
     def update_counts(self) -> None:
         """Counts in the sidebar and the status bar, read again (after edits, imports, or outside changes)."""
-        counts = self.library.counts()
+        counts = {**self.library.counts(), "duplicates": len(self.library.possible_duplicates())}
         self.sidebar.update_counts(counts)
         if self.topics_section.topics:
             self.topics_section.set_topics(self.library.topics())  # their unread counts

@@ -39,7 +39,7 @@ def build(w: MainWindow) -> None:
     paper.addSeparator()
     paper.addActions(w.priority_actions)
     paper.addSeparator()
-    paper.addActions([w.actionOpenLink, w.actionRemove])
+    paper.addActions([w.actionOpenLink, w.actionMerge, w.actionKeepApart, w.actionRemove])
     paper.addSeparator()
     paper.addAction(w.actionInterests)
     paper.addAction(w.actionAutoAdvance)
@@ -122,6 +122,9 @@ def paper_menu(w: MainWindow) -> QMenu:
     for action in (w.actionCopyCitation, w.actionCopyBibtex, w.actionCopyId):
         add(action)
     menu.addSeparator()
+    if len(ids) == 2:  # two papers that may be one: merge them, or say they are distinct
+        add(w.actionMerge)
+        add(w.actionKeepApart)
     add(w.actionRemove)
     return menu
 

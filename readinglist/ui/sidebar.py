@@ -52,6 +52,7 @@ from readinglist.papers import DEFAULT_STATE, STATE_HINTS, STATE_KEYS, STATE_LAB
 Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
 ALL_KEY: Key = ("all", None)
 SUGGESTED_KEY: Key = ("suggested", None)
+DUPLICATES_KEY: Key = ("duplicates", None)
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,21 @@ class Filter:
     tag: str | None = None
     smart_list: SmartList | None = None
     suggested: bool = False
+    duplicates: bool = False  # the papers of the possible duplicates, each pair's together
 
     def search_args(self) -> dict[str, Any]:
         """Library.search's arguments for this filter (the query typed is searched within them). Suggested
         searches the unread papers: the ranking keeps those without a priority, in its order."""
+        if self.duplicates:
+            return {"duplicates": True}
         sl = self.smart_list
         state = DEFAULT_STATE if self.suggested else self.state
         return {"state": state, "tag": sl.tag if sl else self.tag, "within": sl.query if sl else ""}
 
     def phrase(self) -> str:
         """The papers shown, in words that fit a sentence: "unread papers tagged “rl”"."""
+        if self.duplicates:
+            return "possible duplicates"
         if self.suggested:
             return "suggested papers" + (f" tagged “{self.tag}”" if self.tag else "")
         head = f"{STATE_LABELS[self.state].lower()} papers" if self.state else "papers"
@@ -82,6 +88,8 @@ class Filter:
 
     def caption(self) -> str:
         """What the sidebar's caption says: "Unread · tag rl", "List: To read", "List: To read · Read"."""
+        if self.duplicates:
+            return "Possible duplicates"
         if self.suggested:
             return f"Suggested · tag {self.tag}" if self.tag else "Suggested"
         state = STATE_LABELS[self.state] if self.state else "All"
@@ -141,7 +149,10 @@ class SidebarModel(QStandardItemModel):
             ("Suggested", SUGGESTED_KEY, f"{counts.get('untriaged', counts[DEFAULT_STATE]):,}"),
             ("All", ALL_KEY, f"{counts['all']:,}"),
         ]
-        return entries + [(STATE_LABELS[state], ("state", state), f"{counts[state]:,}") for state in STATES]
+        entries += [(STATE_LABELS[state], ("state", state), f"{counts[state]:,}") for state in STATES]
+        if counts.get("duplicates"):  # pairs found at import, for the user to merge or keep apart
+            entries.append(("Possible duplicates", DUPLICATES_KEY, f"{counts['duplicates']:,}"))
+        return entries
 
     def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
         self._fill(self.library_root, self.library_entries(counts))
@@ -152,6 +163,9 @@ class SidebarModel(QStandardItemModel):
                 tip = f"{STATE_LABELS[key[1]]}: {STATE_HINTS[key[1]]} (key {STATE_KEYS[key[1]].lower()})"
                 if item.toolTip() != tip:
                     item.setToolTip(tip)
+            elif key == DUPLICATES_KEY:
+                item.setToolTip("Possible duplicates: pairs that may be one paper (found at import). Select both "
+                                "papers of a pair, right-click: Merge Duplicates or Keep Apart")  # fmt: skip
             elif key == SUGGESTED_KEY and not item.toolTip().startswith("Suggested:"):
                 item.setToolTip("Suggested: the papers you have not triaged (unread, no priority), those you will "
                                 "most likely care about first, learned from your marks and interests")  # fmt: skip
@@ -273,7 +287,8 @@ class Sidebar(QTreeView):
     def _show_choice(self) -> None:
         """Highlight the state's row and the tag's or list's row: what is combined is what is lit."""
         view = self._filter
-        keys: list[Key] = [SUGGESTED_KEY if view.suggested else ("state", view.state) if view.state else ALL_KEY]
+        first = DUPLICATES_KEY if view.duplicates else SUGGESTED_KEY if view.suggested else None
+        keys: list[Key] = [first or (("state", view.state) if view.state else ALL_KEY)]
         if view.smart_list is not None:
             keys.append(("list", str(view.smart_list.id)))
         elif view.tag:
@@ -293,14 +308,16 @@ class Sidebar(QTreeView):
         state (a list brings its own)."""
         kind, value = key
         view = self._filter
+        if kind == "duplicates":
+            return Filter(duplicates=True)
         if kind == "suggested":  # the untriaged papers, within the tag chosen (a list brings a state of its own)
             return Filter(tag=view.tag, suggested=True)
         if kind == "all":
-            return replace(view, state=None, suggested=False)
+            return replace(view, state=None, suggested=False, duplicates=False)
         if kind == "state":
-            return replace(view, state=value, suggested=False)
+            return replace(view, state=value, suggested=False, duplicates=False)
         if kind == "tag":
-            return replace(view, tag=value, smart_list=None)
+            return replace(view, tag=value, smart_list=None, duplicates=False)
         if kind == "list":
             sl = next((sl for sl in self._lists if str(sl.id) == value), None)
             if sl is not None:

@@ -1,5 +1,5 @@
-"""Every edit is an undoable command: state, priority, tags, note, title, removal, and the saved lists
-(QUndoStack does the bookkeeping).
+"""Every edit is an undoable command: state, priority, tags, note, title, removal, merging duplicates (or
+keeping them apart), and the saved lists (QUndoStack does the bookkeeping).
 
 Each command on papers knows the papers it changed (`ids`), so that the window can say what it did to several
 and select them again when it is undone or redone, and says what it did in words (`summary`).
@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtGui import QUndoCommand
 
 from readinglist.library import Library
-from readinglist.papers import SmartList
+from readinglist.papers import Merge, SmartList
 
 Changed = Callable[[Sequence[int]], None]
 
@@ -221,3 +221,48 @@ class RemovePapersCommand(PaperCommand):
         back = self.library.restore_removed(self.ids)
         self.ids = [back[i] for i in self.ids if i in back]
         self.restored(self.ids)
+
+
+class MergePapersCommand(PaperCommand):
+    """Merge the second paper into the first (Library.merge: annotations combined, the merged paper kept
+    whole among the removed ones); undo takes it back (Library.unmerge), both papers as they were."""
+
+    def __init__(self, library: Library, keep: int, other: int, removed: Changed, restored: Changed):
+        super().__init__("Merge 2 papers into one")
+        self.library, self.keep, self.other = library, keep, other
+        self.removed, self.restored = removed, restored
+        self.ids = [keep, other]
+        self.merged: Merge | None = None
+
+    def redo(self) -> None:
+        self.merged = self.library.merge(self.keep, self.other)
+        self.removed([self.other])
+        self.restored([self.keep])
+
+    def undo(self) -> None:
+        if self.merged is not None:
+            self.other = self.library.unmerge(self.merged)
+            self.ids = [self.keep, self.other]
+        self.restored(self.ids)
+
+
+class KeepApartCommand(PaperCommand):
+    """Two papers are distinct: not listed as possible duplicates again; undo forgets it."""
+
+    def __init__(self, library: Library, a: int, b: int, changed: Changed):
+        super().__init__("Keep 2 papers apart")
+        self.library, self.a, self.b, self.changed = library, a, b, changed
+        self.ids = [a, b]
+        self.before: tuple[str, str] | None = None
+
+    @property
+    def summary(self) -> str:
+        return "Kept 2 papers apart"
+
+    def redo(self) -> None:
+        self.before = self.library.keep_apart(self.a, self.b)
+        self.changed(self.ids)
+
+    def undo(self) -> None:
+        self.library.restore_pair(self.a, self.b, self.before)
+        self.changed(self.ids)

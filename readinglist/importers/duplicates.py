@@ -1,0 +1,180 @@
+"""Is a record from one source the same paper as one from another? Pure rules, no store and no Qt.
+
+Two files describe one conference differently: a BibTeX export decodes the title's LaTeX, a JSON list keeps
+it; one gives "Zhang, Lijun", the other "Lijun Zhang"; one has the abstract, the other a placeholder. So the
+title is compared as a key (markup decoded, case, accents and punctuation dropped), the authors by surname,
+the year within one. A shared title alone is not a paper: the same title by disjoint authors, or a workshop
+version beside the main-track one, is at most a *possible* duplicate that the user decides. The other way
+in is a near-identical abstract (word shingles), unless the authors disagree: then it is only possible (the
+NeurIPS data has 13 pairs of distinct papers with one abstract).
+Candidates come from the store by the keys (`title_key`, `text_key`), indexed in SQL, so an import of 94k
+records never holds the library's abstracts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from readinglist import markup
+
+SAME_ABSTRACT = 0.8  # word-3-shingle Jaccard from which two abstracts are one text (a word changed in 50: 0.89)
+SIMILAR_ABSTRACT = 0.5  # … above which a same-title pair with disjoint authors is worth asking about
+SHINGLE = 3  # words per shingle
+MIN_ABSTRACT_WORDS = 25  # shorter abstracts say too little to match a paper by its text alone
+MIN_TITLE_WORDS = 3  # a shorter title ("Introduction") matches only with agreeing authors
+TEXT_KEY_WORDS = 24  # the first words of an abstract that make its key
+
+
+class Verdict(Enum):
+    SAME = "same"  # merged at import
+    POSSIBLE = "possible"  # listed for the user to decide
+    DISTINCT = "distinct"
+
+
+@dataclass
+class Candidate:
+    """What the rules look at: one paper or record, its title already plain (markup.title_plain)."""
+
+    title: str
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    venue: str = ""
+    text: str = ""  # the abstract as plain text
+    key: str | None = None  # its title_key, when known (a stored paper's); else computed from the title
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def title_key(plain_title: str) -> str:
+    """The title up to case, accents, punctuation and spacing: what two sources of a paper agree on."""
+    return " ".join(re.findall(r"[^\W_]+", _fold(plain_title)))
+
+
+def title_key_of_raw(raw_title: str) -> str:
+    """title_key of a title as a file has it (LaTeX, braces, HTML): decoded first."""
+    return title_key(markup.title_plain(raw_title)) if raw_title.strip() else ""
+
+
+def _abstract_words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", _fold(text))
+
+
+def text_key(plain_abstract: str) -> str:
+    """A key of an abstract's first words: two near-identical abstracts almost always share it (an erratum
+    changes a word further on), and it finds them in SQL without comparing every pair. '' when too short."""
+    words = _abstract_words(plain_abstract)
+    if len(words) < MIN_ABSTRACT_WORDS:
+        return ""
+    return hashlib.sha1(" ".join(words[:TEXT_KEY_WORDS]).encode()).hexdigest()[:20]
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = _abstract_words(text)
+    return {tuple(words[i : i + SHINGLE]) for i in range(max(1, len(words) - SHINGLE + 1))}
+
+
+def abstract_similarity(a: str, b: str) -> float:
+    """Jaccard similarity of the two abstracts' word shingles (0 when either is empty)."""
+    if not a.strip() or not b.strip():
+        return 0.0
+    sa, sb = _shingles(a), _shingles(b)
+    return len(sa & sb) / max(1, len(sa | sb))
+
+
+def surname(name: str) -> str:
+    """ "Zhang, Lijun" and "Lijun Zhang" → "zhang"; accents and punctuation dropped."""
+    name = name.strip()
+    if "," in name:
+        name = name.split(",", 1)[0]
+    else:
+        parts = name.split()
+        name = parts[-1] if parts else ""
+    return "".join(re.findall(r"[^\W_]+", _fold(name)))
+
+
+def _surnames(authors: Sequence[str]) -> set[str]:
+    return {s for s in map(surname, authors) if s}
+
+
+def authors_compatible(a: Sequence[str], b: Sequence[str]) -> bool:
+    """The two author lists share a surname, or one of them has none (a source without authors)."""
+    sa, sb = _surnames(a), _surnames(b)
+    return not sa or not sb or bool(sa & sb)
+
+
+def years_compatible(a: int | None, b: int | None) -> bool:
+    """Equal, within one (online first, printed the next year), or one missing."""
+    return a is None or b is None or abs(a - b) <= 1
+
+
+def is_workshop(venue: str) -> bool:
+    return bool(re.search(r"\bworkshops?\b|\bws\b", venue.casefold()))
+
+
+# a conference's long names, as BibTeX from DBLP or a publisher gives them, and its short one
+_VENUE_NAMES = {
+    "neural information processing systems": "neurips", "nips": "neurips",
+    "international conference on machine learning": "icml",
+    "international conference on learning representations": "iclr",
+    "artificial intelligence and statistics": "aistats", "uncertainty in artificial intelligence": "uai",
+    "conference on learning theory": "colt", "computer vision and pattern recognition": "cvpr",
+    "association for computational linguistics": "acl", "empirical methods in natural language processing": "emnlp",
+}  # fmt: skip
+
+
+def venue_key(venue: str) -> str:
+    """ "Advances in Neural Information Processing Systems 31", "NIPS 2018", "NeurIPS" → "neurips"."""
+    text = " ".join(re.findall(r"[^\W\d_]+", _fold(venue)))
+    for name, short in _VENUE_NAMES.items():
+        if re.search(rf"\b{name}\b", text):
+            return short
+    return text
+
+
+def venues_compatible(a: str, b: str) -> bool:
+    """One side without a venue, or the same venue however named. A workshop paper and the main-track paper of
+    one title are two papers (often the short and the long version), and so are the versions of one title at
+    two conferences (ICLR's 2014 workshop track, then NeurIPS): not merged without the user."""
+    if not a.strip() or not b.strip():
+        return True
+    if is_workshop(a) != is_workshop(b):
+        return False
+    ka, kb = venue_key(a), venue_key(b)
+    return ka == kb or bool(ka and kb and (f" {ka} " in f" {kb} " or f" {kb} " in f" {ka} "))
+
+
+def compare(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
+    """Are a and b the same paper? (verdict, why in words)."""
+    ka = a.key if a.key is not None else title_key(a.title)
+    kb = b.key if b.key is not None else title_key(b.title)
+    same_title = bool(ka) and ka == kb
+    if same_title:
+        if not venues_compatible(a.venue, b.venue):
+            if is_workshop(a.venue) != is_workshop(b.venue):
+                return Verdict.POSSIBLE, "same title, but a workshop and a main-track paper"
+            return Verdict.POSSIBLE, f"same title at two venues ({a.venue}, {b.venue})"
+        if not authors_compatible(a.authors, b.authors):
+            if abstract_similarity(a.text, b.text) >= SIMILAR_ABSTRACT:
+                return Verdict.POSSIBLE, "same title and similar abstract, but different authors"
+            return Verdict.DISTINCT, "same title, different authors"
+        if not years_compatible(a.year, b.year):
+            return Verdict.POSSIBLE, f"same title, but years {a.year} and {b.year}"
+        both_have_authors = bool(_surnames(a.authors)) and bool(_surnames(b.authors))
+        if len(ka.split()) < MIN_TITLE_WORDS and not both_have_authors:
+            return Verdict.POSSIBLE, "same short title, no authors to compare"
+        return Verdict.SAME, "same title and authors"
+    if abstract_similarity(a.text, b.text) >= SAME_ABSTRACT and len(_abstract_words(a.text)) >= MIN_ABSTRACT_WORDS:
+        if not venues_compatible(a.venue, b.venue) or not years_compatible(a.year, b.year):
+            return Verdict.POSSIBLE, "near-identical abstract, but different venue or year"
+        if authors_compatible(a.authors, b.authors):  # a derived title beside a real one, a retitled version
+            return Verdict.SAME, "near-identical abstract"
+        return Verdict.POSSIBLE, "near-identical abstract under another title by other authors"
+    return Verdict.DISTINCT, ""

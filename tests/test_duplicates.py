@@ -1,0 +1,296 @@
+"""Duplicates: the same paper from two sources is one paper; uncertain pairs are the user's to decide."""
+
+from __future__ import annotations
+
+import json
+
+from readinglist.importers.duplicates import (
+    Candidate,
+    Verdict,
+    abstract_similarity,
+    authors_compatible,
+    compare,
+    surname,
+    text_key,
+    title_key,
+    title_key_of_raw,
+)
+
+ABSTRACT = (
+    "We study linear regression when the noise has heavy tails and only a few moments exist. We propose a "
+    "truncated minimisation estimator, prove excess risk bounds that match the sub-Gaussian case up to "
+    "logarithmic factors, and show in experiments that it is far more robust than least squares on real data."
+)
+
+
+def cand(title="Regression with Heavy-tailed Distributions", authors=("Lijun Zhang", "Zhi-Hua Zhou"), year=2018,
+         venue="NeurIPS", text=ABSTRACT) -> Candidate:  # fmt: skip
+    return Candidate(title, list(authors), year, venue, text)
+
+
+# ---- the rules, both ways ----
+
+
+def test_title_key_ignores_case_punctuation_accents_and_markup():
+    assert title_key("Regression with Heavy-Tailed Distributions.") == "regression with heavy tailed distributions"
+    assert title_key("Étude   de Cas") == title_key("etude de cas")
+    assert title_key_of_raw(r"{$\ell_1$}-Regression with {H}eavy-tailed Distributions") == title_key_of_raw(
+        r"$\ell_1$-regression with Heavy-tailed Distributions"
+    )
+    assert title_key_of_raw(r"Learning to {\"O}rder") == title_key_of_raw("Learning to Örder")
+
+
+def test_surnames_are_read_from_both_name_orders():
+    assert surname("Zhang, Lijun") == surname("Lijun Zhang") == "zhang"
+    assert authors_compatible(["Zhang, Lijun", "Zhou, Zhi-Hua"], ["Lijun Zhang"])
+    assert authors_compatible([], ["Lijun Zhang"])  # a source without authors says nothing against
+    assert not authors_compatible(["Alice Smith"], ["Bob Jones"])
+
+
+def test_same_title_authors_and_year_is_the_same_paper():
+    bib = cand(title="regression with heavy tailed distributions", authors=["Zhang, Lijun", "Zhou, Zhi-Hua"], text="")
+    assert compare(cand(), bib)[0] is Verdict.SAME
+    assert compare(cand(), cand(year=2019))[0] is Verdict.SAME  # within one year
+    assert compare(cand(), cand(year=None, authors=[]))[0] is Verdict.SAME  # one side without authors or year
+
+
+def test_same_title_by_other_authors_stays_apart():
+    other = cand(authors=["Alice Smith", "Bob Jones"], text="An entirely different abstract about graphs " * 5)
+    assert compare(cand(), other)[0] is Verdict.DISTINCT
+    # … unless the abstracts agree too: then the user is asked
+    assert compare(cand(), cand(authors=["Alice Smith"]))[0] is Verdict.POSSIBLE
+
+
+def test_a_workshop_and_a_main_track_paper_of_one_title_are_only_possible_duplicates():
+    verdict, why = compare(cand(), cand(venue="NeurIPS Workshop on Robust Statistics"))
+    assert verdict is Verdict.POSSIBLE and "workshop" in why
+    assert compare(cand(venue="ICML Workshop"), cand(venue="ICML Workshop"))[0] is Verdict.SAME
+
+
+def test_years_far_apart_make_only_a_possible_duplicate():
+    assert compare(cand(), cand(year=2015))[0] is Verdict.POSSIBLE
+
+
+def test_a_short_title_without_authors_is_not_enough():
+    assert compare(cand(title="Introduction", authors=[]), cand(title="Introduction"))[0] is Verdict.POSSIBLE
+
+
+def test_near_identical_abstract_under_another_title():
+    edited = ABSTRACT.replace("far more robust", "much more robust")
+    assert abstract_similarity(ABSTRACT, edited) >= 0.8
+    assert compare(cand(), cand(title="Robust heavy-tailed regression", text=edited))[0] is Verdict.SAME
+    # the same text under another title by other authors: an error in a source, for the user to see
+    verdict = compare(cand(), cand(title="Another paper", authors=["Alice Smith"], text=ABSTRACT))[0]
+    assert verdict is Verdict.POSSIBLE
+    unrelated = cand(title="Graph networks", text="We propose graph networks for molecules " * 6)
+    assert compare(cand(), unrelated)[0] is Verdict.DISTINCT
+    assert text_key(ABSTRACT) == text_key(edited) and text_key("too short") == ""
+
+
+# ---- at import: a record another file brought is merged into that paper ----
+
+
+def _bib_of(lib, ids) -> str:
+    from readinglist.export import ExportOptions, render
+
+    return render(lib.papers(ids), ExportOptions(format="bibtex", abstracts=True))
+
+
+def test_the_apps_own_bibtex_export_imported_again_merges_into_the_papers(lib, tmp_path):
+    ids = lib.search("").ids
+    pid = ids[0]
+    lib.add_tags([pid], ["mine"])
+    lib.set_note(pid, "keep this note")
+    bib = tmp_path / "export.bib"
+    bib.write_text(_bib_of(lib, ids), encoding="utf-8")
+    [summary] = lib.import_files([bib])
+    assert (summary.added, summary.merged) == (0, len(ids)) and lib.store.count() == len(ids)
+    assert "19 merged into papers already here" in summary.line()
+    p = lib.paper(pid)
+    assert p.tags == ["mine"] and p.note == "keep this note"  # annotations kept
+    assert lib.sources_of(pid)[-1] == "export" and len(lib.sources_of(pid)) == 2
+    # a re-import of the second file finds them unchanged: no paper is added or merged twice
+    [again] = lib.import_files([bib])
+    assert (again.added, again.merged, again.unchanged) == (0, 0, len(ids)) and lib.store.count() == len(ids)
+    assert lib.search("state:unread").ids  # the index still answers
+
+
+def _write_jsonl(path, records):
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def _records():
+    return [
+        {"title": "Deep Sets", "authors": ["Manzil Zaheer", "Satwik Kottur"], "year": 2017, "venue": "NeurIPS",
+         "abstract": ABSTRACT},
+        {"title": "Attention is all you need", "authors": ["Ashish Vaswani"], "year": 2017, "venue": "NeurIPS",
+         "abstract": "We propose the transformer, a model architecture relying entirely on attention " * 3},
+        {"title": "Graph Attention Networks", "authors": ["Petar Velickovic"], "year": 2018, "venue": "ICLR",
+         "abstract": "We present graph attention networks operating on graph-structured data " * 3},
+    ]  # fmt: skip
+
+
+def test_a_second_source_is_merged_same_title_other_authors_and_workshops_stay_apart(empty_lib, tmp_path):
+    first = _write_jsonl(tmp_path / "first.jsonl", _records())
+    second = _records()
+    second[0] |= {"title": "{D}eep {S}ets.", "authors": ["Zaheer, Manzil"], "abstract": ""}  # the BibTeX view
+    second[1] |= {"authors": ["Someone Else"], "abstract": "A different paper about attention in vision " * 4}
+    second[2] |= {"venue": "ICLR Workshop on Graphs"}
+    second.append({"title": "A new paper", "authors": ["New Author"], "year": 2018, "venue": "ICLR"})
+    empty_lib.import_files([first])
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "second.jsonl", second)])
+    assert (summary.added, summary.merged, summary.possible) == (3, 1, 1)
+    assert empty_lib.store.count() == 6
+    [pair] = empty_lib.possible_duplicates()
+    titles = {p.title for p in empty_lib.papers([pair.a, pair.b])}
+    assert titles == {"Graph Attention Networks"} and "workshop" in pair.why
+    deep = empty_lib.search('"deep sets"').ids
+    assert len(deep) == 1 and empty_lib.sources_of(deep[0]) == ["first", "second"]
+
+
+def test_a_merged_record_fills_what_the_paper_lacks(empty_lib, tmp_path):
+    bare = [{"title": "Attention Is All You Need!", "year": 2017, "venue": "NeurIPS"}]
+    empty_lib.import_files([_write_jsonl(tmp_path / "titles.jsonl", bare)])
+    full = _records()[1:2]
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "full.jsonl", full)])
+    assert summary.merged == 1
+    [pid] = empty_lib.search("").ids
+    p = empty_lib.paper(pid)
+    assert p.authors == ["Ashish Vaswani"] and p.abstract == full[0]["abstract"].strip()
+    assert p.title == "Attention Is All You Need!"  # what the paper had stays
+    assert empty_lib.search("transformer").ids == [pid]
+
+
+# ---- merging by hand, undo, keeping apart ----
+
+
+def test_merge_combines_annotations_and_unmerge_restores_both(lib):
+    a, b = lib.search("").ids[:2]
+    lib.add_tags([a], ["x", "shared"])
+    lib.add_tags([b], ["y", "shared"])
+    lib.set_note(a, "note a")
+    lib.set_note(b, "note b")
+    lib.set_state([b], "read")
+    lib.set_priority([b], 1)
+    lib.set_title(b, "Their own title")
+    before_a, before_b = lib.paper(a), lib.paper(b)
+    merged = lib.merge(a, b)
+    p = lib.paper(a)
+    assert lib.paper(b) is None and lib.store.count() == 18
+    assert sorted(p.tags) == ["shared", "x", "y"] and p.state == "read" and p.priority == 1
+    assert p.note == "note a\n\n---\n\nnote b" and p.title == "Their own title"
+    assert b not in [r.id for r in lib.removed_papers()]  # merged, not removed: not offered back
+    assert lib.search('tag:"y"').ids == [a]
+    back = lib.unmerge(merged)
+    assert back == b and lib.store.count() == 19
+    after_a, after_b = lib.paper(a), lib.paper(b)
+    for before, after in ((before_a, after_a), (before_b, after_b)):
+        assert (after.tags, after.note, after.state, after.priority, after.title) == (
+            before.tags, before.note, before.state, before.priority, before.title)  # fmt: skip
+
+
+def test_the_kept_papers_own_triaged_state_and_priority_win(lib):
+    a, b = lib.search("").ids[:2]
+    lib.set_state([a], "skimmed")
+    lib.set_state([b], "read")
+    lib.set_priority([a], 3)
+    lib.set_priority([b], 1)
+    lib.merge(a, b)
+    p = lib.paper(a)
+    assert (p.state, p.priority) == ("skimmed", 3)
+
+
+def test_keep_apart_is_remembered_and_not_listed_again(empty_lib, tmp_path):
+    first = _write_jsonl(tmp_path / "first.jsonl", _records()[2:])
+    ws = [_records()[2] | {"venue": "ICLR Workshop"}]
+    empty_lib.import_files([first])
+    empty_lib.import_files([_write_jsonl(tmp_path / "ws.jsonl", ws)])
+    [pair] = empty_lib.possible_duplicates()
+    assert sorted(empty_lib.search("", duplicates=True).ids) == sorted([pair.a, pair.b])
+    assert sorted(empty_lib.search("graph", duplicates=True).ids) == sorted([pair.a, pair.b])
+    assert empty_lib.search("nothing like it", duplicates=True).ids == []
+    empty_lib.keep_apart(pair.a, pair.b)
+    assert empty_lib.search("", duplicates=True).ids == []
+    assert empty_lib.possible_duplicates() == []
+    assert empty_lib.store.add_possible_duplicates([(pair.b, pair.a, "again")]) == 0  # stays apart
+    empty_lib.keep_apart(pair.a, pair.b, apart=False)
+    assert empty_lib.store.add_possible_duplicates([(pair.a, pair.b, "again")]) == 1
+
+
+def test_migration_0014_gives_existing_papers_their_keys(lib):
+    assert "0014_duplicates" in lib.store.applied_migrations()
+    rows = lib.store.db.execute("SELECT count(*) FROM paper_keys WHERE text_key != ''").fetchone()[0]
+    assert rows == lib.store.count()
+    lib.store.db.execute("DELETE FROM paper_keys")
+    from readinglist.store import _m0014_duplicates
+
+    with lib.store.transaction() as db:
+        _m0014_duplicates(db)
+        _m0014_duplicates(db)  # idempotent
+    assert lib.store.db.execute("SELECT count(*) FROM paper_keys").fetchone()[0] == lib.store.count()
+
+
+# ---- the command line ----
+
+
+def _run(capsys, *args):
+    from readinglist.cli import main
+
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_duplicates_merge_and_keep_apart(capsys, tmp_path):
+    dd = str(tmp_path / "cli")
+    recs = _records()
+    main_track = _write_jsonl(tmp_path / "main.jsonl", recs)
+    ws = [r | {"venue": f"{r['venue']} Workshop"} for r in recs]
+    assert _run(capsys, "--data-dir", dd, "import", str(main_track))[0] == 0
+    code, out, _ = _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "ws.jsonl", ws)))
+    assert code == 0 and "3 possible duplicates to decide" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "duplicates", "--json")
+    pairs = json.loads(out)
+    assert code == 0 and len(pairs) == 3 and all("workshop" in p["why"] for p in pairs)
+    (a, b), (c, d) = ([p["id"] for p in pair["papers"]] for pair in pairs[:2])
+    code, out, _ = _run(capsys, "--data-dir", dd, "merge", a, b)
+    assert code == 0 and f"{b}: merged into {a}" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "show", a)
+    assert code == 0 and "sources: main, ws" in out
+    code, out, _ = _run(capsys, "--data-dir", dd, "show", a, "--json")
+    assert json.loads(out)["sources"] == ["main", "ws"]
+    code, out, _ = _run(capsys, "--data-dir", dd, "merge", "--apart", c, d)
+    assert code == 0 and "kept apart" in out
+    code, out, err = _run(capsys, "--data-dir", dd, "duplicates")
+    assert code == 0 and out.count("workshop") == 1 and "1 possible duplicate:" in err
+    code, out, _ = _run(capsys, "--data-dir", dd, "list", "--json")
+    assert len(json.loads(out)) == 19 + 5  # the bundled papers, 3 + 3 imported, one merged
+    code, _, err = _run(capsys, "--data-dir", dd, "merge", a, a)
+    assert code == 1 and "one paper" in err and "Traceback" not in err
+
+
+def test_a_merged_files_revision_or_removal_leaves_the_paper_as_its_own_file_has_it(empty_lib, tmp_path):
+    recs = _records()
+    empty_lib.import_files([_write_jsonl(tmp_path / "first.jsonl", recs)])
+    second = tmp_path / "second.jsonl"
+    [merged] = empty_lib.import_files([_write_jsonl(second, recs[1:])])
+    assert merged.merged == 2
+    revised = [recs[1] | {"abstract": recs[1]["abstract"] + " Revised in the second file."}]
+    [again] = empty_lib.import_files([_write_jsonl(second, revised)])  # one record revised, one gone
+    assert (again.added, again.merged) == (0, 0) and empty_lib.store.count() == 3
+    [pid] = empty_lib.search('"attention is all you need"').ids
+    p = empty_lib.paper(pid)
+    assert "Revised" not in p.abstract and p.in_source  # the paper's own file still has it as it was
+    assert all(q.in_source for q in empty_lib.papers(empty_lib.search("").ids))
+
+
+def test_one_title_at_two_conferences_is_only_possible_but_one_venue_named_two_ways_is_the_same():
+    from readinglist.importers.duplicates import venues_compatible
+
+    verdict, why = compare(cand(venue="NeurIPS", year=2014), cand(venue="ICLR", year=2014))
+    assert verdict is Verdict.POSSIBLE and "ICLR" in why
+    assert venues_compatible("Advances in Neural Information Processing Systems 31", "NeurIPS")
+    assert venues_compatible("NIPS 2018", "NeurIPS") and venues_compatible("", "ICML")
+    assert compare(cand(venue="Advances in Neural Information Processing Systems"), cand())[0] is Verdict.SAME
+    assert not venues_compatible("ICML", "ICLR")

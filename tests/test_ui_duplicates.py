@@ -1,0 +1,81 @@
+"""Possible duplicates in the window: the sidebar entry, Merge / Keep Apart on two papers, undo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from readinglist.app import create_main_window
+from readinglist.library import Library
+from readinglist.ui import menus
+from readinglist.ui.sidebar import DUPLICATES_KEY
+
+RECORDS = [
+    {"title": f"A study of topic number {n} in learning", "authors": [f"Author {n}"], "year": 2020,
+     "venue": "ICML", "abstract": f"We study topic {n} and report what we found about it in several ways."}
+    for n in range(3)
+]  # fmt: skip
+
+
+def _jsonl(path, records):
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def window(qtbot, data_dir, tmp_path):
+    lib = Library.open(data_dir)
+    lib.import_files([_jsonl(tmp_path / "main.jsonl", RECORDS)])
+    lib.import_files([_jsonl(tmp_path / "ws.jsonl", [r | {"venue": "ICML Workshop"} for r in RECORDS])])
+    lib.close()
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 25)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
+def _entry_text(w):
+    index = w.sidebar.entries.find(DUPLICATES_KEY)
+    return index.data() if index.isValid() else None
+
+
+def test_possible_duplicates_in_the_sidebar_merge_undo_and_keep_apart(qtbot, window):
+    w = window
+    assert _entry_text(w) == "Possible duplicates  (3)"
+    index = w.sidebar.entries.find(DUPLICATES_KEY)
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        qtbot.mouseClick(w.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=w.sidebar.visualRect(index).center())
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 6)
+    pairs = w.library.possible_duplicates()
+    first, second = pairs[0], pairs[1]
+    w.table.select_ids([first.a, first.b])
+    qtbot.waitUntil(lambda: sorted(w.target_ids()) == sorted([first.a, first.b]))
+    names = [a.objectName() for a in menus.paper_menu(w).actions()]
+    assert "actionMerge" in names and "actionKeepApart" in names
+    w.actionMerge.trigger()
+    keep, gone = sorted([first.a, first.b])
+    assert w.library.paper(gone) is None and w.library.store.count() == 24
+    assert w.library.sources_of(keep) == ["main", "ws"]
+    qtbot.waitUntil(lambda: _entry_text(w) == "Possible duplicates  (2)")
+    w.actionUndo.trigger()
+    assert w.library.paper(gone) is not None and w.library.store.count() == 25
+    qtbot.waitUntil(lambda: _entry_text(w) == "Possible duplicates  (3)")
+    w.table.select_ids([second.a, second.b])
+    qtbot.waitUntil(lambda: sorted(w.target_ids()) == sorted([second.a, second.b]))
+    w.actionKeepApart.trigger()
+    qtbot.waitUntil(lambda: _entry_text(w) == "Possible duplicates  (2)")
+    assert w.library.store.pair(second.a, second.b)[0] == "apart"
+    w.actionUndo.trigger()
+    qtbot.waitUntil(lambda: _entry_text(w) == "Possible duplicates  (3)")
+
+
+def test_one_paper_selected_offers_no_merge(qtbot, window):
+    w = window
+    w.table.select_ids(w.library.search("").ids[:1])
+    names = [a.objectName() for a in menus.paper_menu(w).actions()]
+    assert "actionMerge" not in names
