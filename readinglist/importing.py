@@ -1,22 +1,27 @@
-"""The import pipeline: parse → match → derive → store + index, a chunk at a time.
+"""The import pipeline: read → match → derive → store + index, a chunk at a time.
 
-A file is imported in one store transaction: a bad file, a cancel or a crash leaves the library as it was
-before that file. Whoosh commits only after SQLite has, so the index never holds a paper the library lacks.
+A file is read twice, never held whole: the first read checks every limit and record and keeps only a hash
+and a title per record (what matching a re-import needs), before the library is touched; the second stores
+and indexes a chunk at a time. (A file of at most one chunk is kept from the first read; matching a revised
+file reads the texts and authors it needs in between.) A file is imported in one store transaction: a bad
+file, a cancel or a crash leaves the library as it was before that file. Whoosh commits only after SQLite
+has, so the index never holds a paper the library lacks. Papers removed from the library are matched like
+stored ones: a record that matches one brings it back with its annotations; the rest stay removed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from readinglist import markup
-from readinglist.importers import ImportContext, Record, parse_file
+from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record, SourceFile, open_file
 from readinglist.importers.base import base_name
-from readinglist.importers.matching import Existing, Incoming, match
+from readinglist.importers.matching import Existing, Matcher
 from readinglist.importers.titles import derive_title, make_unique
 from readinglist.papers import ImportCancelled, ImportFailure, NewPaper, describe_error
 from readinglist.store import Store
@@ -27,6 +32,7 @@ if TYPE_CHECKING:
 Progress = Callable[[int, int, str], None]
 BUNDLED_PREFIX = "bundled:"
 CHUNK = 2000  # papers prepared, stored and handed to the index writer at a time
+CHUNK_CHARS = 8 * 1024 * 1024  # … or fewer, when their text is this long
 
 
 @dataclass
@@ -70,11 +76,10 @@ def skip_reasons(skipped_why: list[tuple[str, str]], skipped: int) -> str:
 
 
 def content_hash(r: Record) -> str:
-    h = hashlib.sha1()
-    for part in (r.title, r.abstract, "\x1e".join(r.authors), r.venue, str(r.year or "")):
-        h.update(part.encode("utf-8", "surrogatepass"))
-        h.update(b"\x1f")
-    return h.hexdigest()
+    """SHA-1 of the content, each part followed by \\x1f (one encode and one hash: the digest stored in
+    libraries made by earlier versions)."""
+    text = f"{r.title}\x1f{r.abstract}\x1f{chr(0x1E).join(r.authors)}\x1f{r.venue}\x1f{r.year or ''}\x1f"
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
@@ -109,103 +114,184 @@ def import_files(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     bundled: bool = False,
+    limits: Limits | None = None,
 ) -> list[ImportSummary]:
     """Import each file in its own transaction. A bad file raises ImportFailure and leaves the library as it
     was before that file; files before it stay imported."""
-    context = ImportContext()
+    context = ImportContext(limits=limits or DEFAULT_LIMITS)
     summaries = []
     for n, f in enumerate(files):
         path = Path(f)
+        label = f"Reading {path.name} ({n + 1} of {len(files)})" if len(files) > 1 else f"Reading {path.name}"
         if progress:
-            progress(0, 0, f"Reading {path.name} ({n + 1} of {len(files)})")
-        parsed = parse_file(path, context)
+            progress(0, 0, label)
+        source = open_file(path, context)
+        scan = _scan(source, progress, cancel, label)
         location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
         try:
-            summary = _import_records(store, updater, path, location, parsed.kind, parsed.records, progress, cancel)
+            summary = _import_source(store, updater, source, scan, location, progress, cancel)
         except OSError as exc:  # the transaction was rolled back: the library is as it was before this file
             raise ImportFailure(
                 path, f"{describe_error(exc, store.path.parent)}; the library was not changed"
             ) from None
-        summary.skipped, summary.skipped_why = parsed.skipped, parsed.skipped_why
-        summary.warnings[:0] = parsed.warnings
+        summary.skipped, summary.skipped_why = source.skipped, source.skipped_why
+        summary.warnings[:0] = source.warnings
         summaries.append(summary)
     return summaries
 
 
-def _import_records(
+@dataclass
+class _Scan:
+    """What the first read of a file keeps for every record: its content hash and title (for matching a
+    re-import); the records themselves only when they fit in one chunk, which is then the only read."""
+
+    hashes: list[str]
+    titles: list[str]
+    records: list[Record] | None
+
+
+def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
+    if cancel is not None and cancel.is_set():
+        raise ImportCancelled(path.name)  # rolls the whole file back
+
+
+def _scan(source: SourceFile, progress: Progress | None, cancel: threading.Event | None, label: str) -> _Scan:
+    """Read the file through once, before the library is touched: every limit and every malformed record
+    fails here, within seconds and in bounded memory."""
+    hashes: list[str] = []
+    titles: list[str] = []
+    kept: list[Record] | None = []
+    chars = 0
+    for i, r in enumerate(source.records()):
+        hashes.append(content_hash(r))
+        titles.append(r.title)
+        if kept is not None:
+            chars += _size(r)
+            kept.append(r)
+            if len(kept) > CHUNK or chars > CHUNK_CHARS:
+                kept = None
+        if i % CHUNK == CHUNK - 1:
+            _check_cancel(cancel, source.path)
+            if progress:
+                progress(*source.progress(), label)
+    _check_cancel(cancel, source.path)
+    return _Scan(hashes, titles, kept)
+
+
+def _size(r: Record) -> int:
+    return len(r.title) + len(r.abstract) + sum(map(len, r.authors)) + 100
+
+
+def _read_again(source: SourceFile, scan: _Scan) -> Iterator[tuple[int, Record]]:
+    """The records again, numbered: from memory when the scan kept them, else a new read of the file, which
+    must give the same records (a file changed meanwhile fails, and the import rolls back)."""
+    if scan.records is not None:
+        yield from enumerate(scan.records)
+        return
+    n = -1
+    for n, r in enumerate(source.records()):
+        if n >= len(scan.hashes) or content_hash(r) != scan.hashes[n]:
+            raise ImportFailure(source.path, "changed while it was being imported; import it again")
+        yield n, r
+    if n + 1 != len(scan.hashes):
+        raise ImportFailure(source.path, "changed while it was being imported; import it again")
+
+
+def _texts(source: SourceFile, scan: _Scan, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """(number, plain text) of the wanted records, in file order."""
+    for i, r in _read_again(source, scan):
+        if i in wanted:
+            yield i, markup.to_plain(r.abstract)
+
+
+def _import_source(
     store: Store,
     updater: IndexUpdater,
-    path: Path,
+    source: SourceFile,
+    scan: _Scan,
     location: str,
-    kind: str,
-    records: list[Record],
     progress: Progress | None,
     cancel: threading.Event | None,
 ) -> ImportSummary:
     """Match, then store and index new papers a chunk at a time: the index's writer processes work on one
-    chunk while this process prepares the next, and only a chunk's derived text is in memory."""
+    chunk while this process prepares the next, and only a chunk's records and derived text are in memory."""
     from readinglist.index import new_document
 
-    summary = ImportSummary(path, kind)
-    total = len(records)
-
-    def check_cancel() -> None:
-        if cancel is not None and cancel.is_set():
-            raise ImportCancelled(path.name)  # rolls the whole file back
-
-    hashes = [content_hash(r) for r in records]
-    fresh: list[int] = []
+    path = source.path
+    summary = ImportSummary(path, source.kind)
+    total = len(scan.hashes)
+    fresh = 0
     writer = None
+    revised_ids: list[int] = []
+    added_ids: list[int] = []
     try:
         with store.transaction() as db:
-            source_id = store.source_id(location, base_name(path), kind)
+            source_id = store.source_id(location, base_name(path), source.kind)
             existing = [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.source_papers(source_id)]
-            removed = _removed_existing(store, source_id)
-            existing += removed
-            known = {e.content_hash for e in existing}
-            # plain text (for similarity) only where a revised record could match a stored paper
-            incoming = [
-                Incoming(h, r.title, markup.to_plain(r.abstract) if existing and h not in known else "", r.authors)
-                for h, r in zip(hashes, records, strict=True)
-            ]
-            unchanged, revised = match(existing, incoming)
-            del incoming
-            restored = _bring_back(store, removed, unchanged, revised)
+            existing_ids = [e.id for e in existing]
+            removed = _removed_existing(store, source_id)  # matched like the others: a match brings one back
+            matcher = Matcher([*existing, *removed], scan.hashes, scan.titles)
+            removed_ids = {e.id for e in removed}
+            del existing, removed  # the matcher holds their stored texts until it is done
+            wanted = matcher.tie_texts()
+            if wanted:  # a title match needs the content to agree: the text and authors, a record at a time
+                for i, r in _read_again(source, scan):
+                    if i in wanted:
+                        matcher.settle_tie(i, markup.to_plain(r.abstract), r.authors)
+            wanted = matcher.similar_texts()
+            if wanted:
+                for i, text in _texts(source, scan, wanted):
+                    matcher.place_similar(i, text)
+            unchanged, revised = matcher.unchanged, matcher.revised
+            del matcher  # its stored texts are no longer needed
+            restored = _bring_back(store, removed_ids, unchanged, revised)
             rev = store.next_rev(db)
             taken = store.source_titles(source_id)
-            revised_ids = []
-            for i, pid in revised.items():
-                store.update_content(pid, to_new_paper(records[i], hashes[i]), rev)
-                revised_ids.append(pid)
-            fresh = [i for i in range(total) if i not in unchanged and i not in revised]
-            added_ids: list[int] = []
+            fresh = total - len(unchanged) - len(revised)
             if fresh:
-                writer = updater.begin_bulk(len(fresh))
-            for start in range(0, len(fresh), CHUNK):
-                check_cancel()
-                chunk = [to_new_paper(records[i], hashes[i]) for i in fresh[start : start + CHUNK]]
+                writer = updater.begin_bulk(fresh)
+            chunk: list[NewPaper] = []
+            chars = 0
+
+            def store_chunk() -> None:
+                _check_cancel(cancel, path)
                 for paper, title in zip(chunk, make_unique([p.auto_title for p in chunk], taken), strict=True):
                     paper.auto_title = title
                     taken.add(title)
                 ids = store.insert_papers(source_id, chunk, rev)
                 for pid, paper in zip(ids, chunk, strict=True):
                     writer.add_document(**new_document(pid, paper))  # type: ignore[union-attr]
-                added_ids += ids
+                added_ids.extend(ids)
                 if progress:
-                    progress(start + len(chunk), len(fresh), f"Importing {path.name}")
+                    progress(len(added_ids), fresh, f"Importing {path.name}")
+
+            if fresh or revised:
+                for i, r in _read_again(source, scan):
+                    if i in unchanged:
+                        continue
+                    if i in revised:
+                        store.update_content(revised[i], to_new_paper(r, scan.hashes[i]), rev)
+                        revised_ids.append(revised[i])
+                        continue
+                    chunk.append(to_new_paper(r, scan.hashes[i]))
+                    chars += _size(r)
+                    if len(chunk) >= CHUNK or chars >= CHUNK_CHARS:
+                        store_chunk()
+                        chunk, chars = [], 0
+                if chunk:
+                    store_chunk()
             seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
-            seen |= {e.id for e in removed}  # not in the file: they stay removed
-            gone = [e.id for e in existing if e.id not in seen]
+            gone = [pid for pid in existing_ids if pid not in seen]  # removed papers not in the file stay removed
             store.set_in_source(gone, False, rev)
             store.set_in_source(list(unchanged.values()), True, rev)
-            check_cancel()  # the last moment to take it all back
+            _check_cancel(cancel, path)  # the last moment to take it all back
     except BaseException:
         if writer is not None:
             updater.cancel_bulk(writer)
         raise
     if writer is not None:
         if progress:
-            progress(len(fresh), len(fresh), f"Indexing {path.name}")
+            progress(fresh, fresh, f"Indexing {path.name}")
         try:
             updater.commit_bulk(writer, [(pid, rev) for pid in added_ids])
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
@@ -226,10 +312,10 @@ def _removed_existing(store: Store, source_id: int) -> list[Existing]:
     return [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.removed_source_papers(source_id)]
 
 
-def _bring_back(store: Store, removed: list[Existing], unchanged: dict[int, int], revised: dict[int, int]) -> int:
-    """Removed papers the file still has come back (before a revision updates them); returns how many."""
-    ids = {e.id for e in removed}
-    wanted = [pid for pid in (*unchanged.values(), *revised.values()) if pid in ids]
+def _bring_back(store: Store, removed_ids: set[int], unchanged: dict[int, int], revised: dict[int, int]) -> int:
+    """Removed papers the file still has come back (before a revision updates them), and the matches then
+    name their ids in the library; returns how many came back."""
+    wanted = [pid for pid in (*unchanged.values(), *revised.values()) if pid in removed_ids]
     if not wanted:
         return 0
     moved = store.restore_papers(wanted)

@@ -486,9 +486,9 @@ class Library:
         import reads), as plain text: interests to seed the ranking with. Raises ImportFailure as an import
         does; nothing is added to the library."""
         from readinglist import markup
-        from readinglist.importers import parse_file
+        from readinglist.importers import open_file
 
-        records = parse_file(Path(path)).records
+        records = open_file(Path(path)).records()  # streamed, with an import's limits: only the texts are kept
         texts = [f"{markup.title_plain(r.title)}. {markup.to_plain(r.abstract)}" for r in records]
         return [t for t in texts if t.strip(". ")]
 

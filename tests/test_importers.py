@@ -49,11 +49,22 @@ def test_pmlr_jsonl_and_bib_agree():
     assert first.authors and "," not in first.authors[0]  # "Last, First" reordered
 
 
-def test_colt_bib_reports_unparseable_entries_with_lines():
+def test_colt_bib_recovers_every_entry_with_warnings():
+    """PMLR COLT 2025: 182 papers and the @Proceedings entry. Two entries repeat `section`, one abstract has
+    `H\\{o}gsgaard` (an open brace for bibtexparser, balanced by BibTeX's rule): all are imported."""
     parsed = parse_file(corpus("bib/pmlr/pmlr-v291-colt2025.bib"))
-    assert len(parsed.records) >= 178
-    assert parsed.skipped >= 1
-    assert any("line" in w for w in parsed.warnings)
+    assert len(parsed.records) == 182 and parsed.skipped == 0
+    keys = {r.key for r in parsed.records}
+    assert {"hoegsgaard25", "mhammedi25a", "mhammedi25b"} <= keys
+    (hoeg,) = [r for r in parsed.records if r.key == "hoegsgaard25"]
+    assert hoeg.abstract.startswith("In this paper we establish") and hoeg.abstract.endswith("prediction model.")
+    assert hoeg.title == "Improved Margin Generalization Bounds for Voting Classifiers"
+    (warn,) = [w for w in parsed.warnings if "hoegsgaard25" in w]
+    assert "pmlr-v291-colt2025.bib, line 996" in warn and "abstract" in warn
+    for key in ("mhammedi25a", "mhammedi25b"):
+        (warn,) = [w for w in parsed.warnings if key in w]
+        assert "repeats 'section'" in warn and "first value is kept" in warn
+    assert {r.venue for r in parsed.records} == {"COLT"} and {r.year for r in parsed.records} == {2025}
 
 
 def test_paperlists_json_array_gets_venue_and_year_from_file_name():
@@ -175,3 +186,151 @@ def test_json_authors_forms_and_missing_keys(tmp_path):
     assert [r.authors for r in parsed.records[:2]] == [["A. B", "C. D"], ["A. B", "C. D"]]
     assert len(parsed.records) == 4 and parsed.skipped == 1
     assert parsed.records[3].abstract == ""
+
+
+# ---- BibTeX recovery (issue 12.6) ------------------------------------------------------------------------------
+
+
+def test_a_repeated_field_keeps_its_first_value_with_a_warning(tmp_path):
+    f = tmp_path / "dup.bib"
+    f.write_text("@inproceedings{k1,\n title = {First},\n section = {A},\n section = {B},\n abstract = {X.}\n}\n")
+    parsed = parse_file(f)
+    (r,) = parsed.records
+    assert r.title == "First"
+    (warning,) = parsed.warnings
+    assert warning == "dup.bib, line 1: entry 'k1' repeats 'section'; the first value is kept"
+
+
+def test_a_repeated_title_keeps_the_first(tmp_path):
+    f = tmp_path / "dup.bib"
+    f.write_text("@article{k1, title = {First}, Title = {Second}}\n")
+    (r,) = parse_file(f).records
+    assert r.title == "First"
+
+
+def test_an_unbalanced_brace_is_recovered_at_the_next_entry(tmp_path):
+    """papers3-style: `{Taylor {{\\&} Francis}` leaves a brace open; BibTeX would swallow what follows."""
+    f = tmp_path / "open.bib"
+    f.write_text(
+        "@article{one,\n  title = {First paper},\n  publisher = {Taylor {{\\&} Francis},\n  year = 2009,\n"
+        "  abstract = {It matters.}\n}\n\n"
+        "@article{two,\n  title = {Second paper},\n  year = {2010}\n}\n"
+    )
+    parsed = parse_file(f)
+    one, two = parsed.records
+    assert (one.key, one.title, one.year, one.abstract) == ("one", "First paper", 2009, "It matters.")
+    assert (two.key, two.title, two.year) == ("two", "Second paper", 2010)
+    (warning,) = parsed.warnings
+    assert warning.startswith("open.bib, line 1: entry 'one': unbalanced brace in field 'publisher'")
+
+
+def test_an_escaped_brace_is_counted_as_bibtex_counts_it(tmp_path):
+    """COLT 2025's hoegsgaard25: `H\\{o}gsgaard` balances for BibTeX, not for bibtexparser."""
+    f = tmp_path / "colt.bib"
+    f.write_text(
+        "@inproceedings{a, title = {Before}}\n"
+        "@InProceedings{hoegsgaard25,\ntitle = {Margins},\n"
+        "abstract  = {by H\\{o}gsgaard et al. (2024),\nand matches the model.}\n}\n"
+        "@inproceedings{b, title = {After}}\n"
+    )
+    parsed = parse_file(f)
+    assert [r.key for r in parsed.records] == ["a", "hoegsgaard25", "b"]
+    assert parsed.records[1].abstract == "by H\\{o}gsgaard et al. (2024),\nand matches the model."
+    (warning,) = parsed.warnings
+    assert warning.startswith("colt.bib, line 2: entry 'hoegsgaard25': field 'abstract' has a \\{")
+
+
+def test_papers3_library_keeps_every_entry():
+    parsed = parse_file(corpus("bib/zotero-bbt-fixtures/papers3_library_issue1296.bib.gz"))
+    assert len(parsed.records) == 3725 and parsed.skipped == 0
+    assert sum("unbalanced brace" in w for w in parsed.warnings) == 23
+
+
+def test_crossref_parent_after_the_child_gives_the_venue(tmp_path):
+    f = tmp_path / "x.bib"
+    f.write_text(
+        "@inproceedings{c, title = {Child}, crossref = {P}}\n@proceedings{P, title = {Proc. of Things}, year = 1999}\n"
+        "@proceedings{Q, title = {Another}}\n"
+    )
+    (r,) = parse_file(f).records
+    assert (r.venue, r.year) == ("Proc. of Things", 1999)
+
+
+def test_json_lines_named_json_whose_first_record_has_a_data_list(tmp_path):
+    """JSON Lines under a .json name: a `data` list in the first record does not make it a wrapper."""
+    f = tmp_path / "lines.json"
+    f.write_text('{"title": "One", "data": [1, 2]}\n{"title": "Two"}\n')
+    assert [r.title for r in parse_file(f).records] == ["One", "Two"]
+
+
+def test_a_wrapper_keeps_its_papers_and_ignores_the_rest(tmp_path):
+    f = tmp_path / "wrapped.json"
+    f.write_text(json.dumps({"name": "dump", "papers": [{"title": "A"}, {"title": "B"}], "count": 2}, indent=1))
+    assert [r.title for r in parse_file(f).records] == ["A", "B"]
+
+
+# ---- why a record was skipped, from the streaming readers ------------------------------------------------------
+
+_SKIPPING = {
+    "list.json": (
+        json.dumps([{"title": "Kept", "abstract": "Fine."}, {"abstract": "N/A"}, {"authors": ["Someone"]}]),
+        [("record 2", "no title, and its abstract is a placeholder (“N/A”)"), ("record 3", "no title and no abstract")],
+    ),
+    "wrapped.json": (
+        json.dumps({"venue": "X", "papers": [{"title": "Kept"}, {"title": {}}]}),
+        [("record 2", "no title (its title is a dict) and no abstract")],
+    ),
+    "lines.jsonl": (
+        '{"title": "Kept"}\n\n{"url": "https://x.org"}\n',
+        [("line 3", "no title and no abstract")],
+    ),
+    "rows.csv": (
+        "title,abstract\nKept,Fine.\n,n/a\n",
+        [("line 3", "no title, and its abstract is a placeholder (“n/a”)")],
+    ),
+    "refs.bib": (
+        "@article{kept, title={Kept}}\n\n@article{empty,\n  author={A. B},\n  abstract={TBA}\n}\n",
+        [("entry empty (line 3)", "no title, and its abstract is a placeholder (“TBA”)")],
+    ),
+    "corpus.txt": (
+        "ICML 2026 Papers\n\nA real abstract.\n\nN/A\n\nAnother abstract.\n",
+        [("paragraph 2 (line 5)", "no title, and its abstract is a placeholder (“N/A”)")],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_SKIPPING))
+def test_every_format_says_where_and_why_it_skipped_a_record(tmp_path, name):
+    text, why = _SKIPPING[name]
+    f = tmp_path / name
+    f.write_text(text)
+    parsed = parse_file(f)
+    assert parsed.records and parsed.skipped == len(why)
+    assert parsed.skipped_why == why
+
+
+def test_only_the_first_skip_reasons_are_kept_and_the_rest_counted(tmp_path):
+    from readinglist.importers.base import SKIPS_KEPT
+    from readinglist.importing import ImportSummary
+
+    f = tmp_path / "many.jsonl"
+    f.write_text('{"title": "Kept"}\n' + '{"url": "https://x.org"}\n' * (SKIPS_KEPT + 50))
+    parsed = parse_file(f)
+    assert parsed.skipped == SKIPS_KEPT + 50 and len(parsed.skipped_why) == SKIPS_KEPT
+    assert parsed.skipped_why[-1] == (f"line {SKIPS_KEPT + 1}", "no title and no abstract")
+    summary = ImportSummary(f, skipped=parsed.skipped, skipped_why=parsed.skipped_why)
+    assert "no title and no abstract: line 2, line 3, line 4 and 197 more; 50 more" in summary.line()
+
+
+@pytest.mark.parametrize("chunk", [None, 1], ids=["kept-from-the-first-read", "read-again-from-the-file"])
+def test_an_import_says_why_it_skipped_records_however_often_it_reads_the_file(empty_lib, tmp_path, monkeypatch, chunk):
+    if chunk is not None:
+        from readinglist import importing
+
+        monkeypatch.setattr(importing, "CHUNK", chunk)
+    f = tmp_path / "weird.jsonl"
+    f.write_text('{"title": "One", "abstract": "A."}\n{"abstract": "none"}\n{"title": "Two", "abstract": "B."}\n')
+    (summary,) = empty_lib.import_files([f])
+    assert (summary.added, summary.skipped) == (2, 1)
+    assert summary.skipped_why == [("line 2", "no title, and its abstract is a placeholder (“none”)")]
+    assert "1 skipped (no title, and its abstract is a placeholder (“none”): line 2)" in summary.line()

@@ -242,7 +242,12 @@ def test_the_writer_process_dies_quietly_with_its_parent(data_dir, tmp_path):
     agrees(data_dir)
 
 
-def test_a_title_reused_by_an_unrelated_paper_is_a_new_paper(empty_lib, tmp_path):
+@pytest.mark.parametrize("chunk", [None, 1], ids=["kept-from-the-first-read", "read-again-from-the-file"])
+def test_a_title_reused_by_an_unrelated_paper_is_a_new_paper(empty_lib, tmp_path, monkeypatch, chunk):
+    if chunk is not None:  # a file over one chunk is read again for the texts and authors a title match needs
+        from readinglist import importing
+
+        monkeypatch.setattr(importing, "CHUNK", chunk)
     old = {"title": "Learning to Rank", "abstract": "We rank documents with gradient boosted trees and "
            "listwise losses on web search benchmarks.", "authors": ["Ada Lovelace"]}  # fmt: skip
     other = {"title": "Another Paper", "abstract": "Something else entirely about graphs.", "authors": ["X Y"]}

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
-from readinglist import paths
+import pytest
+
+from readinglist import importing, paths
 from readinglist.cli import main
 from readinglist.export import ExportOptions, render
 from readinglist.store import Store
@@ -157,3 +160,34 @@ def test_cli_remove_list_and_unremove(capsys, tmp_path):
     assert code == 0 and "tags: later" in out
     code, _, err = run(capsys, "--data-dir", dd, "unremove", uid)
     assert code == 1 and "no removed paper" in err
+
+
+@pytest.mark.parametrize("chunk", [None, 1], ids=["kept-from-the-first-read", "read-again-from-the-file"])
+def test_a_revised_record_of_a_removed_paper_brings_it_back_revised(empty_lib, tmp_path, monkeypatch, chunk):
+    """Removed papers take part in every step of the matching: by content, by title (the text read again
+    when the file is over one chunk) and by a similar abstract."""
+    if chunk is not None:
+        monkeypatch.setattr(importing, "CHUNK", chunk)
+    same = {"title": "Same paper", "abstract": "Kept exactly as it was.", "authors": ["A B"]}
+    titled = {"title": "Titled paper", "abstract": "Sparse coding of natural images with learned dictionaries."}
+    similar = {"title": "Old name", "abstract": "Bandit algorithms for online advertising with delayed feedback "
+               "and budget constraints in large auction markets."}  # fmt: skip
+    other = {"title": "Other paper", "abstract": "Stays in the library throughout."}
+    f = tmp_path / "conf.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in (same, titled, similar, other)))
+    empty_lib.import_files([f])
+    ids = {t: empty_lib.search(f'"{t}"').ids[0] for t in ("Same paper", "Titled paper", "Old name")}
+    for pid in ids.values():
+        _annotate(empty_lib, pid)
+    empty_lib.remove(list(ids.values()))
+    revised_title = dict(titled, abstract=titled["abstract"] + " Extended version.")
+    revised_similar = dict(similar, title="New name")
+    f.write_text("".join(json.dumps(r) + "\n" for r in (same, revised_title, revised_similar, other)))
+    (summary,) = empty_lib.import_files([f])
+    assert (summary.added, summary.updated, summary.unchanged, summary.restored) == (0, 2, 2, 3)
+    assert empty_lib.removed_papers() == [] and empty_lib.counts()["all"] == 4
+    for pid in ids.values():
+        p = empty_lib.paper(pid)
+        assert (p.tags, p.note, p.state, p.title) == (["keep me"], "my note on it", "read", "My own title")
+    assert "Extended version" in empty_lib.paper(ids["Titled paper"]).abstract
+    assert empty_lib.search("auction").ids == [ids["Old name"]]

@@ -1,18 +1,50 @@
-"""Files → records. The format is chosen by extension, and by content where the extension says nothing."""
+"""Files → records. The format is chosen by extension, and by content where the extension says nothing.
+
+A file is read as a stream (see reader.py and limits.py): `open_file` looks at its first 64 KiB, and each
+call of `SourceFile.records()` reads it again from the start, a block at a time, checking every limit as
+it goes. The import reads a file once to count and check it and once more to store it (importing.py).
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from readinglist.importers import jsonfile, seed, tabular
-from readinglist.importers.base import ImportContext, ParsedFile, Record, iter_lines, read_text
+from readinglist.importers.base import (
+    NOT_A_PAPER,
+    ImportContext,
+    ParsedFile,
+    Record,
+    Skip,
+    Warnings,
+    check_fields,
+    note_skip,
+)
+from readinglist.importers.limits import DEFAULT_LIMITS, Limits
+from readinglist.importers.reader import Encoding, TextReader
 from readinglist.papers import IMPORT_DESCRIPTION, IMPORT_SUFFIXES, STREAMED_SUFFIXES, ImportFailure, format_suffix
 
-__all__ = ["ImportContext", "ImportFailure", "ParsedFile", "Record", "detect_format", "parse_file"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "ImportContext",
+    "ImportFailure",
+    "Limits",
+    "ParsedFile",
+    "Record",
+    "Skip",
+    "SourceFile",
+    "detect_format",
+    "open_file",
+    "parse_file",
+]
+
+_Read = Callable[[Path, TextReader, Limits, Warnings], Iterator[tuple[int, Record | Skip]]]
 
 
 def detect_format(path: Path, text: str) -> str:
+    """The format of a file whose text starts with `text` (its first 64 KiB)."""
     kind = IMPORT_SUFFIXES.get(format_suffix(path))
     if kind is not None and kind != "seed":  # .txt says nothing: the bundled format, or anything else
         return kind
@@ -29,29 +61,92 @@ def detect_format(path: Path, text: str) -> str:
     raise ImportFailure(path, f"unrecognised format; supported: {IMPORT_DESCRIPTION}", None)
 
 
-def parse_file(path: Path, context: ImportContext | None = None) -> ParsedFile:
-    """Read and parse one file; raises ImportFailure with a message for the user."""
-    warnings: list[str] = []
-    if format_suffix(path) in STREAMED_SUFFIXES:  # streamed: these are the 100k-paper files
-        return jsonfile.parse_lines(path, iter_lines(path, warnings), warnings)
-    text = read_text(path, warnings)
-    kind = detect_format(path, text)
-    try:
+class SourceFile:
+    """One file to import, read as a stream as often as the import needs; the same records each time.
+
+    After a complete read of `records()`, `skipped`, `skipped_why` (where and why, the first SKIPS_KEPT of
+    them) and `warnings` describe that read."""
+
+    def __init__(self, path: Path, kind: str, encoding: Encoding, context: ImportContext):
+        self.path = path
+        self.kind = kind
+        self.context = context
+        self.limits = context.limits
+        self.encoding = encoding
+        self.skipped = 0
+        self.skipped_why: list[tuple[str, str]] = []
+        self.warnings: list[str] = []
+        self.reader: TextReader | None = None
+        self._bib = None
         if kind == "bibtex":
             from readinglist.importers import bibtex  # bibtexparser loads only when a .bib file comes
 
-            parsed = bibtex.parse(path, text, context)
+            self._bib = bibtex.BibFile(path, context)
+        self._read: _Read
+        if self._bib is not None:
+            self._read = lambda path, reader, limits, warnings: self._bib.read(reader, warnings)  # type: ignore[union-attr]
         elif kind == "json":
-            parsed = jsonfile.parse(path, text)
+            lines = format_suffix(path) in STREAMED_SUFFIXES  # one record per line
+            self._read = jsonfile.read_lines if lines else jsonfile.read_json
         elif kind == "csv":
-            parsed = tabular.parse(path, text)
+            self._read = tabular.read
         else:
-            parsed = seed.parse(path, text)
-    except ImportFailure:
-        raise
-    except RecursionError:
-        raise ImportFailure(path, "is nested too deeply to read") from None
-    except (ValueError, TypeError, KeyError, IndexError) as exc:  # a parser's own complaint, said plainly
-        raise ImportFailure(path, f"cannot be read as {kind}: {exc}") from None
-    parsed.warnings[:0] = warnings
-    return parsed
+            self._read = seed.read
+
+    def _reader(self) -> TextReader:
+        return TextReader(self.path, self.limits, self.encoding)
+
+    def progress(self) -> tuple[int, int]:
+        """(bytes read, bytes in all) of the file as stored (compressed), for a progress bar."""
+        reader = self.reader
+        return (reader.position, reader.size) if reader is not None else (0, 0)
+
+    def records(self) -> Iterator[Record]:
+        """The file's papers, read from the start; raises ImportFailure naming the file, line and problem."""
+        limits = self.limits
+        warnings = Warnings()
+        skipped_why: list[tuple[str, str]] = []
+        n = skipped = 0
+        try:
+            if self._bib is not None:
+                self._bib.scan(self._reader())
+            self.reader = reader = self._reader()
+            for line, rec in self._read(self.path, reader, limits, warnings):
+                n += 1
+                if n > limits.records:
+                    raise ImportFailure(
+                        self.path, f"has more than {limits.records:,} records (the limit for one file)", line
+                    )
+                if isinstance(rec, Skip):
+                    skipped += 1
+                    note_skip(skipped_why, rec.where, rec.why)
+                elif rec is not NOT_A_PAPER:
+                    check_fields(self.path, rec, line, limits)
+                    yield rec
+        except ImportFailure:
+            raise
+        except RecursionError:
+            raise ImportFailure(self.path, "is nested too deeply to read") from None
+        except (ValueError, TypeError, KeyError, IndexError) as exc:  # a parser's own complaint, said plainly
+            raise ImportFailure(self.path, f"cannot be read as {self.kind}: {exc}") from None
+        except MemoryError:
+            raise ImportFailure(self.path, "is too large to read in the memory available") from None
+        self.skipped, self.skipped_why = skipped, skipped_why
+        self.warnings = reader.fallback_warning() + warnings.lines()
+
+
+def open_file(path: Path, context: ImportContext | None = None) -> SourceFile:
+    """A file ready to be read: its compression, encoding and format told from its first 64 KiB (binary,
+    empty and unknown files are refused here)."""
+    context = context or ImportContext()
+    reader = TextReader(path, context.limits)
+    sniffed = reader.sniff()
+    reader.check_size()
+    return SourceFile(path, detect_format(path, sniffed.head), sniffed.encoding, context)
+
+
+def parse_file(path: Path, context: ImportContext | None = None) -> ParsedFile:
+    """All of a file's records in a list: for tests, tools and small files. An import streams them."""
+    source = open_file(path, context)
+    records = list(source.records())
+    return ParsedFile(path, source.kind, records, source.skipped, source.warnings, source.skipped_why)

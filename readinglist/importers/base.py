@@ -1,18 +1,15 @@
-"""What every importer shares: the record it produces, the error it raises, and safe file reading."""
+"""What every importer shares: the record it produces, the warnings it gives, the limits it keeps."""
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from readinglist.importers.limits import DEFAULT_LIMITS, Limits
 from readinglist.papers import IMPORT_SUFFIXES, ImportFailure, strip_compression
 
-MAX_BYTES = 2 * 1024**3  # decompressed; past this a file is refused rather than exhausting memory
+MAX_WARNINGS = 50  # one file's warnings shown; the rest are counted
 PLACEHOLDER_ABSTRACTS = {
     "abstract unavailable",
     "abstract not available",
@@ -41,8 +38,21 @@ class Record:
     tags: list[str] = field(default_factory=list)
 
 
+NOT_A_PAPER = Record(key="\x00")  # what a format yields for an entry that is read but is not a paper (@proceedings)
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """What a format yields for a record it skips: where it is and why, so that the summary can say so."""
+
+    where: str  # "line 3", "record 2", "entry smith20 (line 40)", "paragraph 5"
+    why: str
+
+
 @dataclass
 class ParsedFile:
+    """A whole file's records in a list: for tests and tools; an import streams them (SourceFile)."""
+
     path: Path
     kind: str
     records: list[Record]
@@ -55,6 +65,7 @@ SKIPS_KEPT = 200  # reasons kept per file; past them only the count grows (a str
 
 
 def note_skip(skipped_why: list[tuple[str, str]], where: str, why: str) -> None:
+    """Keep a skipped record's (where, why) while fewer than SKIPS_KEPT are kept."""
     if len(skipped_why) < SKIPS_KEPT:
         skipped_why.append((where, why))
 
@@ -63,7 +74,7 @@ def why_no_text(title: object, abstract: object) -> str:
     """Why a record with neither a title nor an abstract was skipped, in words."""
     raw = abstract.strip() if isinstance(abstract, str) else ""
     if raw:
-        return f"no title, and its abstract is a placeholder (“{raw[:40]}”)"
+        return f"no title, and its abstract is a placeholder (“{snippet(raw)}”)"
     if title is not None and not isinstance(title, str | int | float):
         return f"no title (its title is a {type(title).__name__}) and no abstract"
     return "no title and no abstract"
@@ -71,104 +82,48 @@ def why_no_text(title: object, abstract: object) -> str:
 
 @dataclass
 class ImportContext:
-    """State shared by the files of one import: BibTeX @string macros defined in an earlier file."""
+    """State shared by the files of one import: the limits, and BibTeX @string macros defined in an earlier
+    file (with their expanded size, which the limits bound across files)."""
 
+    limits: Limits = DEFAULT_LIMITS
     bib_strings: dict[str, str] = field(default_factory=dict)
+    macro_chars: int = 0
 
 
-def _opener(head: bytes):
-    if head.startswith(b"\x1f\x8b"):
-        return gzip.open, "gzip"
-    if head.startswith(b"\xfd7zXZ\x00"):
-        return lzma.open, "xz"
-    if head.startswith(b"BZh"):
-        return bz2.open, "bzip2"
-    return None, ""
+class Warnings:
+    """A file's warnings, the first MAX_WARNINGS kept word for word and the rest counted, so that a hostile
+    file with a warning per entry cannot fill memory with them."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.more = 0
+
+    def add(self, text: str) -> None:
+        if len(self.items) < MAX_WARNINGS:
+            self.items.append(text)
+        else:
+            self.more += 1
+
+    def lines(self) -> list[str]:
+        return self.items + ([f"… and {self.more:,} more warnings like these"] if self.more else [])
 
 
-def iter_lines(path: Path, warnings: list[str]) -> Iterator[tuple[int, str]]:
-    """(line number, text) of a large line-based file, decompressed and decoded as it is read, so that
-    a 100 MB JSON Lines file is never in memory whole. The first 64 KiB are checked as read_text does."""
-    with open(path, "rb") as fh:
-        head = fh.read(6)
-    opener, what = _opener(head)
-    try:
-        stream = opener(path, "rb") if opener else open(path, "rb")  # noqa: SIM115 - closed below
-        with stream:
-            sample = stream.peek(65536)[:65536] if hasattr(stream, "peek") else b""
-            if sample:
-                decode(path, sample.rsplit(b"\n", 1)[0] or sample, warnings)  # binary? empty? encoding?
-            encoding = "cp1252" if warnings and "Windows-1252" in warnings[-1] else "utf-8-sig"
-            for n, raw in enumerate(stream, 1):
-                try:
-                    yield n, raw.decode(encoding)
-                except UnicodeDecodeError:
-                    raise ImportFailure(path, "is not UTF-8 text", n) from None
-    except (OSError, EOFError, lzma.LZMAError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise ImportFailure(path, "no such file") from None
-        raise ImportFailure(path, f"is not a readable {what or 'text'} file (truncated or corrupt: {exc})") from None
+def snippet(text: str, limit: int = 40) -> str:
+    """A piece of a file quoted in a message: on one line and short, whatever the file holds."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes, decompressed (gzip, xz, bz2 by their magic numbers)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(6)
-    except IsADirectoryError:
-        raise ImportFailure(path, "is a folder, not a file") from None
-    except FileNotFoundError:
-        raise ImportFailure(path, "no such file") from None
-    except PermissionError:
-        raise ImportFailure(path, "permission denied") from None
-    except OSError as exc:
-        raise ImportFailure(path, f"cannot be read ({exc.strerror or exc})") from None
-    opener, what = _opener(head)
-    try:
-        if opener is None:
-            if path.stat().st_size > MAX_BYTES:
-                raise ImportFailure(path, f"is larger than {MAX_BYTES // 1024**3} GB")
-            return path.read_bytes()
-        with opener(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except (OSError, EOFError, lzma.LZMAError) as exc:
-        raise ImportFailure(path, f"is not a readable {what} file (truncated or corrupt: {exc})") from None
-    if len(data) > MAX_BYTES:
-        raise ImportFailure(path, f"is larger than {MAX_BYTES // 1024**3} GB uncompressed")
-    return data
-
-
-def decode(path: Path, data: bytes, warnings: list[str]) -> str:
-    """Text from bytes: UTF-8 (with or without BOM, or UTF-16 with BOM); Windows-1252 as a last resort."""
-    if not data.strip():
-        raise ImportFailure(path, "is empty")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError:
-            raise ImportFailure(path, "is not valid UTF-16 text") from None
-    sample = data[:65536]
-    if b"\x00" in sample or _control_ratio(sample) > 0.05:
-        raise ImportFailure(path, "is a binary file, not text")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        try:
-            text = data.decode("cp1252")
-        except UnicodeDecodeError:
-            raise ImportFailure(path, "is not UTF-8 text", line) from None
-        warnings.append(f"{path.name}: not UTF-8 (first bad byte on line {line}); read as Windows-1252")
-        return text
-
-
-def _control_ratio(sample: bytes) -> float:
-    bad = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
-    return bad / max(1, len(sample))
-
-
-def read_text(path: Path, warnings: list[str]) -> str:
-    return decode(path, read_bytes(path), warnings)
+def check_fields(path: Path, rec: Record, line: int, limits: Limits) -> None:
+    """Every value a paper keeps stays under the field limit (JSON escapes and BibTeX macros can make a
+    value longer than the text it came from)."""
+    limit = limits.field_chars
+    if len(rec.abstract) > limit or len(rec.title) > limit or len(rec.venue) > limit or len(rec.url) > limit:
+        name = next(n for n in ("abstract", "title", "venue", "url") if len(getattr(rec, n)) > limit)
+        raise ImportFailure(path, f"the {name} is longer than the limit of {limit:,} characters", line)
+    if len(rec.key) > limit or sum(map(len, rec.authors)) > limit or sum(map(len, rec.tags)) > limit:
+        name = "key" if len(rec.key) > limit else "author list" if sum(map(len, rec.authors)) > limit else "tag list"
+        raise ImportFailure(path, f"the {name} is longer than the limit of {limit:,} characters", line)
 
 
 def base_name(path: Path) -> str:
@@ -182,14 +137,18 @@ def base_name(path: Path) -> str:
 # 8,263 NeurIPS abstracts: "pro(cid:173) cess"), others as U+00AD. Either way the word is one word again,
 # to read and to search.
 _SOFT_HYPHEN = re.compile(r"(?:\(cid:173\)|\u00ad)\s*")
+_PLACEHOLDER_CHARS = max(map(len, PLACEHOLDER_ABSTRACTS))
 
 
 def clean_abstract(text: object) -> str:
     """The abstract, or '' for a missing or placeholder one."""
     if not isinstance(text, str):
         return ""
-    text = _SOFT_HYPHEN.sub("", text).strip()
-    if text.casefold().strip(" .") in PLACEHOLDER_ABSTRACTS:
+    if "(cid:173)" in text or "\u00ad" in text:  # two substring scans are cheaper than the regex's
+        text = _SOFT_HYPHEN.sub("", text)
+    text = text.strip()
+    core = text.strip(" .")
+    if len(core) <= _PLACEHOLDER_CHARS and core.casefold() in PLACEHOLDER_ABSTRACTS:  # casefold only lengthens
         return ""
     return text
 
@@ -208,7 +167,7 @@ def split_authors(value: object) -> list[str]:
             names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
         else:
             names = text.split(",") if text.count(",") > 1 or " " in text else [text]
-    return [re.sub(r"\s+", " ", n).strip() for n in names if n and n.strip()]
+    return [" ".join(n.split()) for n in names if n and not n.isspace()]
 
 
 def parse_year(value: object) -> int | None:

@@ -1,29 +1,58 @@
-"""BibTeX through bibtexparser 2.
+"""BibTeX through bibtexparser 2, read as a stream of entries.
 
 bibtexparser 2 splits blocks and recovers from broken ones, but leaves `#` concatenation and bare macros
 unresolved and silently keeps an undefined macro's name as its value. Resolution is done here so that
 `Abramson_D #and# {…}` works and an undefined macro is an error naming the line, as BibTeX itself would.
+Every expansion is bounded: a value (field or macro) by the field limit, all macros of an import together
+by the macro limit, so forty doubling macros end the import at once instead of asking for 512 GB.
+
+The file is cut into blocks at each line that starts an entry (`@type{`), and the blocks are parsed a chunk
+at a time, so memory is bounded by a chunk and no broken entry can swallow the next. An entry bibtexparser
+rejects is read again here: first by BibTeX's own brace rule (a backslash does not escape a brace, so
+`H\\{o}gsgaard` balances as BibTeX says it does), then line by line (a field per `name =` line) when a
+brace is left open; either way it is imported with a warning naming the file, the line and the key. A
+repeated field keeps its first value, as BibTeX does, with a warning.
+
+Before the entries are read, one pass collects what an entry may refer to anywhere in the file: @string
+macros (defined in order, as BibTeX reads them), the @proceedings entry that gives a volume's venue and year,
+and crossref targets (which BibTeX wants after the entries that cite them).
+
+Over 400 lines: splitting, macro resolution, recovery of rejected entries and the two passes are one reading
+of BibTeX's rules, and each depends on how the others cut and number the text.
 """
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import bibtexparser
-from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+from bibtexparser.model import (
+    DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
+    Entry,
+    ParsingFailedBlock,
+    String,
+)
 
 from readinglist.importers.base import (
+    NOT_A_PAPER,
     ImportContext,
-    ParsedFile,
     Record,
+    Skip,
+    Warnings,
     clean_abstract,
-    note_skip,
     parse_year,
+    snippet,
     split_tags,
     why_no_text,
 )
+from readinglist.importers.limits import Limits
+from readinglist.importers.reader import TextReader
 from readinglist.markup import title_plain
 from readinglist.papers import ImportFailure
 
@@ -49,18 +78,35 @@ MONTHS = dict(
         strict=True,
     )
 )
+CHUNK_CHARS = 256 * 1024  # text handed to bibtexparser at a time
+CONTAINERS = {"proceedings", "mvproceedings", "book", "mvbook", "collection", "mvcollection", "reference"}
+PARENT_FIELDS = ("booktitle", "title", "year")
+PROCEEDINGS_FIELDS = ("shortname", "booktitle", "title", "year")
+
+# where bibtexparser starts a block when it recovers: `@type{` or `@type(` at the start of a line
+_ENTRY_LINE = re.compile(r"[ \t\f\v]*@\w*[ \t]*[{(]")
 
 
 class UndefinedMacro(Exception):
     pass
 
 
+class TooLong(Exception):
+    pass
+
+
+class NotAValue(Exception):
+    """Neither braced, quoted, a number nor a macro name: a brace or quote is missing."""
+
+
+_MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+")  # what BibTeX accepts as an identifier
+
+
 def _split_concat(value: str) -> list[str]:
     """Split a raw field value on top-level `#`."""
     parts, depth, quoted, start = [], 0, False, 0
-    for i, ch in enumerate(value):
-        if ch == "\\":
-            continue
+    for m in _CONCAT_MARKS.finditer(value):
+        ch = m.group()
         if ch == "{":
             depth += 1
         elif ch == "}":
@@ -68,51 +114,57 @@ def _split_concat(value: str) -> list[str]:
         elif ch == '"' and depth == 0:
             quoted = not quoted
         elif ch == "#" and depth == 0 and not quoted:
-            parts.append(value[start:i])
-            start = i + 1
+            parts.append(value[start : m.start()])
+            start = m.end()
     parts.append(value[start:])
     return [p.strip() for p in parts]
 
 
-def resolve(value: str, strings: dict[str, str]) -> str:
-    """A raw value (`{x}`, `"x"`, `123`, `macro`, or `a # b`) to its text."""
+_CONCAT_MARKS = re.compile(r'[{}"#]')
+
+
+def resolve(value: str, strings: dict[str, str], limit: int | None = None) -> str:
+    """A raw value (`{x}`, `"x"`, `123`, `macro`, or `a # b`) to its text; TooLong past `limit` characters,
+    raised before the long text is built."""
     out = []
+    total = 0
     for part in _split_concat(value.strip()):
         if not part:
             continue
         if (part[0] == "{" and part[-1] == "}") or (part[0] == '"' and part[-1] == '"' and len(part) > 1):
-            out.append(part[1:-1])
+            text = part[1:-1]
         elif part.isdigit():
-            out.append(part)
+            text = part
         elif part.lower() in strings:
-            out.append(strings[part.lower()])
+            text = strings[part.lower()]
         elif part.lower()[:3] in MONTHS and len(part) <= 9 and part.isalpha():
-            out.append(MONTHS[part.lower()[:3]])
-        else:
+            text = MONTHS[part.lower()[:3]]
+        elif _MACRO_NAME.fullmatch(part):
             raise UndefinedMacro(part)
+        else:
+            raise NotAValue(part)
+        total += len(text)
+        if limit is not None and total > limit:
+            raise TooLong(total)
+        out.append(text)
     return "".join(out)
+
+
+_NAME_MARKS = re.compile(r"[{}]|\s+and\s+", re.I)
 
 
 def split_names(text: str) -> list[str]:
     """`Last, First and Other, A.` → ["First Last", "A. Other"], splitting only on top-level "and"."""
     names, depth, start = [], 0, 0
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "{":
+    for m in _NAME_MARKS.finditer(text):
+        token = m.group()
+        if token == "{":
             depth += 1
-        elif ch == "}":
+        elif token == "}":
             depth -= 1
-        elif (depth == 0 and text[i : i + 5].lower() == " and ") or (
-            depth == 0 and re.match(r"\s+and\s", text[i:]) and text[i].isspace()
-        ):
-            m = re.match(r"\s+and\s+", text[i:], re.I)
-            if m:
-                names.append(text[start:i])
-                i += m.end()
-                start = i
-                continue
-        i += 1
+        elif depth == 0:
+            names.append(text[start : m.start()])
+            start = m.end()
     names.append(text[start:])
     out = []
     for raw in names:
@@ -130,78 +182,406 @@ def split_names(text: str) -> list[str]:
 
 def _split_top_commas(name: str) -> list[str]:
     parts, depth, start = [], 0, 0
-    for i, ch in enumerate(name):
+    for m in re.finditer(r"[{},]", name):
+        ch = m.group()
         depth += {"{": 1, "}": -1}.get(ch, 0)
         if ch == "," and depth == 0:
-            parts.append(name[start:i].strip())
-            start = i + 1
+            parts.append(name[start : m.start()].strip())
+            start = m.end()
     parts.append(name[start:].strip())
     return [p for p in parts if p]
 
 
-def parse(path: Path, text: str, context: ImportContext | None = None) -> ParsedFile:
-    context = context or ImportContext()
-    lib = bibtexparser.parse_string(text, parse_stack=[])
-    strings = context.bib_strings
-    for string in lib.strings:
-        try:
-            strings[string.key.lower()] = resolve(string.value, strings)
-        except UndefinedMacro as exc:
-            line = (string.start_line or 0) + 1
-            raise ImportFailure(path, f"undefined macro '{exc}' in @string{{{string.key}}}", line) from None
+# ---- blocks and chunks ---------------------------------------------------------------------------------
 
-    entries: list[Entry] = list(lib.entries)
-    warnings: list[str] = []
-    failed_lines: list[int] = []
-    for block in lib.failed_blocks:
-        if isinstance(block, DuplicateBlockKeyBlock) and isinstance(block.ignore_error_block, Entry):
-            entries.append(block.ignore_error_block)
-        elif isinstance(block, ParsingFailedBlock):
-            failed_lines.append((block.start_line or 0) + 1)
-    entries.sort(key=lambda e: e.start_line or 0)
-    if failed_lines:
-        shown = ", ".join(map(str, failed_lines[:10])) + (" …" if len(failed_lines) > 10 else "")
-        warnings.append(f"{path.name}: {len(failed_lines)} entries could not be parsed (lines {shown})")
 
-    resolved: list[tuple[Entry, dict[str, str]]] = []
-    for entry in entries:
-        fields: dict[str, str] = {}
-        for fld in entry.fields:
-            try:
-                fields[fld.key.lower()] = resolve(fld.value, strings)
-            except UndefinedMacro as exc:
-                line = (fld.start_line or entry.start_line or 0) + 1
-                raise ImportFailure(
-                    path, f"undefined macro '{exc}' in field '{fld.key}' of entry '{entry.key}'", line
-                ) from None
-        resolved.append((entry, fields))
+@dataclass
+class _Entry:
+    type: str
+    key: str
+    line: int
+    fields: list[tuple[str, str, int, str]]  # name (lower case), raw value, line, name as written; first kept
+    repeated: list[str] = field(default_factory=list)
+    recovered: str = ""  # how a rejected entry was read, for the warning
 
-    # @proceedings gives venue and year to the papers of its volume; crossref gives a paper its book's fields
-    by_key = {e.key.lower(): f for e, f in resolved if e.key}
-    proceedings = [f for e, f in resolved if e.entry_type.lower() == "proceedings"]
-    default_venue = default_year = None
-    if len(proceedings) == 1:
-        p = proceedings[0]
-        default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
-        default_year = parse_year(p.get("year"))
 
-    records, skipped = [], len(failed_lines)
-    skipped_why: list[tuple[str, str]] = []
-    for line in failed_lines:
-        note_skip(skipped_why, f"line {line}", "the entry could not be parsed (unbalanced braces or quotes?)")
-    for entry, fields in resolved:
-        if entry.entry_type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get("abstract"):
+@dataclass
+class _Macro:
+    key: str
+    value: str
+    line: int
+
+
+@dataclass
+class _Unreadable:
+    line: int
+
+
+_Item = _Entry | _Macro | _Unreadable
+
+
+def _blocks(path: Path, reader: TextReader, limits: Limits) -> Iterator[tuple[int, str]]:
+    """(first line, text) from each line that starts an entry to the next one, within the record limit."""
+    lines: list[str] = []
+    size = 0
+    start = 1
+    for n, line in reader.lines():
+        if _ENTRY_LINE.match(line):
+            if lines:
+                yield start, "\n".join(lines)
+            lines, size, start = [line], len(line), n
             continue
-        parent = by_key.get(fields.get("crossref", "").lower(), {})
+        lines.append(line)
+        size += len(line) + 1
+        if size > limits.record_chars:
+            what = (
+                "the entry starting on this line" if _ENTRY_LINE.match(lines[0]) else "the text before the first entry"
+            )
+            raise ImportFailure(path, f"{what} is longer than the limit of {limits.record_chars:,} characters", start)
+    if lines:
+        yield start, "\n".join(lines)
+
+
+def _chunks(blocks: Iterator[tuple[int, str]]) -> Iterator[list[tuple[int, str]]]:
+    chunk: list[tuple[int, str]] = []
+    size = 0
+    for block in blocks:
+        chunk.append(block)
+        size += len(block[1])
+        if size >= CHUNK_CHARS:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _items(path: Path, reader: TextReader, limits: Limits) -> Iterator[_Item]:
+    """Macros and entries in file order; an entry bibtexparser rejects is recovered here if it can be."""
+    for chunk in _chunks(_blocks(path, reader, limits)):
+        try:
+            lib = bibtexparser.parse_string("\n".join(text for _, text in chunk), parse_stack=[])
+        except Exception:  # bibtexparser gave up on the chunk (it says: report it); take its blocks one by one
+            for block in chunk:
+                yield from _block_items([block])
+            continue
+        yield from _library_items(lib, chunk)
+
+
+def _block_items(chunk: list[tuple[int, str]]) -> Iterator[_Item]:
+    try:
+        lib = bibtexparser.parse_string(chunk[0][1], parse_stack=[])
+    except Exception:
+        recovered = _salvage(chunk[0][1], chunk[0][0])
+        yield recovered if recovered is not None else _Unreadable(chunk[0][0])
+        return
+    yield from _library_items(lib, chunk)
+
+
+def _library_items(lib: bibtexparser.Library, chunk: list[tuple[int, str]]) -> Iterator[_Item]:
+    base = chunk[0][0]
+    starts = []  # each block's first line within the chunk's text
+    offset = 0
+    for _, text in chunk:
+        starts.append(offset)
+        offset += text.count("\n") + 1
+    for block in lib.blocks:
+        line = base + (block.start_line or 0)
+        if isinstance(block, String):
+            yield _Macro(block.key, block.value, line)
+        elif isinstance(block, Entry):
+            yield _entry(block, base)
+        elif isinstance(block, (DuplicateFieldKeyBlock, DuplicateBlockKeyBlock)):
+            if isinstance(block.ignore_error_block, Entry):
+                yield _entry(block.ignore_error_block, base)
+        elif isinstance(block, ParsingFailedBlock):
+            rel = block.start_line or 0
+            i = bisect.bisect_right(starts, rel) - 1
+            first, text = chunk[i]
+            lines = text.split("\n")[rel - starts[i] :]  # from the failed block's line to the end of ours
+            recovered = _salvage("\n".join(lines), first + rel - starts[i])
+            yield recovered if recovered is not None else _Unreadable(line)
+
+
+def _entry(block: Entry, base: int) -> _Entry:
+    entry = _Entry(block.entry_type, block.key, base + (block.start_line or 0), [])
+    seen = set()
+    for fld in block.fields:
+        name = fld.key.lower()
+        if name in seen:
+            entry.repeated.append(fld.key)
+            continue
+        seen.add(name)
+        entry.fields.append((name, fld.value, base + (fld.start_line or block.start_line or 0), fld.key))
+    return entry
+
+
+# ---- recovery of an entry bibtexparser rejects ----------------------------------------------------------
+
+_HEAD = re.compile(r"\s*@\s*(\w+)\s*([{(])\s*([^,\s{}()\"#=]*)\s*,?")
+_FIELD_START = re.compile(r"[\s,]*([A-Za-z_][\w\-:.+/]*)\s*=\s*")
+_FIELD_LINE = re.compile(r"^[ \t]*([A-Za-z_][\w\-:.+/]*)[ \t]*=[ \t]*", re.M)
+_BARE = re.compile(r"[^\s,#{}()\"=]+")
+_WS = re.compile(r"\s*")
+_BRACES = re.compile(r"[{}]")
+_QUOTE_MARKS = re.compile(r'[{}"]')
+
+
+def _close_brace(text: str, pos: int) -> int:
+    """The index after the `}` closing the `{` at pos, counting braces as BibTeX does (a backslash escapes
+    nothing); -1 when it does not close."""
+    depth = 0
+    for m in _BRACES.finditer(text, pos):
+        depth += 1 if m.group() == "{" else -1
+        if depth == 0:
+            return m.end()
+    return -1
+
+
+def _close_quote(text: str, pos: int) -> int:
+    depth = 0
+    for m in _QUOTE_MARKS.finditer(text, pos + 1):
+        ch = m.group()
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0:
+            return m.end()
+    return -1
+
+
+def _balanced(value: str) -> bool:
+    depth = 0
+    for m in _BRACES.finditer(value):
+        depth += 1 if m.group() == "{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _strict(text: str, pos: int, close: str) -> list[tuple[str, str, int]] | None:
+    """Fields by BibTeX's rules, or None when the entry does not close where it should."""
+    fields: list[tuple[str, str, int]] = []
+    n = len(text)
+    while True:
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        while pos < n and text[pos] == ",":
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+        if pos >= n:
+            return None
+        if text[pos] == close:
+            return fields
+        fm = _FIELD_START.match(text, pos)
+        if not fm:
+            return None
+        start = pos = fm.end()
+        while True:
+            if pos >= n:
+                return None
+            if text[pos] == "{":
+                pos = _close_brace(text, pos)
+            elif text[pos] == '"':
+                pos = _close_quote(text, pos)
+            else:
+                bare = _BARE.match(text, pos)
+                pos = bare.end() if bare else -1
+            if pos < 0:
+                return None
+            pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+            if pos < n and text[pos] == "#":
+                pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+                continue
+            break
+        fields.append((fm.group(1), text[start:pos].strip(), start))
+        if pos < n and text[pos] not in ("," + close):
+            return None
+
+
+def _by_lines(text: str, pos: int, close: str) -> list[tuple[str, str, int]]:
+    """Fields one per `name =` line, each value running to the next such line: how a person reads an
+    entry whose braces do not balance."""
+    starts = [m for m in _FIELD_LINE.finditer(text, pos)]
+    first = _FIELD_START.match(text, pos)
+    if first and (not starts or first.start(1) < starts[0].start(1)):
+        starts.insert(0, first)
+    fields = []
+    for k, m in enumerate(starts):
+        end = starts[k + 1].start() if k + 1 < len(starts) else len(text)
+        value = text[m.end() : end].rstrip()
+        if k + 1 == len(starts) and value.endswith(close):
+            value = value[:-1].rstrip()
+        value = value.removesuffix(",").rstrip()
+        if value.startswith("{") and not _balanced(value):
+            inner = value[1:-1] if value.endswith("}") else value[1:]
+            value = "{" + inner + "}"
+        elif value.startswith('"') and (len(value) < 2 or not value.endswith('"')):
+            value = '"' + value[1:] + '"'
+        fields.append((m.group(1), value, m.end()))
+    return fields
+
+
+def _salvage(text: str, first_line: int) -> _Entry | None:
+    """An entry bibtexparser rejected, read by BibTeX's brace rule, else line by line; None if it is not
+    an entry at all."""
+    head = _HEAD.match(text)
+    if not head or head.group(1).lower() in ("comment", "preamble", "string"):
+        return None
+    close = "}" if head.group(2) == "{" else ")"
+    fields = _strict(text, head.end(), close)
+    if fields is not None:
+        odd = [name for name, value, _ in fields if "\\{" in value or "\\}" in value]
+        how = "bibtexparser could not read it; read by BibTeX's own rules"
+        if odd:
+            how = f"field '{snippet(odd[0])}' has a \\{{ or \\}}, a brace bibtexparser leaves open; "
+            how += "read by BibTeX's brace rule"
+    else:
+        fields = _by_lines(text, head.end(), close)
+        odd = [name for name, value, _ in fields if not _balanced(value)]
+        where = f" in field '{snippet(odd[0])}'" if odd else ""
+        how = f"unbalanced brace{where}; read up to the next entry, one field per 'name =' line"
+    if not fields:
+        return None
+    entry = _Entry(head.group(1), head.group(3), first_line, [], recovered=how)
+    seen = set()
+    for name, value, offset in fields:
+        if name.lower() in seen:
+            entry.repeated.append(name)
+            continue
+        seen.add(name.lower())
+        entry.fields.append((name.lower(), value, first_line + text.count("\n", 0, offset), name))
+    return entry
+
+
+UNREADABLE = "the entry could not be parsed (unbalanced braces or quotes?)"  # why an _Unreadable is skipped
+
+
+# ---- the file --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Directory:
+    """What entries may refer to anywhere in the file."""
+
+    parents: dict[str, dict[str, str]] = field(default_factory=dict)
+    default_venue: str = ""
+    default_year: int | None = None
+
+
+class BibFile:
+    """One .bib file: the directory pass once, then the entries as often as the import reads them."""
+
+    def __init__(self, path: Path, context: ImportContext):
+        self.path = path
+        self.context = context
+        self.limits = context.limits
+        self.directory: _Directory | None = None
+
+    # ---- values ----
+
+    def _value(self, raw: str, what: str, line: int, strings: dict[str, str] | None = None) -> str:
+        limit = self.limits.field_chars
+        try:
+            return resolve(raw, self.context.bib_strings if strings is None else strings, limit)
+        except UndefinedMacro as exc:
+            raise ImportFailure(self.path, f"undefined macro '{snippet(str(exc))}' in {what}", line) from None
+        except NotAValue as exc:
+            raise ImportFailure(
+                self.path,
+                f"{what} is not in braces or quotes (it reads “{snippet(str(exc))}”); is a brace or quote missing?",
+                line,
+            ) from None
+        except TooLong:
+            raise ImportFailure(
+                self.path, f"{what} expands to more than {limit:,} characters (the limit for one value)", line
+            ) from None
+
+    def _fields(self, entry: _Entry, names: tuple[str, ...] | None = None) -> dict[str, str]:
+        return {
+            name: self._value(raw, f"field '{snippet(written)}' of entry '{snippet(entry.key)}'", line)
+            for name, raw, line, written in entry.fields
+            if names is None or name in names
+        }
+
+    # ---- the directory pass ----
+
+    def scan(self, reader: TextReader) -> None:
+        """Macros, @proceedings and crossref targets (see the module's docstring)."""
+        if self.directory is not None:
+            return
+        directory = _Directory()
+        strings = self.context.bib_strings
+        limits = self.limits
+        referenced: set[str] = set()
+        parents: dict[str, _Entry] = {}
+        proceedings: list[_Entry] = []  # the first two: only one gives its venue and year to the file
+        seen = 0
+        for item in _items(self.path, reader, limits):
+            seen += 1
+            if isinstance(item, _Macro):
+                value = self._value(item.value, f"@string{{{snippet(item.key)}}}", item.line)
+                self.context.macro_chars += len(value)
+                if self.context.macro_chars > limits.macro_chars:
+                    raise ImportFailure(
+                        self.path,
+                        f"the @string macros expand to more than {limits.macro_chars:,} characters in all (the limit)",
+                        item.line,
+                    )
+                strings[item.key.lower()] = value
+            elif isinstance(item, _Entry):
+                kind = item.type.lower()
+                crossref = next((raw for name, raw, *_ in item.fields if name == "crossref"), None)
+                if crossref is not None:
+                    referenced.add(crossref.strip().strip('{}"').strip().lower())
+                if kind == "proceedings" and len(proceedings) < 2:
+                    proceedings.append(item)
+                if item.key and (kind in CONTAINERS or item.key.lower() in referenced):
+                    parents.setdefault(item.key.lower(), item)
+        if not seen:
+            raise ImportFailure(self.path, "contains no BibTeX entries")
+        directory.parents = {k: self._fields(e, PARENT_FIELDS) for k, e in parents.items() if k in referenced}
+        if len(proceedings) == 1:
+            p = self._fields(proceedings[0], PROCEEDINGS_FIELDS)
+            directory.default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
+            directory.default_year = parse_year(p.get("year"))
+        self.directory = directory
+
+    # ---- the entries ----
+
+    def read(self, reader: TextReader, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
+        assert self.directory is not None, "scan() first"
+        directory = self.directory
+        unreadable: list[int] = []
+        name = self.path.name
+        for item in _items(self.path, reader, self.limits):
+            if isinstance(item, _Unreadable):
+                unreadable.append(item.line)
+                yield item.line, Skip(f"line {item.line}", UNREADABLE)
+                continue
+            if not isinstance(item, _Entry):
+                continue
+            if item.recovered:
+                warnings.add(f"{name}, line {item.line}: entry '{snippet(item.key)}': {item.recovered}")
+            if item.repeated:
+                fields = ", ".join(f"'{snippet(f)}'" for f in dict.fromkeys(item.repeated))
+                key = snippet(item.key)
+                warnings.add(f"{name}, line {item.line}: entry '{key}' repeats {fields}; the first value is kept")
+            yield item.line, self._record(item, directory)
+        if unreadable:
+            shown = ", ".join(map(str, unreadable[:10])) + (" …" if len(unreadable) > 10 else "")
+            warnings.add(f"{name}: {len(unreadable)} entries could not be read (lines {shown})")
+
+    def _record(self, entry: _Entry, directory: _Directory) -> Record | Skip:
+        fields = self._fields(entry)
+        if entry.type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get("abstract"):
+            return NOT_A_PAPER
+        parent = directory.parents.get(fields.get("crossref", "").strip().lower(), {})
         title = " ".join(fields.get("title", "").split())
         abstract = clean_abstract(fields.get("abstract", ""))
         if not title and not abstract:
-            skipped += 1
-            where = f"entry {entry.key or '(no key)'} (line {(entry.start_line or 0) + 1})"
-            note_skip(skipped_why, where, why_no_text(None, fields.get("abstract")))
-            continue
+            where = f"entry {snippet(entry.key) or '(no key)'} (line {entry.line})"
+            return Skip(where, why_no_text(None, fields.get("abstract")))
         venue = (
-            default_venue
+            directory.default_venue
             or fields.get("journal")
             or fields.get("journaltitle")
             or fields.get("booktitle")
@@ -213,23 +593,18 @@ def parse(path: Path, text: str, context: ImportContext | None = None) -> Parsed
             parse_year(fields.get("year"))
             or parse_year(fields.get("date"))
             or parse_year(parent.get("year"))
-            or default_year
+            or directory.default_year
         )
         url = fields.get("url", "")
         if not url and fields.get("doi"):
             url = "https://doi.org/" + fields["doi"].strip()
-        records.append(
-            Record(
-                title=title,
-                abstract=abstract,
-                authors=split_names(fields.get("author", "") or fields.get("editor", "")),
-                year=year,
-                venue=title_plain(venue),
-                url=url if url.startswith("http") else "",
-                key=entry.key,
-                tags=split_tags(fields.get("keywords", "")),
-            )
+        return Record(
+            title=title,
+            abstract=abstract,
+            authors=split_names(fields.get("author", "") or fields.get("editor", "")),
+            year=year,
+            venue=title_plain(venue),
+            url=url if url.startswith("http") else "",
+            key=entry.key,
+            tags=split_tags(fields.get("keywords", "")),
         )
-    if not records and not lib.strings and not lib.entries and not lib.failed_blocks:
-        raise ImportFailure(path, "contains no BibTeX entries")
-    return ParsedFile(path, "bibtex", records, skipped, warnings, skipped_why)

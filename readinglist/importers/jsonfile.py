@@ -1,106 +1,346 @@
-"""JSON Lines and JSON arrays of paper objects; every key is optional."""
+"""JSON Lines and JSON (an array of paper objects, an object holding one, or one paper); every key is
+optional. Both are read as streams: a line, or an array's element, at a time."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import re
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from readinglist.importers.base import (
-    ParsedFile,
     Record,
+    Skip,
+    Warnings,
     clean_abstract,
-    note_skip,
     parse_year,
     split_authors,
     split_tags,
     venue_year_from_name,
     why_no_text,
 )
+from readinglist.importers.limits import Limits
+from readinglist.importers.reader import TextReader
 from readinglist.papers import ImportFailure
 
 _URL_KEYS = ("url", "link", "oa", "site", "pdf", "html_url")
+WRAPPER_KEYS = ("papers", "items", "records", "data")  # {"papers": [...]}: the list is the file's papers
+# A parsed value as the streams give it: (line, number, unit, value), where "<unit> <number>" says where it is
+# in a message ("record 2" in an array, "line 7" in JSON Lines); the number also makes a key-less record's key.
+_Object = tuple[int, int, str, Any]
 
 
 def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int | None) -> Record | None:
-    title = obj.get("title")
+    get = obj.get
+    title = get("title")
     title = " ".join(str(title).split()) if title else ""
-    abstract = clean_abstract(obj.get("abstract"))
+    abstract = clean_abstract(get("abstract"))
     if not title and not abstract:
         return None
-    authors = obj.get("authors", obj.get("author"))
-    url = next((str(obj[k]) for k in _URL_KEYS if isinstance(obj.get(k), str) and obj[k].startswith("http")), "")
-    tags = split_tags(obj.get("tags", obj.get("keywords", [])))
+    authors = get("authors") if "authors" in obj else get("author")
+    url = ""
+    for k in _URL_KEYS:
+        value = get(k)
+        if isinstance(value, str) and value.startswith("http"):
+            url = value
+            break
+    tags = get("tags") if "tags" in obj else get("keywords")
+    year = get("year")
     return Record(
         title=title,
         abstract=abstract,
-        authors=split_authors(authors),
-        year=parse_year(obj.get("year")) or default_year,
-        venue=str(obj.get("venue") or default_venue or "").strip(),
+        authors=split_authors(authors) if authors is not None else [],
+        year=(year if isinstance(year, int) and 1000 < year < 3000 else parse_year(year)) or default_year,
+        venue=str(get("venue") or default_venue or "").strip(),
         url=url,
-        key=str(obj.get("id") or obj.get("paper_id") or obj.get("key") or f"r{n}"),
-        tags=tags,
+        key=str(get("id") or get("paper_id") or get("key") or f"r{n}"),
+        tags=split_tags(tags) if tags is not None else [],
     )
 
 
-def _json_lines(path: Path, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, Any]]:
-    for lineno, line in lines:
-        if not line.strip():
-            continue
-        try:
-            yield lineno, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
+def too_deep(obj: object, limit: int) -> bool:
+    """Is a parsed value nested deeper than `limit` arrays and objects? (Walked without recursion.)"""
+    stack = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((v, depth + 1) for v in items if isinstance(v, (dict, list)))
+    return False
 
 
-def _parsed(path: Path, objects: Iterable[tuple[int, Any]], warnings: list[str], unit: str = "line") -> ParsedFile:
+def _value_error(exc: ValueError) -> str:
+    text = str(exc)
+    if "integer string conversion" in text:
+        return f"a number has more than {sys.get_int_max_str_digits():,} digits"
+    return text
+
+
+def _depth_failure(path: Path, limits: Limits, line: int) -> ImportFailure:
+    return ImportFailure(path, f"this record is nested more than {limits.depth} levels deep (the limit)", line)
+
+
+def _records(path: Path, objects: Iterator[_Object], limits: Limits) -> Iterator[tuple[int, Record | Skip]]:
+    """(line, record, or where and why for a skipped object) from the parsed values."""
     venue, year = venue_year_from_name(path)
-    records, skipped, seen = [], 0, 0
-    skipped_why: list[tuple[str, str]] = []
-    for n, obj in objects:
-        seen += 1
+    seen = False
+    for line, n, unit, obj in objects:
+        seen = True
         if not isinstance(obj, dict):
-            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object")
+            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object", line)
         rec = to_record(obj, n, venue, year)
-        if rec is None:
-            skipped += 1
-            note_skip(skipped_why, f"{unit} {n}", why_no_text(obj.get("title"), obj.get("abstract")))
-        else:
-            records.append(rec)
+        yield line, rec if rec is not None else Skip(f"{unit} {n}", why_no_text(obj.get("title"), obj.get("abstract")))
     if not seen:
         raise ImportFailure(path, "is empty")
-    return ParsedFile(path, "json", records, skipped, warnings, skipped_why)
 
 
-def parse_lines(path: Path, lines: Iterable[tuple[int, str]], warnings: list[str]) -> ParsedFile:
-    """JSON Lines, read as a stream: one object per line, blank lines ignored."""
-    return _parsed(path, _json_lines(path, lines), warnings)
+def read_lines(
+    path: Path, reader: TextReader, limits: Limits, warnings: Warnings
+) -> Iterator[tuple[int, Record | Skip]]:
+    """JSON Lines: one object per line, blank lines ignored."""
+    return _records(path, _json_lines(path, reader, limits), limits)
 
 
-def parse(path: Path, text: str) -> ParsedFile:
-    stripped = text.lstrip("\ufeff \t\r\n")
-    objects: Iterable[tuple[int, Any]]
-    unit = "record"
-    if stripped.startswith("["):
+def _json_lines(path: Path, reader: TextReader, limits: Limits) -> Iterator[_Object]:
+    loads = json.loads
+    depth = limits.depth
+    for lineno, line in reader.lines():
+        if not line or line.isspace():
+            continue
         try:
-            data = json.loads(stripped)
+            obj = loads(line)
         except json.JSONDecodeError as exc:
-            raise ImportFailure(path, f"invalid JSON ({exc.msg}); is the file truncated?", exc.lineno) from None
-        objects = [(i + 1, o) for i, o in enumerate(data)]
-    elif stripped.startswith("{") and _is_single_object(stripped):
-        data = json.loads(stripped)
-        papers = next((data[k] for k in ("papers", "items", "records", "data") if isinstance(data.get(k), list)), None)
-        objects = [(i + 1, o) for i, o in enumerate(papers if papers is not None else [data])]
-    else:  # JSON Lines under another name; split on \n only: U+2028 may sit inside a string
-        objects = _json_lines(path, enumerate(text.split("\n"), 1))
-        unit = "line"
-    return _parsed(path, objects, [], unit)
+            raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
+        except RecursionError:
+            raise _depth_failure(path, limits, lineno) from None
+        except ValueError as exc:  # an integer of more than 4,300 digits
+            raise ImportFailure(path, f"invalid JSON Lines record ({_value_error(exc)})", lineno) from None
+        if line.count("[") + line.count("{") > depth and too_deep(obj, depth):  # counting is cheap, walking less so
+            raise _depth_failure(path, limits, lineno)
+        yield lineno, lineno, "line", obj
 
 
-def _is_single_object(text: str) -> bool:
-    try:
-        json.loads(text)
-    except json.JSONDecodeError:
+def read_json(
+    path: Path, reader: TextReader, limits: Limits, warnings: Warnings
+) -> Iterator[tuple[int, Record | Skip]]:
+    """JSON: an array of objects, an object whose papers/items/records/data key holds them, one paper, or
+    JSON Lines under a .json name (objects one after another)."""
+    return _records(path, _JsonStream(path, reader, limits).objects(), limits)
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SEPARATOR = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")
+# enough of JSON's grammar to tell a record that does not close within the limit from one that is invalid
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
+
+
+class _JsonStream:
+    """JSON values decoded one at a time from a buffer that holds the next record's worth of text (the
+    record limit and one character more), so that memory is bounded by a record, not by the file."""
+
+    def __init__(self, path: Path, reader: TextReader, limits: Limits):
+        self.path = path
+        self.limits = limits
+        self.blocks = reader.blocks()
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+        self.line = 1  # the line number at position `counted`
+        self.counted = 0
+        self.ahead = limits.record_chars + 1
+        self.decoder = json.JSONDecoder()
+
+    # ---- the buffer ----
+
+    def line_at(self, pos: int) -> int:
+        if pos > self.counted:
+            self.line += self.buf.count("\n", self.counted, pos)
+            self.counted = pos
+        return self.line
+
+    def _fill(self) -> None:
+        if self.eof or len(self.buf) - self.pos >= self.ahead:
+            return
+        self.line_at(self.pos)
+        parts = [self.buf[self.pos :]]
+        have = len(parts[0])
+        while have < self.ahead:
+            block = next(self.blocks, None)
+            if block is None:
+                self.eof = True
+                break
+            parts.append(block)
+            have += len(block)
+        self.buf = "".join(parts)
+        self.pos = self.counted = 0
+
+    def peek(self) -> str:
+        """The next character that is not white space ("" at the end); the position moves to it."""
+        while True:
+            self._fill()
+            self.pos = _WS.match(self.buf, self.pos).end()  # type: ignore[union-attr]
+            if self.eof or len(self.buf) - self.pos >= self.ahead:  # a whole record ahead: value() reads no more
+                return self.buf[self.pos] if self.pos < len(self.buf) else ""
+
+    def fail(self, problem: str, pos: int | None = None) -> ImportFailure:
+        return ImportFailure(self.path, problem, self.line_at(self.pos if pos is None else pos))
+
+    def value(self) -> Any:
+        """Decode the value at the position (after peek)."""
+        self._fill()
+        start = self.pos
+        too_long = f"this record is longer than the limit of {self.limits.record_chars:,} characters"
+        try:
+            obj, end = self.decoder.raw_decode(self.buf, start)
+        except json.JSONDecodeError as exc:
+            if not self.eof and not self._closes(start):
+                raise self.fail(too_long, start) from None
+            hint = "; is the file truncated?" if self.eof and not self._closes(start) else ""
+            raise self.fail(f"invalid JSON ({exc.msg}){hint}", max(start, min(exc.pos, len(self.buf)))) from None
+        except RecursionError:
+            raise _depth_failure(self.path, self.limits, self.line_at(start)) from None
+        except ValueError as exc:  # an integer of more than 4,300 digits
+            raise self.fail(f"invalid JSON ({_value_error(exc)})", start) from None
+        if end - start > self.limits.record_chars or (end >= len(self.buf) and not self.eof):
+            raise self.fail(too_long, start)
+        depth = self.limits.depth
+        if self.buf.count("[", start, end) + self.buf.count("{", start, end) > depth and too_deep(obj, depth):
+            raise _depth_failure(self.path, self.limits, self.line_at(start))
+        self.pos = end
+        return obj
+
+    def _closes(self, start: int) -> bool:
+        """Does the value at `start` close within the buffer (so a failure to decode it is a real error)?"""
+        depth = 0
+        for m in _TOKENS.finditer(self.buf, start, start + self.ahead):
+            token = m.group()
+            if token in "[{":
+                depth += 1
+            elif token in "]}":
+                depth -= 1
+                if depth <= 0:
+                    return True
+            elif depth == 0:
+                return token.endswith('"') and len(token) > 1
         return False
-    return True
+
+    def expect(self, chars: str, what: str) -> str:
+        c = self.peek()
+        if c == "" or c not in chars:
+            found = "the end of the file" if c == "" else f"'{c}'"
+            hint = "; is the file truncated?" if c == "" else ""
+            raise self.fail(f"invalid JSON (expected {what}, found {found}){hint}")
+        self.pos += 1
+        return c
+
+    # ---- the file's shape ----
+
+    def objects(self) -> Iterator[_Object]:
+        c = self.peek()
+        if c == "[":
+            self.pos += 1
+            yield from self._array()
+        elif c == "{":
+            if not self._lines_follow():
+                yield from self._first_object()
+            while self.peek() == "{":  # JSON Lines, or objects one after another
+                line = self.line_at(self.pos)
+                yield line, line, "line", self.value()
+        elif c == "":
+            raise ImportFailure(self.path, "is empty")
+        else:
+            raise self.fail(f"invalid JSON (expected an array or an object, found '{c}')")
+        if self.peek() != "":
+            raise self.fail("invalid JSON (more text after the end of the data)")
+
+    def _array(self) -> Iterator[_Object]:
+        """An array's elements. The common case (a record and its comma well inside the buffer) is decoded
+        here directly; anything else goes the careful way through peek/value/expect, which also says
+        what is wrong."""
+        if self.peek() == "]":
+            self.pos += 1
+            return
+        decode = self.decoder.raw_decode
+        limit, depth = self.limits.record_chars, self.limits.depth
+        n = 0
+        while True:
+            n += 1
+            buf, start = self.buf, self.pos
+            end = -1
+            if self.eof or len(buf) - start >= self.ahead:
+                try:
+                    obj, end = decode(buf, start)
+                except (ValueError, RecursionError):
+                    end = -1
+                if end >= 0 and (
+                    end - start > limit
+                    or (end >= len(buf) and not self.eof)
+                    or buf.count("[", start, end) + buf.count("{", start, end) > depth
+                ):
+                    end = -1
+            if end < 0:
+                self.peek()
+                buf, start = self.buf, self.pos
+                obj = self.value()
+                end = self.pos
+            line = self.line_at(start)
+            yield line, n, "record", obj
+            m = _SEPARATOR.match(buf, end)
+            if m is not None and (m.end() < len(buf) or self.eof):
+                self.pos = m.end()
+                if m.group(1) == "]":
+                    return
+                continue
+            self.pos = end
+            if self.expect(",]", "',' or ']'") == "]":
+                return
+
+    def _lines_follow(self) -> bool:
+        """Is this JSON Lines under another name: a first line that is a whole object, then another object?
+        (Then a first record with a `data` list is a record, not a wrapper.)"""
+        end = self.buf.find("\n", self.pos, self.pos + self.ahead)
+        if end < 0:
+            return False
+        try:
+            first = json.loads(self.buf[self.pos : end])
+        except (ValueError, RecursionError):
+            return False
+        rest = _WS.match(self.buf, end).end()  # type: ignore[union-attr]
+        return isinstance(first, dict) and self.buf.startswith("{", rest)
+
+    def _first_object(self) -> Iterator[_Object]:
+        """A paper, or a wrapper whose papers/items/records/data list is streamed. Other values are kept,
+        within the record limit, in case the object is itself a paper."""
+        start_line = self.line_at(self.pos)
+        self.pos += 1
+        kept: dict[str, Any] = {}
+        size = 0
+        streamed = False
+        if self.peek() == "}":
+            self.pos += 1
+        else:
+            while True:
+                if self.peek() != '"':
+                    raise self.fail("invalid JSON (expected a key in quotes)")
+                key = self.value()
+                self.expect(":", "':'")
+                if self.peek() == "[" and key in WRAPPER_KEYS and not streamed:
+                    self.pos += 1
+                    streamed = True
+                    yield from self._array()
+                else:
+                    begin = self.pos
+                    kept[key] = self.value()
+                    size += self.pos - begin
+                    if size > self.limits.record_chars:
+                        raise self.fail(
+                            f"this record is longer than the limit of {self.limits.record_chars:,} characters",
+                            begin,
+                        )
+                if self.expect(",}", "',' or '}'") == "}":
+                    break
+        if not streamed:
+            yield start_line, start_line, "line", kept

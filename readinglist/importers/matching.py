@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -65,66 +65,117 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w{4,}", text.casefold())
 
 
-def match(existing: Sequence[Existing], incoming: Sequence[Incoming]) -> tuple[dict[int, int], dict[int, int]]:
-    """Returns (unchanged, revised): each maps an incoming index to an existing paper id."""
-    unchanged: dict[int, int] = {}
-    revised: dict[int, int] = {}
-    by_hash: dict[str, list[int]] = {}
-    for e in existing:
-        by_hash.setdefault(e.content_hash, []).append(e.id)
-    used: set[int] = set()
-    rest: list[int] = []
-    for i, rec in enumerate(incoming):
-        ids = [pid for pid in by_hash.get(rec.content_hash, []) if pid not in used]
-        if ids:
-            unchanged[i] = ids[0]
-            used.add(ids[0])
-        else:
-            rest.append(i)
-    if not rest:
-        return unchanged, revised
-    left = [e for e in existing if e.id not in used]
-    by_title: dict[str, list[Existing]] = {}
-    for e in left:
-        if e.title.strip():
-            by_title.setdefault(_norm_title(e.title), []).append(e)
-    still: list[int] = []
-    for i in rest:
-        rec = incoming[i]
-        cands = [e for e in by_title.get(_norm_title(rec.title), []) if e.id not in used] if rec.title else []
-        cands = [e for e in cands if same_content(e, rec)]
-        if cands:
-            best = max(cands, key=lambda e: SequenceMatcher(None, e.text, rec.text).quick_ratio())
-            revised[i] = best.id
-            used.add(best.id)
-        else:
-            still.append(i)
-    left = [e for e in left if e.id not in used and e.text]
-    if not still or not left:
-        return unchanged, revised
-    df: Counter[str] = Counter()
-    postings: dict[str, list[Existing]] = {}
-    for e in left:
-        for w in set(_words(e.text)):
-            df[w] += 1
-            postings.setdefault(w, []).append(e)
-    for i in still:
-        rec = incoming[i]
-        if not rec.text:
-            continue
-        rare = sorted(set(_words(rec.text)), key=lambda w: df.get(w, 0) or 10**9)[:12]
+class Matcher:
+    """The matching in steps, so that an import need not hold every record's text: exact content needs
+    only each record's hash and title; the rest asks for the plain text and authors of just the records it
+    still has to place (`tie_texts`, then `similar_texts`), one record at a time, in file order.
+
+    Same decisions as matching everything at once: a title match counts only when the content agrees
+    (`same_content`), title matches are settled before any abstract similarity, and each step takes the
+    records in file order."""
+
+    def __init__(self, existing: Sequence[Existing], hashes: Sequence[str], titles: Sequence[str]):
+        self.unchanged: dict[int, int] = {}
+        self.revised: dict[int, int] = {}
+        self._existing = existing
+        self._titles = titles
+        by_hash: dict[str, list[int]] = {}
+        for e in existing:
+            by_hash.setdefault(e.content_hash, []).append(e.id)
+        self._known = set(by_hash)
+        used: set[int] = set()
+        rest: list[int] = []
+        for i, h in enumerate(hashes):
+            ids = [pid for pid in by_hash.get(h, []) if pid not in used] if h in by_hash else []
+            if ids:
+                self.unchanged[i] = ids[0]
+                used.add(ids[0])
+            else:
+                rest.append(i)
+        self._used = used
+        self._hashes = hashes
+        self._by_title: dict[str, list[Existing]] = {}
+        for e in existing:
+            if e.id not in used and e.title.strip():
+                self._by_title.setdefault(_norm_title(e.title), []).append(e)
+        self._ties: list[int] = []  # records with stored papers of their title: their content decides
+        self._still: list[int] = []  # records no title placed
+        for i in rest:
+            (self._ties if self._candidates(i) else self._still).append(i)
+        self._pending = set(self._ties)
+        self._postings: dict[str, list[Existing]] | None = None
+
+    def _candidates(self, i: int) -> list[Existing]:
+        title = self._titles[i]
+        return [e for e in self._by_title.get(_norm_title(title), []) if e.id not in self._used] if title else []
+
+    def _has_text(self, i: int) -> bool:
+        """A record whose content matches a stored paper another record took is compared by authors only."""
+        return self._hashes[i] not in self._known
+
+    def tie_texts(self) -> set[int]:
+        """Records with stored papers of their title: their text and authors say whether one is the same
+        paper. Give each to `settle_tie`, in file order."""
+        return set(self._ties)
+
+    def settle_tie(self, i: int, text: str, authors: Sequence[str]) -> None:
+        """Place record i (one of `tie_texts`, in file order) on the stored paper of its title whose content
+        agrees with its plain text and authors, the closest if several do."""
+        self._pending.discard(i)
+        rec = Incoming(self._hashes[i], self._titles[i], text if self._has_text(i) else "", list(authors))
+        cands = [e for e in self._candidates(i) if same_content(e, rec)]
+        if not cands:
+            self._still.append(i)
+            return
+        best = max(cands, key=lambda e: SequenceMatcher(None, e.text, rec.text).quick_ratio())
+        self.revised[i] = best.id
+        self._used.add(best.id)
+
+    def settle_ties(self, records: Callable[[int], tuple[str, Sequence[str]]]) -> None:
+        """Settle every tie in file order; `records` gives a record's (plain text, authors) by number."""
+        for i in sorted(self._pending):
+            self.settle_tie(i, *records(i))
+
+    def similar_texts(self) -> set[int]:
+        """Records still unplaced that abstract similarity may place (none when no stored text is left)."""
+        assert not self._pending, "settle_ties first"
+        self._still.sort()
+        left = [e for e in self._existing if e.id not in self._used and e.text]
+        if not left or not self._still:
+            return set()
+        df: Counter[str] = Counter()
+        postings: dict[str, list[Existing]] = {}
+        for e in left:
+            for w in set(_words(e.text)):
+                df[w] += 1
+                postings.setdefault(w, []).append(e)
+        self._df, self._postings, self._lookup = df, postings, {e.id: e for e in left}
+        return {i for i in self._still if self._has_text(i)}
+
+    def place_similar(self, i: int, text: str) -> None:
+        """Place record i by its abstract, if a stored paper is similar enough (call in file order)."""
+        if self._postings is None or not text:
+            return
+        rare = sorted(set(_words(text)), key=lambda w: self._df.get(w, 0) or 10**9)[:12]
         votes: Counter[int] = Counter()
-        lookup = {e.id: e for e in left}
         for w in rare:
-            for e in postings.get(w, ()):
-                if e.id not in used:
+            for e in self._postings.get(w, ()):
+                if e.id not in self._used:
                     votes[e.id] += 1
         best_id, best_ratio = None, 0.0
         for pid, _ in votes.most_common(5):
-            sm = SequenceMatcher(None, lookup[pid].text, rec.text, autojunk=False)
+            sm = SequenceMatcher(None, self._lookup[pid].text, text, autojunk=False)
             if sm.quick_ratio() >= SIMILAR and (ratio := sm.ratio()) > best_ratio:
                 best_id, best_ratio = pid, ratio
         if best_id is not None and best_ratio >= SIMILAR:
-            revised[i] = best_id
-            used.add(best_id)
-    return unchanged, revised
+            self.revised[i] = best_id
+            self._used.add(best_id)
+
+
+def match(existing: Sequence[Existing], incoming: Sequence[Incoming]) -> tuple[dict[int, int], dict[int, int]]:
+    """Returns (unchanged, revised): each maps an incoming index to an existing paper id."""
+    m = Matcher(existing, [r.content_hash for r in incoming], [r.title for r in incoming])
+    m.settle_ties(lambda i: (incoming[i].text, incoming[i].authors))
+    for i in sorted(m.similar_texts()):
+        m.place_similar(i, incoming[i].text)
+    return m.unchanged, m.revised

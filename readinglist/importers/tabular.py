@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import csv
-import io
-import sys
+import itertools
+from collections.abc import Iterator
 from pathlib import Path
 
 from readinglist.importers.base import (
-    ParsedFile,
     Record,
+    Skip,
+    Warnings,
     clean_abstract,
-    note_skip,
     parse_year,
+    snippet,
     split_authors,
     split_tags,
     venue_year_from_name,
     why_no_text,
 )
+from readinglist.importers.limits import Limits
+from readinglist.importers.reader import TextReader
 from readinglist.papers import ImportFailure, format_suffix
-
-csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
 
 _COLUMNS = {
     "title": ("title", "paper title", "name"),
@@ -34,29 +35,36 @@ _COLUMNS = {
 }
 
 
-def parse(path: Path, text: str) -> ParsedFile:
-    sample = text[:65536]
-    if format_suffix(path) == ".tsv":
-        delimiter = "\t"
-    else:
-        first = sample.split("\n", 1)[0]
-        delimiter = max(",\t;", key=first.count)
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
+    """Rows as a stream. A quoted field may span lines; the csv module's field limit is the record limit,
+    so that an unclosed quote cannot swallow the rest of the file."""
+    csv.field_size_limit(limits.record_chars)
+    lines = (line + "\n" for _, line in reader.lines())
+    first = next(lines, None)
+    if first is None:
+        raise ImportFailure(path, "is empty")
+    first = first.lstrip("\ufeff")
+    delimiter = "\t" if format_suffix(path) == ".tsv" else max(",\t;", key=first.count)
+    rows = csv.reader(itertools.chain([first], lines), delimiter=delimiter)
     try:
-        header = next(reader)
+        header = next(rows)
     except (StopIteration, csv.Error) as exc:
         raise ImportFailure(path, f"has no header row ({exc})") from None
     names = [h.strip().lower() for h in header]
     cols = {field: next((names.index(a) for a in aliases if a in names), None) for field, aliases in _COLUMNS.items()}
     if cols["title"] is None and cols["abstract"] is None:
-        raise ImportFailure(path, f"has no title or abstract column (header: {', '.join(header[:8])})", 1)
+        raise ImportFailure(path, f"has no title or abstract column (header: {snippet(', '.join(header[:8]), 80)})", 1)
     venue, year = venue_year_from_name(path)
-    records, skipped = [], 0
-    skipped_why: list[tuple[str, str]] = []
+    line = 1
     try:
-        for row in reader:
+        for row in rows:
+            line = rows.line_num
             if not any(cell.strip() for cell in row):
                 continue
+            if sum(map(len, row)) > limits.record_chars:
+                raise ImportFailure(
+                    path, f"this row is longer than the limit of {limits.record_chars:,} characters", line
+                )
 
             def get(field: str, row: list[str] = row) -> str:
                 i = cols[field]
@@ -64,10 +72,10 @@ def parse(path: Path, text: str) -> ParsedFile:
 
             title, abstract = " ".join(get("title").split()), clean_abstract(get("abstract"))
             if not title and not abstract:
-                skipped += 1
-                note_skip(skipped_why, f"line {reader.line_num}", why_no_text(None, get("abstract")))
+                yield line, Skip(f"line {line}", why_no_text(None, get("abstract")))
                 continue
-            records.append(
+            yield (
+                line,
                 Record(
                     title=title,
                     abstract=abstract,
@@ -75,10 +83,14 @@ def parse(path: Path, text: str) -> ParsedFile:
                     year=parse_year(get("year")) or year,
                     venue=get("venue") or venue,
                     url=get("url") if get("url").startswith("http") else "",
-                    key=get("key") or f"r{reader.line_num}",
+                    key=get("key") or f"r{rows.line_num}",
                     tags=split_tags(get("tags")),
-                )
+                ),
             )
     except csv.Error as exc:
-        raise ImportFailure(path, f"malformed CSV ({exc})", reader.line_num) from None
-    return ParsedFile(path, "csv", records, skipped, [], skipped_why)
+        problem = str(exc)
+        if "field larger than field limit" in problem:
+            problem = f"a field is longer than the limit of {limits.record_chars:,} characters (an unclosed quote?)"
+        else:
+            problem = f"malformed CSV ({problem})"
+        raise ImportFailure(path, problem, rows.line_num or line) from None
