@@ -20,7 +20,7 @@ from pathlib import Path
 from readinglist import citekeys, latex, mdtext
 from readinglist.filewrite import write_text
 from readinglist.markup import to_markdown
-from readinglist.papers import EXPORT_FORMATS, REPORT_ORDER, STATE_LABELS, Paper
+from readinglist.papers import CSV_COLUMNS, EXPORT_FORMATS, FORMULA_STARTS, REPORT_ORDER, STATE_LABELS, Paper
 
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
 GROUP_ORDER = REPORT_ORDER  # read, skimmed, queued, unread, skipped: a reading list starts with what was read
@@ -195,7 +195,7 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     if p.tags:
         fields.append(("keywords", latex.plain_to_bibtex(", ".join(p.tags), ascii_only)))
     if options.notes and p.note.strip():
-        fields.append(("annote", latex.plain_to_bibtex(p.note.strip(), ascii_only)))
+        fields.append(("annote", latex.note_to_bibtex(p.note, ascii_only)))
     if p.state in JABREF_READSTATUS:
         fields.append(("readstatus", JABREF_READSTATUS[p.state]))
     if p.priority:
@@ -213,12 +213,6 @@ def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
 
 
 # ---- CSV ----------------------------------------------------------------------------------------------
-
-CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
-               "abstract"]  # fmt: skip
-# OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +, -, @; tab and
-# carriage return start one in some spreadsheets); the full-width forms are folded to them by some
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 
 
 def csv_cell(value: object) -> str:

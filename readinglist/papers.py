@@ -85,6 +85,12 @@ IMPORT_SUFFIXES: dict[str, str] = {
     ".csv": "csv",
     ".tsv": "csv",
 }
+# the app's CSV export: its columns (an import that finds them knows the file is one of ours) and what a cell
+# may not start with — OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +,
+# -, @; tab and carriage return start one in some spreadsheets); the full-width forms are folded to them by some
+CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
+               "abstract"]  # fmt: skip
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 STREAMED_SUFFIXES = (".jsonl", ".ndjson")  # one record per line: read as a stream, never whole
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
 IMPORT_DESCRIPTION = "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv)"
@@ -182,6 +188,7 @@ class NewPaper:
     url: str
     links: list[str]
     tags: list[str]
+    citation_key: str = ""  # the key a file gave it (the app's own export), kept when no other paper has it
 
 
 class TableRow(NamedTuple):
