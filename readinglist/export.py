@@ -25,6 +25,7 @@ from readinglist.papers import CSV_COLUMNS, EXPORT_FORMATS, FORMULA_STARTS, REPO
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
 GROUP_ORDER = REPORT_ORDER  # read, skimmed, queued, unread, skipped: a reading list starts with what was read
 GROUPS = ("state", "tag", "none")
+LIST_NOTE_DEPTH = 2  # a note's `# Heading` is `###` in the reading list: under its section's `##`
 
 
 @dataclass
@@ -86,7 +87,7 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
     lines = [head + (" — " + " · ".join(bits) if bits else "")]
     if options.notes and p.note.strip():
         lines.append("")
-        note = mdtext.inert_note(p.note.strip())
+        note = mdtext.inert_note(mdtext.shift_headings(p.note.strip(), LIST_NOTE_DEPTH))
         lines += ["  " + line if line.strip() else "" for line in note.splitlines()]
     if options.abstracts and p.abstract:
         lines.append("")

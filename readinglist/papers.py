@@ -84,6 +84,9 @@ IMPORT_SUFFIXES: dict[str, str] = {
     ".bibtex": "bibtex",
     ".csv": "csv",
     ".tsv": "csv",
+    ".ris": "ris",
+    ".md": "markdown",
+    ".markdown": "markdown",
 }
 # the app's CSV export: its columns (an import that finds them knows the file is one of ours) and what a cell
 # may not start with — OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +,
@@ -93,7 +96,10 @@ CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 STREAMED_SUFFIXES = (".jsonl", ".ndjson")  # one record per line: read as a stream, never whole
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
-IMPORT_DESCRIPTION = "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv)"
+IMPORT_DESCRIPTION = (
+    "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv), RIS (.ris), "
+    "readinglist's own Markdown reading list (.md) and notes folder"
+)
 
 
 def strip_compression(name: str) -> str:
