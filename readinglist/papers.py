@@ -70,6 +70,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
         ExportFormat("json", "JSON", ".json"),
         ExportFormat("csljson", "CSL-JSON (Zotero, pandoc)", ".json"),
         ExportFormat("ris", "RIS", ".ris"),
+        ExportFormat("obsidian", "Obsidian/Logseq notes folder", ""),  # a folder: one Markdown file per paper
     )
 }
 DEFAULT_EXPORT_FORMAT = "markdown"
@@ -118,9 +119,11 @@ def format_suffix(path: Path) -> str:
 def export_format_for(path: Path | None) -> str:
     """The export format a file name asks for (Markdown unless its extension names another)."""
     if path is not None:
+        if path.is_dir():
+            return "obsidian"  # a folder: the notes folder
         suffix = path.suffix.lower()
         for f in EXPORT_FORMATS.values():
-            if f.extension == suffix:
+            if f.extension and f.extension == suffix:
                 return f.name
     return DEFAULT_EXPORT_FORMAT
 
