@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from readinglist.index import Index, IndexUpdater
     from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
     from readinglist.library_map import LibraryMap
+    from readinglist.notes_folder import MergeSummary
 
 __all__ = ["ImportSummary", "Library"]
 
@@ -259,6 +260,17 @@ class Library:
             self.notify(f"The automatic backup before the restore could not be written ({exc}).")
         summary = restore_backup(self, Path(path), overwrite)
         self._reindex([1])  # the journal has every paper the restore touched
+        return summary
+
+    def merge_notes(self, paths: Sequence[Path | str]) -> MergeSummary:
+        """A notes folder (export --format obsidian), or some of its files, merged back: see notes_folder."""
+        from readinglist.notes_folder import merge
+
+        if self.read_only:
+            raise StoreError(f"cannot merge notes: {self.read_only_reason or 'the library is open read-only'}")
+        summary = merge(self, [Path(p) for p in paths])
+        if summary.changed:
+            self._reindex([1])  # the journal has every paper the merge touched
         return summary
 
     # ---- reading and searching ----
