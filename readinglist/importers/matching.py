@@ -9,6 +9,7 @@ authors). Candidates come from shared rare words, so a whole revised file is not
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,12 @@ def same_content(e: Existing, rec: Incoming) -> bool:
 
 def _norm_title(title: str) -> str:
     return re.sub(r"\W+", " ", title.casefold()).strip()
+
+
+def _loose_title(title: str) -> str:
+    """A title as an export's round trip leaves it comparable: compatibility forms folded (ℓ₀ → l0) and
+    everything but letters and digits gone, so that BibTeX's A\\^{}2 and a Markdown escape agree."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", title).casefold())
 
 
 def _words(text: str) -> list[str]:
@@ -198,7 +205,7 @@ class LibraryMatcher:
             self._uid[uid.lower()] = pid
             if key:
                 self._key[key.lower()] = pid
-            titles = {_norm_title(t) for t in (shown, user, imported) if t.strip()}
+            titles = {_loose_title(t) for t in (shown, user, imported) if t.strip()}
             self._titles[pid] = titles
             self._authors[pid] = authors
             for t in titles:
@@ -217,7 +224,7 @@ class LibraryMatcher:
         if cand is not None and self._agrees(cand, title, authors):
             pid = cand
         if pid is None and own and title:
-            pid = next((c for c in self._title.get(_norm_title(title), []) if c not in self.taken
+            pid = next((c for c in self._title.get(_loose_title(title), []) if c not in self.taken
                         and (not authors or _authors_agree(self._authors[c], authors))), None)  # fmt: skip
         if pid is None or pid in self.taken:
             return None
@@ -226,5 +233,5 @@ class LibraryMatcher:
 
     def _agrees(self, pid: int, title: str, authors: Sequence[str]) -> bool:
         if title:
-            return _norm_title(title) in self._titles[pid]
+            return _loose_title(title) in self._titles[pid]
         return bool(authors) and _authors_agree(self._authors[pid], authors)
