@@ -355,6 +355,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "import":
         progress = _Progress()
         failed = 0
+        from readinglist.notes_folder import is_notes
+
         for path in args.files:
             if is_notes(path):  # a notes folder (export --format obsidian) or one of its notes: merged back
                 try:
@@ -769,10 +771,3 @@ def check_installation() -> int:
 
 def gui_main() -> int:
     return main([])
-
-
-def is_notes(path: Path) -> bool:
-    """A folder (a notes folder, or a vault holding one) or a Markdown note with our front matter."""
-    from readinglist.notes_folder import is_note_file
-
-    return path.is_dir() or (path.suffix.lower() == ".md" and is_note_file(path))

@@ -62,6 +62,14 @@ class MergeSummary:
             text += f"; {self.others} other Markdown files left alone"
         return text
 
+    # what the window's import notice shows of an import's summary (ui/import_bar.details)
+    skipped = 0
+    skipped_why: tuple[()] = ()
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.details()
+
     def details(self) -> list[str]:
         shown = [f"conflict: {c}" for c in self.conflicts]
         shown += [f"not in this library: {n}" for n in self.not_found[:20]]
@@ -77,6 +85,12 @@ class _NoAliases(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             raise yaml.YAMLError("aliases (*name) are not allowed in a note's front matter")
         return super().compose_node(parent, index)
+
+
+def is_notes(path: Path) -> bool:
+    """A folder (a notes folder, or a vault holding one) or a Markdown note with our front matter: what an
+    import merges back instead of importing."""
+    return path.is_dir() or (path.suffix.lower() == ".md" and is_note_file(path))
 
 
 def is_note_file(path: Path) -> bool:

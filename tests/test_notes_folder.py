@@ -164,3 +164,41 @@ def test_cli_exports_a_folder_and_import_merges_it(lib, tmp_path, capsys):
     assert main(["--data-dir", data, "import", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "annotations changed on 1" in out
+
+
+def test_the_window_merges_a_notes_folder_it_is_given(qtbot, data_dir, tmp_path):
+    from tests.test_ui import create_main_window
+
+    window = create_main_window(data_dir)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
+    try:
+        lib = window.library
+        ids = annotated(lib)
+        folder = tmp_path / "notes"
+        write(lib, folder)
+        edit(file_of(folder, lib, ids[3]), state="queued", tags=["from obsidian"])
+        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+            window.start_import([folder])
+        [summary] = got.args[0]
+        assert (summary.matched, summary.changed) == (len(ids), 1)
+        p = lib.paper(ids[3])
+        assert p is not None and (p.state, p.tags) == ("queued", ["from obsidian"])
+        assert lib.counts()["all"] == len(ids)  # merged, nothing imported
+    finally:
+        window.runner.wait()
+        window.library.close()
+
+
+def test_the_export_dialog_offers_the_notes_folder_with_abstracts(qtbot):
+    from PySide6.QtCore import QSettings
+
+    from readinglist.ui.dialogs import ExportDialog
+
+    settings = QSettings("readinglist-tests", "dialog")
+    dialog = ExportDialog(None, has_selection=False, settings=settings)
+    qtbot.addWidget(dialog)
+    dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("obsidian"))
+    assert dialog.abstractsBox.isEnabled() and not dialog.groupBox.isEnabled()
+    assert dialog.options().format == "obsidian"
