@@ -167,7 +167,7 @@ def test_cli_exports_a_folder_and_import_merges_it(lib, tmp_path, capsys):
 
 
 def test_the_window_merges_a_notes_folder_it_is_given(qtbot, data_dir, tmp_path):
-    from tests.test_ui import create_main_window
+    from readinglist.app import create_main_window
 
     window = create_main_window(data_dir)
     qtbot.addWidget(window)
