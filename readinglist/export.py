@@ -9,6 +9,7 @@ formula quoted as OWASP advises.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -20,7 +21,7 @@ from datetime import date
 from pathlib import Path
 
 from readinglist import citekeys, latex, mdtext
-from readinglist.filewrite import write_text
+from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
 from readinglist.papers import (
     CSV_COLUMNS,
@@ -446,7 +447,9 @@ def folder_note(p: Paper, key: str, options: ExportOptions, today: date) -> str:
         "links": [u for u in ([p.url] if p.url else []) + [x for x in p.links if x != p.url] if mdtext.safe_url(u)],
         "exported": f"{today.isoformat()} " + " ".join(marks),
     }
-    yaml_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=10**6, default_flow_style=False)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, where PyYAML has it: 5× faster
+    yaml_text = yaml.dump(front, Dumper=dumper, sort_keys=False, allow_unicode=True, width=10**6,
+                          default_flow_style=False)  # fmt: skip
     out = ["---", yaml_text.rstrip("\n"), "---", "", f"# {mdtext.escape(p.title)}", ""]
     if options.abstracts and p.abstract:
         out.append("> [!abstract]- Abstract")
@@ -476,6 +479,14 @@ def export_folder(papers: Sequence[Paper], options: ExportOptions, folder: Path)
     except OSError as exc:
         raise ExportError(f"{folder}: {exc.strerror or exc}") from None
     files = folder_files(papers, options)
+    written = []
     for name, text in files.items():
-        write_text(folder / name, text, "utf-8")
+        target = folder / name
+        data = text.encode("utf-8")
+        with contextlib.suppress(OSError):
+            if target.stat().st_size == len(data) and target.read_bytes() == data:
+                continue  # as it was: a re-export touches only the notes that changed
+        written.append(write_text(target, text, "utf-8", sync=False))
+    if written:
+        sync_files(written, folder)
     return len(files)

@@ -87,6 +87,16 @@ class _NoAliases(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+_MAYBE_ALIAS_RE = re.compile(r"(?:^|[\s\[{,])[&*]\S")
+
+
+def _loader(text: str) -> Any:
+    """libyaml's safe loader (fast) for front matter without a `&` or `*` that could be an anchor or alias;
+    else the pure-Python one that refuses aliases."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    return fast if fast is not None and not _MAYBE_ALIAS_RE.search(text) else _NoAliases
+
+
 def is_notes(path: Path) -> bool:
     """A folder (a notes folder, or a vault holding one) or a Markdown note with our front matter: what an
     import merges back instead of importing."""
@@ -125,7 +135,7 @@ def read_note(path: Path) -> NoteFile | None:
     if len(m.group(1)) > MAX_FRONT_MATTER:
         raise ImportFailure(path, f"its front matter is longer than {MAX_FRONT_MATTER // 1024} KiB")
     try:
-        front = yaml.load(m.group(1), Loader=_NoAliases)
+        front = yaml.load(m.group(1), Loader=_loader(m.group(1)))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
