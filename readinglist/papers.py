@@ -119,8 +119,6 @@ def format_suffix(path: Path) -> str:
 def export_format_for(path: Path | None) -> str:
     """The export format a file name asks for (Markdown unless its extension names another)."""
     if path is not None:
-        if path.is_dir():
-            return "obsidian"  # a folder: the notes folder
         suffix = path.suffix.lower()
         for f in EXPORT_FORMATS.values():
             if f.extension and f.extension == suffix:
