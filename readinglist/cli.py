@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import textwrap
@@ -76,7 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--smoke-test", action="store_true", help="start the window, wait until it is painted, exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    s = sub.add_parser("import", help="import papers from files (seed text, JSON Lines/JSON, BibTeX, CSV/TSV)")
+    s = sub.add_parser(
+        "import",
+        help="import papers from files (seed text, JSON Lines/JSON, BibTeX, CSV/TSV, RIS, the app's own exports);"
+        " a notes folder (export --format obsidian) merges its edited notes, tags and states back",
+    )
     s.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
     for name, helptext in (
@@ -359,7 +364,20 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "import":
         progress = _Progress()
         failed = 0
+        from readinglist.notes_folder import is_notes
+
         for path in args.files:
+            if is_notes(path):  # a notes folder (export --format obsidian) or one of its notes: merged back
+                try:
+                    merged = lib.merge_notes([path])
+                except ImportFailure as exc:
+                    print(f"readinglist: cannot merge {exc}", file=sys.stderr)
+                    failed += 1
+                    continue
+                print(merged.line())
+                for line in merged.details():
+                    print(f"  {line}", file=sys.stderr)
+                continue
             try:
                 summaries = lib.import_files([path], progress=progress)
             except ImportFailure as exc:
@@ -485,6 +503,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)
+        if fmt == "obsidian" and not args.output:
+            raise CliError("--format obsidian writes a folder of notes, one per paper: name it with -o FOLDER")
         smart = lib.smart_list(args.smart_list) if args.smart_list else None
         result = lib.search_list(smart, args.query) if smart else lib.search(args.query)
         note_unindexed(result)
@@ -504,7 +524,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
                 export(papers, options, args.output)
             except OSError as exc:
                 raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-            print(f"Exported {len(papers)} papers to {args.output}", file=sys.stderr)
+            where = f"{args.output}{os.sep} (one note per paper)" if fmt == "obsidian" else args.output
+            print(f"Exported {len(papers)} papers to {where}", file=sys.stderr)
         else:
             sys.stdout.write(render(papers, options))
         return 0

@@ -1,4 +1,5 @@
-"""Writers for what a reader takes elsewhere: Markdown, BibTeX (ASCII or UTF-8), CSV, JSON, CSL-JSON, RIS.
+"""Writers for what a reader takes elsewhere: Markdown, BibTeX (ASCII or UTF-8), CSV, JSON, CSL-JSON, RIS,
+and a folder of notes for Obsidian or Logseq (one file per paper; notes_folder.py merges it back).
 
 Files are written atomically through filewrite (a temporary file beside the file the name means, then a
 rename), so an interrupted export never leaves half a reading list where the old one was. Every writer is
@@ -8,7 +9,9 @@ formula quoted as OWASP advises.
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import hashlib
 import io
 import json
 import re
@@ -18,13 +21,22 @@ from datetime import date
 from pathlib import Path
 
 from readinglist import citekeys, latex, mdtext
-from readinglist.filewrite import write_text
+from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
-from readinglist.papers import EXPORT_FORMATS, REPORT_ORDER, STATE_LABELS, Paper
+from readinglist.papers import (
+    CSV_COLUMNS,
+    EXPORT_FORMATS,
+    FORMULA_STARTS,
+    REPORT_ORDER,
+    STATE_LABELS,
+    ExportError,
+    Paper,
+)
 
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
 GROUP_ORDER = REPORT_ORDER  # read, skimmed, queued, unread, skipped: a reading list starts with what was read
 GROUPS = ("state", "tag", "none")
+LIST_NOTE_DEPTH = 2  # a note's `# Heading` is `###` in the reading list: under its section's `##`
 
 
 @dataclass
@@ -50,11 +62,17 @@ def render(papers: Sequence[Paper], options: ExportOptions, today: date | None =
         return csl_json(papers, options)
     if options.format == "ris":
         return ris(papers, options)
+    if options.format == "obsidian":  # a folder: its files one after another, for a look (export writes them)
+        return "\n".join(f"<!-- {name} -->\n{text}" for name, text in folder_files(papers, options, today).items())
     raise ValueError(f"unknown export format {options.format!r}; use one of {', '.join(EXPORT_FORMATS)}")
 
 
 def export(papers: Sequence[Paper], options: ExportOptions, path: Path) -> None:
-    """Render and write; an ExportError (an OSError) says why a name cannot be written (a folder, a device)."""
+    """Render and write; an ExportError (an OSError) says why a name cannot be written (a folder, a device).
+    The Obsidian/Logseq format writes a folder, `path`."""
+    if options.format == "obsidian":
+        export_folder(papers, options, path)
+        return
     # CSV carries a byte-order mark so that spreadsheets read it as UTF-8
     write_text(path, render(papers, options), "utf-8-sig" if options.format == "csv" else "utf-8")
 
@@ -86,7 +104,7 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
     lines = [head + (" — " + " · ".join(bits) if bits else "")]
     if options.notes and p.note.strip():
         lines.append("")
-        note = mdtext.inert_note(p.note.strip())
+        note = mdtext.inert_note(mdtext.shift_headings(p.note.strip(), LIST_NOTE_DEPTH))
         lines += ["  " + line if line.strip() else "" for line in note.splitlines()]
     if options.abstracts and p.abstract:
         lines.append("")
@@ -195,7 +213,7 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     if p.tags:
         fields.append(("keywords", latex.plain_to_bibtex(", ".join(p.tags), ascii_only)))
     if options.notes and p.note.strip():
-        fields.append(("annote", latex.plain_to_bibtex(p.note.strip(), ascii_only)))
+        fields.append(("annote", latex.note_to_bibtex(p.note, ascii_only)))
     if p.state in JABREF_READSTATUS:
         fields.append(("readstatus", JABREF_READSTATUS[p.state]))
     if p.priority:
@@ -213,12 +231,6 @@ def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
 
 
 # ---- CSV ----------------------------------------------------------------------------------------------
-
-CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
-               "abstract"]  # fmt: skip
-# OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +, -, @; tab and
-# carriage return start one in some spreadsheets); the full-width forms are folded to them by some
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 
 
 def csv_cell(value: object) -> str:
@@ -360,3 +372,121 @@ def ris(papers: Sequence[Paper], options: ExportOptions) -> str:
     """RIS, as its specification writes it: CRLF line ends, a blank line between records."""
     records = ["\r\n".join(ris_record(p, key, options)) for p, key in zip(papers, _keys(papers), strict=True)]
     return "\r\n\r\n".join(records) + "\r\n"
+
+
+# ---- Obsidian / Logseq: a folder of notes, one per paper ------------------------------------------------
+
+FOLDER_NOTE_DEPTH = 1  # a note's `# Heading` is `##` in its paper's file, under the paper's `# Title`
+FOLDER_FIELDS = ("state", "priority", "tags", "note")  # what a re-import of the folder merges back
+_UNSAFE_NAME_RE = re.compile(r"[^A-Za-z0-9._-]+")
+_RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+
+
+def field_value(name: str, p: Paper) -> object:
+    """One of FOLDER_FIELDS as the merge compares it (tags as a set, a note without surrounding blank lines)."""
+    if name == "state":
+        return p.state
+    if name == "priority":
+        return p.priority
+    if name == "tags":
+        return sorted(p.tags)
+    return p.note.strip()
+
+
+def value_hash(value: object) -> str:
+    """A short fingerprint of a field's value: what the front matter records as exported."""
+    if isinstance(value, list):
+        value = sorted(value)
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+
+
+def note_file_name(key: str, taken: set[str]) -> str:
+    """A file name from a citation key that every file system takes: letters, digits, . _ - only, no leading
+    dot, no device name (Windows), at most 100 characters, unique in the folder whatever the case."""
+    base = _UNSAFE_NAME_RE.sub("_", key).strip("._") or "paper"
+    base = base[:100]
+    if base.lower() in _RESERVED_NAMES:
+        base += "_"
+    name, n = base, 1
+    while name.lower() in taken:
+        n += 1
+        name = f"{base}-{n}"
+    taken.add(name.lower())
+    return name + ".md"
+
+
+def folder_note_body(p: Paper, options: ExportOptions) -> tuple[str, str]:
+    """(the note as the file holds it, the note as a re-import reads it back): headings one level deeper,
+    raw HTML and foreign links disarmed."""
+    written = mdtext.inert_note(mdtext.shift_headings(p.note.strip(), FOLDER_NOTE_DEPTH)) if options.notes else ""
+    return written, mdtext.shift_headings(written, -FOLDER_NOTE_DEPTH).strip()
+
+
+def folder_note(p: Paper, key: str, options: ExportOptions, today: date) -> str:
+    """One paper's file: YAML front matter (what Obsidian shows as properties and Logseq reads), the
+    paper's title as the heading, the abstract (when asked for) as a collapsed callout, then the note."""
+    import yaml
+
+    written, read_back = folder_note_body(p, options)
+    marks = []
+    for name in FOLDER_FIELDS:
+        lib_hash = value_hash(field_value(name, p) if name != "note" or options.notes else "")
+        file_hash = value_hash(read_back) if name == "note" else lib_hash
+        marks.append(f"{name}={lib_hash}" + (f"/{file_hash}" if file_hash != lib_hash else ""))
+    front: dict[str, object] = {
+        "id": p.uid,
+        "citation-key": key,
+        "title": p.title,
+        "authors": list(p.authors),
+        "venue": p.venue or None,
+        "year": p.year,
+        "state": p.state,
+        "priority": p.priority,
+        "tags": list(p.tags),
+        "links": [u for u in ([p.url] if p.url else []) + [x for x in p.links if x != p.url] if mdtext.safe_url(u)],
+        "exported": f"{today.isoformat()} " + " ".join(marks),
+    }
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, where PyYAML has it: 5× faster
+    yaml_text = yaml.dump(front, Dumper=dumper, sort_keys=False, allow_unicode=True, width=10**6,
+                          default_flow_style=False)  # fmt: skip
+    out = ["---", yaml_text.rstrip("\n"), "---", "", f"# {mdtext.escape(p.title)}", ""]
+    if options.abstracts and p.abstract:
+        out.append("> [!abstract]- Abstract")
+        out += [f"> {line}" if line else ">" for line in to_markdown(p.abstract).split("\n")]
+        out.append("")
+    if written:
+        out += [written, ""]
+    return "\n".join(out)
+
+
+def folder_files(papers: Sequence[Paper], options: ExportOptions, today: date | None = None) -> dict[str, str]:
+    """{file name: text} of a notes folder: one file per paper, named from its citation key."""
+    today = today or date.today()
+    taken: set[str] = set()
+    return {note_file_name(key, taken): folder_note(p, key, options, today)
+            for p, key in zip(papers, _keys(papers), strict=True)}  # fmt: skip
+
+
+def export_folder(papers: Sequence[Paper], options: ExportOptions, folder: Path) -> int:
+    """Write a notes folder (made if missing); each file atomically. A file of the folder that is not one
+    of these papers' is left as it is: the folder may be the user's vault. Returns the files written."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ExportError(f"{folder}: not a folder (the Obsidian/Logseq export writes a folder of notes)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"{folder}: {exc.strerror or exc}") from None
+    files = folder_files(papers, options)
+    written = []
+    for name, text in files.items():
+        target = folder / name
+        data = text.encode("utf-8")
+        with contextlib.suppress(OSError):
+            if target.stat().st_size == len(data) and target.read_bytes() == data:
+                continue  # as it was: a re-export touches only the notes that changed
+        written.append(write_text(target, text, "utf-8", sync=False))
+    if written:
+        sync_files(written, folder)
+    return len(files)

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 from readinglist import markup
 from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record, SourceFile, duplicates, open_file
 from readinglist.importers.base import base_name
-from readinglist.importers.matching import Existing, Matcher
+from readinglist.importers.matching import Existing, LibraryMatcher, Matcher
 from readinglist.importers.titles import derive_title, make_unique
-from readinglist.papers import ImportCancelled, ImportFailure, NewPaper, describe_error
+from readinglist.papers import DEFAULT_STATE, ImportCancelled, ImportFailure, NewPaper, describe_error
 from readinglist.store import Store
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
         tags=r.tags,
         title_key=key,
         text_key=duplicates.text_key(plain),
+        citation_key=r.citation_key,
     )
 
 
@@ -135,7 +136,7 @@ def import_files(
         if progress:
             progress(0, 0, label)
         source = open_file(path, context)
-        scan = _scan(source, progress, cancel, label)
+        scan = _scan(source, progress, cancel, label, store)
         location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
         try:
             summary = _import_source(store, updater, source, scan, location, progress, cancel)
@@ -157,6 +158,7 @@ class _Scan:
     hashes: list[str]
     titles: list[str]
     records: list[Record] | None
+    in_library: dict[int, int] = field(default_factory=dict)  # own exports' records the library has: number → id
 
 
 def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
@@ -164,16 +166,27 @@ def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
         raise ImportCancelled(path.name)  # rolls the whole file back
 
 
-def _scan(source: SourceFile, progress: Progress | None, cancel: threading.Event | None, label: str) -> _Scan:
+def _scan(
+    source: SourceFile, progress: Progress | None, cancel: threading.Event | None, label: str, store: Store
+) -> _Scan:
     """Read the file through once, before the library is touched: every limit and every malformed record
-    fails here, within seconds and in bounded memory."""
+    fails here, within seconds and in bounded memory. A record that carries a readinglist id or citation key
+    (one of the app's own exports) is looked up in the whole library here too."""
     hashes: list[str] = []
     titles: list[str] = []
     kept: list[Record] | None = []
+    in_library: dict[int, int] = {}
+    library: LibraryMatcher | None = None
     chars = 0
     for i, r in enumerate(source.records()):
         hashes.append(content_hash(r))
         titles.append(r.title)
+        if r.uid or r.citation_key or r.own:
+            if library is None:
+                library = LibraryMatcher(store.identities())
+            pid = library.find(r.uid, r.citation_key, r.title, r.authors, r.own, markup.title_plain)
+            if pid is not None:
+                in_library[i] = pid
         if kept is not None:
             chars += _size(r)
             kept.append(r)
@@ -184,7 +197,7 @@ def _scan(source: SourceFile, progress: Progress | None, cancel: threading.Event
             if progress:
                 progress(*source.progress(), label)
     _check_cancel(cancel, source.path)
-    return _Scan(hashes, titles, kept)
+    return _Scan(hashes, titles, kept, in_library)
 
 
 def _size(r: Record) -> int:
@@ -233,6 +246,8 @@ def _import_source(
     writer = None
     revised_ids: list[int] = []
     added_ids: list[int] = []
+    counts = {"annotated": 0}
+    elsewhere: dict[int, int] = {}
     try:
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), source.kind)
@@ -257,10 +272,15 @@ def _import_source(
             restored = _bring_back(store, removed_ids, unchanged, revised)
             rev = store.next_rev(db)
             taken = store.source_titles(source_id)
-            fresh = total - len(unchanged) - len(revised)
+            # a paper of an own export the library has (in any source) keeps what it has: not added again
+            placed = set(unchanged.values()) | set(revised.values())
+            elsewhere = {i: pid for i, pid in scan.in_library.items()
+                         if i not in unchanged and i not in revised and pid not in placed}  # fmt: skip
+            fresh = total - len(unchanged) - len(revised) - len(elsewhere)
             if fresh:
                 writer = updater.begin_bulk(fresh)
             chunk: list[NewPaper] = []
+            notes: list[tuple[str, int | None, str]] = []  # (state, priority, note) the file gives each of chunk
             chars = 0
 
             sifter = _Duplicates(store, source_id, rev)
@@ -272,6 +292,9 @@ def _import_source(
                     paper.auto_title = title
                     taken.add(title)
                 ids = store.insert_papers(source_id, papers, rev)
+                kept = {id(p) for p in papers}  # a record merged into a paper here brings no annotations
+                given = [n for p, n in zip(chunk, notes, strict=True) if id(p) in kept]
+                counts["annotated"] += store.annotate_new([(pid, *n) for pid, n in zip(ids, given, strict=True)])
                 for pid, paper in zip(ids, papers, strict=True):
                     writer.add_document(**new_document(pid, paper))  # type: ignore[union-attr]
                 summary.possible += store.add_possible_duplicates((ids[n], other, why) for n, other, why in possible)
@@ -281,7 +304,7 @@ def _import_source(
 
             if fresh or revised:
                 for i, r in _read_again(source, scan):
-                    if i in unchanged:
+                    if i in unchanged or i in elsewhere:
                         continue
                     if i in revised:
                         if revised[i] in linked:  # a merged record revised: the paper keeps its own text
@@ -291,13 +314,14 @@ def _import_source(
                         revised_ids.append(revised[i])
                         continue
                     chunk.append(to_new_paper(r, scan.hashes[i]))
+                    notes.append((r.state or DEFAULT_STATE, r.priority, r.note))
                     chars += _size(r)
                     if len(chunk) >= CHUNK or chars >= CHUNK_CHARS:
                         store_chunk()
-                        chunk, chars = [], 0
+                        chunk, notes, chars = [], [], 0
                 if chunk:
                     store_chunk()
-            seen = set(unchanged.values()) | set(revised.values()) | set(added_ids)
+            seen = set(unchanged.values()) | set(revised.values()) | set(added_ids) | set(elsewhere.values())
             gone = [pid for pid in existing_ids if pid not in seen]  # removed papers not in the file stay removed
             store.set_in_source(gone, False, rev)
             store.set_in_source([pid for pid in unchanged.values() if pid not in linked], True, rev)
@@ -314,10 +338,11 @@ def _import_source(
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
-    if revised_ids or restored or sifter.changed:
-        updater.changed()
+    if revised_ids or restored or sifter.changed or counts["annotated"]:
+        updater.changed()  # annotations are journalled after the papers' first documents
     summary.merged = sifter.merged
-    summary.added, summary.updated, summary.unchanged = len(added_ids), len(revised_ids), len(unchanged)
+    summary.added, summary.updated = len(added_ids), len(revised_ids)
+    summary.unchanged = len(unchanged) + len(elsewhere)
     summary.missing, summary.restored = len(gone), restored
     return summary
 

@@ -213,3 +213,61 @@ def plain_to_bibtex(text: str, ascii_only: bool = True) -> str:
     single spaces and line breaks (a blank line inside a field would end a paragraph mid-macro)."""
     lines = [" ".join(line.split()) for line in text.splitlines()]
     return "\n".join(escape_text(line, ascii_only) for line in lines if line)
+
+
+def note_to_bibtex(text: str, ascii_only: bool = True) -> str:
+    """A note as a BibTeX value that reads back as it was (plain_from_bibtex): every character escaped as
+    text, a line's indent kept, and a blank line written as an empty group `{}` (a blank line inside a field
+    would end a paragraph mid-macro)."""
+    lines = []
+    for line in text.strip("\n").splitlines():
+        body = " ".join(line.split())
+        indent = line[: len(line) - len(line.lstrip())].replace("\t", "    ")
+        lines.append(indent + escape_text(body, ascii_only) if body else "{}")
+    return "\n".join(lines)
+
+
+_SPECIALS_BACK = {v: k for k, v in _TEXT_SPECIALS.items()}
+_SPECIAL_BACK_RE = re.compile("|".join(re.escape(v) for v in sorted(_SPECIALS_BACK, key=len, reverse=True)))
+
+
+def plain_from_bibtex(value: str) -> str:
+    """Text that plain_to_bibtex or note_to_bibtex wrote (a note, names, keywords), as it was: the escaped
+    specials back, the accents and symbols pylatexenc spelled decoded, an empty-group line a blank line."""
+    lines = []
+    for line in value.splitlines():
+        body = line.strip()
+        if body == "{}":
+            lines.append("")
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        lines.append(indent + _decode_line(body))
+    return "\n".join(lines)
+
+
+def _decode_line(text: str) -> str:
+    if "\\" not in text and "{" not in text and "}" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _SPECIAL_BACK_RE.finditer(text):
+        out.append(_decode_macros(text[pos : m.start()]))
+        out.append(_SPECIALS_BACK[m.group(0)])
+        pos = m.end()
+    out.append(_decode_macros(text[pos:]))
+    return "".join(out)
+
+
+def _decode_macros(text: str) -> str:
+    """Accent and symbol macros (as char_to_latex writes them) as their characters; the rest as it is."""
+    if "\\" not in text and "{" not in text:
+        return text
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    lead = text[: len(text) - len(text.lstrip(" "))]
+    trail = text[len(text.rstrip(" ")) :]
+    try:
+        decoded = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=True).latex_to_text(text.strip(" "))
+    except Exception:  # pylatexenc's own complaint about a malformed group: the text as it is
+        return text
+    return lead + decoded + trail

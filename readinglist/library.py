@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from readinglist.index import Index, IndexUpdater
     from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
     from readinglist.library_map import LibraryMap
+    from readinglist.notes_folder import MergeSummary
 
 __all__ = ["ImportSummary", "Library"]
 
@@ -261,6 +262,38 @@ class Library:
             self.notify(f"The automatic backup before the restore could not be written ({exc}).")
         summary = restore_backup(self, Path(path), overwrite)
         self._reindex([1])  # the journal has every paper the restore touched
+        return summary
+
+    def import_or_merge(
+        self, paths: Sequence[Path | str], progress: Progress | None = None, cancel: threading.Event | None = None
+    ) -> list[ImportSummary | MergeSummary]:
+        """What the window's import does with what it is given: a notes folder, or a note of one, merged back
+        (merge_notes); any other file imported (import_files). In the order given."""
+        from readinglist.notes_folder import is_notes
+
+        out: list[ImportSummary | MergeSummary] = []
+        files: list[Path] = []
+        for path in map(Path, paths):
+            if is_notes(path):
+                if files:
+                    out += self.import_files(files, progress, cancel)
+                    files = []
+                out.append(self.merge_notes([path]))
+            else:
+                files.append(path)
+        if files:
+            out += self.import_files(files, progress, cancel)
+        return out
+
+    def merge_notes(self, paths: Sequence[Path | str]) -> MergeSummary:
+        """A notes folder (export --format obsidian), or some of its files, merged back: see notes_folder."""
+        from readinglist.notes_folder import merge
+
+        if self.read_only:
+            raise StoreError(f"cannot merge notes: {self.read_only_reason or 'the library is open read-only'}")
+        summary = merge(self, [Path(p) for p in paths])
+        if summary.changed:
+            self._reindex([1])  # the journal has every paper the merge touched
         return summary
 
     # ---- reading and searching ----

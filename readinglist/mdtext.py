@@ -160,3 +160,48 @@ def inert_math(body: str) -> str:
     if "`" in body:  # a backtick could open a code span that swallows the closing $
         body = body.replace("`", "\\textasciigrave ")
     return body
+
+
+# ---- a note's headings under the paper's ---------------------------------------------------------------
+
+_ATX_RE = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)")
+_SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+
+
+def shift_headings(note: str, by: int) -> str:
+    """A note's ATX headings `by` levels deeper (or, negative, shallower; never past 1 or 6), outside fenced
+    code: a note's `# Heading` then nests under the paper it belongs to. A setext heading (a line
+    underlined with === or ---) is written as ATX first, so that it moves too."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in note.split("\n"):
+        m = _FENCE_RE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line[m.end() :].strip():
+                fence = None
+            out.append(line)
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
+            fence = m.group(1)
+            out.append(line)
+            continue
+        h = _ATX_RE.match(line)
+        if h:
+            level = min(6, max(1, len(h.group(2)) + by))
+            out.append(h.group(1) + "#" * level + line[h.end() :])
+            continue
+        s = _SETEXT_RE.match(line)
+        if s and out and _setext_text(out[-1], s.group(1)[0]):
+            level = min(6, max(1, (1 if s.group(1)[0] == "=" else 2) + by))
+            out[-1] = "#" * level + " " + out[-1].strip()
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _setext_text(before: str, mark: str) -> bool:
+    """Is `before` a setext heading's text, underlined with `mark` (= or -)? Not a blank line, a heading,
+    indented code, or (for -) a list item, which --- would make a thematic break under."""
+    if not before.strip() or _ATX_RE.match(before) or before.startswith("    "):
+        return False
+    return mark == "=" or not re.match(r"^\s*([-*+]|\d+[.)])\s", before)

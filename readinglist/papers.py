@@ -70,6 +70,7 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
         ExportFormat("json", "JSON", ".json"),
         ExportFormat("csljson", "CSL-JSON (Zotero, pandoc)", ".json"),
         ExportFormat("ris", "RIS", ".ris"),
+        ExportFormat("obsidian", "Obsidian/Logseq notes folder", ""),  # a folder: one Markdown file per paper
     )
 }
 DEFAULT_EXPORT_FORMAT = "markdown"
@@ -84,10 +85,22 @@ IMPORT_SUFFIXES: dict[str, str] = {
     ".bibtex": "bibtex",
     ".csv": "csv",
     ".tsv": "csv",
+    ".ris": "ris",
+    ".md": "markdown",
+    ".markdown": "markdown",
 }
+# the app's CSV export: its columns (an import that finds them knows the file is one of ours) and what a cell
+# may not start with — OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +,
+# -, @; tab and carriage return start one in some spreadsheets); the full-width forms are folded to them by some
+CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
+               "abstract"]  # fmt: skip
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 STREAMED_SUFFIXES = (".jsonl", ".ndjson")  # one record per line: read as a stream, never whole
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
-IMPORT_DESCRIPTION = "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv)"
+IMPORT_DESCRIPTION = (
+    "seed text (.txt), JSON Lines (.jsonl), JSON (.json), BibTeX (.bib), CSV/TSV (.csv, .tsv), RIS (.ris), "
+    "readinglist's own Markdown reading list (.md) and notes folder"
+)
 
 
 def strip_compression(name: str) -> str:
@@ -108,7 +121,7 @@ def export_format_for(path: Path | None) -> str:
     if path is not None:
         suffix = path.suffix.lower()
         for f in EXPORT_FORMATS.values():
-            if f.extension == suffix:
+            if f.extension and f.extension == suffix:
                 return f.name
     return DEFAULT_EXPORT_FORMAT
 
@@ -184,6 +197,7 @@ class NewPaper:
     tags: list[str]
     title_key: str = ""  # what duplicates are found by (importers.duplicates); computed from the title if ''
     text_key: str = ""
+    citation_key: str = ""  # the key a file gave it (the app's own export), kept when no other paper has it
 
 
 class TableRow(NamedTuple):

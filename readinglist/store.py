@@ -705,7 +705,8 @@ class Store:
                 first: int | None = self._id_floor(db) or None
                 for p in papers:
                     uid = self._new_uid(db, p.uid_seed)
-                    key = keys.new(p.auto_title or p.title, p.authors, p.year)
+                    key = p.citation_key if p.citation_key and self._key_free(db, p.citation_key) else ""
+                    key = key or keys.new(p.auto_title or p.title, p.authors, p.year)
                     cur = db.execute(
                         f"INSERT INTO papers(id, uid, source_id, {', '.join(CONTENT_COLUMNS)}, citation_key, added_at,"
                         f" updated_at, rev) VALUES (?, ?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?, ?)",
@@ -739,6 +740,43 @@ class Store:
             [(pid, p.title_key or title_key_of_raw(p.title), p.text_key or text_key(p.plain_abstract))
              for pid, p in zip(ids, papers, strict=True)],
         )  # fmt: skip
+
+    @staticmethod
+    def _key_free(db: sqlite3.Connection, key: str) -> bool:
+        """A key a file asks for: valid, and no paper has it."""
+        try:
+            citekeys.check_key(key)
+        except ValueError:
+            return False
+        return not Store._key_taken(db, key)
+
+    def identities(self) -> list[tuple[int, str, str, str, str, str, list[str]]]:
+        """(id, uid, citation key, shown title, imported title, user title, authors) of every paper: what
+        matching one of the app's own exports against the whole library starts from."""
+        rows = self.db.execute(
+            "SELECT id, uid, COALESCE(citation_key, ''), auto_title, title, COALESCE(user_title, ''), authors"
+            " FROM papers"
+        )
+        return [(r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6])) for r in rows]
+
+    def annotate_new(self, items: Sequence[tuple[int, str, int | None, str]]) -> int:
+        """(id, state, priority, note) of papers just imported, as the file gave them: one batch; returns
+        how many papers it annotated."""
+        items = [(pid, st, pr, note) for pid, st, pr, note in items if st != DEFAULT_STATE or pr or note.strip()]
+        if not items:
+            return 0
+        self._state_writes += 1
+        try:
+            with self.transaction() as db:
+                db.executemany(
+                    "UPDATE papers SET state = ?, priority = ?, note = ? WHERE id = ?",
+                    [(st if st in STATES else DEFAULT_STATE, pr if pr in PRIORITIES else None, note, pid)
+                     for pid, st, pr, note in items],
+                )  # fmt: skip
+                self._touch(db, [pid for pid, *_ in items])
+        finally:
+            self._state_writes += 1
+        return len(items)
 
     @staticmethod
     def _key_taken(db: sqlite3.Connection, key: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from html.parser import HTMLParser
 
 import bibtexparser
@@ -200,6 +201,11 @@ def _reads_back(name: str, text: str) -> int:
         return len(json.loads(text))
     if name == "ris":
         return sum(line.startswith("ER  -") for line in text.splitlines())
+    if name == "obsidian":  # a folder: render() gives its files one after another, each under its name
+        import yaml
+
+        files = re.split(r"(?m)^<!-- [\w.-]+\.md -->\n", text)[1:]
+        return sum(isinstance(yaml.safe_load(f.split("\n---\n", 1)[0].removeprefix("---\n")), dict) for f in files)
     raise AssertionError(f"no reader for the export format {name}: add one here")
 
 
@@ -207,3 +213,23 @@ def test_every_export_format_reads_back_whole(hostile_papers):
     for name in EXPORT_FORMATS:
         text = render(hostile_papers, ExportOptions(format=name, abstracts=True))
         assert _reads_back(name, text) == len(hostile_papers), name
+
+
+def test_the_notes_folder_is_inert_and_its_front_matter_holds_every_title(hostile_papers, tmp_path):
+    import yaml
+
+    from readinglist.export import export
+
+    folder = tmp_path / "notes"
+    export(hostile_papers, ExportOptions(format="obsidian", abstracts=True), folder)
+    files = sorted(folder.iterdir())
+    assert len(files) == len(hostile_papers)
+    titles = set()
+    for f in files:
+        assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*\.md", f.name)
+        head, body = f.read_text(encoding="utf-8").removeprefix("---\n").split("\n---\n", 1)
+        front = yaml.safe_load(head)
+        titles.add(front["title"])
+        html = MarkdownIt("commonmark", {"html": True}).render(body)
+        assert live_problems(html) == [], f.name
+    assert titles == {p.title for p in hostile_papers}

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from readinglist.importers import jsonfile, seed, tabular
+from readinglist.importers import jsonfile, markdown, ris, seed, tabular
 from readinglist.importers.base import (
     NOT_A_PAPER,
     ImportContext,
@@ -53,6 +53,10 @@ def detect_format(path: Path, text: str) -> str:
         return "json"
     if re.search(r"^\s*@\s*[a-zA-Z]+\s*[{(]", head, re.M):
         return "bibtex"
+    if markdown.looks_like(head):
+        return "markdown"
+    if re.match(r"TY {2}- ", head):
+        return "ris"
     if seed.looks_like(text):
         return "seed"
     first = head.split("\n", 1)[0].lower()
@@ -90,6 +94,10 @@ class SourceFile:
             self._read = jsonfile.read_lines if lines else jsonfile.read_json
         elif kind == "csv":
             self._read = tabular.read
+        elif kind == "markdown":
+            self._read = markdown.read
+        elif kind == "ris":
+            self._read = ris.read
         else:
             self._read = seed.read
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from readinglist.importers.limits import DEFAULT_LIMITS, Limits
-from readinglist.papers import IMPORT_SUFFIXES, ImportFailure, strip_compression
+from readinglist.papers import IMPORT_SUFFIXES, PRIORITIES, STATES, ImportFailure, strip_compression
 
 MAX_WARNINGS = 50  # one file's warnings shown; the rest are counted
 PLACEHOLDER_ABSTRACTS = {
@@ -36,6 +36,14 @@ class Record:
     url: str = ""
     key: str = ""
     tags: list[str] = field(default_factory=list)
+    # what a readinglist export carries besides the paper (see annotations.py): applied to a paper the
+    # import adds, never to one the library has
+    note: str = ""
+    state: str = ""
+    priority: int | None = None
+    citation_key: str = ""
+    uid: str = ""
+    own: bool = False  # from one of the app's own exports: matched against the whole library, not one source
 
 
 NOT_A_PAPER = Record(key="\x00")  # what a format yields for an entry that is read but is not a paper (@proceedings)
@@ -198,3 +206,18 @@ def venue_year_from_name(path: Path) -> tuple[str, int | None]:
     if not m:
         return "", None
     return _VENUES.get(m.group(1).lower(), m.group(1).upper()), int(m.group(2))
+
+
+def state_from_text(value: object) -> str:
+    """A reading state as an export writes it (JabRef's readstatus, a CSV or JSON state), or ''."""
+    text = str(value or "").strip().lower()
+    return text if text in STATES else ""
+
+
+def priority_from_text(value: object) -> int | None:
+    """A priority 1–3 from JabRef's `prio1`, a `P1` or a plain 1, or None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value in PRIORITIES else None
+    m = re.fullmatch(r"(?:prio|p)?\s*([0-9])", str(value or "").strip().lower())
+    n = int(m.group(1)) if m else None
+    return n if n in PRIORITIES else None

@@ -47,12 +47,15 @@ from readinglist.importers.base import (
     Warnings,
     clean_abstract,
     parse_year,
+    priority_from_text,
     snippet,
     split_tags,
+    state_from_text,
     why_no_text,
 )
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
+from readinglist.latex import plain_from_bibtex
 from readinglist.markup import title_plain
 from readinglist.papers import ImportFailure
 
@@ -606,5 +609,9 @@ class BibFile:
             venue=title_plain(venue),
             url=url if url.startswith("http") else "",
             key=entry.key,
-            tags=split_tags(fields.get("keywords", "")),
+            tags=split_tags(plain_from_bibtex(fields["keywords"])) if fields.get("keywords") else [],
+            note=plain_from_bibtex(fields["annote"]).strip("\n") if fields.get("annote") else "",
+            state=state_from_text(fields.get("readstatus", "")),
+            priority=priority_from_text(fields.get("priority", "")),
+            citation_key=entry.key.strip(),
         )

@@ -16,8 +16,10 @@ from readinglist.importers.base import (
     Warnings,
     clean_abstract,
     parse_year,
+    priority_from_text,
     split_authors,
     split_tags,
+    state_from_text,
     venue_year_from_name,
     why_no_text,
 )
@@ -57,7 +59,24 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
         url=url,
         key=str(get("id") or get("paper_id") or get("key") or f"r{n}"),
         tags=split_tags(tags) if tags is not None else [],
+        **_annotations(obj),
     )
+
+
+def _annotations(obj: dict[str, Any]) -> dict[str, Any]:
+    """What the app's own JSON export carries besides the paper (Paper.to_json): its id, citation key,
+    state, priority and note; an object with all of id, state and citation_key is one of ours."""
+    note = obj.get("note")
+    own = all(k in obj for k in ("id", "state", "citation_key"))
+    key = obj.get("citation_key")
+    return {
+        "note": note.strip("\n") if isinstance(note, str) else "",
+        "state": state_from_text(obj.get("state")),
+        "priority": priority_from_text(obj.get("priority")),
+        "citation_key": key.strip() if isinstance(key, str) else "",
+        "uid": str(obj.get("id") or "") if own else "",
+        "own": own,
+    }
 
 
 def too_deep(obj: object, limit: int) -> bool:

@@ -9,6 +9,7 @@ authors). Candidates come from shared rare words, so a whole revised file is not
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,12 @@ def same_content(e: Existing, rec: Incoming) -> bool:
 
 def _norm_title(title: str) -> str:
     return re.sub(r"\W+", " ", title.casefold()).strip()
+
+
+def _loose_title(title: str) -> str:
+    """A title as an export's round trip leaves it comparable: compatibility forms folded (ℓ₀ → l0) and
+    everything but letters and digits gone, so that BibTeX's A\\^{}2 and a Markdown escape agree."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", title).casefold())
 
 
 def _words(text: str) -> list[str]:
@@ -179,3 +186,52 @@ def match(existing: Sequence[Existing], incoming: Sequence[Incoming]) -> tuple[d
     for i in sorted(m.similar_texts()):
         m.place_similar(i, incoming[i].text)
     return m.unchanged, m.revised
+
+
+class LibraryMatcher:
+    """Which paper of the whole library a record of one of the app's own exports is, whatever file it came
+    from: by its readinglist id, else by its citation key (when the titles or authors agree: a key in a
+    foreign .bib file may name another paper), else (an export that holds neither, the Markdown reading
+    list) by its shown title with agreeing authors. Re-importing an export into the library it came from
+    then finds every paper, so nothing is added twice and no paper's annotations change."""
+
+    def __init__(self, rows: Sequence[tuple[int, str, str, str, str, str, list[str]]]):
+        self._uid: dict[str, int] = {}
+        self._key: dict[str, int] = {}
+        self._title: dict[str, list[int]] = {}
+        self._titles: dict[int, set[str]] = {}
+        self._authors: dict[int, list[str]] = {}
+        for pid, uid, key, shown, imported, user, authors in rows:
+            self._uid[uid.lower()] = pid
+            if key:
+                self._key[key.lower()] = pid
+            titles = {_loose_title(t) for t in (shown, user, imported) if t.strip()}
+            self._titles[pid] = titles
+            self._authors[pid] = authors
+            for t in titles:
+                self._title.setdefault(t, []).append(pid)
+        self.taken: set[int] = set()
+
+    def find(self, uid: str, key: str, raw_title: str, authors: Sequence[str], own: bool,
+             plain: Callable[[str], str]) -> int | None:  # fmt: skip
+        """The library paper the record is, or None. `plain` makes the record's title plain text (LaTeX
+        decoded): called only for a record whose key the library knows, or one of an own export."""
+        pid = self._uid.get(uid.lower()) if uid and own else None
+        cand = self._key.get(key.lower()) if key and pid is None else None
+        if pid is None and cand is None and not own:
+            return None
+        title = plain(raw_title) if raw_title else ""
+        if cand is not None and self._agrees(cand, title, authors):
+            pid = cand
+        if pid is None and own and title:
+            pid = next((c for c in self._title.get(_loose_title(title), []) if c not in self.taken
+                        and (not authors or _authors_agree(self._authors[c], authors))), None)  # fmt: skip
+        if pid is None or pid in self.taken:
+            return None
+        self.taken.add(pid)
+        return pid
+
+    def _agrees(self, pid: int, title: str, authors: Sequence[str]) -> bool:
+        if title:
+            return _loose_title(title) in self._titles[pid]
+        return bool(authors) and _authors_agree(self._authors[pid], authors)

@@ -13,15 +13,17 @@ from readinglist.importers.base import (
     Warnings,
     clean_abstract,
     parse_year,
+    priority_from_text,
     snippet,
     split_authors,
     split_tags,
+    state_from_text,
     venue_year_from_name,
     why_no_text,
 )
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
-from readinglist.papers import ImportFailure, format_suffix
+from readinglist.papers import CSV_COLUMNS, FORMULA_STARTS, ImportFailure, format_suffix
 
 _COLUMNS = {
     "title": ("title", "paper title", "name"),
@@ -32,7 +34,12 @@ _COLUMNS = {
     "url": ("url", "link", "pdf", "doi url"),
     "tags": ("keywords", "tags", "keyword", "author keywords"),
     "key": ("paper_id", "id", "key"),
+    "state": ("state", "readstatus"),
+    "priority": ("priority",),
+    "note": ("note", "notes", "annote"),
+    "citation_key": ("citation_key", "citation key", "citekey"),
 }
+OWN_HEADER = CSV_COLUMNS  # the app's own export: its id column is a readinglist id, its cells formula-guarded
 
 
 def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
@@ -51,6 +58,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
     except (StopIteration, csv.Error) as exc:
         raise ImportFailure(path, f"has no header row ({exc})") from None
     names = [h.strip().lower() for h in header]
+    own = names[: len(OWN_HEADER)] == OWN_HEADER
     cols = {field: next((names.index(a) for a in aliases if a in names), None) for field, aliases in _COLUMNS.items()}
     if cols["title"] is None and cols["abstract"] is None:
         raise ImportFailure(path, f"has no title or abstract column (header: {snippet(', '.join(header[:8]), 80)})", 1)
@@ -68,7 +76,10 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
 
             def get(field: str, row: list[str] = row) -> str:
                 i = cols[field]
-                return row[i].strip() if i is not None and i < len(row) else ""
+                cell = row[i] if i is not None and i < len(row) else ""
+                if own and cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
+                    cell = cell[1:]  # the formula guard export.csv_cell put there
+                return cell if field == "note" else cell.strip()
 
             title, abstract = " ".join(get("title").split()), clean_abstract(get("abstract"))
             if not title and not abstract:
@@ -85,6 +96,12 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
                     url=get("url") if get("url").startswith("http") else "",
                     key=get("key") or f"r{rows.line_num}",
                     tags=split_tags(get("tags")),
+                    note=get("note").strip("\n") if own or cols["note"] is not None else "",
+                    state=state_from_text(get("state")),
+                    priority=priority_from_text(get("priority")),
+                    citation_key=get("citation_key"),
+                    uid=get("key") if own else "",
+                    own=own,
                 ),
             )
     except csv.Error as exc:

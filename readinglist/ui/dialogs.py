@@ -57,9 +57,9 @@ class ExportDialog(QDialog):
             box.setCurrentIndex(i)
 
     def _format_changed(self) -> None:
-        markdown = self.formatBox.currentData() == "markdown"
-        self.groupBox.setEnabled(markdown)
-        self.abstractsBox.setEnabled(markdown)
+        fmt = self.formatBox.currentData()
+        self.groupBox.setEnabled(fmt == "markdown")
+        self.abstractsBox.setEnabled(fmt in ("markdown", "obsidian"))  # a notes folder may hold the abstracts
 
     def options(self) -> ExportOptions:
         opts = ExportOptions(

@@ -27,6 +27,9 @@ def ask_export(parent: QWidget, settings: QSettings, has_selection: bool) -> tup
         return None
     options, scope = dialog.options(), dialog.scope()
     folder = str(settings.value("exportFolder", str(Path.home())))
+    if options.format == "obsidian":  # a folder of notes, one per paper (a vault, or a folder in one)
+        chosen = QFileDialog.getExistingDirectory(parent, "Export Notes to Folder", folder)
+        return (Path(chosen), options, scope) if chosen else None
     ext = EXPORT_FORMATS[options.format].extension
     path, _ = QFileDialog.getSaveFileName(
         parent, "Export Reading List", str(Path(folder) / f"reading-list{ext}"), f"{options.format} (*{ext})"
@@ -94,4 +97,4 @@ class Exporter(QObject):
 
 
 def open_folder(path: Path) -> None:
-    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path.parent)))
+    QDesktopServices.openUrl(QUrl.fromLocalFile(str(path if path.is_dir() else path.parent)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
@@ -30,6 +31,9 @@ from readinglist.papers import ImportCancelled, ImportFailure, import_file_filte
 from readinglist.ui.notice import Notice
 from readinglist.ui.workers import Runner
 
+if TYPE_CHECKING:
+    from readinglist.notes_folder import MergeSummary
+
 IMPORT_FILTER = import_file_filter()
 
 
@@ -42,7 +46,7 @@ def ask_import(parent: QWidget, settings: QSettings) -> list[Path]:
     return [Path(f) for f in files]
 
 
-def details(summaries: Sequence[ImportSummary]) -> list[str]:
+def details(summaries: Sequence[ImportSummary | MergeSummary]) -> list[str]:
     """Every warning and every skipped record, file by file, for the details view."""
     lines: list[str] = []
     for s in summaries:
@@ -117,8 +121,8 @@ class ImportBar(QWidget):
         self.show()
         library, report = self._library, self._progressed.emit
 
-        def work() -> list[ImportSummary]:
-            return library.import_files(files, progress=report, cancel=cancel)
+        def work() -> list[ImportSummary | MergeSummary]:  # a notes folder dropped or chosen is merged back
+            return library.import_or_merge(files, progress=report, cancel=cancel)
 
         self._runner.run(work, self._done, self._failed)
         return True
@@ -142,7 +146,7 @@ class ImportBar(QWidget):
         self.hide()
         self.stopped.emit()
 
-    def _done(self, summaries: list[ImportSummary]) -> None:
+    def _done(self, summaries: list[ImportSummary | MergeSummary]) -> None:
         self._stop()
         text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
         if lines:

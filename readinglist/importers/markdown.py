@@ -1,0 +1,127 @@
+"""The app's own Markdown reading list (export.markdown) read back: each item's title, link, state,
+priority, authors, venue, year, tags, note and (when exported) abstract.
+
+Only our reading list is read: Markdown in general has no papers in it, so any other Markdown file is
+refused with a message saying so. Line by line, an item at a time: bounded memory whatever the file's size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from readinglist import mdtext
+from readinglist.importers.base import Record, Skip, Warnings, priority_from_text, state_from_text
+from readinglist.importers.limits import Limits
+from readinglist.importers.reader import TextReader
+from readinglist.papers import ImportFailure
+
+LIST_NOTE_DEPTH = 2  # export.LIST_NOTE_DEPTH: how much deeper a note's headings are in the list
+_TITLE_RE = re.compile(r"^# Reading list(?: — .*)?$")
+_SCOPE_RE = re.compile(r"· \d+ papers? · \d+ read$")
+_ITEM_RE = re.compile(r"^- \[([ x])\] \*\*((?:\\.|[^\\])*?)\*\*(.*)$")
+_LINK_RE = re.compile(r"^\[((?:\\.|[^\\\]])*)\]\((\S*)\)$")
+_UNESCAPE_RE = re.compile(r"\\([\\`*_\[\]<>#|&~!])")
+_CODE_RE = re.compile(r"(`+) ?(.*?) ?\1(?!`)")
+_STATE_RE = re.compile(r"^ \*\((\w+)\)\*")
+_PRIORITY_RE = re.compile(r"^ `P([1-3])`")
+_YEAR_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")
+NOT_OURS = (
+    "is not a readinglist export: a Markdown file is read only when it is the app's own reading list "
+    "(it starts with “# Reading list” and a line that counts its papers)"
+)
+
+
+def unescape(text: str) -> str:
+    return _UNESCAPE_RE.sub(r"\1", text)
+
+
+def looks_like(head: str) -> bool:
+    """Is this text (a file's start) one of our reading lists?"""
+    lines = [line for line in head.lstrip("\ufeff").splitlines()[:6] if line.strip()]
+    return len(lines) >= 2 and bool(_TITLE_RE.match(lines[0])) and bool(_SCOPE_RE.search(lines[1]))
+
+
+def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
+    lines = reader.lines()
+    head: list[str] = []
+    for _, line in lines:
+        if line.strip():
+            head.append(line)
+        if len(head) == 2:
+            break
+    if not looks_like("\n".join(head)):
+        raise ImportFailure(path, NOT_OURS, 1)
+    item: tuple[int, re.Match[str]] | None = None
+    body: list[str] = []
+    for n, line in lines:
+        m = _ITEM_RE.match(line)
+        if m or line.startswith("## "):
+            if item is not None:
+                yield item[0], _record(item[1], body, path, item[0])
+            item, body = ((n, m) if m else None), []
+        elif item is not None:
+            body.append(line)
+            if sum(map(len, body)) > limits.record_chars:
+                raise ImportFailure(
+                    path, f"this item is longer than the limit of {limits.record_chars:,} characters", n
+                )
+    if item is not None:
+        yield item[0], _record(item[1], body, path, item[0])
+
+
+def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
+    box, shown, rest = m.groups()
+    link = _LINK_RE.match(shown)
+    title, url = (unescape(link.group(1)), link.group(2)) if link else (unescape(shown), "")
+    state = "read" if box == "x" else "unread"
+    if s := _STATE_RE.match(rest):
+        state = state_from_text(s.group(1)) or state
+        rest = rest[s.end() :]
+    priority = None
+    if p := _PRIORITY_RE.match(rest):
+        priority = priority_from_text(p.group(1))
+        rest = rest[p.end() :]
+    authors: list[str] = []
+    venue, year, tags = "", None, []
+    if rest.startswith(" — "):
+        plain: list[str] = []
+        for bit in rest[3:].split(" · "):
+            if bit.startswith("[code") or bit.startswith("code"):
+                continue
+            spans = _CODE_RE.findall(bit)
+            if spans and _CODE_RE.sub("", bit).strip() == "":
+                tags = [text for _, text in spans]
+            else:
+                plain.append(bit)
+        if plain and (len(plain) > 1 or not _YEAR_RE.match(unescape(plain[-1]))):
+            names = unescape(plain.pop(0))
+            names = names[: -len(" et al.")] if names.endswith(" et al.") else names
+            authors = [a.strip() for a in names.split(", ") if a.strip()]
+        if plain:
+            meta = unescape(plain[0])
+            y = _YEAR_RE.match(meta)
+            venue, year = (y.group(1), int(y.group(2))) if y else (meta, None)
+    note_lines: list[str] = []
+    abstract: list[str] = []
+    for text in body:
+        if text.startswith("  >"):
+            abstract.append(text[4:] if text.startswith("  > ") else "")
+        elif not abstract:
+            note_lines.append(text[2:] if text.startswith("  ") else text)
+    note = mdtext.shift_headings("\n".join(note_lines).strip("\n"), -LIST_NOTE_DEPTH)
+    return Record(
+        title=" ".join(title.split()),
+        abstract="\n".join(abstract).strip(),
+        authors=authors,
+        year=year,
+        venue=venue,
+        url=url,
+        key=f"l{line}",
+        tags=tags,
+        note=note,
+        state=state,
+        priority=priority,
+        own=True,
+    )

@@ -1,0 +1,112 @@
+"""RIS (Zotero, EndNote, Mendeley, the app's own export): `TY  - ` starts a record, `ER  - ` ends it, a
+tag of two characters starts every line; a line without one continues the value before it (some writers
+wrap long abstracts). Read a line at a time: a record is held until its ER, never the file."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from readinglist.importers.base import (
+    Record,
+    Skip,
+    Warnings,
+    clean_abstract,
+    parse_year,
+    snippet,
+    split_tags,
+    venue_year_from_name,
+    why_no_text,
+)
+from readinglist.importers.limits import Limits
+from readinglist.importers.reader import TextReader
+from readinglist.papers import ImportFailure
+
+_TAG_RE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*)|\s*)$")
+TITLE_TAGS = ("TI", "T1", "CT", "BT")  # in order of preference (BT is a book's title when there is no TI)
+YEAR_TAGS = ("PY", "Y1", "DA")
+ABSTRACT_TAGS = ("AB", "N2")
+VENUE_TAGS = ("T2", "JO", "JF", "J2", "JA", "T3")
+
+
+def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
+    default_venue, default_year = venue_year_from_name(path)
+    fields: dict[str, list[str]] | None = None
+    start = 0
+    last = ""
+    size = 0
+    seen = False
+    for n, raw in reader.lines():
+        line = raw.lstrip("\ufeff") if n == 1 else raw
+        m = _TAG_RE.match(line.rstrip())
+        if not line.strip():
+            continue
+        if m is None:
+            if fields is None or not last:
+                raise ImportFailure(
+                    path, f"is not RIS here: “{snippet(line)}” (every line starts with a tag such as “TY  - ”)", n
+                )
+            fields[last][-1] += " " + line.strip()  # a wrapped value
+            size += len(line)
+        else:
+            tag, value = m.group(1), (m.group(2) or "").strip()
+            if tag == "TY":
+                if fields is not None:
+                    raise ImportFailure(path, f"a record starts before the one at line {start} ends (no “ER  - ”)", n)
+                fields, start, last, size, seen = {}, n, "", 0, True
+                continue
+            if fields is None:
+                raise ImportFailure(path, f"the tag {tag} comes before any record's “TY  - ”", n)
+            if tag == "ER":
+                yield start, _record(fields, start, default_venue, default_year)
+                fields, last = None, ""
+                continue
+            tag = "AU" if tag == "A1" else tag  # one author list, in the file's order
+            fields.setdefault(tag, []).append(value)
+            last = tag
+            size += len(value)
+        if size > limits.record_chars:
+            raise ImportFailure(path, f"this record is longer than the limit of {limits.record_chars:,} characters", n)
+    if fields is not None:
+        raise ImportFailure(path, f"the record at line {start} has no end (“ER  - ”): is the file cut short?", start)
+    if not seen:
+        raise ImportFailure(path, "contains no RIS records (“TY  - ” … “ER  - ”)")
+
+
+def _first(fields: dict[str, list[str]], tags: tuple[str, ...]) -> str:
+    return next((v for t in tags for v in fields.get(t, []) if v), "")
+
+
+def _author(name: str) -> str:
+    """RIS writes “Family, Given[, Suffix]”: the name as it is read (Given Family Suffix)."""
+    parts = [p.strip() for p in name.split(",")]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and all(parts):
+        return f"{parts[1]} {parts[0]} {parts[2]}"
+    return " ".join(name.split())
+
+
+def _record(fields: dict[str, list[str]], line: int, default_venue: str, default_year: int | None) -> Record | Skip:
+    title = " ".join(_first(fields, TITLE_TAGS).split())
+    abstract = clean_abstract(_first(fields, ABSTRACT_TAGS))
+    if not title and not abstract:
+        return Skip(f"record at line {line}", why_no_text(None, _first(fields, ABSTRACT_TAGS)))
+    url = _first(fields, ("UR", "L2"))
+    doi = _first(fields, ("DO",))
+    if not url.startswith("http") and doi:
+        url = doi if doi.startswith("http") else "https://doi.org/" + doi.removeprefix("doi:").strip()
+    key = _first(fields, ("ID",))
+    return Record(
+        title=title,
+        abstract=abstract,
+        authors=[_author(a) for a in fields.get("AU", []) if a.strip()],
+        year=parse_year(_first(fields, YEAR_TAGS)) or default_year,
+        venue=_first(fields, VENUE_TAGS) or default_venue,
+        url=url if url.startswith("http") else "",
+        key=key or f"r{line}",
+        tags=split_tags(fields.get("KW", [])),
+        note="\n".join(v for v in fields.get("N1", []) if v),
+        citation_key=key,
+    )

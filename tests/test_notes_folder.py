@@ -1,0 +1,204 @@
+"""The Obsidian/Logseq notes folder: one file per paper, front matter, and edits merged back with conflicts
+named."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from readinglist import export
+from readinglist.cli import main
+from readinglist.export import ExportOptions, note_file_name
+from readinglist.library import Library
+
+
+def annotated(lib: Library) -> list[int]:
+    ids = lib.search("").ids
+    lib.set_state(ids[:2], "read")
+    lib.set_priority([ids[0]], 1)
+    lib.add_tags(ids[:2], ["rl", "to read"])
+    lib.set_note(ids[0], "# Idea\n\nSome *text*.\n\n## Detail\n\nmore")
+    return ids
+
+
+def write(lib: Library, folder, ids=None, **kw) -> None:
+    export.export(lib.papers(ids or lib.search("").ids), ExportOptions(format="obsidian", **kw), folder)
+
+
+def front(path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    return yaml.safe_load(text.split("---\n")[1])
+
+
+def edit(path, **fields) -> None:
+    text = path.read_text(encoding="utf-8")
+    head, body = text.split("\n---\n", 1)
+    data = yaml.safe_load(head.removeprefix("---\n"))
+    note = fields.pop("note", None)
+    data.update(fields)
+    if note is not None:
+        title = body.strip().split("\n", 1)[0]
+        body = f"\n{title}\n\n{note}\n"
+    path.write_text("---\n" + yaml.safe_dump(data, sort_keys=False, allow_unicode=True) + "---\n" + body)
+
+
+def file_of(folder, lib: Library, pid: int):
+    return folder / note_file_name(lib.paper(pid).citation_key, set())  # type: ignore[union-attr]
+
+
+def test_one_file_per_paper_with_front_matter_and_the_note_under_the_title(lib, tmp_path):
+    ids = annotated(lib)
+    folder = tmp_path / "vault" / "papers"
+    write(lib, folder, abstracts=True)
+    files = sorted(folder.glob("*.md"))
+    assert len(files) == len(ids)
+    p = lib.paper(ids[0])
+    assert p is not None
+    f = file_of(folder, lib, ids[0])
+    data = front(f)
+    assert (data["id"], data["citation-key"], data["title"]) == (p.uid, p.citation_key, p.title)
+    assert (data["state"], data["priority"], data["tags"], data["venue"], data["year"]) == (
+        "read",
+        1,
+        ["rl", "to read"],
+        p.venue,
+        p.year,
+    )
+    assert data["authors"] == p.authors and "exported" in data
+    body = f.read_text().split("\n---\n", 1)[1]
+    assert body.lstrip().startswith(f"# {p.title.split(':')[0]}")
+    assert "\n## Idea\n" in body and "\n### Detail\n" in body and "\n# Idea" not in body
+    assert "> [!abstract]" in body
+
+
+def test_file_names_are_safe_and_unique():
+    taken: set[str] = set()
+    names = [note_file_name(k, taken) for k in ("a/b", "../x", "CON", "Smith2020", "smith2020", "é:?*")]
+    assert names == ["a_b.md", "x.md", "CON_.md", "Smith2020.md", "smith2020-2.md", "paper.md"]
+    assert all(re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*\.md", n) for n in names)
+
+
+def test_edits_in_the_files_merge_back(lib, tmp_path):
+    ids = annotated(lib)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    edit(file_of(folder, lib, ids[0]), state="skimmed", tags=["rl", "new"], note="# Idea\n\nrewritten")
+    edit(file_of(folder, lib, ids[2]), priority=2)
+    summary = lib.merge_notes([folder])
+    assert (summary.files, summary.matched, summary.changed, summary.conflicts) == (len(ids), len(ids), 2, [])
+    p, q = lib.paper(ids[0]), lib.paper(ids[2])
+    assert p is not None and q is not None
+    assert (p.state, sorted(p.tags), p.note) == ("skimmed", ["new", "rl"], "# Idea\n\nrewritten")
+    assert q.priority == 2
+    assert lib.search("tag:new").ids == [ids[0]]  # the index follows
+    again = lib.merge_notes([folder])  # nothing changed since: nothing to do
+    assert (again.changed, again.conflicts) == (0, [])
+
+
+def test_an_unedited_folder_changes_nothing_even_after_the_library_changed(lib, tmp_path):
+    ids = annotated(lib)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    lib.set_state([ids[0]], "skipped")
+    lib.set_note(ids[0], "changed in the library")
+    summary = lib.merge_notes([folder])
+    assert (summary.changed, summary.conflicts) == (0, [])
+    p = lib.paper(ids[0])
+    assert p is not None and (p.state, p.note) == ("skipped", "changed in the library")
+
+
+def test_a_field_both_sides_changed_is_a_conflict_and_the_library_keeps_its_value(lib, tmp_path):
+    ids = annotated(lib)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    f = file_of(folder, lib, ids[0])
+    edit(f, state="queued", note="the file's note", tags=["rl", "to read", "file"])
+    lib.set_state([ids[0]], "skipped")
+    lib.set_note(ids[0], "the library's note")
+    summary = lib.merge_notes([folder])
+    assert len(summary.conflicts) == 2
+    assert all(f.name in c and "kept the library's" in c for c in summary.conflicts)
+    assert {c.split(": changed")[0].rsplit(" ", 1)[1] for c in summary.conflicts} == {"state", "note"}
+    p = lib.paper(ids[0])
+    assert p is not None
+    assert (p.state, p.note) == ("skipped", "the library's note")
+    assert "file" in p.tags  # only the file changed the tags: taken
+
+
+def test_other_markdown_files_and_unknown_papers_are_left_alone(lib, tmp_path):
+    ids = annotated(lib)
+    folder = tmp_path / "vault"
+    write(lib, folder, ids[:2])
+    (folder / "my own note.md").write_text("# Shopping\n\n- milk\n")
+    (folder / ".obsidian").mkdir()
+    (folder / ".obsidian" / "x.md").write_text("---\nexported: x\nid: zzz\n---\n")
+    other = folder / "gone.md"
+    other.write_text("---\nid: ffffff\ncitation-key: nobody2020none\nexported: 2026-01-01 state=00\n---\n\n# X\n")
+    bad = folder / "bad.md"
+    bad.write_text("---\nid: [unclosed\nexported: x\n---\n")
+    bomb = folder / "bomb.md"
+    bomb.write_text("---\na: &a [x, x]\nb: &b [*a, *a]\nid: q\nexported: x\n---\n")
+    summary = lib.merge_notes([folder])
+    assert (summary.files, summary.matched, summary.others) == (3, 2, 1)
+    assert summary.not_found == ["gone.md (ffffff)"]
+    assert len(summary.problems) == 2
+    assert any("bad.md" in p and "not valid YAML" in p for p in summary.problems)
+    assert any("bomb.md" in p and "aliases" in p for p in summary.problems)
+
+
+def test_cli_exports_a_folder_and_import_merges_it(lib, tmp_path, capsys):
+    ids = annotated(lib)
+    lib.close()
+    folder = tmp_path / "notes"
+    data = str(lib.data_dir)
+    assert main(["--data-dir", data, "export", "--format", "obsidian", "-o", str(folder)]) == 0
+    assert len(list(folder.glob("*.md"))) == len(ids)
+    assert main(["--data-dir", data, "export", "--format", "obsidian"]) != 0
+    reopened = Library.open(lib.data_dir)
+    try:
+        edit(file_of(folder, reopened, ids[1]), state="queued")
+    finally:
+        reopened.close()
+    capsys.readouterr()
+    assert main(["--data-dir", data, "import", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "annotations changed on 1" in out
+
+
+def test_the_window_merges_a_notes_folder_it_is_given(qtbot, data_dir, tmp_path):
+    from readinglist.app import create_main_window
+
+    window = create_main_window(data_dir)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
+    try:
+        lib = window.library
+        ids = annotated(lib)
+        folder = tmp_path / "notes"
+        write(lib, folder)
+        edit(file_of(folder, lib, ids[3]), state="queued", tags=["from obsidian"])
+        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+            window.start_import([folder])
+        [summary] = got.args[0]
+        assert (summary.matched, summary.changed) == (len(ids), 1)
+        p = lib.paper(ids[3])
+        assert p is not None and (p.state, p.tags) == ("queued", ["from obsidian"])
+        assert lib.counts()["all"] == len(ids)  # merged, nothing imported
+    finally:
+        window.runner.wait()
+        window.library.close()
+
+
+def test_the_export_dialog_offers_the_notes_folder_with_abstracts(qtbot):
+    from PySide6.QtCore import QSettings
+
+    from readinglist.ui.dialogs import ExportDialog
+
+    settings = QSettings("readinglist-tests", "dialog")
+    dialog = ExportDialog(None, has_selection=False, settings=settings)
+    qtbot.addWidget(dialog)
+    dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("obsidian"))
+    assert dialog.abstractsBox.isEnabled() and not dialog.groupBox.isEnabled()
+    assert dialog.options().format == "obsidian"

@@ -1,0 +1,133 @@
+"""RIS import and the Markdown reading list read back: fields, bad input, a note's headings."""
+
+from __future__ import annotations
+
+import pytest
+
+from readinglist import export, mdtext
+from readinglist.export import ExportOptions
+from readinglist.importers import parse_file
+from readinglist.papers import ImportFailure
+
+ZOTERO_RIS = """\ufeffTY  - JOUR
+T1  - Deep learning for the
+  wrapped title
+A1  - LeCun, Yann
+AU  - Bengio, Yoshua
+AU  - Hinton, Geoffrey
+Y1  - 2015///
+N2  - An abstract.
+KW  - Neural networks
+KW  - Review
+N1  - Read this first
+JO  - Nature
+DO  - 10.1038/nature14539
+ER  -
+
+TY  - CPAPER
+TI  - Second
+AU  - Smith, J., Jr.
+PY  - 2020
+T2  - ICML
+UR  - https://example.org/p
+ID  - smith2020second
+ER  -\x20
+"""
+
+
+def test_ris_fields(tmp_path):
+    f = tmp_path / "z.ris"
+    f.write_text(ZOTERO_RIS, encoding="utf-8")
+    parsed = parse_file(f)
+    assert parsed.kind == "ris"
+    a, b = parsed.records
+    assert a.title == "Deep learning for the wrapped title"
+    assert a.authors == ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"]
+    assert (a.year, a.venue, a.abstract, a.note) == (2015, "Nature", "An abstract.", "Read this first")
+    assert a.tags == ["neural networks", "review"]
+    assert a.url == "https://doi.org/10.1038/nature14539"
+    assert (b.authors, b.year, b.venue, b.url, b.citation_key) == (
+        ["J. Smith Jr."],
+        2020,
+        "ICML",
+        "https://example.org/p",
+        "smith2020second",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "line"),
+    [
+        ("TY  - JOUR\nTI  - a\n", "has no end", 1),
+        ("TI  - a\nER  - \n", "comes before any record", 1),
+        ("TY  - JOUR\nTI  - a\nTY  - JOUR\nER  - \n", "starts before the one at line 1 ends", 3),
+        ("just some text\n", "is not RIS here", 1),
+        ("TY  - JOUR\nTI  - a\nER  - \n\nnot a tag\n", "is not RIS here", 5),
+    ],
+)
+def test_bad_ris_names_the_file_and_line(tmp_path, text, problem, line):
+    f = tmp_path / "bad.ris"
+    f.write_text(text)
+    with pytest.raises(ImportFailure) as info:
+        parse_file(f)
+    assert problem in str(info.value) and info.value.path == f
+    assert f"line {line}" in str(info.value)
+
+
+def test_a_huge_ris_record_stops_at_the_limit(tmp_path):
+    from readinglist.importers import ImportContext, Limits
+
+    f = tmp_path / "big.ris"
+    f.write_text("TY  - JOUR\n" + "AB  - " + "x" * 5000 + "\n" + ("  more words\n" * 500) + "ER  - \n")
+    with pytest.raises(ImportFailure, match="longer than the limit"):
+        parse_file(f, ImportContext(limits=Limits(record_chars=4096)))
+
+
+def test_ris_import_into_a_library(empty_lib, tmp_path):
+    f = tmp_path / "z.ris"
+    f.write_text(ZOTERO_RIS)
+    [summary] = empty_lib.import_files([f])
+    assert summary.added == 2
+    [p] = empty_lib.papers(empty_lib.search("tag:review").ids)
+    assert p.note == "Read this first" and p.authors[0] == "Yann LeCun"
+
+
+def test_the_reading_list_demotes_a_notes_headings(lib):
+    [pid, *_] = lib.search("").ids
+    lib.set_note(pid, "# Idea\n\ntext\n\nSetext\n======\n\n```\n# not a heading\n```")
+    text = export.render(lib.papers([pid]), ExportOptions(format="markdown"))
+    assert "  ### Idea" in text and "  ### Setext" in text and "  # not a heading" in text
+    assert "\n  # Idea" not in text
+
+
+def test_shift_headings_goes_both_ways():
+    note = "# A\n\n## B\n\n    # indented code stays\n\n```\n# fenced\n```"
+    down = mdtext.shift_headings(note, 2)
+    assert down.startswith("### A\n\n#### B")
+    assert "    # indented code stays" in down and "\n# fenced" in down
+    assert mdtext.shift_headings(down, -2) == note
+
+
+def test_markdown_reading_list_fields(lib, tmp_path):
+    ids = lib.search("").ids
+    lib.set_state([ids[0]], "skimmed")
+    lib.set_priority([ids[0]], 2)
+    lib.add_tags([ids[0]], ["a tag", "x`y"])
+    lib.set_note(ids[0], "# Heading\n\n- point")
+    f = tmp_path / "list.md"
+    export.export(lib.papers(ids), ExportOptions(format="markdown", abstracts=True, group="tag"), f)
+    records = {r.title: r for r in parse_file(f).records}
+    p = lib.paper(ids[0])
+    assert p is not None
+    r = records[p.title]
+    assert (r.state, r.priority, sorted(r.tags), r.note) == ("skimmed", 2, ["a tag", "x`y"], "# Heading\n\n- point")
+    assert (r.venue, r.year) == (p.venue, p.year)
+    assert r.abstract  # the exported abstract comes back as Markdown
+    assert len(records) == len(ids)
+
+
+def test_a_markdown_file_that_is_not_ours_is_refused_with_a_message(tmp_path):
+    f = tmp_path / "readme.md"
+    f.write_text("# Project\n\n- [x] **done**\n")
+    with pytest.raises(ImportFailure, match="not a readinglist export"):
+        parse_file(f)

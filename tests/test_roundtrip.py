@@ -1,0 +1,153 @@
+"""The app's own exports read back: into a fresh library they restore every paper's annotations; into the
+library they came from they change nothing (no paper added twice, no annotation changed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from readinglist import export
+from readinglist.export import ExportOptions
+from readinglist.importers import parse_file
+from readinglist.library import Library
+from readinglist.papers import Paper
+from tests.conftest import corpus
+
+NOTES = [
+    "# Method\n\nCompare with **BEXA**, §4 — 50% & #1 of the_list {x}~^\\ ok.\n\n## Results\n\n- first\n  - nested",
+    "- a note that starts like a formula",
+    "=1+1 in a cell",
+    "Ünïcödé αβ and `code` and $x^2$",
+    "one line",
+]
+FORMATS = ["bibtex", "biblatex", "csv", "json", "markdown", "ris"]
+SUFFIX = {"bibtex": ".bib", "biblatex": ".bib", "csv": ".csv", "json": ".json", "markdown": ".md", "ris": ".ris"}
+
+
+def annotate(lib: Library) -> list[int]:
+    ids = lib.search("").ids
+    states = ["read", "skimmed", "queued", "skipped", "unread"]
+    for n, pid in enumerate(ids[:25]):
+        lib.set_state([pid], states[n % 5])
+        if n % 4:
+            lib.set_priority([pid], n % 3 + 1)
+        lib.add_tags([pid], ["rl", f"topic {n % 3}", "c++"][: 1 + n % 3])
+    for pid, note in zip(ids, NOTES, strict=False):
+        lib.set_note(pid, note)
+    lib.set_citation_key(ids[0], "mine2026")
+    return ids
+
+
+def annotations(p: Paper, fmt: str) -> tuple[object, ...]:
+    if fmt == "ris":  # RIS keeps a value on one line, and has no field for a reading state or priority
+        return (p.title, sorted(p.tags), " ".join(p.note.split()), p.venue, p.year)
+    return (p.title, sorted(p.tags), p.state, p.priority, p.note, p.venue, p.year)
+
+
+def everything(lib: Library) -> list[Paper]:
+    return lib.papers(lib.search("").ids)
+
+
+def write(lib: Library, fmt: str, path) -> None:
+    export.export(everything(lib), ExportOptions(format=fmt, group="state"), path)
+
+
+def state_of(lib: Library) -> dict[int, tuple[object, ...]]:
+    return {p.id: (p.title, p.tags, p.state, p.priority, p.note, p.citation_key, p.user_title) for p in everything(lib)}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_export_restores_annotations_in_a_fresh_library_and_changes_nothing_in_its_own(lib, tmp_path, fmt):
+    annotate(lib)
+    file = tmp_path / f"list{SUFFIX[fmt]}"
+    write(lib, fmt, file)
+    want = {p.title: annotations(p, fmt) for p in everything(lib)}
+    keys = {p.title: p.citation_key for p in everything(lib)}
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        [summary] = fresh.import_files([file])
+        assert summary.added == len(want)
+        got = {p.title: annotations(p, fmt) for p in everything(fresh)}
+        assert got == want
+        if fmt in ("bibtex", "biblatex", "json", "ris"):  # the formats that carry the key
+            assert {p.title: p.citation_key for p in everything(fresh)} == keys
+        assert fresh.search("tag:rl").ids  # annotations are searchable
+        before = state_of(fresh)
+        [again] = fresh.import_files([file])  # the same file again
+        assert (again.added, again.unchanged) == (0, len(want))
+        assert state_of(fresh) == before
+    finally:
+        fresh.close()
+    before = state_of(lib)
+    lib.set_note(lib.search("").ids[0], "edited after the export")
+    before = state_of(lib)
+    [back] = lib.import_files([file])  # into the library it came from: every paper found
+    assert (back.added, back.unchanged) == (0, len(want))
+    assert state_of(lib) == before
+
+
+def test_papers_the_library_has_keep_their_annotations(lib, tmp_path):
+    ids = annotate(lib)
+    file = tmp_path / "list.json"
+    write(lib, "json", file)
+    lib.set_state([ids[0]], "skipped")
+    lib.set_tags({ids[0]: ["changed"]})
+    [summary] = lib.import_files([file])
+    assert summary.added == 0
+    p = lib.paper(ids[0])
+    assert p is not None and (p.state, p.tags) == ("skipped", ["changed"])
+
+
+def test_a_foreign_bibtex_key_that_names_another_paper_is_not_a_match(lib, tmp_path):
+    ids = annotate(lib)
+    file = tmp_path / "foreign.bib"
+    file.write_text("@article{mine2026, title = {Something else entirely}, author = {Nobody, A.}, year = 2020}\n")
+    [summary] = lib.import_files([file])
+    assert summary.added == 1
+    assert lib.paper(ids[0]).citation_key == "mine2026"  # type: ignore[union-attr]
+
+
+def test_csv_formula_guard_is_taken_off(lib, tmp_path):
+    annotate(lib)
+    file = tmp_path / "list.csv"
+    write(lib, "csv", file)
+    assert "'- a note" in file.read_text(encoding="utf-8-sig")
+    notes = {r.note for r in parse_file(file).records}
+    assert {"- a note that starts like a formula", "=1+1 in a cell"} <= notes
+
+
+def test_a_markdown_file_that_is_not_a_reading_list_is_refused(empty_lib, tmp_path):
+    from readinglist.papers import ImportFailure
+
+    file = tmp_path / "notes.md"
+    file.write_text("# My notes\n\nSome text.\n")
+    with pytest.raises(ImportFailure, match="not a readinglist export"):
+        empty_lib.import_files([file])
+    assert empty_lib.store.count() == 0
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "csv", "json", "markdown", "ris"])
+def test_neurips_round_trip(tmp_path, fmt):
+    source = corpus("neurips_1987_2018.jsonl.gz")
+    lib = Library.open(tmp_path / "a", seed=False)
+    try:
+        lib.import_files([source])
+        annotate(lib)
+        file = tmp_path / f"neurips{SUFFIX[fmt]}"
+        write(lib, fmt, file)
+        want = sorted(annotations(p, fmt) for p in everything(lib) if p.state != "unread" or p.tags or p.note)
+        fresh = Library.open(tmp_path / "b", seed=False)
+        try:
+            [summary] = fresh.import_files([file])
+            assert summary.added + summary.skipped == lib.store.count()
+            got = sorted(annotations(p, fmt) for p in everything(fresh) if p.state != "unread" or p.tags or p.note)
+            assert got == want
+            before = state_of(fresh)
+            [again] = fresh.import_files([file])
+            assert again.added == 0 and state_of(fresh) == before
+        finally:
+            fresh.close()
+        before = state_of(lib)
+        [back] = lib.import_files([file])
+        assert back.added == 0 and state_of(lib) == before
+    finally:
+        lib.close()
