@@ -476,6 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(lines))
         write_section("triage", lines)
         return 0
+    if not ICLR_TSV.exists():  # the corpora are read from ../shared, never copied here
+        print(f"benchmarks.triage: corpus not found: {ICLR_TSV}", file=sys.stderr)
+        return 0
     seeds = args.seeds or (1 if args.quick else 3)
     work = Path(tempfile.mkdtemp(prefix="rl-triage-"))
     try:
