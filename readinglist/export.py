@@ -5,6 +5,9 @@ Files are written atomically through filewrite (a temporary file beside the file
 rename), so an interrupted export never leaves half a reading list where the old one was. Every writer is
 inert whatever the library holds: Markdown through mdtext, CSV cells that a spreadsheet would read as a
 formula quoted as OWASP advises.
+
+Over 400 lines: one writer per format, each short; they share the paper fields, the grouping and the escaping
+helpers, and the CLI and the window pick among them by one table (papers.EXPORT_FORMATS).
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ file reads the texts and authors it needs in between.) A file is imported in one
 file, a cancel or a crash leaves the library as it was before that file. Whoosh commits only after SQLite
 has, so the index never holds a paper the library lacks. Papers removed from the library are matched like
 stored ones: a record that matches one brings it back with its annotations; the rest stay removed.
+
+Over 400 lines: the pipeline's steps share one file's transaction, scan and matcher; the formats are in
+importers/, the matching rules in importers/matching.py and importers/duplicates.py.
 """
 
 from __future__ import annotations

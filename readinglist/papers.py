@@ -3,6 +3,8 @@ the errors a user can act on. Qt-free and Whoosh-free, so that anything may impo
 
 A word defined here is spelled nowhere else: a new state or format is added in this file and the store,
 the index, the exports, the command line and the window follow.
+
+Over 400 lines: it is the vocabulary — dataclasses and tables, almost no logic — and one file is the point.
 """
 
 from __future__ import annotations
