@@ -349,9 +349,11 @@ def test_light_dark_or_the_system_is_chosen_in_the_view_menu_and_kept(qtbot, dat
     old_palette, old_style = app.palette(), app.style().name()
     w = open_window(qtbot, data_dir, 19)
     try:
+        link = w.search_bar.suggestion  # the Did-you-mean link: its colour came from the palette it was made in
         w.scheme_actions["dark"].trigger()
         assert app.palette().color(QPalette.ColorRole.Window).lightness() < 80
         assert w.settings.value("colorScheme") == "dark"
+        assert link.palette().color(link.foregroundRole()).lightness() > 150  # light blue on dark, not #0000ff
         w.scheme_actions["light"].trigger()
         assert app.palette().color(QPalette.ColorRole.Window).lightness() > 180
         close(w)

@@ -10,7 +10,7 @@ import os
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 SCHEMES = {"system": "Follow the &System", "light": "&Light", "dark": "&Dark"}
 
@@ -55,14 +55,29 @@ def apply(app: QApplication, choice: object = None) -> str:
     dark = wanted == "dark" or (wanted == "system" and hints.colorScheme() == Qt.ColorScheme.Dark)
     if not dark:
         app.setPalette(app.style().standardPalette())
-        return wanted
-    palette = QPalette()
-    for role, color in _DARK.items():
-        palette.setColor(role, QColor(color))
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
-        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7f8388"))
-    app.setPalette(palette)
+    else:
+        palette = QPalette()
+        for role, color in _DARK.items():
+            palette.setColor(role, QColor(color))
+        for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+            palette.setColor(QPalette.ColorGroup.Disabled, role, QColor("#7f8388"))
+        app.setPalette(palette)
+    _refresh_links(app)
     return wanted
+
+
+def _refresh_links(app: QApplication) -> None:
+    """Colours a widget took from the palette when it was made — a style sheet's palette(link), a label's
+    rich-text links — are taken again: switched to dark at run time, they stayed dark blue on black."""
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if "palette(" in sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
+        if isinstance(widget, QLabel) and "<a " in widget.text():
+            text = widget.text()
+            widget.setText("")
+            widget.setText(text)
 
 
 def system_changed(app: QApplication) -> None:
