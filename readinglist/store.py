@@ -232,6 +232,29 @@ def _m0005_topics(db: sqlite3.Connection) -> None:
     )
 
 
+def _m0015_author_names(db: sqlite3.Connection) -> None:
+    """Author names imported with LaTeX accents (H\\"{u}y\\"{u}k, from BibTeX-derived JSON) decoded as the
+    importers now do: only those papers change; the index journal has them, so author: finds Hüyük."""
+    from readinglist.importers.base import author_name
+
+    rows = db.execute("SELECT id, authors FROM papers WHERE instr(authors, '\\') > 0 OR instr(authors, '{') > 0")
+    changed = []
+    for pid, authors_json in rows.fetchall():
+        names = json.loads(authors_json)
+        new = [author_name(n) for n in names]
+        if new != names:
+            changed.append((json.dumps(new, ensure_ascii=False), pid))
+    if changed:
+        row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
+        rev = int(row[0]) + 1 if row else 1
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+        db.executemany(f"UPDATE papers SET authors = ?, rev = {rev} WHERE id = ?", changed)
+        db.executemany(
+            "INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(pid, rev) for _, pid in changed]
+        )
+        _set_columns(db, [pid for _, pid in changed])  # the Authors column and its sort key
+
+
 def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
     plain title of each paper imported with math in its title is derived again. Only those rows change;
@@ -436,6 +459,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0012_paper_columns", _m0012_paper_columns),
     ("0013_interests", _m0013_interests),
     ("0014_duplicates", _m0014_duplicates),
+    ("0015_author_names", _m0015_author_names),
 ]
 
 

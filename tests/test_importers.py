@@ -334,3 +334,37 @@ def test_an_import_says_why_it_skipped_records_however_often_it_reads_the_file(e
     assert (summary.added, summary.skipped) == (2, 1)
     assert summary.skipped_why == [("line 2", "no title, and its abstract is a placeholder (“none”)")]
     assert "1 skipped (no title, and its abstract is a placeholder (“none”): line 2)" in summary.line()
+
+
+def test_latex_accents_in_author_names_are_decoded(tmp_path, lib):
+    f = tmp_path / "accents.jsonl"
+    names = ['Alihan H\\"{u}y\\"{u}k', "Csaba Szepesv\\'{a}ri", "Cl{\\'e}ment Bonet", "O'Brien"]
+    f.write_text(json.dumps({"title": "Accents in names", "abstract": "An abstract.", "authors": names}) + "\n")
+    (summary,) = lib.import_files([f])
+    assert summary.added == 1
+    pid = lib.search("accents in names").ids[0]
+    assert lib.paper(pid).authors == ["Alihan Hüyük", "Csaba Szepesvári", "Clément Bonet", "O'Brien"]
+    assert lib.search("author:huyuk").ids == [pid] and lib.search("author:Szepesvári").ids == [pid]
+    assert lib.rows([pid])[pid].authors.startswith("Hüyük")
+
+
+def test_a_library_with_raw_latex_author_names_is_migrated(tmp_path):
+    import sqlite3
+
+    from readinglist.library import Library
+
+    data = tmp_path / "data"
+    lib = Library.open(data, seed=True)
+    pid = lib.search("").ids[0]
+    lib.close()
+    db = sqlite3.connect(data / "library.db")
+    db.execute("UPDATE papers SET authors = ? WHERE id = ?", (json.dumps(['Alihan H\\"{u}y\\"{u}k']), pid))
+    db.execute("DELETE FROM schema_migrations WHERE name = '0015_author_names'")
+    db.commit()
+    db.close()
+    lib = Library.open(data, seed=False)
+    try:
+        assert lib.paper(pid).authors == ["Alihan Hüyük"]
+        assert lib.search("author:huyuk").ids == [pid]  # the index took the decoded name from the journal
+    finally:
+        lib.close()

@@ -175,7 +175,17 @@ def split_authors(value: object) -> list[str]:
             names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
         else:
             names = text.split(",") if text.count(",") > 1 or " " in text else [text]
-    return [" ".join(n.split()) for n in names if n and not n.isspace()]
+    return [author_name(n) for n in names if n and not n.isspace()]
+
+
+def author_name(name: str) -> str:
+    """A name as people write it: LaTeX accents decoded (H\\"{u}y\\"{u}k → Hüyük, as BibTeX-derived JSON
+    files carry them), spaces collapsed."""
+    if "\\" in name or "{" in name:
+        from readinglist.markup import decode_text
+
+        name = decode_text(name)
+    return " ".join(name.split())
 
 
 def parse_year(value: object) -> int | None:
