@@ -201,6 +201,15 @@ def test_an_area_combines_with_the_search(qtbot, window):
     with qtbot.waitSignal(window.searchFinished, timeout=10000):
         window.search_bar.field.setText('"reward shaping" AND robot')
     assert set(window.table.model.ids) == set(lib.search('"reward shaping" AND robot').ids) & results
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText("graph convolution")  # found elsewhere, none in the area
+    from PySide6.QtWidgets import QLabel
+
+    empty = window.findChild(QLabel, "emptyLabel")
+    assert window.table.model.rowCount() == 0 and f"among the {len(results):,} papers of the map area" in empty.text()
+    empty.linkActivated.emit("allarea")  # "let go of the area"
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == len(lib.search("graph convolution").ids) > 0)
+    assert view.area_ids == [] and not window.areaChip.isVisible()
 
 
 def test_the_results_are_lit_and_the_rest_dimmed(qtbot, window):

@@ -1047,6 +1047,9 @@ class MainWindow(QMainWindow):
             topic = self.topics_section.picked
             if topic is not None and not empty:
                 text += f"<br>(in the topic “{topic.label}” — <a href='alltopics'>show all topics</a>)"
+            if self._area is not None and not empty:  # an area picked on the map narrows every search
+                text += (f"<br>(among the {len(self._area):,} papers of the map area — "
+                         "<a href='allarea'>let go of the area</a>)")  # fmt: skip
             self.table.show_empty(text)
 
     def _empty_link(self, link: str) -> None:
@@ -1058,6 +1061,8 @@ class MainWindow(QMainWindow):
             self.sidebar.set_filter(ALL)
         elif link == "alltopics":
             self.topics_section.set_topic(None)
+        elif link == "allarea":
+            self.map_pane.view.clear_area()
 
     # ---- focus ----
 
