@@ -100,9 +100,20 @@ def _inert_inline(text: str) -> str:
     """One line outside code blocks: code spans kept, links checked, every other `<`, `[`, `]` escaped."""
     out: list[str] = []
     i, n = 0, len(text)
+    no_closer = False  # a $ found no closing $: no later one can either (so the line is read once)
     while i < n:
         ch = text[i]
-        if ch == "\\" and i + 1 < n:
+        if ch == "$" and not no_closer:  # a formula ($…$ or $$…$$) kept whole: `\[` in it would be display math
+            dollars = "$$" if text.startswith("$$", i) else "$"
+            end = text.find(dollars, i + len(dollars))
+            if end > i + len(dollars):
+                out.append(dollars + inert_math(text[i + len(dollars) : end]) + dollars)
+                i = end + len(dollars)
+                continue
+            no_closer = True
+            out.append(ch)
+            i += 1
+        elif ch == "\\" and i + 1 < n:
             out.append(text[i : i + 2])
             i += 2
         elif ch == "`":
@@ -143,7 +154,7 @@ def _inert_inline(text: str) -> str:
             i += 1
         else:
             j = i
-            while j < n and text[j] not in "\\`<[]!":
+            while j < n and text[j] not in "\\`<[]!$":
                 j += 1
             out.append(text[i : max(j, i + 1)])
             i = max(j, i + 1)

@@ -233,3 +233,11 @@ def test_the_notes_folder_is_inert_and_its_front_matter_holds_every_title(hostil
         html = MarkdownIt("commonmark", {"html": True}).render(body)
         assert live_problems(html) == [], f.name
     assert titles == {p.title for p in hostile_papers}
+
+
+def test_a_notes_math_is_exported_as_written_and_stays_inert():
+    from readinglist.mdtext import inert_note
+
+    assert inert_note(r"- $\alpha \in [0,1]$ and $$\sum_i [x_i]$$") == r"- $\alpha \in [0,1]$ and $$\sum_i [x_i]$$"
+    assert inert_note("$a<b$ [x](javascript:alert(1))") == r"$a\lt b$ x"  # still no tag, no script link
+    assert inert_note("a $5 fee [c](file:///etc/passwd), [d]") == r"a $5 fee c, \[d\]"  # a lone $ is text
