@@ -334,6 +334,8 @@ def test_help_menu_shows_the_keys_the_search_syntax_and_about(qtbot, window):
     assert keys.isVisible()
     text = keys.browser.toPlainText()
     assert "Mark Read (in the list)" in text and "Alt+Left" in text and "Remove from Library" in text
+    assert "\nr\tMark Read" in text or "r Mark Read" in text.replace("\t", " ").replace("\n", " ")  # not "R"
+    assert "R Mark Read" not in text.replace("\t", " ").replace("\n", " ")
     window.actionSearchSyntax.trigger()
     syntax = window.findChild(HelpWindow, "searchSyntaxWindow").browser.toPlainText()
     assert "year:2020..2024" in syntax and "state:unread" in syntax

@@ -49,7 +49,10 @@ EXTRA_KEYS = [
 
 
 def _keys(action: QAction) -> str:
-    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts())
+    """The action's keys as a reader presses them: a letter key in lower case (Qt writes "Q", which reads
+    like Shift+Q)."""
+    names = [s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts()]
+    return ", ".join(n.lower() if len(n) == 1 and n.isalpha() else n for n in names)
 
 
 def shortcuts_html(groups: Sequence[tuple[str, Sequence[QAction]]], table_keys: Sequence[QAction]) -> str:
