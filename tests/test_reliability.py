@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.agreement import check
+from benchmarks.reliability import alive, children_of
 from readinglist.library import Library
 from readinglist.papers import StoreError
 from tests.conftest import ROOT, corpus
@@ -166,16 +167,16 @@ def test_a_killed_import_leaves_no_process_and_no_lock_behind(data_dir):
                              str(corpus("neurips_1987_2018.jsonl.gz"))], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not _children(proc.pid):  # Whoosh's indexing workers are up
+    while time.monotonic() < deadline and not children_of(proc.pid):  # Whoosh's indexing workers are up
         time.sleep(0.05)
-    workers = _children(proc.pid)
+    workers = children_of(proc.pid)
     assert workers, "the import never started its indexing workers"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+    while time.monotonic() < deadline and any(alive(w) for w in workers):
         time.sleep(0.05)
-    assert not any(_alive(w) for w in workers), "an indexing worker outlived its parent"
+    assert not any(alive(w) for w in workers), "an indexing worker outlived its parent"
     started = time.monotonic()
     r = cli(data_dir, "tag", uid, "after-kill")
     assert r.returncode == 0 and "busy" not in r.stderr, r.stderr
@@ -183,27 +184,6 @@ def test_a_killed_import_leaves_no_process_and_no_lock_behind(data_dir):
     r = cli(data_dir, "list")
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 19  # the killed import changed nothing
     agrees(data_dir)
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
 
 
 pytestmark_linux = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
@@ -234,9 +214,9 @@ def test_the_writer_process_dies_quietly_with_its_parent(data_dir, tmp_path):
                              timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout  # fmt: skip
     child = int(out.strip())
     deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and _alive(child):
+    while time.monotonic() < deadline and alive(child):
         time.sleep(0.1)
-    assert not _alive(child)
+    assert not alive(child)
     time.sleep(0.2)
     assert "Traceback" not in err.read_text()
     agrees(data_dir)
