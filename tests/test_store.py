@@ -180,6 +180,40 @@ def test_paper_count_is_kept_until_papers_are_added_here_or_elsewhere(tmp_path):
     s.close()
 
 
+def _vm_steps(store: Store, call) -> int:
+    """SQLite virtual-machine steps a call costs: what it reads, whatever the machine's speed."""
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0
+
+    store.db.set_progress_handler(step, 1)
+    try:
+        call()
+    finally:
+        store.db.set_progress_handler(None, 1)
+    return steps[0]
+
+
+def test_the_untriaged_count_costs_the_prioritised_papers_not_the_library(tmp_path):
+    """Counted on every r/s/u and at start-up: through the state index (all but a few papers unread) it
+    read every paper's entry; through the priority's partial index it reads the prioritised ones."""
+    costs = []
+    for n in (200, 2000):
+        s = Store(tmp_path / f"l{n}.db")
+        src = s.source_id("x", "x", "jsonl")
+        s.insert_papers(src, [_new_paper(i) for i in range(1, n + 1)], 1)
+        s.set_priority([1, 2, 3], 1)
+        s.set_state([2], "read")
+        assert s.untriaged_count() == n - 3  # 1 and 3 prioritised, 2 read
+        s.set_state([4], "skipped")  # a fresh count: the state counts' cache is refreshed too
+        costs.append(_vm_steps(s, s.untriaged_count))
+        assert s.untriaged_count() == n - 4
+        s.close()
+    assert costs[1] < costs[0] * 2  # ten times the papers, the same cost
+
+
 def test_a_new_library_packs_several_papers_a_page(tmp_path):
     from readinglist.store import PAGE_SIZE
 
