@@ -50,6 +50,7 @@ BACKGROUND_WEIGHT = 0.5  # the library's centroid subtracted: a paper about ever
 FEEDBACK_PAPERS = 20  # pseudo-relevance feedback: the first ranking's best papers join the positives...
 FEEDBACK_WEIGHT = 0.5  # ...at this weight, and the papers are ranked again
 BLOCK = 1 << 19  # entries per numpy block: each holds the interpreter lock for a few ms at most
+READ = 1 << 22  # raw entries counted at a time (16 MB read from the cache)
 CHUNK = 500  # papers analysed at a time: turning their codes into an array holds the interpreter lock
 RAW = ("ids", "digests", "indptr", "terms", "counts")  # the cache's files
 
@@ -165,6 +166,35 @@ def _gather(ptr: np.ndarray, positions: np.ndarray) -> np.ndarray:
     return np.repeat(lo - (np.cumsum(lengths) - lengths), lengths) + np.arange(int(lengths.sum()))
 
 
+class _Column:
+    """A cached .npy array read a slice at a time from its file: mapped instead, every page derive() reads
+    stays resident (and counted against the window) until the map is dropped."""
+
+    def __init__(self, path: Path):
+        with open(path, "rb") as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                raise ValueError(f"{path.name}: .npy version {version}")
+            self.offset = f.tell()
+        if fortran or len(shape) != 1 or dtype.hasobject:
+            raise ValueError(f"{path.name}: not a flat array")
+        self.path, self.dtype, self.length = path, dtype, int(shape[0])
+        if path.stat().st_size < self.offset + self.length * dtype.itemsize:
+            raise ValueError(f"{path.name}: cut short")
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        lo, hi, _ = part.indices(self.length)
+        count = max(0, hi - lo)
+        return np.fromfile(self.path, self.dtype, count, offset=self.offset + lo * self.dtype.itemsize)
+
+
 # ---- the library's features ---------------------------------------------------------------------------
 
 
@@ -256,17 +286,30 @@ class Features:
     def derive(self) -> None:
         """tf-idf (log tf, smoothed idf) over the terms that can tell topics apart, each row of unit length
         and cut to its TOP_TERMS heaviest; terms renumbered densely (`vocab` holds their buckets). Done a
-        block of rows at a time, with lookups over the bucket space rather than sorts and searches, so
-        memory stays near the result's size and the time near linear."""
+        block of rows at a time, with lookups over the bucket space rather than sorts and searches, into
+        arrays sized once from the rows' lengths: memory stays near the result's size (not twice it, as
+        blocks kept and then joined were) and the time near linear. Raises ValueError for a bucket outside
+        the space (a cache that does not add up)."""
         assert self.terms is not None and self.counts is not None, "load_counts() first"
         n, space = len(self.ids), 1 << HASH_BITS
-        df = np.zeros(space, np.int64)
-        for lo in range(0, len(self.terms), 1 << 22):
-            df += np.bincount(self.terms[lo : lo + (1 << 22)], minlength=space)
+        df = np.zeros(space, np.int32)
+        for lo in range(0, len(self.terms), READ):
+            chunk = self.terms[lo : lo + READ]
+            if len(chunk) and int(chunk.max()) >> HASH_BITS:
+                raise ValueError("a term outside the hashed space")
+            df += np.bincount(chunk, minlength=space)  # int64 into int32: same kind, in place
         useful = (df >= MIN_DF) & (df <= max(MAX_DF * n, MAX_DF_FLOOR))
         idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
         del df
-        kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        row_lengths = np.zeros(n, np.int64)  # what each row keeps: its useful terms, at most TOP_TERMS
+        for lo, hi, first, last in self._blocks(self.indptr):
+            rows = np.repeat(np.arange(last - first, dtype=np.int64), np.diff(self.indptr[first : last + 1]))
+            row_lengths[first:last] = np.bincount(rows[useful[np.asarray(self.terms[lo:hi])]], minlength=last - first)
+        np.minimum(row_lengths, TOP_TERMS, out=row_lengths)
+        size = int(row_lengths.sum())
+        row_terms = np.empty(size, np.uint32)  # buckets first, made dense terms in place below
+        row_data = np.empty(size, np.float16)  # half precision: weights in (0, 1], ranking needs three digits
+        filled = 0
         present = np.zeros(space, bool)
         for lo, hi, first, last in self._blocks(self.indptr):
             rows = np.repeat(np.arange(last - first, dtype=np.int64), np.diff(self.indptr[first : last + 1]))
@@ -284,24 +327,29 @@ class Features:
             weight = (0xFFFF - ((keys >> HASH_BITS) & 0xFFFF)).astype(np.uint16).view(np.float16)
             lengths = np.bincount(rows, minlength=last - first)
             top = np.arange(len(rows)) - np.repeat(np.cumsum(lengths) - lengths, lengths) < TOP_TERMS
+            kept = int(top.sum())
             present[terms[top]] = True
-            kept.append((terms[top], weight[top], np.minimum(lengths, TOP_TERMS)))
+            row_terms[filled : filled + kept] = terms[top]
+            row_data[filled : filled + kept] = weight[top]
+            filled += kept
+        assert filled == size
+        del useful
         self.vocab = np.flatnonzero(present).astype(np.uint32)  # the bucket of each dense term, sorted
         del present
         dense_of = np.full(space, -1, np.int32)
         dense_of[self.vocab] = np.arange(len(self.vocab), dtype=np.int32)
         self.vocab_idf = idf[self.vocab]
-        self.n = n
-        lengths = np.concatenate([k[2] for k in kept]) if kept else np.zeros(0, np.int64)
-        self.row_ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        self.row_terms = np.concatenate([dense_of[k[0]] for k in kept]) if kept else np.zeros(0, np.int32)
-        # half precision: the weights lie in (0, 1], and ranking needs three digits, not seven
-        self.row_data = np.concatenate([k[1] for k in kept]) if kept else np.zeros(0, np.float16)
+        del idf
+        dense = row_terms.view(np.int32)  # the same memory: every bucket kept has a dense term below 2^31
         total = np.zeros(len(self.vocab), np.float64)
-        for terms, weight, _ in kept:
-            total += np.bincount(dense_of[terms], weights=weight, minlength=len(self.vocab))
+        for lo in range(0, filled, BLOCK):
+            dense[lo : lo + BLOCK] = dense_of[row_terms[lo : lo + BLOCK]]
+            total += np.bincount(dense[lo : lo + BLOCK], weights=row_data[lo : lo + BLOCK], minlength=len(self.vocab))
+        self.n = n
+        self.row_ptr = np.concatenate([[0], np.cumsum(row_lengths)]).astype(np.int64)
+        self.row_terms, self.row_data = dense, row_data
         self.centroid = (total / max(1, n)).astype(np.float32)
-        del kept, dense_of, useful, idf
+        del dense_of
         _return_memory()
 
     @staticmethod
@@ -374,7 +422,7 @@ class Features:
         """Memory the features hold."""
         arrays = [self.ids, self.digests, self.indptr, self.row_ptr, self.row_terms, self.row_data, self.vocab,
                   self.vocab_idf, self.centroid, self.terms, self.counts]  # fmt: skip
-        return sum(a.nbytes for a in arrays if a is not None and not isinstance(a, np.memmap))
+        return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
 
     # ---- the cache: plain .npy files, written beside and moved into place ----
 
@@ -402,18 +450,21 @@ class Features:
         """The cached features, derived and with the raw counts left on disk; None when there are none of
         this format, or they do not add up."""
         f = cls.__new__(cls)
-        meta = f._read(folder, ("ids", "digests", "indptr", "terms", "counts"), mmap=True)
+        meta = f._read(folder, ("ids", "digests", "indptr", "terms", "counts"), lazy=True)
         if meta is None:
             return None
         f.rev = int(meta.get("rev", 0))
-        f.derive()
+        try:
+            f.derive()
+        except ValueError:
+            return None
         f.drop_counts()
         return f
 
     def load_counts(self, folder: Path) -> bool:
         """Read the raw counts back (to extend the features); False if the cache no longer matches."""
         copy = Features.__new__(Features)
-        meta = copy._read(folder, RAW, mmap=False)
+        meta = copy._read(folder, RAW, lazy=False)
         if meta is None or not np.array_equal(copy.ids, self.ids) or not np.array_equal(copy.indptr, self.indptr):
             return False
         self.terms, self.counts = copy.terms, copy.counts
@@ -422,7 +473,9 @@ class Features:
     def drop_counts(self) -> None:
         self.terms = self.counts = None
 
-    def _read(self, folder: Path, names: Sequence[str], mmap: bool) -> dict | None:
+    def _read(self, folder: Path, names: Sequence[str], lazy: bool) -> dict | None:
+        """The cache's arrays into this object (lazy: the raw counts stay in their files, read a slice at a
+        time by derive()), and its meta; None if it is of another format or does not add up."""
         try:
             meta = json.loads((folder / "meta.json").read_text())
             if (meta.get("format"), meta.get("hash_bits"), meta.get("title_weight")) != (
@@ -432,8 +485,9 @@ class Features:
             ):
                 return None
             for name in names:
-                setattr(self, name, np.load(folder / f"{name}.npy", mmap_mode="r" if mmap else None,
-                                            allow_pickle=False))  # fmt: skip
+                path = folder / f"{name}.npy"
+                setattr(self, name, _Column(path) if lazy and name in ("terms", "counts")
+                        else np.load(path, allow_pickle=False))  # fmt: skip
         except (OSError, ValueError, KeyError, EOFError, TypeError, AttributeError):
             return None
         n = len(self.ids)
@@ -445,9 +499,8 @@ class Features:
                 or self.terms.dtype != np.uint32 or self.counts.dtype != np.uint8
                 or np.any(np.diff(self.indptr) < 0) or np.any(np.diff(self.ids) <= 0)):  # fmt: skip
             return None
-        if len(self.terms) and int(self.terms.max()) >> HASH_BITS:
+        if not lazy and len(self.terms) and int(self.terms.max()) >> HASH_BITS:  # lazy: derive() checks
             return None
-        self.ids, self.digests, self.indptr = np.array(self.ids), np.array(self.digests), np.array(self.indptr)
         return meta
 
 
