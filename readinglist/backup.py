@@ -26,11 +26,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from readinglist import paths
-from readinglist.importers.base import Record
-from readinglist.importers.matching import Existing, Incoming, _norm_title, same_content
 from readinglist.papers import DEFAULT_STATE, PRIORITIES, STATES, ImportFailure, Paper, StoreError, normalise_tags
 
 if TYPE_CHECKING:
+    from readinglist.importers.base import Record
     from readinglist.library import Library
     from readinglist.store import Store
 
@@ -190,6 +189,8 @@ def read_document(path: Path) -> dict[str, Any]:
 
 
 def _record(entry: dict[str, Any]) -> Record:
+    from readinglist.importers.base import Record
+
     year = entry.get("year")
     return Record(
         title=str(entry.get("title") or ""),
@@ -205,6 +206,7 @@ def _record(entry: dict[str, Any]) -> Record:
 def _find(store: Store, entries: list[dict[str, Any]]) -> tuple[dict[int, int], list[int]]:
     """Which library paper each entry is: the same content, else the same title with agreeing content.
     Returns (entry index → paper id, indexes of entries not found)."""
+    from readinglist.importers.matching import Existing, Incoming, _norm_title, same_content
     from readinglist.importing import content_hash
     from readinglist.markup import to_plain
 

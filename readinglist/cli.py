@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from readinglist import __version__
-from readinglist.export import GROUPS, ExportOptions, export, render
 from readinglist.library import Library
 from readinglist.papers import (
     EXPORT_FORMATS,
+    EXPORT_GROUPS,
     STATE_HINTS,
     STATE_MARKS,
     STATES,
+    ExportOptions,
     ImportCancelled,
     ImportFailure,
     NothingToLearn,
@@ -193,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", type=Path, metavar="FILE")
     s.add_argument("--format", choices=list(EXPORT_FORMATS), default=None)
     s.add_argument("--list", metavar="NAME", dest="smart_list", help="the papers of a saved list")
-    s.add_argument("--group", choices=GROUPS, default="state")
+    s.add_argument("--group", choices=EXPORT_GROUPS, default="state")
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
 
@@ -514,6 +515,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             say(f"no paper has every word of “{args.query}”; nothing to export")
             if result.correction:
                 say(f"did you mean “{result.correction}”?")
+        from readinglist.export import export, render  # not at start-up: the window does not need it
+
         papers = lib.papers([] if result.partial else result.ids)
         options = ExportOptions(
             format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query,

@@ -19,7 +19,6 @@ import io
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -29,27 +28,19 @@ from readinglist.markup import to_markdown
 from readinglist.papers import (
     CSV_COLUMNS,
     EXPORT_FORMATS,
+    EXPORT_GROUPS,
     FORMULA_STARTS,
     REPORT_ORDER,
     STATE_LABELS,
     ExportError,
+    ExportOptions,
     Paper,
 )
 
 CODE_HOSTS = ("github.com", "gitlab.com", "huggingface.co", "bitbucket.org", "codeberg.org")
 GROUP_ORDER = REPORT_ORDER  # read, skimmed, queued, unread, skipped: a reading list starts with what was read
-GROUPS = ("state", "tag", "none")
+GROUPS = EXPORT_GROUPS
 LIST_NOTE_DEPTH = 2  # a note's `# Heading` is `###` in the reading list: under its section's `##`
-
-
-@dataclass
-class ExportOptions:
-    format: str = "markdown"
-    group: str = "state"  # "state" | "tag" | "none"
-    abstracts: bool = False
-    notes: bool = True
-    query: str = ""
-    scope: str = ""  # a human description ("current results", "selection", "all papers")
 
 
 def render(papers: Sequence[Paper], options: ExportOptions, today: date | None = None) -> str:

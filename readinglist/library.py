@@ -19,10 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from readinglist import importing, paths
+from readinglist import paths
 from readinglist.backup import RestoreSummary, auto_backup, write_backup
 from readinglist.backup import restore as restore_backup
-from readinglist.importing import ImportSummary, Progress
 from readinglist.papers import (
     DEFAULT_STATE,
     STATES,
@@ -45,12 +44,13 @@ from readinglist.papers import (
 from readinglist.store import now, open_store, unwritable
 
 if TYPE_CHECKING:
+    from readinglist.importing import ImportSummary, Progress
     from readinglist.index import Index, IndexUpdater
     from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
     from readinglist.library_map import LibraryMap
     from readinglist.notes_folder import MergeSummary
 
-__all__ = ["ImportSummary", "Library"]
+__all__ = ["Library"]
 
 
 class Library:
@@ -241,6 +241,8 @@ class Library:
                         raise ImportCancelled("waiting for another import")
                     time.sleep(0.2 if cancel is None else 0)
             try:
+                from readinglist import importing  # not at start-up: the window opens without the importers
+
                 return importing.import_files(self.store, self.updater, files, progress, cancel, bundled)
             finally:
                 lock.release()

@@ -75,6 +75,22 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
         ExportFormat("obsidian", "Obsidian/Logseq notes folder", ""),  # a folder: one Markdown file per paper
     )
 }
+
+EXPORT_GROUPS = ("state", "tag", "none")  # how a reading list is sectioned
+
+
+@dataclass
+class ExportOptions:
+    """What an export writes (the CLI's flags, the window's Export dialog)."""
+
+    format: str = "markdown"
+    group: str = "state"  # one of EXPORT_GROUPS
+    abstracts: bool = False
+    notes: bool = True
+    query: str = ""
+    scope: str = ""  # a human description ("current results", "selection", "all papers")
+
+
 DEFAULT_EXPORT_FORMAT = "markdown"
 
 # what an import reads, by the suffix under any compression suffix (icml.jsonl.gz → .jsonl)

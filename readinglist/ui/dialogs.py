@@ -5,8 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QWidget
 
-from readinglist.export import ExportOptions
-from readinglist.papers import EXPORT_FORMATS
+from readinglist.papers import EXPORT_FORMATS, ExportOptions
 
 GROUPS = [("Reading state", "state"), ("Tag", "tag"), ("None", "none")]
 SCOPES = [("Current results", "results"), ("Selected papers", "selection"), ("All papers", "all")]

@@ -11,9 +11,8 @@ from PySide6.QtCore import QObject, QSettings, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from readinglist.export import ExportOptions, export
 from readinglist.library import Library
-from readinglist.papers import EXPORT_FORMATS
+from readinglist.papers import EXPORT_FORMATS, ExportOptions
 from readinglist.ui.dialogs import ExportDialog
 from readinglist.ui.notice import Notice
 from readinglist.ui.undo import papers
@@ -62,6 +61,8 @@ class Exporter(QObject):
         library, report, chunk = self._library, self.progressed.emit, self.CHUNK
 
         def work() -> int:
+            from readinglist.export import export  # on the worker, the first time: not at start-up
+
             chosen = list(ids) if ids is not None else library.search("").ids
             papers = []
             for start in range(0, len(chosen), chunk):

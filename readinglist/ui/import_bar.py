@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from readinglist.library import ImportSummary, Library
+from readinglist.library import Library
 from readinglist.papers import ImportCancelled, ImportFailure, import_file_filter
 from readinglist.ui.notice import Notice
 from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
+    from readinglist.importing import ImportSummary
     from readinglist.notes_folder import MergeSummary
 
 IMPORT_FILTER = import_file_filter()

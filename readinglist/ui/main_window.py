@@ -46,7 +46,6 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist import markup
-from readinglist.export import ExportOptions
 from readinglist.library import Library
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -54,6 +53,7 @@ from readinglist.papers import (
     STATE_KEYS,
     STATE_LABELS,
     STATES,
+    ExportOptions,
     QueryError,
     SearchResult,
     SmartList,
