@@ -25,9 +25,12 @@ from pathlib import Path
 SHARE = 0.3  # of an abstract's words replaced (shingles kept ≈ 0.7³: similarity ≈ 0.2 against SAME_ABSTRACT 0.8)
 DONOR_EVERY = 37  # the words put in come from every 37th paper of the corpus
 SEED = 18
+VERSION = 2  # of the perturbation: in the cached file's name, so a changed rule makes a new file
 # a token that is a word (maybe in brackets, quotes or before punctuation): LaTeX, URLs, code and numbers are
 # left as they are
 _TOKEN = re.compile(r"(?<!\S)[(\"'“]?([A-Za-z]{3,})[.,;:!?)\"'”]*(?!\S)")
+_LETTERS = re.compile(r"[A-Za-z]{3,}")
+_MARKUP = re.compile(r"[$\\{}]|://")
 _KEYS = ("id", "url", "doi", "key")  # a record's own identifiers, made distinct per copy
 
 
@@ -54,6 +57,10 @@ def donor_words(records: Sequence[dict] | Iterator[dict], every: int = DONOR_EVE
 
 def _swap(text: str, rng: random.Random, donors: Sequence[str], share: float, at_least_one: bool) -> str:
     spans = [m.span(1) for m in _TOKEN.finditer(text)]
+    if not spans and at_least_one:  # "IM2CAD", "Self-Paced Co-training": the letters inside the tokens
+        spans = [m.span() for m in _LETTERS.finditer(text)] if not _MARKUP.search(text) else []
+        if not spans:  # "3D", or markup only: a word more
+            return f"{text} {rng.choice(donors).capitalize()}"
     if not spans:
         return text
     picked = [i for i in range(len(spans)) if rng.random() < share]
@@ -90,11 +97,11 @@ def perturb(record: dict, copy: int, index: int, donors: Sequence[str], seed: in
 
 def synthesise(corpus: Path, copies: int, seed: int = SEED, folder: Path | None = None, log=print) -> Path:
     """The corpus `copies` times in one JSON Lines file in the cache folder (made once per corpus, copies and
-    seed; kept for the next run)."""
+    seed and version of the perturbation; kept for the next run)."""
     folder = folder or cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     stem = corpus.name.split(".")[0]
-    path = folder / f"{stem}-x{copies}-seed{seed}.jsonl"
+    path = folder / f"{stem}-x{copies}-seed{seed}-v{VERSION}.jsonl"
     if path.exists():
         return path
     log(f"writing {path} ({copies} copies of {corpus.name})…")
