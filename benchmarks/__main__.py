@@ -239,6 +239,8 @@ def goal_rows(run: dict) -> list[str]:
         rows.append("| window memory: suggestions, topics and map loaded / the session's peak (with the index "
                     f"writer and topics processes) | {c} | {lo} | | ≤ 300 MB (94k) | "
                     f"{met(lambda w: w['peak_mb'] <= GOALS['window_peak_mb']) if cls == '94k' else ''} |")  # fmt: skip
+        c, lo = both(lambda w: ", ".join(f"{k} {v:.0f}" for k, v in w.get("peak_after_mb", {}).items()) + " MB")
+        rows.append(f"| … the window's peak after each phase | {c} | {lo} | | | |")
         first = ws[next(iter(ws))]
         loaded = first.get("loaded", {})
         rows.append(

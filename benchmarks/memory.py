@@ -11,15 +11,24 @@ from pathlib import Path
 from benchmarks.reliability import descendants
 
 
-def rss_mb(pid: int) -> float:
-    """A process's resident set now (MB); 0 when it is gone."""
+def _status_mb(pid: int, field: str) -> float:
     try:
         for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident set now (MB); 0 when it is gone."""
+    return _status_mb(pid, "VmRSS")
+
+
+def high_water_mb(pid: int) -> float:
+    """A process's peak resident set so far (MB)."""
+    return _status_mb(pid, "VmHWM")
 
 
 def tree_mb(pid: int) -> float:

@@ -281,7 +281,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     from PySide6.QtWidgets import QApplication
 
     from benchmarks.heartbeat import Heartbeat
-    from benchmarks.memory import TreePeak, rss_mb
+    from benchmarks.memory import TreePeak, high_water_mb, rss_mb
     from readinglist.app import create_main_window
 
     tree = TreePeak().start()
@@ -329,6 +329,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     loaded = {"suggestions": suggester.ranking is not None, "topics": len(window.topics_section.topics),
               "map": map_view.data is not None}  # fmt: skip
     loaded_mb = rss_mb(os.getpid())
+    peaks = {"loading": high_water_mb(os.getpid())}  # the window's peak so far, after each phase
 
     field, table = window.search_bar.field, window.table.view
 
@@ -399,6 +400,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     window.table.select_row(0)
     wait_until(lambda: False, timeout_ms=500)  # a reader looks at the list before the first key
     typing_stall = heartbeat.worst()
+    peaks["typing"] = high_water_mb(os.getpid())
 
     # triage keys: mark and advance, as a reader does
     heartbeat.reset()
@@ -407,6 +409,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         app.processEvents()
     wait_until(lambda: window.library.flush_index(0.001))
     triage_stall = heartbeat.worst()
+    peaks["triage"] = high_water_mb(os.getpid())
 
     # scrolling the whole table
     heartbeat.reset()
@@ -417,6 +420,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         table.viewport().repaint()
         app.processEvents()
     scroll_stall = heartbeat.worst()
+    peaks["scrolling"] = high_water_mb(os.getpid())
 
     # recomputing: the suggestions re-ranked and the topics and map computed again (a child process computes
     # them; the window waits, stores and shows them)
@@ -429,6 +433,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     wait_until(lambda: window.search_bar.idle)
     recompute_s = time.perf_counter() - t_recompute
     recompute_stall = heartbeat.worst()
+    peaks["recompute"] = high_water_mb(os.getpid())
 
     import_stall = None
     if import_file:
@@ -438,6 +443,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         window.start_import([Path(import_file)])
         wait_until(lambda: bool(finished), timeout_ms=900000)
         import_stall = heartbeat.worst()
+        peaks["import"] = high_water_mb(os.getpid())
     heartbeat.stop()
     rows = window.table.model.rowCount()
     window.close()
@@ -451,7 +457,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         "stall_import_ms": import_stall, "rows": rows,
         "stall_load_ms": load_stall, "load_s": load_s, "stall_recompute_ms": recompute_stall,
         "recompute_s": recompute_s, "loaded": loaded, "loaded_mb": round(loaded_mb, 1),
-        "tree_peak_mb": tree.stop(),
+        "tree_peak_mb": tree.stop(), "peak_after_mb": {k: round(v, 1) for k, v in peaks.items()},
         "keystroke_per_query_ms": {q: round(min(v), 1) for q, v in per_query.items()},
     })  # fmt: skip
 
