@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextlib.contextmanager
@@ -16,8 +20,11 @@ def beside(on: bool = True) -> Iterator[None]:
     if not on:
         yield
         return
-    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.busy"], stdout=subprocess.DEVNULL)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.busy"], stdout=subprocess.DEVNULL, cwd=ROOT, env=env)
     time.sleep(0.2)  # it is spinning before the measure starts
+    if proc.poll() is not None:
+        raise RuntimeError(f"the busy-loop process ended at once (exit code {proc.returncode})")
     try:
         yield
     finally:
