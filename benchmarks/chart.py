@@ -7,7 +7,7 @@ import math
 import os
 from pathlib import Path
 
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"]
 
 
 def draw(series: dict[str, list[tuple[int, float]]], goals: list[tuple[int, float]], path: Path) -> None:

@@ -53,11 +53,12 @@ def _status_mb(field: str) -> float:
 def probe(data_dir: str) -> dict:
     """One session with the window over the library in `data_dir` (run in a fresh process)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QPoint, QPointF, Qt, QTimer
+    from PySide6.QtCore import QEvent, QEventLoop, QPoint, QPointF, Qt, QTimer
     from PySide6.QtGui import QMouseEvent, QWheelEvent
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from benchmarks.heartbeat import Heartbeat
     from readinglist.app import create_main_window
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - the window needs it
@@ -88,19 +89,7 @@ def probe(data_dir: str) -> dict:
     window = create_main_window(Path(data_dir))
     window.resize(1400, 900)
     window.show()
-    clock = QElapsedTimer()
-    clock.start()
-    gaps: list[float] = []
-    last = [clock.elapsed()]
-
-    def beat() -> None:
-        now = clock.elapsed()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    heartbeat = QTimer()
-    heartbeat.setInterval(5)
-    heartbeat.timeout.connect(beat)
+    heartbeat = Heartbeat()
 
     def pause(ms: int) -> None:
         loop = QEventLoop()
@@ -117,14 +106,13 @@ def probe(data_dir: str) -> dict:
     current = [""]
 
     def phase(name: str) -> None:
-        gaps.clear()
-        last[0] = clock.elapsed()
+        heartbeat.reset()
         current[0] = name
 
     peaks: dict[str, float] = {}
 
     def end() -> None:
-        stalls[current[0]] = max(gaps, default=0.0)
+        stalls[current[0]] = heartbeat.worst()
         peaks[current[0]] = round(_status_mb("VmHWM"), 1)  # the peak so far, after each phase
 
     view = window.map_pane.view

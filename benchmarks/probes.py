@@ -75,16 +75,39 @@ def out(obj: dict) -> None:
 
 
 def probe_import(corpus: str, data_dir: str) -> None:
+    """`readinglist import` into the library, with the duplicate rules on as always: every chunk's records
+    are looked up among the other sources' papers (see the harness: the library already holds a sample of
+    the corpus from another file, so some merge). Peak memory counts Whoosh's writer processes too."""
+    from benchmarks import disk
+    from benchmarks.memory import TreePeak
     from readinglist.library import Library
 
+    tree = TreePeak().start()
     t = time.perf_counter()
     lib = Library.open(data_dir, seed=False)
     (summary,) = lib.import_files([Path(corpus)])
     seconds = time.perf_counter() - t
+    papers = lib.store.count()
     lib.close()
-    index_mb = sum(f.stat().st_size for f in (Path(data_dir) / "index").iterdir()) / 1e6
-    db_mb = (Path(data_dir) / "library.db").stat().st_size / 1e6
-    out({"seconds": seconds, "added": summary.added, "index_mb": round(index_mb, 1), "db_mb": round(db_mb, 1)})
+    tree_mb = tree.stop()
+    out({"seconds": seconds, "added": summary.added, "merged": summary.merged, "possible": summary.possible,
+         "papers": papers, "tree_peak_mb": tree_mb, **disk.library(Path(data_dir))})  # fmt: skip
+
+
+def probe_topics(data_dir: str) -> None:
+    """Topics and the map computed and stored as the window does it (a child process), timed; peak memory
+    of this process and its child."""
+    from benchmarks.memory import TreePeak
+    from readinglist.library import Library
+
+    tree = TreePeak().start()
+    lib = Library.open(data_dir, seed=False)
+    t = time.perf_counter()
+    lib.compute_topics(use_process=True)
+    seconds = time.perf_counter() - t
+    topics = len(lib.topics())
+    lib.close()
+    out({"seconds": seconds, "topics": topics, "tree_peak_mb": tree.stop()})
 
 
 def probe_naive(corpus: str) -> None:
@@ -249,13 +272,19 @@ def _fts_query(q: str) -> str | None:
 
 
 def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
+    """The window as a reader has it: suggestions ranked and the topics and their map loaded (when the library
+    has topics), then typing, triage keys, scrolling, suggestions and topics recomputed, and an import, each
+    with its worst event-loop stall; the window's memory with all of it loaded, and its peak."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QTimer
+    from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from benchmarks.heartbeat import Heartbeat
+    from benchmarks.memory import TreePeak, high_water_mb, rss_mb
     from readinglist.app import create_main_window
 
+    tree = TreePeak().start()
     app = QApplication.instance() or QApplication([])
     window = create_main_window(Path(data_dir))
     window.show()
@@ -263,20 +292,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     # measure the steady state: the annotations above (1 paper in 200) go through the background index
     # writer, and every search first waits for it (so that it sees them)
     window.library.settle_index()  # and any merge of small segments the writer process started
-
-    clock = QElapsedTimer()
-    clock.start()
-    gaps: list[float] = []
-    last = [clock.elapsed()]
-
-    def beat() -> None:
-        now = clock.elapsed()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    heartbeat = QTimer()
-    heartbeat.setInterval(5)
-    heartbeat.timeout.connect(beat)
+    heartbeat = Heartbeat()
 
     def wait_until(cond, timeout_ms: int = 60000) -> None:
         """Wait in Qt's own event loop, as the app does (the GIL is free while it sleeps); spinning
@@ -290,6 +306,30 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             tick.start()
             loop.exec()
             tick.stop()
+
+    suggester, topics_bar, map_view = window.suggester, window.topics_bar, window.map_pane.view
+
+    def ranked() -> bool:
+        return suggester.idle and (suggester.ranking is not None or suggester.reason is not None)
+
+    # loading: the first ranking of the suggestions (the marks above), the topics, the map shown once
+    heartbeat.start()
+    t_load = time.perf_counter()
+    has_topics = bool(window.library.topics())
+    wait_until(lambda: window.table.model.rowCount() > 0 and window.search_bar.idle)
+    suggester.schedule(force=True)  # the marks were made after the window ranked (nothing to learn from then)
+    wait_until(lambda: ranked() and not topics_bar.running, timeout_ms=1800000)
+    if has_topics:
+        window.show_tab(1)
+        wait_until(lambda: map_view.data is not None and map_view.up_to_date, timeout_ms=300000)
+        window.show_tab(0)
+    wait_until(lambda: window.search_bar.idle)
+    load_s = time.perf_counter() - t_load
+    load_stall = heartbeat.worst()
+    loaded = {"suggestions": suggester.ranking is not None, "topics": len(window.topics_section.topics),
+              "map": map_view.data is not None}  # fmt: skip
+    loaded_mb = rss_mb(os.getpid())
+    peaks = {"loading": high_water_mb(os.getpid())}  # the window's peak so far, after each phase
 
     field, table = window.search_bar.field, window.table.view
 
@@ -319,11 +359,11 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     latencies = []
     painted_latencies = []
     per_query: dict[str, list[float]] = {}
-    heartbeat.start()
-    last[0] = clock.elapsed()
-    gaps.clear()
+    pasted = [text for _, text in pasted_queries(window.library)]  # titles and sentences, as the goal says
+    pasted_latencies: list[float] = []
+    heartbeat.reset()
     for _ in range(int(reps)):
-        for q in QUERIES:
+        for q in [*QUERIES, *pasted]:
             typed = last_key(q)
             field.setFocus()
             field.setText(typed[:-1])
@@ -343,7 +383,10 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
             window.searchFinished.disconnect(conn)
             if done and (r := window.search_bar.last_result) is not None and r.query == typed:
                 latencies.append(done[-1] - t0)  # every match, ranked, in the table
-                per_query.setdefault(q, []).append(latencies[-1] * 1000)
+                if q in QUERIES:
+                    per_query.setdefault(q, []).append(latencies[-1] * 1000)
+                else:
+                    pasted_latencies.append(latencies[-1])
                 wait_until(lambda: bool(watch.painted), timeout_ms=2000)
                 if watch.painted:
                     painted_latencies.append(watch.painted[0] - t0)  # and those rows on the screen
@@ -356,47 +399,65 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     table.setFocus()
     window.table.select_row(0)
     wait_until(lambda: False, timeout_ms=500)  # a reader looks at the list before the first key
-    typing_stall = max(gaps) if gaps else 0.0
+    typing_stall = heartbeat.worst()
+    peaks["typing"] = high_water_mb(os.getpid())
 
     # triage keys: mark and advance, as a reader does
-    gaps.clear()
-    last[0] = clock.elapsed()
+    heartbeat.reset()
     for key in "rsurrsjjkk" * 3:
         QTest.keyClick(table, key)
         app.processEvents()
     wait_until(lambda: window.library.flush_index(0.001))
-    triage_stall = max(gaps) if gaps else 0.0
+    triage_stall = heartbeat.worst()
+    peaks["triage"] = high_water_mb(os.getpid())
 
     # scrolling the whole table
-    gaps.clear()
-    last[0] = clock.elapsed()
+    heartbeat.reset()
     bar = table.verticalScrollBar()
     steps = 200
     for i in range(steps + 1):
         bar.setValue(bar.maximum() * i // steps)
         table.viewport().repaint()
         app.processEvents()
-    scroll_stall = max(gaps) if gaps else 0.0
+    scroll_stall = heartbeat.worst()
+    peaks["scrolling"] = high_water_mb(os.getpid())
+
+    # recomputing: the suggestions re-ranked and the topics and map computed again (a child process computes
+    # them; the window waits, stores and shows them)
+    heartbeat.reset()
+    t_recompute = time.perf_counter()
+    suggester.schedule(force=True)
+    if has_topics:
+        topics_bar.recompute()
+    wait_until(lambda: ranked() and not topics_bar.running, timeout_ms=1800000)
+    wait_until(lambda: window.search_bar.idle)
+    recompute_s = time.perf_counter() - t_recompute
+    recompute_stall = heartbeat.worst()
+    peaks["recompute"] = high_water_mb(os.getpid())
 
     import_stall = None
     if import_file:
-        gaps.clear()
-        last[0] = clock.elapsed()
+        heartbeat.reset()
         finished = []
         window.importFinished.connect(lambda r: finished.append(r))
         window.start_import([Path(import_file)])
         wait_until(lambda: bool(finished), timeout_ms=900000)
-        import_stall = max(gaps) if gaps else 0.0
+        import_stall = heartbeat.worst()
+        peaks["import"] = high_water_mb(os.getpid())
     heartbeat.stop()
     rows = window.table.model.rowCount()
     window.close()
     window.shutdown()
     out({
         "keystroke_p50_ms": pct(latencies, 50) * 1000, "keystroke_p95_ms": pct(latencies, 95) * 1000,
+        "keystroke_pasted_p95_ms": pct(pasted_latencies, 95) * 1000, "typed_queries": len(QUERIES) + len(pasted),
         "keystroke_painted_p50_ms": pct(painted_latencies, 50) * 1000,
         "keystroke_painted_p95_ms": pct(painted_latencies, 95) * 1000,
         "stall_typing_ms": typing_stall, "stall_triage_ms": triage_stall, "stall_scroll_ms": scroll_stall,
         "stall_import_ms": import_stall, "rows": rows,
+        "stall_load_ms": load_stall, "load_s": load_s, "stall_recompute_ms": recompute_stall,
+        "recompute_s": recompute_s, "loaded": loaded, "loaded_mb": round(loaded_mb, 1),
+        "tree_peak_mb": tree.stop(), "peak_after_mb": {k: round(v, 1) for k, v in peaks.items()},
         "keystroke_per_query_ms": {q: round(min(v), 1) for q, v in per_query.items()},
     })  # fmt: skip
 
@@ -428,7 +489,7 @@ def probe_bare_window() -> None:
 if __name__ == "__main__":
     name, *args = sys.argv[1:]
     {"import": probe_import, "naive": probe_naive, "search": probe_search, "window": probe_window,
-     "bare-window": probe_bare_window}[name](*args)  # fmt: skip
+     "bare-window": probe_bare_window, "topics": probe_topics}[name](*args)  # fmt: skip
     sys.stdout.flush()
     # Skip interpreter finalisation: PySide6 6.12 can abort while garbage-collecting Qt objects at exit
     # (bool_dealloc) after a QTest-driven session; the measurement is already printed.

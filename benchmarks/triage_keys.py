@@ -33,9 +33,20 @@ def _pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))] if values else 0.0
 
 
+def _heartbeat():  # type: ignore[no-untyped-def]
+    """benchmarks/heartbeat.py's Heartbeat, loaded from this checkout by its path: the probe runs with
+    another checkout first on PYTHONPATH (its readinglist is the one measured), which may have none."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_rl_heartbeat", HERE.parent / "heartbeat.py")
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.Heartbeat()
+
+
 def probe(data_dir: str, keys: str, rounds: str, lists: str = "0") -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -71,19 +82,7 @@ def probe(data_dir: str, keys: str, rounds: str, lists: str = "0") -> None:
 
     wait_until(lambda: window.table.model.rowCount() > 0)
     settle(1500)  # the warm-up: the index loaded, the writer process started
-    clock = QElapsedTimer()
-    clock.start()
-    gaps: list[float] = []
-    last = [clock.elapsed()]
-
-    def beat() -> None:
-        now = clock.elapsed()
-        gaps.append(now - last[0])
-        last[0] = now
-
-    heartbeat = QTimer()
-    heartbeat.setInterval(5)
-    heartbeat.timeout.connect(beat)
+    heartbeat = _heartbeat()
     table = window.table.view
     out: dict[str, dict[str, float]] = {}
     for view in VIEWS:
@@ -100,8 +99,7 @@ def probe(data_dir: str, keys: str, rounds: str, lists: str = "0") -> None:
             table.setFocus()
             window.table.select_row(0)
             settle(1000)  # the paper selected is shown, its related papers found
-            gaps.clear()
-            last[0] = clock.elapsed()
+            heartbeat.reset()
             for key in keys:
                 t0 = time.perf_counter()
                 QTest.keyClick(table, key)
@@ -111,10 +109,10 @@ def probe(data_dir: str, keys: str, rounds: str, lists: str = "0") -> None:
                 wait_until(lambda done=done: bool(done))
                 costs.append((t1 - t0) * 1000)
                 shown_next.append((done[0] - t0) * 1000)
-            key_gaps += gaps
-            gaps.clear()
+            key_gaps += heartbeat.gaps
+            heartbeat.reset()
             settle(LIST_PAUSE_MS)  # the lists are recounted once the keys pause
-            pause_gaps += gaps
+            pause_gaps += heartbeat.gaps
         heartbeat.stop()
         out[view] = {
             "rows": window.table.model.rowCount(),

@@ -1,0 +1,161 @@
+"""The scale envelope (issue 18): a library several times the all-venues corpus, and how each measure grows.
+
+`synthesise` writes the corpus `copies` times into one JSON Lines file (a cache folder, never the repo): the
+first copy as it is, each further one with a share of its title's and abstract's words replaced by words of
+other papers (a fixed seed), so that the copies are different papers to the duplicate rules
+(importers.duplicates: another title key, another abstract key, abstracts' 3-word shingles far below the
+"same text" threshold) while the text keeps the corpus's vocabulary and lengths. `exponents` fits how a
+measure grows between library sizes and says which grow faster than n log n.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import lzma
+import math
+import os
+import random
+import re
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+SHARE = 0.3  # of an abstract's words replaced (shingles kept ≈ 0.7³: similarity ≈ 0.2 against SAME_ABSTRACT 0.8)
+DONOR_EVERY = 37  # the words put in come from every 37th paper of the corpus
+SEED = 18
+VERSION = 2  # of the perturbation: in the cached file's name, so a changed rule makes a new file
+# a token that is a word (maybe in brackets, quotes or before punctuation): LaTeX, URLs, code and numbers are
+# left as they are
+_TOKEN = re.compile(r"(?<!\S)[(\"'“]?([A-Za-z]{3,})[.,;:!?)\"'”]*(?!\S)")
+_LETTERS = re.compile(r"[A-Za-z]{3,}")
+_MARKUP = re.compile(r"[$\\{}]|://")
+_KEYS = ("id", "url", "doi", "key")  # a record's own identifiers, made distinct per copy
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("READINGLIST_SCALE_DIR", Path(tempfile.gettempdir()) / "readinglist-scale"))
+
+
+def read_records(path: Path) -> Iterator[dict]:
+    opener = {".gz": gzip.open, ".xz": lzma.open}.get(path.suffix, open)
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
+
+
+def donor_words(records: Sequence[dict] | Iterator[dict], every: int = DONOR_EVERY) -> list[str]:
+    """The words other papers lend: those of every `every`-th record's title and abstract."""
+    words: list[str] = []
+    for i, r in enumerate(records):
+        if i % every == 0:
+            words += _TOKEN.findall(f"{r.get('title') or ''} {r.get('abstract') or ''}")
+    return words
+
+
+def _swap(text: str, rng: random.Random, donors: Sequence[str], share: float, at_least_one: bool) -> str:
+    spans = [m.span(1) for m in _TOKEN.finditer(text)]
+    if not spans and at_least_one:  # "IM2CAD", "Self-Paced Co-training": the letters inside the tokens
+        spans = [m.span() for m in _LETTERS.finditer(text)] if not _MARKUP.search(text) else []
+        if not spans:  # "3D", or markup only: a word more
+            return f"{text} {rng.choice(donors).capitalize()}"
+    if not spans:
+        return text
+    picked = [i for i in range(len(spans)) if rng.random() < share]
+    if at_least_one and len(picked) < max(1, round(share * len(spans))):
+        picked = sorted(rng.sample(range(len(spans)), max(1, round(share * len(spans)))))
+    out, end = [], 0
+    for i in picked:
+        a, b = spans[i]
+        old = text[a:b]
+        new = old
+        while new.casefold() == old.casefold():  # a word that is really another
+            new = rng.choice(donors)
+        new = new.capitalize() if old[0].isupper() else new.lower()
+        out += [text[end:a], new]
+        end = b
+    return "".join(out) + text[end:]
+
+
+def perturb(record: dict, copy: int, index: int, donors: Sequence[str], seed: int = SEED,
+            share: float = SHARE) -> dict:  # fmt: skip
+    """Copy `copy` (≥ 1) of the record: a share of its title's words (at least one) and of its abstract's
+    replaced by donor words, its identifiers marked with the copy; the same for the same arguments."""
+    rng = random.Random(f"{seed}:{copy}:{index}")
+    out = dict(record)
+    if record.get("title"):
+        out["title"] = _swap(record["title"], rng, donors, share, at_least_one=True)
+    if record.get("abstract"):
+        out["abstract"] = _swap(record["abstract"], rng, donors, share, at_least_one=True)
+    for key in _KEYS:
+        if isinstance(record.get(key), str) and record[key]:
+            out[key] = f"{record[key]}#copy{copy}"
+    return out
+
+
+def synthesise(corpus: Path, copies: int, seed: int = SEED, folder: Path | None = None, log=print) -> Path:
+    """The corpus `copies` times in one JSON Lines file in the cache folder (made once per corpus, copies and
+    seed and version of the perturbation; kept for the next run)."""
+    folder = folder or cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = corpus.name.split(".")[0]
+    path = folder / f"{stem}-x{copies}-seed{seed}-v{VERSION}.jsonl"
+    if path.exists():
+        return path
+    log(f"writing {path} ({copies} copies of {corpus.name})…")
+    donors = donor_words(read_records(corpus))
+    part = path.with_suffix(".part")
+    with open(part, "w", encoding="utf-8") as f:
+        for copy in range(copies):
+            for i, r in enumerate(read_records(corpus)):
+                f.write(json.dumps(r if copy == 0 else perturb(r, copy, i, donors, seed), ensure_ascii=False) + "\n")
+    part.replace(path)
+    return path
+
+
+def distinct_check(corpus: Path, copies: int, seed: int = SEED, every: int = 10) -> dict[str, int]:
+    """The duplicate rules' verdict on every `every`-th record against each of its copies (readinglist's
+    own importers.duplicates.compare): how many pairs are the same paper, possibly the same, distinct."""
+    from readinglist import markup
+    from readinglist.importers.duplicates import Candidate, compare
+
+    def candidate(r: dict) -> Candidate:
+        return Candidate(markup.title_plain(r.get("title") or ""), list(r.get("authors") or []), r.get("year"),
+                         r.get("venue") or "", markup.to_plain(r.get("abstract") or ""))  # fmt: skip
+
+    records = list(read_records(corpus))
+    donors = donor_words(records)
+    counts = {"same": 0, "possible": 0, "distinct": 0}
+    for i in range(0, len(records), every):
+        for copy in range(1, copies):
+            verdict, _ = compare(candidate(records[i]), candidate(perturb(records[i], copy, i, donors, seed)))
+            counts[verdict.value] += 1
+    return counts
+
+
+# ---- growth ------------------------------------------------------------------------------------------
+
+
+def exponent(n1: float, y1: float, n2: float, y2: float) -> float:
+    """k in y ∝ nᵏ between two library sizes."""
+    return math.log(y2 / y1) / math.log(n2 / n1)
+
+
+def n_log_n_exponent(n1: float, n2: float) -> float:
+    """The exponent n log n shows between the two sizes (a little over 1)."""
+    return math.log((n2 * math.log(n2)) / (n1 * math.log(n1))) / math.log(n2 / n1)
+
+
+def exponents(points: Sequence[tuple[int, float]]) -> list[dict]:
+    """Between each pair of consecutive sizes (sorted): the fitted exponent, n log n's, and whether the
+    measure grows faster than n log n there. Sizes or values ≤ 0 (or missing) are skipped."""
+    pts = sorted((n, y) for n, y in points if n > 1 and y is not None and y == y and y > 0)
+    out = []
+    for (n1, y1), (n2, y2) in itertools.pairwise(pts):
+        if n2 == n1:
+            continue
+        k, ref = exponent(n1, y1, n2, y2), n_log_n_exponent(n1, n2)
+        out.append({"from": n1, "to": n2, "exponent": round(k, 2), "n_log_n": round(ref, 2), "faster": k > ref})
+    return out
