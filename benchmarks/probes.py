@@ -473,16 +473,19 @@ def probe_bare_window() -> None:
     table = QTableView()
     window.setCentralWidget(table)
 
+    painted: list[float] = []
+
     class Watch(QObject):
         def eventFilter(self, obj, event):
             if event.type() == QEvent.Type.Paint:
-                QTimer.singleShot(0, app.quit)
+                QTimer.singleShot(0, lambda: (painted.append(time.time()), app.quit()))  # as the smoke test
             return False
 
     watch = Watch()
     table.viewport().installEventFilter(watch)
     window.show()
     app.exec()
+    print(f"painted at {painted[0]:.3f}", file=sys.stderr)
     out({})
 
 
