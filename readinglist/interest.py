@@ -294,12 +294,18 @@ class Features:
         n, space = len(self.ids), 1 << HASH_BITS
         df = np.zeros(space, np.int32)
         for lo in range(0, len(self.terms), READ):
-            chunk = self.terms[lo : lo + READ]
+            chunk = np.asarray(self.terms[lo : lo + READ])
             if len(chunk) and int(chunk.max()) >> HASH_BITS:
                 raise ValueError("a term outside the hashed space")
+            if len(chunk) < space >> 3:  # few terms (a small library): counted by a sort, not over the space
+                found, counts = np.unique(chunk, return_counts=True)
+                df[found] += counts.astype(np.int32)
+                continue
             df += np.bincount(chunk, minlength=space)  # int64 into int32: same kind, in place
         useful = (df >= MIN_DF) & (df <= max(MAX_DF * n, MAX_DF_FLOOR))
-        idf = (np.log((1.0 + n) / (1.0 + df)) + 1.0).astype(np.float32)
+        idf = np.empty(space, np.float32)
+        for lo in range(0, space, BLOCK):  # in float64 a block at a time: over the whole space at once it took
+            idf[lo : lo + BLOCK] = np.log((1.0 + n) / (1.0 + df[lo : lo + BLOCK])) + 1.0  # three 34 MB temporaries
         del df
         row_lengths = np.zeros(n, np.int64)  # what each row keeps: its useful terms, at most TOP_TERMS
         for lo, hi, first, last in self._blocks(self.indptr):
