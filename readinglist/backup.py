@@ -226,7 +226,7 @@ def _find(store: Store, entries: list[dict[str, Any]]) -> tuple[dict[int, int], 
     for i in rest:
         r = records[i]
         cands = [(pid, a) for pid, a in by_title.get(_norm_title(r.title), []) if pid not in taken] if r.title else []
-        texts = {p.id: p.plain_abstract for p in store.papers([pid for pid, _ in cands])} if cands else {}
+        texts = {p.id: p.abstract for p in store.papers([pid for pid, _ in cands])} if cands else {}
         incoming = Incoming("", r.title, to_plain(r.abstract), r.authors)
         match = next((pid for pid, a in cands if same_content(Existing(pid, "", r.title, texts.get(pid, ""), a),
                                                               incoming)), None)  # fmt: skip

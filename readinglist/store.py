@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from readinglist import citekeys
 from readinglist.collation import authors_key, authors_short, title_key
+from readinglist.markup import to_plain
 from readinglist.papers import (
     DEFAULT_STATE,
     PRIORITIES,
@@ -62,12 +63,13 @@ SORT_COLUMNS = {
 
 
 # what an import writes (and a revised record rewrites); everything else on a paper is the user's
-CONTENT_COLUMNS = ["content_hash", "source_key", "title", "auto_title", "abstract", "plain_abstract", "authors",
-                   "venue", "year", "url", "links"]  # fmt: skip
+# (the abstract's plain text is not stored: derived where it is read, see _m0016_derived_plain_abstract)
+CONTENT_COLUMNS = ["content_hash", "source_key", "title", "auto_title", "abstract", "authors", "venue", "year",
+                   "url", "links"]  # fmt: skip
 
 
 def _content_values(p: NewPaper) -> tuple[object, ...]:
-    return (p.content_hash, p.source_key, p.title, p.auto_title, p.abstract, p.plain_abstract,
+    return (p.content_hash, p.source_key, p.title, p.auto_title, p.abstract,
             json.dumps(p.authors, ensure_ascii=False), p.venue, p.year, p.url, json.dumps(p.links))  # fmt: skip
 
 
@@ -255,6 +257,17 @@ def _m0015_author_names(db: sqlite3.Connection) -> None:
         _set_columns(db, [pid for _, pid in changed])  # the Authors column and its sort key
 
 
+def _m0016_derived_plain_abstract(db: sqlite3.Connection) -> None:
+    """The plain text of an abstract is no longer stored beside it: it was a third of the database (92 MB
+    of 331 at 94k papers) to spare deriving it, which costs ~0.05 ms a paper where it is read (the index,
+    suggestions, topics, matching; see docs/performance-changes.md). The file is compacted after (VACUUM)."""
+    if "plain_abstract" in _columns(db, "papers"):
+        db.execute("ALTER TABLE papers DROP COLUMN plain_abstract")
+
+
+_m0016_derived_plain_abstract.compacts = True  # type: ignore[attr-defined]
+
+
 def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
     plain title of each paper imported with math in its title is derived again. Only those rows change;
@@ -436,11 +449,11 @@ def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
 
     for chunk in _chunks(list(ids), 900):
         rows = db.execute(
-            f"SELECT id, title, plain_abstract FROM papers WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            f"SELECT id, title, abstract FROM papers WHERE id IN ({','.join('?' * len(chunk))})", chunk
         ).fetchall()
         db.executemany(
             "INSERT OR REPLACE INTO paper_keys(paper_id, title_key, text_key) VALUES (?, ?, ?)",
-            [(pid, title_key_of_raw(title), text_key(plain)) for pid, title, plain in rows],
+            [(pid, title_key_of_raw(title), text_key(to_plain(abstract))) for pid, title, abstract in rows],
         )
 
 
@@ -460,6 +473,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0013_interests", _m0013_interests),
     ("0014_duplicates", _m0014_duplicates),
     ("0015_author_names", _m0015_author_names),
+    ("0016_derived_plain_abstract", _m0016_derived_plain_abstract),
 ]
 
 
@@ -665,7 +679,15 @@ class Store:
                 if rebuilds:
                     db.execute("PRAGMA foreign_keys = ON")
         self._tables = None
+        if done and any(getattr(fn, "compacts", False) for _, fn in pending):
+            self._compact()
         return [name for name, _ in pending]
+
+    def _compact(self) -> None:
+        """Give the pages a migration freed back to the file system (VACUUM: a copy of the database is written,
+        so it needs that much free space). If it cannot run now, nothing is lost: SQLite reuses the pages."""
+        with suppress(sqlite3.Error):
+            self.db.execute("VACUUM")
 
     def backup(self, target: Path) -> Path:
         """A consistent copy of the database (SQLite's online backup, safe while in use)."""
@@ -697,9 +719,10 @@ class Store:
             return int(cur.lastrowid or 0)
 
     def source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
-        """(id, content_hash, title, plain_abstract, authors) of a source's papers, for matching a re-import."""
+        """(id, content_hash, title, abstract, authors) of a source's papers, for matching a re-import (the
+        matcher derives an abstract's plain text only if it compares it)."""
         rows = self.db.execute(
-            "SELECT id, content_hash, title, plain_abstract, authors FROM papers WHERE source_id = ?", (source_id,)
+            "SELECT id, content_hash, title, abstract, authors FROM papers WHERE source_id = ?", (source_id,)
         )
         return [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows] + self.linked_source_papers(source_id)
 
@@ -709,7 +732,7 @@ class Store:
         if not self.has_table("paper_sources"):
             return []
         rows = self.db.execute(
-            "SELECT p.id, ps.content_hash, ps.title, p.plain_abstract, p.authors FROM paper_sources ps"
+            "SELECT p.id, ps.content_hash, ps.title, p.abstract, p.authors FROM paper_sources ps"
             " JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
             (source_id,),
         )
@@ -862,7 +885,7 @@ class Store:
 
     _SELECT = (
         "SELECT p.id, p.uid, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.title, p.auto_title,"
-        " p.user_title, p.abstract, p.plain_abstract, p.authors, p.venue, p.year, p.url, p.links, p.state,"
+        " p.user_title, p.abstract, p.authors, p.venue, p.year, p.url, p.links, p.state,"
         " p.note, s.name, p.in_source, p.updated_at, {key}, {priority} FROM papers p"
         " LEFT JOIN sources s ON s.id = p.source_id"
     )
@@ -891,19 +914,19 @@ class Store:
             auto_title=row[4],
             user_title=row[5],
             abstract=row[6],
-            plain_abstract=row[7],
-            authors=json.loads(row[8]),
-            venue=row[9],
-            year=row[10],
-            url=row[11],
-            links=json.loads(row[12]),
-            state=row[13],
-            note=row[14],
-            source=row[15] or "",
-            in_source=bool(row[16]),
-            updated_at=row[17],
-            citation_key=row[18] or "",
-            priority=row[19],
+            plain_abstract=to_plain(row[6]),
+            authors=json.loads(row[7]),
+            venue=row[8],
+            year=row[9],
+            url=row[10],
+            links=json.loads(row[11]),
+            state=row[12],
+            note=row[13],
+            source=row[14] or "",
+            in_source=bool(row[15]),
+            updated_at=row[16],
+            citation_key=row[17] or "",
+            priority=row[18],
             tags=tags,
         )
 
@@ -1127,19 +1150,20 @@ class Store:
         (0: every paper), in id order and a batch at a time: what the interest ranking's features are
         built from, without building Paper objects. After a mark this reads one row: the ids come from the
         revision index (SQLite's planner would walk the whole table for `rev`, stored behind the abstracts)."""
-        columns = "SELECT id, content_hash, auto_title, plain_abstract FROM papers"
+        columns = "SELECT id, content_hash, auto_title, abstract FROM papers"
         if rev <= 0:
             last = 0
             while True:
                 rows = self.db.execute(f"{columns} WHERE id > ? ORDER BY id LIMIT ?", (last, batch)).fetchall()
-                yield from rows
+                yield from ((pid, h, title, to_plain(abstract)) for pid, h, title, abstract in rows)
                 if len(rows) < batch:
                     return
                 last = rows[-1][0]
         ids = sorted(r[0] for r in self.db.execute("SELECT id FROM papers INDEXED BY papers_rev WHERE rev > ?", (rev,)))
         for chunk in _chunks(ids, min(batch, 900)):
             marks = ",".join("?" * len(chunk))
-            yield from self.db.execute(f"{columns} WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
+            rows = self.db.execute(f"{columns} WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
+            yield from ((pid, h, title, to_plain(abstract)) for pid, h, title, abstract in rows)
 
     def all_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
@@ -1417,15 +1441,14 @@ class Store:
     def topic_rows(self) -> Iterator[tuple[int, str, str]]:
         """(id, imported title, plain abstract) of every paper in id order, streamed: what topics are
         computed from (the imported title, not the user's own: topics follow content)."""
-        yield from self.db.execute("SELECT id, auto_title, plain_abstract FROM papers ORDER BY id")
+        for pid, title, abstract in self.db.execute("SELECT id, auto_title, abstract FROM papers ORDER BY id"):
+            yield pid, title, to_plain(abstract)
 
     def texts(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
         out: dict[int, tuple[str, str]] = {}
         for chunk in _chunks(list(ids), 900):
-            rows = self.db.execute(
-                f"SELECT id, auto_title, plain_abstract FROM papers WHERE id IN ({_marks(chunk)})", chunk
-            )
-            out.update({r[0]: (r[1], r[2]) for r in rows})
+            rows = self.db.execute(f"SELECT id, auto_title, abstract FROM papers WHERE id IN ({_marks(chunk)})", chunk)
+            out.update({r[0]: (r[1], to_plain(r[2])) for r in rows})
         return out
 
     def paper_topic_pairs(self) -> list[tuple[int, int]]:
@@ -1655,14 +1678,14 @@ class Store:
             wanted = sorted({k for k in keys if k})
             for chunk in _chunks(wanted, 900):
                 rows = self.db.execute(
-                    "SELECT p.id, k.title_key, k.text_key, p.auto_title, p.authors, p.year, p.venue, p.plain_abstract"
+                    "SELECT p.id, k.title_key, k.text_key, p.auto_title, p.authors, p.year, p.venue, p.abstract"
                     f" FROM paper_keys k JOIN papers p ON p.id = k.paper_id WHERE k.{column} IN ({_marks(chunk)})"
                     " AND p.source_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM paper_sources ps"
                     " WHERE ps.paper_id = p.id AND ps.source_id = ?)",
                     [*chunk, source_id, source_id],
                 )
                 for r in rows:
-                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7])
+                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], to_plain(r[7]))
         return list(found.values())
 
     def link_source(self, paper_id: int, source_id: int, content_hash: str, title: str, source_key: str) -> None:
@@ -1708,7 +1731,7 @@ class Store:
                 return False
             sets: dict[str, object] = {}
             if not row[0] and p.abstract:
-                sets |= {"abstract": p.abstract, "plain_abstract": p.plain_abstract, "links": json.dumps(p.links)}
+                sets |= {"abstract": p.abstract, "links": json.dumps(p.links)}
             if row[1] == "[]" and p.authors:
                 sets["authors"] = json.dumps(p.authors, ensure_ascii=False)
             if row[2] is None and p.year is not None:
@@ -1957,7 +1980,7 @@ class Store:
         out = []
         for (paper_json,) in rows:
             r = json.loads(paper_json)
-            out.append((r["id"], r["content_hash"], r["title"], r["plain_abstract"], json.loads(r["authors"])))
+            out.append((r["id"], r["content_hash"], r["title"], r["abstract"], json.loads(r["authors"])))
         return out
 
 

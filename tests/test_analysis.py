@@ -107,3 +107,27 @@ def test_tags_are_found_as_the_command_line_and_sidebar_show_them():
     assert [t.text for t in analyzer("must read,Deep RL,to-do", mode="index")] == ["must read", "deep rl", "to do"]
     # a query's piece that is no word is no tag (a pasted "=" or "--" must not become a required word)
     assert [t.text for t in analyzer("--", mode="query")] == [] and [t.text for t in analyzer("c++", mode="query")]
+
+
+def test_compact_positions_round_trip_and_postings_as_whoosh_makes_them():
+    """The index's positions (varint deltas) decode to what was encoded, count as Whoosh's frequency, and
+    the patched word_values gives what Whoosh's own (Token) path gives with that format."""
+    from whoosh.formats import Positions
+
+    from readinglist.index import patches
+    from readinglist.index.schema import CompactPositions, make_schema
+
+    assert patches.apply()
+    fmt = CompactPositions(field_boost=3.0)
+    for poslist in [[0], [5], [127], [128], [16383], [16384], [3, 4, 90, 91, 5000, 10**7], list(range(0, 3000, 7))]:
+        value = fmt.encode(poslist)
+        assert fmt.decode_positions(value) == poslist
+        assert fmt.decode_frequency(value) == len(poslist) and fmt.decode_weight(value) == 3.0 * len(poslist)
+    assert len(fmt.encode([17])) == 1 and len(Positions().encode([17])) > 10
+    assert fmt.decode_positions(fmt.combine([fmt.encode([1, 9]), fmt.encode([4])])) == [1, 4, 9]
+    original = Positions._readinglist_original  # type: ignore[attr-defined]
+    analyzer = WordAnalyzer()
+    for text in [*TEXTS, *CORPUS.split("\n\n"), "the of " * 300]:
+        assert fmt.word_values(text, analyzer, mode="index") == list(original(fmt, text, analyzer, mode="index"))
+    schema = make_schema()
+    assert all(type(schema[name].format) is CompactPositions for name in ("title", "abstract", "authors", "note"))

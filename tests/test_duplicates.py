@@ -87,6 +87,25 @@ def test_near_identical_abstract_under_another_title():
     assert text_key(ABSTRACT) == text_key(edited) and text_key("too short") == ""
 
 
+def test_text_key_is_the_first_words_folded_however_long_the_text() -> None:
+    """The key is folded from the start of a long abstract only: it must equal the key of the whole text
+    folded, with accents, ligatures and a word cut where the start ends."""
+    import hashlib
+    import re
+    import unicodedata
+
+    def reference(text: str) -> str:
+        folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).casefold()
+        words = re.findall(r"[^\W_]+", folded)
+        return hashlib.sha1(" ".join(words[:24]).encode()).hexdigest()[:20] if len(words) >= 25 else ""
+
+    accented = "Schölkopf’s ﬁrst Éléments de géométrie " * 3 + "naïve " * 10
+    for text in [ABSTRACT, accented, accented + ABSTRACT * 40, "é" * 500 + " " + ABSTRACT,
+                 "word " * 24, "word " * 25, "a_b " * 30, "x" * 383 + "é " + ABSTRACT]:  # fmt: skip
+        assert text_key(text) == reference(text)
+    assert text_key(accented) != ""
+
+
 # ---- at import: a record another file brought is merged into that paper ----
 
 

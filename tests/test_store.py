@@ -233,3 +233,38 @@ def test_a_new_library_packs_several_papers_a_page(tmp_path):
         assert s.db.execute("PRAGMA page_size").fetchone()[0] == 4096
     finally:
         s.close()
+
+
+def test_migration_0016_drops_the_stored_plain_abstract_and_gives_the_space_back(tmp_path, monkeypatch):
+    """A library from before 0016 kept each abstract twice; after it the plain text is derived where it is
+    read, the same text as was stored, the file is compacted and the old one kept as a backup."""
+    from readinglist.markup import to_plain
+    from readinglist.papers import NewPaper
+
+    path = tmp_path / "library.db"
+    monkeypatch.setattr(store_mod, "MIGRATIONS", [m for m in store_mod.MIGRATIONS if m[0] < "0016"])
+    s = Store(path)
+    abstract = "We bound the $\\ell_1$ risk of **sparse** models; see https://example.org/code. " * 40
+    papers = [NewPaper(f"{n:04d}seedabcdef", f"h{n}", f"k{n}", f"Title {n}", f"Title {n}", abstract + str(n), "",
+                       ["A. Author"], "V", 2020, "", [], []) for n in range(300)]  # fmt: skip
+    ids = s.insert_papers(s.source_id("x", "x", "jsonl"), papers, 1)
+    rows = s.db.execute("SELECT id, abstract FROM papers").fetchall()
+    s.db.executemany("UPDATE papers SET plain_abstract = ? WHERE id = ?", [(to_plain(a), pid) for pid, a in rows])
+    stored = dict(s.db.execute("SELECT id, plain_abstract FROM papers"))  # as the old code stored it
+    s.close()
+    monkeypatch.undo()
+    before = path.stat().st_size
+
+    s = Store(path)
+    assert "plain_abstract" not in {r[1] for r in s.db.execute("PRAGMA table_info(papers)")}
+    got = {p.id: p.plain_abstract for p in s.papers(ids)}
+    assert got == stored and len(got) == 300
+    assert dict((pid, text) for pid, _, text in s.topic_rows()) == got
+    assert {pid: text for pid, (_, text) in s.texts(ids).items()} == got
+    assert {row[0]: row[3] for row in s.texts_since(0)} == got
+    store_mod._m0016_derived_plain_abstract(s.db)  # idempotent: run again, nothing changes
+    s.close()
+    assert path.stat().st_size < before * 0.75  # VACUUMed: the pages the column held are gone
+    backup = sqlite3.connect(tmp_path / "library.before-0016_derived_plain_abstract.db")
+    assert "plain_abstract" in {r[1] for r in backup.execute("PRAGMA table_info(papers)")}
+    backup.close()

@@ -22,11 +22,24 @@ SAME_WORDS_WITH_AUTHORS = 0.2  # … or this share, if their authors agree too
 
 @dataclass
 class Existing:
+    """A stored paper as matching sees it. Its abstract is kept as stored: the plain text is derived only
+    if a match compares it (a re-import of an unchanged file never does)."""
+
     id: int
     content_hash: str
     title: str
-    text: str
+    abstract: str
     authors: list[str] = field(default_factory=list)
+    _text: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The abstract as plain text (markup.to_plain), derived once."""
+        if self._text is None:
+            from readinglist.markup import to_plain
+
+            self._text = to_plain(self.abstract)
+        return self._text
 
 
 @dataclass

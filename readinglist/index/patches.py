@@ -242,7 +242,8 @@ def _patch_positions() -> None:
             else:
                 got.append(pos)
         fb = self.field_boost
-        return [(w, len(p), float(len(p)) * fb, encode_positions(p)) for w, p in poses.items()]
+        encode = encode_positions if type(self) is Positions else self.encode  # a subclass's own encoding
+        return [(w, len(p), float(len(p)) * fb, encode(p)) for w, p in poses.items()]
 
     Positions.word_values = word_values
     Positions._readinglist_patched = True

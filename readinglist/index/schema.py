@@ -1,7 +1,8 @@
 """What the index holds for a paper: the fields, their analyzers, and the document built from a paper.
 
-Only the paper id is stored; text is read from SQLite, never from the index. The fingerprint names the
-schema's version: an index made with another is rebuilt (as papis rebuilds its cache on a schema change).
+Nothing is stored: a document's paper id is read from the pid column, and text from SQLite, never from the
+index; positions are held compactly (CompactPositions). The fingerprint names the schema's version: an index
+made with another is rebuilt (as papis rebuilds its cache on a schema change).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 
 from whoosh.columns import NumericColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, NUMERIC, TEXT, Schema
+from whoosh.formats import Positions
 
 from readinglist.index.analysis import TagAnalyzer, WordAnalyzer
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
@@ -18,13 +20,62 @@ from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
 # terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
 # 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key;
-# 7: priority (and the states queued, skipped)
-SCHEMA_VERSION = 7
+# 7: priority (and the states queued, skipped); 8: positions as varint deltas (CompactPositions), id not stored
+SCHEMA_VERSION = 8
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
 HIGHLIGHTED_FIELDS = {"title", "abstract", "authors", "note"}
 TITLE_BOOST = 3.0
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_SMALL = [_varint(n) for n in range(1 << 14)]  # the deltas of real text: one or two bytes, from a table
+
+
+class CompactPositions(Positions):
+    """A word's positions in a field as LEB128 varint deltas: one byte for a word seen once early in an
+    abstract (most postings), where Whoosh's own encoding is a 4-byte count and a pickled list (~14 bytes).
+    The index's postings are mostly these values (see docs/performance-changes.md, Session 7)."""
+
+    def encode(self, poslist: list[int]) -> bytes:
+        small, base, parts = _SMALL, 0, []
+        for pos in poslist:
+            delta = pos - base
+            parts.append(small[delta] if delta < len(small) else _varint(delta))
+            base = pos
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def decode_positions(self, valuestring: bytes) -> list[int]:
+        if len(valuestring) == 1:
+            return [valuestring[0]]
+        out, pos, n, shift = [], 0, 0, 0
+        for b in valuestring:
+            n |= (b & 0x7F) << shift
+            if b & 0x80:
+                shift += 7
+            else:
+                pos += n
+                out.append(pos)
+                n, shift = 0, 0
+        return out
+
+    def decode_frequency(self, valuestring: bytes) -> int:
+        return sum(1 for b in valuestring if not b & 0x80)
+
+
+def _text(analyzer: WordAnalyzer, field_boost: float = 1.0) -> TEXT:
+    field = TEXT(analyzer=analyzer, field_boost=field_boost)
+    field.format = CompactPositions(field_boost=field_boost)
+    return field
 
 
 def make_schema() -> Schema:
@@ -35,14 +86,14 @@ def make_schema() -> Schema:
     tags = KEYWORD(commas=True, lowercase=True, scorable=True)
     tags.analyzer = TagAnalyzer()
     return Schema(
-        id=ID(stored=True, unique=True),
+        id=ID(unique=True),  # what a paper's document is replaced or deleted by; not stored (pid is read)
         pid=COLUMN(NumericColumn("I")),  # docnum → paper id without stored reads; never searched
-        title=TEXT(analyzer=words, field_boost=TITLE_BOOST),
-        abstract=TEXT(analyzer=words),
-        authors=TEXT(analyzer=words),
+        title=_text(words, TITLE_BOOST),
+        abstract=_text(words),
+        authors=_text(words),
         tags=tags,
-        note=TEXT(analyzer=words),
-        venue=TEXT(analyzer=words),
+        note=_text(words),
+        venue=_text(words),
         year=NUMERIC(int, bits=16, signed=False, shift_step=0),
         state=ID,
         priority=ID,  # "1", "2", "3" or "none"
