@@ -401,3 +401,44 @@ def test_worth_is_the_fitted_model_the_table_tool_fits():
     for word in ("GraphNet", "graphs", "network", "everywhere", "propose"):
         z = sum(w * x for w, x in zip(WORTH_WEIGHTS, worth_features(ab, norm(word), word), strict=True))
         assert math.isclose(ab.worth(word), 1 / (1 + math.exp(-z)), rel_tol=1e-9), word
+
+
+def test_the_subject_acronym_joins_a_title_that_lacks_it():
+    # real titles name the field or model they work in inside the noun phrase ("Training GANs with optimism")
+    t = derive_title(
+        "Mode collapse is a known failure of generative adversarial networks (GANs). We propose a discriminator "
+        "ensemble with diverse receptive fields. The ensemble keeps GANs from collapsing, and GANs trained "
+        "with it cover more modes."
+    )
+    assert t.startswith("Discriminator ensemble") and t.endswith(" in GANs"), t
+    assert ends_badly(t) is None, t
+
+
+def test_the_subject_acronym_is_not_added_twice():
+    # the body has the long form (or words spelling it): the acronym is there already, or put beside it
+    t = derive_title(
+        "We study generative adversarial networks. We propose a spectral penalty for generative adversarial "
+        "networks that stabilises training. GANs with the penalty converge; GANs without it oscillate."
+    )
+    assert t.lower().count("generative adversarial networks") == 1, t
+    assert not t.endswith(("in GANs", "for GANs")), t
+
+
+def test_a_tool_or_data_set_used_is_not_the_subject():
+    # used outside the opening and the contribution and fewer than three times, a data set's name (a
+    # digit), a venue: not what the paper is about
+    t = derive_title(
+        "We propose a contrastive objective for label-noise robust image classification. The objective "
+        "needs no clean subset. On CIFAR-10 and CIFAR-10 with synthetic noise, as at NeurIPS and NeurIPS "
+        "workshops, it trains with SGD, and SGD with it converges."
+    )
+    assert t == "Contrastive objective for label-noise robust image classification", t
+
+
+def test_an_introduced_name_stays_first_with_the_subject_after_it():
+    t = derive_title(
+        "We introduce ChartFix, a decoding scheme that checks each number against the chart image. ChartFix "
+        "needs no training. Vision-language models (VLMs) misread charts; with ChartFix, VLMs of every size "
+        "read charts better, and VLMs from three families gain."
+    )
+    assert t == "ChartFix: Decoding scheme for VLMs", t
