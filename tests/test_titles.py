@@ -442,3 +442,23 @@ def test_an_introduced_name_stays_first_with_the_subject_after_it():
         "read charts better, and VLMs from three families gain."
     )
     assert t == "ChartFix: Decoding scheme for VLMs", t
+
+
+def test_referred_to_as_names_the_method():
+    t = derive_title(
+        "Adaptive gradient methods depend on the dimension. To alleviate this, we propose a simple variant of "
+        "adaptive gradient descent for strongly convex optimization. The variant (referred to as SAGRAD) "
+        "restarts periodically. Experiments confirm that SAGRAD converges faster."
+    )
+    assert t.startswith("SAGRAD: "), t
+
+
+def test_the_proposed_long_form_names_the_method_with_its_head_noun():
+    # "The proposed Long Form (ACR) algorithm …": the paper's own method; the noun after the bracket is
+    # the long form's head ("… algorithm"), not a description after a comma ("…, algorithm")
+    t = derive_title(
+        "We study a distributed algorithm for nonconvex problems. The proposed NonconvEx primal-dual "
+        "SpliTTing (NESTT) algorithm splits the problem into subproblems. NESTT converges in fewer rounds "
+        "than gradient methods."
+    )
+    assert t == "NESTT: NonconvEx primal-dual SpliTTing algorithm", t

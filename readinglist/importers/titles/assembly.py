@@ -225,6 +225,12 @@ def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
         j += 1
     if j < len(s) and s.lows[j] != "who":
         for p in chains(ab, name.sentence, j, budget):
+            head = " ".join(x.text for x in p)
+            if name.long and " " not in head and j == name.after:
+                # "… (NESTT) algorithm": the long form's head noun, not a description ("…, algorithm")
+                long = _long_piece(f"{name.long} {head}")
+                out.append(Candidate([long], NAME_WEIGHT["long and description"], named=True))
+                continue
             out.append(Candidate(p, NAME_WEIGHT["description"], named=True))
             if name.long and len(name.long) + len(" ".join(x.text for x in p)) + 2 <= budget:
                 long = _long_piece(name.long)

@@ -157,7 +157,7 @@ USE_VERBS = _words(
 INTRO_PAST = _words(
     "proposed introduced presented developed designed devised built constructed created described formulated released"
 )
-NAMING = _words("called named dubbed termed coined nicknamed")
+NAMING = _words("called named dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
 # acronyms that say where or on what a paper was run, not what it is about (never a title's subject acronym)
 NOT_SUBJECTS = _words(
