@@ -71,6 +71,18 @@ def _spelt(body: str, acr: str, long: str) -> bool:
     return n >= 2 and any(inits[i : i + n] == letters for i in range(len(inits) - n + 1))
 
 
+# "Method for X", "Framework for X": real titles seldom open on the generic head ("X", or "<name>: X")
+_GENERIC_FOR = re.compile(
+    r"(?:method|framework|algorithm|approach|technique|scheme|procedure|strategy)s? for (?=\S+ \S)", re.IGNORECASE
+)
+
+
+def _strip_generic(body: str) -> str:
+    """The body without an opening "method for" (when two words or more follow)."""
+    m = _GENERIC_FOR.match(body)
+    return body[m.end() :] if m else body
+
+
 def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     """The body "in <subject acronym>" ("for" after an introduced name, or where the body has an "in") when
     it names neither the acronym nor its long form, room allowing ("Principle of equivariance to symmetry
@@ -269,12 +281,12 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         best = max(clean, key=lambda bt: bt[0].score, default=None)
         if best is None:
             return name.text
-        body = _with_subject(ab, _with_acronyms(ab, best[1], budget, name.text), budget, name.text)
+        body = _with_subject(ab, _with_acronyms(ab, _strip_generic(best[1]), budget, name.text), budget, name.text)
         return f"{name.text}: {_capitalise(body)}"
     best_body = _best(bodies)
     if best_body is None:
         return _fallback(ab)
-    return _capitalise(_with_subject(ab, _with_acronyms(ab, best_body.text, budget), budget))
+    return _capitalise(_with_subject(ab, _with_acronyms(ab, _strip_generic(best_body.text), budget), budget))
 
 
 def _with_acronyms(ab: Abstract, body: str, budget: int, skip: str = "") -> str:

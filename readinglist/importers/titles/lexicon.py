@@ -246,6 +246,8 @@ ABSTRACT_SPEAK = _words(
     experiments experimental extensive state-of-the-art existing previous promising superior crucial
     essential important critical fundamental key main major novel new various different several numerous
     way manner amount number variety addition respect order case cases end term terms kind lack need needs
+    method methods framework frameworks algorithm algorithms technique techniques scheme schemes procedure
+    procedures variant variants paradigm formulation version class performance setting settings
     advantage advantages benefit benefits success ability capability effectiveness efficacy limitation
     limitations issue issues challenge challenges difficulty difficult challenging possible able capable
     available suitable useful popular standard conventional traditional original current existing
