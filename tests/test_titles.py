@@ -479,3 +479,16 @@ def test_a_generic_head_does_not_open_the_title():
             "input-output examples. It learns to compose sub-programs."
         )
         assert t == "Synthesizing complex programs from input-output examples", (head, t)
+
+
+def test_an_acronym_is_not_put_inside_a_longer_word_or_beside_another():
+    # "mixture-rank matrix approximation (MRMA)" must not land on the "rank matrix approximation" of
+    # "low-rank matrix approximation (LRMA)"
+    t = derive_title(
+        "Low-rank matrix approximation (LRMA) methods have achieved excellent accuracy in collaborative "
+        "filtering. In existing LRMA methods, the rank is fixed. In this paper, a mixture-rank matrix "
+        "approximation (MRMA) method is proposed, in which ratings are a mixture of LRMA models with different "
+        "ranks. Experiments show that MRMA outperforms LRMA-based methods."
+    )
+    assert ") (" not in t, t
+    assert "low-rank matrix approximation (MRMA)" not in t.lower(), t

@@ -300,7 +300,9 @@ def _with_acronyms(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
             long = ab.text[s.starts[start] : s.end(long_end(s, acr))]
             at = body.lower().find(long.lower())
             end = at + len(long)
-            if at >= 0 and " " in long and len(body) + len(name) + 3 <= budget and not body[end : end + 1].isalnum():
+            if at < 0 or (at > 0 and (body[at - 1].isalnum() or body[at - 1] == "-")) or body[end : end + 2] == " (":
+                continue  # inside a longer word ("low-rank …" for "rank …"), or an acronym in brackets already
+            if " " in long and len(body) + len(name) + 3 <= budget and not body[end : end + 1].isalnum():
                 body = f"{body[:end]} ({name}){body[end:]}"
     return body
 
