@@ -159,10 +159,11 @@ INTRO_PAST = _words(
 )
 NAMING = _words("called named dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
-# acronyms that say where or on what a paper was run, not what it is about (never a title's subject acronym)
+# acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is
+# about: never a title's subject acronym
 NOT_SUBJECTS = _words(
     """NeurIPS NIPS ICML ICLR AAAI IJCAI CVPR ICCV ECCV ACL EMNLP NAACL COLT UAI AISTATS KDD GPU GPUs CPU CPUs
-    SOTA API APIs URL URLs"""
+    TPU TPUs SOTA API APIs URL URLs MNIST ImageNet CIFAR SVHN COCO MuJoCo OpenAI GitHub PyTorch TensorFlow"""
 )
 COLLECTIVE = _words("family class set suite series collection variety kind type pair")
 TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
