@@ -157,8 +157,14 @@ USE_VERBS = _words(
 INTRO_PAST = _words(
     "proposed introduced presented developed designed devised built constructed created described formulated released"
 )
-NAMING = _words("called named dubbed termed coined nicknamed")
+NAMING = _words("called named dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
+# acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is
+# about: never a title's subject acronym
+NOT_SUBJECTS = _words(
+    """NeurIPS NIPS ICML ICLR AAAI IJCAI CVPR ICCV ECCV ACL EMNLP NAACL COLT UAI AISTATS KDD GPU GPUs CPU CPUs
+    TPU TPUs SOTA API APIs URL URLs MNIST ImageNet CIFAR SVHN COCO MuJoCo OpenAI GitHub PyTorch TensorFlow"""
+)
 COLLECTIVE = _words("family class set suite series collection variety kind type pair")
 TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
 ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "etc.", "Fig.", "Eq.", "resp.", "approx.", "w.r.t.")
@@ -241,6 +247,8 @@ ABSTRACT_SPEAK = _words(
     experiments experimental extensive state-of-the-art existing previous promising superior crucial
     essential important critical fundamental key main major novel new various different several numerous
     way manner amount number variety addition respect order case cases end term terms kind lack need needs
+    method methods framework frameworks algorithm algorithms technique techniques scheme schemes procedure
+    procedures variant variants paradigm formulation version class performance setting settings
     advantage advantages benefit benefits success ability capability effectiveness efficacy limitation
     limitations issue issues challenge challenges difficulty difficult challenging possible able capable
     available suitable useful popular standard conventional traditional original current existing

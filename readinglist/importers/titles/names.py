@@ -123,8 +123,8 @@ def _introduced(s: Sentence, i: int) -> int:
         low, tg = lows[k], tags[k]
         if low in NAMING or low in INTRO_VERBS or low in ("call", "name", "dub", "term", "our"):
             return 3
-        if low in INTRO_PAST and after_we(s, k):
-            return 3
+        if low in INTRO_PAST and (after_we(s, k) or (low == "proposed" and k >= 1 and lows[k - 1] == "the")):
+            return 3  # "we developed X", "the proposed X"
         if low in USE_VERBS and not crossed:
             return 0
         if tg == "," and k == just_before:
