@@ -66,6 +66,7 @@ def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason
     library = Library.open(data_dir, read_only=read_only, defer_index=True, read_only_reason=read_only_reason)
     read_only_reason = library.read_only_reason if library.read_only else None
     library.start_background_indexing()
+    library.rank_in_child_process()
     window = MainWindow(library, _settings(data_dir), read_only_reason=read_only_reason)
     window.setWindowIcon(app_icon())
     return window

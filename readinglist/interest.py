@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -53,6 +53,7 @@ BLOCK = 1 << 19  # entries per numpy block: each holds the interpreter lock for 
 READ = 1 << 22  # raw entries counted at a time (16 MB read from the cache)
 CHUNK = 500  # papers analysed at a time: turning their codes into an array holds the interpreter lock
 RAW = ("ids", "digests", "indptr", "terms", "counts")  # the cache's files
+DERIVED = ("row_ptr", "row_terms", "row_data", "vocab", "vocab_idf", "centroid")  # and the rows derived from them
 
 Row = tuple[np.ndarray, np.ndarray]  # a paper's (dense terms, weights)
 Block = tuple[np.ndarray, ...]  # counted papers: (ids, digests, row lengths, buckets, counts)
@@ -433,20 +434,23 @@ class Features:
     # ---- the cache: plain .npy files, written beside and moved into place ----
 
     def save(self, folder: Path) -> None:
+        """The raw counts, and the rows derived from them: a window reads those back as they are, without
+        deriving them again (derive's temporaries were most of a 94k-paper window's peak)."""
         assert self.terms is not None and self.counts is not None
         folder.mkdir(parents=True, exist_ok=True)
         tag = f".{os.getpid()}.{threading.get_ident()}.tmp"
-        for name in RAW:
+        for name in RAW + DERIVED:
             with open(folder / f"{name}{tag}", "wb") as f:
                 np.save(f, getattr(self, name), allow_pickle=False)
         (folder / "meta.json").unlink(missing_ok=True)  # no meta, no cache: while the files are replaced
-        for name in RAW:
+        for name in RAW + DERIVED:
             os.replace(folder / f"{name}{tag}", folder / f"{name}.npy")
         self.save_meta(folder)
 
     def save_meta(self, folder: Path) -> None:
         """The revision seen moves on (the rows it read were only annotated): the files stay as they are."""
-        meta = {**_ANALYSIS, "rev": self.rev, "papers": len(self.ids), "entries": int(self.indptr[-1])}
+        meta = {**_ANALYSIS, "rev": self.rev, "papers": len(self.ids), "entries": int(self.indptr[-1]),
+                "derived": {"rows": int(self.row_ptr[-1]), "vocab": len(self.vocab)}}  # fmt: skip
         tmp = folder / f"meta.{os.getpid()}.{threading.get_ident()}.tmp"
         tmp.write_text(json.dumps(meta))
         os.replace(tmp, folder / "meta.json")
@@ -460,12 +464,37 @@ class Features:
         if meta is None:
             return None
         f.rev = int(meta.get("rev", 0))
-        try:
-            f.derive()
-        except ValueError:
-            return None
+        if not f._read_derived(folder, meta.get("derived")):
+            try:
+                f.derive()  # a cache from before the derived rows were kept, or with them damaged
+            except ValueError:
+                return None
         f.drop_counts()
         return f
+
+    def _read_derived(self, folder: Path, expected: object) -> bool:
+        """The derived rows as saved, if they are there and add up with the raw rows read."""
+        if not isinstance(expected, dict):
+            return False
+        try:
+            arrays = {name: np.load(folder / f"{name}.npy", allow_pickle=False) for name in DERIVED}
+        except (OSError, ValueError, EOFError):
+            return False
+        ptr, terms, data, vocab = arrays["row_ptr"], arrays["row_terms"], arrays["row_data"], arrays["vocab"]
+        n = len(self.ids)
+        if (ptr.dtype != np.int64 or terms.dtype != np.int32 or data.dtype != np.float16 or vocab.dtype != np.uint32
+                or arrays["vocab_idf"].dtype != np.float32 or arrays["centroid"].dtype != np.float32
+                or len(ptr) != n + 1 or int(ptr[0]) != 0 or int(ptr[-1]) != len(terms) or len(data) != len(terms)
+                or expected.get("rows") != len(terms) or expected.get("vocab") != len(vocab)
+                or len(arrays["vocab_idf"]) != len(vocab) or len(arrays["centroid"]) != len(vocab)
+                or np.any(np.diff(ptr) < 0)):  # fmt: skip
+            return False
+        if len(terms) and (int(terms.min()) < 0 or int(terms.max()) >= len(vocab)):
+            return False
+        for name, value in arrays.items():
+            setattr(self, name, value)
+        self.n = n
+        return True
 
     def load_counts(self, folder: Path) -> bool:
         """Read the raw counts back (to extend the features); False if the cache no longer matches."""
@@ -791,9 +820,12 @@ class InterestRanker:
     """The interest ranking of one library: its features, kept in step with the store and cached in
     `folder` (None: not cached), and rankings from marks. refresh and rank may run on any thread."""
 
-    def __init__(self, folder: Path | None, read_only: bool = False):
+    def __init__(self, folder: Path | None, read_only: bool = False, in_child: bool = False):
         self.folder = folder
         self.read_only = read_only
+        # the window's: a library of CHILD_FROM papers or more has its features built and extended in a child
+        # process, which saves them; this process only reads the rows back (see refresh)
+        self.in_child = in_child
         self._features: Features | None = None
         self._lock = threading.Lock()
 
@@ -811,6 +843,11 @@ class InterestRanker:
             if f is None and self.folder is not None:
                 f = Features.load(self.folder)
             rev = store.current_rev()
+            if f is None or rev != f.rev:
+                done = self._refresh_in_child(store, f, rev, cancel)
+                if done is not None:
+                    self._features = done
+                    return done
             if f is None or rev < f.rev:  # no cache, or one from another library (a database restored)
                 f = Features()
             if rev != f.rev:
@@ -831,6 +868,31 @@ class InterestRanker:
                 self._keep(f, changed, read[0])
             self._features = f
             return f
+
+    def _refresh_in_child(
+        self, store: StoreLike, f: Features | None, rev: int, cancel: threading.Event | None
+    ) -> Features | None:
+        """In a child process when this ranker runs them there: counting, merging and deriving a large
+        library's rows holds several times their size for a moment (a 94k-paper window peaked at 637 MB),
+        and a child hands that back to the system when it ends. A mark (the papers' content unchanged)
+        costs no child: its rows stand. None when this process should do it itself (small library, no
+        cache folder, the child failed)."""
+        path = getattr(store, "path", None)
+        if not self.in_child or self.folder is None or self.read_only or path is None or store.count() < CHILD_FROM:
+            return None
+        if f is not None and f.rev <= rev:
+            blocks = f.changes(store.texts_since(f.rev), cancel)
+            if blocks is None:
+                return None  # cancelled: the caller's own pass returns at once
+            if not blocks:  # only annotations: the rows stand, the revision seen moves on
+                f.rev = rev
+                with contextlib.suppress(OSError):
+                    f.save_meta(self.folder)
+                return f
+        if not _run_child(self.folder, Path(path), cancel):
+            return None
+        done = Features.load(self.folder)
+        return done if done is not None and done.rev >= rev else None
 
     def _keep(self, f: Features, changed: int, read: int) -> None:
         """Save what changed (derived data: a failure only means a rebuild next time); with a cache on disk
@@ -892,3 +954,55 @@ class InterestRanker:
         order = where[np.argsort(-scores[where], kind="stable")]
         return Ranking(f, query, pos, f.ids[order].tolist(), scores[order].astype(float).tolist(),
                        text_of or (lambda ids: {}))  # fmt: skip
+
+
+CHILD_FROM = 5000  # papers: see InterestRanker.in_child (below it a child's start costs more than it saves)
+
+
+def _child_refresh(folder: str, db_path: str, send: Any) -> None:
+    """The child: the features of the library at db_path brought up to date in `folder`, read-only."""
+    try:
+        from readinglist.store import open_store
+
+        store = open_store(Path(db_path), read_only=True)
+        try:
+            InterestRanker(Path(folder)).refresh(store)
+        finally:
+            store.close()
+        send.send(("done", None))
+    except BaseException as exc:  # reported to the parent, which then does the work itself
+        send.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        send.close()
+
+
+def _run_child(folder: Path, db_path: Path, cancel: threading.Event | None) -> bool:
+    """Run _child_refresh in a child process; whether it brought the cache up to date (False if cancelled)."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child_refresh, args=(str(folder), str(db_path), send),
+                        name="readinglist-suggestions", daemon=True)  # fmt: skip
+    try:
+        child.start()
+    except OSError:
+        return False
+    send.close()
+    try:
+        while True:
+            if cancel is not None and cancel.is_set():
+                return False
+            if receive.poll(0.1):
+                try:
+                    kind, _ = receive.recv()
+                except EOFError:
+                    return False
+                return bool(kind == "done")
+            if not child.is_alive() and not receive.poll(0):
+                return False
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.terminate()
+        child.join(5)

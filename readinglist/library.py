@@ -83,6 +83,7 @@ class Library:
         self._checkpoint: Callable[[], None] | None = None
         self._interest: InterestRanker | None = None
         self._interest_lock = threading.Lock()
+        self._interest_in_child = False
 
     def start_background_indexing(self, use_process: bool = True) -> None:
         """Apply annotation changes to the index in the background (the window wants this): by a writer
@@ -456,8 +457,18 @@ class Library:
             if self._interest is None:
                 from readinglist.interest import InterestRanker
 
-                self._interest = InterestRanker(self.data_dir / "interest", read_only=self.read_only)
+                self._interest = InterestRanker(
+                    self.data_dir / "interest", read_only=self.read_only, in_child=self._interest_in_child
+                )
             return self._interest
+
+    def rank_in_child_process(self) -> None:
+        """Build and extend a large library's suggestion features in a child process, which saves them, and
+        only read the rows back here (the window wants this: its memory stays near what it keeps)."""
+        with self._interest_lock:
+            self._interest_in_child = True
+            if self._interest is not None:
+                self._interest.in_child = True
 
     def prepare_interest(self, cancel: threading.Event | None = None) -> None:
         """Bring the ranking's features up to date now (the window calls this on a worker thread at start-up

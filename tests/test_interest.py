@@ -373,3 +373,78 @@ def test_a_phrase_grows_to_what_the_paper_writes_and_sheds_glue_words(empty_lib,
     why = empty_lib.interest_ranking(ids[:4], ids[30:34]).explain(ids[6]).why
     assert "graph neural networks" in why
     assert not any(w.split()[0] in {"our", "with"} or w.split()[-1] in {"our", "with"} for w in why)
+
+
+# ---- the window's way: large libraries' rows built in a child process and read back as saved ----------
+
+
+def test_the_cache_holds_the_derived_rows_and_is_read_back_without_deriving(planted_lib, monkeypatch):
+    lib, relevant, rest = planted_lib
+    expected = lib.interest_ranking(relevant[:3], rest[:3])
+    built = lib.interest.features
+    assert built is not None
+
+    def no_derive(self):
+        raise AssertionError("derived again")
+
+    monkeypatch.setattr(interest.Features, "derive", no_derive)
+    loaded = interest.Features.load(lib.data_dir / "interest")
+    assert loaded is not None
+    for name in interest.DERIVED:
+        assert np.array_equal(getattr(loaded, name), getattr(built, name)), name
+    monkeypatch.undo()
+    (lib.data_dir / "interest" / "row_terms.npy").unlink()  # a cache from before, or damaged: derived again
+    again = interest.Features.load(lib.data_dir / "interest")
+    assert again is not None and np.array_equal(again.row_terms, built.row_terms)
+    assert lib.interest_ranking(relevant[:3], rest[:3]).ids == expected.ids
+
+
+def _child_runs(monkeypatch) -> list[int]:
+    """interest.CHILD_FROM lowered to this test's library, and each child process counted."""
+    runs: list[int] = []
+    real = interest._run_child
+
+    def counted(*args):
+        runs.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(interest, "CHILD_FROM", 0)
+    monkeypatch.setattr(interest, "_run_child", counted)
+    return runs
+
+
+def test_a_window_builds_and_extends_the_rows_in_a_child_and_only_reads_them(planted_lib, tmp_path, monkeypatch):
+    lib, relevant, rest = planted_lib
+    expected = Library.open(lib.data_dir, seed=False)  # the same library ranked in this process, for reference
+    try:
+        want = expected.interest_ranking(relevant[:3], rest[:3]).ids
+    finally:
+        expected.close()
+    (shutil.rmtree(lib.data_dir / "interest"))
+    runs = _child_runs(monkeypatch)
+    lib.rank_in_child_process()
+
+    def not_here(self, blocks):
+        raise AssertionError("rows built in the window's process")
+
+    monkeypatch.setattr(interest.Features, "apply", not_here)
+    assert lib.interest_ranking(relevant[:3], rest[:3]).ids == want
+    assert runs == [1]
+    lib.set_state(rest[3:5], "skipped")  # a mark: the rows stand, no child
+    lib.interest_ranking(relevant[:3], rest[:5])
+    assert runs == [1]
+    lib.import_files([write_papers(tmp_path / "more.jsonl", synthetic(seed=7, n=20, planted=5, prefix="More "))])
+    ranking = lib.interest_ranking(relevant[:3])
+    assert runs == [1, 1] and len(ranking) == 80 - 3  # the import's papers counted by a child
+    assert set(ranking.ids[:12]) >= set(lib.store.all_ids()[60:65])
+
+
+def test_a_child_that_fails_leaves_the_work_to_this_process(planted_lib, monkeypatch):
+    lib, relevant, rest = planted_lib
+    want = lib.interest_ranking(relevant[:3], rest[:3]).ids
+    lib.interest.invalidate()
+    shutil.rmtree(lib.data_dir / "interest")
+    monkeypatch.setattr(interest, "CHILD_FROM", 0)
+    monkeypatch.setattr(interest, "_run_child", lambda *args: False)
+    lib.rank_in_child_process()
+    assert lib.interest_ranking(relevant[:3], rest[:3]).ids == want
