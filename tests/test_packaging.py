@@ -1,4 +1,5 @@
-"""A plain `pip install .` (a wheel, not an editable install) must carry the corpus and the resources."""
+"""A plain `pip install .` (a wheel, not an editable install) must carry the corpus and the resources, the
+third-party ones with their notice."""
 
 import subprocess
 import sys
@@ -21,5 +22,8 @@ def test_wheel_carries_corpus_and_resources(tmp_path):
     assert "readinglist/_data/corpus/icml2026.txt" in names
     assert "readinglist/_data/resources/icons/readinglist.svg" in names
     assert "readinglist/_data/resources/io.github.readinglist.readinglist.desktop" in names
+    # the derived titles' word table, and the notice naming its source and licence (CC BY 4.0 asks for it)
+    assert "readinglist/_data/resources/title_words.tsv" in names
+    assert "readinglist/_data/resources/NOTICE.md" in names
     assert any(n.endswith("entry_points.txt") for n in names)
     assert not any(n.startswith("tests/") for n in names)

@@ -46,21 +46,21 @@ def is_content(s: Sentence, i: int) -> bool:
 
 
 # How likely a word of the abstract is to be a word of its title: a logistic model over the word's rate in
-# the title-word table (resources/title_words.tsv, if present: it is not shipped, as the only titled
-# corpora at hand carry no licence to ship even their counts; every word then has one rate), how often the
-# abstract uses it (1 … 5+), whether the
-# opening or a contribution sentence has it, whether it is an acronym, and where it first stands (0 at the
-# start, 1 at the end). Fitted on the development set by benchmarks/title_words.py (none of its papers in the
-# table or in the benchmark's corpora): intercept, rate, count, opening, contribution, both, acronym, place.
+# the title-word table (resources/title_words.tsv, counted on the ACL Anthology's titled abstracts, CC BY 4.0:
+# its header and resources/NOTICE.md say so), how often the abstract uses it (1 … 5+), whether the opening or
+# a contribution sentence has it, whether it is an acronym, and where it first stands (0 at the start, 1 at
+# the end). Fitted, with that table, on the development set by benchmarks/title_words.py (none of its papers
+# in the table or in the benchmark's corpora): intercept, rate, count, opening, contribution, both, acronym,
+# place. Without the table (a source tree that lost it) the lexicon's abstract-speak stands in for it.
 SPEAK_RATE = 0.01  # without the table: how often an abstract-speak word of an abstract is in its title
 TOPIC_RATE = 0.12  # … and any other word
-WORTH_WEIGHTS = (-0.870, 0.852, 1.218, 0.348, 0.882, -0.087, -0.414, -1.380)
+WORTH_WEIGHTS = (-1.066, 0.774, 1.231, 0.406, 0.902, -0.070, -0.478, -1.364)
 
 
 @lru_cache(maxsize=1)
 def _title_words() -> tuple[dict[str, float], float]:
     """Each known word's title rate as a logit, and the rate of every other word. From the title-word table
-    where one is installed (benchmarks/title_words.py makes it; it is not shipped); else abstract-speak
+    (shipped in resources; benchmarks/title_words.py makes it); where it is missing, abstract-speak
     (lexicon.ABSTRACT_SPEAK) at a rate near nothing and every other word at a topic word's."""
     try:
         text = (resources_dir() / "title_words.tsv").read_text(encoding="utf-8")
