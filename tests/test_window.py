@@ -498,6 +498,18 @@ def test_the_note_preview_renders_math_like_the_abstract(qtbot, window):
     assert "α" in text and "$" not in text and "**" not in text
 
 
+def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window):
+    """`_x_` is emphasis in CommonMark, on GitHub and in Obsidian; Qt's GitHub dialect underlined it."""
+    in_table(qtbot, window)
+    window.editors.notesEditor.setFocus()
+    type_keys(qtbot, "read _carefully_ and *twice*")
+    window.editors.previewToggle.setChecked(True)
+    html = window.editors.notesPreview.toHtml()
+    assert "underline" not in html
+    assert html.count("font-style:italic") == 2
+    assert window.editors.notesPreview.toPlainText().startswith("read carefully")
+
+
 # ---- 8. results replacing results keep the current paper ----------------------------------------------
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QTextDocument
 from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
@@ -27,6 +27,10 @@ from readinglist.papers import Paper, normalise_tags
 from readinglist.ui.safe_browser import SafeTextBrowser
 
 NOTE_AUTOSAVE_MS = 800
+
+# Qt's GitHub dialect turns on md4c's underline extension (MD_FLAG_UNDERLINE, 0x4000): `_x_` came out
+# underlined, where CommonMark, GitHub and the notes apps a note goes to (Obsidian, Logseq) make it emphasis
+NOTE_MARKDOWN = QTextDocument.MarkdownFeature(QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value & ~0x4000)
 
 
 class TagCompleter(QCompleter):
@@ -132,7 +136,7 @@ class Editors(QWidget):
                 self.notesEditor.setPlainText(note)
                 self.notesEditor.blockSignals(False)
             if self.previewToggle.isChecked():
-                self.notesPreview.setMarkdown(note_markdown(note))
+                self.notesPreview.document().setMarkdown(note_markdown(note), NOTE_MARKDOWN)
         self.notesEditor.setEnabled(paper_id is not None)
         self.notesEditor.setReadOnly(not enabled)
 
@@ -196,7 +200,7 @@ class Editors(QWidget):
 
     def _note_typed(self) -> None:
         if self.previewToggle.isChecked():
-            self.notesPreview.setMarkdown(note_markdown(self.notesEditor.toPlainText()))
+            self.notesPreview.document().setMarkdown(note_markdown(self.notesEditor.toPlainText()), NOTE_MARKDOWN)
         self._note_timer.start()
 
     def save_note(self) -> None:
@@ -212,5 +216,5 @@ class Editors(QWidget):
 
     def _toggle_preview(self, on: bool) -> None:
         if on:
-            self.notesPreview.setMarkdown(note_markdown(self.notesEditor.toPlainText()))
+            self.notesPreview.document().setMarkdown(note_markdown(self.notesEditor.toPlainText()), NOTE_MARKDOWN)
         self.notesStack.setCurrentIndex(1 if on else 0)
