@@ -510,6 +510,34 @@ def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window
     assert window.editors.notesPreview.toPlainText().startswith("read carefully")
 
 
+def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, window):
+    """ "vis" and Enter, with "vision" offered, is the tag "vision" (it made a new tag "vis"); the typed
+    text stays a new tag once the list is closed with Esc."""
+    ids = window.library.search("").ids
+    window.library.add_tags(ids[:2], ["vision"])
+    window.editors.update_completions()
+    pid = in_table(qtbot, window, row=5)
+    field = window.editors.tagEditor
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus)
+    for key in "exits, vis":
+        qtbot.keyClick(field, key)
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.library.paper(pid).tags == ["exits", "vision"])
+    other = in_table(qtbot, window, row=6)
+    qtbot.waitUntil(lambda: field.isEnabled() and window.detail.paper_id == other)
+    window.activateWindow()  # the list was a window of its own: offscreen, the main one is not made active again
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus)
+    for key in "visual":  # a new tag: once no tag starts so, the list closes and Enter takes what is typed
+        qtbot.keyClick(field, key)
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.library.paper(other).tags == ["visual"])
+
+
 # ---- 8. results replacing results keep the current paper ----------------------------------------------
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QTextDocument
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QKeyEvent, QTextDocument
 from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
@@ -43,6 +43,25 @@ class TagCompleter(QCompleter):
         widget = self.widget()
         head = widget.text().rsplit(",", 1)[0] + ", " if isinstance(widget, QLineEdit) and "," in widget.text() else ""
         return head + str(index.data())
+
+
+class _EnterTakesFirst(QObject):
+    """On the completer's popup, before the completer sees the key: Enter with no completion highlighted
+    puts the first one in the field (the completer then closes the list and the field's Enter applies)."""
+
+    def __init__(self, completer: QCompleter, field: QLineEdit):
+        super().__init__(field)
+        self._completer, self._field = completer, field
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):  # fmt: skip
+            popup = self._completer.popup()
+            if (popup is not None and popup.isVisible() and not popup.currentIndex().isValid()
+                    and self._completer.completionCount()):  # fmt: skip
+                first = self._completer.completionModel().index(0, 0)
+                self._field.setText(self._completer.pathFromIndex(first))
+        return False
 
 
 class Editors(QWidget):
@@ -86,6 +105,12 @@ class Editors(QWidget):
         self.completer = TagCompleter(library.tag_names(), self.tagEditor)
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.tagEditor.setCompleter(self.completer)
+        # Enter while the list of completions is open takes its first one ("vis" Enter is the tag "vision"
+        # the list shows, not a new tag "vis"); a new tag is typed out whole, or the list closed with Esc
+        self._enter_takes_first = _EnterTakesFirst(self.completer, self.tagEditor)
+        popup = self.completer.popup()
+        if popup is not None:
+            popup.installEventFilter(self._enter_takes_first)
         self.notesEditor = QPlainTextEdit(self)
         self.notesEditor.setObjectName("notesEditor")
         self.notesEditor.setPlaceholderText("Notes (Markdown), saved as you type")
