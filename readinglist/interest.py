@@ -700,6 +700,15 @@ _FUNCTION_TEXT = (
     "why within without work would achieve achieved achieves great popular success successful"
 )
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+_ADVERB_ENDINGS = ("ically", "ively", "ously", "ently", "antly", "ingly", "edly")  # empirically, provably…
+
+
+def _glue(word: str) -> bool:
+    """A word that says how a paper writes, not what it is about ("empirically", "obtain", "results"): left
+    out of a reason, or cut from a phrase's edge."""
+    from readinglist.importers.titles.lexicon import ABSTRACT_SPEAK
+
+    return word in _FUNCTION_WORDS or word in ABSTRACT_SPEAK or word.endswith(_ADVERB_ENDINGS)
 
 
 def _literal(phrase: str, text: str) -> str | None:
@@ -762,9 +771,9 @@ def _merge_phrases(surfaces: list[str], limit: int, text: str, pairs: Iterable[s
         phrases[i] = p
     out: list[str] = []
     for p in phrases:
-        while p and p[0] in _FUNCTION_WORDS:
+        while p and _glue(p[0]):
             p = p[1:]
-        while p and p[-1] in _FUNCTION_WORDS:
+        while p and _glue(p[-1]):
             p = p[:-1]
         if not p:
             continue

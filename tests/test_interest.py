@@ -448,3 +448,15 @@ def test_a_child_that_fails_leaves_the_work_to_this_process(planted_lib, monkeyp
     monkeypatch.setattr(interest, "_run_child", lambda *args: False)
     lib.rank_in_child_process()
     assert lib.interest_ranking(relevant[:3], rest[:3]).ids == want
+
+
+def test_a_reason_says_what_a_paper_is_about_not_how_it_is_written():
+    """'empirically' and 'obtain' weighed in a ranking, but as reasons they read as filler."""
+    text = ("We obtain accurate gradient estimates for policy gradient methods and show empirically that the "
+            "actor-critic algorithms converge.")  # fmt: skip
+    surfaces = ["policy gradient", "empirically", "obtain accurate", "accurate gradient", "gradient estimates",
+                "actor-critic", "update"]  # fmt: skip
+    reasons = interest._merge_phrases(surfaces, 5, text.lower())
+    assert "empirically" not in reasons and not any(r.startswith("obtain") for r in reasons)
+    assert reasons[0] == "policy gradient" and "accurate gradient estimates" in reasons
+    assert "update" in reasons and "actor-critic" in reasons  # words of the subject stay
