@@ -74,6 +74,21 @@ def test_possible_duplicates_in_the_sidebar_merge_undo_and_keep_apart(qtbot, win
     qtbot.waitUntil(lambda: _entry_text(w) == "Possible duplicates  (3)")
 
 
+def test_the_last_pair_settled_leaves_the_possible_duplicates_view(qtbot, window):
+    """Its entry goes with its last pair: the view it showed (empty now) gives way to All papers."""
+    w = window
+    index = w.sidebar.entries.find(DUPLICATES_KEY)
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        qtbot.mouseClick(w.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=w.sidebar.visualRect(index).center())
+    assert w.sidebar.filter.duplicates
+    for pair in w.library.possible_duplicates():
+        w.table.select_ids([pair.a, pair.b])
+        qtbot.waitUntil(lambda pair=pair: sorted(w.target_ids()) == sorted([pair.a, pair.b]))
+        w.actionKeepApart.trigger()
+    qtbot.waitUntil(lambda: _entry_text(w) is None)
+    qtbot.waitUntil(lambda: not w.sidebar.filter.duplicates and w.table.model.rowCount() == 25)
+
+
 def test_one_paper_selected_offers_no_merge(qtbot, window):
     w = window
     w.table.select_ids(w.library.search("").ids[:1])

@@ -399,6 +399,10 @@ class Sidebar(QTreeView):
         """New counts (from `Library.counts()`) and the tags as they are now; the choice stays lit."""
         with self._rows_replaced():
             self.entries.update_counts(counts, self.library.tag_counts())
+        if self._filter.duplicates and not counts.get("duplicates"):
+            # the last pair merged or kept apart: its entry is gone, and its view (empty now) with it
+            self._apply(replace(self._filter, duplicates=False))
+            return
         self._show_choice()
 
     @contextmanager
