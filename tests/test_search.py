@@ -288,3 +288,20 @@ def test_pasted_text_that_looks_like_syntax_is_read_as_text(library):
     assert titles(library, "What is the Question?")[0] == "What is the Question?"  # "?" is no wildcard here
     with pytest.raises(QueryError, match="unknown field"):
         library.search("colour:red")  # a short query with an unknown field is still an error
+
+
+def test_what_was_read_of_a_segment_merged_away_is_forgotten(library):
+    """The typo vocabulary's per-segment caches (bounded by count, not size) held merged-away segments'
+    lexicons and words beside their successor's: a 94k library's big segment is ~20 MB of them."""
+    from readinglist.index import vocabulary
+
+    ids = library.search("").ids
+    ours: set[str] = set()  # this library's segments, ever (the caches are the process's: other tests' too)
+    for i, pid in enumerate(ids[:8]):  # each edit a segment of its own until Whoosh merges the small ones
+        library.set_note(pid, f"quasar galaxy note {i}")
+        library.search("quasr galaxi")  # an unknown word: every segment's words read for corrections
+        live = library.index.segments()
+        ours |= live
+        cached = vocabulary.cached_segments() & ours
+        assert cached and cached <= live
+    assert len(ours) > len(live)  # segments were merged away on the way

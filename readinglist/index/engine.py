@@ -49,7 +49,7 @@ from readinglist.index.query import (
 )
 from readinglist.index.ranking import Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
-from readinglist.index.vocabulary import RARE_DF, Vocabulary
+from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_ids
 from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
@@ -361,9 +361,11 @@ class Index:
         old deletions and return both versions of an updated document."""
         fresh, pids, ranker, vocabulary = self._open_searcher()
         with self._search_lock:
-            old = self._searcher
+            old, old_vocabulary = self._searcher, self._vocabulary
             self._searcher, self._pids, self._ranker, self._vocabulary = fresh, pids, ranker, vocabulary
             self._cache.clear()
+        if old_vocabulary is not None:  # a segment merged away: what was read of it goes
+            forget_segments(segment_ids(old_vocabulary) - segment_ids(vocabulary))
         if old is not None:
             old.close()
 
@@ -391,6 +393,12 @@ class Index:
                 self._vocabulary = Vocabulary(self._searcher)  # (what was read of each segment stays)
                 self._ranker = Ranker(self._searcher, self._pause, self._vocabulary.infos)
                 patches.forget_fuzzy_automata()
+
+    def segments(self) -> set[str]:
+        """The segments the current searcher reads (tests and benchmarks ask)."""
+        with self.searching():
+            assert self._vocabulary is not None
+            return segment_ids(self._vocabulary)
 
     def doc_count(self) -> int:
         with self.searching() as s:

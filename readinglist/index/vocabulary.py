@@ -109,6 +109,31 @@ def _recall(cache: OrderedDict, key: tuple) -> object | None:
         return got
 
 
+def forget_segments(segment_ids: Iterable[str]) -> None:
+    """Drop what was read of segments that are gone (merged into a new one, or the index rebuilt): the caches
+    are bounded by count, not size, and a 94k library's big segment holds ~20 MB of lexicons and words that
+    would otherwise stay beside its successor's until pushed out."""
+    gone = set(segment_ids)
+    if not gone:
+        return
+    caches: list[OrderedDict[Any, Any]] = [_lexicons, _segment_forms, _segment_words]
+    with _lock:
+        for cache in caches:
+            for key in [k for k in cache if k[0] in gone]:
+                del cache[key]
+
+
+def cached_segments() -> set[str]:
+    """The segments something is cached of (tests and benchmarks ask)."""
+    with _lock:
+        return {key[0] for cache in (_lexicons, _segment_forms, _segment_words) for key in cache}
+
+
+def segment_ids(vocabulary: Vocabulary) -> set[str]:
+    """The segments a vocabulary's searcher reads."""
+    return {segid for segid, _ in vocabulary.readers}
+
+
 class Lexicon:
     """The terms of one field of one segment, in order, with their document frequencies and where their
     TermInfos lie in the segment's term file (see patches.field_lexicon)."""
