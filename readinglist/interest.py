@@ -151,6 +151,18 @@ def _count(rows: list[TextRow]) -> Block:
     return ids, digests, row_lengths, bucket_of.astype(np.uint32), np.minimum(counts, 255).astype(np.uint8)
 
 
+def _chunks(rows: Iterable[TextRow]) -> Iterator[list[TextRow]]:
+    """The rows CHUNK at a time: turning a chunk's codes into an array holds the interpreter lock."""
+    pending: list[TextRow] = []
+    for row in rows:
+        pending.append(row)
+        if len(pending) == CHUNK:
+            yield pending
+            pending = []
+    if pending:
+        yield pending
+
+
 def _return_memory() -> None:
     """Hand the blocks' freed memory back to the system: glibc keeps freed blocks of a few MB in the heap
     (its mmap threshold grows after the first large free), so the window would go on holding a derive's
@@ -227,17 +239,21 @@ class Features:
         """The rows whose content differs from what their row was built from, counted (None if cancelled).
         Needs only the ids and digests: a mark reads its paper back and finds nothing to do."""
         blocks: list[Block] = []
-        pending: list[TextRow] = []
-        for row in rows:
-            pending.append(row)
-            if len(pending) == CHUNK:
-                if cancel is not None and cancel.is_set():
-                    return None
-                blocks += self._changed(pending)
-                pending = []
-        if pending:
-            blocks += self._changed(pending)
+        for chunk in _chunks(rows):
+            if cancel is not None and cancel.is_set():
+                return None
+            blocks += self._changed(chunk)
         return None if cancel is not None and cancel.is_set() else blocks
+
+    def content_changed(self, rows: Iterable[TextRow], cancel: threading.Event | None = None) -> bool | None:
+        """Whether any of the rows differs from what its row was built from, found without counting them
+        (None if cancelled): the window asks this before a child counts them."""
+        for chunk in _chunks(rows):
+            if cancel is not None and cancel.is_set():
+                return None
+            if self._different(chunk):
+                return True
+        return None if cancel is not None and cancel.is_set() else False
 
     def apply(self, blocks: list[Block]) -> int:
         """Merge counted rows in and derive the ranking's rows again; returns how many rows came in."""
@@ -249,13 +265,18 @@ class Features:
 
     def _changed(self, rows: list[TextRow]) -> list[Block]:
         """The rows counted, less those whose content is what their row was built from (annotated only)."""
-        if self.n:
-            ids = np.asarray([r[0] for r in rows], np.int64)
-            digests = np.asarray([_digest(r[1]) for r in rows], np.uint64)
-            where = np.minimum(np.searchsorted(self.ids, ids), self.n - 1)
-            same = (self.ids[where] == ids) & (self.digests[where] == digests)
-            rows = [r for r, s in zip(rows, same.tolist(), strict=True) if not s]
+        rows = self._different(rows)
         return [_count(rows)] if rows else []
+
+    def _different(self, rows: list[TextRow]) -> list[TextRow]:
+        """The rows whose content is not what their row was built from: new papers, revised records."""
+        if not self.n:
+            return rows
+        ids = np.asarray([r[0] for r in rows], np.int64)
+        digests = np.asarray([_digest(r[1]) for r in rows], np.uint64)
+        where = np.minimum(np.searchsorted(self.ids, ids), self.n - 1)
+        same = (self.ids[where] == ids) & (self.digests[where] == digests)
+        return [r for r, s in zip(rows, same.tolist(), strict=True) if not s]
 
     def _merge(self, blocks: list[Block]) -> None:
         """The new rows replace any old rows of the same papers; all rows end up in id order."""
@@ -890,10 +911,10 @@ class InterestRanker:
         if not self.in_child or self.folder is None or self.read_only or path is None or store.count() < CHILD_FROM:
             return None
         if f is not None and f.rev <= rev:
-            blocks = f.changes(store.texts_since(f.rev), cancel)
-            if blocks is None:
+            changed = f.content_changed(store.texts_since(f.rev), cancel)  # the child counts what changed
+            if changed is None:
                 return None  # cancelled: the caller's own pass returns at once
-            if not blocks:  # only annotations: the rows stand, the revision seen moves on
+            if not changed:  # only annotations: the rows stand, the revision seen moves on
                 f.rev = rev
                 with contextlib.suppress(OSError):
                     f.save_meta(self.folder)
