@@ -231,11 +231,25 @@ def test_features_merge_rows_in_id_order():
     assert np.array_equal(f.terms, fresh.terms) and np.array_equal(f.counts, fresh.counts)
 
 
-def test_reading_the_cache_back_holds_about_the_result_not_twice_it(monkeypatch, tmp_path):
-    """The window reads the cache at start-up: derive() fills arrays sized once from the rows' lengths
-    (blocks kept and then joined held the result twice at the peak, 475 MB for a 94k-paper window)."""
+def _derived_traced(built: interest.Features, folder: Path) -> tuple[interest.Features | None, int]:
+    """`built` saved and read back with its rows derived again (their saved copies removed, as from a cache
+    made before they were kept), and the peak of memory tracemalloc saw meanwhile."""
     import tracemalloc
 
+    built.save(folder)
+    for name in interest.DERIVED:
+        (folder / f"{name}.npy").unlink()
+    tracemalloc.start()
+    try:
+        loaded = interest.Features.load(folder)
+        return loaded, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_deriving_the_rows_holds_about_the_result_not_twice_it(monkeypatch, tmp_path):
+    """derive() fills arrays sized once from the rows' lengths (blocks kept and then joined held the result
+    twice at the peak, 475 MB for a 94k-paper window)."""
     monkeypatch.setattr(interest, "HASH_BITS", 16)  # the bucket-space arrays small beside the rows
     monkeypatch.setattr(interest, "_SHIFT", np.uint64(64 - 16))
     monkeypatch.setattr(interest, "_ANALYSIS", {**interest._ANALYSIS, "hash_bits": 16})
@@ -245,35 +259,21 @@ def test_reading_the_cache_back_holds_about_the_result_not_twice_it(monkeypatch,
     rows = [(i, f"{i:040x}", filler(rng, 6), filler(rng, 160)) for i in range(1, 1501)]
     built = interest.Features()
     built.update(rows, 1)
-    built.save(tmp_path)
-    tracemalloc.start()
-    try:
-        loaded = interest.Features.load(tmp_path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    loaded, peak = _derived_traced(built, tmp_path)
     assert loaded is not None and np.array_equal(loaded.row_data, built.row_data)
     rows_bytes = loaded.row_terms.nbytes + loaded.row_data.nbytes
     space = (1 << 16) * (4 + 8 + 1 + 4 + 1 + 4)  # df, a bincount, useful, idf, present, dense_of
     assert peak < 1.25 * rows_bytes + space  # measured: 0.3 × the rows over the space (before: 2.1 ×)
 
 
-def test_a_small_library_reads_its_cache_back_without_float64_temporaries_over_the_whole_space(tmp_path):
+def test_a_small_library_derives_its_rows_without_float64_temporaries_over_the_whole_space(tmp_path):
     """The hashed space has 4.2M buckets: its per-bucket arrays are the floor of derive()'s memory, and a
     small library should pay for them once (counts, idf, the dense numbering), not for a full-space bincount
     and the float64 temporaries of the idf formula besides (84 MB traced for 300 papers; now 44)."""
-    import tracemalloc
-
     rng = random.Random(3)
     built = interest.Features()
     built.update([(i, f"{i:040x}", filler(rng, 6), filler(rng, 160)) for i in range(1, 301)], 1)
-    built.save(tmp_path)
-    tracemalloc.start()
-    try:
-        loaded = interest.Features.load(tmp_path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    loaded, peak = _derived_traced(built, tmp_path)
     assert loaded is not None and np.array_equal(loaded.row_terms, built.row_terms)
     space = 1 << interest.HASH_BITS
     assert peak < space * 13  # df and idf (4 bytes a bucket each), useful and present (1), dense_of (4)
