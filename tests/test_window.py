@@ -489,25 +489,27 @@ def test_undo_and_redo_select_and_show_the_paper_they_changed(qtbot, window):
     assert window.library.paper(first).state == "read"
 
 
-def test_the_note_preview_renders_math_like_the_abstract(qtbot, window):
+def previewed(qtbot, window, note: str):
+    """The note typed into the first paper's note, then its Preview: the preview browser."""
     in_table(qtbot, window)
     window.editors.notesEditor.setFocus()
-    type_keys(qtbot, "margin $\\alpha$ and **bold**")
+    type_keys(qtbot, note)
     window.editors.previewToggle.setChecked(True)
-    text = window.editors.notesPreview.toPlainText()
+    return window.editors.notesPreview
+
+
+def test_the_note_preview_renders_math_like_the_abstract(qtbot, window):
+    text = previewed(qtbot, window, "margin $\\alpha$ and **bold**").toPlainText()
     assert "α" in text and "$" not in text and "**" not in text
 
 
 def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window):
     """`_x_` is emphasis in CommonMark, on GitHub and in Obsidian; Qt's GitHub dialect underlined it."""
-    in_table(qtbot, window)
-    window.editors.notesEditor.setFocus()
-    type_keys(qtbot, "read _carefully_ and *twice*")
-    window.editors.previewToggle.setChecked(True)
-    html = window.editors.notesPreview.toHtml()
+    preview = previewed(qtbot, window, "read _carefully_ and *twice*")
+    html = preview.toHtml()
     assert "underline" not in html
     assert html.count("font-style:italic") == 2
-    assert window.editors.notesPreview.toPlainText().startswith("read carefully")
+    assert preview.toPlainText().startswith("read carefully")
 
 
 def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, window):
