@@ -51,6 +51,7 @@ _lock = threading.Lock()
 _lexicons: OrderedDict[tuple[str, str], Lexicon | None] = OrderedDict()
 _segment_forms: OrderedDict[tuple[str, str, str], dict[bytes, Any]] = OrderedDict()  # form → TermInfo
 _segment_words: OrderedDict[tuple[str, str], dict[str, int]] = OrderedDict()
+_PER_SEGMENT: tuple[OrderedDict[Any, Any], ...] = (_lexicons, _segment_forms, _segment_words)  # keyed (segment, …)
 
 
 def plural_stem(word: str) -> str:
@@ -116,9 +117,8 @@ def forget_segments(segment_ids: Iterable[str]) -> None:
     gone = set(segment_ids)
     if not gone:
         return
-    caches: list[OrderedDict[Any, Any]] = [_lexicons, _segment_forms, _segment_words]
     with _lock:
-        for cache in caches:
+        for cache in _PER_SEGMENT:
             for key in [k for k in cache if k[0] in gone]:
                 del cache[key]
 
@@ -126,7 +126,7 @@ def forget_segments(segment_ids: Iterable[str]) -> None:
 def cached_segments() -> set[str]:
     """The segments something is cached of (tests and benchmarks ask)."""
     with _lock:
-        return {key[0] for cache in (_lexicons, _segment_forms, _segment_words) for key in cache}
+        return {key[0] for cache in _PER_SEGMENT for key in cache}
 
 
 def segment_ids(vocabulary: Vocabulary) -> set[str]:
