@@ -305,3 +305,38 @@ def test_what_was_read_of_a_segment_merged_away_is_forgotten(library):
         cached = vocabulary.cached_segments() & ours
         assert cached and cached <= live
     assert len(ours) > len(live)  # segments were merged away on the way
+
+
+# ---- a slip that stems like a word ----
+
+SLIP_PAPERS = [
+    {"title": f"Paper {i}", "abstract": f"Deep reinforcement learning for task {i}; the policy converged."}
+    for i in range(3)
+]
+
+
+@pytest.fixture
+def slip_library(tmp_path):
+    path = tmp_path / "slips.json"
+    path.write_text(json.dumps(SLIP_PAPERS), encoding="utf-8")
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([path])
+    yield lib
+    lib.close()
+
+
+def test_a_misspelling_that_stems_like_a_word_is_offered_that_word(slip_library):
+    """ "reinforcment" stems like "reinforcement" (Porter drops -ment and -ement): it always found those
+    papers, but was never offered a correction, so a second slip's hint kept the first."""
+    alone = slip_library.search("reinforcment")
+    assert len(alone.ids) == 3 and alone.correction == "reinforcement"
+    both = slip_library.search("reinforcment lerning")
+    assert both.correction == "reinforcement learning" and len(both.ids) == 3
+
+
+def test_an_inflection_the_library_lacks_is_not_a_slip(slip_library):
+    """ "converge" shares its stem with "converged" and is one letter from it, but it is a word of its own:
+    no correction (the papers are still found through the stem)."""
+    result = slip_library.search("converge")
+    assert len(result.ids) == 3 and result.correction is None
+    assert slip_library.search("reinforcement").correction is None

@@ -37,7 +37,7 @@ from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.index import patches
-from readinglist.index.analysis import WordAnalyzer
+from readinglist.index.analysis import WordAnalyzer, stem
 from readinglist.index.query import (
     KNOWN_FIELDS,
     ExactTerm,
@@ -49,7 +49,7 @@ from readinglist.index.query import (
 )
 from readinglist.index.ranking import Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
-from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_ids
+from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_ids, stem_slip
 from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
@@ -491,7 +491,7 @@ class Index:
         expanded = dict(ranker.expanded)
         words, required, excluded = split_words(resolved)
         typed = self._typed_words(resolved)
-        corrections = self._corrections(typed, q, context=len(words) > 1 and not found)
+        corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved)
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -500,7 +500,9 @@ class Index:
             if corrections:
                 used = resolve(q, vocabulary, corrections)
                 used_words, used_required, used_excluded = split_words(used)
-            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=used is resolved)
+            # a correction of the same stem (vocabulary.stem_slip) matches what the word typed matched
+            same = used is resolved or all(stem(c) == stem(w) for w, c in corrections.items())
+            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=same)
             notes += [n for n in ranker.notes if n not in notes]
             if scores:
                 found, partial, shown = scores, True, used
@@ -533,14 +535,22 @@ class Index:
             notes=notes,
         )
 
-    def _corrections(self, typed: dict[str, int], q: query.Query, context: bool) -> dict[str, str]:
-        """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions). With
-        `context` (no paper has every word), of several likely corrections the one with which the query
-        fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you nead"
-        is "need", though "near" is about as common."""
+    def _corrections(
+        self, typed: dict[str, int], q: query.Query, context: bool, resolved: query.Query | None = None
+    ) -> dict[str, str]:
+        """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions), or
+        lacks in the form typed though it holds its stem (vocabulary.stem_slip: the `resolved` query's
+        forms). With `context` (no paper has every word), of several likely corrections the one with which
+        the query fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you
+        nead" is "need", though "near" is about as common."""
         assert self._vocabulary is not None and self._ranker is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         options: dict[str, list[tuple[str, float]]] = {}
+        slips = {  # a name among the authors or tags is a word, whatever it stems like
+            word: meant
+            for word, meant in (self._stem_slips(resolved) if resolved is not None else {}).items()
+            if not any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
+        }
         for word, frequency in typed.items():
             if frequency and ranker.doc_frequency("title", word):
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
@@ -548,7 +558,7 @@ class Index:
                 found = vocabulary.suggestions(word, frequency)
                 if found:
                     options[word] = found
-        chosen = {word: found[0][0] for word, found in options.items()}
+        chosen = {**slips, **{word: found[0][0] for word, found in options.items()}}
         if not context:
             return chosen
         for word, found in options.items():
@@ -562,6 +572,25 @@ class Index:
 
             chosen[word] = max(close, key=lambda item: (fit(item[0]), item[1]))[0]
         return chosen
+
+    @staticmethod
+    def _stem_slips(resolved: query.Query) -> dict[str, str]:
+        """Words of the query no field holds in the form typed (up to a plural), though it holds forms of
+        their stem, with the form meant (see vocabulary.stem_slip)."""
+        forms: dict[str, dict[bytes, int]] = {}
+        typed_somewhere: set[str] = set()
+        for leaf in resolved.leaves():
+            if isinstance(leaf, Stemmed):
+                merged = forms.setdefault(leaf.text, {})
+                for form, df in leaf.forms.items():
+                    merged[form] = merged.get(form, 0) + df
+                if leaf.exact:
+                    typed_somewhere.add(leaf.text)
+        out = {}
+        for word, found in forms.items():
+            if found and word not in typed_somewhere and (meant := stem_slip(word, found)) is not None:
+                out[word] = meant
+        return out
 
     @staticmethod
     def _settled_words(text: str) -> set[str]:

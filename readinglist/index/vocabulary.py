@@ -42,6 +42,7 @@ RARE_DF = 3  # a word in at most this many papers may be a misspelling...
 RARE_RATIO = 30  # ...of a word in this many times more papers
 FORMS_CACHE = 50_000  # (segment, field, stem) entries kept
 WORDS_CACHE = 48  # (segment, field) word lists kept
+SLIP_ENDING = 3  # a slip that stems like a word ends as it does: "converge" is no slip of "converged"
 SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "ies", "ied")
 
 LEXICON_FIELDS = {"title", "abstract", "authors", "note", "venue", "tags"}  # what a word may be looked up in
@@ -87,6 +88,25 @@ def edits(word: str) -> Iterator[tuple[str, float]]:
                     yield a + c + b[1:], CHANGED
         for c in letters:
             yield a + c + b, LEFT_OUT
+
+
+def stem_slip(word: str, forms: dict[bytes, int]) -> str | None:
+    """The word meant, when the word typed is in no paper but its stem is: "reinforcment" stems like
+    "reinforcement" (Porter drops -ment and -ement alike), so it finds what that finds and was never offered a
+    correction — "reinforcment lerning" read "Did you mean reinforcment learning". The commonest form of the
+    stem (`forms`: form → papers) one edit away that ends as the word does (an inflection the library lacks
+    is not a slip), in MIN_SUGGESTION_DF papers or more."""
+    if len(word) < MIN_SUGGESTION_LENGTH or not word.isalpha() or len(word) <= SLIP_ENDING:
+        return None
+    near = {candidate for candidate, _ in edits(word)}
+    meant = [
+        (df, text)
+        for form, df in forms.items()
+        if df >= MIN_SUGGESTION_DF
+        and (text := form.decode("utf-8")) in near
+        and text[-SLIP_ENDING:] == word[-SLIP_ENDING:]
+    ]
+    return max(meant)[1] if meant else None
 
 
 def _segment_id(reader) -> str:
