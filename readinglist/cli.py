@@ -631,7 +631,8 @@ def suggest_command(args: argparse.Namespace, lib: Library) -> int:
         items = []
         for s in suggestions:
             item = papers[s.id].to_json()
-            item.update(score=round(s.score, 4), why=s.why, near=[uids[n] for n in s.near if n in uids])
+            near_uids = [uids[n] for n in s.near if n in uids]
+            item.update(score=round(s.score, 4), rank=s.rank, of=s.of, why=s.why, near=near_uids)
             items.append(item)
         print(json.dumps(items, ensure_ascii=False, indent=2))
         return 0
@@ -641,8 +642,10 @@ def suggest_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     width = shutil.get_terminal_size((100, 20)).columns
     titles = {p.id: p.title for p in lib.papers(sorted(near))}
+    shown = f"the best {len(suggestions):,} of {suggestions[0].of:,}" if len(suggestions) < suggestions[0].of else "all"
+    print(f"Untriaged papers by predicted interest, {shown} (--json gives the scores):", file=sys.stderr)
     for s in suggestions:
-        print(f"{paper_line(papers[s.id], width - 8)}  {s.score:.3f}")
+        print(paper_line(papers[s.id], width))
         reasons = []
         if s.why:
             reasons.append("why: " + ", ".join(s.why))

@@ -572,9 +572,22 @@ class Suggestion:
     score: float
     why: list[str] = field(default_factory=list)
     near: list[int] = field(default_factory=list)
+    # where the ranking puts it, 1 the best, of how many candidates (0: not a candidate): a reader can tell
+    # "3rd of 8,259" from a raw score (0.167) that means nothing on its own
+    rank: int = 0
+    of: int = 0
 
     def to_json(self) -> dict[str, object]:
-        return {"score": round(self.score, 4), "why": self.why, "near": self.near}
+        return {"score": round(self.score, 4), "rank": self.rank, "of": self.of, "why": self.why, "near": self.near}
+
+    def place(self) -> str:
+        """ "3rd of 8,259", or "" for a paper the ranking did not rank."""
+        return f"{ordinal(self.rank)} of {self.of:,}" if self.rank else ""
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
 
 
 class Ranking:
@@ -589,6 +602,7 @@ class Ranking:
         self.ids = ids
         self.scores = scores
         self._score_of: dict[int, float] | None = None  # built on first use (a C loop of 94k items)
+        self._rank_of: dict[int, int] | None = None  # likewise
         self._positive_entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._every: np.ndarray | None = None  # every paper's score, marked or not (see order)
 
@@ -603,6 +617,12 @@ class Ranking:
 
     def score(self, paper_id: int) -> float | None:
         return self._score.get(paper_id)
+
+    def rank(self, paper_id: int) -> int:
+        """1 for the best candidate; 0 for a paper that is not one."""
+        if self._rank_of is None:
+            self._rank_of = dict(zip(self.ids, range(1, len(self.ids) + 1), strict=True))
+        return self._rank_of.get(paper_id, 0)
 
     def every_score(self) -> np.ndarray:
         """Every paper's score under this model, in the features' row order, marked papers too: what sorting
@@ -631,24 +651,26 @@ class Ranking:
         """The best `limit` candidates, each explained."""
         ids = self.ids[:limit] if limit is not None else self.ids
         texts = self._text_of(ids)
-        return [self._explain(pid, texts.get(pid, ""), words, near) for pid in ids]
+        return [self._explain(pid, texts.get(pid, ""), words, near, rank) for rank, pid in enumerate(ids, 1)]
 
     def explain(self, paper_id: int, words: int = 5, near: int = 3) -> Suggestion:
         """Why this paper scored as it did (any paper of the library, ranked or not)."""
-        return self._explain(paper_id, self._text_of([paper_id]).get(paper_id, ""), words, near)
+        return self._explain(paper_id, self._text_of([paper_id]).get(paper_id, ""), words, near, self.rank(paper_id))
 
-    def _explain(self, paper_id: int, text: str, words: int, near: int) -> Suggestion:
+    def _explain(self, paper_id: int, text: str, words: int, near: int, rank: int) -> Suggestion:
         f = self._features
         found = f.positions([paper_id])
         score = self._score.get(paper_id)
+        of = len(self.ids) if rank else 0
         if not found:
-            return Suggestion(paper_id, score or 0.0)
+            return Suggestion(paper_id, score or 0.0, rank=rank, of=of)
         position = found[0]
         terms, data = f.row(position)
         contribution = dict(zip(terms.tolist(), (data * self._query[terms]).tolist(), strict=True))
         if score is None:
             score = float(sum(contribution.values()))
-        return Suggestion(paper_id, score, _reasons(f, text, contribution, words), self._nearest(position, near))
+        why, closest = _reasons(f, text, contribution, words), self._nearest(position, near)
+        return Suggestion(paper_id, score, why, closest, rank=rank, of=of)
 
     def _nearest(self, position: int, near: int) -> list[int]:
         """The positive papers most like this one (cosine of their rows), in one pass over all their terms."""

@@ -192,10 +192,13 @@ def test_cli_suggest_after_marks_puts_the_planted_papers_first_with_why(capsys, 
         assert "quasar" in " ".join(item["why"])
         assert item["near"] and set(item["near"]) <= set(relevant[:3])
     assert [i["score"] for i in items] == sorted((i["score"] for i in items), reverse=True)
-    code, out, _ = run(capsys, "--data-dir", folder, "suggest", "--limit", "2")
+    assert [(i["rank"], i["of"]) for i in items] == [(r, 54) for r in range(1, 8)]  # 60 papers, 6 marked
+    code, out, err = run(capsys, "--data-dir", folder, "suggest", "--limit", "2")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 4 and lines[0].split()[0] == items[0]["id"]
     assert "why:" in lines[1] and "quasar" in lines[1] and "like " in lines[1]
+    # a raw score says nothing to a reader (it was printed after each title): how many were ranked does
+    assert str(items[0]["score"])[:4] not in lines[0] and "the best 2 of 54" in err
 
 
 def test_cli_suggest_with_a_query_ranks_only_its_results(capsys, planted_dir):
@@ -248,3 +251,15 @@ def test_cli_interests_refuses_bad_input_and_changes_nothing(capsys, planted_dir
     code, _, err = run(capsys, "--data-dir", folder, "interests", "--file", str(tmp_path / "missing.bib"))
     assert code == 1 and "missing.bib" in err
     assert run(capsys, "--data-dir", folder, "interests")[1].strip() == "kept"
+
+
+ORDINALS = [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st"),
+            (102, "102nd"), (1111, "1,111th")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("n", "text"), ORDINALS)
+def test_a_suggestions_place_reads_as_an_ordinal(n, text):
+    from readinglist.interest import Suggestion
+
+    assert Suggestion(1, 0.1, rank=n, of=2000).place() == f"{text} of 2,000"
+    assert Suggestion(1, 0.1).place() == ""

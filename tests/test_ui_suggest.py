@@ -141,6 +141,7 @@ def test_the_detail_pane_says_why_a_suggested_paper_is_suggested(qtbot, planted_
     assert why.near and set(why.near) <= set(relevant[:3])
     html = w.detail.toHtml()
     assert "Weighed most" in html and "quasar" in html
+    assert why.rank == 1 and why.of == 57 and "1st of 57 by predicted interest" in html  # not a raw score
     near = w.library.paper(why.near[0])
     assert f"paper:{near.uid}" in html  # a link the pane follows
     w.detail.open_link(QUrl(f"paper:{near.uid}"))

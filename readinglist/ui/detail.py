@@ -113,7 +113,8 @@ def paper_html(
 
 def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
     """Why a paper is suggested: the words of it that weighed most, and the marked papers it is closest to."""
-    lines = [f"<b>Suggested</b> · score {suggestion.score:.3f}"]
+    place = suggestion.place()
+    lines = [f"<b>Suggested</b> · {place} by predicted interest" if place else "<b>Suggested</b>"]
     if suggestion.why:
         lines.append("Weighed most: " + ", ".join(f"<b>{html.escape(w)}</b>" for w in suggestion.why))
     if near:
