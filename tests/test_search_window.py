@@ -278,3 +278,34 @@ def test_the_warm_up_calls_warm_search(qtbot, data_dir, monkeypatch):
     w.close()
     w.runner.wait()
     w.library.close()
+
+
+# ---- which paper a new query shows ----
+
+
+def test_typing_a_new_query_shows_its_first_paper_not_one_an_earlier_prefix_put_first(qtbot, window):
+    """ "learn"'s first paper is among "learning model"'s results, fifth: typing on, the reader never chose
+    it, so the new results show their own first paper (it stayed current, at row 5)."""
+    lib = window.library
+    early, final = lib.search("learn").ids, lib.search("learning model").ids
+    assert early[0] in final and final.index(early[0]) > 0  # what makes this a test
+    search(qtbot, window, "learn")
+    assert window.table.current_id == early[0]
+    search(qtbot, window, "learning model")
+    assert window.table.current_id == final[0] and window.detail.current_id == final[0]
+
+
+def test_a_paper_the_reader_chose_stays_current_as_the_query_changes(qtbot, window):
+    lib = window.library
+    early, final = lib.search("learn").ids, lib.search("learning model").ids
+    chosen = next(pid for pid in early[1:] if pid in final and pid != final[0])
+    search(qtbot, window, "learn")
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Home)
+    for _ in early:  # the reader goes down the list to it
+        if window.table.current_id == chosen:
+            break
+        qtbot.keyClick(window.table.view, Qt.Key.Key_Down)
+    assert window.table.current_id == chosen
+    search(qtbot, window, "learning model")
+    assert window.table.current_id == chosen  # the rule of issue 14: results keep the paper being read

@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self._lists_due = False
         self._pushing = False  # a command is being pushed: its first redo is not an undo or redo to show
         self._applying = False  # results are being applied: the current paper moves, not by the reader
+        self._current_auto = True  # the current paper is the one results put first, not one the reader chose
         self._wanted: int | None = None  # the paper to make current when the next results land
         self._reveal: list[int] = []  # … and the papers to select with it (a removal undone)
         self._arriving = False  # going back or forward: the place is being shown
@@ -506,17 +507,21 @@ class MainWindow(QMainWindow):
 
     def _show_results(self, result: SearchResult, same_query: bool) -> None:
         """Results replace results: the paper wanted (going back, a removal undone), else the paper shown,
-        stays current if they hold it, however late they come."""
+        stays current if they hold it, however late they come — the paper shown only if the reader chose it
+        (or the results are the same query's again): a paper that was first for "gau" is no reason to keep
+        row 29 of "gaussian process" current when the reader never looked at it."""
         self.detail.set_terms(result)
         if self._suggesting():
             result = self.suggester.arrange(result, untriaged_only=self.sidebar.filter.suggested)
         self.map_pane.view.set_results(self._lit(result))
         shown = self._in_area(result)
         wanted, self._wanted = self._wanted, None
-        keep = wanted if wanted is not None else self.detail.current_id
+        shown_paper = None if self._current_auto and not same_query else self.detail.current_id
+        keep = wanted if wanted is not None else shown_paper
         self._applying = True
         try:
-            found = self.table.show_results(shown, same_query, keep)
+            found = self.table.show_results(shown, same_query, keep, first=keep is None)
+            self._current_auto = wanted is None and (self._current_auto or not found)
             if self._reveal:
                 self.table.select_ids(self._reveal)
                 self._reveal = []
@@ -560,6 +565,7 @@ class MainWindow(QMainWindow):
         self.editors.save_note()
         self.detail.follow(paper_id)
         if not self._applying:
+            self._current_auto = False
             if paper_id is not None:
                 self._wanted, self._reveal = None, []
             self._moved()

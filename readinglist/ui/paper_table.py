@@ -435,12 +435,14 @@ class PaperTable(QObject):
 
     # ---- contents ----
 
-    def show_results(self, result: SearchResult, same_query: bool, keep: int | None = None) -> bool:
+    def show_results(
+        self, result: SearchResult, same_query: bool, keep: int | None = None, first: bool = False
+    ) -> bool:
         """New results: a new query in rank order (a column's sort applies to the query it was made on), the
-        same query again (a refresh) in the order shown. `keep` (else the current paper) stays current if
-        they hold it, else the first is; a refresh of the same query keeps the scroll position. Returns
-        whether `keep` was among them."""
-        keep = keep if keep is not None else self.current_id
+        same query again (a refresh) in the order shown. `keep` (else the current paper, unless `first`)
+        stays current if they hold it, else the first is; a refresh of the same query keeps the scroll
+        position. Returns whether `keep` was among them."""
+        keep = keep if keep is not None or first else self.current_id
         scroll = self.view.verticalScrollBar().value()
         header = self.view.horizontalHeader()
         reset = not same_query and self.sort_column is not None
