@@ -288,6 +288,22 @@ class Library:
             out += self.import_files(files, progress, cancel)
         return out
 
+    def import_or_merge_in_child(
+        self, paths: Sequence[Path | str], progress: Progress | None = None, cancel: threading.Event | None = None
+    ) -> list[ImportSummary | MergeSummary]:
+        """import_or_merge in a child process (see child_process): the window's thread keeps the interpreter
+        to itself while a large file is parsed, matched and indexed. The child opens this library as the
+        command line would; what it wrote reaches this process as another process's changes do (the store
+        read afresh, the index's searcher swapped)."""
+        if self.read_only:
+            raise StoreError(f"cannot import: {self.read_only_reason or 'the library is open read-only'}")
+        from readinglist import child_process
+
+        return child_process.run(
+            _import_or_merge, (str(self.data_dir), [str(p) for p in paths]), progress, cancel,
+            name="readinglist-import", cancelled=lambda: ImportCancelled("the import did not stop: ended"),
+        )  # fmt: skip
+
     def merge_notes(self, paths: Sequence[Path | str]) -> MergeSummary:
         """A notes folder (export --format obsidian), or some of its files, merged back: see notes_folder."""
         from readinglist.notes_folder import merge
@@ -861,3 +877,14 @@ class Library:
         if not sl.query.strip():
             return self.store.count_where(sl.state, sl.tag)
         return len(self.search_list(sl).ids)
+
+
+def _import_or_merge(
+    data_dir: str, paths: list[str], progress: Progress | None = None, cancel: threading.Event | None = None
+) -> list[ImportSummary | MergeSummary]:
+    """The child of Library.import_or_merge_in_child."""
+    lib = Library.open(data_dir, seed=False, defer_index=True)
+    try:
+        return lib.import_or_merge(paths, progress, cancel)
+    finally:
+        lib.close()

@@ -404,6 +404,9 @@ class ImportFailure(Exception):
         where = f"{self.path.name}, line {line}" if line else self.path.name
         super().__init__(f"{where}: {problem}")
 
+    def __reduce__(self) -> tuple[type, tuple[Path, str, int | None]]:  # sent back from an import's child
+        return (type(self), (self.path, self.problem, self.line))
+
 
 def describe_error(exc: BaseException, where: Path | str) -> str:
     """An error in words that name the file: "the disk is full while writing …/index"."""

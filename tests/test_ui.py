@@ -30,6 +30,7 @@ from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
 from readinglist.library import Library
 from readinglist.papers import Paper
+from readinglist.ui import import_bar
 from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, TITLE, IdRole, PaperTableModel, SortRole
 from readinglist.ui.paper_table import PaperTableView
 
@@ -628,7 +629,16 @@ def test_a_second_view_and_a_view_through_a_proxy_paint_filled_rows(qtbot):
     assert through_proxy.rowAt(0) > 2000 and model.data(model.index(200, TITLE)) is None  # only what was shown
 
 
-def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch):
+@pytest.fixture(params=["thread", "child"])
+def import_where(request, monkeypatch):
+    """An import on the window's worker thread, and one in a child process (a large file's: see
+    import_bar.in_child), which must look the same to the reader."""
+    if request.param == "child":
+        monkeypatch.setattr(import_bar, "CHILD_FROM_BYTES", 0)
+    return request.param
+
+
+def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monkeypatch, import_where):
     errors = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
     bad = tmp_path / "broken.json"
@@ -644,7 +654,7 @@ def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monke
     assert window.statusLabel.text().startswith("536 papers")
 
 
-def test_import_cancel_leaves_library_unchanged(qtbot, window):
+def test_import_cancel_leaves_library_unchanged(qtbot, window, import_where):
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
         assert window.import_bar.isVisible()  # progress shows in the window, not in a dialog
@@ -653,6 +663,37 @@ def test_import_cancel_leaves_library_unchanged(qtbot, window):
     assert type(got.args[0]).__name__ == "ImportCancelled"
     assert window.library.counts()["all"] == 19
     assert not window.import_bar.isVisible()
+
+
+def test_a_large_import_runs_in_a_child_process_and_the_window_shows_what_it_added(
+    qtbot, window, tmp_path, monkeypatch
+):
+    """Parsing, matching and indexing thousands of papers on a worker thread took the interpreter from the
+    window (stalls of 100 ms with a busy process beside it): a large file is imported in a child."""
+    from readinglist import importing
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("imported in the window's process")
+
+    monkeypatch.setattr(importing, "import_files", not_here)
+    errors = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
+    papers = [{"title": f"Quokka study {i}", "abstract": f"Quokkas of island {i} and their habits."} for i in range(40)]
+    big = tmp_path / "big.jsonl"
+    big.write_text("\n".join(json.dumps(p) for p in papers) + "\n" + " " * import_bar.CHILD_FROM_BYTES)
+    small = tmp_path / "small.jsonl"
+    small.write_text(json.dumps({"title": "One quokka", "abstract": "A quokka alone."}) + "\n")
+    assert import_bar.in_child([big]) and not import_bar.in_child([small])
+    with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
+        window.start_import([big])
+    assert not isinstance(got.args[0], Exception), got.args[0]
+    assert got.args[0][0].added == 40
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 59 and window.search_bar.idle)
+    assert window.statusLabel.text().startswith("59 papers")
+    assert len(window.library.search("quokka habits").ids) == 40  # the window's index sees what the child wrote
+    with qtbot.waitSignal(window.importFinished, timeout=60000) as got:  # a small file, on the worker thread
+        window.start_import([small])
+    assert isinstance(got.args[0], Exception) and "window's process" in errors[0]
 
 
 def test_dropping_files_imports_them(qtbot, window, tmp_path):

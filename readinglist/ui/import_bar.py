@@ -6,6 +6,7 @@ held up the event loop (a new top-level window; docs/performance-changes.md).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -79,6 +80,20 @@ class ImportDetails(QDialog):
         self.resize(720, 420)
 
 
+CHILD_FROM_BYTES = 1_000_000  # files this large in all are imported in a child process (see in_child)
+
+
+def in_child(files: Sequence[Path]) -> bool:
+    """Whether an import is large enough for a child process (Library.import_or_merge_in_child): parsing and
+    indexing some thousand papers on a worker thread takes the interpreter from the window often enough to
+    freeze it, and a child's start (about a second) is worth paying only then."""
+    size = 0
+    for path in files:
+        with contextlib.suppress(OSError):  # the import says what is wrong with it
+            size += path.stat().st_size if path.is_file() else 0
+    return size >= CHILD_FROM_BYTES
+
+
 class ImportBar(QWidget):
     stopped = Signal()  # the import is over (done, failed or cancelled): what the window shows may be stale
     finished = Signal(object)  # list[ImportSummary] | Exception, once the outcome has been reported
@@ -122,7 +137,11 @@ class ImportBar(QWidget):
         self.show()
         library, report = self._library, self._progressed.emit
 
+        elsewhere = in_child(files)
+
         def work() -> list[ImportSummary | MergeSummary]:  # a notes folder dropped or chosen is merged back
+            if elsewhere:
+                return library.import_or_merge_in_child(files, progress=report, cancel=cancel)
             return library.import_or_merge(files, progress=report, cancel=cancel)
 
         self._runner.run(work, self._done, self._failed)

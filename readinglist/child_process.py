@@ -1,0 +1,116 @@
+"""Work the window hands to a child process, with its progress relayed and a cancel that stops it cleanly.
+
+A child, not a thread, for work that is a long Python loop (an import's parsing, matching and analysing):
+on a thread it takes turns with the window's thread for the interpreter lock, and with another busy
+process on a 2-core machine the window froze for a tenth of a second at a time; the child's memory is also
+handed back to the system when it ends. The child opens the library itself, as the command line does
+beside the window; the window learns what it wrote as it learns of any other process's changes.
+
+`run(target, args, progress, cancel)` calls `target(*args, progress=…, cancel=…)` in a spawned child (the
+target must be a module-level function, its arguments and result picklable): progress reports come back
+to `progress` on the caller's thread; `cancel` set is passed on to the child, whose own cancel makes the
+work stop at its next check and roll back; its exception is raised here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import pickle
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from readinglist.papers import StoreError
+
+T = TypeVar("T")
+Progress = Callable[[int, int, str], None]
+POLL_SECONDS = 0.1
+CANCEL_GRACE_SECONDS = 60.0  # after a cancel, the child's roll-back is awaited this long, then it is ended
+
+
+class ChildFailed(StoreError):
+    """The child stopped without a result (it crashed, was killed, or its result could not be sent)."""
+
+
+def run(
+    target: Callable[..., T],
+    args: tuple[Any, ...],
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    name: str = "readinglist-child",
+    cancelled: Callable[[], BaseException] | None = None,
+) -> T:
+    """`target(*args, progress=…, cancel=…)` in a child process; its result, or its exception raised here.
+    If the child does not answer within CANCEL_GRACE_SECONDS of a cancel, it is ended and `cancelled()`
+    raised (the work's own transaction is then rolled back by its death)."""
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    stop = ctx.Event()
+    # not a daemon: the work may start processes of its own (Whoosh's writers); a parent that exits first
+    # waits for it (multiprocessing joins its children at exit), and a cancel makes that short
+    child = ctx.Process(target=_main, args=(target, args, send, stop), name=name, daemon=False)
+    child.start()
+    send.close()
+    asked: float | None = None
+    waited = 0.0
+    try:
+        while True:
+            if cancel is not None and cancel.is_set() and asked is None:
+                stop.set()
+                asked = waited
+            if asked is not None and waited - asked > CANCEL_GRACE_SECONDS:
+                if cancelled is not None:
+                    raise cancelled()
+                raise ChildFailed("the work was cancelled and did not stop")
+            if receive.poll(POLL_SECONDS):
+                try:
+                    kind, payload = receive.recv()
+                except EOFError:
+                    child.join(5)  # it is ending: its exit code says how
+                    raise ChildFailed(f"the work stopped (exit code {child.exitcode})") from None
+                except Exception as exc:  # what it sent could not be read back here
+                    raise ChildFailed(f"the work's answer could not be read ({type(exc).__name__}: {exc})") from None
+                if kind == "progress":
+                    if progress is not None and asked is None:
+                        progress(*payload)
+                    continue
+                if kind == "done":
+                    return payload
+                if kind == "raised":
+                    raise payload
+                raise ChildFailed(str(payload))
+            waited += POLL_SECONDS
+            if not child.is_alive() and not receive.poll(0):
+                raise ChildFailed(f"the work stopped (exit code {child.exitcode})")
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.join(5)
+        if child.is_alive():
+            child.terminate()
+            child.join(5)
+
+
+def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: Any) -> None:
+    """The child: run the work, send its progress, then its result or what it raised."""
+    try:
+
+        def progress(done: int, total: int, message: str) -> None:
+            send.send(("progress", (done, total, message)))
+
+        try:
+            result = target(*args, progress=progress, cancel=stop)
+        except Exception as exc:
+            try:
+                pickle.dumps(exc)
+                send.send(("raised", exc))
+            except Exception:
+                send.send(("failed", f"{type(exc).__name__}: {exc}"))
+            return
+        send.send(("done", result))
+    except BaseException as exc:  # the pipe itself, or an interrupt: the parent reports the child stopped
+        with contextlib.suppress(Exception):
+            send.send(("failed", f"{type(exc).__name__}: {exc}"))
+    finally:
+        send.close()

@@ -1,0 +1,89 @@
+"""child_process.run: work in a spawned child, its progress relayed, its errors raised in the caller, a cancel
+passed on (the work stops at its next check), a crash reported rather than waited on."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from readinglist import child_process
+from readinglist.papers import ImportCancelled, ImportFailure
+
+
+def counted(n: int, progress=None, cancel=None) -> list[int]:
+    for i in range(n):
+        progress(i + 1, n, f"step {i + 1}")
+    return [os.getpid(), n]
+
+
+def failing(path: str, progress=None, cancel=None) -> None:
+    raise ImportFailure(path, "not a bibliography", line=7)
+
+
+def crashing(progress=None, cancel=None) -> None:
+    os._exit(3)
+
+
+def waiting(progress=None, cancel=None) -> None:
+    progress(0, 0, "started")
+    while not cancel.wait(0.05):
+        pass
+    raise ImportCancelled("stopped at the next check")
+
+
+def test_the_work_runs_in_another_process_and_its_progress_comes_back():
+    seen = []
+    pid, n = child_process.run(counted, (3,), progress=lambda *a: seen.append(a))
+    assert pid != os.getpid() and n == 3
+    assert seen == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
+
+
+def test_what_the_work_raises_is_raised_here_with_its_details():
+    with pytest.raises(ImportFailure) as got:
+        child_process.run(failing, ("/tmp/x.bib",))
+    assert got.value.path.name == "x.bib" and got.value.problem == "not a bibliography" and got.value.line == 7
+    assert str(got.value) == "x.bib, line 7: not a bibliography"
+
+
+def test_a_child_that_dies_is_reported_not_waited_for():
+    with pytest.raises(child_process.ChildFailed, match="exit code 3"):
+        child_process.run(crashing, ())
+
+
+def test_a_cancel_reaches_the_work_which_stops_itself():
+    cancel = threading.Event()
+    started = []
+
+    def cancel_once_started(*report):
+        started.append(report)
+        cancel.set()
+
+    with pytest.raises(ImportCancelled, match="next check"):  # its own roll-back, not ended from outside
+        child_process.run(waiting, (), progress=cancel_once_started, cancel=cancel)
+    assert started == [(0, 0, "started")]
+
+
+def test_a_library_import_in_a_child_may_start_the_index_writers_processes(tmp_path):
+    """An import of BULK_PROCS_MIN_DOCS papers or more writes the index with Whoosh's writer processes,
+    which a daemonic child may not start: the child is none."""
+    import json
+
+    from readinglist.index.engine import BULK_PROCS_MIN_DOCS
+    from readinglist.library import Library
+
+    papers = [
+        {"title": f"Wombat {i}", "abstract": f"Burrows of wombat colony {i}."} for i in range(BULK_PROCS_MIN_DOCS)
+    ]
+    path = tmp_path / "wombats.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in papers) + "\n")
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        reports = []
+        (summary,) = lib.import_or_merge_in_child([path], progress=lambda *a: reports.append(a))
+        assert summary.added == BULK_PROCS_MIN_DOCS and reports
+        assert lib.counts()["all"] == BULK_PROCS_MIN_DOCS
+        assert len(lib.search("wombat burrows").ids) == BULK_PROCS_MIN_DOCS  # this process's index sees them
+    finally:
+        lib.close()
