@@ -684,8 +684,12 @@ def test_a_large_import_runs_in_a_child_process_and_the_window_shows_what_it_add
     small = tmp_path / "small.jsonl"
     small.write_text(json.dumps({"title": "One quokka", "abstract": "A quokka alone."}) + "\n")
     assert import_bar.in_child([big]) and not import_bar.in_child([small])
+    refreshed = []
+    window.outside.libraryChanged.connect(lambda: refreshed.append(1))
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([big])
+    window.outside.look()  # what another process wrote is looked for: the child's papers are this window's
+    assert refreshed == []  # (the window refreshes once, after the import, not again for "another" process)
     assert not isinstance(got.args[0], Exception), got.args[0]
     assert got.args[0][0].added == 40
     qtbot.waitUntil(lambda: window.table.model.rowCount() == 59 and window.search_bar.idle)

@@ -424,6 +424,7 @@ class MainWindow(QMainWindow):
         self.history.changed.connect(self._history_changed)
         self.undo_stack.indexChanged.connect(self._undo_index_changed)
         self.import_bar.stopped.connect(self._after_import)
+        self.import_bar.stopped.connect(self.outside.resume)
         self.import_bar.finished.connect(self.importFinished)
         self.exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
         self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
@@ -1109,6 +1110,7 @@ class MainWindow(QMainWindow):
     def start_import(self, files: Sequence[Path]) -> None:
         """Import on a worker with progress in the status bar; importFinished says how it went."""
         if not self.read_only and self.import_bar.start(files):
+            self.outside.pause()  # its chunks are this window's, even when a child process writes them
             self.notice.clear()
             self.topics_bar.cancel()  # computed again once the import is in
 
@@ -1121,12 +1123,12 @@ class MainWindow(QMainWindow):
         self.editors.update_completions()
         self.search_bar.run()
         self.topics_bar.update_if_due()
+        if self.detail.current_id is not None:  # a record merged into it, or another process changed it
+            self.detail.refresh([self.detail.current_id])
 
     def _after_restore(self, _summary: object) -> None:
         """Annotations of any paper may have changed: the counts, lists, results and the paper shown."""
         self._after_import()
-        if self.detail.current_id is not None:
-            self.detail.refresh([self.detail.current_id])
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if not self.read_only and event.mimeData().hasUrls() and all(u.isLocalFile() for u in event.mimeData().urls()):

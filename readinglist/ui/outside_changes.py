@@ -43,5 +43,18 @@ class OutsideChanges(QObject):
         elif changed:
             self.papersChanged.emit(changed)
 
+    def pause(self) -> None:
+        """Stop looking while the window's own import writes from a child process: each chunk it commits
+        would look like another process's import (the whole window refreshed, the suggestions re-ranked,
+        every half second); the window refreshes once when the import is over."""
+        self._timer.stop()
+
+    def resume(self) -> None:
+        """Look again; what was written meanwhile by anyone counts as already seen (the window refreshed
+        everything after its import)."""
+        self._seen = self._library.revision()
+        self._count = self._library.counts()["all"]
+        self._timer.start()
+
     def stop(self) -> None:
         self._timer.stop()
