@@ -40,16 +40,19 @@ def run(
     cancel: threading.Event | None = None,
     name: str = "readinglist-child",
     cancelled: Callable[[], BaseException] | None = None,
+    end_on_cancel: bool = False,
+    daemon: bool = False,
 ) -> T:
     """`target(*args, progress=…, cancel=…)` in a child process; its result, or its exception raised here.
-    If the child does not answer within CANCEL_GRACE_SECONDS of a cancel, it is ended and `cancelled()`
-    raised (the work's own transaction is then rolled back by its death)."""
+    If the child does not answer within CANCEL_GRACE_SECONDS of a cancel — at once with `end_on_cancel`
+    (work that writes nothing: a computation) — it is ended and `cancelled()` raised (work that writes is
+    then rolled back by its death). A `daemon` child is ended when this process exits; it may not start
+    processes of its own (an import's index writers), so an import's child is none, and this process's exit
+    waits for it (a cancel makes that short)."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     stop = ctx.Event()
-    # not a daemon: the work may start processes of its own (Whoosh's writers); a parent that exits first
-    # waits for it (multiprocessing joins its children at exit), and a cancel makes that short
-    child = ctx.Process(target=_main, args=(target, args, send, stop), name=name, daemon=False)
+    child = ctx.Process(target=_main, args=(target, args, send, stop), name=name, daemon=daemon)
     child.start()
     send.close()
     asked: float | None = None
@@ -59,7 +62,7 @@ def run(
             if cancel is not None and cancel.is_set() and asked is None:
                 stop.set()
                 asked = waited
-            if asked is not None and waited - asked > CANCEL_GRACE_SECONDS:
+            if asked is not None and (end_on_cancel or waited - asked > CANCEL_GRACE_SECONDS):
                 if cancelled is not None:
                     raise cancelled()
                 raise ChildFailed("the work was cancelled and did not stop")

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -1011,50 +1011,25 @@ class InterestRanker:
 CHILD_FROM = 5000  # papers: see InterestRanker.in_child (below it a child's start costs more than it saves)
 
 
-def _child_refresh(folder: str, db_path: str, send: Any) -> None:
+def _child_refresh(folder: str, db_path: str, progress: object = None, cancel: object = None) -> None:
     """The child: the features of the library at db_path brought up to date in `folder`, read-only."""
-    try:
-        from readinglist.store import open_store
+    from readinglist.store import open_store
 
-        store = open_store(Path(db_path), read_only=True)
-        try:
-            InterestRanker(Path(folder)).refresh(store)
-        finally:
-            store.close()
-        send.send(("done", None))
-    except BaseException as exc:  # reported to the parent, which then does the work itself
-        send.send(("error", f"{type(exc).__name__}: {exc}"))
+    store = open_store(Path(db_path), read_only=True)
+    try:
+        InterestRanker(Path(folder)).refresh(store)
     finally:
-        send.close()
+        store.close()
 
 
 def _run_child(folder: Path, db_path: Path, cancel: threading.Event | None) -> bool:
-    """Run _child_refresh in a child process; whether it brought the cache up to date (False if cancelled)."""
-    import multiprocessing
+    """Run _child_refresh in a child process; whether it brought the cache up to date (False if cancelled,
+    or if it failed: the caller then does the work itself)."""
+    from readinglist import child_process
 
-    ctx = multiprocessing.get_context("spawn")
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child_refresh, args=(str(folder), str(db_path), send),
-                        name="readinglist-suggestions", daemon=True)  # fmt: skip
     try:
-        child.start()
-    except OSError:
+        child_process.run(_child_refresh, (str(folder), str(db_path)), cancel=cancel,
+                          name="readinglist-suggestions", end_on_cancel=True, daemon=True)  # fmt: skip
+    except Exception:
         return False
-    send.close()
-    try:
-        while True:
-            if cancel is not None and cancel.is_set():
-                return False
-            if receive.poll(0.1):
-                try:
-                    kind, _ = receive.recv()
-                except EOFError:
-                    return False
-                return bool(kind == "done")
-            if not child.is_alive() and not receive.poll(0):
-                return False
-    finally:
-        receive.close()
-        if child.is_alive():
-            child.terminate()
-        child.join(5)
+    return True

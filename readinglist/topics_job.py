@@ -11,7 +11,6 @@ that stores the result never loads numpy.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import threading
@@ -66,7 +65,6 @@ def _plain(result: TopicsResult) -> Computed:
 
 
 Progress = Callable[[int, int, str], None]  # (done, total, message), as an import's
-POLL_SECONDS = 0.1
 _ONE_THREAD = {v: "1" for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
@@ -81,34 +79,21 @@ def compute(
     """Compute topics and the map for the library at db_path; raises TopicsCancelled or StoreError."""
     if not use_process:
         return _plain(compute_result(db_path, count, seed, progress, cancel))
-    ctx = multiprocessing.get_context("spawn")
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(str(db_path), count, seed, send), name="readinglist-topics", daemon=True)
-    child.start()
-    send.close()
+    from readinglist import child_process
+
     try:
-        while True:
-            if cancel is not None and cancel.is_set():
-                raise TopicsCancelled()
-            if receive.poll(POLL_SECONDS):
-                try:
-                    kind, payload = receive.recv()
-                except EOFError:
-                    kind, payload = "error", f"the topic computation stopped (exit code {child.exitcode})"
-                if kind == "progress":
-                    if progress is not None:
-                        progress(*payload)
-                    continue
-                if kind == "done":
-                    return payload
-                raise StoreError(f"topics could not be computed: {payload}")
-            if not child.is_alive() and not receive.poll(0):
-                raise StoreError(f"topics could not be computed: the computation stopped (exit code {child.exitcode})")
-    finally:
-        receive.close()
-        if child.is_alive():
-            child.terminate()
-        child.join(5)
+        return child_process.run(
+            _in_child, (str(db_path), count, seed), progress, cancel,
+            name="readinglist-topics", cancelled=TopicsCancelled, end_on_cancel=True, daemon=True,
+        )  # fmt: skip
+    except TopicsCancelled:
+        raise
+    except StoreError as exc:
+        raise StoreError(f"topics could not be computed: {exc}") from None
+    except MemoryError:
+        raise StoreError("topics could not be computed: out of memory") from None
+    except Exception as exc:  # a bug in the child: say what, as a message the window shows
+        raise StoreError(f"topics could not be computed: {type(exc).__name__}: {exc}") from None
 
 
 def compute_result(
@@ -164,22 +149,18 @@ def load_previous(store: Any) -> Previous | None:
     )
 
 
-def _child(db_path: str, count: int | None, seed: int, send: Any) -> None:
+def _in_child(
+    db_path: str, count: int | None, seed: int, progress: Progress | None = None, cancel: Any = None
+) -> Computed:
     """The child process: one BLAS thread, no glibc arenas held after numpy frees them, then compute."""
     os.environ.update(_ONE_THREAD)
     _fixed_malloc_thresholds()
     try:
-        result = compute_result(Path(db_path), count, seed, lambda *done: send.send(("progress", done)))
-        send.send(("done", _plain(result)))
-    except StoreError as exc:
-        send.send(("error", str(exc)))
-    except MemoryError:
-        send.send(("error", "out of memory"))
-    except Exception as exc:  # a bug: say what, never leave the caller waiting
-        traceback.print_exc(file=sys.stderr)
-        send.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        send.close()
+        return _plain(compute_result(Path(db_path), count, seed, progress, cancel))
+    except Exception as exc:
+        if not isinstance(exc, StoreError | MemoryError | TopicsCancelled):  # a bug: its traceback on stderr
+            traceback.print_exc(file=sys.stderr)
+        raise
 
 
 def _fixed_malloc_thresholds() -> None:
