@@ -340,3 +340,19 @@ def test_an_inflection_the_library_lacks_is_not_a_slip(slip_library):
     result = slip_library.search("converge")
     assert len(result.ids) == 3 and result.correction is None
     assert slip_library.search("reinforcement").correction is None
+
+
+def test_a_search_cached_before_another_process_wrote_is_searched_again(tmp_path):
+    """The window caches recent results; the command line (or an import's child process) adding papers made
+    the cached query answer without them until some other write."""
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps([{"title": "Wombat one", "abstract": "Wombat burrows."}]), encoding="utf-8")
+    second.write_text(json.dumps([{"title": "Wombat two", "abstract": "Wombat diets."}]), encoding="utf-8")
+    window = Library.open(tmp_path / "data", seed=False)
+    window.import_files([first])
+    assert len(window.search("wombat").ids) == 1  # now cached
+    elsewhere = Library.open(tmp_path / "data", seed=False)  # another process, as far as the index can tell
+    elsewhere.import_files([second])
+    elsewhere.close()
+    assert len(window.search("wombat").ids) == 2
+    window.close()

@@ -412,11 +412,15 @@ class Index:
         if self.ix is None:
             raise RuntimeError("index not open")
         with self._search_lock:
-            if self._searcher is not None and self.keep_searcher and not self._searcher.up_to_date():
-                self._swap_searcher()  # another process committed: search what it wrote
+            self._see_other_writers()
             if self._searcher is None:
                 self._searcher, self._pids, self._ranker, self._vocabulary = self._open_searcher()
             yield self._searcher
+
+    def _see_other_writers(self) -> None:
+        """Another process committed: search what it wrote (the caller holds the search lock)."""
+        if self._searcher is not None and self.keep_searcher and not self._searcher.up_to_date():
+            self._swap_searcher()
 
     def parse(self, text: str, state: str | None = None, tag: str | None = None, within: str = "") -> query.Query:
         return parse(self.parser, text, state, tag, within)
@@ -452,7 +456,8 @@ class Index:
         # keyed by what the query means: closing a phrase's quote or typing a space finds it cached
         key = (repr(q), limit)
         with self._search_lock:
-            cached = self._cache.get(key)
+            self._see_other_writers()  # the cache holds this searcher's results: another process's commit
+            cached = self._cache.get(key)  # (the command line, an import's child) makes them stale
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)
         with self.searching():
