@@ -23,11 +23,9 @@ its one consumer; apart, each would expose the other's arrays.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import re
-import sys
 import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,6 +35,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+
+from readinglist.heap import return_freed
 
 FORMAT = 1  # the cache's layout and the text analysis: a cache of another format is rebuilt
 HASH_BITS = 22  # 4.2M buckets for stems and stem pairs
@@ -161,15 +161,6 @@ def _chunks(rows: Iterable[TextRow]) -> Iterator[list[TextRow]]:
             pending = []
     if pending:
         yield pending
-
-
-def _return_memory() -> None:
-    """Hand the blocks' freed memory back to the system: glibc keeps freed blocks of a few MB in the heap
-    (its mmap threshold grows after the first large free), so the window would go on holding a derive's
-    peak rather than its result."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):  # AttributeError: not glibc
-            ctypes.CDLL(None).malloc_trim(0)
 
 
 def _gather(ptr: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -378,7 +369,7 @@ class Features:
         self.row_terms, self.row_data = dense, row_data
         self.centroid = (total / max(1, n)).astype(np.float32)
         del dense_of
-        _return_memory()
+        return_freed()  # the blocks' temporaries: the window would go on holding the derive's peak
 
     @staticmethod
     def _blocks(ptr: np.ndarray) -> Iterable[tuple[int, int, int, int]]:

@@ -36,6 +36,7 @@ from whoosh.fields import COLUMN
 from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
+from readinglist.heap import return_freed
 from readinglist.index import patches
 from readinglist.index.analysis import WordAnalyzer, stem
 from readinglist.index.query import (
@@ -65,6 +66,9 @@ TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settl
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
+# a search that decoded this many postings (or found this many matches) returns the memory its temporaries
+# freed to the system: glibc would keep it, and the window would hold each big search's peak
+RETURN_FREED_AFTER = 20_000
 
 
 class IndexBusy(Exception):
@@ -456,16 +460,22 @@ class Index:
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)
         with self.searching():
+            assert self._ranker is not None
+            ranker, work = self._ranker, self._ranker.work
             try:
                 result = self._search(q, text, limit, state, tag, notes)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
                 raise QueryError(f"cannot search for that ({exc})") from None
+            finally:
+                work = ranker.work - work
         with self._search_lock:
             if len(self._cache) > SEARCH_CACHE:
                 self._cache.clear()
             self._cache[key] = result
+        if work + len(result.ids) >= RETURN_FREED_AFTER:
+            return_freed()  # (its temporaries are gone: the result holds the ids, not the score dictionaries)
         return result
 
     def word_frequencies(self, words: Sequence[str]) -> tuple[dict[str, int], int]:
