@@ -995,8 +995,11 @@ class InterestRanker:
         else:
             scores = np.zeros(f.n, np.float32)
         order = where[np.argsort(-scores[where], kind="stable")]
-        return Ranking(f, query, pos, f.ids[order].tolist(), scores[order].astype(float).tolist(),
-                       text_of or (lambda ids: {}))  # fmt: skip
+        ranking = Ranking(f, query, pos, f.ids[order].tolist(), scores[order].astype(float).tolist(),
+                          text_of or (lambda ids: {}))  # fmt: skip
+        del scores, order, where
+        return_freed()  # the blocks' products and the sort's temporaries: a window re-ranks often
+        return ranking
 
 
 CHILD_FROM = 5000  # papers: see InterestRanker.in_child (below it a child's start costs more than it saves)

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from readinglist import heap
+from readinglist import heap, interest
 from readinglist.index import engine
 from readinglist.library import Library
 
@@ -74,3 +74,37 @@ def test_a_big_search_returns_what_its_temporaries_freed_and_a_small_one_does_no
     assert calls == ["returned"]  # a few postings: nothing to give back, no call
     big_library.search("learning")
     assert calls == ["returned"]  # cached: no work done
+
+
+def test_reading_the_correction_words_returns_what_it_freed(big_library, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(engine, "return_freed", lambda: calls.append("returned") or True)
+    big_library.warm_search()
+    assert calls == ["returned"]
+
+
+def test_a_ranking_of_the_suggestions_returns_what_it_freed(big_library, monkeypatch):
+    """Each re-rank scores every paper a block at a time and sorts them: a window re-ranks after marks."""
+    ids = big_library.store.all_ids()
+    big_library.interest_ranking(ids[:3])  # the features built (which returns its own temporaries)
+    calls: list[str] = []
+    monkeypatch.setattr(interest, "return_freed", lambda: calls.append("returned") or True)
+    ranking = big_library.interest_ranking(ids[:3], ids[3:5])
+    assert len(ranking) == len(ids) - 5
+    assert calls == ["returned"]
+
+
+def test_computing_topics_and_loading_the_map_return_what_they_freed(empty_lib, tmp_path, monkeypatch):
+    from readinglist import library as library_module
+    from readinglist.ui import map_view
+    from tests.test_topics import planted, write_jsonl
+
+    empty_lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(20))])
+    calls: list[str] = []
+    monkeypatch.setattr(library_module, "return_freed", lambda: calls.append("topics") or True)
+    monkeypatch.setattr(map_view, "return_freed", lambda: calls.append("map") or True)
+    empty_lib.compute_topics(count=4, use_process=False)
+    assert calls == ["topics"]
+    data = map_view.load(empty_lib)
+    assert data is not None and len(data.ids) == 80
+    assert calls == ["topics", "map"]

@@ -629,6 +629,7 @@ class Index:
         with self.searching():
             assert self._vocabulary is not None
             self._vocabulary.warm()
+        return_freed()  # what reading the term files took and left
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         """Related papers: the key terms of this paper's text (its words by tf·idf), searched over the
