@@ -28,7 +28,7 @@ import os
 import re
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -582,38 +582,66 @@ def ordinal(n: int) -> str:
 
 
 class Ranking:
-    """One ranking of the candidates (best first) and the model behind it, to explain any of them."""
+    """One ranking of the candidates (best first) and the model behind it, to explain any of them.
 
-    def __init__(self, features: Features, query: np.ndarray, positive: list[int], ids: list[int],
-                 scores: list[float], text_of: Callable[[Sequence[int]], dict[int, str]]):  # fmt: skip
+    The candidates and their scores are kept as arrays, 16 bytes a paper: as lists of Python numbers, with
+    the id → score dictionary an explanation needs, a ranking of the 94k library took 12 MB, and a
+    re-rank holds two (the window's until the new one is taken in)."""
+
+    def __init__(self, features: Features, query: np.ndarray, positive: list[int], ids: np.ndarray,
+                 scores: np.ndarray, text_of: Callable[[Sequence[int]], dict[int, str]]):  # fmt: skip
         self._features = features
         self._query = query
         self._positive = positive  # row positions of the positive papers
         self._text_of = text_of
-        self.ids = ids
-        self.scores = scores
-        self._score_of: dict[int, float] | None = None  # built on first use (a C loop of 94k items)
-        self._rank_of: dict[int, int] | None = None  # likewise
+        self._ids = np.asarray(ids, np.int64)
+        self._scores = np.asarray(scores, np.float64)
+        self._by_id: np.ndarray | None = None  # the positions in id order (score, rank), sorted on first use
         self._positive_entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._every: np.ndarray | None = None  # every paper's score, marked or not (see order)
 
     @property
-    def _score(self) -> dict[int, float]:
-        if self._score_of is None:
-            self._score_of = dict(zip(self.ids, self.scores, strict=True))
-        return self._score_of
+    def ids(self) -> list[int]:
+        """The candidates, best first (a new list on each call)."""
+        return self._ids.tolist()
+
+    @property
+    def scores(self) -> list[float]:
+        """Their scores, in the same order (a new list on each call)."""
+        return self._scores.tolist()
+
+    def head(self, count: int) -> list[int]:
+        """The best `count` candidates."""
+        return self._ids[:count].tolist()
+
+    def among(self, ids: Collection[int]) -> tuple[list[int], list[float]]:
+        """Those of these papers that are candidates, best first, with their scores."""
+        keep = np.isin(self._ids, np.fromiter(ids, np.int64, count=len(ids)))
+        return self._ids[keep].tolist(), self._scores[keep].tolist()
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self._ids)
+
+    def _position(self, paper_id: int) -> int | None:
+        """Where the candidate is in rank order (0 the best); None for a paper not among the candidates."""
+        if not len(self._ids):
+            return None
+        if self._by_id is None:
+            self._by_id = np.argsort(self._ids, kind="stable")
+        at = int(np.searchsorted(self._ids, paper_id, sorter=self._by_id))
+        if at < len(self._ids) and self._ids[self._by_id[at]] == paper_id:
+            return int(self._by_id[at])
+        return None
 
     def score(self, paper_id: int) -> float | None:
-        return self._score.get(paper_id)
+        """The candidate's score; None for a paper not among the candidates."""
+        at = self._position(paper_id)
+        return None if at is None else float(self._scores[at])
 
     def rank(self, paper_id: int) -> int:
         """1 for the best candidate; 0 for a paper that is not one."""
-        if self._rank_of is None:
-            self._rank_of = dict(zip(self.ids, range(1, len(self.ids) + 1), strict=True))
-        return self._rank_of.get(paper_id, 0)
+        at = self._position(paper_id)
+        return 0 if at is None else at + 1
 
     def every_score(self) -> np.ndarray:
         """Every paper's score under this model, in the features' row order, marked papers too: what sorting
@@ -640,7 +668,7 @@ class Ranking:
 
     def top(self, limit: int | None = None, words: int = 5, near: int = 3) -> list[Suggestion]:
         """The best `limit` candidates, each explained."""
-        ids = self.ids[:limit] if limit is not None else self.ids
+        ids = self.head(limit) if limit is not None else self.ids
         texts = self._text_of(ids)
         return [self._explain(pid, texts.get(pid, ""), words, near, rank) for rank, pid in enumerate(ids, 1)]
 
@@ -651,8 +679,8 @@ class Ranking:
     def _explain(self, paper_id: int, text: str, words: int, near: int, rank: int) -> Suggestion:
         f = self._features
         found = f.positions([paper_id])
-        score = self._score.get(paper_id)
-        of = len(self.ids) if rank else 0
+        score = self.score(paper_id)
+        of = len(self._ids) if rank else 0
         if not found:
             return Suggestion(paper_id, score or 0.0, rank=rank, of=of)
         position = found[0]
@@ -995,8 +1023,7 @@ class InterestRanker:
         else:
             scores = np.zeros(f.n, np.float32)
         order = where[np.argsort(-scores[where], kind="stable")]
-        ranking = Ranking(f, query, pos, f.ids[order].tolist(), scores[order].astype(float).tolist(),
-                          text_of or (lambda ids: {}))  # fmt: skip
+        ranking = Ranking(f, query, pos, f.ids[order], scores[order].astype(np.float64), text_of or (lambda ids: {}))
         del scores, order, where
         return_freed()  # the blocks' products and the sort's temporaries: a window re-ranks often
         return ranking
