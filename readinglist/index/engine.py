@@ -61,6 +61,9 @@ MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 KEY_TERMS = 10  # words of a paper searched for its related papers
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
+# ...holding this many matches at most: a result of 33k hits is 2.4 MB of Python ids and scores, and
+# typing a few common words fills 64 entries with such results
+SEARCH_CACHE_HITS = 200_000
 OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a file it just merged away
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
@@ -165,6 +168,7 @@ class Index:
         self._ranker: Ranker | None = None  # scores queries for the current searcher
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
         self._cache: dict[tuple[str, int | None], SearchResult] = {}
+        self._cached_hits = 0  # the matches the cached results hold
         self.ix: windex.Index | None = None
         self.rev = -1
 
@@ -269,7 +273,7 @@ class Index:
             self._pids = None
             self._ranker = None
             self._vocabulary = None
-            self._cache.clear()
+            self._forget_results()
         if self.ix is not None:
             self.ix.close()
             self.ix = None
@@ -367,7 +371,7 @@ class Index:
         with self._search_lock:
             old, old_vocabulary = self._searcher, self._vocabulary
             self._searcher, self._pids, self._ranker, self._vocabulary = fresh, pids, ranker, vocabulary
-            self._cache.clear()
+            self._forget_results()
         if old_vocabulary is not None:  # a segment merged away: what was read of it goes
             forget_segments(segment_ids(old_vocabulary) - segment_ids(vocabulary))
         if old is not None:
@@ -392,11 +396,15 @@ class Index:
     def drop_caches(self, terms: bool = True) -> None:
         """Forget cached results (and, with `terms`, the ranker's cached term scores): for measuring."""
         with self._search_lock:
-            self._cache.clear()
+            self._forget_results()
             if terms and self._searcher is not None:
                 self._vocabulary = Vocabulary(self._searcher)  # (what was read of each segment stays)
                 self._ranker = Ranker(self._searcher, self._pause, self._vocabulary.infos)
                 patches.forget_fuzzy_automata()
+
+    def _forget_results(self) -> None:
+        self._cache.clear()
+        self._cached_hits = 0
 
     def segments(self) -> set[str]:
         """The segments the current searcher reads (tests and benchmarks ask)."""
@@ -471,9 +479,10 @@ class Index:
             finally:
                 work = ranker.work - work
         with self._search_lock:
-            if len(self._cache) > SEARCH_CACHE:
-                self._cache.clear()
+            if len(self._cache) > SEARCH_CACHE or self._cached_hits + len(result.ids) > SEARCH_CACHE_HITS:
+                self._forget_results()
             self._cache[key] = result
+            self._cached_hits += len(result.ids)
         if work + len(result.ids) >= RETURN_FREED_AFTER:
             return_freed()  # (its temporaries are gone: the result holds the ids, not the score dictionaries)
         return result
