@@ -319,6 +319,9 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     t_load = time.perf_counter()
     has_topics = bool(window.library.topics())
     wait_until(lambda: window.table.model.rowCount() > 0 and window.search_bar.idle)
+    # the window's warm-up ends by asking for a first ranking of its own: waited for, so that it and the
+    # correction words it reads count as loading, not as the typing after it (older code has no flag)
+    wait_until(lambda: getattr(window, "warmed_up", True), timeout_ms=300000)
     suggester.schedule(force=True)  # the marks were made after the window ranked (nothing to learn from then)
     wait_until(lambda: ranked() and not topics_bar.running, timeout_ms=1800000)
     if has_topics:

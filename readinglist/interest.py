@@ -23,20 +23,20 @@ its one consumer; apart, each would expose the other's arrays.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import re
-import sys
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
+
+from readinglist.heap import return_freed
 
 FORMAT = 1  # the cache's layout and the text analysis: a cache of another format is rebuilt
 HASH_BITS = 22  # 4.2M buckets for stems and stem pairs
@@ -161,15 +161,6 @@ def _chunks(rows: Iterable[TextRow]) -> Iterator[list[TextRow]]:
             pending = []
     if pending:
         yield pending
-
-
-def _return_memory() -> None:
-    """Hand the blocks' freed memory back to the system: glibc keeps freed blocks of a few MB in the heap
-    (its mmap threshold grows after the first large free), so the window would go on holding a derive's
-    peak rather than its result."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):  # AttributeError: not glibc
-            ctypes.CDLL(None).malloc_trim(0)
 
 
 def _gather(ptr: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -378,7 +369,7 @@ class Features:
         self.row_terms, self.row_data = dense, row_data
         self.centroid = (total / max(1, n)).astype(np.float32)
         del dense_of
-        _return_memory()
+        return_freed()  # the blocks' temporaries: the window would go on holding the derive's peak
 
     @staticmethod
     def _blocks(ptr: np.ndarray) -> Iterable[tuple[int, int, int, int]]:
@@ -423,9 +414,14 @@ class Features:
         entries = _gather(self.row_ptr, np.asarray(positions, np.int64))
         terms = np.concatenate([self.row_terms[entries], *[t for t, _ in extra]])
         data = np.concatenate([self.row_data[entries].astype(np.float32), *[d for _, d in extra]])
-        total = np.bincount(terms, weights=data, minlength=len(self.vocab))
-        carried = np.bincount(terms, minlength=len(self.vocab))
-        return (total * carried / count**2).astype(np.float32)
+        # counted over the terms these rows have, not over every term of the library: two float64 and int64
+        # counts the vocabulary's size (962k terms at 94k papers) were a re-rank's largest temporaries
+        present, where = np.unique(terms, return_inverse=True)
+        total = np.bincount(where, weights=data, minlength=len(present))
+        carried = np.bincount(where, minlength=len(present))
+        out = np.zeros(len(self.vocab), np.float32)
+        out[present] = (total * carried / count**2).astype(np.float32)
+        return out
 
     def vectorise(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         """A text from outside the library (the user's interests) as a row over these terms."""
@@ -591,38 +587,66 @@ def ordinal(n: int) -> str:
 
 
 class Ranking:
-    """One ranking of the candidates (best first) and the model behind it, to explain any of them."""
+    """One ranking of the candidates (best first) and the model behind it, to explain any of them.
 
-    def __init__(self, features: Features, query: np.ndarray, positive: list[int], ids: list[int],
-                 scores: list[float], text_of: Callable[[Sequence[int]], dict[int, str]]):  # fmt: skip
+    The candidates and their scores are kept as arrays, 16 bytes a paper: as lists of Python numbers, with
+    the id → score dictionary an explanation needs, a ranking of the 94k library took 12 MB, and a
+    re-rank holds two (the window's until the new one is taken in)."""
+
+    def __init__(self, features: Features, query: np.ndarray, positive: list[int], ids: np.ndarray,
+                 scores: np.ndarray, text_of: Callable[[Sequence[int]], dict[int, str]]):  # fmt: skip
         self._features = features
         self._query = query
         self._positive = positive  # row positions of the positive papers
         self._text_of = text_of
-        self.ids = ids
-        self.scores = scores
-        self._score_of: dict[int, float] | None = None  # built on first use (a C loop of 94k items)
-        self._rank_of: dict[int, int] | None = None  # likewise
+        self._ids = np.asarray(ids, np.int64)
+        self._scores = np.asarray(scores, np.float64)
+        self._by_id: np.ndarray | None = None  # the positions in id order (score, rank), sorted on first use
         self._positive_entries: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._every: np.ndarray | None = None  # every paper's score, marked or not (see order)
 
     @property
-    def _score(self) -> dict[int, float]:
-        if self._score_of is None:
-            self._score_of = dict(zip(self.ids, self.scores, strict=True))
-        return self._score_of
+    def ids(self) -> list[int]:
+        """The candidates, best first (a new list on each call)."""
+        return self._ids.tolist()
+
+    @property
+    def scores(self) -> list[float]:
+        """Their scores, in the same order (a new list on each call)."""
+        return self._scores.tolist()
+
+    def head(self, count: int) -> list[int]:
+        """The best `count` candidates."""
+        return self._ids[:count].tolist()
+
+    def among(self, ids: Collection[int]) -> tuple[list[int], list[float]]:
+        """Those of these papers that are candidates, best first, with their scores."""
+        keep = np.isin(self._ids, np.fromiter(ids, np.int64, count=len(ids)))
+        return self._ids[keep].tolist(), self._scores[keep].tolist()
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self._ids)
+
+    def _position(self, paper_id: int) -> int | None:
+        """Where the candidate is in rank order (0 the best); None for a paper not among the candidates."""
+        if not len(self._ids):
+            return None
+        if self._by_id is None:
+            self._by_id = np.argsort(self._ids, kind="stable")
+        at = int(np.searchsorted(self._ids, paper_id, sorter=self._by_id))
+        if at < len(self._ids) and self._ids[self._by_id[at]] == paper_id:
+            return int(self._by_id[at])
+        return None
 
     def score(self, paper_id: int) -> float | None:
-        return self._score.get(paper_id)
+        """The candidate's score; None for a paper not among the candidates."""
+        at = self._position(paper_id)
+        return None if at is None else float(self._scores[at])
 
     def rank(self, paper_id: int) -> int:
         """1 for the best candidate; 0 for a paper that is not one."""
-        if self._rank_of is None:
-            self._rank_of = dict(zip(self.ids, range(1, len(self.ids) + 1), strict=True))
-        return self._rank_of.get(paper_id, 0)
+        at = self._position(paper_id)
+        return 0 if at is None else at + 1
 
     def every_score(self) -> np.ndarray:
         """Every paper's score under this model, in the features' row order, marked papers too: what sorting
@@ -649,7 +673,7 @@ class Ranking:
 
     def top(self, limit: int | None = None, words: int = 5, near: int = 3) -> list[Suggestion]:
         """The best `limit` candidates, each explained."""
-        ids = self.ids[:limit] if limit is not None else self.ids
+        ids = self.head(limit) if limit is not None else self.ids
         texts = self._text_of(ids)
         return [self._explain(pid, texts.get(pid, ""), words, near, rank) for rank, pid in enumerate(ids, 1)]
 
@@ -660,8 +684,8 @@ class Ranking:
     def _explain(self, paper_id: int, text: str, words: int, near: int, rank: int) -> Suggestion:
         f = self._features
         found = f.positions([paper_id])
-        score = self._score.get(paper_id)
-        of = len(self.ids) if rank else 0
+        score = self.score(paper_id)
+        of = len(self._ids) if rank else 0
         if not found:
             return Suggestion(paper_id, score or 0.0, rank=rank, of=of)
         position = found[0]
@@ -1004,8 +1028,10 @@ class InterestRanker:
         else:
             scores = np.zeros(f.n, np.float32)
         order = where[np.argsort(-scores[where], kind="stable")]
-        return Ranking(f, query, pos, f.ids[order].tolist(), scores[order].astype(float).tolist(),
-                       text_of or (lambda ids: {}))  # fmt: skip
+        ranking = Ranking(f, query, pos, f.ids[order], scores[order].astype(np.float64), text_of or (lambda ids: {}))
+        del scores, order, where
+        return_freed()  # the blocks' products and the sort's temporaries: a window re-ranks often
+        return ranking
 
 
 CHILD_FROM = 5000  # papers: see InterestRanker.in_child (below it a child's start costs more than it saves)

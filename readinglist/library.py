@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from readinglist import paths
 from readinglist.backup import RestoreSummary, auto_backup, write_backup
 from readinglist.backup import restore as restore_backup
+from readinglist.heap import return_freed
 from readinglist.papers import (
     DEFAULT_STATE,
     STATES,
@@ -651,6 +652,8 @@ class Library:
                 "phases": json.dumps(result.seconds),
             },
         )
+        del result
+        return_freed()  # what came from the child (every paper's place and topic) is stored, not kept
         return self.topics_status()
 
     def topics(self) -> list[Topic]:

@@ -607,3 +607,15 @@ def test_a_paper_chosen_while_the_library_is_on_its_way_wins_over_the_paper_aske
     window.table.go_to(bexa)  # the reader picks a paper of the list still shown, before the library arrives
     qtbot.waitUntil(lambda: window.search_bar.idle and window.table.model.rowCount() == 19, timeout=10000)
     assert window.table.current_id == bexa
+
+
+def test_the_window_says_when_its_warm_up_is_over(qtbot, data_dir):
+    """The window benchmark waits for it: the warm-up's first ranking fell into the typing it measured."""
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    assert not w.warmed_up  # the warm-up starts a moment after the window is up
+    qtbot.waitUntil(lambda: w.warmed_up, timeout=20000)
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    assert w.suggester.reranks >= 1  # the first ranking was asked for, and made
+    close(w)

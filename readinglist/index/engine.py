@@ -36,6 +36,7 @@ from whoosh.fields import COLUMN
 from whoosh.searching import Searcher
 from whoosh.writing import NO_MERGE, SegmentWriter
 
+from readinglist.heap import return_freed
 from readinglist.index import patches
 from readinglist.index.analysis import WordAnalyzer, stem
 from readinglist.index.query import (
@@ -60,11 +61,17 @@ MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 KEY_TERMS = 10  # words of a paper searched for its related papers
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
+# ...holding this many matches at most: a result of 33k hits is 2.4 MB of Python ids and scores, and
+# typing a few common words fills 64 entries with such results
+SEARCH_CACHE_HITS = 200_000
 OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a file it just merged away
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
+# a search that decoded this many postings (or found this many matches) returns the memory its temporaries
+# freed to the system: glibc would keep it, and the window would hold each big search's peak
+RETURN_FREED_AFTER = 20_000
 
 
 class IndexBusy(Exception):
@@ -161,6 +168,7 @@ class Index:
         self._ranker: Ranker | None = None  # scores queries for the current searcher
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
         self._cache: dict[tuple[str, int | None], SearchResult] = {}
+        self._cached_hits = 0  # the matches the cached results hold
         self.ix: windex.Index | None = None
         self.rev = -1
 
@@ -265,7 +273,7 @@ class Index:
             self._pids = None
             self._ranker = None
             self._vocabulary = None
-            self._cache.clear()
+            self._forget_results()
         if self.ix is not None:
             self.ix.close()
             self.ix = None
@@ -363,7 +371,7 @@ class Index:
         with self._search_lock:
             old, old_vocabulary = self._searcher, self._vocabulary
             self._searcher, self._pids, self._ranker, self._vocabulary = fresh, pids, ranker, vocabulary
-            self._cache.clear()
+            self._forget_results()
         if old_vocabulary is not None:  # a segment merged away: what was read of it goes
             forget_segments(segment_ids(old_vocabulary) - segment_ids(vocabulary))
         if old is not None:
@@ -388,11 +396,15 @@ class Index:
     def drop_caches(self, terms: bool = True) -> None:
         """Forget cached results (and, with `terms`, the ranker's cached term scores): for measuring."""
         with self._search_lock:
-            self._cache.clear()
+            self._forget_results()
             if terms and self._searcher is not None:
                 self._vocabulary = Vocabulary(self._searcher)  # (what was read of each segment stays)
                 self._ranker = Ranker(self._searcher, self._pause, self._vocabulary.infos)
                 patches.forget_fuzzy_automata()
+
+    def _forget_results(self) -> None:
+        self._cache.clear()
+        self._cached_hits = 0
 
     def segments(self) -> set[str]:
         """The segments the current searcher reads (tests and benchmarks ask)."""
@@ -461,16 +473,23 @@ class Index:
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)
         with self.searching():
+            assert self._ranker is not None
+            ranker, work = self._ranker, self._ranker.work
             try:
                 result = self._search(q, text, limit, state, tag, notes)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
                 raise QueryError(f"cannot search for that ({exc})") from None
+            finally:
+                work = ranker.work - work
         with self._search_lock:
-            if len(self._cache) > SEARCH_CACHE:
-                self._cache.clear()
+            if len(self._cache) > SEARCH_CACHE or self._cached_hits + len(result.ids) > SEARCH_CACHE_HITS:
+                self._forget_results()
             self._cache[key] = result
+            self._cached_hits += len(result.ids)
+        if work + len(result.ids) >= RETURN_FREED_AFTER:
+            return_freed()  # (its temporaries are gone: the result holds the ids, not the score dictionaries)
         return result
 
     def word_frequencies(self, words: Sequence[str]) -> tuple[dict[str, int], int]:
@@ -624,6 +643,7 @@ class Index:
         with self.searching():
             assert self._vocabulary is not None
             self._vocabulary.warm()
+        return_freed()  # what reading the term files took and left
 
     def more_like(self, paper_id: int, text: str, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
         """Related papers: the key terms of this paper's text (its words by tf·idf), searched over the

@@ -125,6 +125,9 @@ class Ranker:
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
         self._stem_only_memo: dict[tuple[tuple[str, bytes], frozenset[bytes]], set[int]] = {}
         self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
+        # postings decoded and matches scored, ever: what a search's temporaries are proportional to (the index
+        # returns freed memory after a search that did much, see engine.RETURN_FREED_AFTER)
+        self.work = 0
 
     # ---- the public part ----
 
@@ -261,6 +264,7 @@ class Ranker:
                 m._read_data()
                 block_ids, block_weights = m._data[0], m._data[1]
                 n = m._blocklength
+                self.work += n
                 ids.extend(block_ids if m._byteids else accumulate(block_ids))
                 if block_weights is None:
                     weights.extend([1.0] * n)
@@ -275,6 +279,7 @@ class Ranker:
         else:  # another codec, or postings inlined in the term's entry: the slow, general way
             wanted = set(targets) if targets is not None else None
             while m.is_active():
+                self.work += 1
                 if wanted is None or m.id() in wanted:
                     ids.append(m.id())
                     weights.append(m.weight())
@@ -295,6 +300,7 @@ class Ranker:
             self.pause()
             m._read_data()
             block_ids = m._data[0] if m._byteids else list(accumulate(m._data[0]))
+            self.work += len(block_ids)
             block_weights = m._data[1]
             if values:
                 m._read_values()
@@ -799,6 +805,7 @@ class Ranker:
             m = q.matcher(leaf, context)
             while m.is_active():
                 out[m.id() + offset] = m.score()
+                self.work += 1
                 m.next()
             self.check()
         return out

@@ -146,6 +146,7 @@ class MainWindow(QMainWindow):
         self.search_bar.set_text(str(self.settings.value("lastQuery", "") or ""))
         self._update_caption()
         self.search_bar.run()
+        self._warmed_up = False
         self._warm_timer = QTimer(self)  # a child: it dies with the window
         self._warm_timer.setSingleShot(True)
         self._warm_timer.timeout.connect(self._warm_index)
@@ -171,7 +172,14 @@ class MainWindow(QMainWindow):
 
         self.runner.run(warm, self._warmed, self._warm_failed)
 
+    @property
+    def warmed_up(self) -> bool:
+        """Whether the warm-up after opening is over (the index and the correction words read, the first
+        ranking of the suggestions asked for): what the window holds from then on is what it keeps."""
+        return self._warmed_up
+
     def _warmed(self, failed: Exception | None) -> None:
+        self._warmed_up = True
         runtime.freeze_long_lived()
         self._count_lists()
         self.suggester.schedule(force=True)  # the first ranking, once the search index is up
@@ -180,6 +188,7 @@ class MainWindow(QMainWindow):
         self.topics_bar.update_if_due()  # a library opened with no topics, or with papers new since
 
     def _warm_failed(self, exc: Exception) -> None:
+        self._warmed_up = True
         self.notice.show_message(f"Could not prepare the search index: {exc}", 0)
 
     # ---- construction ----

@@ -50,6 +50,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from readinglist.heap import return_freed
 from readinglist.library import Library
 from readinglist.papers import STATE_LABELS, STATES, Topic
 from readinglist.ui.workers import Runner
@@ -132,6 +133,7 @@ def load(library: Library) -> MapData | None:
         sort_order=order,
     )
     data.states = read_states(library, data)
+    return_freed()  # the stored blobs and the layout's temporaries (every paper's place, copied)
     return data
 
 

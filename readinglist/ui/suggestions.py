@@ -112,8 +112,8 @@ class Suggester(QObject):
             except NothingToLearn as exc:
                 return key, None, str(exc)
             ranking.every_score()  # here, not on the UI thread when a view is sorted by it
-            if ranking.ids:
-                ranking.explain(ranking.ids[0])  # the first explanation gathers the marked papers' terms
+            if len(ranking):
+                ranking.explain(ranking.head(1)[0])  # the first explanation gathers the marked papers' terms
             return key, ranking, None
 
         self._runner.run(rank, self._ranked, self._rank_failed)
@@ -150,9 +150,7 @@ class Suggester(QObject):
         if ranking is None:
             return result
         if untriaged_only:
-            shown = set(result.ids)
-            pairs = [(i, s) for i, s in zip(ranking.ids, ranking.scores, strict=True) if i in shown]
-            ids, scores = [i for i, _ in pairs], [s for _, s in pairs]
+            ids, scores = ranking.among(result.ids)
         else:
             ids, scores = ranking.order(result.ids)
         return replace(result, ids=ids, scores=scores, matched=[])
