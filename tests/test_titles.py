@@ -602,3 +602,51 @@ def test_the_table_tool_refuses_a_folder_without_the_anthology(tmp_path):
 
     with pytest.raises(SystemExit, match="no data/xml"):
         title_words.acl_source(tmp_path, None)
+
+
+def test_we_call_outranks_a_long_form_introduced_beside_it():
+    t = derive_title(
+        "Boosted trees are slow on wide data. We propose two techniques: Gradient-based One-Side Sampling (GOSS) "
+        "and Exclusive Feature Bundling (EFB). With GOSS, we drop instances with small gradients, and GOSS keeps "
+        "the rest. We call our new boosted tree implementation with GOSS and EFB QuickTree."
+    )
+    assert t.startswith("QuickTree: "), t
+
+
+def test_two_modifiers_joined_by_and_still_introduce_the_name():
+    t = derive_title(
+        "Computing the top singular vectors is costly. In this paper, we put forward a new and simple LazyPCA "
+        "framework to speed up this computation. It runs faster than block Krylov methods."
+    )
+    assert t.startswith("LazyPCA: "), t
+
+
+def test_the_phrase_a_name_ends_says_what_it_is():
+    t = derive_title(
+        "We propose a fast and lightweight anchor-free instance segmentation approach QuickMask. It runs in real "
+        "time on phones."
+    )
+    assert t.startswith("QuickMask: "), t
+    assert "instance segmentation approach" in t.lower(), t
+
+
+def test_a_long_form_takes_the_word_whose_initial_it_needs():
+    # Schwartz and Hearst's rule alone finds the second "e" inside "enhanced" and leaves "edge" out
+    t = derive_title(
+        "Graph networks ignore edges. In view of this, we propose a new framework, edge enhanced graph neural "
+        "network (EEGNN). EEGNN improves node classification on citation graphs."
+    )
+    assert t.startswith("EEGNN: Edge enhanced graph neural network"), t
+
+
+def test_a_name_defined_after_a_colon():
+    t = derive_title(
+        "Deep learning suits quantum chemistry. We apply continuous-filter layers in MolNet: a novel deep learning "
+        "architecture modeling quantum interactions in molecules. It predicts energies and forces."
+    )
+    assert t.startswith("MolNet: "), t
+    t = derive_title(
+        "Distributed reinforcement learning needs abstractions. We show the benefits of this principle through "
+        "RayRL: a library that provides scalable primitives for reinforcement learning."
+    )
+    assert t.startswith("RayRL: "), t

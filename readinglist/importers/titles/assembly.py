@@ -9,9 +9,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from readinglist.importers.titles.abstract import Abstract, expected_f1
-from readinglist.importers.titles.lexicon import NOT_SUBJECTS
+from readinglist.importers.titles.lexicon import NOT_SUBJECTS, THING
 from readinglist.importers.titles.names import Name, find_name, long_end, long_forms, mentions
-from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase
+from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase, span, trim
 from readinglist.importers.titles.tagging import Sentence, is_name, tag
 from readinglist.markup import to_plain
 
@@ -228,6 +228,9 @@ def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
     out = []
     if name.long:
         out.append(Candidate([_long_piece(name.long)], NAME_WEIGHT["long"], named=True))
+    before = _phrase_before(ab, s, name.before, budget)
+    if before is not None:
+        out.append(Candidate([before], NAME_WEIGHT["description"], named=True))
     j = name.after
     if j < len(s) and s.tags[j] == ",":
         j += 1
@@ -245,6 +248,23 @@ def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
                 pieces = [Piece(name.long + ",", long.sent, long.idx), *p]
                 out.append(Candidate(pieces, NAME_WEIGHT["long and description"], named=True))
     return _scored(ab, out)
+
+
+def _phrase_before(ab: Abstract, s: Sentence, i: int, budget: int) -> Piece | None:
+    """The noun phrase a name ends, when its head is what the name names: "we propose a fast and low
+    complexity anchor-free instance segmentation approach BlitzMask" → "fast and low complexity anchor-free
+    instance segmentation approach"."""
+    tags, lows = s.tags, s.lows
+    if i < 2 or lows[i - 1] not in THING or tags[i - 1] != "N":
+        return None
+    k = i - 1
+    while k > 0 and (tags[k - 1] in MODIFIER or (lows[k - 1] == "and" and k >= 2 and tags[k - 2] == "J")):
+        k -= 1
+    k = trim(s, k, i)
+    if i - k < 2 or ab.text.find(" ", s.starts[k]) < 0:
+        return None
+    piece = span(ab, s, k, i)
+    return piece if len(piece.text) <= budget else None
 
 
 def _best(cands: list[Candidate]) -> Candidate | None:
