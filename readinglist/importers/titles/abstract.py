@@ -123,6 +123,8 @@ def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
         strength, passive = 0, False
         if (low in INTRO_VERBS and subject) or (low in INTRO_PAST and after_we(s, i)):
             strength = 3
+        elif low in INTRO_VERBS and i >= 2 and lows[i - 1] in ("to", "by") and "we" in lows[:i]:
+            strength = 2  # "we leverage … to derive X", "we make progress by providing X"
         elif low in STUDY_VERBS and subject:
             strength = 2
         elif low in PASSIVE_CUES and i >= 1 and tags[i - 1] == "A":

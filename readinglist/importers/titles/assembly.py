@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from readinglist.importers.titles.abstract import Abstract, expected_f1
+from readinglist.importers.titles.abstract import Abstract, expected_f1, norm
 from readinglist.importers.titles.lexicon import NOT_SUBJECTS, THING
 from readinglist.importers.titles.names import Name, find_name, long_end, long_forms, mentions
 from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase, span, trim
@@ -45,7 +45,9 @@ def subject_acronym(ab: Abstract, skip: str = "") -> tuple[str, str] | None:
         forms.setdefault(key, Counter())[w] += 1
     if not counts:
         return None
-    key, n = counts.most_common(1)[0]
+    # of two used as often, the one a contribution sentence has ("SGD" over "GD")
+    key = max(counts, key=lambda k: (counts[k], norm(k) in ab.contribution))
+    n = counts[key]
     acr = forms[key].most_common(1)[0][0]
     if any(ch.isdigit() for ch in acr) or n < (NAMED_SUBJECT_USES if skip else SUBJECT_USES):
         return None
@@ -110,6 +112,20 @@ class Candidate:
         return " ".join(p.text for p in self.pieces)
 
 
+def _carries_a_name(c: Candidate) -> int:
+    """2 when the candidate holds a long form with its acronym ("offline reinforcement learning (RL)"), 1 when
+    it holds an acronym or CamelCase name otherwise, 0 when neither."""
+    out = 0
+    for p in c.pieces:
+        tags, words = p.sent.tags, p.sent.words
+        for i in p.idx:
+            if tags[i] == "M" and is_name(words[i]):
+                if i and tags[i - 1] == "(":
+                    return 2
+                out = 1
+    return out
+
+
 def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
     for c in cands:
         keys: dict[str, float] = {}
@@ -120,6 +136,7 @@ def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
                 keys.setdefault(k, w)
         c.keys = keys
         c.score = expected_f1(list(keys.values())) * c.weight
+        c.score *= NAMED_PHRASE_WEIGHT[_carries_a_name(c)]
     return cands
 
 
@@ -129,6 +146,10 @@ def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
 ROLE_WEIGHT = {"intro": 0.8, "study": 0.76, "passive": 1.0, "opening": 0.85}
 OPENING_DECAY = 0.935
 NAME_WEIGHT = {"long": 1.625, "long and description": 1.2, "description": 0.92}
+# A phrase that holds a name counts more: a term the abstract abbreviates ("offline reinforcement learning
+# (RL)") is one it keeps using, and a title names the model or field it works on ("… in GANs"); index 0:
+# neither, 1: an acronym or CamelCase name, 2: a long form with its acronym (tuned on the development set)
+NAMED_PHRASE_WEIGHT = (1.0, 1.2, 1.3)
 
 
 def contribution(ab: Abstract, budget: int) -> list[Candidate]:
