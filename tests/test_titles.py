@@ -689,3 +689,13 @@ def test_to_derive_after_we_states_the_contribution():
         "inference. Our experiments show large speed-ups."
     )
     assert t.startswith("Sparse constructions of convex decompositions"), t
+
+
+def test_a_capital_joined_by_a_hyphen_is_a_subject_acronym():
+    t = derive_title(
+        "Value-based methods are a common class of algorithms in reinforcement learning. Their behaviour with "
+        "function approximation is poorly understood, and Q-learning often diverges. In this work, we investigate "
+        "potential issues with a unit testing framework built on oracles. We find that large architectures make "
+        "Q-learning more stable."
+    )
+    assert "Q-learning" in t, t

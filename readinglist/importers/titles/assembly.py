@@ -24,7 +24,9 @@ MAX_TITLE = 90
 SUBJECT_USES = 2
 NAMED_SUBJECT_USES = 3
 # a word with a capital after its first letter, from the word's start (a cheap first test; is_name decides)
-_NAME_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+_NAME_WORD = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z](?=-[A-Za-z0-9]))(?:-[A-Za-z0-9]+)*"
+)
 
 
 def _plural_key(word: str) -> str:
