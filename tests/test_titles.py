@@ -699,3 +699,13 @@ def test_a_capital_joined_by_a_hyphen_is_a_subject_acronym():
         "Q-learning more stable."
     )
     assert "Q-learning" in t, t
+
+
+def test_a_gerund_keeps_its_object():
+    # "PAC learning" alone without it: the noun phrase ended on the gerund, before its object's article
+    t = derive_title(
+        "We study the problem of PAC learning a linear combination of k ReLU activations under the standard "
+        "Gaussian distribution with respect to the square loss. Our main result is an efficient algorithm for "
+        "this learning task."
+    )
+    assert t.startswith("PAC learning a linear combination"), t

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from readinglist.importers.titles.abstract import Abstract
 
 NOMINAL = ("N", "M")
+_ARTICLES = frozenset(("a", "an", "the"))
 MODIFIER = ("N", "M", "J")
 _CLOSING = {"(": ")", "[": "]"}
 _DOUBLED = re.compile(r"[^aeiou]*[aeiou][bdgklmnprt]")
@@ -276,6 +277,10 @@ def _next_piece(ab: Abstract, s: Sentence, j: int) -> tuple[Piece | None, int]:
         carried = [v]
     elif (tg == "P" and low in TITLE_PREPOSITIONS) or low in ("and", "using", "to"):
         k0 = j + 1
+        lead = words[j]
+        carried = []
+    elif low in _ARTICLES and j and lows[j - 1].endswith("ing") and lows[j - 1] in VERB_FORM:
+        k0 = j + 1  # a gerund's object: "PAC learning a linear combination of ReLU activations"
         lead = words[j]
         carried = []
     else:
