@@ -709,3 +709,24 @@ def test_a_gerund_keeps_its_object():
         "this learning task."
     )
     assert t.startswith("PAC learning a linear combination"), t
+
+
+def test_modifiers_joined_by_and_stay_in_the_noun_phrase():
+    # the noun phrase ended at "and", before its noun: the contribution sentence gave no phrase at all
+    t = derive_title(
+        "Precision medicine needs patient subgroups. To overcome these challenges, we propose a simple and "
+        "scalable approach for cluster-aware embedding that combines latent factor methods with a convex "
+        "clustering penalty."
+    )
+    assert t.startswith("Scalable approach for cluster-aware embedding"), t
+    t = derive_title(
+        "In this paper, we present a simple yet highly effective adversarial training mechanism for regularizing "
+        "neural language models. It improves perplexity on standard benchmarks."
+    )
+    assert t.startswith("Effective adversarial training mechanism for regularizing"), t
+    t = derive_title(
+        "Precision medicine needs patient subgroups. To overcome these challenges, we propose a fast and "
+        "scalable approach for cluster-aware embedding that combines latent factor methods with a convex "
+        "clustering penalty."
+    )
+    assert t.startswith("Fast and scalable approach for cluster-aware embedding"), t
