@@ -405,12 +405,13 @@ def test_worth_is_the_fitted_model_the_table_tool_fits():
 
 def test_the_subject_acronym_joins_a_title_that_lacks_it():
     # real titles name the field or model they work in inside the noun phrase ("Training GANs with optimism")
-    # the abstract never spells GANs out, so no phrase of it holds the subject: the acronym is appended
+    # the abstract never spells GANs out: the opening's "failure of GANs" joins the contribution as its topic
+    # ("… for GANs"), a phrase with a name counting more; without it, the acronym is appended ("… in GANs")
     t = derive_title(
         "Mode collapse is a known failure of GANs. We propose a discriminator ensemble with diverse receptive "
         "fields. The ensemble keeps GANs from collapsing, and GANs trained with it cover more modes."
     )
-    assert t.startswith("Discriminator ensemble") and t.endswith(" in GANs"), t
+    assert t.startswith("Discriminator ensemble") and t.endswith((" for GANs", " in GANs")), t
     assert ends_badly(t) is None, t
     # spelt out in the opening, the subject is named either way: by its long form (with the acronym beside
     # it) where the phrase takes it, else appended
@@ -602,3 +603,130 @@ def test_the_table_tool_refuses_a_folder_without_the_anthology(tmp_path):
 
     with pytest.raises(SystemExit, match="no data/xml"):
         title_words.acl_source(tmp_path, None)
+
+
+def test_we_call_outranks_a_long_form_introduced_beside_it():
+    t = derive_title(
+        "Boosted trees are slow on wide data. We propose two techniques: Gradient-based One-Side Sampling (GOSS) "
+        "and Exclusive Feature Bundling (EFB). With GOSS, we drop instances with small gradients, and GOSS keeps "
+        "the rest. We call our new boosted tree implementation with GOSS and EFB QuickTree."
+    )
+    assert t.startswith("QuickTree: "), t
+
+
+def test_two_modifiers_joined_by_and_still_introduce_the_name():
+    t = derive_title(
+        "Computing the top singular vectors is costly. In this paper, we put forward a new and simple LazyPCA "
+        "framework to speed up this computation. It runs faster than block Krylov methods."
+    )
+    assert t.startswith("LazyPCA: "), t
+
+
+def test_the_phrase_a_name_ends_says_what_it_is():
+    t = derive_title(
+        "We propose a fast and lightweight anchor-free instance segmentation approach QuickMask. It runs in real "
+        "time on phones."
+    )
+    assert t.startswith("QuickMask: "), t
+    assert "instance segmentation approach" in t.lower(), t
+
+
+def test_a_long_form_takes_the_word_whose_initial_it_needs():
+    # Schwartz and Hearst's rule alone finds the second "e" inside "enhanced" and leaves "edge" out
+    t = derive_title(
+        "Graph networks ignore edges. In view of this, we propose a new framework, edge enhanced graph neural "
+        "network (EEGNN). EEGNN improves node classification on citation graphs."
+    )
+    assert t.startswith("EEGNN: Edge enhanced graph neural network"), t
+
+
+def test_a_name_defined_after_a_colon():
+    t = derive_title(
+        "Deep learning suits quantum chemistry. We apply continuous-filter layers in MolNet: a novel deep learning "
+        "architecture modeling quantum interactions in molecules. It predicts energies and forces."
+    )
+    assert t.startswith("MolNet: "), t
+    t = derive_title(
+        "Distributed reinforcement learning needs abstractions. We show the benefits of this principle through "
+        "RayRL: a library that provides scalable primitives for reinforcement learning."
+    )
+    assert t.startswith("RayRL: "), t
+
+
+def test_of_two_acronyms_used_as_often_the_subject_is_the_one_the_contribution_names():
+    t = derive_title(
+        "Gradient descent (GD) with a large step size is unstable in theory, yet GD trains networks well. "
+        "Stochastic updates add noise to the sharpness. Specifically, we provide an explicit condition on the step "
+        "size that is necessary for the stable behaviour of SGD near a minimum. Experiments confirm that SGD "
+        "follows it."
+    )
+    assert "SGD" in t.split(), t
+
+
+def test_a_phrase_with_a_name_counts_more():
+    # "Deep networks in SGD" without it: the phrase that names SGD is what the paper is about
+    t = derive_title(
+        "Deep networks trained with SGD generalize well. We study the convergence of SGD on two-layer feedforward "
+        "networks with ReLU activations under Gaussian inputs. We prove global convergence in polynomial time."
+    )
+    assert t.startswith("Convergence of SGD"), t
+
+
+def test_a_phrase_with_a_term_the_abstract_abbreviates_counts_more_still():
+    t = derive_title(
+        "In this paper, we study the individual preference (IP) stability, which is a notion capturing individual "
+        "fairness and stability in clustering. Within this setting, a clustering is α-IP stable when each point is "
+        "close to its cluster. In this paper, we study the natural local search algorithm for IP stable "
+        "clustering. Our analysis confirms a logarithmic guarantee for this algorithm."
+    )
+    assert "individual preference (IP)" in t.lower().replace("(ip)", "(IP)"), t
+
+
+def test_to_derive_after_we_states_the_contribution():
+    t = derive_title(
+        "Difference-of-convex decompositions drive the convex-concave procedure. In this work, we leverage tools "
+        "from algebraic geometry to derive sparse constructions of convex decompositions for graphical model "
+        "inference. Our experiments show large speed-ups."
+    )
+    assert t.startswith("Sparse constructions of convex decompositions"), t
+
+
+def test_a_capital_joined_by_a_hyphen_is_a_subject_acronym():
+    t = derive_title(
+        "Value-based methods are a common class of algorithms in reinforcement learning. Their behaviour with "
+        "function approximation is poorly understood, and Q-learning often diverges. In this work, we investigate "
+        "potential issues with a unit testing framework built on oracles. We find that large architectures make "
+        "Q-learning more stable."
+    )
+    assert "Q-learning" in t, t
+
+
+def test_a_gerund_keeps_its_object():
+    # "PAC learning" alone without it: the noun phrase ended on the gerund, before its object's article
+    t = derive_title(
+        "We study the problem of PAC learning a linear combination of k ReLU activations under the standard "
+        "Gaussian distribution with respect to the square loss. Our main result is an efficient algorithm for "
+        "this learning task."
+    )
+    assert t.startswith("PAC learning a linear combination"), t
+
+
+def test_modifiers_joined_by_and_stay_in_the_noun_phrase():
+    # the noun phrase ended at "and", before its noun: the contribution sentence gave no phrase at all
+    t = derive_title(
+        "Precision medicine needs patient subgroups. To overcome these challenges, we propose a simple and "
+        "scalable approach for cluster-aware embedding that combines latent factor methods with a convex "
+        "clustering penalty."
+    )
+    assert t.startswith("Scalable approach for cluster-aware embedding"), t
+    t = derive_title(
+        "In this paper, we present a simple yet highly effective adversarial training mechanism for regularizing "
+        "neural language models. It improves perplexity on standard benchmarks."
+    )
+    assert t.startswith("Effective adversarial training mechanism for regularizing"), t
+    t = derive_title(
+        "Precision medicine needs patient subgroups. To overcome these challenges, we propose a fast and "
+        "scalable approach for cluster-aware embedding that combines latent factor methods with a convex "
+        "clustering penalty."
+    )
+    assert t.startswith("Fast and scalable approach for cluster-aware embedding"), t

@@ -21,6 +21,7 @@ from readinglist.importers.titles.lexicon import (
     PASSIVE_CUES,
     STUDY_VERBS,
     SUBJECT_WORDS,
+    THING,
 )
 from readinglist.importers.titles.tagging import Sentence, is_name, split_sentences, tag
 from readinglist.paths import resources_dir
@@ -122,6 +123,8 @@ def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
         strength, passive = 0, False
         if (low in INTRO_VERBS and subject) or (low in INTRO_PAST and after_we(s, i)):
             strength = 3
+        elif low in INTRO_VERBS and i >= 2 and lows[i - 1] in ("to", "by") and "we" in lows[:i]:
+            strength = 2  # "we leverage … to derive X", "we make progress by providing X"
         elif low in STUDY_VERBS and subject:
             strength = 2
         elif low in PASSIVE_CUES and i >= 1 and tags[i - 1] == "A":
@@ -149,6 +152,8 @@ def has_cue(s: Sentence) -> bool:
     )
 
 
+# a name defined after a colon: "SchNet: a novel deep learning architecture", "RLlib: a library that …"
+_DEFINES = re.compile(r"[A-Za-z0-9]+: an? (?:new |novel )?(?:[\w-]+ ){0,3}?(?:" + "|".join(sorted(THING)) + r")\b")
 _WE_CALL = frozenset(("call", "name", "dub", "term"))
 _BRINGING = INTRO_VERBS | NAMING | INTRO_PAST | _WE_CALL | {"our"}
 
@@ -169,20 +174,25 @@ class Abstract:
         self._counts: Counter[str] = Counter()
         counts = self._counts
         hinted = []
+        self.defines: set[int] = set()  # sentences that define a name in apposition after a colon
         bare = _PUNCTUATION.sub(" ", low)  # one character for one: the sentences' offsets hold
         for si, (offset, s) in enumerate(self.raw):
             found = bare[offset : offset + len(s)].split()
             counts.update(found)
-            if _HINTS.isdisjoint(found):
+            defines = ": a" in s and _DEFINES.search(s) is not None  # "… SchNet: a novel architecture …"
+            if defines:
+                self.defines.add(si)
+            if _HINTS.isdisjoint(found) and not defines:
                 continue
             words = set(found)
             active = not CUE_WORDS.isdisjoint(words) and not SUBJECT_WORDS.isdisjoint(words)
             passive = not PASSIVE_CUES.isdisjoint(words) and not BE.isdisjoint(words)
             the_proposed = "proposed" in words and "the proposed " in bare[offset : offset + len(s)]
-            if active or passive or the_proposed or not NAMING.isdisjoint(words):
+            if active or passive or the_proposed or defines or not NAMING.isdisjoint(words):
                 hinted.append(si)
         self.cue: dict[int, tuple[int, int, bool] | None] = {si: contribution_cue(self.toks(si)) for si in hinted}
-        self.brings = {si for si in hinted if has_cue(self.toks(si))}  # "we propose", "called", "our …"
+        # "we propose", "called", "our …", "NAME: a new …"
+        self.brings = {si for si in hinted if si in self.defines or has_cue(self.toks(si))}
         self.cues = [si for si in hinted if self.cue[si] or si in self.brings]
         self.first = self._words(0) if self.raw else set()
         self.contribution = {w for si in self.cues if self.cue[si] for w in self._words(si)}

@@ -8,10 +8,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from readinglist.importers.titles.abstract import Abstract, expected_f1
-from readinglist.importers.titles.lexicon import NOT_SUBJECTS
+from readinglist.importers.titles.abstract import Abstract, expected_f1, norm
+from readinglist.importers.titles.lexicon import NOT_SUBJECTS, THING
 from readinglist.importers.titles.names import Name, find_name, long_end, long_forms, mentions
-from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase
+from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase, span, trim
 from readinglist.importers.titles.tagging import Sentence, is_name, tag
 from readinglist.markup import to_plain
 
@@ -24,7 +24,9 @@ MAX_TITLE = 90
 SUBJECT_USES = 2
 NAMED_SUBJECT_USES = 3
 # a word with a capital after its first letter, from the word's start (a cheap first test; is_name decides)
-_NAME_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+_NAME_WORD = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z](?=-[A-Za-z0-9]))(?:-[A-Za-z0-9]+)*"
+)
 
 
 def _plural_key(word: str) -> str:
@@ -45,7 +47,9 @@ def subject_acronym(ab: Abstract, skip: str = "") -> tuple[str, str] | None:
         forms.setdefault(key, Counter())[w] += 1
     if not counts:
         return None
-    key, n = counts.most_common(1)[0]
+    # of two used as often, the one a contribution sentence has ("SGD" over "GD")
+    key = max(counts, key=lambda k: (counts[k], norm(k) in ab.contribution))
+    n = counts[key]
     acr = forms[key].most_common(1)[0][0]
     if any(ch.isdigit() for ch in acr) or n < (NAMED_SUBJECT_USES if skip else SUBJECT_USES):
         return None
@@ -110,6 +114,20 @@ class Candidate:
         return " ".join(p.text for p in self.pieces)
 
 
+def _carries_a_name(c: Candidate) -> int:
+    """2 when the candidate holds a long form with its acronym ("offline reinforcement learning (RL)"), 1 when
+    it holds an acronym or CamelCase name otherwise, 0 when neither."""
+    out = 0
+    for p in c.pieces:
+        tags, words = p.sent.tags, p.sent.words
+        for i in p.idx:
+            if tags[i] == "M" and is_name(words[i]):
+                if i and tags[i - 1] == "(":
+                    return 2
+                out = 1
+    return out
+
+
 def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
     for c in cands:
         keys: dict[str, float] = {}
@@ -120,6 +138,7 @@ def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
                 keys.setdefault(k, w)
         c.keys = keys
         c.score = expected_f1(list(keys.values())) * c.weight
+        c.score *= NAMED_PHRASE_WEIGHT[_carries_a_name(c)]
     return cands
 
 
@@ -129,6 +148,10 @@ def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
 ROLE_WEIGHT = {"intro": 0.8, "study": 0.76, "passive": 1.0, "opening": 0.85}
 OPENING_DECAY = 0.935
 NAME_WEIGHT = {"long": 1.625, "long and description": 1.2, "description": 0.92}
+# A phrase that holds a name counts more: a term the abstract abbreviates ("offline reinforcement learning
+# (RL)") is one it keeps using, and a title names the model or field it works on ("… in GANs"); index 0:
+# neither, 1: an acronym or CamelCase name, 2: a long form with its acronym (tuned on the development set)
+NAMED_PHRASE_WEIGHT = (1.0, 1.2, 1.3)
 
 
 def contribution(ab: Abstract, budget: int) -> list[Candidate]:
@@ -228,6 +251,9 @@ def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
     out = []
     if name.long:
         out.append(Candidate([_long_piece(name.long)], NAME_WEIGHT["long"], named=True))
+    before = _phrase_before(ab, s, name.before, budget)
+    if before is not None:
+        out.append(Candidate([before], NAME_WEIGHT["description"], named=True))
     j = name.after
     if j < len(s) and s.tags[j] == ",":
         j += 1
@@ -245,6 +271,23 @@ def _name_bodies(ab: Abstract, name: Name, budget: int) -> list[Candidate]:
                 pieces = [Piece(name.long + ",", long.sent, long.idx), *p]
                 out.append(Candidate(pieces, NAME_WEIGHT["long and description"], named=True))
     return _scored(ab, out)
+
+
+def _phrase_before(ab: Abstract, s: Sentence, i: int, budget: int) -> Piece | None:
+    """The noun phrase a name ends, when its head is what the name names: "we propose a fast and low
+    complexity anchor-free instance segmentation approach BlitzMask" → "fast and low complexity anchor-free
+    instance segmentation approach"."""
+    tags, lows = s.tags, s.lows
+    if i < 2 or lows[i - 1] not in THING or tags[i - 1] != "N":
+        return None
+    k = i - 1
+    while k > 0 and (tags[k - 1] in MODIFIER or (lows[k - 1] == "and" and k >= 2 and tags[k - 2] == "J")):
+        k -= 1
+    k = trim(s, k, i)
+    if i - k < 2 or ab.text.find(" ", s.starts[k]) < 0:
+        return None
+    piece = span(ab, s, k, i)
+    return piece if len(piece.text) <= budget else None
 
 
 def _best(cands: list[Candidate]) -> Candidate | None:

@@ -48,6 +48,8 @@ def long_form(short: str, words: list[str]) -> int:
         si -= 1
     start = text.rfind(" ", 0, li + 1) + 1
     n = len(text[start:].split())
+    if n < len(words) and n < len(letters) and [w[:1].lower() for w in words[-n - 1 :]] == letters:
+        n += 1  # "edge enhanced graph neural network (EEGNN)": every word's initial, not "e" inside "enhanced"
     return n if n <= min(len(letters) + 5, 2 * len(letters) + 1) else 0
 
 
@@ -133,6 +135,8 @@ def _introduced(s: Sentence, i: int) -> int:
             pass
         elif tg == "P" and low == "of" and k >= 1 and lows[k - 1] in COLLECTIVE:
             pass  # "we develop a family of group-aware prior (GAP) distributions"
+        elif low == "and" and k >= 1 and tags[k - 1] == "J" and tags[k + 1] == "J":
+            pass  # "we put forward a new and simple LazySVD framework": two modifiers of the name
         elif tg not in ("D", "Q", "J", "N", "M", "X", "(", ")", '"') or low in ("as", "is", "are"):
             return 0
         k -= 1
@@ -210,13 +214,14 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             if inner and (long_form(word, inner) == len(inner) or long_form(head, inner) == len(inner)):
                 long = ab.text[s.starts[end + 1] : s.end(close - 1)]
                 end = close + 1
-        strength = 3 if named else _introduced(s, start)
+        strength = 4 if i in called else 3 if named else _introduced(s, start)
         if strength and nxt in NOMINAL:
             strength = 2  # "a novel MoE architecture, BlockFFN": the name after the comma is the one
         if not strength and end + 2 < n and tags[end] == "," and lows[end + 1] in ("a", "an"):
             # "NAME, a new …" opening a sentence that brings something in; "…, NAME: a novel …" anywhere in one
             new = lows[end + 2] in ("new", "novel") or (end + 3 < n and lows[end + 3] in ("new", "novel"))
-            strength = 2 if (start == 0 or new) and si in ab.brings else 0
+            colon = words[end] == ":" and si in ab.defines  # "… in SchNet: a novel deep learning architecture"
+            strength = 2 if ((start == 0 or new) and si in ab.brings) or colon else 0
         if strength:
             if long and " " not in long and long[0].isupper() and is_name(long):
                 word, long = long, ""  # "LongCodeBench (LCB)": the long one is the name

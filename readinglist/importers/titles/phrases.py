@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from readinglist.importers.titles.abstract import Abstract
 
 NOMINAL = ("N", "M")
+_ARTICLES = frozenset(("a", "an", "the"))
 MODIFIER = ("N", "M", "J")
 _CLOSING = {"(": ")", "[": "]"}
 _DOUBLED = re.compile(r"[^aeiou]*[aeiou][bdgklmnprt]")
@@ -73,6 +74,8 @@ def noun_phrase(s: Sentence, i: int) -> int:
             j += 1
         elif tg == "," and tags[j - 1] == "J" and j + 1 < n and tags[j + 1] == "J":
             j += 1  # "a lightweight, differentiable stack"
+        elif _joined_modifier(s, j):
+            j += 1  # "a simple and scalable approach", "a novel, efficient, and practical framework"
         elif tg == "(" and last_head == j - 1:
             k = _paren_end(s, j)
             if k < 0:
@@ -86,6 +89,23 @@ def noun_phrase(s: Sentence, i: int) -> int:
         else:
             break
     return last_head + 1 if last_head >= 0 else i
+
+
+_JOINING = frozenset(("and", "or", "yet", "but"))
+
+
+def _joined_modifier(s: Sentence, j: int) -> bool:
+    """Does word j join two modifiers of one noun ("simple and scalable", "novel, efficient, and practical",
+    "simple yet highly effective")?"""
+    tags, lows = s.tags, s.lows
+    if lows[j] not in _JOINING or j == 0 or tags[j - 1] not in ("J", ","):
+        return False
+    if tags[j - 1] == "," and (j < 2 or tags[j - 2] != "J"):
+        return False
+    k = j + 1
+    while k < len(tags) and tags[k] == "X":
+        k += 1
+    return k < len(tags) and tags[k] == "J"
 
 
 def _paren_end(s: Sentence, j: int) -> int:
@@ -157,9 +177,13 @@ def good_end(s: Sentence, i: int, j: int) -> int:
 def trim(s: Sentence, i: int, j: int) -> int:
     """Skip what a title does not start with: determiners, quantifiers, "novel", "the problem of"."""
     tags, lows = s.tags, s.lows
+    dropped = False
     while i < j:
         if tags[i] in ("D", "Q", "X", ",") or lows[i] in DROP_LEADING:  # "a simple, optimistic …"
             i += 1
+            dropped = True
+        elif dropped and lows[i] in _JOINING:
+            i += 1  # "a simple and scalable approach" → "scalable approach"
         elif lows[i] in GENERIC_HEADS and i + 1 < j and lows[i + 1] == "of":
             i += 2
         else:
@@ -276,6 +300,10 @@ def _next_piece(ab: Abstract, s: Sentence, j: int) -> tuple[Piece | None, int]:
         carried = [v]
     elif (tg == "P" and low in TITLE_PREPOSITIONS) or low in ("and", "using", "to"):
         k0 = j + 1
+        lead = words[j]
+        carried = []
+    elif low in _ARTICLES and j and lows[j - 1].endswith("ing") and lows[j - 1] in VERB_FORM:
+        k0 = j + 1  # a gerund's object: "PAC learning a linear combination of ReLU activations"
         lead = words[j]
         carried = []
     else:
