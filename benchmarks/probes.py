@@ -91,7 +91,8 @@ def probe_import(corpus: str, data_dir: str) -> None:
     lib.close()
     tree_mb = tree.stop()
     out({"seconds": seconds, "added": summary.added, "merged": summary.merged, "possible": summary.possible,
-         "papers": papers, "tree_peak_mb": tree_mb, **disk.library(Path(data_dir))})  # fmt: skip
+         "papers": papers, "tree_peak_mb": tree_mb, "tree_pss_peak_mb": round(tree.peak_pss_mb, 1),
+         **disk.library(Path(data_dir))})  # fmt: skip
 
 
 def probe_topics(data_dir: str) -> None:

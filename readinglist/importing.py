@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from readinglist import markup
 from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record, SourceFile, duplicates, open_file
 from readinglist.importers.base import base_name
 from readinglist.importers.matching import Existing, LibraryMatcher, Matcher
-from readinglist.importers.titles import derive_title, make_unique
+from readinglist.importers.titles import derive_title, unique_among
 from readinglist.papers import DEFAULT_STATE, ImportCancelled, ImportFailure, NewPaper, describe_error
 from readinglist.store import Store
 
@@ -139,8 +140,9 @@ def import_files(
         if progress:
             progress(0, 0, label)
         source = open_file(path, context)
-        scan = _scan(source, progress, cancel, label, store)
         location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
+        # a file imported before has papers to match its records to: only then are they kept per record
+        scan = _scan(source, progress, cancel, label, store, per_record=store.has_source(location))
         try:
             summary = _import_source(store, updater, source, scan, location, progress, cancel)
         except OSError as exc:  # the transaction was rolled back: the library is as it was before this file
@@ -155,11 +157,15 @@ def import_files(
 
 @dataclass
 class _Scan:
-    """What the first read of a file keeps for every record: its content hash and title (for matching a
-    re-import); the records themselves only when they fit in one chunk, which is then the only read."""
+    """What the first read of a file keeps: how many records and a digest of their content hashes in order
+    (the second read must give the same); for a file imported before, each record's content hash and title
+    (what matching a re-import needs; None for a new file, whose memory then does not grow with it); the
+    records themselves only when they fit in one chunk, which is then the only read."""
 
-    hashes: list[str]
-    titles: list[str]
+    count: int
+    digest: str
+    hashes: list[str] | None
+    titles: list[str] | None
     records: list[Record] | None
     in_library: dict[int, int] = field(default_factory=dict)  # own exports' records the library has: number → id
 
@@ -170,20 +176,31 @@ def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
 
 
 def _scan(
-    source: SourceFile, progress: Progress | None, cancel: threading.Event | None, label: str, store: Store
+    source: SourceFile,
+    progress: Progress | None,
+    cancel: threading.Event | None,
+    label: str,
+    store: Store,
+    per_record: bool = True,
 ) -> _Scan:
     """Read the file through once, before the library is touched: every limit and every malformed record
     fails here, within seconds and in bounded memory. A record that carries a readinglist id or citation key
     (one of the app's own exports) is looked up in the whole library here too."""
-    hashes: list[str] = []
-    titles: list[str] = []
+    hashes: list[str] | None = [] if per_record else None
+    titles: list[str] | None = [] if per_record else None
+    chain = hashlib.sha1()
     kept: list[Record] | None = []
     in_library: dict[int, int] = {}
     library: LibraryMatcher | None = None
     chars = 0
+    count = 0
     for i, r in enumerate(source.records()):
-        hashes.append(content_hash(r))
-        titles.append(r.title)
+        h = content_hash(r)
+        chain.update(h.encode())
+        count = i + 1
+        if hashes is not None and titles is not None:
+            hashes.append(h)
+            titles.append(r.title)
         if r.uid or r.citation_key or r.own:
             if library is None:
                 library = LibraryMatcher(store.identities())
@@ -200,31 +217,49 @@ def _scan(
             if progress:
                 progress(*source.progress(), label)
     _check_cancel(cancel, source.path)
-    return _Scan(hashes, titles, kept, in_library)
+    return _Scan(count, chain.hexdigest(), hashes, titles, kept, in_library)
 
 
 def _size(r: Record) -> int:
     return len(r.title) + len(r.abstract) + sum(map(len, r.authors)) + 100
 
 
-def _read_again(source: SourceFile, scan: _Scan) -> Iterator[tuple[int, Record]]:
-    """The records again, numbered: from memory when the scan kept them, else a new read of the file, which
-    must give the same records (a file changed meanwhile fails, and the import rolls back)."""
+def _read_again(source: SourceFile, scan: _Scan) -> Iterator[tuple[int, Record, str]]:
+    """The records again, numbered, with their content hashes: from memory when the scan kept them, else a
+    new read of the file, which must give the same records (a file changed meanwhile fails, and the import
+    rolls back: at the changed record when the scan kept each hash, else at the end of the read)."""
     if scan.records is not None:
-        yield from enumerate(scan.records)
+        for n, r in enumerate(scan.records):
+            yield n, r, scan.hashes[n] if scan.hashes is not None else content_hash(r)
         return
+    changed = ImportFailure(source.path, "changed while it was being imported; import it again")
+    chain = hashlib.sha1()
     n = -1
     for n, r in enumerate(source.records()):
-        if n >= len(scan.hashes) or content_hash(r) != scan.hashes[n]:
-            raise ImportFailure(source.path, "changed while it was being imported; import it again")
-        yield n, r
-    if n + 1 != len(scan.hashes):
-        raise ImportFailure(source.path, "changed while it was being imported; import it again")
+        h = content_hash(r)
+        chain.update(h.encode())
+        if n >= scan.count or (scan.hashes is not None and h != scan.hashes[n]):
+            raise changed
+        yield n, r, h
+    if n + 1 != scan.count or chain.hexdigest() != scan.digest:
+        raise changed
+
+
+def _per_record(source: SourceFile, scan: _Scan) -> _Scan:
+    """The scan with each record's hash and title, read again (a file the scan took for new has papers in
+    the library after all: matching them needs these)."""
+    if scan.hashes is not None and scan.titles is not None:
+        return scan
+    hashes, titles = [], []
+    for _, r, h in _read_again(source, scan):
+        hashes.append(h)
+        titles.append(r.title)
+    return _Scan(scan.count, scan.digest, hashes, titles, scan.records, scan.in_library)
 
 
 def _texts(source: SourceFile, scan: _Scan, wanted: set[int]) -> Iterator[tuple[int, str]]:
     """(number, plain text) of the wanted records, in file order."""
-    for i, r in _read_again(source, scan):
+    for i, r, _ in _read_again(source, scan):
         if i in wanted:
             yield i, markup.to_plain(r.abstract)
 
@@ -244,11 +279,11 @@ def _import_source(
 
     path = source.path
     summary = ImportSummary(path, source.kind)
-    total = len(scan.hashes)
+    total = scan.count
     fresh = 0
     writer = None
     revised_ids: list[int] = []
-    added_ids: list[int] = []
+    added_ids = array("q")  # 8 bytes a paper, not a list of int objects
     counts = {"annotated": 0}
     elsewhere: dict[int, int] = {}
     try:
@@ -258,23 +293,28 @@ def _import_source(
             linked = store.linked_ids(source_id)  # papers of other files this file's records were merged into
             existing_ids = [e.id for e in existing if e.id not in linked]
             removed = _removed_existing(store, source_id)  # matched like the others: a match brings one back
-            matcher = Matcher([*existing, *removed], scan.hashes, scan.titles)
             removed_ids = {e.id for e in removed}
-            del existing, removed  # the matcher holds their stored texts until it is done
-            wanted = matcher.tie_texts()
-            if wanted:  # a title match needs the content to agree: the text and authors, a record at a time
-                for i, r in _read_again(source, scan):
-                    if i in wanted:
-                        matcher.settle_tie(i, markup.to_plain(r.abstract), r.authors)
-            wanted = matcher.similar_texts()
-            if wanted:
-                for i, text in _texts(source, scan, wanted):
-                    matcher.place_similar(i, text)
-            unchanged, revised = matcher.unchanged, matcher.revised
-            del matcher  # its stored texts are no longer needed
+            unchanged: dict[int, int] = {}
+            revised: dict[int, int] = {}
+            if existing or removed:  # nothing to match for a new file
+                scan = _per_record(source, scan)
+                assert scan.hashes is not None and scan.titles is not None
+                matcher = Matcher([*existing, *removed], scan.hashes, scan.titles)
+                del existing, removed  # the matcher holds their stored texts until it is done
+                wanted = matcher.tie_texts()
+                if wanted:  # a title match needs the content to agree: the text and authors, a record at a time
+                    for i, r, _ in _read_again(source, scan):
+                        if i in wanted:
+                            matcher.settle_tie(i, markup.to_plain(r.abstract), r.authors)
+                wanted = matcher.similar_texts()
+                if wanted:
+                    for i, text in _texts(source, scan, wanted):
+                        matcher.place_similar(i, text)
+                unchanged, revised = matcher.unchanged, matcher.revised
+                del matcher  # its stored texts are no longer needed
             restored = _bring_back(store, removed_ids, unchanged, revised)
             rev = store.next_rev(db)
-            taken = store.source_titles(source_id)
+            claims = store.title_claims(source_id)  # the source's titles, in SQLite: not held here
             # a paper of an own export the library has (in any source) keeps what it has: not added again
             placed = set(unchanged.values()) | set(revised.values())
             elsewhere = {i: pid for i, pid in scan.in_library.items()
@@ -291,9 +331,10 @@ def _import_source(
             def store_chunk() -> None:
                 _check_cancel(cancel, path)
                 papers, possible = sifter.sift(chunk)
-                for paper, title in zip(papers, make_unique([p.auto_title for p in papers], taken), strict=True):
+                titles = unique_among([p.auto_title for p in papers], claims.taken)
+                for paper, title in zip(papers, titles, strict=True):
                     paper.auto_title = title
-                    taken.add(title)
+                claims.claim(titles)
                 ids = store.insert_papers(source_id, papers, rev)
                 kept = {id(p) for p in papers}  # a record merged into a paper here brings no annotations
                 given = [n for p, n in zip(chunk, notes, strict=True) if id(p) in kept]
@@ -306,17 +347,17 @@ def _import_source(
                     progress(len(added_ids), fresh, f"Importing {path.name}")
 
             if fresh or revised:
-                for i, r in _read_again(source, scan):
+                for i, r, h in _read_again(source, scan):
                     if i in unchanged or i in elsewhere:
                         continue
                     if i in revised:
                         if revised[i] in linked:  # a merged record revised: the paper keeps its own text
-                            store.relink_source(revised[i], source_id, scan.hashes[i], r.title)
+                            store.relink_source(revised[i], source_id, h, r.title)
                             continue
-                        store.update_content(revised[i], to_new_paper(r, scan.hashes[i]), rev)
+                        store.update_content(revised[i], to_new_paper(r, h), rev)
                         revised_ids.append(revised[i])
                         continue
-                    chunk.append(to_new_paper(r, scan.hashes[i]))
+                    chunk.append(to_new_paper(r, h))
                     notes.append((r.state or DEFAULT_STATE, r.priority, r.note))
                     chars += _size(r)
                     if len(chunk) >= CHUNK or chars >= CHUNK_CHARS:
@@ -324,10 +365,11 @@ def _import_source(
                         chunk, notes, chars = [], [], 0
                 if chunk:
                     store_chunk()
-            seen = set(unchanged.values()) | set(revised.values()) | set(added_ids) | set(elsewhere.values())
+            seen = set(unchanged.values()) | set(revised.values()) | set(elsewhere.values())  # new ids: not existing
             gone = [pid for pid in existing_ids if pid not in seen]  # removed papers not in the file stay removed
             store.set_in_source(gone, False, rev)
             store.set_in_source([pid for pid in unchanged.values() if pid not in linked], True, rev)
+            claims.close()
             _check_cancel(cancel, path)  # the last moment to take it all back
     except BaseException:
         if writer is not None:
@@ -337,7 +379,7 @@ def _import_source(
         if progress:
             progress(fresh, fresh, f"Indexing {path.name}")
         try:
-            updater.commit_bulk(writer, [(pid, rev) for pid in added_ids])
+            updater.commit_bulk(writer, ((pid, rev) for pid in added_ids))
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip

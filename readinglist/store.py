@@ -1121,13 +1121,21 @@ class Store:
             return 0
         return int(self.db.execute("SELECT count(*) FROM index_journal WHERE rev > ?", (after,)).fetchone()[0])
 
-    def clear_index_journal(self, entries: Sequence[tuple[int, int]]) -> None:
+    def clear_index_journal(self, entries: Iterable[tuple[int, int]]) -> None:
         """The index committed these changes: forget them — but not a later change to the same paper, whose
-        entry has moved on to a newer revision meanwhile."""
-        if not entries or self.read_only:
+        entry has moved on to a newer revision meanwhile. The entries are read once, as they come."""
+        if self.read_only or (isinstance(entries, Sequence) and not entries):
             return
         with self.transaction() as db:
-            db.executemany("DELETE FROM index_journal WHERE paper_id = ? AND rev = ?", list(entries))
+            db.executemany("DELETE FROM index_journal WHERE paper_id = ? AND rev = ?", entries)
+
+    def title_claims(self, source_id: int) -> TitleClaims:
+        """The source's display titles, for an import to make its new ones unique against (see TitleClaims)."""
+        return TitleClaims(self.db, source_id)
+
+    def has_source(self, location: str) -> bool:
+        """Was a file at this location imported before (its records then have papers to be matched to)?"""
+        return self.db.execute("SELECT 1 FROM sources WHERE location = ?", (location,)).fetchone() is not None
 
     def clear_index_journal_upto(self, rev: int) -> None:
         """A rebuild read the whole store after revision `rev` was committed: everything up to it is in."""
@@ -1982,6 +1990,37 @@ class Store:
             r = json.loads(paper_json)
             out.append((r["id"], r["content_hash"], r["title"], r["abstract"], json.loads(r["authors"])))
         return out
+
+
+class TitleClaims:
+    """A source's display titles, casefolded, in a temporary table of this connection (SQLite keeps it in a
+    temporary file beyond its small cache): an import asks which of a chunk's titles are taken and claims
+    the ones it gives, and so never holds every title of the file or the source. Used inside the import's
+    transaction; `close` drops the table."""
+
+    def __init__(self, db: sqlite3.Connection, source_id: int):
+        self.db = db
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS import_titles(key TEXT PRIMARY KEY) WITHOUT ROWID")
+        db.execute("DELETE FROM temp.import_titles")
+        rows = db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
+        while batch := rows.fetchmany(1000):
+            self.claim(title or "" for (title,) in batch)
+
+    def taken(self, keys: Iterable[str]) -> set[str]:
+        """Those of these casefolded titles that are taken."""
+        found: set[str] = set()
+        for chunk in _chunks(sorted(set(keys)), 900):
+            rows = self.db.execute(f"SELECT key FROM temp.import_titles WHERE key IN ({_marks(chunk)})", chunk)
+            found.update(r[0] for r in rows)
+        return found
+
+    def claim(self, titles: Iterable[str]) -> None:
+        self.db.executemany(
+            "INSERT OR IGNORE INTO temp.import_titles(key) VALUES (?)", ((t.casefold(),) for t in titles)
+        )
+
+    def close(self) -> None:
+        self.db.execute("DROP TABLE IF EXISTS temp.import_titles")
 
 
 def _marks(items: Sequence[object]) -> str:

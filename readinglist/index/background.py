@@ -30,7 +30,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import partial
 from pathlib import Path
@@ -209,8 +209,9 @@ class IndexUpdater:
             self._lock.release()
             raise
 
-    def commit_bulk(self, writer: SegmentWriter, written: Sequence[tuple[int, int]] = ()) -> None:
-        """Commit an import's documents; `written` are the journal entries (paper id, revision) they hold.
+    def commit_bulk(self, writer: SegmentWriter, written: Iterable[tuple[int, int]] = ()) -> None:
+        """Commit an import's documents; `written` are the journal entries (paper id, revision) they hold
+        (read once, as they come: an import's are not made into a list).
         With a writer process, merging is left to it."""
         try:
             offloaded = self._writer is not None

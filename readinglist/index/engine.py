@@ -57,6 +57,7 @@ BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes cos
 # ...but with a window open, time is not the point: a writer in the window's process sorts its postings in
 # one call that holds the interpreter lock (even a small import froze the window)
 BULK_PROCS_MIN_DOCS_WINDOW = 100
+BULK_WORKER_MB = 32  # each indexing worker's posting buffer (Whoosh's limitmb), sorted to a run file when full
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 KEY_TERMS = 10  # words of a paper searched for its related papers
@@ -90,8 +91,10 @@ def new_writer(
     while True:
         try:
             if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
-                writer = ix.writer(procs=2, multisegment=True, limitmb=128, batchsize=256, compound=False,
-                                   timeout=wait, delay=0.05)  # fmt: skip
+                from readinglist.index.workers import SpawningMpWriter
+
+                writer = SpawningMpWriter(ix, procs=2, multisegment=True, limitmb=BULK_WORKER_MB, batchsize=256,
+                                          compound=False, timeout=wait, delay=0.05)  # fmt: skip
             else:
                 writer = ix.writer(limitmb=128, compound=False, timeout=wait, delay=0.05)
         except windex.LockError:

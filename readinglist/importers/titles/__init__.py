@@ -17,6 +17,6 @@ characters.
 Offline and deterministic: no model to download, no data beyond the lexicon and that table.
 """
 
-from readinglist.importers.titles.assembly import MAX_TITLE, derive_title, make_unique
+from readinglist.importers.titles.assembly import MAX_TITLE, derive_title, make_unique, unique_among
 
-__all__ = ["MAX_TITLE", "derive_title", "make_unique"]
+__all__ = ["MAX_TITLE", "derive_title", "make_unique", "unique_among"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from readinglist.importers.titles.abstract import Abstract, expected_f1, norm
@@ -371,11 +372,26 @@ def _fallback(ab: Abstract) -> str:
 
 def make_unique(titles: list[str], taken: set[str]) -> list[str]:
     """Suffix " (2)", " (3)" … so that no two titles of a source are the same (case-insensitively)."""
-    seen = {t.casefold() for t in taken}
+    keys = {t.casefold() for t in taken}
+    return unique_among(titles, lambda wanted: wanted & keys)
+
+
+SUFFIXES_ASKED = 32  # a taken title's next suffixes asked about at once
+
+
+def unique_among(titles: list[str], taken_of: Callable[[set[str]], set[str]]) -> list[str]:
+    """make_unique against titles known only by asking: `taken_of(keys)` says which of these casefolded
+    titles are taken (the store answers for a chunk of an import, which so never holds a source's titles)."""
+    asked = {t.casefold() for t in titles}
+    seen = set(taken_of(asked))
     out = []
     for title in titles:
         candidate, n = title, 2
         while candidate.casefold() in seen:
+            if f"{title} ({n})".casefold() not in asked:
+                more = {f"{title} ({k})".casefold() for k in range(n, n + SUFFIXES_ASKED)} - asked
+                seen |= taken_of(more)
+                asked |= more
             candidate, n = f"{title} ({n})", n + 1
         seen.add(candidate.casefold())
         out.append(candidate)
