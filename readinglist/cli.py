@@ -49,8 +49,8 @@ search syntax:
   priority:1|2|3|none   priority 1 first
   topic:12  topic:graph  NOT topic:12         a topic's papers, by id or a word of its name
                                               (readinglist topics lists them)
-When no paper has every word, the closest matches are listed (most words first); a misspelt word is
-corrected from the library's own words, and the correction searched (both said on stderr).
+When no paper has every word, the closest matches are listed (most words and best fit first); a misspelt
+word is corrected from the library's own words, and the correction searched (both said on stderr).
 """
 
 

@@ -262,10 +262,12 @@ def test_an_and_reads_only_the_posting_blocks_holding_candidates(busy_lib, monke
 
 def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
     """Ranker.partial against counting every word in every paper: the papers it returns are all those with
-    at least as many of the words as the fewest it returns, each with its count and summed score."""
+    at least as many of the words as the fewest it returns (the best two tiers), each with its count and
+    summed score (a title's words weighing CLOSEST_TITLE_WEIGHT)."""
     from collections import Counter
 
     from readinglist.index.query import resolve
+    from readinglist.index.ranking import CLOSEST_TITLE_WEIGHT, reweighed
     from readinglist.index.vocabulary import Vocabulary
 
     index = busy_lib.index
@@ -274,7 +276,7 @@ def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
         for text in ("regret bandit diffusion hallucination", "bound xyzzy regret", "language model reward xyzzy"):
             words = [resolve(index.parse(w), vocabulary) for w in text.split()]
             ranker = Ranker(s)
-            full = [ranker.evaluate(w) for w in words]
+            full = [ranker.evaluate(reweighed(w, "title", CLOSEST_TITLE_WEIGHT)) for w in words]
             count = Counter(d for f in full for d in f)
             scores, counts = Ranker(s).partial(words)
             assert scores, text

@@ -69,6 +69,7 @@ OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a f
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
+CLOSEST_WORD_SHARE = 10  # in the closest matches a word missing costs the best score / this (see rank_keys)
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
 # freed to the system: glibc would keep it, and the window would hold each big search's peak
@@ -733,23 +734,29 @@ def _is_constraint(q: query.Query) -> bool:
 
 
 def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]) -> Scores:
-    """What the results are sorted by: for closest matches, the number of words each paper has first;
-    then how many plain words it holds in the form typed (a "transformer" before a paper that only has
-    "transform"); then BM25F. One number per paper, so that the sort stays in C: each key weighs more than
-    everything after it can add up to."""
+    """What the results are sorted by: for closest matches, the number of words each paper has and BM25F
+    together, a word missing costing 1/CLOSEST_WORD_SHARE of the best score (a paper one word short but
+    with far more of the query's weight fits a pasted title better); else how many plain words it holds in
+    the form typed (a "transformer" before a paper that only has "transform"), then BM25F. One number per
+    paper, so that the sort stays in C: each key weighs more than everything after it can add up to."""
     if not any(stem_only) and not matched:
         return scores
+    keys = dict(scores)
+    if matched:
+        step = max(scores.values(), default=0.0) / CLOSEST_WORD_SHARE or 1.0
+        for d, count in matched.items():
+            keys[d] += step * count
+        for docs in stem_only:  # another form of the word only: half a word
+            for d in docs:
+                if d in keys:
+                    keys[d] -= step / 2
+        return keys
     # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
     top = 2 * max(scores.values(), default=0.0) + 1.0
-    keys = dict(scores)
     for docs in stem_only:
         for d in docs:
             if d in keys:
                 keys[d] -= top
-    if matched:
-        tier = top * (len(stem_only) + 1)
-        for d, count in matched.items():
-            keys[d] += tier * count
     return keys
 
 

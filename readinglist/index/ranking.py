@@ -17,7 +17,8 @@ only, so whatever Whoosh accepts still works. Deliberate differences, each teste
 - a prefix, wildcard or fuzzy term that expands to more than MAX_EXPANSION words searches the most frequent
   of them that fit in MAX_EXPANSION_POSTINGS, and says so (`notes`): `a*` would read every posting of
   thousands of words;
-- `partial` ranks the papers that have most of a query's words (the fallback when none has them all).
+- `partial` ranks the papers that have most of a query's words (the fallback when none has them all), a
+  title's words weighing less there (CLOSEST_TITLE_WEIGHT).
 
 An And evaluates its cheapest part first and looks up the others only in the documents still in the
 running (`within`): a posting block none of them is in is skipped unread, so a pasted sentence's "the" and
@@ -39,6 +40,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Sequence
+from copy import copy
 from itertools import accumulate
 from math import log
 from pickle import loads
@@ -68,6 +70,11 @@ MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` i
 # this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
 # so the words of a query being typed are read whole (see evaluate's `settled`).
 RESTRICT_RATIO = 4
+# In the closest matches, a word in a paper's title weighs this much of what it weighs in a full match: an
+# import's title is mostly derived from the abstract (its words counted twice), and a pasted title's paper
+# is the one whose abstract has its words, not the one whose derived title happens to (tuned on the titles
+# benchmark's development set; figures in docs/performance-changes.md)
+CLOSEST_TITLE_WEIGHT = 0.2
 
 
 class Within:
@@ -158,13 +165,15 @@ class Ranker:
         check: Callable[[], None] | None = None,
         all_known_fail: bool = False,
     ) -> tuple[Scores, dict[int, int]]:
-        """The closest matches when no document has every word: the documents with the most of `words`
-        (and all of `required`, none of `excluded`), scored by the words they have, with how many each has.
+        """The closest matches when no document has every word: the documents with the most of `words`,
+        or one fewer (and all of `required`, none of `excluded`), scored by the words they have (a title's
+        words weighing CLOSEST_TITLE_WEIGHT), with how many each has.
 
         Tier by tier: the documents missing at most j of the words all hold one of the j + 1 rarest, so
         those few posting lists give every candidate, and the other words are looked up in the candidates
-        only. The first j that finds documents ends the search (each tier found is complete); at most half
-        the words may be missing (beyond that a match says little). Words no document has never count.
+        only. The first j that finds documents, and the tier after it, end the search (each tier found is
+        complete); at most half the words may be missing (beyond that a match says little). Words no
+        document has never count.
         `all_known_fail`: the caller knows no document has every word (so the first tier is skipped)."""
         self.check = check or _never
         self.expanded = {}
@@ -752,7 +761,8 @@ class Ranker:
     def _partial(
         self, words: list[query.Query], required: list[query.Query], excluded: list[query.Query], all_known_fail: bool
     ) -> tuple[Scores, dict[int, int]]:
-        evaluate = self._eval if self.fast else self._slow
+        # a title field's words weigh less here (see CLOSEST_TITLE_WEIGHT)
+        words = [reweighed(w, "title", CLOSEST_TITLE_WEIGHT) for w in words]
         sizes = [self._estimate(w) for w in words]
         known = sorted((i for i, size in enumerate(sizes) if size > 0), key=sizes.__getitem__)
         if not known:
@@ -761,38 +771,54 @@ class Ranker:
         # all the words a document can have first, unless the caller knows no document has them all
         missing = 1 if all_known_fail and len(known) == len(words) else 0
         while missing <= most_missing:
-            candidates: set[int] = set()
-            for i in known[: missing + 1]:  # the rarest: every document missing at most `missing` holds one
-                candidates.update(evaluate(words[i]))
-            scores: Scores = dict.fromkeys(candidates, 0.0)
-            for sub in required:
-                if not scores:
-                    break
-                got = evaluate(sub, self._within(scores))
-                scores = {d: s + got[d] for d, s in scores.items() if d in got}
-            for sub in excluded:
-                if not scores:
-                    break
-                got = evaluate(sub, self._within(scores))
-                scores = {d: s for d, s in scores.items() if d not in got}
-            # the words rarest first, each looked up in the documents still in the running: one that has
-            # missed more than `missing` words leaves it, so the common words are read for few documents
-            misses = dict.fromkeys(scores, 0)
-            for i in known:
-                if not misses:
-                    break
-                got = evaluate(words[i], self._within(misses))
-                for d in list(misses):
-                    if d in got:
-                        scores[d] += got[d]
-                    elif misses[d] == missing:
-                        del misses[d]
-                    else:
-                        misses[d] += 1
-            if misses:
-                return {d: scores[d] for d in misses}, {d: len(known) - m for d, m in misses.items()}
+            found = self._tier(words, known, required, excluded, missing)
+            if found[0]:
+                if missing < most_missing:  # the next tier too: a paper missing one word more may fit better
+                    return self._tier(words, known, required, excluded, missing + 1)
+                return found
             missing += 1
         return {}, {}
+
+    def _tier(
+        self,
+        words: list[query.Query],
+        known: list[int],
+        required: list[query.Query],
+        excluded: list[query.Query],
+        missing: int,
+    ) -> tuple[Scores, dict[int, int]]:
+        """Every document with all of `required`, none of `excluded`, and missing at most `missing` of the
+        known words: its summed score and how many of them it has."""
+        evaluate = self._eval if self.fast else self._slow
+        candidates: set[int] = set()
+        for i in known[: missing + 1]:  # the rarest: every document missing at most `missing` holds one
+            candidates.update(evaluate(words[i]))
+        scores: Scores = dict.fromkeys(candidates, 0.0)
+        for sub in required:
+            if not scores:
+                break
+            got = evaluate(sub, self._within(scores))
+            scores = {d: s + got[d] for d, s in scores.items() if d in got}
+        for sub in excluded:
+            if not scores:
+                break
+            got = evaluate(sub, self._within(scores))
+            scores = {d: s for d, s in scores.items() if d not in got}
+        # the words rarest first, each looked up in the documents still in the running: one that has
+        # missed more than `missing` words leaves it, so the common words are read for few documents
+        misses = dict.fromkeys(scores, 0)
+        for i in known:
+            if not misses:
+                break
+            got = evaluate(words[i], self._within(misses))
+            for d in list(misses):
+                if d in got:
+                    scores[d] += got[d]
+                elif misses[d] == missing:
+                    del misses[d]
+                else:
+                    misses[d] += 1
+        return {d: scores[d] for d in misses}, {d: len(known) - m for d, m in misses.items()}
 
     def _slow(self, q: query.Query, within: Within | None = None) -> Scores:
         return _maybe_restricted(self._fallback(q), within)
@@ -903,6 +929,23 @@ def _decode_positions(value: bytes) -> Sequence[int]:
 
 
 _BININT1, _STOP = ord("K"), ord(".")  # pickle opcodes
+
+
+def reweighed(q: query.Query, fieldname: str, factor: float) -> query.Query:
+    """The query with its terms in one field weighing `factor` times as much."""
+    if factor == 1.0:
+        return q
+    if isinstance(q, Stemmed):
+        return Stemmed(q.fieldname, q.text, q.forms, q.exact, boost=q.boost * factor) if q.fieldname == fieldname else q
+    if isinstance(q, query.Term):
+        if q.fieldname != fieldname:
+            return q
+        out = copy(q)
+        out.boost = q.boost * factor
+        return out
+    if q.is_leaf():
+        return q
+    return q.apply(lambda sub: reweighed(sub, fieldname, factor))
 
 
 def _never() -> None:

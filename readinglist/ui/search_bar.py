@@ -45,7 +45,7 @@ def hint_text(result: SearchResult) -> str:
     parts: list[str] = []
     unknown = ", ".join(f"“{word}”" for word in result.unknown)
     if result.partial:
-        best = result.matched[0] if result.matched else 0
+        best = max(result.matched, default=0)  # (a paper a word short can rank first: see engine.rank_keys)
         counted = f" ({best} of {result.word_count} words)" if 0 < best < result.word_count else ""
         # the best may have every word once a misspelt one counts its correction: not "13 of 13"
         every = "every word" if counted or not best else "every word as typed"
