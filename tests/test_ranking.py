@@ -262,8 +262,8 @@ def test_an_and_reads_only_the_posting_blocks_holding_candidates(busy_lib, monke
 
 def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
     """Ranker.partial against counting every word in every paper: the papers it returns are all those with
-    at least as many of the words as the fewest it returns (the best two tiers), each with its count and
-    summed score (a title's words weighing CLOSEST_TITLE_WEIGHT)."""
+    at least as many of the words as the fewest it returns, each with its count and summed score; for the
+    best fit, the best two tiers, a title's words weighing CLOSEST_TITLE_WEIGHT."""
     from collections import Counter
 
     from readinglist.index.query import resolve
@@ -276,16 +276,18 @@ def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
         for text in ("regret bandit diffusion hallucination", "bound xyzzy regret", "language model reward xyzzy"):
             words = [resolve(index.parse(w), vocabulary) for w in text.split()]
             ranker = Ranker(s)
-            full = [ranker.evaluate(reweighed(w, "title", CLOSEST_TITLE_WEIGHT)) for w in words]
-            count = Counter(d for f in full for d in f)
-            scores, counts = Ranker(s).partial(words)
-            assert scores, text
-            least = min(counts.values())
-            assert set(scores) == {d for d, c in count.items() if c >= least}, text
-            assert max(counts.values()) == max(count.values())
-            for d, score in scores.items():
-                assert counts[d] == count[d]
-                assert score == pytest.approx(sum(f[d] for f in full if d in f), rel=1e-9)
+            for fit, weight in ((False, 1.0), (True, CLOSEST_TITLE_WEIGHT)):
+                full = [ranker.evaluate(reweighed(w, "title", weight)) for w in words]
+                count = Counter(d for f in full for d in f)
+                scores, counts = Ranker(s).partial(words, fit=fit)
+                assert scores, text
+                least = min(counts.values())
+                assert set(scores) == {d for d, c in count.items() if c >= least}, text
+                assert max(counts.values()) == max(count.values())
+                assert len(set(counts.values())) == 1 + (fit and least < max(counts.values())), text
+                for d, score in scores.items():
+                    assert counts[d] == count[d]
+                    assert score == pytest.approx(sum(f[d] for f in full if d in f), rel=1e-9)
 
 
 def _counting_block_reads(monkeypatch) -> list:

@@ -528,9 +528,11 @@ class Index:
             if corrections:
                 used = resolve(q, vocabulary, corrections)
                 used_words, used_required, used_excluded = split_words(used)
-            # a correction of the same stem (vocabulary.stem_slip) matches what the word typed matched
+            # a correction of the same stem (vocabulary.stem_slip) matches what the word typed matched; the
+            # best fit too, unless a misspelt word was corrected: that query is of a paper's words as written
             same = used is resolved or all(stem(c) == stem(w) for w, c in corrections.items())
-            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=same)
+            fit = same
+            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=same, fit=fit)
             notes += [n for n in ranker.notes if n not in notes]
             if scores:
                 found, partial, shown = scores, True, used
@@ -757,6 +759,10 @@ def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]
         for d in docs:
             if d in keys:
                 keys[d] -= top
+    if matched:
+        tier = top * (len(stem_only) + 1)
+        for d, count in matched.items():
+            keys[d] += tier * count
     return keys
 
 

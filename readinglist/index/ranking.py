@@ -17,8 +17,8 @@ only, so whatever Whoosh accepts still works. Deliberate differences, each teste
 - a prefix, wildcard or fuzzy term that expands to more than MAX_EXPANSION words searches the most frequent
   of them that fit in MAX_EXPANSION_POSTINGS, and says so (`notes`): `a*` would read every posting of
   thousands of words;
-- `partial` ranks the papers that have most of a query's words (the fallback when none has them all), a
-  title's words weighing less there (CLOSEST_TITLE_WEIGHT).
+- `partial` ranks the papers that have most of a query's words (the fallback when none has them all); for
+  the best fit of a pasted title, a title's words weigh less there (CLOSEST_TITLE_WEIGHT).
 
 An And evaluates its cheapest part first and looks up the others only in the documents still in the
 running (`within`): a posting block none of them is in is skipped unread, so a pasted sentence's "the" and
@@ -70,10 +70,10 @@ MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` i
 # this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
 # so the words of a query being typed are read whole (see evaluate's `settled`).
 RESTRICT_RATIO = 4
-# In the closest matches, a word in a paper's title weighs this much of what it weighs in a full match: an
-# import's title is mostly derived from the abstract (its words counted twice), and a pasted title's paper
-# is the one whose abstract has its words, not the one whose derived title happens to (tuned on the titles
-# benchmark's development set; figures in docs/performance-changes.md)
+# In the closest matches for the best fit (a pasted title), a word in a paper's title weighs this much of
+# what it weighs in a full match: an import's title is mostly derived from its abstract (its words counted
+# twice), and a pasted title's paper is the one whose abstract has its words, not the one whose derived title
+# happens to (tuned on the titles benchmark's development set; figures in docs/performance-changes.md)
 CLOSEST_TITLE_WEIGHT = 0.2
 
 
@@ -164,16 +164,18 @@ class Ranker:
         excluded: Sequence[query.Query] = (),
         check: Callable[[], None] | None = None,
         all_known_fail: bool = False,
+        fit: bool = False,
     ) -> tuple[Scores, dict[int, int]]:
-        """The closest matches when no document has every word: the documents with the most of `words`,
-        or one fewer (and all of `required`, none of `excluded`), scored by the words they have (a title's
-        words weighing CLOSEST_TITLE_WEIGHT), with how many each has.
+        """The closest matches when no document has every word: the documents with the most of `words`
+        (and all of `required`, none of `excluded`), scored by the words they have, with how many each has.
+        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with one fewer too,
+        and a title's words weighing CLOSEST_TITLE_WEIGHT.
 
         Tier by tier: the documents missing at most j of the words all hold one of the j + 1 rarest, so
         those few posting lists give every candidate, and the other words are looked up in the candidates
-        only. The first j that finds documents, and the tier after it, end the search (each tier found is
-        complete); at most half the words may be missing (beyond that a match says little). Words no
-        document has never count.
+        only. The first j that finds documents ends the search (with `fit`, the tier after it; each tier
+        found is complete); at most half the words may be missing (beyond that a match says little). Words
+        no document has never count.
         `all_known_fail`: the caller knows no document has every word (so the first tier is skipped)."""
         self.check = check or _never
         self.expanded = {}
@@ -181,7 +183,7 @@ class Ranker:
         self.stem_only = {}
         self.settled = ()
         try:
-            return self._partial(list(words), list(required), list(excluded), all_known_fail)
+            return self._partial(list(words), list(required), list(excluded), all_known_fail, fit)
         finally:
             self.check = _never
             self._note_caps()
@@ -759,10 +761,15 @@ class Ranker:
         return self._boosted(out, q.boost)
 
     def _partial(
-        self, words: list[query.Query], required: list[query.Query], excluded: list[query.Query], all_known_fail: bool
+        self,
+        words: list[query.Query],
+        required: list[query.Query],
+        excluded: list[query.Query],
+        all_known_fail: bool,
+        fit: bool,
     ) -> tuple[Scores, dict[int, int]]:
-        # a title field's words weigh less here (see CLOSEST_TITLE_WEIGHT)
-        words = [reweighed(w, "title", CLOSEST_TITLE_WEIGHT) for w in words]
+        if fit:
+            words = [reweighed(w, "title", CLOSEST_TITLE_WEIGHT) for w in words]
         sizes = [self._estimate(w) for w in words]
         known = sorted((i for i, size in enumerate(sizes) if size > 0), key=sizes.__getitem__)
         if not known:
@@ -773,7 +780,7 @@ class Ranker:
         while missing <= most_missing:
             found = self._tier(words, known, required, excluded, missing)
             if found[0]:
-                if missing < most_missing:  # the next tier too: a paper missing one word more may fit better
+                if fit and missing < most_missing:  # the next tier too: a paper a word short may fit better
                     return self._tier(words, known, required, excluded, missing + 1)
                 return found
             missing += 1
