@@ -263,11 +263,10 @@ def test_an_and_reads_only_the_posting_blocks_holding_candidates(busy_lib, monke
 def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
     """Ranker.partial against counting every word in every paper: the papers it returns are all those with
     at least as many of the words as the fewest it returns, each with its count and summed score; for the
-    best fit, the best two tiers, a title's words weighing CLOSEST_TITLE_WEIGHT."""
+    best fit, the best two tiers."""
     from collections import Counter
 
     from readinglist.index.query import resolve
-    from readinglist.index.ranking import CLOSEST_TITLE_WEIGHT, reweighed
     from readinglist.index.vocabulary import Vocabulary
 
     index = busy_lib.index
@@ -276,8 +275,8 @@ def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
         for text in ("regret bandit diffusion hallucination", "bound xyzzy regret", "language model reward xyzzy"):
             words = [resolve(index.parse(w), vocabulary) for w in text.split()]
             ranker = Ranker(s)
-            for fit, weight in ((False, 1.0), (True, CLOSEST_TITLE_WEIGHT)):
-                full = [ranker.evaluate(reweighed(w, "title", weight)) for w in words]
+            full = [ranker.evaluate(w) for w in words]
+            for fit in (False, True):
                 count = Counter(d for f in full for d in f)
                 scores, counts = Ranker(s).partial(words, fit=fit)
                 assert scores, text

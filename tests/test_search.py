@@ -149,40 +149,25 @@ def _closest_library(tmp_path, papers: list[dict]) -> Library:
     return lib
 
 
-def test_in_the_closest_matches_a_title_holding_the_words_weighs_less_than_an_abstract_about_them(tmp_path):
-    """A pasted title whose paper's abstract is about its words, while another paper's (derived) title holds
-    them: with as many of the words each, the abstract about them comes first. A title's words weighed three
-    times an abstract's here too, and the title that merely held them won."""
-    lib = _closest_library(tmp_path, [
-        {"title": "Kernel regression", "abstract": "Kernel regression, made sparse here; we give its bounds."},
-        {"title": "A study of estimators", "abstract": "Sparse kernel regression: with a sparse kernel, the "
-                                                       "regression estimator we study stays sparse."},
-    ])  # fmt: skip
-    try:
-        result = lib.search("Sparse Kernel Regression in a Nutshell")
-        assert result.partial
-        assert titles(lib, "Sparse Kernel Regression in a Nutshell")[0] == "A study of estimators"
-    finally:
-        lib.close()
-
-
 def test_a_paper_one_word_short_that_fits_the_words_far_better_can_come_first(tmp_path):
     """ "Generating steganographic images via adversarial training": the paper about steganographic images,
     whose abstract never says "generating" or "via", comes before one that has every word but the rare one,
     once each in a longer abstract (it came after: more words matched always won)."""
+    codes = [{"title": f"Codes {i}", "abstract": "Steganographic codes."} for i in range(6)]  # not a rare slip
     lib = _closest_library(tmp_path, [
-        {"title": "Adversarial training", "abstract": "Generating images via adversarial training is common in work "
-                                                      "on networks; we study it on data, with a method of our own."},
-        {"title": "Hidden messages", "abstract": "Steganographic images hide messages. We train a network "
-         "adversarially to make steganographic images; the steganographic images fool a steganalyser."},
+        {"title": "A common recipe", "abstract": "Generating images via adversarial training is common in work "
+                                                 "on networks; we study it on data, with a method of our own."},
+        {"title": "Hidden notes", "abstract": "Steganographic images hide messages. We use adversarial training "
+         "to make steganographic images; the steganographic images fool a steganalyser."},
+        *codes,
     ])  # fmt: skip
     try:
         result = lib.search("Generating steganographic images via adversarial training")
-        assert result.partial
+        assert result.partial and not result.corrections
         found = lib.papers(result.ids)
-        assert found[0].title == "Hidden messages"
+        assert found[0].title == "Hidden notes"
         counts = dict(zip([p.title for p in found], result.matched, strict=True))
-        assert counts == {**counts, "Hidden messages": 4, "Adversarial training": 5}
+        assert counts["Hidden notes"] == 4 and counts["A common recipe"] == 5
         assert max(result.matched) == 5  # what the line under the field reports: the most words any paper has
     finally:
         lib.close()

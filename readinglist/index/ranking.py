@@ -17,8 +17,7 @@ only, so whatever Whoosh accepts still works. Deliberate differences, each teste
 - a prefix, wildcard or fuzzy term that expands to more than MAX_EXPANSION words searches the most frequent
   of them that fit in MAX_EXPANSION_POSTINGS, and says so (`notes`): `a*` would read every posting of
   thousands of words;
-- `partial` ranks the papers that have most of a query's words (the fallback when none has them all); for
-  the best fit of a pasted title, a title's words weigh less there (CLOSEST_TITLE_WEIGHT).
+- `partial` ranks the papers that have most of a query's words (the fallback when none has them all).
 
 An And evaluates its cheapest part first and looks up the others only in the documents still in the
 running (`within`): a posting block none of them is in is skipped unread, so a pasted sentence's "the" and
@@ -40,7 +39,6 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Sequence
-from copy import copy
 from itertools import accumulate
 from math import log
 from pickle import loads
@@ -70,11 +68,6 @@ MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` i
 # this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
 # so the words of a query being typed are read whole (see evaluate's `settled`).
 RESTRICT_RATIO = 4
-# In the closest matches for the best fit (a pasted title), a word in a paper's title weighs this much of
-# what it weighs in a full match: an import's title is mostly derived from its abstract (its words counted
-# twice), and a pasted title's paper is the one whose abstract has its words, not the one whose derived title
-# happens to (tuned on the titles benchmark's development set; figures in docs/performance-changes.md)
-CLOSEST_TITLE_WEIGHT = 0.2
 
 
 class Within:
@@ -168,8 +161,7 @@ class Ranker:
     ) -> tuple[Scores, dict[int, int]]:
         """The closest matches when no document has every word: the documents with the most of `words`
         (and all of `required`, none of `excluded`), scored by the words they have, with how many each has.
-        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with one fewer too,
-        and a title's words weighing CLOSEST_TITLE_WEIGHT.
+        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with one fewer too.
 
         Tier by tier: the documents missing at most j of the words all hold one of the j + 1 rarest, so
         those few posting lists give every candidate, and the other words are looked up in the candidates
@@ -768,8 +760,6 @@ class Ranker:
         all_known_fail: bool,
         fit: bool,
     ) -> tuple[Scores, dict[int, int]]:
-        if fit:
-            words = [reweighed(w, "title", CLOSEST_TITLE_WEIGHT) for w in words]
         sizes = [self._estimate(w) for w in words]
         known = sorted((i for i, size in enumerate(sizes) if size > 0), key=sizes.__getitem__)
         if not known:
@@ -936,23 +926,6 @@ def _decode_positions(value: bytes) -> Sequence[int]:
 
 
 _BININT1, _STOP = ord("K"), ord(".")  # pickle opcodes
-
-
-def reweighed(q: query.Query, fieldname: str, factor: float) -> query.Query:
-    """The query with its terms in one field weighing `factor` times as much."""
-    if factor == 1.0:
-        return q
-    if isinstance(q, Stemmed):
-        return Stemmed(q.fieldname, q.text, q.forms, q.exact, boost=q.boost * factor) if q.fieldname == fieldname else q
-    if isinstance(q, query.Term):
-        if q.fieldname != fieldname:
-            return q
-        out = copy(q)
-        out.boost = q.boost * factor
-        return out
-    if q.is_leaf():
-        return q
-    return q.apply(lambda sub: reweighed(sub, fieldname, factor))
 
 
 def _never() -> None:
