@@ -327,7 +327,8 @@ class SearchResult:
     # spaces (pass it to Library.highlighter)
     terms: set[str] = field(default_factory=set)
     # True when no paper has every word of the query: these are the closest matches instead, the papers
-    # with the most of its words first (then by BM25F), a misspelt word matching its correction too. Say so
+    # with the most of its words first (then by BM25F; for a pasted title, the two together: a paper a word
+    # short may come first), a misspelt word matching its correction too. Say so
     # above the results ("no paper has every word; closest matches").
     partial: bool = False
     # for partial results: how many of the query's `word_count` words each paper has (parallel to ids)

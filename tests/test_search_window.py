@@ -73,6 +73,16 @@ def test_a_query_no_paper_fully_matches_says_these_are_the_closest_matches(qtbot
     assert window.table.model.rowCount() == 1 and not bar.hint.isVisible()
 
 
+def test_the_closest_matches_line_counts_the_most_words_any_match_has():
+    """A pasted title's best fit may be a word short of another match (engine.rank_keys): the line says how
+    close the closest matches come, the most words any has, not the first one's count."""
+    from readinglist.papers import SearchResult
+    from readinglist.ui.search_bar import hint_text
+
+    result = SearchResult([1, 2], [9.0, 5.0], "a pasted title", partial=True, matched=[4, 5], word_count=6)
+    assert hint_text(result) == "No paper has every word — closest matches (5 of 6 words)"
+
+
 def test_the_line_keeps_its_height_so_the_table_does_not_move(qtbot, window):
     top = window.table.view.mapTo(window, QPoint(0, 0)).y()
     search(qtbot, window, "diffusion xyzzy")
