@@ -523,6 +523,7 @@ class Index:
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
+        fit = False
         if not found and (len(words) > 1 or corrections):
             used, used_words, used_required, used_excluded = resolved, words, required, excluded
             if corrections:
@@ -538,7 +539,7 @@ class Index:
                 found, partial, shown = scores, True, used
                 expanded.update(ranker.expanded)
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
-        keys = rank_keys(found, stem_only, counts)
+        keys = rank_keys(found, stem_only, counts, fit and partial)
         phrase = title_phrase(correction if partial and correction else text)
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
@@ -735,20 +736,21 @@ def _is_constraint(q: query.Query) -> bool:
     return bool(fields) and fields <= _CONSTRAINT_FIELDS
 
 
-def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]) -> Scores:
-    """What the results are sorted by: for closest matches, the number of words each paper has and BM25F
-    together, a word missing costing 1/CLOSEST_WORD_SHARE of the best score (a paper one word short but
-    with far more of the query's weight fits a pasted title better); else how many plain words it holds in
-    the form typed (a "transformer" before a paper that only has "transform"), then BM25F. One number per
-    paper, so that the sort stays in C: each key weighs more than everything after it can add up to."""
+def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int], fit: bool = False) -> Scores:
+    """What the results are sorted by: for closest matches, the number of words each paper has first (with
+    `fit`, the number and BM25F together, a word missing costing 1/CLOSEST_WORD_SHARE of the best score: a
+    paper a word short but with far more of the query's weight fits a pasted title better); then how many
+    plain words it holds in the form typed (a "transformer" before a paper that only has "transform"); then
+    BM25F. One number per paper, so that the sort stays in C: each key weighs more than everything after it
+    can add up to (with `fit`, a word held only in another form costs half a missing word)."""
     if not any(stem_only) and not matched:
         return scores
     keys = dict(scores)
-    if matched:
+    if matched and fit:
         step = max(scores.values(), default=0.0) / CLOSEST_WORD_SHARE or 1.0
         for d, count in matched.items():
             keys[d] += step * count
-        for docs in stem_only:  # another form of the word only: half a word
+        for docs in stem_only:
             for d in docs:
                 if d in keys:
                     keys[d] -= step / 2
