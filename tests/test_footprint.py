@@ -1,14 +1,19 @@
-"""What keeps the library small on disk (issue 18): posting blocks in a compact binary form. It reads back
-exactly what was written."""
+"""What keeps the library small on disk (issue 18): posting blocks in a compact binary form, and abstracts
+packed against a preset dictionary. Each reads back exactly what was written."""
 
 import json
+import sqlite3
 from array import array
 from itertools import pairwise
 
 import pytest
 
+from readinglist import store as store_mod
 from readinglist.index import patches, schema
 from readinglist.library import Library
+from readinglist.packed_text import PackedTextError, pack, unpack
+from readinglist.papers import NewPaper, StoreError
+from readinglist.store import Store
 
 # ---- posting blocks ------------------------------------------------------------------------------------
 
@@ -125,3 +130,98 @@ def test_an_index_of_schema_8_is_rebuilt_with_compact_blocks(data_dir, monkeypat
     lib.close()
     assert any("rebuilding" in m for m in messages)
     assert all(f.read_bytes().startswith(patches.COMPACT_MAGIC) for f in (data_dir / "index").glob("*.pst"))
+
+
+# ---- packed abstracts ----------------------------------------------------------------------------------
+
+ABSTRACTS = [
+    " ".join(["We bound the $\\ell_1$ risk of **sparse** models; see https://example.org/code, `pip install x`."] * 12),
+    " ".join(["Schölkopf's kernels: ℓ₁-regularised, ﬁne — 日本語の要約も。"] * 20),
+    "Short.",
+    "",
+    "A" * 200_000,  # a huge one
+]
+
+
+def _paper(n, abstract):
+    return NewPaper(f"{n:04d}seedabcdef", f"h{n}", f"k{n}", f"Title {n}", f"Title {n}", abstract, "",
+                    ["A. Author"], "V", 2020, "", [], [])  # fmt: skip
+
+
+def test_an_abstract_packs_smaller_and_reads_back_the_same():
+    for text in ABSTRACTS:
+        value = pack(text)
+        assert unpack(value) == text
+        assert isinstance(value, bytes) == (len(text) >= 64)
+        if isinstance(value, bytes):
+            assert len(value) < len(text.encode("utf-8")) * 0.8
+    assert unpack(None) == ""
+
+
+def test_a_damaged_packed_abstract_says_so():
+    value = pack(ABSTRACTS[0])
+    assert isinstance(value, bytes)
+    with pytest.raises(StoreError, match="damaged"):
+        unpack(value[:1] + b"\xff" * 20)
+    with pytest.raises(PackedTextError, match="unknown dictionary"):
+        unpack(b"\x09" + value[1:])
+
+
+def test_migration_0017_packs_every_abstract_and_readers_get_the_same_text(tmp_path, monkeypatch):
+    """A library from before 0017 stored its abstracts as text: after it each is packed (those that shrink),
+    every reader gets the same text back, a removed paper comes back with its abstract, the file is
+    smaller, and the old one is kept as a backup."""
+    path = tmp_path / "library.db"
+    monkeypatch.setattr(store_mod, "MIGRATIONS", [m for m in store_mod.MIGRATIONS if m[0] < "0017"])
+    monkeypatch.setattr(store_mod, "pack", lambda text: text)  # the old code stored the text
+    s = Store(path)
+    texts = [ABSTRACTS[n % len(ABSTRACTS)] + (str(n) if n % len(ABSTRACTS) != 3 else "") for n in range(400)]
+    ids = s.insert_papers(s.source_id("x", "x", "jsonl"), [_paper(n, t) for n, t in enumerate(texts)], 1)
+    want = dict(zip(ids, texts, strict=True))
+    s.close()
+    monkeypatch.undo()
+    before = path.stat().st_size
+
+    s = Store(path)
+    assert "0017_packed_abstracts" in s.applied_migrations()
+    kinds = dict(s.db.execute("SELECT id, typeof(abstract) FROM papers"))
+    assert {kinds[pid] for pid, t in want.items() if len(t) >= 64} == {"blob"}
+    assert {kinds[pid] for pid, t in want.items() if len(t) < 64} == {"text"}
+    from readinglist.markup import to_plain
+
+    assert {p.id: p.abstract for p in s.papers(ids)} == want
+    plain = {pid: to_plain(t) for pid, t in want.items()}
+    assert {pid: text for pid, _, text in s.topic_rows()} == plain
+    assert {pid: text for pid, (_, text) in s.texts(ids).items()} == plain
+    assert {row[0]: row[3] for row in s.texts_since(0)} == plain
+    source = s.source_id("x", "x", "jsonl")
+    assert {r[0]: r[3] for r in s.source_papers(source)} == want
+    store_mod._m0017_packed_abstracts(s.db)  # idempotent: run again, nothing changes
+    assert dict(s.db.execute("SELECT id, typeof(abstract) FROM papers")) == kinds
+
+    gone = ids[:5]
+    assert s.remove_papers(gone) == gone  # the removed record is kept as JSON, its abstract as text
+    s.restore_papers(gone)
+    assert {p.id: p.abstract for p in s.papers(gone)} == {pid: want[pid] for pid in gone}
+    assert {r[0]: r[1] for r in s.db.execute("SELECT id, typeof(abstract) FROM papers")} == kinds
+    s.close()
+    assert path.stat().st_size < before * 0.6  # VACUUMed: the text's pages are gone
+    backup = sqlite3.connect(tmp_path / "library.before-0017_packed_abstracts.db")
+    assert {r[0] for r in backup.execute("SELECT typeof(abstract) FROM papers")} == {"text"}
+    backup.close()
+
+
+def test_an_imported_abstract_is_stored_packed_and_exported_as_written(empty_lib, tmp_path):
+    from readinglist.export import render
+    from readinglist.papers import ExportOptions
+
+    f = tmp_path / "p.jsonl"
+    f.write_text("".join(json.dumps({"title": f"Paper {n}", "abstract": ABSTRACTS[n]}) + "\n" for n in range(3)))
+    empty_lib.import_files([f])
+    papers = empty_lib.papers(empty_lib.search("").ids)
+    assert sorted(p.abstract for p in papers) == sorted(ABSTRACTS[:3])
+    kinds = dict(empty_lib.store.db.execute("SELECT auto_title, typeof(abstract) FROM papers"))
+    assert kinds == {"Paper 0": "blob", "Paper 1": "blob", "Paper 2": "text"}
+    out = render(papers, ExportOptions(format="markdown", abstracts=True))
+    assert "ℓ₁-regularised" in out and "日本語の要約も" in out
+    assert empty_lib.search('"sparse models"').ids and empty_lib.search("日本語の要約も").ids
