@@ -57,7 +57,8 @@ def test_a_compact_block_reads_back_as_whoosh_unpickles_its_own(ids, weights, va
 def _documents(lib):
     papers = lib.papers(lib.search("").ids)
     assert len(papers) == 19
-    return [schema.document(p) for p in papers] * 3  # 57 documents: terms with longer posting lists
+    docs = [schema.document(p) for p in papers]
+    return [{**d, "id": f"{d['id']}-{k}", "pid": 100 * k + n} for k in range(3) for n, d in enumerate(docs)]  # 57
 
 
 def _write_index(folder, docs):
@@ -86,21 +87,27 @@ def _postings(ix):
     return out
 
 
-def test_the_index_writes_compact_blocks_with_whooshs_postings(lib, tmp_path, monkeypatch):
+def test_the_index_writes_compact_blocks_with_whooshs_postings(lib, tmp_path):
     """The same documents indexed with Whoosh's pickled blocks and with the compact ones: every term's
     postings (docnums, weights, positions) are the same, read through Whoosh's matcher, and the postings
     file is less than half the size."""
-    from whoosh.codec.whoosh3 import W3PostingsWriter
-
     docs = _documents(lib)
     compact = _write_index(tmp_path / "compact", docs)
-    with monkeypatch.context() as m:
-        m.setattr(W3PostingsWriter, "_write_block", W3PostingsWriter._readinglist_original)
+    with patches.whoosh_own_postings():
         pickled = _write_index(tmp_path / "pickled", docs)
     assert _postings(compact) == _postings(pickled)  # and the patched reader still reads Whoosh's own blocks
     compact_pst = sum(f.stat().st_size for f in (tmp_path / "compact").glob("*.pst"))
     pickled_pst = sum(f.stat().st_size for f in (tmp_path / "pickled").glob("*.pst"))
     assert compact_pst < pickled_pst / 2
+    both = {
+        name: sum(f.stat().st_size for f in (tmp_path / name).glob("*.[pt][sr][tm]")) for name in ("compact", "pickled")
+    }
+    assert both["compact"] < both["pickled"] * 0.7  # postings and term tables together
+    with compact.reader() as r:  # a term in one document has its posting in its term entry
+        for field in r.indexed_field_names():
+            for t in r.lexicon(field):
+                assert r.term_info(field, t).is_inlined() == (r.doc_frequency(field, t) == 1)
+        assert r.term_info("id", next(iter(r.lexicon("id")))).is_inlined()
     assert (tmp_path / "compact").glob("*.pst") and all(
         f.read_bytes()[:4] in (patches.COMPACT_MAGIC, b"") for f in (tmp_path / "compact").glob("*.pst")
     )
@@ -111,10 +118,7 @@ def test_the_index_writes_compact_blocks_with_whooshs_postings(lib, tmp_path, mo
 def test_an_index_of_schema_8_is_rebuilt_with_compact_blocks(data_dir, monkeypatch):
     """An index made before the compact blocks (schema 8, Whoosh's pickled blocks) is rebuilt when the
     library opens, and searches the same afterwards."""
-    from whoosh.codec.whoosh3 import W3PostingsWriter
-
-    with monkeypatch.context() as m:  # the library as the previous version left it
-        m.setattr(W3PostingsWriter, "_write_block", W3PostingsWriter._readinglist_original)
+    with monkeypatch.context() as m, patches.whoosh_own_postings():  # the library as schema 8 left it
         m.setattr(schema, "SCHEMA_VERSION", 8)
         old = schema.schema_fingerprint(schema.make_schema())
         lib = Library.open(data_dir)

@@ -20,10 +20,10 @@ import sys
 import threading
 import zlib
 from array import array
-from collections.abc import Callable, Iterable
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from functools import lru_cache
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from pickle import dumps, loads
 from typing import Any
 
@@ -439,6 +439,95 @@ def _patch_postings() -> None:
     matcher._read_data = _read_data
     writer._readinglist_patched = True
     writer._readinglist_original = original_write  # for the test that compares the two
+    _patch_inlined()
+
+
+_INLINED = 2  # a TermInfo's flags byte: its one posting follows in encode_block's form (Whoosh: 1, pickled)
+
+
+def _patch_inlined() -> None:
+    """A term in one document (half of an index's terms: every id, most names and rare words) has its
+    posting in its term entry, in encode_block's form, instead of a block of its own in the postings file
+    (a magic, a header, a body and the entry's pointer to it: ~45 bytes). Whoosh can inline postings, but
+    pickles them, and its writer calls a method its TermInfo lacks, so its own limit keeps it off."""
+    from whoosh.codec import whoosh3 as w3
+
+    writer, info = w3.W3PostingsWriter, w3.W3TermInfo
+    if getattr(info, "_readinglist_patched", False):
+        return
+    original_finish, original_to_bytes = writer.finish_postings, info.to_bytes
+    original_from_bytes = info.from_bytes.__func__
+
+    def finish_postings(self: Any) -> Any:
+        if self.written() or len(self) != 1 or self._byteids:
+            return original_finish(self)
+        terminfo = self._terminfo
+        terminfo.add_block(self)
+        terminfo._inlined = (tuple(self._ids), tuple(self._weights), tuple(self._values))
+        self._terminfo = None
+        return terminfo
+
+    def to_bytes(self: Any) -> bytes:
+        if self._inlined is None:
+            return original_to_bytes(self)
+        ids, weights, values = self._inlined
+        head = bytearray(original_to_bytes(_without_postings(self))[: info._struct.size])
+        head[0] = _INLINED
+        values = [v for v in values if v is not None]
+        return bytes(head) + encode_block(ids, weights, values, None if values else 0, 0)
+
+    def from_bytes(cls: Any, s: bytes) -> Any:
+        if s[0] != _INLINED:
+            return original_from_bytes(cls, s)
+        size = cls._struct.size
+        terminfo = original_from_bytes(cls, b"\x00" + s[1:size] + bytes(12))  # the statistics, no extent
+        n = terminfo._df
+        ids, weights, values = decode_block(s[size:], n, 0 if s[size] >> 4 & 3 == 0 else None)
+        first, *gaps = ids
+        docnums = tuple(accumulate(gaps, initial=first))
+        if weights is None:
+            weights = (1.0,) * n
+        elif isinstance(weights, float):
+            weights = (weights,) * n
+        terminfo._offset = terminfo._length = None
+        # no values (an ID field): None each, as Whoosh's block reader gives (its list matcher would give "")
+        terminfo._inlined = (docnums, tuple(weights), tuple(values) if values else (None,) * n)
+        return terminfo
+
+    writer.finish_postings = finish_postings
+    info.to_bytes = to_bytes
+    info.from_bytes = classmethod(from_bytes)
+    info._readinglist_patched = True
+    writer._readinglist_original_finish = original_finish  # for whoosh_own_postings
+    info._readinglist_original_to_bytes = original_to_bytes
+
+
+@contextmanager
+def whoosh_own_postings() -> Iterator[None]:
+    """Within it, indexes are written with Whoosh's own pickled blocks and no inlined postings, as schema 8
+    wrote them (for comparing the two; reading takes either form all along)."""
+    from whoosh.codec import whoosh3 as w3
+
+    writer, info = w3.W3PostingsWriter, w3.W3TermInfo
+    patched = (writer._write_block, writer.finish_postings, info.to_bytes)
+    originals = (getattr(writer, "_readinglist_original", None), getattr(writer, "_readinglist_original_finish", None),
+                 getattr(info, "_readinglist_original_to_bytes", None))  # fmt: skip
+    if None in originals:  # not patched: Whoosh's own already
+        yield
+        return
+    writer._write_block, writer.finish_postings, info.to_bytes = originals
+    try:
+        yield
+    finally:
+        writer._write_block, writer.finish_postings, info.to_bytes = patched
+
+
+def _without_postings(terminfo: Any) -> Any:
+    """A copy of a TermInfo's statistics with an empty extent, for Whoosh to pack its fixed-size part."""
+    copy = type(terminfo)()
+    copy.__dict__.update(terminfo.__dict__)
+    copy._inlined, copy._offset, copy._length = None, 0, 0
+    return copy
 
 
 _starting = threading.local()  # the write lock's descriptor while an MpWriter starts a worker
