@@ -148,7 +148,9 @@ ABSTRACTS = [
 
 
 def _paper(n, abstract):
-    return NewPaper(f"{n:04d}seedabcdef", f"h{n}", f"k{n}", f"Title {n}", f"Title {n}", abstract, "",
+    from readinglist.markup import to_plain
+
+    return NewPaper(f"{n:04d}seedabcdef", f"h{n}", f"k{n}", f"Title {n}", f"Title {n}", abstract, to_plain(abstract),
                     ["A. Author"], "V", 2020, "", [], [])  # fmt: skip
 
 
@@ -229,3 +231,59 @@ def test_an_imported_abstract_is_stored_packed_and_exported_as_written(empty_lib
     out = render(papers, ExportOptions(format="markdown", abstracts=True))
     assert "ℓ₁-regularised" in out and "日本語の要約も" in out
     assert empty_lib.search('"sparse models"').ids and empty_lib.search("日本語の要約も").ids
+
+
+def _plans(s, call):
+    """The query plans of the SELECTs `call` runs on the store's connection."""
+    statements: list[str] = []
+    s.db.set_trace_callback(statements.append)
+    try:
+        call()
+    finally:
+        s.db.set_trace_callback(None)
+    return [
+        " / ".join(r[3] for r in s.db.execute("EXPLAIN QUERY PLAN " + q))
+        for q in statements
+        if q.lstrip().upper().startswith("SELECT")
+    ]
+
+
+def test_duplicate_candidates_are_found_through_the_keys_indexes(tmp_path):
+    """The keys' indexes are partial (keys that are not empty): a query SQLite cannot prove to ask only for
+    such keys reads every paper's record instead, for each chunk of an import."""
+    s = Store(tmp_path / "library.db")
+    texts = [f"{n} " + ABSTRACTS[n % 2] for n in range(40)]
+    s.insert_papers(s.source_id("x", "x", "jsonl"), [_paper(n, t) for n, t in enumerate(texts)], 1)
+    keys = list(s.db.execute("SELECT title_key, text_key FROM paper_keys LIMIT 5"))
+    assert all(k[0] and k[1] for k in keys)
+    source = s.source_id("elsewhere", "elsewhere", "jsonl")
+    found = []
+    plans = _plans(s, lambda: found.extend(s.duplicate_candidates([k[0] for k in keys], [k[1] for k in keys], source)))
+    assert len(found) == 5
+    joined = [p for p in plans if "paper_keys" in p or " k " in p or "SCAN p" in p]
+    assert len(joined) == 2, plans
+    assert "USING INDEX paper_keys_title" in joined[0] and "USING INDEX paper_keys_text" in joined[1]
+    assert not any("SCAN p" in p for p in joined)
+    s.close()
+
+
+def test_migration_0018_indexes_a_sources_papers_by_the_source_alone(tmp_path, monkeypatch):
+    path = tmp_path / "library.db"
+    monkeypatch.setattr(store_mod, "MIGRATIONS", [m for m in store_mod.MIGRATIONS if m[0] < "0018"])
+    s = Store(path)
+    source = s.source_id("x", "x", "jsonl")
+    s.insert_papers(source, [_paper(n, ABSTRACTS[0]) for n in range(50)], 1)
+    assert [r[2] for r in s.db.execute("PRAGMA index_info(papers_source)")] == ["source_id", "content_hash"]
+    before = s.source_papers(source)
+    s.close()
+    monkeypatch.undo()
+
+    s = Store(path)
+    assert "0018_source_index" in s.applied_migrations()
+    assert [r[2] for r in s.db.execute("PRAGMA index_info(papers_source)")] == ["source_id"]
+    assert sorted(s.source_papers(source)) == sorted(before)  # no order asked for
+    plans = _plans(s, lambda: (s.source_papers(source), s.source_titles(source)))
+    assert sum("USING INDEX papers_source (source_id=?)" in p for p in plans) == 2, plans
+    store_mod._m0018_source_index(s.db)  # idempotent
+    assert [r[2] for r in s.db.execute("PRAGMA index_info(papers_source)")] == ["source_id"]
+    s.close()
