@@ -5,9 +5,12 @@ die with the process that started them (`_patch_worker_orphans`), with any Whoos
 
 Whoosh is pure Python; three of its hot paths are replaced here with byte-identical equivalents (each has a
 test comparing it with Whoosh's own function), and the ranker and the index read a few private fields for
-whole-block decoding. All of it was written against one release: `WHOOSH_PINNED`. With any other version
-nothing is patched and `fast_paths()` is False, so the ranker hands every query to Whoosh's own matchers —
-slower, never wrong — and `apply()` says so once.
+whole-block decoding. Posting blocks and one-document terms are written in a compact binary form instead
+of Whoosh's pickles (`_patch_postings`, `_patch_inlined`: the index's schema 9); Whoosh's own form still
+reads. All of it was written against one release: `WHOOSH_PINNED`. With any other version nothing is
+patched and `fast_paths()` is False, so the ranker hands every query to Whoosh's own matchers — slower,
+never wrong — and `apply()` says so once; the schema's fingerprint names the block form, so an index of
+the other form is rebuilt rather than misread.
 
 `apply()` is idempotent and is called by whatever needs the patches before writing or reading an index: the
 engine when it opens one, and the word analyzer when Whoosh's writer processes unpickle the schema.
