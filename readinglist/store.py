@@ -30,6 +30,7 @@ from typing import TypeVar
 from readinglist import citekeys
 from readinglist.collation import authors_key, authors_short, title_key
 from readinglist.markup import to_plain
+from readinglist.packed_text import pack, unpack
 from readinglist.papers import (
     DEFAULT_STATE,
     PRIORITIES,
@@ -69,7 +70,7 @@ CONTENT_COLUMNS = ["content_hash", "source_key", "title", "auto_title", "abstrac
 
 
 def _content_values(p: NewPaper) -> tuple[object, ...]:
-    return (p.content_hash, p.source_key, p.title, p.auto_title, p.abstract,
+    return (p.content_hash, p.source_key, p.title, p.auto_title, pack(p.abstract),
             json.dumps(p.authors, ensure_ascii=False), p.venue, p.year, p.url, json.dumps(p.links))  # fmt: skip
 
 
@@ -118,7 +119,7 @@ def _m0001_initial(db: sqlite3.Connection) -> None:
             updated_at TEXT NOT NULL,
             rev INTEGER NOT NULL DEFAULT 0
         );
-        CREATE INDEX IF NOT EXISTS papers_source ON papers(source_id, content_hash);
+        CREATE INDEX IF NOT EXISTS papers_source ON papers(source_id);
         CREATE INDEX IF NOT EXISTS papers_rev ON papers(rev);
         CREATE INDEX IF NOT EXISTS papers_state ON papers(state);
         CREATE TABLE IF NOT EXISTS tags(
@@ -266,6 +267,41 @@ def _m0016_derived_plain_abstract(db: sqlite3.Connection) -> None:
 
 
 _m0016_derived_plain_abstract.compacts = True  # type: ignore[attr-defined]
+
+
+def _m0017_packed_abstracts(db: sqlite3.Connection) -> None:
+    """Abstracts are kept deflated against a preset dictionary (packed_text): they were most of the
+    database. Every abstract still stored as text is packed, a chunk of rows at a time; the text read back
+    is the same, so nothing else changes (no revision, no index journal). Rows packing does not shrink stay
+    text, as new ones do. The file is compacted after (VACUUM)."""
+    last = 0
+    while True:
+        rows = db.execute(
+            "SELECT id, abstract FROM papers WHERE id > ? AND typeof(abstract) = 'text' ORDER BY id LIMIT 2000",
+            (last,),
+        ).fetchall()
+        if not rows:
+            return
+        packed = [(value, pid) for pid, text in rows if isinstance(value := pack(text), bytes)]
+        db.executemany("UPDATE papers SET abstract = ? WHERE id = ?", packed)
+        last = rows[-1][0]
+
+
+_m0017_packed_abstracts.compacts = True  # type: ignore[attr-defined]
+
+
+def _m0018_source_index(db: sqlite3.Connection) -> None:
+    """A source's papers are looked up by its id alone (source_papers, source_titles, the duplicate rules);
+    the index on them held each paper's content hash too (40 characters a paper, 3.9 of its 4.8 MB at 94k
+    papers), which no query reads through it: papers_content finds papers by hash. Made again on the
+    source id only, under the same name. A new library has it so from 0001 (dropping and making it again
+    there cost 2 MB disks their room for the write-ahead log: test_a_full_disk_is_named)."""
+    if [r[2] for r in db.execute("PRAGMA index_info(papers_source)")] != ["source_id"]:
+        db.execute("DROP INDEX IF EXISTS papers_source")
+        db.execute("CREATE INDEX papers_source ON papers(source_id)")
+
+
+_m0018_source_index.compacts = True  # type: ignore[attr-defined]
 
 
 def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
@@ -453,7 +489,7 @@ def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
         ).fetchall()
         db.executemany(
             "INSERT OR REPLACE INTO paper_keys(paper_id, title_key, text_key) VALUES (?, ?, ?)",
-            [(pid, title_key_of_raw(title), text_key(to_plain(abstract))) for pid, title, abstract in rows],
+            [(pid, title_key_of_raw(title), text_key(to_plain(unpack(abstract)))) for pid, title, abstract in rows],
         )
 
 
@@ -474,6 +510,8 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0014_duplicates", _m0014_duplicates),
     ("0015_author_names", _m0015_author_names),
     ("0016_derived_plain_abstract", _m0016_derived_plain_abstract),
+    ("0017_packed_abstracts", _m0017_packed_abstracts),
+    ("0018_source_index", _m0018_source_index),
 ]
 
 
@@ -724,7 +762,7 @@ class Store:
         rows = self.db.execute(
             "SELECT id, content_hash, title, abstract, authors FROM papers WHERE source_id = ?", (source_id,)
         )
-        return [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows] + self.linked_source_papers(source_id)
+        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4])) for r in rows] + self.linked_source_papers(source_id)
 
     def linked_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
         """Like `source_papers`, for the papers this source's records were merged into (paper_sources): the
@@ -736,7 +774,7 @@ class Store:
             " JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
             (source_id,),
         )
-        return [(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4])) for r in rows]
 
     def source_titles(self, source_id: int) -> set[str]:
         rows = self.db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
@@ -906,6 +944,7 @@ class Store:
         return self._priority_sql
 
     def _paper(self, row: tuple, tags: list[str]) -> Paper:
+        abstract = unpack(row[6])
         return Paper(
             id=row[0],
             uid=row[1],
@@ -913,8 +952,8 @@ class Store:
             raw_title=row[3],
             auto_title=row[4],
             user_title=row[5],
-            abstract=row[6],
-            plain_abstract=to_plain(row[6]),
+            abstract=abstract,
+            plain_abstract=to_plain(abstract),
             authors=json.loads(row[7]),
             venue=row[8],
             year=row[9],
@@ -1163,7 +1202,7 @@ class Store:
             last = 0
             while True:
                 rows = self.db.execute(f"{columns} WHERE id > ? ORDER BY id LIMIT ?", (last, batch)).fetchall()
-                yield from ((pid, h, title, to_plain(abstract)) for pid, h, title, abstract in rows)
+                yield from ((pid, h, title, to_plain(unpack(abstract))) for pid, h, title, abstract in rows)
                 if len(rows) < batch:
                     return
                 last = rows[-1][0]
@@ -1171,7 +1210,7 @@ class Store:
         for chunk in _chunks(ids, min(batch, 900)):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(f"{columns} WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
-            yield from ((pid, h, title, to_plain(abstract)) for pid, h, title, abstract in rows)
+            yield from ((pid, h, title, to_plain(unpack(abstract))) for pid, h, title, abstract in rows)
 
     def all_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
@@ -1450,13 +1489,13 @@ class Store:
         """(id, imported title, plain abstract) of every paper in id order, streamed: what topics are
         computed from (the imported title, not the user's own: topics follow content)."""
         for pid, title, abstract in self.db.execute("SELECT id, auto_title, abstract FROM papers ORDER BY id"):
-            yield pid, title, to_plain(abstract)
+            yield pid, title, to_plain(unpack(abstract))
 
     def texts(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
         out: dict[int, tuple[str, str]] = {}
         for chunk in _chunks(list(ids), 900):
             rows = self.db.execute(f"SELECT id, auto_title, abstract FROM papers WHERE id IN ({_marks(chunk)})", chunk)
-            out.update({r[0]: (r[1], to_plain(r[2])) for r in rows})
+            out.update({r[0]: (r[1], to_plain(unpack(r[2]))) for r in rows})
         return out
 
     def paper_topic_pairs(self) -> list[tuple[int, int]]:
@@ -1688,12 +1727,13 @@ class Store:
                 rows = self.db.execute(
                     "SELECT p.id, k.title_key, k.text_key, p.auto_title, p.authors, p.year, p.venue, p.abstract"
                     f" FROM paper_keys k JOIN papers p ON p.id = k.paper_id WHERE k.{column} IN ({_marks(chunk)})"
+                    f" AND k.{column} != ''"  # what lets SQLite use the key's partial index (else: every paper read)
                     " AND p.source_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM paper_sources ps"
                     " WHERE ps.paper_id = p.id AND ps.source_id = ?)",
                     [*chunk, source_id, source_id],
                 )
                 for r in rows:
-                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], to_plain(r[7]))
+                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], to_plain(unpack(r[7])))
         return list(found.values())
 
     def link_source(self, paper_id: int, source_id: int, content_hash: str, title: str, source_key: str) -> None:
@@ -1739,7 +1779,7 @@ class Store:
                 return False
             sets: dict[str, object] = {}
             if not row[0] and p.abstract:
-                sets |= {"abstract": p.abstract, "links": json.dumps(p.links)}
+                sets |= {"abstract": pack(p.abstract), "links": json.dumps(p.links)}
             if row[1] == "[]" and p.authors:
                 sets["authors"] = json.dumps(p.authors, ensure_ascii=False)
             if row[2] is None and p.year is not None:
@@ -1881,6 +1921,7 @@ class Store:
                     names = [d[0] for d in cur.description]
                     for values in cur.fetchall():
                         record = dict(zip(names, values, strict=True))
+                        record["abstract"] = unpack(record["abstract"])  # the removed record is JSON: text
                         pid = record["id"]
                         db.execute(
                             "INSERT OR REPLACE INTO removed_papers(id, uid, source_id, content_hash, removed_at,"
@@ -1913,6 +1954,8 @@ class Store:
                     rows = db.execute(f"SELECT id, paper, tags FROM removed_papers WHERE id IN ({marks})", chunk)
                     for old_id, paper_json, tags_json in rows.fetchall():
                         record = {k: v for k, v in json.loads(paper_json).items() if k in columns}
+                        if "abstract" in record:
+                            record["abstract"] = pack(record["abstract"] or "")
                         if db.execute("SELECT 1 FROM papers WHERE id = ?", (old_id,)).fetchone():
                             del record["id"]  # taken meanwhile (insert_papers avoids it): a new id
                         if db.execute("SELECT 1 FROM papers WHERE uid = ?", (record["uid"],)).fetchone():

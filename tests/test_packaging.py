@@ -25,5 +25,6 @@ def test_wheel_carries_corpus_and_resources(tmp_path):
     # the derived titles' word table, and the notice naming its source and licence (CC BY 4.0 asks for it)
     assert "readinglist/_data/resources/title_words.tsv" in names
     assert "readinglist/_data/resources/NOTICE.md" in names
+    assert "readinglist/_data/resources/abstract_dictionary.txt" in names  # every stored abstract needs it
     assert any(n.endswith("entry_points.txt") for n in names)
     assert not any(n.startswith("tests/") for n in names)

@@ -239,6 +239,7 @@ def test_migration_0016_drops_the_stored_plain_abstract_and_gives_the_space_back
     """A library from before 0016 kept each abstract twice; after it the plain text is derived where it is
     read, the same text as was stored, the file is compacted and the old one kept as a backup."""
     from readinglist.markup import to_plain
+    from readinglist.packed_text import unpack
     from readinglist.papers import NewPaper
 
     path = tmp_path / "library.db"
@@ -249,7 +250,9 @@ def test_migration_0016_drops_the_stored_plain_abstract_and_gives_the_space_back
                        ["A. Author"], "V", 2020, "", [], []) for n in range(300)]  # fmt: skip
     ids = s.insert_papers(s.source_id("x", "x", "jsonl"), papers, 1)
     rows = s.db.execute("SELECT id, abstract FROM papers").fetchall()
-    s.db.executemany("UPDATE papers SET plain_abstract = ? WHERE id = ?", [(to_plain(a), pid) for pid, a in rows])
+    s.db.executemany(  # today's insert packs the abstract; the plain text as the old code derived it
+        "UPDATE papers SET plain_abstract = ? WHERE id = ?", [(to_plain(unpack(a)), pid) for pid, a in rows]
+    )
     stored = dict(s.db.execute("SELECT id, plain_abstract FROM papers"))  # as the old code stored it
     s.close()
     monkeypatch.undo()

@@ -5,9 +5,12 @@ die with the process that started them (`_patch_worker_orphans`), with any Whoos
 
 Whoosh is pure Python; three of its hot paths are replaced here with byte-identical equivalents (each has a
 test comparing it with Whoosh's own function), and the ranker and the index read a few private fields for
-whole-block decoding. All of it was written against one release: `WHOOSH_PINNED`. With any other version
-nothing is patched and `fast_paths()` is False, so the ranker hands every query to Whoosh's own matchers —
-slower, never wrong — and `apply()` says so once.
+whole-block decoding. Posting blocks and one-document terms are written in a compact binary form instead
+of Whoosh's pickles (`_patch_postings`, `_patch_inlined`: the index's schema 9); Whoosh's own form still
+reads. All of it was written against one release: `WHOOSH_PINNED`. With any other version nothing is
+patched and `fast_paths()` is False, so the ranker hands every query to Whoosh's own matchers — slower,
+never wrong — and `apply()` says so once; the schema's fingerprint names the block form, so an index of
+the other form is rebuilt rather than misread.
 
 `apply()` is idempotent and is called by whatever needs the patches before writing or reading an index: the
 engine when it opens one, and the word analyzer when Whoosh's writer processes unpickle the schema.
@@ -15,13 +18,16 @@ engine when it opens one, and the word analyzer when Whoosh's writer processes u
 
 from __future__ import annotations
 
+import struct
+import sys
 import threading
+import zlib
 from array import array
-from collections.abc import Callable, Iterable
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from functools import lru_cache
-from itertools import pairwise
-from pickle import dumps
+from itertools import accumulate, pairwise
+from pickle import dumps, loads
 from typing import Any
 
 import whoosh
@@ -55,6 +61,7 @@ def apply(notify: Callable[[str], None] | None = None) -> bool:
                 _patch_lengths()
                 _patch_fuzzy()
                 _patch_positions()
+                _patch_postings()
             else:
                 _state["message"] = mismatch_message()
         message = _state["message"]
@@ -248,6 +255,282 @@ def _patch_positions() -> None:
     Positions.word_values = word_values
     Positions._readinglist_patched = True
     Positions._readinglist_original = original  # for the test that compares the two
+
+
+# ---- posting blocks in a compact binary form ---------------------------------------------------------
+
+COMPACT_MAGIC = b"RLb1"  # a term's postings start with this instead of Whoosh's b"W3Bl"
+# a block: its length (negative for a term's last block), postings, last docnum, highest weight, flags
+# (ZLIB: the body is compressed; PICKLED: Whoosh's own tuple, pickled), the one-byte shortest and longest field lengths
+_HEAD = struct.Struct("!iHIdBBB")
+_ZLIB, _PICKLED = 0x80, 0x40
+_WIDTHS = ("B", "H", "I")  # the body's integers as arrays of the narrowest of these, little-endian
+_LITTLE = sys.byteorder == "little"
+
+
+def _width(largest: int) -> int:
+    return 0 if largest < 0x100 else 1 if largest < 0x10000 else 2
+
+
+def _packed(code: int, numbers: Any) -> bytes:
+    a = array(_WIDTHS[code], numbers)
+    if not _LITTLE:
+        a.byteswap()
+    return a.tobytes()
+
+
+def _unpacked(code: int, data: bytes, start: int, count: int) -> tuple[array, int]:
+    a = array(_WIDTHS[code])
+    end = start + count * a.itemsize
+    a.frombytes(data[start:end])
+    if not _LITTLE:
+        a.byteswap()
+    return a, end
+
+
+def encode_block(ids: Any, weights: Any, values: list[bytes], fixedsize: int | None, level: int = 3) -> bytes:
+    """A block of postings (docnums in order, weights, encoded values) as flags and a body: the first docnum,
+    the gaps to the others, the weights (none when all are 1, one when all are equal, bytes when they are
+    whole numbers below 256, else float32s), the values' lengths and the values; zlib-compressed when that is
+    smaller. Whoosh pickles each block as Python objects (a float per weight, a bytes object per value)."""
+    n = len(ids)
+    gaps = [b - a for a, b in pairwise(ids)]
+    gap_code = _width(max(gaps)) if gaps else 0
+    parts = [struct.pack("<I", ids[0]), _packed(gap_code, gaps)]
+    if all(w == 1.0 for w in weights):
+        weight_code = 0
+    elif all(w == weights[0] for w in weights):
+        weight_code = 1
+        parts.append(struct.pack("<f", weights[0]))
+    elif all(w.is_integer() and 0 <= w < 256 for w in weights):
+        weight_code = 2
+        parts.append(bytes(int(w) for w in weights))
+    else:
+        weight_code = 3
+        parts.append(array("f", weights).tobytes() if _LITTLE else struct.pack(f"<{n}f", *weights))
+    if fixedsize is None or fixedsize < 0:
+        if len(values) != n:
+            raise ValueError("a value for every posting")
+        lengths = [len(v) for v in values]
+        value_code = 1 + _width(max(lengths))
+        parts.append(_packed(value_code - 1, lengths))
+    else:
+        value_code = 0
+    parts.extend(values)
+    body = b"".join(parts)
+    flags = gap_code | weight_code << 2 | value_code << 4
+    if level and len(body) > 24:
+        packed = zlib.compress(body, level)
+        if len(packed) < len(body):
+            return bytes([flags | _ZLIB]) + packed
+    return bytes([flags]) + body
+
+
+def decode_block(data: bytes, n: int, fixedsize: int | None) -> tuple[Any, Any, Any]:
+    """encode_block's postings as Whoosh's blocks hold them once unpickled: (the first docnum and the gaps,
+    the weights — None when all are 1, a float when all are equal —, the values: a tuple of bytes, or one
+    bytes of fixed-size values)."""
+    flags = data[0]
+    if flags == _PICKLED:
+        return loads(data[1:])
+    body = zlib.decompress(data[1:]) if flags & _ZLIB else data[1:]
+    first = struct.unpack_from("<I", body)[0]
+    gaps, pos = _unpacked(flags & 3, body, 4, n - 1)
+    ids = (first, *gaps)
+    weight_code = flags >> 2 & 3
+    weights: Any
+    if weight_code == 0:
+        weights = None
+    elif weight_code == 1:
+        weights = struct.unpack_from("<f", body, pos)[0]
+        pos += 4
+    elif weight_code == 2:
+        weights = tuple(map(float, body[pos : pos + n]))
+        pos += n
+    else:
+        weights = struct.unpack_from(f"<{n}f", body, pos)
+        pos += 4 * n
+    value_code = flags >> 4 & 3
+    values: Any
+    if value_code:
+        lengths, pos = _unpacked(value_code - 1, body, pos, n)
+        values = []
+        for length in lengths:
+            end = pos + length
+            values.append(body[pos:end])
+            pos = end
+        values = tuple(values)
+    elif fixedsize:
+        values = body[pos:]
+    else:
+        values = None
+    return ids, weights, values
+
+
+def _patch_postings() -> None:
+    """Whoosh writes each block of a term's postings as a pickled tuple of Python objects (zlib level 3)
+    with a pickled header; its postings are most of the index. Blocks are now written in encode_block's form
+    behind a 21-byte struct header, and a term's postings say which form they are in by their first four
+    bytes, so an index of Whoosh's own blocks still reads. The ranker's whole-block reads see the same
+    unpickled tuple (`_data`) either way."""
+    from whoosh.codec import whoosh3 as w3
+    from whoosh.util.numeric import byte_to_length, length_to_byte
+
+    writer, matcher = w3.W3PostingsWriter, w3.W3LeafMatcher
+    if getattr(writer, "_readinglist_patched", False):
+        return
+    original_write, original_header = writer._write_block, matcher._read_header
+    original_goto, original_read = matcher._goto, matcher._read_data
+
+    def _write_block(self: Any, last: bool = False) -> None:
+        if self._byteids:  # a term vector's postings (terms, not docnums): Whoosh's own form
+            original_write(self, last)
+            return
+        if not self._blockcount:
+            self._postfile.write(COMPACT_MAGIC)
+        self._terminfo.add_block(self)
+        try:
+            body = encode_block(self._ids, self._weights, self._values, self._format.fixed_value_size(),
+                                self._compression)  # fmt: skip
+        except ValueError:  # values missing (a format with empty values): Whoosh's tuple, pickled
+            body = bytes([_PICKLED]) + dumps((self._mini_ids(), self._mini_weights(), self._mini_values()), 2)
+        length = _HEAD.size - 4 + len(body)
+        ids = self._ids
+        head = _HEAD.pack(-length if last else length, len(ids), ids[-1], self._maxweight, 0,
+                          length_to_byte(self._minlength), length_to_byte(self._maxlength))  # fmt: skip
+        self._postfile.write(head + body)
+        self._blockcount += 1
+        self._new_block()
+
+    def _read_header(self: Any) -> None:
+        postfile = self._postfile
+        postfile.seek(self._startoffset)
+        magic = postfile.read(4)
+        self._readinglist_compact = magic == COMPACT_MAGIC
+        if not self._readinglist_compact:
+            postfile.seek(self._startoffset)
+            original_header(self)
+            return
+        self._baseoffset = self._startoffset + 4
+
+    def _goto(self: Any, position: int) -> None:
+        if not self._readinglist_compact:
+            original_goto(self, position)
+            return
+        self._data = self._ids = self._weights = self._values = None
+        self._i = 0
+        length, self._blocklength, self._maxid, self._maxweight, _, mnlen, mxlen = _HEAD.unpack(
+            self._postfile.get(position, _HEAD.size)
+        )
+        self._lastblock = length < 0
+        self._nextoffset = position + 4 + abs(length)
+        self._dataoffset = position + _HEAD.size
+        self._compression = 0
+        self._minlength = byte_to_length(mnlen)
+        self._maxlength = byte_to_length(mxlen)
+
+    def _read_data(self: Any) -> None:
+        if not self._readinglist_compact:
+            original_read(self)
+            return
+        data = self._postfile.get(self._dataoffset, self._nextoffset - self._dataoffset)
+        self._data = decode_block(data, self._blocklength, self._fixedsize)
+
+    writer._write_block = _write_block
+    matcher._read_header = _read_header
+    matcher._goto = _goto
+    matcher._read_data = _read_data
+    writer._readinglist_patched = True
+    writer._readinglist_original = original_write  # for the test that compares the two
+    _patch_inlined()
+
+
+_INLINED = 2  # a TermInfo's flags byte: its one posting follows in encode_block's form (Whoosh: 1, pickled)
+
+
+def _patch_inlined() -> None:
+    """A term in one document (half of an index's terms: every id, most names and rare words) has its
+    posting in its term entry, in encode_block's form, instead of a block of its own in the postings file
+    (a magic, a header, a body and the entry's pointer to it: ~45 bytes). Whoosh can inline postings, but
+    pickles them, and its writer calls a method its TermInfo lacks, so its own limit keeps it off."""
+    from whoosh.codec import whoosh3 as w3
+
+    writer, info = w3.W3PostingsWriter, w3.W3TermInfo
+    if getattr(info, "_readinglist_patched", False):
+        return
+    original_finish, original_to_bytes = writer.finish_postings, info.to_bytes
+    original_from_bytes = info.from_bytes.__func__
+
+    def finish_postings(self: Any) -> Any:
+        if self.written() or len(self) != 1 or self._byteids:
+            return original_finish(self)
+        terminfo = self._terminfo
+        terminfo.add_block(self)
+        terminfo._inlined = (tuple(self._ids), tuple(self._weights), tuple(self._values))
+        self._terminfo = None
+        return terminfo
+
+    def to_bytes(self: Any) -> bytes:
+        if self._inlined is None:
+            return original_to_bytes(self)
+        ids, weights, values = self._inlined
+        head = bytearray(original_to_bytes(_without_postings(self))[: info._struct.size])
+        head[0] = _INLINED
+        values = [v for v in values if v is not None]
+        return bytes(head) + encode_block(ids, weights, values, None if values else 0, 0)
+
+    def from_bytes(cls: Any, s: bytes) -> Any:
+        if s[0] != _INLINED:
+            return original_from_bytes(cls, s)
+        size = cls._struct.size
+        terminfo = original_from_bytes(cls, b"\x00" + s[1:size] + bytes(12))  # the statistics, no extent
+        n = terminfo._df
+        ids, weights, values = decode_block(s[size:], n, 0 if s[size] >> 4 & 3 == 0 else None)
+        first, *gaps = ids
+        docnums = tuple(accumulate(gaps, initial=first))
+        if weights is None:
+            weights = (1.0,) * n
+        elif isinstance(weights, float):
+            weights = (weights,) * n
+        terminfo._offset = terminfo._length = None
+        # no values (an ID field): None each, as Whoosh's block reader gives (its list matcher would give "")
+        terminfo._inlined = (docnums, tuple(weights), tuple(values) if values else (None,) * n)
+        return terminfo
+
+    writer.finish_postings = finish_postings
+    info.to_bytes = to_bytes
+    info.from_bytes = classmethod(from_bytes)
+    info._readinglist_patched = True
+    writer._readinglist_original_finish = original_finish  # for whoosh_own_postings
+    info._readinglist_original_to_bytes = original_to_bytes
+
+
+@contextmanager
+def whoosh_own_postings() -> Iterator[None]:
+    """Within it, indexes are written with Whoosh's own pickled blocks and no inlined postings, as schema 8
+    wrote them (for comparing the two; reading takes either form all along)."""
+    from whoosh.codec import whoosh3 as w3
+
+    writer, info = w3.W3PostingsWriter, w3.W3TermInfo
+    patched = (writer._write_block, writer.finish_postings, info.to_bytes)
+    originals = (getattr(writer, "_readinglist_original", None), getattr(writer, "_readinglist_original_finish", None),
+                 getattr(info, "_readinglist_original_to_bytes", None))  # fmt: skip
+    if None in originals:  # not patched: Whoosh's own already
+        yield
+        return
+    writer._write_block, writer.finish_postings, info.to_bytes = originals
+    try:
+        yield
+    finally:
+        writer._write_block, writer.finish_postings, info.to_bytes = patched
+
+
+def _without_postings(terminfo: Any) -> Any:
+    """A copy of a TermInfo's statistics with an empty extent, for Whoosh to pack its fixed-size part."""
+    copy = type(terminfo)()
+    copy.__dict__.update(terminfo.__dict__)
+    copy._inlined, copy._offset, copy._length = None, 0, 0
+    return copy
 
 
 _starting = threading.local()  # the write lock's descriptor while an MpWriter starts a worker

@@ -14,14 +14,16 @@ from whoosh.columns import NumericColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.formats import Positions
 
+from readinglist.index import patches
 from readinglist.index.analysis import TagAnalyzer, WordAnalyzer
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
 # terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
 # 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key;
-# 7: priority (and the states queued, skipped); 8: positions as varint deltas (CompactPositions), id not stored
-SCHEMA_VERSION = 8
+# 7: priority (and the states queued, skipped); 8: positions as varint deltas (CompactPositions), id not stored;
+# 9: posting blocks in patches.encode_block's binary form, not pickled
+SCHEMA_VERSION = 9
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
@@ -103,7 +105,8 @@ def make_schema() -> Schema:
 def schema_fingerprint(schema: Schema) -> str:
     """Names and types only (reprs carry memory addresses); bump SCHEMA_VERSION when an analyzer changes."""
     desc = [(name, type(f).__name__, getattr(f, "field_boost", 1.0)) for name, f in schema.items()]
-    return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc], default=str).encode()).hexdigest()[:16]
+    blocks = "compact" if patches.fast_paths() else "whoosh"  # another Whoosh writes, and reads, only its own
+    return hashlib.sha1(json.dumps([SCHEMA_VERSION, desc, blocks], default=str).encode()).hexdigest()[:16]
 
 
 def _document(
