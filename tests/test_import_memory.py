@@ -121,3 +121,23 @@ def test_a_file_taken_for_new_still_matches_the_papers_it_has(empty_lib, tmp_pat
     [summary] = empty_lib.import_files([path])
     assert (summary.added, summary.updated, summary.unchanged) == (0, 1, 299)
     assert len(empty_lib.search("").ids) == 300
+
+
+def test_a_small_import_is_indexed_in_memory_and_a_large_one_in_a_bounded_buffer(tmp_path):
+    """The workers' buffer is capped for a large file (its memory bounded by the buffer, not the file); a
+    file of up to SMALL_IMPORT_DOCS papers is held whole instead: with the large file's buffer the 8k
+    NeurIPS file spilled to run files, and merging them doubled the workers' CPU."""
+    from whoosh import index as windex
+
+    from readinglist.index import engine
+    from readinglist.index.schema import make_schema
+
+    ix = windex.create_in(str(tmp_path), make_schema())
+    for expected, buffer_mb in ((engine.SMALL_IMPORT_DOCS, engine.SMALL_IMPORT_WORKER_MB),
+                                (engine.SMALL_IMPORT_DOCS + 1, engine.BULK_WORKER_MB)):  # fmt: skip
+        writer = engine.new_writer(ix, expected)
+        try:
+            assert writer.subargs["limitmb"] == buffer_mb
+        finally:
+            writer.cancel()
+    assert engine.BULK_WORKER_MB < engine.SMALL_IMPORT_WORKER_MB

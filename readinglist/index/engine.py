@@ -58,6 +58,10 @@ BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes cos
 # one call that holds the interpreter lock (even a small import froze the window)
 BULK_PROCS_MIN_DOCS_WINDOW = 100
 BULK_WORKER_MB = 32  # each indexing worker's posting buffer (Whoosh's limitmb), sorted to a run file when full
+# ...but an import this small is indexed whole in memory: with the small buffer the 8k NeurIPS file spilled to
+# run files, and merging them at commit doubled the workers' CPU (performance-changes.md, session 8)
+SMALL_IMPORT_DOCS = 10_000
+SMALL_IMPORT_WORKER_MB = 96
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 KEY_TERMS = 10  # words of a paper searched for its related papers
@@ -94,7 +98,8 @@ def new_writer(
             if expected >= procs_from:  # two, even on one core: the point may be to keep the work off this process
                 from readinglist.index.workers import SpawningMpWriter
 
-                writer = SpawningMpWriter(ix, procs=2, multisegment=True, limitmb=BULK_WORKER_MB, batchsize=256,
+                limitmb = SMALL_IMPORT_WORKER_MB if expected <= SMALL_IMPORT_DOCS else BULK_WORKER_MB
+                writer = SpawningMpWriter(ix, procs=2, multisegment=True, limitmb=limitmb, batchsize=256,
                                           compound=False, timeout=wait, delay=0.05)  # fmt: skip
             else:
                 writer = ix.writer(limitmb=128, compound=False, timeout=wait, delay=0.05)
