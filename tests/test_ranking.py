@@ -333,3 +333,26 @@ def test_the_words_before_the_one_being_typed_are_read_whole_for_the_next_keystr
     reads[:] = []
     warm = busy_lib.search("learning model regret")
     assert warm.ids and len(reads) < cold / 2
+
+
+def test_equal_scores_come_in_the_ties_order_whichever_way_they_are_sorted():
+    """ranked() breaks ties by the paper ids it is given; a large unlimited sort does it in numpy from an
+    array of them, a limited one with a heap, a small one with sorted(): all three give one order."""
+    import random
+
+    import numpy as np
+
+    from readinglist.index.ranking import ARRAY_SORT_FROM, ranked
+
+    rng = random.Random(7)
+    docs = rng.sample(range(3 * ARRAY_SORT_FROM), ARRAY_SORT_FROM + 10)
+    scores = {d: float(rng.randint(0, 5)) for d in docs}  # many ties
+    order = list(range(3 * ARRAY_SORT_FROM))
+    rng.shuffle(order)
+    expected = sorted(scores, key=lambda d: (-scores[d], order[d]))
+    assert ranked(scores, None, np.array(order)) == expected
+    assert ranked(scores, None, order) == expected
+    assert ranked(scores, 50, order) == expected[:50]
+    small = {d: scores[d] for d in docs[:100]}
+    assert ranked(small, None, order) == sorted(small, key=lambda d: (-small[d], order[d]))
+    assert ranked(small, None) == sorted(small, key=lambda d: (-small[d], d))  # no ids: docnum order

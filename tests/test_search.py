@@ -390,3 +390,23 @@ def test_a_search_cached_before_another_process_wrote_is_searched_again(tmp_path
     elsewhere.close()
     assert len(window.search("wombat").ids) == 2
     window.close()
+
+
+def test_papers_that_match_equally_come_in_the_order_they_were_added(tmp_path):
+    """A filter ("venue:…", "year:…") scores every match alike; their order was the index's document order,
+    which follows the segments its writer processes made and changes when a paper is re-indexed (a tag, a
+    title), so the first paper added could come anywhere. Equal scores now come in the order added."""
+    f = tmp_path / "p.json"
+    papers = [{"title": f"Paper {i}", "abstract": f"Text {i}.", "venue": "Wombat Conf", "year": 2020} for i in range(8)]
+    f.write_text(json.dumps(papers), encoding="utf-8")
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    added = lib.search("venue:wombat").ids
+    assert len(added) == 8
+    for pid in (added[0], added[3]):  # re-indexed: their documents go to the index's end
+        lib.add_tags([pid], ["seen"])
+        lib.set_title(pid, f"Retitled {pid}")
+    lib.flush_index()
+    assert lib.search("venue:wombat").ids == sorted(added)
+    assert lib.search("year:2020", limit=3).ids == sorted(added)[:3]
+    lib.close()

@@ -48,7 +48,7 @@ from readinglist.index.query import (
     parse,
     resolve,
 )
-from readinglist.index.ranking import Ranker, Scores, ranked
+from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
 from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_ids, stem_slip
 from readinglist.papers import Paper, QueryError, SearchResult
@@ -174,6 +174,7 @@ class Index:
         self._search_lock = threading.RLock()
         self._searcher: Searcher | None = None
         self._pids: list[int] | None = None  # docnum → paper id for the current searcher
+        self._pid_array: tuple[list[int], Any] | None = None  # those, as an array (_tie_order)
         self._ranker: Ranker | None = None  # scores queries for the current searcher
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
         self._cache: dict[tuple[str, int | None], SearchResult] = {}
@@ -501,6 +502,19 @@ class Index:
             return_freed()  # (its temporaries are gone: the result holds the ids, not the score dictionaries)
         return result
 
+    def _tie_order(self, matches: int, limit: int | None) -> Any:
+        """What breaks ties between equal scores (ranking.ranked): the paper ids, as the docnum → id list, or
+        for a large unlimited sort as an array of it, made once per searcher (an array of the 94k ids is
+        0.8 MB; numpy is imported only then)."""
+        pids = self._pids
+        if pids is None or limit is not None or matches < ARRAY_SORT_FROM:
+            return pids
+        if self._pid_array is None or self._pid_array[0] is not pids:
+            import numpy as np
+
+            self._pid_array = (pids, np.array(pids, dtype=np.int64))
+        return self._pid_array[1]
+
     def word_frequencies(self, words: Sequence[str]) -> tuple[dict[str, int], int]:
         """How many papers' abstracts have each word (as this index analyses it), and how many papers there
         are: how telling a phrase two papers share is (keyphrases.shared_phrases)."""
@@ -548,13 +562,13 @@ class Index:
         phrase = title_phrase(correction if partial and correction else text)
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
-            bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES))
+            bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids))
             if bonus:
                 found, keys = dict(found), keys if keys is not found else dict(keys)
                 for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
                     found[d] += extra
                     keys[d] += extra
-        top = ranked(keys, limit)
+        top = ranked(keys, limit, self._tie_order(len(keys), limit))
         ids = list(map((self._pids or []).__getitem__, top))
         scores_list = list(map(found.__getitem__, top))
         return SearchResult(
@@ -680,7 +694,7 @@ class Index:
 
             assert self._ranker is not None
             try:
-                best = ranked(self._ranker.evaluate(q, check), top + 1)
+                best = ranked(self._ranker.evaluate(q, check), top + 1, self._pids)
             except _Cancelled:
                 return []
             pids = self._pids or []

@@ -894,16 +894,32 @@ def _shown(q: query.MultiTerm) -> str:
     return str(text)
 
 
-def ranked(scores: Scores, limit: int | None = None) -> list[int]:
-    """The docnums, best first, equal scores in docnum order, as Whoosh's collectors order them. Only
-    the order: callers map it to what they need in C (no (score, docnum) pair per match: building and
-    unpacking them was most of a large search)."""
+ARRAY_SORT_FROM = 4096  # matches from which they are sorted by numpy (figures: docs/performance-changes.md)
+
+
+def ranked(scores: Scores, limit: int | None = None, order: Sequence[int] | None = None) -> list[int]:
+    """The docnums, best first. Equal scores come in `order`'s order (docnum → paper id: the order the papers
+    were added), else in docnum order, as Whoosh's collectors order them: docnums follow the segments an
+    index's writer processes made, so without `order` a filter's matches ("venue:neurips", all equal) came
+    in an order no reader could name, different after each import. Only the order: callers map it to what
+    they need in C (no (score, docnum) pair per match: building and unpacking them was most of a large
+    search)."""
+    tie = order.__getitem__ if order is not None else None
     if limit is not None and limit < len(scores):
         # a Python key, so the interpreter lock changes hands while it runs (related papers are computed
         # in the background, and a sort in C of many documents held it long enough to stall a paint)
-        best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+        if tie is None:
+            best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -item[0]))
+        else:
+            best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -tie(item[0])))
         return [d for d, _ in best]
-    return sorted(sorted(scores), key=scores.__getitem__, reverse=True)
+    if order is not None and not isinstance(order, list) and len(scores) >= ARRAY_SORT_FROM:
+        import numpy as np  # `order` is then an array (Index.tie_order): sorted in C, with no Python key
+
+        docs = np.fromiter(scores.keys(), np.int64, len(scores))
+        values = np.fromiter(scores.values(), np.float64, len(scores))
+        return docs[np.lexsort((np.asarray(order)[docs], -values))].tolist()
+    return sorted(sorted(scores, key=tie), key=scores.__getitem__, reverse=True)
 
 
 def _length_bytes(reader, fieldname: str) -> bytes:
