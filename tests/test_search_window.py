@@ -319,3 +319,16 @@ def test_a_paper_the_reader_chose_stays_current_as_the_query_changes(qtbot, wind
     assert window.table.current_id == chosen
     search(qtbot, window, "learning model")
     assert window.table.current_id == chosen  # the rule of issue 14: results keep the paper being read
+
+
+def test_a_filter_alone_says_its_papers_are_in_the_order_added(qtbot, window):
+    """Every match of "venue:…" scores alike, so they come in the order added (ranking.ranked's ties), and
+    the note says so rather than "Ranked by relevance"; a query with words is ranked again."""
+    search(qtbot, window, "venue:icml")
+    assert window.table.model.rowCount() == 19
+    assert window.table.model.ids == sorted(window.table.model.ids)
+    assert window.order_note.label.text() == "In the order added"
+    click_header(qtbot, window, TITLE)
+    assert window.order_note.button.text() == "Order added"
+    search(qtbot, window, "venue:icml learning")
+    assert window.order_note.label.text() == "Ranked by relevance"

@@ -551,7 +551,8 @@ class MainWindow(QMainWindow):
         """Say which order is in force: a column's, or rank order (the Relevance entry checked)."""
         column = self.table.sort_column
         result = self.search_bar.last_result
-        query = bool(result is not None and result.query.strip())
+        # a filter alone ("venue:icml", "tag:rl") scores every match alike: they come in the order added
+        query = bool(result is not None and result.query.strip() and _scores_differ(result.scores))
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
         self.actionSortRelevance.setChecked(column is None and not suggested)
@@ -1195,3 +1196,8 @@ class MainWindow(QMainWindow):
         self.runner.wait()
         self.topics_bar.wait()
         self.library.close()
+
+
+def _scores_differ(scores: list[float]) -> bool:
+    """Whether a result is in an order of its own (rank order), not the order added (ties: ranking.ranked)."""
+    return len(scores) > 1 and max(scores) != min(scores)
