@@ -730,3 +730,71 @@ def test_modifiers_joined_by_and_stay_in_the_noun_phrase():
         "clustering penalty."
     )
     assert t.startswith("Fast and scalable approach for cluster-aware embedding"), t
+
+
+def test_a_name_and_the_plural_after_it_introduced_together():
+    # "RNNs" alone was the name (and used before, so dropped): the acronym before it is the new model's
+    t = derive_title(
+        "Recurrent neural networks (RNNs) struggle with long-term dependencies. We take an orthogonal approach "
+        "and introduce FAST RNNs, a delay-line RNN architecture that allows direct connections from the distant "
+        "past. FAST RNNs need fewer computations than LSTM."
+    )
+    assert t.startswith("FAST RNNs: "), t
+
+
+def test_a_name_opening_the_sentence_after_a_nameless_contribution():
+    t = derive_title(
+        "Directed latent variable models sample fast but need a fixed prior. We propose a novel approach to "
+        "learning the joint distribution between the data and a latent code with an adversarially learned "
+        "iterative procedure. GibbsFlow is the best of both worlds in theory and in practice. GibbsFlow needs "
+        "only a few sampling steps."
+    )
+    assert t.startswith("GibbsFlow: "), t
+    # one that the abstract never uses again is not taken (an aside: "ANN is …")
+    t = derive_title(
+        "Directed latent variable models sample fast but need a fixed prior. We propose a novel approach to "
+        "learning the joint distribution between the data and a latent code with an adversarially learned "
+        "iterative procedure. GibbsFlow is the best of both worlds in theory and in practice."
+    )
+    assert not t.startswith("GibbsFlow:"), t
+    # used before the contribution, it is background, not the paper's name
+    t = derive_title(
+        "GibbsFlow samples slowly from directed latent variable models. We propose a novel approach to learning "
+        "the joint distribution between the data and a latent code. GibbsFlow is then shown to be a special case."
+    )
+    assert "GibbsFlow" not in t.split(":")[0], t
+    # nor a name that opens a sentence after one stating nothing
+    t = derive_title(
+        "Directed latent variable models sample fast but need a fixed prior. Sampling the joint distribution "
+        "requires many steps. GibbsFlow is a popular sampler for such models."
+    )
+    assert not t.startswith("GibbsFlow:"), t
+
+
+def test_names_in_brackets_after_what_the_contribution_yields():
+    t = derive_title(
+        "Explanation methods for deep networks are not correct even for linear models. Based on our analysis of "
+        "linear models we propose a generalization that yields two explanation techniques (SignalNet and "
+        "SignalAttribution) that are sound for linear models."
+    )
+    assert t.startswith(("SignalNet: ", "SignalAttribution: ")), t
+    # examples of existing things in brackets are not the contribution
+    t = derive_title(
+        "Neural abstract machines are hard to train. We propose trace-based supervision for training existing "
+        "neural abstract machines (TapeNet and StackNet) on algorithmic tasks."
+    )
+    assert "TapeNet" not in t and "StackNet" not in t, t
+
+
+def test_propose_with_a_name_then_what_it_is():
+    t = derive_title(
+        "Shapley interactions are costly to compute exactly. Hence, we propose with SVARM-XY a sampling-based "
+        "approach to efficiently approximate Shapley-based interaction indices of any order."
+    )
+    assert t.startswith("SVARM-XY: "), t
+    # "with X" after a verb that uses something is a tool
+    t = derive_title(
+        "Shapley interactions are costly to compute exactly. Hence, we estimate them with KernelSHAP, a "
+        "sampling-based approach to approximate interaction indices of any order."
+    )
+    assert not t.startswith("KernelSHAP:"), t

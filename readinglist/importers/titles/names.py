@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from readinglist.importers.titles.abstract import Abstract, after_we
+from readinglist.importers.titles.abstract import Abstract, after_we, norm
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
     INTRO_PAST,
     INTRO_VERBS,
     NAMING,
+    NOT_SUBJECTS,
     THING,
     TITLE_PREPOSITIONS,
     USE_VERBS,
@@ -165,6 +166,28 @@ def _called(s: Sentence) -> set[int]:
     return out
 
 
+def _states(ab: Abstract, si: int) -> bool:
+    """Does sentence si state the contribution plainly ("we propose …", "we introduce …")?"""
+    cue = ab.cue.get(si)
+    return cue is not None and cue[0] >= 3 and not cue[2]
+
+
+def _bracketed(ab: Abstract, s: Sentence, si: int, i: int) -> bool:
+    """Is the name at i, in brackets, what the thing before the bracket is called ("two explanation techniques
+    (PatternNet and PatternAttribution)"), in a sentence stating the contribution? Not a list of examples
+    ("existing machines (NTMs, NRAMs)"), nor an acronym of the words before (a long form: long_forms)."""
+    lows, tags = s.lows, s.tags
+    if i < 2 or norm(lows[i - 2]) not in THING or not _states(ab, si):
+        return False
+    if not _OLD.isdisjoint(lows[max(i - 6, 0) : i]):
+        return False
+    close = next((k for k in range(i + 1, min(i + 5, len(tags))) if tags[k] == ")"), -1)
+    return close > 0 and all(tags[k] == "M" or lows[k] == "and" for k in range(i, close))
+
+
+_OLD = frozenset(("existing", "previous", "prior", "standard", "popular", "such", "other", "classical", "common"))
+
+
 def _names_in(ab: Abstract, si: int) -> list[Name]:
     s = ab.toks(si)
     tags, lows, words = s.tags, s.lows, s.words
@@ -190,13 +213,17 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         named = named or (prev == "as" and b >= 1 and (lows[b - 1] in ("to", "it", "them") or lows[b - 1] in NAMING))
         # "we propose Holmes, a …": a capitalised word right after the verb, in apposition
         intro = prev in INTRO_VERBS or (prev in INTRO_PAST and after_we(s, b))
+        # "we propose with SVARM-IQ a sampling-based approach": the name before what it is
+        named = named or (prev == "with" and b >= 1 and lows[b - 1] in INTRO_VERBS and q < n and lows[q] in _ARTICLES)
         named = named or (intro and q + 1 < n and tags[q] == "," and lows[q + 1] in _ARTICLES)
         if tags[i] != "M" and not named:
             continue
         end = q
         if tags[i] == "M" and intro:  # "we introduce N-Gram Coverage Attack, a …": a title-case name
             j = q
-            while j < n and j - i <= 3 and tags[j] == "N" and (words[j][0].isupper() or words[j].isdigit()):
+            # "… N-Gram Coverage Attack, a …", "… MIST RNNs, a …": a run of capitalised words or names
+            while j < n and j - i <= 3 and (tags[j] == "M" or (tags[j] == "N" and words[j][:1].isupper())
+                                            or (tags[j] == "N" and words[j].isdigit())):  # fmt: skip
                 j += 1
             if j > q and (j == n or tags[j] in (",", "(", ".")):
                 word, end = ab.text[s.starts[i] : s.end(j - 1)], j
@@ -222,6 +249,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             new = lows[end + 2] in ("new", "novel") or (end + 3 < n and lows[end + 3] in ("new", "novel"))
             colon = words[end] == ":" and si in ab.defines  # "… in SchNet: a novel deep learning architecture"
             strength = 2 if ((start == 0 or new) and si in ab.brings) or colon else 0
+        if not strength and prev == "(" and b == i - 1 and i not in longs and _bracketed(ab, s, si, i):
+            strength = 2  # "we propose … that yields two explanation techniques (PatternNet and PatternAttribution)"
         if strength:
             if long and " " not in long and long[0].isupper() and is_name(long):
                 word, long = long, ""  # "LongCodeBench (LCB)": the long one is the name
@@ -258,6 +287,25 @@ def find_name(ab: Abstract) -> Name | None:
     # of two names, one built on the other (AdaGDA on GDA, BigCharts-R1 on BigCharts), the built one
     found = [n for n in found if not any(n.text in m.text and n.text != m.text for m in found)]
     if not found:
-        return None
+        return _named_after(ab)
     counts = {n.text: mentions(ab.text, n.text) for n in found}
     return max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
+
+
+def _named_after(ab: Abstract) -> Name | None:
+    """A name that opens, as its subject, the sentence after one that states a contribution without naming it:
+    "We propose a novel approach to … . GibbsNet is the best of both worlds …" (the weakest of the names),
+    when the abstract uses it again."""
+    for si in ab.cues:
+        if ab.cue.get(si) is None or si + 1 >= len(ab):
+            continue
+        first = ab.raw[si + 1][1].split(" ", 1)[0]
+        if not is_name(first) or first in NOT_SUBJECTS or not any(ch.isalpha() for ch in first):
+            continue  # (the cheap test first: most sentences are never tagged)
+        s = ab.toks(si + 1)
+        if len(s) < 2 or s.words[0] != first or s.tags[1] not in ("V", "A"):
+            continue  # "GibbsNet is …", "MS-SSM enhances …", not "CNNs, …"
+        name = Name(first, "", si + 1, 1, 0, 1)
+        if not _used_before(ab, name) and mentions(ab.text, first) >= 2:  # a name the abstract goes on using
+            return name
+    return None
