@@ -798,3 +798,27 @@ def test_propose_with_a_name_then_what_it_is():
         "sampling-based approach to approximate interaction indices of any order."
     )
     assert not t.startswith("KernelSHAP:"), t
+
+
+def test_the_verb_lexicon_is_the_same_in_every_process():
+    """VERB_FORM was built by iterating a set of strings, whose order follows the process's hash seed, and
+    "leads" was listed as a base besides "lead": one process read "leads" as a base ("Redundant sensors for
+    leadsing to parallel robots"), the next as a form of "lead". No base is another's regular form, and a
+    child process with another hash seed builds the same table."""
+    import subprocess
+    import sys
+
+    from readinglist.importers.titles.lexicon import VERB_FORM, VERBS, _verb_forms
+
+    forms = {f: b for b in VERBS for f in _verb_forms(b)}
+    assert not [b for b in VERBS if forms.get(b, b) != b]
+    code = "from readinglist.importers.titles.lexicon import VERB_FORM as V; print(sorted(V.items()))"
+    for seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+        ).stdout  # fmt: skip
+        assert out.strip() == str(sorted(VERB_FORM.items()))
+    from readinglist.importers.titles.phrases import verb_base
+
+    assert verb_base("leads") == "lead"

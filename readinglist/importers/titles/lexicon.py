@@ -57,7 +57,7 @@ discuss emerge fail involve lie maintain offer operate permit prevent receive re
 tend treat unify validate verify achieve perform outline study design build create construct devise implement
 explain illustrate highlight observe note report conduct explore extract infer recognize detect discover
 interpret measure propose bound prove establish attain arise hinder limit lack need aim seek strive attempt
-focus learn train use leads lead help contain consist comprise follow include introduce turn cast view
+focus learn train use lead help contain consist comprise follow include introduce turn cast view
 pose remain stay seem appear motivate inspire release open publish collect curate annotate benchmark reach
 obtain inherit mimic emulate approximate estimate compute calculate simulate sample select choose decompose
 transform map project embed encode decode align fuse distill distil prune compress accelerate speed scale
@@ -186,7 +186,7 @@ IRREGULAR_PARTICIPLES = _words(
 )
 NOT_PARTICIPLES = _words("speed seed need feed embed bed hundred shed breed")
 VERB_FORM: dict[str, str] = {}  # inflected form → its base
-for _b in VERBS:
+for _b in sorted(VERBS):  # sorted: a set's order changes with each process's string hashing
     VERB_FORM.setdefault(_b, _b)
     for _f in _verb_forms(_b):
         VERB_FORM.setdefault(_f, _b)
