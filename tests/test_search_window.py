@@ -332,3 +332,18 @@ def test_a_filter_alone_says_its_papers_are_in_the_order_added(qtbot, window):
     assert window.order_note.button.text() == "Order added"
     search(qtbot, window, "venue:icml learning")
     assert window.order_note.label.text() == "Ranked by relevance"
+
+
+def test_closing_the_window_closes_every_runner_so_no_task_starts_after_it(qtbot, window):
+    """Qt deletes a window's thread pools with it, waiting for their threads in C++ with the interpreter
+    lock held: a task a timer started after the close (a map render, a recount) hung the process, its
+    thread waiting for the lock. Closing the window closes every runner: later work is not started."""
+    from readinglist.ui.workers import Runner
+
+    runners = window.findChildren(Runner)
+    assert len(runners) >= 3  # the window's, the map's, the topics bar's
+    window.close()
+    assert all(r.closed for r in runners)
+    ran = []
+    window.runner.run(lambda: ran.append(1), lambda _result: ran.append(2))
+    assert window.runner.wait(1000) and ran == []

@@ -1182,8 +1182,9 @@ class MainWindow(QMainWindow):
         self.import_bar.cancel()
         self.topics_bar.cancel()
         self.save_settings()
-        self.runner.wait()
         self.topics_bar.wait()
+        for runner in self.findChildren(Runner):  # the map's and the topics bar's too
+            runner.close()
         super().closeEvent(event)
 
     def shutdown(self) -> None:

@@ -58,9 +58,22 @@ class Runner(QObject):
         self._relay = _Relay(self)
         self._relay.done.connect(self._deliver)
         self._relay.failed.connect(self._fail)
+        self.closed = False
 
     def run(self, fn: Callable[[], Any], callback: Callable[[Any], None], errback: Callable | None = None) -> None:
+        """`fn` on the pool, its result to `callback` (its exception to `errback`) on this thread; nothing once
+        closed."""
+        if self.closed:
+            return
         self.pool.start(_Task(fn, self._relay, callback, errback))
+
+    def close(self, msecs: int = 30000) -> bool:
+        """No more work, and the work started joined: the window is closing. Qt deletes the pool with its
+        window, waiting for its threads in C++ with the interpreter lock held, so a task a timer started
+        after the close (a map render, a recount) hung the process: its thread waited for the lock to call
+        run()."""
+        self.closed = True
+        return self.wait(msecs)
 
     @Slot(object, object)
     def _deliver(self, callback: Callable[[Any], None], result: Any) -> None:
