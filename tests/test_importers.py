@@ -6,6 +6,7 @@ import pytest
 from conftest import corpus
 
 from readinglist.importers import ImportContext, parse_file
+from readinglist.library import Library
 from readinglist.papers import ImportFailure
 
 
@@ -368,3 +369,75 @@ def test_a_library_with_raw_latex_author_names_is_migrated(tmp_path):
         assert lib.search("author:huyuk").ids == [pid]  # the index took the decoded name from the journal
     finally:
         lib.close()
+
+
+# ---- a set of .bib files read together (IRIDIA's layout: macros and volumes in files of their own) ----
+
+BIB_SET = {
+    "abbrev.bib": '@string{lncs = "Lecture Notes in Computer Science"}\n@string{spr = "Springer"}\n',
+    "authors.bib": '@string{Dorigo = "Marco Dorigo"}\n@string{Stutzle = "Thomas St{\\"u}tzle"}\n',
+    "biblio.bib": (
+        "@incollection{DorStu2002aco,\n  author = Dorigo # { and } # Stutzle,\n"
+        "  title = {The ant colony optimization metaheuristic},\n  crossref = {ANTS2002},\n}\n"
+        "@inproceedings{Other2003,\n  author = Dorigo,\n  title = {A paper of its own},\n"
+        "  booktitle = {Some Workshop},\n  year = 2003,\n}\n"
+    ),
+    "crossref.bib": (
+        "@book{ANTS2002,\n  title = {Ant Algorithms, Third International Workshop, ANTS 2002, Proceedings},\n"
+        "  booktitle = {Ant Algorithms, ANTS 2002},\n  year = 2002,\n  series = lncs,\n  publisher = spr,\n}\n"
+        "@book{Handbook2010,\n  title = {A handbook nobody cites},\n  author = Dorigo,\n  year = 2010,\n}\n"
+    ),
+}
+
+
+def _bib_set(tmp_path, files=BIB_SET):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return sorted(tmp_path / name for name in files)  # as a file dialog lists them: not the order they need
+
+
+def test_a_set_of_bib_files_shares_macros_and_volumes_in_any_order(tmp_path):
+    """BibTeX reads a set in the order \\bibliography{abbrev,authors,crossref,biblio} gives; a file dialog gives
+    them alphabetically, and each file alone fails on the macros the others define. Imported together, in
+    any order: every file's macros and volumes are known to all, a volume that entries cite gives them its
+    venue and year and is not a paper itself, and each file's line says what it defined."""
+    files = _bib_set(tmp_path)
+    with pytest.raises(ImportFailure, match="undefined macro 'Dorigo'"):
+        parse_file(tmp_path / "biblio.bib")
+    lib = Library.open(tmp_path / "data", seed=False)
+    for order in (files, files[::-1]):
+        summaries = lib.import_files(order)
+        by_name = {s.path.name: s for s in summaries}
+        assert by_name["abbrev.bib"].macros == 2 and "2 @string macros defined" in by_name["abbrev.bib"].line()
+        assert by_name["crossref.bib"].volumes == 1
+        assert "1 volume (not a paper: the venue of the entries citing it)" in by_name["crossref.bib"].line()
+    papers = {p.title: p for p in lib.papers(lib.search("").ids)}
+    assert set(papers) == {"The ant colony optimization metaheuristic", "A paper of its own", "A handbook nobody cites"}
+    aco = papers["The ant colony optimization metaheuristic"]
+    assert aco.authors == ["Marco Dorigo", "Thomas Stützle"]
+    assert (aco.venue, aco.year) == ("Ant Algorithms, ANTS 2002", 2002)
+    lib.close()
+
+
+def test_a_bad_file_of_a_set_is_said_and_the_others_are_imported(tmp_path):
+    files = _bib_set(tmp_path, {**BIB_SET, "broken.bib": "@article{x, title = {T}, journal = nowhere}\n"})
+    lib = Library.open(tmp_path / "data", seed=False)
+    failures: list[ImportFailure] = []
+    summaries = lib.import_files(files, failures=failures)
+    assert [f.path.name for f in failures] == ["broken.bib"] and "undefined macro 'nowhere'" in str(failures[0])
+    assert len(summaries) == 4 and len(lib.search("").ids) == 3
+    with pytest.raises(ImportFailure, match=r"broken\.bib"):  # without `failures`, the first bad file stops it
+        lib.import_files(files)
+    lib.close()
+
+
+def test_iridia_set_imports_whole_in_the_order_a_dialog_gives(tmp_path):
+    folder = corpus("bib/iridia")
+    lib = Library.open(tmp_path / "data", seed=False)
+    summaries = lib.import_files(sorted(folder.glob("*.bib")))
+    by_name = {s.path.name: s for s in summaries}
+    assert by_name["biblio.bib"].added > 1300 and by_name["articles.bib"].added > 1400
+    assert by_name["crossref.bib"].volumes > 400 and by_name["authors.bib"].macros > 900
+    papers = lib.papers(lib.search("").ids)
+    assert all(p.year for p in papers if p.venue)  # a chapter's year came from the volume it cites
+    lib.close()

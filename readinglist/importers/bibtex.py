@@ -85,6 +85,7 @@ CHUNK_CHARS = 256 * 1024  # text handed to bibtexparser at a time
 CONTAINERS = {"proceedings", "mvproceedings", "book", "mvbook", "collection", "mvcollection", "reference"}
 PARENT_FIELDS = ("booktitle", "title", "year")
 PROCEEDINGS_FIELDS = ("shortname", "booktitle", "title", "year")
+MAX_VOLUMES = 20_000  # volumes kept for the other files of an import to cite (IRIDIA's crossref.bib: 327)
 
 # where bibtexparser starts a block when it recovers: `@type{` or `@type(` at the start of a line
 _ENTRY_LINE = re.compile(r"[ \t\f\v]*@\w*[ \t]*[{(]")
@@ -466,6 +467,7 @@ class _Directory:
     """What entries may refer to anywhere in the file."""
 
     parents: dict[str, dict[str, str]] = field(default_factory=dict)
+    cited: set[str] = field(default_factory=set)  # keys crossrefs name, in this file or another of the import
     default_venue: str = ""
     default_year: int | None = None
 
@@ -478,6 +480,7 @@ class BibFile:
         self.context = context
         self.limits = context.limits
         self.directory: _Directory | None = None
+        self.macros = 0  # the @string macros this file defines
 
     # ---- values ----
 
@@ -518,9 +521,12 @@ class BibFile:
         parents: dict[str, _Entry] = {}
         proceedings: list[_Entry] = []  # the first two: only one gives its venue and year to the file
         seen = 0
+        context = self.context
+        self.macros = 0
         for item in _items(self.path, reader, limits):
             seen += 1
             if isinstance(item, _Macro):
+                self.macros += 1
                 value = self._value(item.value, f"@string{{{snippet(item.key)}}}", item.line)
                 self.context.macro_chars += len(value)
                 if self.context.macro_chars > limits.macro_chars:
@@ -542,6 +548,11 @@ class BibFile:
         if not seen:
             raise ImportFailure(self.path, "contains no BibTeX entries")
         directory.parents = {k: self._fields(e, PARENT_FIELDS) for k, e in parents.items() if k in referenced}
+        for k, e in parents.items():  # a volume another file of the import may cite (bounded: a few per file)
+            if e.type.lower() in CONTAINERS and len(context.bib_volumes) < MAX_VOLUMES:
+                context.bib_volumes.setdefault(k, directory.parents.get(k) or self._fields(e, PARENT_FIELDS))
+        context.bib_cited |= referenced
+        directory.cited = context.bib_cited
         if len(proceedings) == 1:
             p = self._fields(proceedings[0], PROCEEDINGS_FIELDS)
             directory.default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
@@ -575,9 +586,13 @@ class BibFile:
 
     def _record(self, entry: _Entry, directory: _Directory) -> Record | Skip:
         fields = self._fields(entry)
-        if entry.type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get("abstract"):
-            return NOT_A_PAPER
-        parent = directory.parents.get(fields.get("crossref", "").strip().lower(), {})
+        kind, key = entry.type.lower(), entry.key.strip().lower()
+        if not fields.get("abstract") and (
+            kind in {"proceedings", "mvproceedings", "set", "xdata"} or (kind in CONTAINERS and key in directory.cited)
+        ):
+            return NOT_A_PAPER  # a volume, not a paper: the entries citing it take its title as their venue
+        cited = fields.get("crossref", "").strip().lower()
+        parent = directory.parents.get(cited) or self.context.bib_volumes.get(cited, {})
         title = " ".join(fields.get("title", "").split())
         abstract = clean_abstract(fields.get("abstract", ""))
         if not title and not abstract:
