@@ -2,7 +2,8 @@
 
 bibtexparser 2 splits blocks and recovers from broken ones, but leaves `#` concatenation and bare macros
 unresolved and silently keeps an undefined macro's name as its value. Resolution is done here so that
-`Abramson_D #and# {…}` works and an undefined macro is an error naming the line, as BibTeX itself would.
+`Abramson_D #and# {…}` works, and an undefined macro is kept as its name with a warning naming the macros
+and the lines, as BibTeX itself warns and goes on.
 Every expansion is bounded: a value (field or macro) by the field limit, all macros of an import together
 by the macro limit, so doubling macros end the import at once instead of asking for all memory.
 
@@ -40,6 +41,7 @@ from bibtexparser.model import (
 )
 
 from readinglist.importers.base import (
+    MAX_WARNINGS,
     NOT_A_PAPER,
     ImportContext,
     Record,
@@ -127,9 +129,10 @@ def _split_concat(value: str) -> list[str]:
 _CONCAT_MARKS = re.compile(r'[{}"#]')
 
 
-def resolve(value: str, strings: dict[str, str], limit: int | None = None) -> str:
+def resolve(value: str, strings: dict[str, str], limit: int | None = None, undefined: list[str] | None = None) -> str:
     """A raw value (`{x}`, `"x"`, `123`, `macro`, or `a # b`) to its text; TooLong past `limit` characters,
-    raised before the long text is built."""
+    raised before the long text is built. A macro no @string defines raises UndefinedMacro, or with
+    `undefined` is kept as its name and added there (BibTeX warns and goes on; JabRef and Zotero keep it)."""
     out = []
     total = 0
     for part in _split_concat(value.strip()):
@@ -144,7 +147,10 @@ def resolve(value: str, strings: dict[str, str], limit: int | None = None) -> st
         elif part.lower()[:3] in MONTHS and len(part) <= 9 and part.isalpha():
             text = MONTHS[part.lower()[:3]]
         elif _MACRO_NAME.fullmatch(part):
-            raise UndefinedMacro(part)
+            if undefined is None:
+                raise UndefinedMacro(part)
+            undefined.append(part)
+            text = part
         else:
             raise NotAValue(part)
         total += len(text)
@@ -481,15 +487,15 @@ class BibFile:
         self.limits = context.limits
         self.directory: _Directory | None = None
         self.macros = 0  # the @string macros this file defines
+        self.undefined: dict[str, tuple[str, int]] = {}  # macros used that no file defines: name, first line
 
     # ---- values ----
 
     def _value(self, raw: str, what: str, line: int, strings: dict[str, str] | None = None) -> str:
         limit = self.limits.field_chars
+        undefined: list[str] = []
         try:
-            return resolve(raw, self.context.bib_strings if strings is None else strings, limit)
-        except UndefinedMacro as exc:
-            raise ImportFailure(self.path, f"undefined macro '{snippet(str(exc))}' in {what}", line) from None
+            value = resolve(raw, self.context.bib_strings if strings is None else strings, limit, undefined)
         except NotAValue as exc:
             raise ImportFailure(
                 self.path,
@@ -500,6 +506,10 @@ class BibFile:
             raise ImportFailure(
                 self.path, f"{what} expands to more than {limit:,} characters (the limit for one value)", line
             ) from None
+        for name in undefined:
+            if len(self.undefined) < MAX_WARNINGS:
+                self.undefined.setdefault(name.lower(), (name, line))
+        return value
 
     def _fields(self, entry: _Entry, names: tuple[str, ...] | None = None) -> dict[str, str]:
         return {
@@ -583,6 +593,17 @@ class BibFile:
         if unreadable:
             shown = ", ".join(map(str, unreadable[:10])) + (" …" if len(unreadable) > 10 else "")
             warnings.add(f"{name}: {len(unreadable)} entries could not be read (lines {shown})")
+        if self.undefined:
+            used = list(self.undefined.values())
+            count = f"{len(used)}" if len(used) < MAX_WARNINGS else f"{len(used)} or more"
+            shown = ", ".join(f"'{snippet(macro)}' (line {at})" for macro, at in used[:5]) + (
+                " …" if len(used) > 5 else ""
+            )
+            warnings.add(
+                f"{name}: {count} {'macro is' if len(used) == 1 else 'macros are'} used but defined in no file of "
+                f"this import, kept as {'its name' if len(used) == 1 else 'their names'}: {shown}; import the file "
+                "that defines them together with this one"
+            )
 
     def _record(self, entry: _Entry, directory: _Directory) -> Record | Skip:
         fields = self._fields(entry)
@@ -624,7 +645,7 @@ class BibFile:
             venue=title_plain(venue),
             url=url if url.startswith("http") else "",
             key=entry.key,
-            tags=split_tags(plain_from_bibtex(fields["keywords"])) if fields.get("keywords") else [],
+            tags=split_tags(title_plain(fields["keywords"])) if fields.get("keywords") else [],
             note=plain_from_bibtex(fields["annote"]).strip("\n") if fields.get("annote") else "",
             state=state_from_text(fields.get("readstatus", "")),
             priority=priority_from_text(fields.get("priority", "")),
