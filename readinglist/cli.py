@@ -360,37 +360,42 @@ def note_unindexed(result: SearchResult) -> None:
             "(another readinglist process is writing the search index)")  # fmt: skip
 
 
+def _in_order(files: Sequence[Path], done: list, failures: list[ImportFailure]) -> list:
+    """Each file's summary or failure, in the order the files were given (both lists are in that order)."""
+    out, d, f = [], 0, 0
+    for path in files:
+        if f < len(failures) and failures[f].path.resolve() == path.resolve():
+            out.append(failures[f])
+            f += 1
+        elif d < len(done):
+            out.append(done[d])
+            d += 1
+    return out
+
+
 def run_command(args: argparse.Namespace, lib: Library) -> int:
     cmd = args.command
     if cmd == "import":
         progress = _Progress()
         failed = 0
-        from readinglist.notes_folder import is_notes
+        from readinglist.notes_folder import MergeSummary, is_notes
 
-        for path in args.files:
-            if is_notes(path):  # a notes folder (export --format obsidian) or one of its notes: merged back
-                try:
-                    merged = lib.merge_notes([path])
-                except ImportFailure as exc:
-                    print(f"readinglist: cannot merge {exc}", file=sys.stderr)
-                    failed += 1
-                    continue
-                print(merged.line())
-                for line in merged.details():
-                    print(f"  {line}", file=sys.stderr)
-                continue
-            try:
-                summaries = lib.import_files([path], progress=progress)
-            except ImportFailure as exc:
-                progress.clear()
-                print(f"readinglist: cannot import {exc}", file=sys.stderr)
+        # imported together: a set of .bib files shares its @string macros and crossref volumes whatever
+        # their order (ImportContext); a bad file is said and the others are imported
+        failures: list[ImportFailure] = []
+        done = lib.import_or_merge(args.files, progress=progress, failures=failures)
+        progress.clear()
+        for outcome in _in_order(args.files, done, failures):
+            if isinstance(outcome, ImportFailure):
+                verb = "merge" if is_notes(outcome.path) else "import"
+                print(f"readinglist: cannot {verb} {outcome}", file=sys.stderr)
                 failed += 1
                 continue
-            progress.clear()
-            for summary in summaries:
-                print(summary.line())
-                for warning in summary.warnings:
-                    print(f"  warning: {warning}", file=sys.stderr)
+            print(outcome.line())
+            for line in outcome.details() if isinstance(outcome, MergeSummary) else []:
+                print(f"  {line}", file=sys.stderr)
+            for warning in [] if isinstance(outcome, MergeSummary) else outcome.warnings:
+                print(f"  warning: {warning}", file=sys.stderr)
         return 1 if failed else 0
     if cmd in ("list", "search"):
         limit = None

@@ -53,6 +53,8 @@ class ImportSummary:
     possible: int = 0  # records added that may be papers already here (listed under Possible duplicates)
     warnings: list[str] = field(default_factory=list)
     skipped_why: list[tuple[str, str]] = field(default_factory=list)  # (where, why), the first of them
+    macros: int = 0  # BibTeX @string macros the file defines (for itself and the files imported with it)
+    volumes: int = 0  # entries that are volumes, not papers (@proceedings, a @book that entries crossref)
 
     def line(self) -> str:
         text = (
@@ -69,6 +71,14 @@ class ImportSummary:
             text += f", {self.merged} merged into papers already here"
         if self.possible:
             text += f", {self.possible} possible duplicates to decide"
+        if self.volumes:
+            text += (
+                ", 1 volume (not a paper: the venue of the entries citing it)"
+                if self.volumes == 1
+                else f", {self.volumes} volumes (not papers: the venues of the entries citing them)"
+            )
+        if self.macros:
+            text += f", {self.macros} @string {'macro' if self.macros == 1 else 'macros'} defined"
         return text
 
 
@@ -129,30 +139,55 @@ def import_files(
     cancel: threading.Event | None = None,
     bundled: bool = False,
     limits: Limits | None = None,
+    failures: list[ImportFailure] | None = None,
 ) -> list[ImportSummary]:
     """Import each file in its own transaction. A bad file raises ImportFailure and leaves the library as it
-    was before that file; files before it stay imported."""
+    was before that file; files before it stay imported. With `failures`, its failure is added there instead
+    and the next files are imported."""
     context = ImportContext(limits=limits or DEFAULT_LIMITS)
+    bib_files = _prescanned(files, context) if len(files) > 1 else {}
     summaries = []
     for n, f in enumerate(files):
         path = Path(f)
         label = f"Reading {path.name} ({n + 1} of {len(files)})" if len(files) > 1 else f"Reading {path.name}"
         if progress:
             progress(0, 0, label)
-        source = open_file(path, context)
-        location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
-        # a file imported before has papers to match its records to: only then are they kept per record
-        scan = _scan(source, progress, cancel, label, store, per_record=store.has_source(location))
         try:
-            summary = _import_source(store, updater, source, scan, location, progress, cancel)
-        except OSError as exc:  # the transaction was rolled back: the library is as it was before this file
-            raise ImportFailure(
-                path, f"{describe_error(exc, store.path.parent)}; the library was not changed"
-            ) from None
+            source = bib_files.get(n) or open_file(path, context)
+            location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
+            # a file imported before has papers to match its records to: only then are they kept per record
+            scan = _scan(source, progress, cancel, label, store, per_record=store.has_source(location))
+            try:
+                summary = _import_source(store, updater, source, scan, location, progress, cancel)
+            except OSError as exc:  # the transaction was rolled back: the library is as it was before this file
+                raise ImportFailure(
+                    path, f"{describe_error(exc, store.path.parent)}; the library was not changed"
+                ) from None
+        except ImportFailure as exc:
+            if failures is None:
+                raise
+            failures.append(exc)
+            continue
         summary.skipped, summary.skipped_why = source.skipped, source.skipped_why
+        summary.macros, summary.volumes = source.macros, source.volumes
         summary.warnings[:0] = source.warnings
         summaries.append(summary)
     return summaries
+
+
+def _prescanned(files: Sequence[Path | str], context: ImportContext) -> dict[int, SourceFile]:
+    """The import's .bib files, each with what it defines for the others read (SourceFile.prescan), by their
+    place among `files`. A file that cannot be opened is left to its turn, which says why."""
+    out = {}
+    for n, f in enumerate(files):
+        try:
+            source = open_file(Path(f), context)
+        except ImportFailure:
+            continue
+        if source.kind == "bibtex":
+            source.prescan()
+            out[n] = source
+    return out
 
 
 @dataclass

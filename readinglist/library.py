@@ -28,6 +28,7 @@ from readinglist.papers import (
     STATES,
     DuplicatePair,
     ImportCancelled,
+    ImportFailure,
     Merge,
     NothingToLearn,
     Paper,
@@ -225,9 +226,11 @@ class Library:
         progress: Progress | None = None,
         cancel: threading.Event | None = None,
         bundled: bool = False,
+        failures: list[ImportFailure] | None = None,
     ) -> list[ImportSummary]:
-        """Import each file in its own transaction (see importing.import_files). One import at a time, across
-        processes too: a second waits for the first (cancellable), and says so."""
+        """Import each file in its own transaction (see importing.import_files; with `failures`, a bad file
+        is added to it and the next files are imported). One import at a time, across processes too: a
+        second waits for the first (cancellable), and says so."""
         from whoosh.util.filelock import FileLock
 
         if self.read_only:
@@ -245,7 +248,9 @@ class Library:
             try:
                 from readinglist import importing  # not at start-up: the window opens without the importers
 
-                return importing.import_files(self.store, self.updater, files, progress, cancel, bundled)
+                return importing.import_files(
+                    self.store, self.updater, files, progress, cancel, bundled, failures=failures
+                )
             finally:
                 lock.release()
 
@@ -269,10 +274,16 @@ class Library:
         return summary
 
     def import_or_merge(
-        self, paths: Sequence[Path | str], progress: Progress | None = None, cancel: threading.Event | None = None
+        self,
+        paths: Sequence[Path | str],
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        failures: list[ImportFailure] | None = None,
     ) -> list[ImportSummary | MergeSummary]:
         """What the window's import does with what it is given: a notes folder, or a note of one, merged back
-        (merge_notes); any other file imported (import_files). In the order given."""
+        (merge_notes); any other file imported (import_files; the files between two notes folders together).
+        In the order given. With `failures`, a file that cannot be imported or merged is added there and the
+        rest go on."""
         from readinglist.notes_folder import is_notes
 
         out: list[ImportSummary | MergeSummary] = []
@@ -280,17 +291,26 @@ class Library:
         for path in map(Path, paths):
             if is_notes(path):
                 if files:
-                    out += self.import_files(files, progress, cancel)
+                    out += self.import_files(files, progress, cancel, failures=failures)
                     files = []
-                out.append(self.merge_notes([path]))
+                try:
+                    out.append(self.merge_notes([path]))
+                except ImportFailure as exc:
+                    if failures is None:
+                        raise
+                    failures.append(exc)
             else:
                 files.append(path)
         if files:
-            out += self.import_files(files, progress, cancel)
+            out += self.import_files(files, progress, cancel, failures=failures)
         return out
 
     def import_or_merge_in_child(
-        self, paths: Sequence[Path | str], progress: Progress | None = None, cancel: threading.Event | None = None
+        self,
+        paths: Sequence[Path | str],
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        failures: list[ImportFailure] | None = None,
     ) -> list[ImportSummary | MergeSummary]:
         """import_or_merge in a child process (see child_process): the window's thread keeps the interpreter
         to itself while a large file is parsed, matched and indexed. The child opens this library as the
@@ -300,10 +320,13 @@ class Library:
             raise StoreError(f"cannot import: {self.read_only_reason or 'the library is open read-only'}")
         from readinglist import child_process
 
-        return child_process.run(
-            _import_or_merge, (str(self.data_dir), [str(p) for p in paths]), progress, cancel,
+        done, failed = child_process.run(
+            _import_or_merge, (str(self.data_dir), [str(p) for p in paths], failures is not None), progress, cancel,
             name="readinglist-import", cancelled=lambda: ImportCancelled("the import did not stop: ended"),
         )  # fmt: skip
+        if failures is not None:
+            failures += failed
+        return done
 
     def merge_notes(self, paths: Sequence[Path | str]) -> MergeSummary:
         """A notes folder (export --format obsidian), or some of its files, merged back: see notes_folder."""
@@ -883,11 +906,16 @@ class Library:
 
 
 def _import_or_merge(
-    data_dir: str, paths: list[str], progress: Progress | None = None, cancel: threading.Event | None = None
-) -> list[ImportSummary | MergeSummary]:
-    """The child of Library.import_or_merge_in_child."""
+    data_dir: str,
+    paths: list[str],
+    keep_going: bool,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+) -> tuple[list[ImportSummary | MergeSummary], list[ImportFailure]]:
+    """The child of Library.import_or_merge_in_child: what it imported, and (`keep_going`) what it could not."""
     lib = Library.open(data_dir, seed=False, defer_index=True)
+    failures: list[ImportFailure] = []
     try:
-        return lib.import_or_merge(paths, progress, cancel)
+        return lib.import_or_merge(paths, progress, cancel, failures if keep_going else None), failures
     finally:
         lib.close()

@@ -211,3 +211,22 @@ def test_a_tag_as_the_command_line_writes_it_is_what_tag_takes(capsys, titled):
     run(capsys, "--data-dir", titled, "tag", uid, "must read")
     _, out, _ = run(capsys, "--data-dir", titled, "list", "tag:must-read")
     assert "#must-read" in out and out.split()[0] == uid
+
+
+def test_import_reads_the_files_given_together_and_goes_on_past_a_bad_one(capsys, dd, tmp_path):
+    """`import biblio.bib broken.json strings.bib`: the .bib files share their macros (given in any order),
+    the bad file is said on its own line, the rest are imported, and the exit code says one failed."""
+    (tmp_path / "biblio.bib").write_text("@article{k, title = {Quokka habits}, author = Q, journal = J}\n")
+    (tmp_path / "strings.bib").write_text('@string{Q = "Ann Quokka"}\n@string{J = "Journal of Quokkas"}\n')
+    (tmp_path / "broken.json").write_text('[{"title": "x"},')
+    names = ("biblio.bib", "broken.json", "strings.bib")
+    code, out, err = run(capsys, "--data-dir", dd, "import", *(str(tmp_path / n) for n in names))
+    assert code == 1
+    assert out.splitlines() == [
+        "biblio.bib: 1 added, 0 updated, 0 unchanged, 0 skipped",
+        "strings.bib: 0 added, 0 updated, 0 unchanged, 0 skipped, 2 @string macros defined",
+    ]
+    assert err.count("\n") == 1 and "cannot import broken.json" in err
+    (hit,) = json.loads(run(capsys, "--data-dir", dd, "search", "quokka", "--json")[1])
+    shown = json.loads(run(capsys, "--data-dir", dd, "show", hit["id"], "--json")[1])
+    assert shown["authors"] == ["Ann Quokka"] and shown["venue"] == "Journal of Quokkas"

@@ -654,6 +654,26 @@ def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monke
     assert window.statusLabel.text().startswith("536 papers")
 
 
+def test_several_files_with_a_bad_one_import_the_others_and_say_which_failed(
+    qtbot, window, tmp_path, monkeypatch, import_where
+):
+    """Dropping a set of files: a bad one is named in the message, the others are imported (before, the
+    import stopped at it and the files after it were silently left out), and .bib files share macros."""
+    errors = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: errors.append(a[2]))
+    (tmp_path / "a.bib").write_text("@article{k, title = {Quokka habits}, author = Q, journal = {J}}\n")
+    (tmp_path / "b.json").write_text('[{"title": "x"},')
+    (tmp_path / "c.bib").write_text('@string{Q = "Ann Quokka"}\n')
+    (tmp_path / "d.json").write_text(json.dumps([{"title": "Wombat burrows", "abstract": "Wombats dig."}]))
+    with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
+        window.start_import([tmp_path / n for n in ("a.bib", "b.json", "c.bib", "d.json")])
+    assert [s.path.name for s in got.args[0]] == ["a.bib", "c.bib", "d.json"]
+    assert len(errors) == 1 and "b.json" in errors[0] and "The other files were imported." in errors[0]
+    assert window.library.counts()["all"] == 21
+    (paper,) = window.library.papers(window.library.search("quokka").ids)
+    assert paper.authors == ["Ann Quokka"]
+
+
 def test_import_cancel_leaves_library_unchanged(qtbot, window, import_where):
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])

@@ -7,6 +7,7 @@ it goes. The import reads a file once to count and check it and once more to sto
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -80,6 +81,7 @@ class SourceFile:
         self.skipped = 0
         self.skipped_why: list[tuple[str, str]] = []
         self.warnings: list[str] = []
+        self.volumes = 0  # entries read that are not papers (@proceedings, a volume crossrefs cite)
         self.reader: TextReader | None = None
         self._bib = None
         if kind == "bibtex":
@@ -101,6 +103,22 @@ class SourceFile:
         else:
             self._read = seed.read
 
+    @property
+    def macros(self) -> int:
+        """The BibTeX @string macros the file defines (for the files read with it)."""
+        return self._bib.macros if self._bib is not None else 0
+
+    def prescan(self) -> None:
+        """Read what a .bib file defines for the other files of its import (macros, volumes, the keys its
+        crossrefs cite: see ImportContext) before any file's entries are read, so that the files of a set can
+        come in any order, as a file dialog lists them. A failure here is said at the file's own turn, when it
+        is read again with what every other file defines."""
+        if self._bib is not None:
+            with contextlib.suppress(
+                ImportFailure, RecursionError, ValueError, TypeError, KeyError, IndexError, MemoryError
+            ):
+                self._bib.scan(self._reader())
+
     def _reader(self) -> TextReader:
         return TextReader(self.path, self.limits, self.encoding)
 
@@ -114,7 +132,7 @@ class SourceFile:
         limits = self.limits
         warnings = Warnings()
         skipped_why: list[tuple[str, str]] = []
-        n = skipped = 0
+        n = skipped = volumes = 0
         try:
             if self._bib is not None:
                 self._bib.scan(self._reader())
@@ -131,6 +149,8 @@ class SourceFile:
                 elif rec is not NOT_A_PAPER:
                     check_fields(self.path, rec, line, limits)
                     yield rec
+                else:
+                    volumes += 1
         except ImportFailure:
             raise
         except RecursionError:
@@ -139,7 +159,7 @@ class SourceFile:
             raise ImportFailure(self.path, f"cannot be read as {self.kind}: {exc}") from None
         except MemoryError:
             raise ImportFailure(self.path, "is too large to read in the memory available") from None
-        self.skipped, self.skipped_why = skipped, skipped_why
+        self.skipped, self.skipped_why, self.volumes = skipped, skipped_why, volumes
         self.warnings = reader.fallback_warning() + warnings.lines()
 
 

@@ -90,12 +90,17 @@ def why_no_text(title: object, abstract: object) -> str:
 
 @dataclass
 class ImportContext:
-    """State shared by the files of one import: the limits, and BibTeX @string macros defined in an earlier
-    file (with their expanded size, which the limits bound across files)."""
+    """State shared by the files of one import: the limits, and what BibTeX entries may refer to in any of
+    its .bib files, as a set of files is written to be read together (IRIDIA's abbrev.bib, authors.bib and
+    journals.bib hold only the @string macros its biblio.bib uses, and crossref.bib the volumes it cites):
+    @string macros (with their expanded size, which the limits bound across files), the volumes (@book,
+    @proceedings …) an entry's crossref may name, and the keys crossrefs name."""
 
     limits: Limits = DEFAULT_LIMITS
     bib_strings: dict[str, str] = field(default_factory=dict)
     macro_chars: int = 0
+    bib_volumes: dict[str, dict[str, str]] = field(default_factory=dict)  # key (lower case) → its venue fields
+    bib_cited: set[str] = field(default_factory=set)  # the keys crossref fields name (lower case)
 
 
 class Warnings:

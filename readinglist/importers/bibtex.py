@@ -2,7 +2,8 @@
 
 bibtexparser 2 splits blocks and recovers from broken ones, but leaves `#` concatenation and bare macros
 unresolved and silently keeps an undefined macro's name as its value. Resolution is done here so that
-`Abramson_D #and# {…}` works and an undefined macro is an error naming the line, as BibTeX itself would.
+`Abramson_D #and# {…}` works, and an undefined macro is kept as its name with a warning naming the macros
+and the lines, as BibTeX itself warns and goes on.
 Every expansion is bounded: a value (field or macro) by the field limit, all macros of an import together
 by the macro limit, so doubling macros end the import at once instead of asking for all memory.
 
@@ -40,6 +41,7 @@ from bibtexparser.model import (
 )
 
 from readinglist.importers.base import (
+    MAX_WARNINGS,
     NOT_A_PAPER,
     ImportContext,
     Record,
@@ -85,6 +87,7 @@ CHUNK_CHARS = 256 * 1024  # text handed to bibtexparser at a time
 CONTAINERS = {"proceedings", "mvproceedings", "book", "mvbook", "collection", "mvcollection", "reference"}
 PARENT_FIELDS = ("booktitle", "title", "year")
 PROCEEDINGS_FIELDS = ("shortname", "booktitle", "title", "year")
+MAX_VOLUMES = 20_000  # volumes kept for the other files of an import to cite (IRIDIA's crossref.bib: 327)
 
 # where bibtexparser starts a block when it recovers: `@type{` or `@type(` at the start of a line
 _ENTRY_LINE = re.compile(r"[ \t\f\v]*@\w*[ \t]*[{(]")
@@ -126,9 +129,10 @@ def _split_concat(value: str) -> list[str]:
 _CONCAT_MARKS = re.compile(r'[{}"#]')
 
 
-def resolve(value: str, strings: dict[str, str], limit: int | None = None) -> str:
+def resolve(value: str, strings: dict[str, str], limit: int | None = None, undefined: list[str] | None = None) -> str:
     """A raw value (`{x}`, `"x"`, `123`, `macro`, or `a # b`) to its text; TooLong past `limit` characters,
-    raised before the long text is built."""
+    raised before the long text is built. A macro no @string defines raises UndefinedMacro, or with
+    `undefined` is kept as its name and added there (BibTeX warns and goes on; JabRef and Zotero keep it)."""
     out = []
     total = 0
     for part in _split_concat(value.strip()):
@@ -143,7 +147,10 @@ def resolve(value: str, strings: dict[str, str], limit: int | None = None) -> st
         elif part.lower()[:3] in MONTHS and len(part) <= 9 and part.isalpha():
             text = MONTHS[part.lower()[:3]]
         elif _MACRO_NAME.fullmatch(part):
-            raise UndefinedMacro(part)
+            if undefined is None:
+                raise UndefinedMacro(part)
+            undefined.append(part)
+            text = part
         else:
             raise NotAValue(part)
         total += len(text)
@@ -466,6 +473,7 @@ class _Directory:
     """What entries may refer to anywhere in the file."""
 
     parents: dict[str, dict[str, str]] = field(default_factory=dict)
+    cited: set[str] = field(default_factory=set)  # keys crossrefs name, in this file or another of the import
     default_venue: str = ""
     default_year: int | None = None
 
@@ -478,15 +486,16 @@ class BibFile:
         self.context = context
         self.limits = context.limits
         self.directory: _Directory | None = None
+        self.macros = 0  # the @string macros this file defines
+        self.undefined: dict[str, tuple[str, int]] = {}  # macros used that no file defines: name, first line
 
     # ---- values ----
 
     def _value(self, raw: str, what: str, line: int, strings: dict[str, str] | None = None) -> str:
         limit = self.limits.field_chars
+        undefined: list[str] = []
         try:
-            return resolve(raw, self.context.bib_strings if strings is None else strings, limit)
-        except UndefinedMacro as exc:
-            raise ImportFailure(self.path, f"undefined macro '{snippet(str(exc))}' in {what}", line) from None
+            value = resolve(raw, self.context.bib_strings if strings is None else strings, limit, undefined)
         except NotAValue as exc:
             raise ImportFailure(
                 self.path,
@@ -497,6 +506,10 @@ class BibFile:
             raise ImportFailure(
                 self.path, f"{what} expands to more than {limit:,} characters (the limit for one value)", line
             ) from None
+        for name in undefined:
+            if len(self.undefined) < MAX_WARNINGS:
+                self.undefined.setdefault(name.lower(), (name, line))
+        return value
 
     def _fields(self, entry: _Entry, names: tuple[str, ...] | None = None) -> dict[str, str]:
         return {
@@ -518,9 +531,12 @@ class BibFile:
         parents: dict[str, _Entry] = {}
         proceedings: list[_Entry] = []  # the first two: only one gives its venue and year to the file
         seen = 0
+        context = self.context
+        self.macros = 0
         for item in _items(self.path, reader, limits):
             seen += 1
             if isinstance(item, _Macro):
+                self.macros += 1
                 value = self._value(item.value, f"@string{{{snippet(item.key)}}}", item.line)
                 self.context.macro_chars += len(value)
                 if self.context.macro_chars > limits.macro_chars:
@@ -542,6 +558,11 @@ class BibFile:
         if not seen:
             raise ImportFailure(self.path, "contains no BibTeX entries")
         directory.parents = {k: self._fields(e, PARENT_FIELDS) for k, e in parents.items() if k in referenced}
+        for k, e in parents.items():  # a volume another file of the import may cite (bounded: a few per file)
+            if e.type.lower() in CONTAINERS and len(context.bib_volumes) < MAX_VOLUMES:
+                context.bib_volumes.setdefault(k, directory.parents.get(k) or self._fields(e, PARENT_FIELDS))
+        context.bib_cited |= referenced
+        directory.cited = context.bib_cited
         if len(proceedings) == 1:
             p = self._fields(proceedings[0], PROCEEDINGS_FIELDS)
             directory.default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
@@ -572,12 +593,27 @@ class BibFile:
         if unreadable:
             shown = ", ".join(map(str, unreadable[:10])) + (" …" if len(unreadable) > 10 else "")
             warnings.add(f"{name}: {len(unreadable)} entries could not be read (lines {shown})")
+        if self.undefined:
+            used = list(self.undefined.values())
+            count = f"{len(used)}" if len(used) < MAX_WARNINGS else f"{len(used)} or more"
+            shown = ", ".join(f"'{snippet(macro)}' (line {at})" for macro, at in used[:5]) + (
+                " …" if len(used) > 5 else ""
+            )
+            warnings.add(
+                f"{name}: {count} {'macro is' if len(used) == 1 else 'macros are'} used but defined in no file of "
+                f"this import, kept as {'its name' if len(used) == 1 else 'their names'}: {shown}; import the file "
+                "that defines them together with this one"
+            )
 
     def _record(self, entry: _Entry, directory: _Directory) -> Record | Skip:
         fields = self._fields(entry)
-        if entry.type.lower() in {"proceedings", "mvproceedings", "set", "xdata"} and not fields.get("abstract"):
-            return NOT_A_PAPER
-        parent = directory.parents.get(fields.get("crossref", "").strip().lower(), {})
+        kind, key = entry.type.lower(), entry.key.strip().lower()
+        if not fields.get("abstract") and (
+            kind in {"proceedings", "mvproceedings", "set", "xdata"} or (kind in CONTAINERS and key in directory.cited)
+        ):
+            return NOT_A_PAPER  # a volume, not a paper: the entries citing it take its title as their venue
+        cited = fields.get("crossref", "").strip().lower()
+        parent = directory.parents.get(cited) or self.context.bib_volumes.get(cited, {})
         title = " ".join(fields.get("title", "").split())
         abstract = clean_abstract(fields.get("abstract", ""))
         if not title and not abstract:
@@ -609,7 +645,7 @@ class BibFile:
             venue=title_plain(venue),
             url=url if url.startswith("http") else "",
             key=entry.key,
-            tags=split_tags(plain_from_bibtex(fields["keywords"])) if fields.get("keywords") else [],
+            tags=split_tags(title_plain(fields["keywords"])) if fields.get("keywords") else [],
             note=plain_from_bibtex(fields["annote"]).strip("\n") if fields.get("annote") else "",
             state=state_from_text(fields.get("readstatus", "")),
             priority=priority_from_text(fields.get("priority", "")),

@@ -139,10 +139,11 @@ class ImportBar(QWidget):
 
         elsewhere = in_child(files)
 
-        def work() -> list[ImportSummary | MergeSummary]:  # a notes folder dropped or chosen is merged back
-            if elsewhere:
-                return library.import_or_merge_in_child(files, progress=report, cancel=cancel)
-            return library.import_or_merge(files, progress=report, cancel=cancel)
+        def work() -> tuple[list[ImportSummary | MergeSummary], list[ImportFailure]]:
+            failures: list[ImportFailure] = []  # a bad file is said; the others are imported
+            if elsewhere:  # (a notes folder dropped or chosen is merged back)
+                return library.import_or_merge_in_child(files, report, cancel, failures), failures
+            return library.import_or_merge(files, report, cancel, failures), failures
 
         self._runner.run(work, self._done, self._failed)
         return True
@@ -166,14 +167,28 @@ class ImportBar(QWidget):
         self.hide()
         self.stopped.emit()
 
-    def _done(self, summaries: list[ImportSummary | MergeSummary]) -> None:
+    def _done(self, outcome: tuple[list[ImportSummary | MergeSummary], list[ImportFailure]]) -> None:
         self._stop()
-        text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
-        if lines:
-            self._notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self.window(), lines).show())
-        else:
-            self._notice.show_message(text, 15000)
-        self.finished.emit(summaries)
+        summaries, failures = outcome
+        if summaries:
+            text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
+            if lines:
+                self._notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self.window(), lines).show())
+            else:
+                self._notice.show_message(text, 15000)
+        if failures:
+            self._tell_failures(failures, imported=bool(summaries))
+        self.finished.emit(summaries if summaries or not failures else failures[0])
+
+    def _tell_failures(self, failures: list[ImportFailure], imported: bool) -> None:
+        texts = [f"Could not import {exc.path}:\n\n{_problem(exc)}" for exc in failures]
+        rest = " The other files were imported." if imported else ""
+        tail = (
+            "The library was not changed by this file."
+            if len(failures) == 1
+            else "The library was not changed by these files."
+        )
+        QMessageBox.critical(self.window(), "Import", "\n\n".join(texts) + f"\n\n{tail}{rest}")
 
     def _failed(self, exc: Exception) -> None:
         self._stop()
@@ -181,8 +196,12 @@ class ImportBar(QWidget):
             self._notice.show_message("Import cancelled; the library is unchanged.", 10000)
         else:
             if isinstance(exc, ImportFailure):
-                text = f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")
+                text = f"Could not import {exc.path}:\n\n{_problem(exc)}"
             else:
                 text = f"Import failed: {exc}"
             QMessageBox.critical(self.window(), "Import", text + "\n\nThe library was not changed by this file.")
         self.finished.emit(exc)
+
+
+def _problem(exc: ImportFailure) -> str:
+    return exc.problem + (f" (line {exc.line})" if exc.line else "")
