@@ -51,6 +51,7 @@ BACKGROUND_WEIGHT = 0.5  # the library's centroid subtracted: a paper about ever
 FEEDBACK_PAPERS = 20  # pseudo-relevance feedback: the first ranking's best papers join the positives...
 FEEDBACK_WEIGHT = 0.5  # ...at this weight, and the papers are ranked again
 BLOCK = 1 << 19  # entries per numpy block: each holds the interpreter lock for a few ms at most
+SCORE_BLOCK = 1 << 17  # entries scored at a time: a block's temporaries (and mapped pages) are ~8 MB at 1 << 19
 ROWS_AT_ONCE = 32  # rows gathered at a time from the mapped rows (see Features.rows)
 READ = 1 << 22  # raw entries counted at a time (16 MB read from the cache)
 CHUNK = 500  # papers analysed at a time: turning their codes into an array holds the interpreter lock
@@ -389,12 +390,12 @@ class Features:
         return_freed()  # the blocks' temporaries: the window would go on holding the derive's peak
 
     @staticmethod
-    def _blocks(ptr: np.ndarray) -> Iterable[tuple[int, int, int, int]]:
-        """(first entry, end entry, first row, end row) of consecutive blocks of about BLOCK entries."""
+    def _blocks(ptr: np.ndarray, size: int = BLOCK) -> Iterable[tuple[int, int, int, int]]:
+        """(first entry, end entry, first row, end row) of consecutive blocks of about `size` entries."""
         n = len(ptr) - 1
         start = 0
         while start < n:
-            stop = min(n, max(start + 1, int(np.searchsorted(ptr, ptr[start] + BLOCK, side="right")) - 1))
+            stop = min(n, max(start + 1, int(np.searchsorted(ptr, ptr[start] + size, side="right")) - 1))
             yield int(ptr[start]), int(ptr[stop]), start, stop
             start = stop
 
@@ -410,7 +411,7 @@ class Features:
         block's pages dropped once read: see release)."""
         out = np.zeros(self.n, np.float32)
         ptr, terms, data = self.row_ptr, self.row_terms, self.row_data
-        for lo, hi, first, last in self._blocks(ptr):
+        for lo, hi, first, last in self._blocks(ptr, SCORE_BLOCK):
             if hi > lo:
                 products = data[lo:hi].astype(np.float32) * query[terms[lo:hi]]
                 filled = np.diff(ptr[first : last + 1]) > 0  # reduceat gives an empty row its neighbour's value

@@ -280,7 +280,7 @@ def test_a_small_library_derives_its_rows_without_float64_temporaries_over_the_w
 
 
 def test_scores_are_the_rows_dot_products(monkeypatch):
-    monkeypatch.setattr(interest, "BLOCK", 7)  # many blocks, some rows spanning none
+    monkeypatch.setattr(interest, "SCORE_BLOCK", 7)  # many blocks, some rows spanning none
     rows = [
         (i, f"{i:040x}", f"title {i % 5}", " ".join(f"w{(i * j) % 11}x" for j in range(i % 9))) for i in range(1, 60)
     ]
