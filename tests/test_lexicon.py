@@ -60,3 +60,55 @@ def test_the_terms_cost_their_bytes_not_an_object_each():
     as_list = sum(map(sys.getsizeof, terms)) + sys.getsizeof(terms)
     assert held < as_list / 2.5
     assert len(lex.words.sample) == -(-len(terms) // vocabulary.SAMPLE)
+
+
+def test_word_counts_give_each_words_frequency_as_a_dictionary_does():
+    rng = random.Random(8)
+    counts = {t.decode("utf-8"): rng.randint(1, 500) for t in _terms(3000)}
+    table = vocabulary.WordCounts(counts.items())
+    assert len(table) == len(counts)
+    probes = [*counts, "", "zzzzzzzzzzz", *(w + "q" for w in list(counts)[:300])]
+    assert [table.get(w) for w in probes] == [counts.get(w, 0) for w in probes]
+    import numpy as np
+
+    got = table.frequencies_of(np.fromiter((hash(w) for w in probes), np.int64, len(probes)))
+    assert got.tolist() == [counts.get(w, 0) for w in probes]
+    assert vocabulary.WordCounts().get("abc") == 0
+    assert table.hashes.nbytes + table.frequencies.nbytes == 16 * len(counts)  # 85 bytes a word as a dict
+
+
+def test_corrections_come_from_the_segments_words_as_before(tmp_path):
+    """The correction words' frequencies summed over segments and fields, and the likeliest corrections,
+    are those the words' own dictionaries give."""
+    import json
+
+    from whoosh.analysis.filters import STOP_WORDS
+
+    from readinglist.library import Library
+
+    rng = random.Random(2)
+    words = ["transformer", "transform", "attention", "network", "networks", "learning", "leaning", "graph"]
+    papers = [{"title": " ".join(rng.choice(words) for _ in range(4)), "abstract": " ".join(rng.choice(words)
+               for _ in range(30)), "authors": ["Ann Lerner"], "year": 2020} for _ in range(40)]  # fmt: skip
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps(p) + "\n" for p in papers))
+    (tmp_path / "b.jsonl").write_text(json.dumps({"title": "Graph transformers", "abstract": "networks"}) + "\n")
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        lib.import_files([tmp_path / "a.jsonl"])
+        lib.import_files([tmp_path / "b.jsonl"])  # a second segment
+        with lib.index.searching():
+            voc = lib.index._vocabulary
+            assert voc is not None and len(voc.readers) >= 2
+            reference = [dict(vocabulary._read_words(reader, field)) for _, reader in voc.readers
+                         for field in vocabulary.SUGGESTION_FIELDS]  # fmt: skip
+            for typo in ["transfomer", "atention", "netwrk", "lerning", "grah", "lener", "xyz"]:
+                expected: dict[str, float] = {}
+                for candidate, weight in vocabulary.edits(typo):
+                    df = sum(t.get(candidate, 0) for t in reference)
+                    if candidate not in STOP_WORDS and df >= vocabulary.MIN_SUGGESTION_DF:
+                        expected[candidate] = max(expected.get(candidate, 0.0), df * weight)
+                best = sorted(expected.items(), key=lambda item: (-item[1], item[0]))[:5]
+                assert voc.suggestions(typo, 0) == best, typo
+            assert voc.suggestions("transfomer", 0)[0][0] == "transformer"
+    finally:
+        lib.close()
