@@ -487,7 +487,8 @@ class Features:
         return np.where(self.vocab[where] == buckets, where, -1)
 
     def nbytes(self) -> int:
-        """Memory the features hold."""
+        """The size of the features' arrays (the mapped derived rows counted whole, though only pages being read
+        are in memory: see release)."""
         arrays = [self.ids, self.digests, self.indptr, self.row_ptr, self.row_terms, self.row_data, self.vocab,
                   self.vocab_idf, self.centroid, self.terms, self.counts]  # fmt: skip
         return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
