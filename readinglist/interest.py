@@ -390,8 +390,9 @@ class Features:
         return_freed()  # the blocks' temporaries: the window would go on holding the derive's peak
 
     @staticmethod
-    def _blocks(ptr: np.ndarray, size: int = BLOCK) -> Iterable[tuple[int, int, int, int]]:
-        """(first entry, end entry, first row, end row) of consecutive blocks of about `size` entries."""
+    def _blocks(ptr: np.ndarray, size: int | None = None) -> Iterable[tuple[int, int, int, int]]:
+        """(first entry, end entry, first row, end row) of consecutive blocks of about `size` (BLOCK) entries."""
+        size = size or BLOCK
         n = len(ptr) - 1
         start = 0
         while start < n:
