@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 import os
 import re
 import threading
@@ -50,10 +51,15 @@ BACKGROUND_WEIGHT = 0.5  # the library's centroid subtracted: a paper about ever
 FEEDBACK_PAPERS = 20  # pseudo-relevance feedback: the first ranking's best papers join the positives...
 FEEDBACK_WEIGHT = 0.5  # ...at this weight, and the papers are ranked again
 BLOCK = 1 << 19  # entries per numpy block: each holds the interpreter lock for a few ms at most
+SCORE_BLOCK = 1 << 17  # entries scored at a time: a block's temporaries (and mapped pages) are ~8 MB at 1 << 19
+ROWS_AT_ONCE = 32  # rows gathered at a time from the mapped rows (see Features.rows)
 READ = 1 << 22  # raw entries counted at a time (16 MB read from the cache)
 CHUNK = 500  # papers analysed at a time: turning their codes into an array holds the interpreter lock
 RAW = ("ids", "digests", "indptr", "terms", "counts")  # the cache's files
 DERIVED = ("row_ptr", "row_terms", "row_data", "vocab", "vocab_idf", "centroid")  # and the rows derived from them
+# The derived rows read back through read-only maps of their files (see Features.release): where a file may
+# be replaced while mapped (save() renames new files over them) and pages can be dropped from a map
+MAP_ROWS = os.name == "posix" and hasattr(mmap, "MADV_DONTNEED")
 
 Row = tuple[np.ndarray, np.ndarray]  # a paper's (dense terms, weights)
 Block = tuple[np.ndarray, ...]  # counted papers: (ids, digests, row lengths, buckets, counts)
@@ -193,6 +199,16 @@ class _Column:
     def __len__(self) -> int:
         return self.length
 
+    def mapped(self, maps: list[mmap.mmap]) -> np.ndarray:
+        """The whole array over a read-only map of its file (the map appended to `maps`, to drop its pages
+        from memory later: see Features.release)."""
+        if not self.length:
+            return np.zeros(0, self.dtype)
+        with open(self.path, "rb") as f:
+            view = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        maps.append(view)
+        return np.frombuffer(view, self.dtype, self.length, self.offset)
+
     def __getitem__(self, part: slice) -> np.ndarray:
         lo, hi, _ = part.indices(self.length)
         count = max(0, hi - lo)
@@ -213,6 +229,7 @@ class Features:
         self.terms: np.ndarray | None = np.zeros(0, np.uint32)  # buckets; None while only on disk
         self.counts: np.ndarray | None = np.zeros(0, np.uint8)
         self.rev = 0  # the store revision these rows have seen
+        self._maps: list[mmap.mmap] = []  # the files the derived rows are read through, when mapped
         self.derive()
 
     # ---- building and extending ----
@@ -368,16 +385,18 @@ class Features:
         self.row_ptr = np.concatenate([[0], np.cumsum(row_lengths)]).astype(np.int64)
         self.row_terms, self.row_data = dense, row_data
         self.centroid = (total / max(1, n)).astype(np.float32)
+        self._maps = []  # the rows are in memory now (a map still in use by a Ranking lives on with it)
         del dense_of
         return_freed()  # the blocks' temporaries: the window would go on holding the derive's peak
 
     @staticmethod
-    def _blocks(ptr: np.ndarray) -> Iterable[tuple[int, int, int, int]]:
-        """(first entry, end entry, first row, end row) of consecutive blocks of about BLOCK entries."""
+    def _blocks(ptr: np.ndarray, size: int | None = None) -> Iterable[tuple[int, int, int, int]]:
+        """(first entry, end entry, first row, end row) of consecutive blocks of about `size` (BLOCK) entries."""
+        size = size or BLOCK
         n = len(ptr) - 1
         start = 0
         while start < n:
-            stop = min(n, max(start + 1, int(np.searchsorted(ptr, ptr[start] + BLOCK, side="right")) - 1))
+            stop = min(n, max(start + 1, int(np.searchsorted(ptr, ptr[start] + size, side="right")) - 1))
             yield int(ptr[start]), int(ptr[stop]), start, stop
             start = stop
 
@@ -389,19 +408,45 @@ class Features:
         return where[found].tolist()
 
     def scores(self, query: np.ndarray) -> np.ndarray:
-        """Every row's dot product with a dense vector over the terms, a block of rows at a time."""
+        """Every row's dot product with a dense vector over the terms, a block of rows at a time (a mapped
+        block's pages dropped once read: see release)."""
         out = np.zeros(self.n, np.float32)
         ptr, terms, data = self.row_ptr, self.row_terms, self.row_data
-        for lo, hi, first, last in self._blocks(ptr):
+        for lo, hi, first, last in self._blocks(ptr, SCORE_BLOCK):
             if hi > lo:
                 products = data[lo:hi].astype(np.float32) * query[terms[lo:hi]]
                 filled = np.diff(ptr[first : last + 1]) > 0  # reduceat gives an empty row its neighbour's value
                 out[first:last][filled] = np.add.reduceat(products, ptr[first:last][filled] - lo)
+                self.release()
         return out
+
+    def release(self) -> None:
+        """Drop the pages of the mapped derived rows from this process's memory (they stay in the system's
+        file cache, and the next read maps them again): a window reads every row at each ranking, and would
+        otherwise go on holding all of them (76 MB at 94k papers) between rankings. Nothing when the rows
+        are in memory (built here, or a platform without the maps)."""
+        for view in self._maps:
+            with contextlib.suppress(OSError, ValueError):
+                view.madvise(mmap.MADV_DONTNEED)
 
     def row(self, position: int) -> tuple[np.ndarray, np.ndarray]:
         lo, hi = self.row_ptr[position], self.row_ptr[position + 1]
-        return self.row_terms[lo:hi], self.row_data[lo:hi].astype(np.float32)
+        terms, data = self.row_terms[lo:hi].copy(), self.row_data[lo:hi].astype(np.float32)
+        self.release()
+        return terms, data
+
+    def rows(self, positions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The terms and weights of some rows, row after row. Read ROWS_AT_ONCE rows at a time, the maps'
+        pages dropped between: reading a mapped row maps the file's next 64 kB too, so the 470 scattered rows
+        of a ranking's marks at 94k papers held 70 MB of the file at once."""
+        positions = np.asarray(positions, np.int64)
+        terms, data = [np.zeros(0, self.row_terms.dtype)], [np.zeros(0, np.float32)]
+        for lo in range(0, len(positions), ROWS_AT_ONCE):
+            entries = _gather(self.row_ptr, positions[lo : lo + ROWS_AT_ONCE])
+            terms.append(self.row_terms[entries])
+            data.append(self.row_data[entries].astype(np.float32))
+            self.release()
+        return np.concatenate(terms), np.concatenate(data)
 
     def weighted_mean(
         self, positions: Sequence[int], extra: Sequence[tuple[np.ndarray, np.ndarray]] = ()
@@ -411,9 +456,9 @@ class Features:
         count = len(positions) + len(extra)
         if not count:
             return np.zeros(len(self.vocab), np.float32)
-        entries = _gather(self.row_ptr, np.asarray(positions, np.int64))
-        terms = np.concatenate([self.row_terms[entries], *[t for t, _ in extra]])
-        data = np.concatenate([self.row_data[entries].astype(np.float32), *[d for _, d in extra]])
+        terms, data = self.rows(positions)
+        terms = np.concatenate([terms, *[t for t, _ in extra]])
+        data = np.concatenate([data, *[d for _, d in extra]])
         # counted over the terms these rows have, not over every term of the library: two float64 and int64
         # counts the vocabulary's size (962k terms at 94k papers) were a re-rank's largest temporaries
         present, where = np.unique(terms, return_inverse=True)
@@ -443,7 +488,8 @@ class Features:
         return np.where(self.vocab[where] == buckets, where, -1)
 
     def nbytes(self) -> int:
-        """Memory the features hold."""
+        """The size of the features' arrays (the mapped derived rows counted whole, though only pages being read
+        are in memory: see release)."""
         arrays = [self.ids, self.digests, self.indptr, self.row_ptr, self.row_terms, self.row_data, self.vocab,
                   self.vocab_idf, self.centroid, self.terms, self.counts]  # fmt: skip
         return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
@@ -477,6 +523,7 @@ class Features:
         """The cached features, derived and with the raw counts left on disk; None when there are none of
         this format, or they do not add up."""
         f = cls.__new__(cls)
+        f._maps = []
         meta = f._read(folder, ("ids", "digests", "indptr", "terms", "counts"), lazy=True)
         if meta is None:
             return None
@@ -493,8 +540,10 @@ class Features:
         """The derived rows as saved, if they are there and add up with the raw rows read."""
         if not isinstance(expected, dict):
             return False
+        maps: list[mmap.mmap] = []
         try:
-            arrays = {name: np.load(folder / f"{name}.npy", allow_pickle=False) for name in DERIVED}
+            arrays = {name: _Column(folder / f"{name}.npy").mapped(maps) if MAP_ROWS
+                      else np.load(folder / f"{name}.npy", allow_pickle=False) for name in DERIVED}  # fmt: skip
         except (OSError, ValueError, EOFError):
             return False
         ptr, terms, data, vocab = arrays["row_ptr"], arrays["row_terms"], arrays["row_data"], arrays["vocab"]
@@ -506,11 +555,17 @@ class Features:
                 or len(arrays["vocab_idf"]) != len(vocab) or len(arrays["centroid"]) != len(vocab)
                 or np.any(np.diff(ptr) < 0)):  # fmt: skip
             return False
-        if len(terms) and (int(terms.min()) < 0 or int(terms.max()) >= len(vocab)):
-            return False
+        self._maps = maps
+        for lo in range(0, len(terms), BLOCK):  # a block at a time, its pages dropped after (see release)
+            chunk = terms[lo : lo + BLOCK]
+            bad = int(chunk.min()) < 0 or int(chunk.max()) >= len(vocab)
+            self.release()
+            if bad:
+                return False
         for name, value in arrays.items():
             setattr(self, name, value)
         self.n = n
+        self.release()
         return True
 
     def load_counts(self, folder: Path) -> bool:
@@ -700,9 +755,8 @@ class Ranking:
         """The positive papers most like this one (cosine of their rows), in one pass over all their terms."""
         f = self._features
         if self._positive_entries is None:
-            entries = _gather(f.row_ptr, np.asarray(self._positive, np.int64))
             owner = np.repeat(np.arange(len(self._positive)), np.diff(f.row_ptr)[self._positive])
-            self._positive_entries = (f.row_terms[entries], f.row_data[entries].astype(np.float32), owner)
+            self._positive_entries = (*f.rows(self._positive), owner)
         terms, data = f.row(position)
         if not len(terms) or not self._positive:
             return []
@@ -1030,6 +1084,7 @@ class InterestRanker:
         order = where[np.argsort(-scores[where], kind="stable")]
         ranking = Ranking(f, query, pos, f.ids[order], scores[order].astype(np.float64), text_of or (lambda ids: {}))
         del scores, order, where
+        f.release()  # what the marks' and the feedback papers' rows read
         return_freed()  # the blocks' products and the sort's temporaries: a window re-ranks often
         return ranking
 

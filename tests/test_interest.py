@@ -280,7 +280,7 @@ def test_a_small_library_derives_its_rows_without_float64_temporaries_over_the_w
 
 
 def test_scores_are_the_rows_dot_products(monkeypatch):
-    monkeypatch.setattr(interest, "BLOCK", 7)  # many blocks, some rows spanning none
+    monkeypatch.setattr(interest, "SCORE_BLOCK", 7)  # many blocks, some rows spanning none
     rows = [
         (i, f"{i:040x}", f"title {i % 5}", " ".join(f"w{(i * j) % 11}x" for j in range(i % 9))) for i in range(1, 60)
     ]
@@ -525,3 +525,84 @@ def test_a_weighted_mean_counts_the_rows_terms_not_the_whole_vocabulary(tmp_path
     total = np.bincount(terms, weights=data, minlength=len(f.vocab))
     carried = np.bincount(terms, minlength=len(f.vocab))
     assert np.array_equal(got, (total * carried / len(positions) ** 2).astype(np.float32))
+
+
+def _mapped_rss_kb(path: Path) -> int | None:
+    """The resident kB of this process's maps of `path` (None where /proc/self/smaps is not there)."""
+    try:
+        lines = Path("/proc/self/smaps").read_text().splitlines()
+    except OSError:
+        return None
+    total, inside = 0, False
+    for line in lines:
+        parts = line.split()
+        if parts and "-" in parts[0] and len(parts) >= 5 and not parts[0].endswith(":"):
+            inside = len(parts) >= 6 and parts[-1] == str(path)
+        elif inside and parts[0] == "Rss:":
+            total += int(parts[1])
+    return total
+
+
+def _paired_rows(n: int = 1200) -> list[tuple[int, str, str, str]]:
+    rng = random.Random(9)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    rows = []
+    for i in range(1, n + 1, 2):  # papers in pairs sharing their words: every word is kept (MIN_DF)
+        words = " ".join("".join(rng.choice(letters) for _ in range(7)) for _ in range(60))
+        rows += [(i, f"{i:040x}", words[:60], words), (i + 1, f"{i + 1:040x}", words[:60], words)]
+    return rows
+
+
+@pytest.mark.skipif(not interest.MAP_ROWS, reason="the derived rows are mapped on POSIX systems only")
+def test_the_derived_rows_are_read_through_maps_and_leave_memory_after_each_use(tmp_path):
+    """A window at 94k papers held the derived rows (76 MB) for its whole life though it reads them only
+    while ranking; read through maps of the cache's files, their pages leave the process after each use."""
+    built = interest.Features()
+    built.update(_paired_rows(), 1)
+    built.save(tmp_path)
+    f = interest.Features.load(tmp_path)
+    assert f is not None and not f.row_terms.flags.owndata and not f.row_terms.flags.writeable
+    path = (tmp_path / "row_terms.npy").resolve()
+    if _mapped_rss_kb(path) is None:
+        pytest.skip("no /proc/self/smaps")
+    assert f.row_terms.nbytes > 64 * 1024
+    assert _mapped_rss_kb(path) == 0  # the load's checks read every page, and dropped them
+    assert int(np.asarray(f.row_terms).sum()) > 0 and _mapped_rss_kb(path) > 0  # a read maps them...
+    f.release()
+    assert _mapped_rss_kb(path) == 0  # ...and release() drops them
+    query = np.random.default_rng(1).random(len(f.vocab)).astype(np.float32)
+    scores = f.scores(query)
+    assert _mapped_rss_kb(path) == 0
+    positions = list(range(0, f.n, 7))
+    mean = f.weighted_mean(positions)
+    assert _mapped_rss_kb(path) == 0
+    # the same numbers as from the rows in memory
+    assert np.array_equal(scores, built.scores(query))
+    assert np.array_equal(mean, built.weighted_mean(positions))
+    for name in interest.DERIVED:
+        assert np.array_equal(getattr(f, name), getattr(built, name)), name
+
+
+def test_rows_read_in_pieces_are_the_rows_gathered_at_once(tmp_path):
+    built = interest.Features()
+    built.update(_paired_rows(400), 1)
+    rng = random.Random(3)
+    for positions in ([], [5], list(range(built.n)), rng.sample(range(built.n), 100), [3, 3, 0]):
+        terms, data = built.rows(positions)
+        entries = interest._gather(built.row_ptr, np.asarray(positions, np.int64))
+        assert np.array_equal(terms, built.row_terms[entries])
+        assert np.array_equal(data, built.row_data[entries].astype(np.float32))
+        assert data.dtype == np.float32 and terms.dtype == built.row_terms.dtype
+
+
+def test_a_ranking_from_mapped_rows_is_the_ranking_from_rows_in_memory(planted_lib, monkeypatch):
+    lib, relevant, rest = planted_lib
+    lib.interest_ranking(relevant[:3], rest[:3])  # the cache written
+    folder = lib.data_dir / "interest"
+    rankings = []
+    for mapped in (True, False):
+        monkeypatch.setattr(interest, "MAP_ROWS", mapped)
+        ranker = interest.InterestRanker(folder)
+        ranking = ranker.rank(lib.store, relevant[:3], rest[:3])
+        rankings.append((ranking.ids, ranking.scores, [repr(s) for s in ranking.top(5)]))
+    assert rankings[0] == rankings[1]

@@ -96,9 +96,10 @@ def column_lengths(perdoc: Any, fieldname: str, count: int) -> bytes | None:
     return raw[:count] + bytes(max(0, count - len(raw)))
 
 
-def field_lexicon(reader: Any, fieldname: str) -> tuple[list[bytes], array, array, array] | None:
-    """Every term of one field of a segment in order, with its document frequency and where its TermInfo
-    lies in the term file (position, length), read in one piece: Whoosh's iter_field decodes a TermInfo
+def field_lexicon(reader: Any, fieldname: str) -> tuple[bytes, array, array, array, array] | None:
+    """Every term of one field of a segment in order (their bytes end to end, and where each ends), with its
+    document frequency and where its TermInfo lies in the term file (position, length), read in one piece:
+    Whoosh's iter_field decodes a TermInfo
     object per term, and a lookup or prefix walk costs a hash probe or a binary
     search of a few file reads each. The file holds (key length, value length, key, value) records in key
     order; a key is the field's number, then the term; a value starts with the flags byte, the total
@@ -110,13 +111,13 @@ def field_lexicon(reader: Any, fieldname: str) -> tuple[list[bytes], array, arra
     terms = getattr(reader, "_terms", None)
     if not fast_paths() or not isinstance(terms, W3TermsReader):
         return None
-    words: list[bytes] = []
-    frequencies, positions, lengths = array("I"), array("Q"), array("I")
+    words = bytearray()
+    ends, frequencies, positions, lengths = array("Q"), array("I"), array("Q"), array("I")
     number = terms._fieldmap.get(fieldname)
     table = terms._tindex
     start = None if number is None else table.closest_key_pos(struct.pack("!H", number))
     if start is None:
-        return words, frequencies, positions, lengths
+        return bytes(words), ends, frequencies, positions, lengths
     following = table.closest_key_pos(struct.pack("!H", number + 1))
     end = table.endofdata if following is None else following
     data = table.dbfile.get(start, end - start)
@@ -127,12 +128,13 @@ def field_lexicon(reader: Any, fieldname: str) -> tuple[list[bytes], array, arra
         keylen, datalen = record.unpack_from(data, pos)
         key = pos + 8
         value = key + keylen
-        words.append(data[key + 2 : value])
+        words += data[key + 2 : value]
+        ends.append(len(words))
         frequencies.append(frequency.unpack_from(data, value + 5)[0])
         positions.append(start + value)
         lengths.append(datalen)
         pos = value + datalen
-    return words, frequencies, positions, lengths
+    return bytes(words), ends, frequencies, positions, lengths
 
 
 def term_info_at(reader: Any, position: int, length: int) -> Any:

@@ -60,7 +60,7 @@ from readinglist.index.vocabulary import lexicon
 
 Scores = dict[int, float]
 TermInfos = dict[tuple[int, str, bytes], Any]
-TERM_CACHE_POSTINGS = 400_000  # ≈ 40 MB of cached term scores at most
+TERM_CACHE_POSTINGS = 150_000  # ≈ 15–20 MB of cached term scores at most (a dictionary entry, its int and its float)
 MAX_EXPANSION = 300  # words a prefix, wildcard or fuzzy term is searched for, the most frequent first
 MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` is "a", "and", "are", …
 # Look a term up only in the candidates (rather than read it whole, and cache it) when it has this many

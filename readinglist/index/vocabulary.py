@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import threading
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from string import ascii_lowercase
-from typing import Any
+from typing import Any, overload
 
 from whoosh import query
 from whoosh.analysis.filters import STOP_WORDS
@@ -47,11 +47,12 @@ SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "
 
 LEXICON_FIELDS = {"title", "abstract", "authors", "note", "venue", "tags"}  # what a word may be looked up in
 LEXICONS_CACHE = 96  # (segment, field) lexicons kept
+SAMPLE = 32  # a lexicon keeps every SAMPLE-th term apart, to search its terms in C (see Words)
 
 _lock = threading.Lock()
 _lexicons: OrderedDict[tuple[str, str], Lexicon | None] = OrderedDict()
 _segment_forms: OrderedDict[tuple[str, str, str], dict[bytes, Any]] = OrderedDict()  # form → TermInfo
-_segment_words: OrderedDict[tuple[str, str], dict[str, int]] = OrderedDict()
+_segment_words: OrderedDict[tuple[str, str], WordCounts] = OrderedDict()
 _PER_SEGMENT: tuple[OrderedDict[Any, Any], ...] = (_lexicons, _segment_forms, _segment_words)  # keyed (segment, …)
 
 
@@ -154,20 +155,59 @@ def segment_ids(vocabulary: Vocabulary) -> set[str]:
     return {segid for segid, _ in vocabulary.readers}
 
 
+class Words(Sequence[bytes]):
+    """A segment's terms of one field in order, as one bytes object and where each term ends in it: as a
+    list of bytes objects each term cost 41 bytes more (a 94k library's 323k terms, 13 MB in the window)."""
+
+    def __init__(self, blob: bytes, ends: array):
+        self.blob, self.ends = blob, ends
+        # every SAMPLE-th term as its own bytes object: a search bisects these in C, then SAMPLE terms
+        self.sample = [self[j] for j in range(0, len(ends), SAMPLE)]
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    @overload
+    def __getitem__(self, j: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, j: slice) -> list[bytes]: ...
+
+    def __getitem__(self, j: int | slice) -> bytes | list[bytes]:
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self.ends)))]
+        ends = self.ends
+        if j < 0:
+            j += len(ends)
+        return self.blob[ends[j - 1] if j else 0 : ends[j]]  # IndexError past the end, as a list says
+
+    def __iter__(self) -> Iterator[bytes]:
+        blob, start = self.blob, 0
+        for end in self.ends:
+            yield blob[start:end]
+            start = end
+
+    def bisect(self, btext: bytes) -> int:
+        """Where btext goes in the terms (bisect_left)."""
+        k = bisect_right(self.sample, btext)
+        return bisect_left(self, btext, max(0, (k - 1) * SAMPLE), min(len(self.ends), k * SAMPLE))
+
+
 class Lexicon:
     """The terms of one field of one segment, in order, with their document frequencies and where their
     TermInfos lie in the segment's term file (see patches.field_lexicon)."""
 
-    def __init__(self, words: list[bytes], frequencies: array, positions: array, lengths: array):
-        self.words, self.frequencies, self.positions, self.lengths = words, frequencies, positions, lengths
+    def __init__(self, blob: bytes, ends: array, frequencies: array, positions: array, lengths: array):
+        self.words = Words(blob, ends)
+        self.frequencies, self.positions, self.lengths = frequencies, positions, lengths
 
     def find(self, btext: bytes) -> int | None:
-        j = bisect_left(self.words, btext)
+        j = self.words.bisect(btext)
         return j if j < len(self.words) and self.words[j] == btext else None
 
     def span(self, prefix: bytes) -> range:
         """The places of the terms that start with `prefix` (no UTF-8 byte is 0xff)."""
-        return range(bisect_left(self.words, prefix), bisect_left(self.words, prefix + b"\xff"))
+        return range(self.words.bisect(prefix), self.words.bisect(prefix + b"\xff"))
 
     def info(self, reader, j: int) -> Any:
         """The TermInfo of the j-th term, read from `reader` (any open reader of the segment)."""
@@ -267,7 +307,7 @@ class Vocabulary:
 
     # ---- spelling ----
 
-    def words(self) -> list[dict[str, int]]:
+    def words(self) -> list[WordCounts]:
         """Per segment and field, the words a misspelling may be corrected to, with their frequencies."""
         return [segment_words(reader, fieldname) for _, reader in self.readers for fieldname in SUGGESTION_FIELDS]
 
@@ -277,14 +317,17 @@ class Vocabulary:
         RARE_DF and the word meant in at least RARE_RATIO times as many."""
         if len(word) < MIN_SUGGESTION_LENGTH or not word.isalpha() or frequency > RARE_DF:
             return []
+        import numpy as np
+
         tables = self.words()
         found: dict[str, float] = {}
-        for candidate, weight in edits(word):
-            if candidate in STOP_WORDS:  # a stop word means nothing beside other words
-                continue
-            df = 0
-            for table in tables:
-                df += table.get(candidate, 0)
+        # a stop word means nothing beside other words
+        candidates = [(candidate, weight) for candidate, weight in edits(word) if candidate not in STOP_WORDS]
+        hashes = np.fromiter((hash(c) for c, _ in candidates), np.int64, len(candidates))
+        frequencies = np.zeros(len(candidates), np.int64)
+        for table in tables:
+            frequencies += table.frequencies_of(hashes)
+        for (candidate, weight), df in zip(candidates, frequencies.tolist(), strict=True):
             if df >= MIN_SUGGESTION_DF and (not frequency or df >= max(10, RARE_RATIO * frequency)):
                 found[candidate] = max(found.get(candidate, 0.0), df * weight)
         return sorted(found.items(), key=lambda item: (-item[1], item[0]))[:most]
@@ -301,20 +344,56 @@ def _short_forms(stemmed: str, prefix: str) -> set[str]:
     return {w for w in (base + ending for base in bases for ending in SHORT_STEM_ENDINGS) if stem(w) == stemmed}
 
 
-def segment_words(reader, fieldname: str) -> dict[str, int]:
+class WordCounts:
+    """Words with their document frequencies, held as the words' hashes (sorted) beside the frequencies: a
+    correction is looked up among them, never listed, and as a dictionary of strings a 94k library's 167k
+    correction words held 14 MB in the window, 2 MB this way. Two words of one hash would share a count
+    (64-bit hashes: not among a library's words in practice)."""
+
+    def __init__(self, words: Iterable[tuple[str, int]] = ()):
+        import numpy as np
+
+        hashes, frequencies = array("q"), array("q")
+        for word, df in words:
+            hashes.append(hash(word))
+            frequencies.append(df)
+        order = np.argsort(np.frombuffer(hashes, np.int64), kind="stable")
+        self.hashes = np.frombuffer(hashes, np.int64)[order]
+        self.frequencies = np.frombuffer(frequencies, np.int64)[order]
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def get(self, word: str, default: int = 0) -> int:
+        import numpy as np
+
+        found = int(self.frequencies_of(np.asarray([hash(word)], np.int64))[0])
+        return found if found else default
+
+    def frequencies_of(self, hashes: Any) -> Any:
+        """Each hash's word's frequency (0 where none of the words has it), for an int64 array of hashes."""
+        import numpy as np
+
+        if not len(self.hashes):
+            return np.zeros(len(hashes), np.int64)
+        where = np.minimum(np.searchsorted(self.hashes, hashes), len(self.hashes) - 1)
+        return np.where(self.hashes[where] == hashes, self.frequencies[where], 0)
+
+
+def segment_words(reader, fieldname: str) -> WordCounts:
     """A segment's words of a field that may be corrections (three letters or more, no digits, in two
     papers or more), with their document frequencies; read once per segment."""
     key = (_segment_id(reader), fieldname)
     got = _recall(_segment_words, key)
-    if not isinstance(got, dict):
-        got = _read_words(reader, fieldname)
+    if not isinstance(got, WordCounts):
+        got = WordCounts(_read_words(reader, fieldname))
         _remember(_segment_words, key, got, WORDS_CACHE)
     return got
 
 
-def _read_words(reader, fieldname: str) -> dict[str, int]:
+def _read_words(reader, fieldname: str) -> Iterator[tuple[str, int]]:
     if fieldname not in reader.indexed_field_names():
-        return {}
+        return
     words = lexicon(reader, fieldname)
     items: Iterable[tuple[bytes, int]]
     if words is not None:
@@ -324,10 +403,8 @@ def _read_words(reader, fieldname: str) -> dict[str, int]:
     # a big segment keeps the words of two papers or more (its words of one paper are mostly slips and
     # half its vocabulary); a small one keeps every word, which counts with the other segments' and fields'
     least = MIN_SUGGESTION_DF if reader.doc_count_all() >= BIG_SEGMENT else 1
-    out: dict[str, int] = {}
     for btext, df in items:
         if df >= least and len(btext) >= MIN_SUGGESTION_LENGTH:
             text = btext.decode("utf-8")
             if text.isalpha():
-                out[text] = df
-    return out
+                yield text, df
