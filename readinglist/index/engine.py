@@ -73,7 +73,7 @@ OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a f
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
-CLOSEST_WORD_SHARE = 3  # in the closest matches a word missing costs the best score / this (see rank_keys)
+CLOSEST_WORD_SHARE = 10  # in the closest matches a word missing costs the best score / this (see rank_keys)
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
 # freed to the system: glibc would keep it, and the window would hold each big search's peak

@@ -22,13 +22,16 @@ from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 # terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
 # 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key;
 # 7: priority (and the states queued, skipped); 8: positions as varint deltas (CompactPositions), id not stored;
-# 9: posting blocks in patches.encode_block's binary form, not pickled
-SCHEMA_VERSION = 9
+# 9: posting blocks in patches.encode_block's binary form, not pickled; 10: a derived title weighs less
+SCHEMA_VERSION = 10
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
 HIGHLIGHTED_FIELDS = {"title", "abstract", "authors", "note"}
 TITLE_BOOST = 3.0
+# a title derived from the abstract (none imported, none the user's) holds the abstract's words again: its
+# words weigh this much, as a title's weigh TITLE_BOOST (see _document)
+DERIVED_TITLE_WEIGHT = 0.2
 
 
 def _varint(n: int) -> bytes:
@@ -111,8 +114,11 @@ def schema_fingerprint(schema: Schema) -> str:
 
 def _document(
     pid: int, title: str, abstract: str, authors: list[str], tags: list[str], note: str, venue: str,
-    year: int | None, state: str, priority: int | None = None,
+    year: int | None, state: str, priority: int | None = None, derived_title: bool = False,
 ) -> dict[str, object]:  # fmt: skip
+    """A derived title gets a document boost (Whoosh's `_title_boost`, multiplied into its postings'
+    weights): boosted as a real title is, it ranked any paper whose derived title repeats a pasted title's
+    words above the paper that title is of."""
     doc: dict[str, object] = {
         "id": str(pid),
         "pid": pid,
@@ -127,13 +133,18 @@ def _document(
     }
     if year:
         doc["year"] = year
+    if derived_title:
+        doc["_title_boost"] = DERIVED_TITLE_WEIGHT / TITLE_BOOST
     return doc
 
 
 def document(p: Paper) -> dict[str, object]:
-    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state, p.priority)
+    derived = not p.user_title and not p.raw_title.strip()
+    return _document(p.id, p.title, p.plain_abstract, p.authors, p.tags, p.note, p.venue, p.year, p.state, p.priority,
+                     derived_title=derived)  # fmt: skip
 
 
 def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
     """The document of a just-imported paper, from what the import prepared (no read-back from SQLite)."""
-    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, DEFAULT_STATE)
+    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, DEFAULT_STATE,
+                     derived_title=not p.title.strip())  # fmt: skip
