@@ -361,7 +361,7 @@ def _import_source(
                     chunk.append(to_new_paper(r, h))
                     notes.append((r.state or DEFAULT_STATE, r.priority, r.note))
                     chars += _size(r)
-                    if len(chunk) >= (CHUNK if added_ids else FIRST_CHUNK) or chars >= CHUNK_CHARS:
+                    if len(chunk) >= (CHUNK if added_ids else min(CHUNK, FIRST_CHUNK)) or chars >= CHUNK_CHARS:
                         store_chunk()
                         chunk, notes, chars = [], [], 0
                 if chunk:
