@@ -37,6 +37,7 @@ Progress = Callable[[int, int, str], None]
 BUNDLED_PREFIX = "bundled:"
 CHUNK = 2000  # papers prepared, stored and handed to the index writer at a time
 CHUNK_CHARS = 8 * 1024 * 1024  # … or fewer, when their text is this long
+FIRST_CHUNK = 512  # the first chunk is smaller: the index's writer processes get work sooner
 
 
 @dataclass
@@ -395,7 +396,7 @@ def _import_source(
                     chunk.append(to_new_paper(r, h))
                     notes.append((r.state or DEFAULT_STATE, r.priority, r.note))
                     chars += _size(r)
-                    if len(chunk) >= CHUNK or chars >= CHUNK_CHARS:
+                    if len(chunk) >= (CHUNK if added_ids else min(CHUNK, FIRST_CHUNK)) or chars >= CHUNK_CHARS:
                         store_chunk()
                         chunk, notes, chars = [], [], 0
                 if chunk:

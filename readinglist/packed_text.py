@@ -50,9 +50,15 @@ def pack(text: str) -> str | bytes:
     if len(text) < 64:
         return text
     raw = text.encode("utf-8")
-    c = zlib.compressobj(_LEVEL, zlib.DEFLATED, _WBITS, 8, zlib.Z_DEFAULT_STRATEGY, dictionary(_VERSION))
+    c = _primed().copy()  # the same bytes as a new compressor given the dictionary, without reading it again
     packed = bytes([_VERSION]) + c.compress(raw) + c.flush()
     return packed if len(packed) < len(raw) else text
+
+
+@cache
+def _primed() -> zlib._Compress:
+    """A compressor that has taken in the dictionary and nothing else; each abstract is packed by a copy."""
+    return zlib.compressobj(_LEVEL, zlib.DEFLATED, _WBITS, 8, zlib.Z_DEFAULT_STRATEGY, dictionary(_VERSION))
 
 
 def unpack(value: str | bytes | None) -> str:

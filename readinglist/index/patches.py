@@ -62,6 +62,7 @@ def apply(notify: Callable[[str], None] | None = None) -> bool:
                 _patch_fuzzy()
                 _patch_positions()
                 _patch_postings()
+                _patch_add_postings()
             else:
                 _state["message"] = mismatch_message()
         message = _state["message"]
@@ -445,6 +446,201 @@ def _patch_postings() -> None:
     writer._readinglist_patched = True
     writer._readinglist_original = original_write  # for the test that compares the two
     _patch_inlined()
+
+
+def _patch_add_postings() -> None:
+    """Writing a segment's postings is most of what an import's indexing workers do, and Whoosh does it a
+    posting at a time: its pool sorts every posting as a 5-tuple (field, term, docnum, weight, value), then
+    FieldWriter.add_postings makes four calls and a length lookup per posting. The pool now keeps each
+    term's postings together (`GroupedPostingPool`: only the terms are sorted), and W3FieldWriter.add_postings
+    takes a term's postings at once and fills the postings writer's buffers a block at a time (the block
+    statistics as add_posting keeps them): the same calls per term and per block, the same bytes, the pool
+    spilling to the same run files at the same sizes. Any other writer goes to Whoosh."""
+    from whoosh import writing
+    from whoosh.codec import whoosh3 as w3
+
+    if getattr(w3.W3FieldWriter, "_readinglist_patched", False):
+        return
+    original = w3.W3FieldWriter.add_postings
+
+    def add_postings(self: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -> None:
+        if type(self) is not w3.W3FieldWriter or type(self._codec) is not w3.W3Codec:
+            return original(self, schema, lengths, items)
+        write_postings(self, schema, lengths, items)
+
+    w3.W3FieldWriter.add_postings = add_postings
+    w3.W3FieldWriter._readinglist_patched = True
+    w3.W3FieldWriter._readinglist_original = original  # for the test that compares the two
+    writing._readinglist_original_pool = writing.PostingPool
+    writing.PostingPool = _grouped_pool_class()  # what SegmentWriter makes its pool of
+
+
+class _Groups:
+    """A pool's postings in order: iterated, Whoosh's (field, term, docnum, weight, value) tuples; `groups()`,
+    ((field, term), its tuples) a term at a time (what write_postings reads)."""
+
+    def __init__(self, fields: dict[str, dict[bytes, list[tuple]]]):
+        self._fields = fields
+
+    def groups(self) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
+        for fieldname in sorted(self._fields):
+            terms = self._fields[fieldname]
+            for btext in sorted(terms):
+                rows = terms[btext]
+                rows.sort()  # in docnum order already (documents are added in order): a pass to check
+                yield (fieldname, btext), rows
+
+    def __iter__(self) -> Iterator[tuple]:
+        for _, rows in self.groups():
+            yield from rows
+
+
+@lru_cache(maxsize=1)
+def _grouped_pool_class() -> type:
+    from whoosh.externalsort import dump
+    from whoosh.writing import PostingPool
+
+    class GroupedPostingPool(PostingPool):
+        """Whoosh's PostingPool keeping each term's postings in one list: sorting the terms, not the postings,
+        gives the same order. Its size is counted as Whoosh counts it, so it spills to a run at the same
+        points, and a run holds the same items."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            self._fields: dict[str, dict[bytes, list[tuple]]] = {}
+            super().__init__(*args, **kwargs)
+
+        @property
+        def current(self) -> list[tuple]:  # Whoosh's sorting pool keeps its items here
+            return list(_Groups(self._fields))
+
+        @current.setter
+        def current(self, items: list[tuple]) -> None:
+            self._fields = {}
+            for item in items:
+                self._fields.setdefault(item[0], {}).setdefault(item[1], []).append(item)
+
+        def add(self, item: tuple) -> None:
+            fieldname = item[0]
+            terms = self._fields.get(fieldname)
+            if terms is None:
+                self.fieldnames.add(fieldname)
+                terms = self._fields[fieldname] = {}
+            self.currentsize += 150 + len(fieldname) + len(item[1]) * 2 + len(item[4] or "")  # PostingPool.add's
+            if self.currentsize > self.limit:
+                self.save()
+                terms = self._fields.setdefault(fieldname, {})
+            rows = terms.get(item[1])
+            if rows is None:
+                terms[item[1]] = [item]
+            else:
+                rows.append(item)
+
+        def save(self) -> None:
+            if self._fields:
+                path, f = self._new_run()
+                for item in _Groups(self._fields):
+                    dump(item, f, 2)
+                f.close()
+                self._add_run(path)
+                self._fields = {}
+            self.currentsize = 0
+
+        def items(self, maxfiles: int = 128) -> Any:
+            if not self.runs:
+                return _Groups(self._fields)
+            return super().items(maxfiles)
+
+    return GroupedPostingPool
+
+
+def _term_groups(items: Iterable[tuple]) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
+    if isinstance(items, _Groups):
+        yield from items.groups()
+        return
+    from itertools import groupby
+    from operator import itemgetter
+
+    for key, group in groupby(items, key=itemgetter(0, 1)):
+        yield key, list(group)
+
+
+def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -> None:
+    """base.FieldWriter.add_postings for a W3FieldWriter, a term at a time (see _patch_add_postings)."""
+    from whoosh.codec.base import OutOfOrderError
+    from whoosh.codec.whoosh3 import W3PerDocReader, W3PostingsWriter
+
+    def per_posting(fieldname: str) -> Callable[[list[int]], list[Any]]:
+        """The field's length of each document, as lengths.doc_field_length gives it."""
+        if lengths is None:
+            return lambda docnums: [0] * len(docnums)
+        dfl = lengths.doc_field_length
+        raw = None
+        if type(lengths) is W3PerDocReader and getattr(W3PerDocReader, "_readinglist_patched", False):
+            raw = column_lengths(lengths, fieldname, lengths._doccount)
+        if raw is None:
+            return lambda docnums: [dfl(d, fieldname) for d in docnums]
+        table = _length_table()  # the patched reader's answers
+        count = len(raw)
+
+        def lookup(docnums: list[int]) -> list[Any]:
+            if docnums[0] < 0 or docnums[-1] >= count:  # beyond the column: Whoosh's own answer
+                return [dfl(d, fieldname) for d in docnums]
+            return [table[raw[d]] for d in docnums]
+
+        return lookup
+
+    blocklimit = fw._codec._blocklimit
+    lastfn: str | None = None
+    lasttext: bytes | None = None
+    lengths_of: Callable[[list[int]], list[Any]] = per_posting("")
+    for (fieldname, btext), group in _term_groups(items):
+        if lastfn is not None and fieldname < lastfn:
+            raise OutOfOrderError(f"Field {lastfn!r} .. {fieldname!r}")
+        if fieldname == lastfn and lasttext and btext < lasttext:
+            raise OutOfOrderError(f"Term {lastfn}:{lasttext!r} .. {fieldname}:{btext!r}")
+        if fieldname != lastfn:
+            if lastfn is not None:
+                fw.finish_field()
+            fw.start_field(fieldname, schema[fieldname])
+            lengths_of = per_posting(fieldname)
+            lastfn, lasttext = fieldname, None
+        rows = group if group[0][2] != -1 else [row for row in group if row[2] != -1]  # -1: a spelling word
+        if not rows:
+            continue
+        docnums = [row[2] for row in rows]
+        fw.start_term(btext)
+        lasttext = btext
+        pw = fw._postwriter
+        lens = lengths_of(docnums)
+        if type(pw) is not W3PostingsWriter or pw._byteids:
+            for (_, _, docnum, weight, value), length in zip(rows, lens, strict=True):
+                fw.add(docnum, weight, b"" if value is None else value, length)
+            fw.finish_term()
+            continue
+        for start in range(0, len(rows), blocklimit):
+            if start:
+                pw._write_block()  # a full block, written when the next posting comes (as add_posting does)
+            block = rows[start : start + blocklimit] if len(rows) > blocklimit else rows
+            pw._ids = array("I", docnums[start : start + blocklimit])
+            ws = [row[3] for row in block]
+            pw._weights = array("f", ws)
+            pw._values = [row[4] for row in block if row[4]]
+            top = max(ws)
+            pw._maxweight = top if top > 0 else 0
+            present = [n for n in lens[start : start + blocklimit] if n]
+            pw._minlength = min(present) if present else None
+            pw._maxlength = max(present) if present else 0
+        fw.finish_term()
+    if lastfn is not None:
+        fw.finish_field()
+
+
+@lru_cache(maxsize=1)
+def _length_table() -> list[Any]:
+    """A length byte's field length as the patched W3PerDocReader.doc_field_length gives it (None for 0)."""
+    from whoosh.util.numeric import byte_to_length
+
+    return [None] + [byte_to_length(b) for b in range(1, 256)]
 
 
 _INLINED = 2  # a TermInfo's flags byte: its one posting follows in encode_block's form (Whoosh: 1, pickled)

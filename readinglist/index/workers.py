@@ -43,6 +43,19 @@ class SpawningMpWriter(multiproc.MpWriter):
         super().__init__(ix, **kwargs)
         self.jobqueue = _SPAWN.Queue(self.procs * 4)
         self.resultqueue = _SPAWN.Queue()
+        for _ in range(self.procs):  # started now, not at the first batch: an interpreter takes a while to
+            self._new_task()  # start, and meanwhile the import prepares its first papers
+
+    def cancel(self) -> None:
+        """Whoosh's cancel only flags its copy of each worker: a spawned worker would wait for a job until
+        the importing process exits. They are stopped instead (what they wrote is the writer's to drop)."""
+        try:
+            for task in self.tasks:
+                if task.is_alive():
+                    task.terminate()
+                task.join(5)
+        finally:
+            super().cancel()
 
     def _new_task(self) -> SpawnedSubWriter:
         task = SpawnedSubWriter(

@@ -1,0 +1,106 @@
+"""An import's index build: segments written a term at a time hold Whoosh's bytes, abstracts packed by a
+copied compressor hold a fresh one's, and the indexing workers start with their writer and stop with it."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from pathlib import Path
+
+import pytest
+from whoosh import index as windex
+from whoosh import writing
+from whoosh.codec import whoosh3
+from whoosh.writing import SegmentWriter
+
+from readinglist import packed_text
+from readinglist.index import patches
+from readinglist.index.schema import _document, make_schema
+
+
+def _documents(count: int) -> list[dict[str, object]]:
+    """Documents with words in many documents (several blocks of postings), in one (an inlined posting),
+    repeated in a field (positions, weights), tags, years and states."""
+    rng = random.Random(5)
+    common = [f"w{n}" for n in range(60)]
+    docs = []
+    for pid in range(1, count + 1):
+        words = [*rng.choices(common, k=rng.randint(5, 80)), f"only{pid}"]
+        title = " ".join(rng.choices(common, k=rng.randint(1, 9)))
+        authors = [f"Author {rng.randint(1, 40)}", f"Écrivain {pid}"]
+        tags = rng.sample(["vision", "must read", "rl"], k=rng.randint(0, 2))
+        docs.append(_document(pid, title, " ".join(words), authors, tags, "a note" if pid % 7 == 0 else "",
+                              "NeurIPS", 1990 + pid % 30, "new", pid % 3 or None))  # fmt: skip
+    return docs
+
+
+def _segment_files(folder: Path, docs: list[dict[str, object]], limitmb: float) -> tuple[dict[str, bytes], int]:
+    ix = windex.create_in(str(folder), make_schema())
+    writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+    for doc in docs:
+        writer.add_document(**doc)
+    runs = len(writer.pool.runs)
+    writer._finalize_segment()
+    segment = writer.get_segment().segment_id()
+    files = {p.name.replace(segment, ""): p.read_bytes() for p in folder.iterdir() if segment in p.name}
+    return files, runs
+
+
+@pytest.mark.parametrize("limitmb", [64, 0.05])  # held whole; spilled to run files and merged
+def test_postings_written_a_term_at_a_time_are_whooshs_bytes(tmp_path, limitmb):
+    """The grouped pool and the term-at-a-time add_postings against Whoosh's pool and add_postings: the
+    same term table, postings and columns, byte for byte, and the same number of run files."""
+    assert patches.apply()
+    docs = _documents(700)
+    ours = (whoosh3.W3FieldWriter.add_postings, writing.PostingPool)
+    theirs = (whoosh3.W3FieldWriter._readinglist_original, writing._readinglist_original_pool)
+    assert ours != theirs
+    try:
+        whoosh3.W3FieldWriter.add_postings, writing.PostingPool = theirs
+        (tmp_path / "whoosh").mkdir()
+        want, want_runs = _segment_files(tmp_path / "whoosh", docs, limitmb)
+    finally:
+        whoosh3.W3FieldWriter.add_postings, writing.PostingPool = ours
+    (tmp_path / "ours").mkdir()
+    got, runs = _segment_files(tmp_path / "ours", docs, limitmb)
+    assert (runs > 1) == (limitmb < 1) and runs == want_runs
+    assert {".trm", ".pst", ".pid.col", "._abstract_len.col"} <= set(got)
+    assert got == want
+
+
+def test_a_pool_read_back_in_whooshs_order(tmp_path):
+    """The grouped pool iterated as Whoosh's items: every posting once, sorted as Whoosh sorts them."""
+    assert patches.apply()
+    ix = windex.create_in(str(tmp_path), make_schema())
+    writer = SegmentWriter(ix, _lk=False, limitmb=64, compound=False)
+    for doc in _documents(50):
+        writer.add_document(**doc)
+    items = list(writer.pool.items())
+    assert items == sorted(items) and len(items) > 500
+    writer.cancel()
+
+
+def test_an_abstract_packed_by_a_copied_compressor_is_a_fresh_compressors_bytes():
+    rng = random.Random(3)
+    words = ["we", "propose", "a", "method", "for", "learning", "deep", "neural", "networks", "on", "graphs"]
+    packed = 0
+    for n in range(200):
+        text = " ".join(rng.choices(words, k=rng.randint(5, 300))) + f" ({n}) é ∑"
+        raw = text.encode("utf-8")
+        c = zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY, packed_text.dictionary(1))
+        fresh = bytes([1]) + c.compress(raw) + c.flush()
+        assert packed_text.pack(text) == (fresh if len(text) >= 64 and len(fresh) < len(raw) else text)
+        assert packed_text.unpack(packed_text.pack(text)) == text
+        packed += isinstance(packed_text.pack(text), bytes)
+    assert packed > 150
+
+
+def test_an_imports_workers_start_with_its_writer_and_stop_when_it_is_cancelled(lib):
+    """Started with the writer (not at its first batch of documents), and stopped by a cancel: Whoosh's
+    cancel only flagged its copies of them, and a spawned worker waited for work until the app quit."""
+    writer = lib.updater.begin_bulk(5000)
+    tasks = list(writer.tasks)
+    assert len(tasks) == 2 and all(t.is_alive() for t in tasks)
+    lib.updater.cancel_bulk(writer)
+    assert not any(t.is_alive() for t in tasks)
+    assert lib.search("").ids  # the index is as it was
