@@ -392,10 +392,9 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
                 failed += 1
                 continue
             print(outcome.line())
-            for line in outcome.details() if isinstance(outcome, MergeSummary) else []:
-                print(f"  {line}", file=sys.stderr)
-            for warning in [] if isinstance(outcome, MergeSummary) else outcome.warnings:
-                print(f"  warning: {warning}", file=sys.stderr)
+            prefix = "  " if isinstance(outcome, MergeSummary) else "  warning: "  # a merge's details are not warnings
+            for line in outcome.warnings:
+                print(f"{prefix}{line}", file=sys.stderr)
         return 1 if failed else 0
     if cmd in ("list", "search"):
         limit = None

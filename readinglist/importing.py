@@ -146,7 +146,7 @@ def import_files(
     was before that file; files before it stay imported. With `failures`, its failure is added there instead
     and the next files are imported."""
     context = ImportContext(limits=limits or DEFAULT_LIMITS)
-    bib_files = _prescanned(files, context) if len(files) > 1 else {}
+    opened = _prescanned(files, context) if len(files) > 1 else {}
     summaries = []
     for n, f in enumerate(files):
         path = Path(f)
@@ -154,7 +154,7 @@ def import_files(
         if progress:
             progress(0, 0, label)
         try:
-            source = bib_files.get(n) or open_file(path, context)
+            source = opened.get(n) or open_file(path, context)
             location = BUNDLED_PREFIX + path.name if bundled else str(path.resolve())
             # a file imported before has papers to match its records to: only then are they kept per record
             scan = _scan(source, progress, cancel, label, store, per_record=store.has_source(location))
@@ -177,17 +177,15 @@ def import_files(
 
 
 def _prescanned(files: Sequence[Path | str], context: ImportContext) -> dict[int, SourceFile]:
-    """The import's .bib files, each with what it defines for the others read (SourceFile.prescan), by their
-    place among `files`. A file that cannot be opened is left to its turn, which says why."""
+    """The import's files opened, by their place among `files`, each .bib file with what it defines for the
+    others read (SourceFile.prescan). A file that cannot be opened is left to its turn, which says why."""
     out = {}
     for n, f in enumerate(files):
         try:
-            source = open_file(Path(f), context)
+            out[n] = source = open_file(Path(f), context)
         except ImportFailure:
             continue
-        if source.kind == "bibtex":
-            source.prescan()
-            out[n] = source
+        source.prescan()
     return out
 
 

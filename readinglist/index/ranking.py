@@ -913,8 +913,8 @@ def ranked(scores: Scores, limit: int | None = None, order: Sequence[int] | None
         else:
             best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -tie(item[0])))
         return [d for d, _ in best]
-    if order is not None and not isinstance(order, list) and len(scores) >= ARRAY_SORT_FROM:
-        import numpy as np  # `order` is then an array (Index.tie_order): sorted in C, with no Python key
+    if order is not None and not isinstance(order, list):
+        import numpy as np  # an array (Index._tie_order gives one from ARRAY_SORT_FROM matches): sorted in C
 
         docs = np.fromiter(scores.keys(), np.int64, len(scores))
         values = np.fromiter(scores.values(), np.float64, len(scores))
