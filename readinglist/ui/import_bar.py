@@ -181,7 +181,10 @@ class ImportBar(QWidget):
         self.finished.emit(summaries if summaries or not failures else failures[0])
 
     def _tell_failures(self, failures: list[ImportFailure], imported: bool) -> None:
-        texts = [f"Could not import {exc.path}:\n\n{_problem(exc)}" for exc in failures]
+        texts = [
+            f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")
+            for exc in failures
+        ]
         rest = " The other files were imported." if imported else ""
         tail = (
             "The library was not changed by this file."
@@ -194,14 +197,9 @@ class ImportBar(QWidget):
         self._stop()
         if isinstance(exc, ImportCancelled):
             self._notice.show_message("Import cancelled; the library is unchanged.", 10000)
+        elif isinstance(exc, ImportFailure):  # (a file's own failure comes to _done, in its list)
+            self._tell_failures([exc], imported=False)
         else:
-            if isinstance(exc, ImportFailure):
-                text = f"Could not import {exc.path}:\n\n{_problem(exc)}"
-            else:
-                text = f"Import failed: {exc}"
-            QMessageBox.critical(self.window(), "Import", text + "\n\nThe library was not changed by this file.")
+            text = f"Import failed: {exc}\n\nThe library was not changed by this file."
+            QMessageBox.critical(self.window(), "Import", text)
         self.finished.emit(exc)
-
-
-def _problem(exc: ImportFailure) -> str:
-    return exc.problem + (f" (line {exc.line})" if exc.line else "")
