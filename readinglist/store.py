@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import TypeVar
 
 from readinglist import citekeys
@@ -539,6 +539,26 @@ def unwritable(path: Path) -> str | None:
     return None
 
 
+class ThreadSlots:
+    """Per-thread state (a thread's connection, its transaction depth, the counts kept beside it) keyed by the
+    OS thread, not by Python's thread state: Qt's pool threads run each task under a new thread state (PySide
+    takes the interpreter lock with PyGILState_Ensure and its release deletes the state), so a threading.local
+    lost its connection after every task and each search opened another, never closed: two file descriptors
+    and a page cache per keystroke until the process ran out of either."""
+
+    def __init__(self) -> None:
+        self._slots: dict[int, SimpleNamespace] = {}
+        self._lock = threading.Lock()
+
+    def current(self) -> SimpleNamespace:
+        ident = threading.get_ident()
+        slot = self._slots.get(ident)
+        if slot is None:
+            with self._lock:
+                slot = self._slots.setdefault(ident, SimpleNamespace())
+        return slot
+
+
 class Store:
     def __init__(self, path: Path, read_only: bool = False, reason: str | None = None):
         self.path = Path(path)
@@ -547,7 +567,7 @@ class Store:
         # what a refused write says: another window has the library, or its disk is read-only
         self.read_only_reason = reason or (f"{self.path} is read-only: {why}" if why else None)
         self._immutable = False  # set where SQLite cannot create the WAL's shared-memory file (see _connect)
-        self._local = threading.local()
+        self._threads = ThreadSlots()
         self._write_lock = threading.RLock()
         self._connections: list[sqlite3.Connection] = []
         self._conn_lock = threading.Lock()
@@ -675,7 +695,18 @@ class Store:
                 with suppress(sqlite3.Error):
                     conn.close()
             self._connections.clear()
-        self._local = threading.local()
+        self._threads = ThreadSlots()
+
+    @property
+    def _local(self) -> SimpleNamespace:
+        """This thread's connection and what is kept beside it (see ThreadSlots)."""
+        return self._threads.current()
+
+    @property
+    def connections(self) -> int:
+        """How many connections this store has open (one per thread that has used it)."""
+        with self._conn_lock:
+            return len(self._connections)
 
     def next_rev(self, db: sqlite3.Connection) -> int:
         row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()

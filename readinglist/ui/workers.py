@@ -55,6 +55,9 @@ class Runner(QObject):
         self.pool: QThreadPool | SynchronousPool = QThreadPool(self)
         if isinstance(self.pool, QThreadPool):
             self.pool.setMaxThreadCount(threads)
+            # the threads live as long as the runner: the store keeps a connection per thread, and a pool
+            # that retired idle threads after 30 s would leave one behind with each
+            self.pool.setExpiryTimeout(-1)
         self._relay = _Relay(self)
         self._relay.done.connect(self._deliver)
         self._relay.failed.connect(self._fail)
