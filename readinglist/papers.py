@@ -344,6 +344,9 @@ class SearchResult:
     # how the query was read where it differs from what was typed, one sentence each, to show as they are
     # (e.g. a prefix matching thousands of words searched for its most frequent ones)
     notes: list[str] = field(default_factory=list)
+    # the last word, when no paper had every word as typed (or it was rare) and it was read as the start of a
+    # word: the word perhaps still being typed ("gaussian proc")
+    started: str | None = None
     unindexed: int = 0  # committed changes this search could not see: another process held the index
 
 

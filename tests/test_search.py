@@ -410,3 +410,58 @@ def test_papers_that_match_equally_come_in_the_order_they_were_added(tmp_path):
     assert lib.search("venue:wombat").ids == sorted(added)
     assert lib.search("year:2020", limit=3).ids == sorted(added)[:3]
     lib.close()
+
+
+# ---- the word being typed ----
+
+
+def _typing_library(tmp_path) -> Library:
+    papers = [
+        {"title": f"Gaussian process regression {i}", "abstract": "A Gaussian process prior over functions."}
+        for i in range(3)
+    ]
+    papers += [
+        {"title": "Sequential decisions", "abstract": "Markov decision pro- ces ses, as the scan kept it."},
+        {"title": "Neural networks for speech", "abstract": "Neural networks read speech."},
+        {"title": "Neural networks for vision", "abstract": "Neural networks see; the netw ork layer."},
+    ]
+    papers += [{"title": f"Filler {i}", "abstract": "Kernel methods for data."} for i in range(10)]
+    f = tmp_path / "typing.jsonl"
+    f.write_text("".join(json.dumps(p) + "\n" for p in papers))
+    lib = Library.open(tmp_path / "typing", seed=False)
+    lib.import_files([f])
+    return lib
+
+
+def test_a_last_word_no_paper_has_beside_the_others_is_read_as_the_start_of_one(tmp_path):
+    """ "gaussian proces": "proces" is a word here (a line-break hyphen's leftover), but no paper has it beside
+    "gaussian": the word being typed reads as a prefix, and the Gaussian process papers come, not the closest
+    matches with one word of two."""
+    lib = _typing_library(tmp_path)
+    try:
+        for text in ("gaussian proc", "gaussian proces"):
+            result = lib.search(text)
+            assert not result.partial
+            assert [p.title for p in lib.papers(result.ids)] == [f"Gaussian process regression {i}" for i in range(3)]
+            assert any("start of a word" in n for n in result.notes)
+            assert "process" in result.terms and result.started == text.split()[-1]  # highlighted as matched
+        typed_on = lib.search("gaussian proces ")  # a space after it: the word is finished, and read as typed
+        assert typed_on.partial and not any("start of a word" in n for n in typed_on.notes)
+        assert lib.search('"gaussian proc').ids == []  # inside a phrase a word is a word
+        # a word no paper has beside it: no reading of the last word finds every word, none is tried
+        assert lib.search("gaussian xyzzy proc").started is None
+    finally:
+        lib.close()
+
+
+def test_a_rare_last_word_keeps_its_papers_and_gains_the_words_it_begins(tmp_path):
+    """ "neural netw": one paper has "netw" (a split word); reading it as a prefix keeps that paper and adds
+    those the reader is typing towards. A common last word is read as typed."""
+    lib = _typing_library(tmp_path)
+    try:
+        titles_found = titles(lib, "neural netw")
+        assert set(titles_found) == {"Neural networks for speech", "Neural networks for vision"}
+        assert titles(lib, "neural networks") == titles(lib, "neural networks", limit=None)
+        assert not any("start of a word" in n for n in lib.search("gaussian process").notes)
+    finally:
+        lib.close()

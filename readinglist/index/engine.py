@@ -74,6 +74,7 @@ TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settl
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
 CLOSEST_WORD_SHARE = 10  # in the closest matches a word missing costs the best score / this (see rank_keys)
+TYPING_PREFIX = 3  # the last word, typed without a space after it, reads as a word's start from this many letters
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
 # freed to the system: glibc would keep it, and the window would hold each big search's peak
@@ -177,7 +178,7 @@ class Index:
         self._pid_array: tuple[list[int], Any] | None = None  # those, as an array (_tie_order)
         self._ranker: Ranker | None = None  # scores queries for the current searcher
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
-        self._cache: dict[tuple[str, int | None], SearchResult] = {}
+        self._cache: dict[tuple[str, int | None, bool], SearchResult] = {}
         self._cached_hits = 0  # the matches the cached results hold
         self.ix: windex.Index | None = None
         self.rev = -1
@@ -475,18 +476,24 @@ class Index:
             except Exception:
                 raise QueryError(f"cannot read that query ({exc})") from None
             notes.append("The query's punctuation was read as plain text.")
-        # keyed by what the query means: closing a phrase's quote or typing a space finds it cached
-        key = (repr(q), limit)
+        # keyed by what the query means: closing a phrase's quote or typing a space finds it cached; a text
+        # whose last word is being typed may read it as a prefix (_as_started), which a space ends: it has a
+        # key of its own, and its result serves the text with the space too unless a prefix was read
+        typing = _typing_word(text) is not None
+        key = (repr(q), limit, typing)
         with self._search_lock:
             self._see_other_writers()  # the cache holds this searcher's results: another process's commit
             cached = self._cache.get(key)  # (the command line, an import's child) makes them stale
+            if cached is None and not typing:
+                cached = self._cache.get((repr(q), limit, True))
+                cached = None if cached is None or cached.started else cached
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)
         with self.searching():
             assert self._ranker is not None
             ranker, work = self._ranker, self._ranker.work
             try:
-                result = self._search(q, text, limit, state, tag, notes)
+                result = self._search(q, text, limit, state, tag, notes, within)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
@@ -528,12 +535,23 @@ class Index:
         return out, total
 
     def _search(
-        self, q: query.Query, text: str, limit: int | None, state: str | None, tag: str | None, notes: list[str]
-    ) -> SearchResult:
+        self, q: query.Query, text: str, limit: int | None, state: str | None, tag: str | None, notes: list[str],
+        within: str = "",
+    ) -> SearchResult:  # fmt: skip
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         resolved = resolve(q, vocabulary)
-        found = ranker.evaluate(resolved, settled=self._settled_words(text))
+        settled = self._settled_words(text)
+        found = ranker.evaluate(resolved, settled=settled)
+        started_word = None
+        if (started := self._as_started(text, state, tag, within, resolved, bool(found))) is not None:
+            as_typed = (list(ranker.notes), dict(ranker.expanded))
+            more = ranker.evaluate(started[1], settled=settled)
+            if len(more) > len(found):  # else the word as typed (and a correction of it) says as much
+                q, resolved, found, started_word = started[0], started[1], more, started[2]
+                notes.append(f"“{started_word}” read as the start of a word.")
+            else:
+                ranker.notes, ranker.expanded = as_typed
         notes += ranker.notes
         expanded = dict(ranker.expanded)
         words, required, excluded = split_words(resolved)
@@ -583,6 +601,7 @@ class Index:
             corrections=corrections,
             unknown=[w for w, f in typed.items() if f == 0 and w not in corrections],
             notes=notes,
+            started=started_word,
         )
 
     def _corrections(
@@ -641,6 +660,30 @@ class Index:
             if found and word not in typed_somewhere and (meant := stem_slip(word, found)) is not None:
                 out[word] = meant
         return out
+
+    def _as_started(
+        self, text: str, state: str | None, tag: str | None, within: str, resolved: query.Query, found: bool
+    ) -> tuple[query.Query, query.Query, str] | None:
+        """The query with its last word read as a prefix, resolved, and that word — for a word still being
+        typed ("gaussian proc", "neural netw") or cut short ("gaussian proces"): when no paper has every word
+        as typed, or when the last word is one of at most RARE_DF papers' (a slip, or a line-break hyphen's
+        leftover: "proces", "netw"), whose papers the prefix keeps. Only a plain last word with no space
+        after it, outside a phrase and any syntax."""
+        word = _typing_word(text)
+        if word is None:
+            return None
+        folded = [t.text for t in _ANALYZER(word)]
+        typed = self._typed_words(resolved)
+        if len(folded) != 1 or any(not n for w, n in typed.items() if w != folded[0]):
+            return None  # another word no paper has: no reading of the last one finds every word
+        if found and typed.get(folded[0], 0) > RARE_DF:
+            return None
+        assert self._vocabulary is not None
+        try:
+            widened = self.parse(text + "*", state, tag, within)
+        except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
+            return None
+        return widened, resolve(widened, self._vocabulary), word
 
     @staticmethod
     def _settled_words(text: str) -> set[str]:
@@ -788,6 +831,18 @@ def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]
 
 
 _ANALYZER = WordAnalyzer()
+_LAST_WORD_RE = re.compile(rf"(?:^|\s)([^\W\d_]{{{TYPING_PREFIX},}})$")
+
+
+def _typing_word(text: str) -> str | None:
+    """The plain word a query ends on with no space after it (the word perhaps still being typed), outside
+    a phrase and any syntax; None if there is none."""
+    last = _LAST_WORD_RE.search(text)
+    if last is None or text.count('"') % 2 or _SYNTAX_RE.search(last.group(1)):
+        return None
+    return last.group(1)
+
+
 _SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?:' + "|".join(KNOWN_FIELDS) + r"):)")
 
 
