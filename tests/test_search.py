@@ -425,6 +425,13 @@ def _typing_library(tmp_path) -> Library:
         {"title": "Neural networks for speech", "abstract": "Neural networks read speech."},
         {"title": "Neural networks for vision", "abstract": "Neural networks see; the netw ork layer."},
     ]
+    papers += [
+        {"title": "Support vector method for novelty detection", "abstract": "One class of data is learnt."},
+        {
+            "title": "Novelty detection methods for support vector machines",
+            "abstract": "Novelty detection, support vector method: novelty detection for support vector method.",
+        },
+    ]
     papers += [{"title": f"Filler {i}", "abstract": "Kernel methods for data."} for i in range(10)]
     f = tmp_path / "typing.jsonl"
     f.write_text("".join(json.dumps(p) + "\n" for p in papers))
@@ -463,5 +470,19 @@ def test_a_rare_last_word_keeps_its_papers_and_gains_the_words_it_begins(tmp_pat
         assert set(titles_found) == {"Neural networks for speech", "Neural networks for vision"}
         assert titles(lib, "neural networks") == titles(lib, "neural networks", limit=None)
         assert not any("start of a word" in n for n in lib.search("gaussian process").notes)
+    finally:
+        lib.close()
+
+
+def test_a_pasted_title_cut_short_finds_its_paper_first(tmp_path):
+    """The title-phrase bonus looks for the title the words begin ("… Novelty Detectio" as "… Novelty
+    Detection"): the paper with that title comes before one whose abstract repeats the words."""
+    lib = _typing_library(tmp_path)
+    try:
+        found = titles(lib, "Support Vector Method for Novelty Detectio")
+        assert found[:2] == [
+            "Support vector method for novelty detection",
+            "Novelty detection methods for support vector machines",
+        ]
     finally:
         lib.close()

@@ -577,7 +577,10 @@ class Index:
                 expanded.update(ranker.expanded)
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
         keys = rank_keys(found, stem_only, counts, fit and partial)
-        phrase = title_phrase(correction if partial and correction else text)
+        phrase_text = correction if partial and correction else text
+        if started_word is not None and (completed := _completion(started_word, expanded, ranker)):
+            phrase_text = text[: len(text) - len(started_word)] + completed  # a title the words begin
+        phrase = title_phrase(phrase_text)
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
             bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids))
@@ -832,6 +835,19 @@ def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int]
 
 _ANALYZER = WordAnalyzer()
 _LAST_WORD_RE = re.compile(rf"(?:^|\s)([^\W\d_]{{{TYPING_PREFIX},}})$")
+
+
+def _completion(word: str, expanded: dict[query.Query, set[bytes]], ranker: Ranker) -> str | None:
+    """The title word most titles hold of those a word read as a prefix matched ("detectio" → "detection"):
+    what the title-phrase bonus looks for in its place."""
+    folded = [t.text for t in _ANALYZER(word)]
+    words = [
+        w.decode("utf-8")
+        for leaf, found in expanded.items()
+        if isinstance(leaf, query.Prefix) and leaf.fieldname == "title" and folded and leaf.text == folded[0]
+        for w in found
+    ]
+    return max(words, key=lambda w: (ranker.doc_frequency("title", w), w), default=None)
 
 
 def _typing_word(text: str) -> str | None:
