@@ -1009,3 +1009,13 @@ def test_a_lower_case_term_found_by_its_initials_is_not_the_name():
         "mapping (SLAM) framework for service robots."
     )
     assert not t.startswith("SLAM:"), t
+
+
+def test_the_paper_itself_is_not_a_contribution_phrase():
+    # "In this paper, a novel approach is proposed": the passive's first phrase was "paper" ("Paper for CNNs")
+    t = derive_title(
+        "Convolutional neural networks (CNNs) generalize poorly to unseen domains. Domain generalization learns "
+        "from source domains. In this paper, a novel approach is proposed based on mixing instance-level feature "
+        "statistics. Our method, termed MixStyle, is motivated by image style."
+    )
+    assert not t.split(": ")[-1].lower().startswith("paper"), t

@@ -212,7 +212,7 @@ EMPTY_HEADS = _words(
     explanation treatment account number range variety kind type form aspect property point issue gap
     phenomenon role impact risk contribution idea concept observation connection relationship choice reading
     trick feasibility set series lot two three four five several theory progress advance state-of-the-art
-    extension generalization understanding light attempt effort direction"""
+    extension generalization understanding light attempt effort direction paper work article manuscript"""
 )
 # what "we" do that reports, compares or uses rather than contributes ("we show", "we evaluate", "we use"),
 # and words that may stand after "we" without being its verb: not the verb of a sentence that states a
