@@ -115,10 +115,11 @@ def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
     "… is proposed"."""
     best: tuple[int, int, bool] | None = None
     lows, tags = s.lows, s.tags
+    if not _CONTRIBUTION.isdisjoint(lows):  # "Our main contribution is a characterization of …": what it is
+        best = next(((3, i + 2, False) for i, low in enumerate(lows) if low in _CONTRIBUTION
+                     and _our_contribution_is(lows, i)), None)  # fmt: skip
     for i, low in enumerate(lows):
         if low not in CUE_VERBS:
-            if best is None and low in _CONTRIBUTION and _our_contribution_is(lows, i):
-                best = (3, i + 2, False)  # "Our main contribution is a characterization of …": what it is
             continue
         subject = i >= 1 and (lows[i - 1] in ("we", "paper", "work", "study", "article", "here")
                               or (i >= 2 and lows[i - 2] == "we" and tags[i - 1] == "X")
