@@ -314,7 +314,7 @@ def _combined(ab: Abstract, heads: list[Candidate], tails: list[Candidate], budg
     top = ranked[:3]
     inside = sum(h.sub for h in top)
     if inside:  # phrases inside a contribution sentence leave room for the sentences' objects too
-        top += [h for h in ranked[3:] if not h.sub][: min(2, inside)]
+        top += [h for h in ranked[3:] if not h.sub][: min(1, inside)]
     ends = [(t, _start(t), any(p.idx for p in t.pieces), "for " + _tail_text(t), _carried(t))
             for t in sorted(tails, key=lambda c: -c.score)[:3]]  # fmt: skip
     for h in top:
