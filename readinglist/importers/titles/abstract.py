@@ -101,6 +101,7 @@ def worth_features(ab: Abstract, key: str, word: str) -> list[float]:
 _LOG_COUNT = tuple(math.log(c) if c else 0.0 for c in range(6))
 _PUNCTUATION = re.compile(r"[,.;:!?()\[\]{}\"“”‘’'«»/|<>=+*&%$#@^~`_]")
 _HINTS = CUE_WORDS | PASSIVE_CUES | NAMING
+_CONTRIBUTION = frozenset(("contribution", "contributions"))
 
 
 def after_we(s: Sentence, i: int) -> bool:
@@ -114,6 +115,9 @@ def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
     "… is proposed"."""
     best: tuple[int, int, bool] | None = None
     lows, tags = s.lows, s.tags
+    if not _CONTRIBUTION.isdisjoint(lows):  # "Our main contribution is a characterization of …": what it is
+        best = next(((3, i + 2, False) for i, low in enumerate(lows) if low in _CONTRIBUTION
+                     and _our_contribution_is(lows, i)), None)  # fmt: skip
     for i, low in enumerate(lows):
         if low not in CUE_VERBS:
             continue
@@ -135,6 +139,11 @@ def contribution_cue(s: Sentence) -> tuple[int, int, bool] | None:
                 j += 1
             best = (strength, j, passive)
     return best
+
+
+def _our_contribution_is(lows: list[str], i: int) -> bool:
+    """Does word i ("contribution") open "our (main) contribution is …"?"""
+    return i + 2 < len(lows) and lows[i + 1] in BE and "our" in lows[max(i - 3, 0) : i]
 
 
 def has_cue(s: Sentence) -> bool:

@@ -10,9 +10,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from readinglist.importers.titles.abstract import Abstract, expected_f1, norm
-from readinglist.importers.titles.lexicon import NOT_SUBJECTS, THING
+from readinglist.importers.titles.lexicon import (
+    ARTICLE_LIKE,
+    EMPTY_HEADS,
+    NOT_SUBJECTS,
+    OF_HEADS,
+    THING,
+    WE_REPORT,
+)
 from readinglist.importers.titles.names import Name, find_name, long_end, long_forms, mentions
-from readinglist.importers.titles.phrases import MODIFIER, Piece, chains, good_end, noun_phrase, span, trim
+from readinglist.importers.titles.phrases import (
+    MODIFIER,
+    Piece,
+    chains,
+    good_end,
+    noun_phrase,
+    span,
+    trim,
+)
 from readinglist.importers.titles.tagging import Sentence, is_name, tag
 from readinglist.markup import to_plain
 
@@ -102,62 +117,85 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     return f"{body} {prep} {acr}"
 
 
-@dataclass
+@dataclass(eq=False)
 class Candidate:
     pieces: list[Piece]
     weight: float
     score: float = 0.0
     keys: dict[str, float] = field(default_factory=dict)  # its content words (light stems) and their worth
     named: bool = False  # what the abstract says the introduced name is (its long form, its description)
+    sub: bool = False  # a phrase inside a contribution sentence, not its object
 
     @property
     def text(self) -> str:
         return " ".join(p.text for p in self.pieces)
 
 
-def _carries_a_name(c: Candidate) -> int:
-    """2 when the candidate holds a long form with its acronym ("offline reinforcement learning (RL)"), 1 when
-    it holds an acronym or CamelCase name otherwise, 0 when neither."""
+def _carries_a_name(p: Piece) -> int:
+    """2 when the piece holds a long form with its acronym ("offline reinforcement learning (RL)"), 1 when
+    it holds an acronym or CamelCase name otherwise, 0 when neither (worked out once a piece)."""
+    if p.name >= 0:
+        return p.name
     out = 0
-    for p in c.pieces:
-        tags, words = p.sent.tags, p.sent.words
-        for i in p.idx:
-            if tags[i] == "M" and is_name(words[i]):
-                if i and tags[i - 1] == "(":
-                    return 2
-                out = 1
+    tags, words = p.sent.tags, p.sent.words
+    for i in p.idx:
+        if tags[i] == "M" and is_name(words[i]):
+            if i and tags[i - 1] == "(":
+                out = 2
+                break
+            out = 1
+    p.name = out
     return out
 
 
 def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
     for c in cands:
-        keys: dict[str, float] = {}
-        for p in c.pieces:
+        pieces = c.pieces
+        named = 0
+        for p in pieces:
             if p.keys is None:
                 p.keys = ab.keys(p.sent, p.idx)
-            for k, w in p.keys.items():
-                keys.setdefault(k, w)
+            if named < 2:
+                n = _carries_a_name(p)
+                if n > named:
+                    named = n
+        keys = pieces[0].keys or {}
+        if len(pieces) > 1:
+            keys = dict(keys)
+            for p in pieces[1:]:
+                for k, w in (p.keys or {}).items():
+                    if k not in keys:
+                        keys[k] = w
         c.keys = keys
-        c.score = expected_f1(list(keys.values())) * c.weight
-        c.score *= NAMED_PHRASE_WEIGHT[_carries_a_name(c)]
+        c.score = expected_f1(list(keys.values())) * c.weight * NAMED_PHRASE_WEIGHT[named]
     return cands
 
 
 # How much a phrase's place counts beside its words (tuned on the development set): a contribution sentence's
 # object ("we propose X"), a study's ("we study X"), a passive's subject ("X is proposed"), the opening's
 # phrases (each later one OPENING_DECAY less), and what the abstract says an introduced name is.
-ROLE_WEIGHT = {"intro": 0.8, "study": 0.76, "passive": 1.0, "opening": 0.85}
+ROLE_WEIGHT = {"intro": 0.8, "study": 0.76, "passive": 1.0, "opening": 0.85, "we": 0.7}
 OPENING_DECAY = 0.935
 NAME_WEIGHT = {"long": 1.625, "long and description": 1.2, "description": 0.92}
 # A phrase that holds a name counts more: a term the abstract abbreviates ("offline reinforcement learning
 # (RL)") is one it keeps using, and a title names the model or field it works on ("… in GANs"); index 0:
 # neither, 1: an acronym or CamelCase name, 2: a long form with its acronym (tuned on the development set)
 NAMED_PHRASE_WEIGHT = (1.0, 1.2, 1.3)
+# The opening's phrases count FIELD_WEIGHT less when the abstract states a contribution elsewhere: the opening
+# names the field, a title the contribution ("where nothing is named, the key noun phrase of the contribution",
+# issue 19); its phrases still join a contribution's as "<contribution> for <field>" (_combined).
+FIELD_WEIGHT = 0.9
+# Beside a contribution sentence's object, the first INNER_PHRASES noun phrases after the longest chain from
+# it (each a chain of at most INNER_PARTS parts), of the first contribution sentence only: "we propose a …
+# framework that constructs preference data for hallucination mitigation" is about hallucination mitigation.
+INNER_PHRASES = 3
+INNER_PARTS = 3
 
 
 def contribution(ab: Abstract, budget: int) -> list[Candidate]:
     """Noun-phrase chains from the contribution sentences: their object, or a passive's subject."""
     contrib: list[Candidate] = []
+    inner = True
     for si in ab.cues:
         s = ab.toks(si)
         cue = ab.cue.get(si)
@@ -170,8 +208,65 @@ def contribution(ab: Abstract, budget: int) -> list[Candidate]:
         else:
             role = "intro" if strength == 3 else "study"
             start = j
-        contrib += [Candidate(p, ROLE_WEIGHT[role]) for p in chains(ab, si, start, budget)]
-    return _scored(ab, contrib)
+        found = chains(ab, si, start, budget)
+        contrib += [Candidate(p, ROLE_WEIGHT[role]) for p in found]
+        if inner and not passive:  # the phrases of the first contribution sentence after its object's chains
+            inner = False
+            last = found[-1][-1].idx if found else []  # the longest chain's last piece (its words in order)
+            after = last[-1] if last else start + 1
+            for k in _phrase_starts(s, after + 1, INNER_PHRASES):
+                contrib += [Candidate(p, ROLE_WEIGHT[role], sub=True) for p in chains(ab, si, k, budget, INNER_PARTS)]
+    if not contrib:
+        contrib = _we_do(ab, budget)
+    return _scored(ab, [c for c in contrib if _contentful(c)])
+
+
+_AFTER_EMPTY = frozenset(("of", "for", "on", "about", "in", "to", "into", "between", "behind"))
+_LEADING = "the a an this these that those such its their our aforementioned two three several many various new novel"
+_ARTICLE = re.compile(r"(?:(?:" + "|".join(_LEADING.split()) + r") )+", re.IGNORECASE)
+
+
+def _contentful(c: Candidate) -> bool:
+    """Keep a contribution phrase that says what the contribution is about: one whose head says nothing of
+    it ("two cases", "an affirmative answer", "theory") gives way to what follows its preposition ("… for
+    drawing causal inferences" → "drawing causal inferences"), or is dropped when nothing follows."""
+    first = c.pieces[0]
+    if not first.idx or norm(first.sent.lows[first.idx[-1]]) not in EMPTY_HEADS:
+        return True
+    if len(c.pieces) < 2:
+        return False
+    nxt = c.pieces[1]
+    lead, _, rest = nxt.text.partition(" ")
+    if lead not in _AFTER_EMPTY or not rest:
+        return False
+    m = _ARTICLE.match(rest)
+    rest = rest[m.end() :] if m else rest
+    if not rest or (norm(rest.split(" ", 1)[0]) in EMPTY_HEADS and " " not in rest):
+        return False
+    c.pieces = [Piece(rest, nxt.sent, nxt.idx), *c.pieces[2:]]
+    return True
+
+
+_WE_DO = re.compile(r"(?:^|[,;:] )[Ww]e ([a-z]+ly )?([a-z][a-z-]+) ")
+
+
+def _we_do(ab: Abstract, budget: int) -> list[Candidate]:
+    """Chains from the object of the first sentence in which "we" do something a contribution is made of,
+    when no cue states one: "We advance the state-of-the-art in diffusion models for tabular data with a
+    cascaded approach", "we instead model long-horizon planning as …"."""
+    for si, (_, raw) in enumerate(ab.raw):
+        for m in _WE_DO.finditer(raw):
+            verb = m.group(2)
+            if verb in WE_REPORT or verb in ARTICLE_LIKE:
+                continue
+            s = ab.toks(si)
+            at = next((k for k, st in enumerate(s.starts) if st - ab.raw[si][0] == m.start(2)), -1)
+            if at < 0 or at + 1 >= len(s):
+                continue
+            out = [Candidate(p, ROLE_WEIGHT["we"]) for p in chains(ab, si, at + 1, budget)]
+            if out:
+                return out
+    return []
 
 
 def topic(ab: Abstract, budget: int) -> list[Candidate]:
@@ -179,16 +274,23 @@ def topic(ab: Abstract, budget: int) -> list[Candidate]:
     out: list[Candidate] = []
     if len(ab):
         weight = ROLE_WEIGHT["opening"]
-        for start in _phrase_starts(ab.toks(0))[:4]:
+        for start in _phrase_starts(ab.toks(0), 0, 4):
             out += [Candidate(p, weight) for p in chains(ab, 0, start, budget)]
             weight *= OPENING_DECAY
     return _scored(ab, out)
 
 
-def _phrase_starts(s: Sentence) -> list[int]:
-    """Where the noun phrases of a sentence begin."""
-    out, k, tags = [], 0, s.tags
-    while k < len(tags):
+def _phrase_starts(s: Sentence, k: int, limit: int) -> list[int]:
+    """Where the first `limit` noun phrases of a sentence from word k on begin."""
+    out: list[int] = []
+    tags = s.tags
+    longs = {start: acr + 2 for acr, start in long_forms(s).items() if acr + 1 < len(tags) and tags[acr + 1] == ")"}
+    while k < len(tags) and len(out) < limit:
+        end = longs.get(k, k) if longs else k
+        if end > k:
+            out.append(k)
+            k = end
+            continue
         if tags[k] in ("D", "Q", "J", "N", "M"):
             end = noun_phrase(s, k)
             if end > k:
@@ -206,28 +308,44 @@ def _start(c: Candidate) -> int:
 
 def _combined(ab: Abstract, heads: list[Candidate], tails: list[Candidate], budget: int) -> list[Candidate]:
     """ "<method> for <topic>": a contribution phrase and the opening's topic, when they say different things."""
-    out = []
+    out: list[Candidate] = []
     second = ab.raw[1][0] if len(ab) > 1 else len(ab.text)  # where the opening sentence ends
-    tails = sorted(tails, key=lambda c: -c.score)[:3]
-    for h in sorted(heads, key=lambda c: -c.score)[:3]:
+    ranked = sorted(heads, key=lambda c: -c.score)
+    top = ranked[:3]
+    inside = sum(h.sub for h in top)
+    if inside:  # phrases inside a contribution sentence leave room for the sentences' objects too
+        top += [h for h in ranked[3:] if not h.sub][: min(1, inside)]
+    ends = [(t, _start(t), any(p.idx for p in t.pieces), "for " + _tail_text(t), _carried(t))
+            for t in sorted(tails, key=lambda c: -c.score)[:3]]  # fmt: skip
+    for h in top:
         if any(p.text.split(" ", 1)[0] == "for" for p in h.pieces):
             continue
-        h_start, h_text = _start(h), h.text
-        for t in tails:
-            if h_start < second and any(p.idx for p in t.pieces) and _start(t) > h_start:
+        h_start, h_len = _start(h), len(h.text)
+        for t, t_start, carries, t_text, (sent, idx) in ends:
+            if h_start < second and carries and t_start > h_start:
                 continue  # the rest of the head's own sentence is not its topic
-            t_text = t.text
-            if not h.keys.keys().isdisjoint(t.keys) or len(h_text) + len(t_text) + 5 > budget:
+            if not h.keys.keys().isdisjoint(t.keys) or h_len + len(t_text) + 1 > budget:
                 continue
-            sent, idx = _carried(t)
-            tail = Piece("for " + _lower_first(t_text), sent, idx, t.keys)
-            out.append(Candidate([*h.pieces, tail], min(h.weight, t.weight)))
+            if len(h.pieces) == 1 and h.pieces[0].text.lower() in OF_HEADS:
+                t_text = "of" + t_text[3:]  # "Characterization of sparse phase retrieval", not "… for …"
+            out.append(Candidate([*h.pieces, Piece(t_text, sent, idx, t.keys)], min(h.weight, t.weight)))
     return _scored(ab, out)
 
 
 def _carried(c: Candidate) -> tuple[Sentence, list[int]]:
     """The words a candidate carries, as one piece's (its pieces all come from one sentence)."""
     return c.pieces[0].sent, [i for p in c.pieces for i in p.idx]
+
+
+def _tail_text(c: Candidate) -> str:
+    """A topic as the end of a title: its acronym alone when it is a long form that does not read as a noun
+    phrase ("… for FTRL", not "… for follow the regularized leader (FTRL)")."""
+    p = c.pieces[0]
+    if len(c.pieces) == 1 and p.idx and p.sent.tags[p.idx[0]] not in MODIFIER and p.sent.tags[p.idx[0]] != "D":
+        acr = p.idx[-1] - 1
+        if acr > 0 and long_forms(p.sent).get(acr) == p.idx[0]:
+            return p.sent.words[acr]
+    return _lower_first(c.text)
 
 
 def _lower_first(text: str) -> str:
@@ -238,7 +356,9 @@ def _lower_first(text: str) -> str:
 
 
 def _capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
+    """The first letter in capitals, unless that lengthens it (a ligature: "ﬁnding" → "FInding")."""
+    first = text[:1].upper()
+    return first + text[1:] if len(first) == 1 else text
 
 
 def _long_piece(text: str) -> Piece:
@@ -310,7 +430,11 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
     else:
         contrib = contribution(ab, budget)
         opening = topic(ab, budget)
-        bodies = contrib + opening + _combined(ab, contrib, opening, budget)
+        combined = _combined(ab, contrib, opening, budget)
+        if contrib and ab.cue.get(0) is None:
+            for c in opening:
+                c.score *= FIELD_WEIGHT
+        bodies = contrib + opening + combined
     if name is not None:
         clean, head = [], name.text.split(" ", 1)[0]  # "OLMo 2": nor "… for OLMo"
         for b in bodies:

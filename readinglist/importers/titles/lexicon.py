@@ -160,11 +160,13 @@ INTRO_PAST = _words(
 NAMING = _words("called named dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
 # acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is
-# about: never a title's subject acronym
+# about, and a citation's placeholder ("(CITATION)"): never a title's subject acronym, nor a name in brackets
 NOT_SUBJECTS = _words(
     """NeurIPS NIPS ICML ICLR AAAI IJCAI CVPR ICCV ECCV ACL EMNLP NAACL COLT UAI AISTATS KDD GPU GPUs CPU CPUs
-    TPU TPUs SOTA API APIs URL URLs MNIST ImageNet CIFAR SVHN COCO MuJoCo OpenAI GitHub PyTorch TensorFlow"""
+    TPU TPUs SOTA API APIs URL URLs MNIST ImageNet CIFAR SVHN COCO MuJoCo OpenAI GitHub PyTorch TensorFlow
+    CITATION CITATIONS CITE REF"""
 )
+PLACEHOLDERS = _words("CITATION CITATIONS CITE REF REFS")  # where a source left a citation out
 COLLECTIVE = _words("family class set suite series collection variety kind type pair")
 TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
 ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "etc.", "Fig.", "Eq.", "resp.", "approx.", "w.r.t.")
@@ -201,6 +203,34 @@ THING = _words(
     """model models network networks framework algorithm method approach architecture benchmark dataset system
     agent library toolkit suite loss attack defense estimator optimizer policy procedure pipeline
     autoencoder transformer module layer mechanism protocol language technique scheme strategy corpus"""
+)
+# heads of a contribution sentence's object that say nothing of what it is about ("we give an affirmative
+# answer to …", "we consider two cases of …", "we provide theory showing …"), light stems (abstract.norm)
+EMPTY_HEADS = _words(
+    """answer question case notion challenge domain class problem variant version constraint equation result
+    finding insight evidence experiment scenario way step perspective view justification implementation
+    explanation treatment account number range variety kind type form aspect property point issue gap
+    phenomenon role impact risk contribution idea concept observation connection relationship choice reading
+    trick feasibility set series lot two three four five several theory progress advance state-of-the-art
+    extension generalization understanding light attempt effort direction paper work article manuscript"""
+)
+# what "we" do that reports, compares or uses rather than contributes ("we show", "we evaluate", "we use"),
+# and words that may stand after "we" without being its verb: not the verb of a sentence that states a
+# contribution without a cue ("We advance the state of the art in …")
+WE_REPORT = _words(
+    """show shows showed find finds found evaluate evaluates evaluated test tests tested validate validates
+    validated verify verifies verified compare compares compared conduct conducts conducted perform performs
+    performed run runs observe observes observed report reports reported demonstrate demonstrates demonstrated
+    achieve achieves achieved outperform outperforms obtain obtains obtained use uses used apply applies
+    applied employ employs employed also then further first finally additionally believe hope expect argue
+    argues discuss discusses conclude concludes confirm confirms note notes highlight highlights illustrate
+    illustrates empirically experimentally theoretically can could will would may might must should do does
+    did are were have had thus therefore hence next here now provide provides prove proves give gives"""
+)
+# a head that takes its topic with "of", not "for" ("Characterization of X", "Analysis of X")
+OF_HEADS = _words(
+    """analysis characterization characterisation study understanding investigation examination exploration
+    evaluation comparison survey review overview theory geometry limitations limits"""
 )
 # what a title does not start with
 GENERIC_HEADS = _words("problem task question challenge notion concept idea issue topic setting use")

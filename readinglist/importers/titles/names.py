@@ -12,6 +12,7 @@ from readinglist.importers.titles.lexicon import (
     INTRO_VERBS,
     NAMING,
     NOT_SUBJECTS,
+    PLACEHOLDERS,
     THING,
     TITLE_PREPOSITIONS,
     USE_VERBS,
@@ -78,6 +79,10 @@ def _long_form_before(s: Sentence, paren: int, name: str) -> int:
     if not n and head != name and len(head) > 1:  # "SPIN-Bench": the acronym is its head
         n = long_form(head, window)
     if not n:
+        n = _initials_before(s, paren, name)
+        if n:
+            s.spelt.add(paren + 1)
+    if not n:
         return -1
     start = paren - n
     while start - 1 > k and s.lows[start - 1] in ("and", "&", ","):
@@ -92,6 +97,42 @@ def _long_form_before(s: Sentence, paren: int, name: str) -> int:
     while start < paren and tags[start] in ("D", "Q", "P", ","):
         start += 1
     return start if start < paren else -1
+
+
+_NOT_FIRST = frozenset(("D", "P", "T", "C", "R", "A", "Q"))
+_SKIPPED = frozenset(("and", "of", "the", "to", "for", "in", "on", "a", "an", "with", "via", "&"))
+_PUNCTUATION_TAGS = frozenset((",", "(", ")", ".", '"'))
+
+
+def _initials_before(s: Sentence, paren: int, name: str) -> int:
+    """How many words before "(NAME)" spell its capitals by their initials, when the run holds a verb, "to",
+    "the" or a lower-case "and", which end the usual search: "Follow the regularized leader (FTRL)",
+    "Learning to rank (LTR)", "attitude and heading reference system (AHRS)", "3D morphable model (3DMM)".
+    Only exact initials (every word's, or every word's but the small ones'), from a word that may open a
+    phrase: a sentence's verb and article are not taken for a long form by chance."""
+    caps = "".join(ch.lower() for ch in name if ch.isupper() or ch.isdigit())
+    n = len(caps)
+    if n < 3:
+        return 0
+    tags, words, lows = s.tags, s.words, s.lows
+    for m in range(n - 1, min(paren, 2 * n) + 1):
+        k = paren - m
+        if tags[k] in _PUNCTUATION_TAGS or not words[k][0].isalnum():
+            return 0
+        if tags[k] in _NOT_FIRST or lows[k] in _SKIPPED:
+            continue
+        every = "".join(map(_initial, words[k:paren]))
+        content = "".join(_initial(w) for w in words[k:paren] if w.lower() not in _SKIPPED)
+        if every == caps or content == caps:
+            return m
+    return 0
+
+
+def _initial(word: str) -> str:
+    """What a word gives an acronym: its first letter, or a leading number with its capitals ("3D")."""
+    if word[0].isdigit():
+        return "".join(ch.lower() for ch in word if ch.isdigit() or ch.isupper())
+    return word[0].lower()
 
 
 def long_end(s: Sentence, acr: int) -> int:
@@ -177,7 +218,7 @@ def _bracketed(ab: Abstract, s: Sentence, si: int, i: int) -> bool:
     (PatternNet and PatternAttribution)"), in a sentence stating the contribution? Not a list of examples
     ("existing machines (NTMs, NRAMs)"), nor an acronym of the words before (a long form: long_forms)."""
     lows, tags = s.lows, s.tags
-    if i < 2 or norm(lows[i - 2]) not in THING or not _states(ab, si):
+    if i < 2 or norm(lows[i - 2]) not in THING or s.words[i] in NOT_SUBJECTS or not _states(ab, si):
         return False
     if not _OLD.isdisjoint(lows[max(i - 6, 0) : i]):
         return False
@@ -200,6 +241,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         if i in covered:
             continue
         word = words[i]
+        if word in PLACEHOLDERS:
+            continue  # "(CITATION)", "[REF]": a citation the source left out, not a name
         if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()):
             continue  # a name is a method-like word, or a capitalised one the sentence names (below)
         b = i - 1  # the word before and the word after, quote marks skipped ("a ‘superword’ tokenizer")
@@ -233,6 +276,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         start, long = i, ""
         if i in longs:  # Long Form (ACR)
             start, end = longs[i], i + 2
+            if i in s.spelt and words[start][0].islower():
+                continue  # "simultaneous localization and mapping (SLAM)": a term, not a title-case name
             long = ab.text[s.starts[start] : s.end(long_end(s, i))]
         elif nxt == "(":  # NAME (Long Form)
             close = next((k for k in range(end + 1, min(end + 13, n)) if tags[k] == ")"), -1)

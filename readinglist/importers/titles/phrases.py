@@ -41,6 +41,7 @@ class Piece:
     sent: Sentence
     idx: list[int]
     keys: dict[str, float] | None = None
+    name: int = -1  # whether it holds a name (assembly's _carries_a_name), once asked
 
 
 def span(ab: Abstract, s: Sentence, i: int, j: int) -> Piece:
@@ -245,6 +246,10 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
     VERBs …" as "VERB-ing …"), then prepositional phrases, "to VERB …" or "that VERBs …" (as "for VERB-ing
     …") and "and …": each place the chain may stop gives a candidate."""
     s = ab.toks(si)
+    if s.longs is None:  # its "Long Form (ACR)" pairs, which a chain too long for its budget abbreviates
+        from readinglist.importers.titles.names import long_forms
+
+        long_forms(s)
     tags, words = s.tags, s.words
     n = len(tags)
     i = trim(s, i, n)
@@ -258,11 +263,13 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
             return out
         first = Piece(gerund(verb_base(words[v])) + " " + span(ab, s, k0, k).text, s, [v, *range(k0, k)])
     else:
-        k = good_end(s, i, noun_phrase(s, i))
+        k = max(good_end(s, i, noun_phrase(s, i)), long_form_end(s, i))
         start = trim(s, i, k)
         if k <= start:
             return out
         first = span(ab, s, start, k)
+    if len(first.text) > budget:
+        first = abbreviated(ab, s, first)
     pieces.append(first)
     length = len(first.text)
     if length > budget:
@@ -274,6 +281,8 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
         if step is None:
             step = s.steps[j] = _next_piece(ab, s, j)
         piece, k = step
+        if piece is not None and length + 1 + len(piece.text) > budget:
+            piece = abbreviated(ab, s, piece)
         if piece is None or length + 1 + len(piece.text) > budget:
             break
         pieces.append(piece)
@@ -281,6 +290,35 @@ def chains(ab: Abstract, si: int, i: int, budget: int, max_parts: int = 5) -> li
         out.append(list(pieces))
         j = k
     return out
+
+
+def long_form_end(s: Sentence, i: int) -> int:
+    """After the bracket of a "Long Form (ACR)" that starts at word i, else i: a long form is a noun phrase
+    even where its words are not ("Follow the regularized leader (FTRL)", "Learning to rank (LTR)")."""
+    if s.longs:
+        for acr, start in s.longs.items():
+            if start == i and acr + 1 < len(s) and s.tags[acr + 1] == ")":
+                return acr + 2
+    return i
+
+
+def abbreviated(ab: Abstract, s: Sentence, piece: Piece) -> Piece:
+    """The piece with a long form it holds written as its acronym, for a chain the long form would not let
+    fit ("… in infinite-horizon POMDPs", not the chain cut before it); the piece itself when it holds none."""
+    longs = s.longs
+    if not longs or not piece.idx:
+        return piece
+    first, last = piece.idx[0], piece.idx[-1]
+    for acr, start in longs.items():
+        if first <= start and acr + 1 <= last and s.tags[acr + 1] == ")":
+            long = ab.text[s.starts[start] : s.end(acr + 1)]
+            at = piece.text.find(long)
+            if at < 0:
+                continue
+            text = piece.text[:at] + s.words[acr] + piece.text[at + len(long) :]
+            idx = [i for i in piece.idx if not start <= i <= acr + 1] + [acr]
+            return Piece(text, s, sorted(idx))
+    return piece
 
 
 def _next_piece(ab: Abstract, s: Sentence, j: int) -> tuple[Piece | None, int]:

@@ -51,12 +51,13 @@ _QUOTES = frozenset("'\"“”‘’«»„_*`")
 class Sentence:
     """A tagged sentence: one entry a word in each list; `starts` are offsets in the abstract's text."""
 
-    __slots__ = ("longs", "lows", "starts", "steps", "tags", "words")
+    __slots__ = ("longs", "lows", "spelt", "starts", "steps", "tags", "words")
 
     def __init__(self, words: list[str], lows: list[str], tags: list[str], starts: list[int]):
         self.words, self.lows, self.tags, self.starts = words, lows, tags, starts
         self.longs: dict[int, int] | None = None  # its "Long Form (ACR)" pairs, once names.long_forms looked
         self.steps: dict[int, tuple[Piece | None, int]] = {}  # chains' parts by where they start, once known
+        self.spelt: set[int] = set()  # acronyms whose long form only their words' initials found (names.py)
 
     def __len__(self) -> int:
         return len(self.words)
