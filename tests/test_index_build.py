@@ -68,6 +68,49 @@ def test_postings_written_a_term_at_a_time_are_whooshs_bytes(tmp_path, limitmb):
     assert got == want
 
 
+@pytest.mark.parametrize("limitmb", [64, 0.05])
+def test_terms_written_directly_are_whooshs_objects_bytes(tmp_path, monkeypatch, limitmb):
+    """The direct term writer against the postings writer, W3TermInfo and the term table's writer it copies:
+    the same files byte for byte — with its buffers flushed every few terms, and with every third term left
+    to Whoosh's objects in between (the files' ends move under it)."""
+    assert patches.apply()
+    docs = _documents(700)
+    with monkeypatch.context() as m:
+        m.setattr(patches._DirectTerms, "of", classmethod(lambda cls, fw: None))
+        (tmp_path / "objects").mkdir()
+        want, _ = _segment_files(tmp_path / "objects", docs, limitmb)
+    written = []
+    original_term = patches._DirectTerms.term
+
+    def term(self, btext, rows, docnums, lens):
+        if len(written) % 3 == 2:
+            written.append(False)
+            return False
+        written.append(original_term(self, btext, rows, docnums, lens))
+        return written[-1]
+
+    for name, changes in {"direct": {}, "mixed": {"term": term, "FLUSH": 200}}.items():
+        with monkeypatch.context() as m:
+            for attr, value in changes.items():
+                m.setattr(patches._DirectTerms, attr, value)
+            (tmp_path / name).mkdir()
+            got, _ = _segment_files(tmp_path / name, docs, limitmb)
+        assert got == want, name
+    assert written.count(True) > 1000 and written.count(False) > 500
+
+
+def test_whoosh_own_postings_are_not_written_directly(tmp_path):
+    """Within whoosh_own_postings (Whoosh's pickled blocks) the direct writer, which writes the compact form,
+    stands aside."""
+    assert patches.apply()
+    ix = windex.create_in(str(tmp_path), make_schema())
+    writer = SegmentWriter(ix, _lk=False, limitmb=64, compound=False)
+    assert patches._DirectTerms.of(writer.fieldwriter) is not None
+    with patches.whoosh_own_postings():
+        assert patches._DirectTerms.of(writer.fieldwriter) is None
+    writer.cancel()
+
+
 def test_a_pool_read_back_in_whooshs_order(tmp_path):
     """The grouped pool iterated as Whoosh's items: every posting once, sorted as Whoosh sorts them."""
     assert patches.apply()

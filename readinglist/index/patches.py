@@ -440,6 +440,7 @@ def _patch_postings() -> None:
         self._data = decode_block(data, self._blocklength, self._fixedsize)
 
     writer._write_block = _write_block
+    writer._readinglist_compact_write = _write_block  # what _DirectTerms writes the bytes of
     matcher._read_header = _read_header
     matcher._goto = _goto
     matcher._read_data = _read_data
@@ -593,6 +594,7 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
     lastfn: str | None = None
     lasttext: bytes | None = None
     lengths_of: Callable[[list[int]], list[Any]] = per_posting("")
+    direct = _DirectTerms.of(fw)
     for (fieldname, btext), group in _term_groups(items):
         if lastfn is not None and fieldname < lastfn:
             raise OutOfOrderError(f"Field {lastfn!r} .. {fieldname!r}")
@@ -608,10 +610,15 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
         if not rows:
             continue
         docnums = [row[2] for row in rows]
+        lens = lengths_of(docnums)
+        if direct is not None:
+            if direct.term(btext, rows, docnums, lens):
+                lasttext = btext
+                continue
+            direct.flush()  # a term the direct writer leaves to Whoosh's objects: they write at the files' ends
         fw.start_term(btext)
         lasttext = btext
         pw = fw._postwriter
-        lens = lengths_of(docnums)
         if type(pw) is not W3PostingsWriter or pw._byteids:
             for (_, _, docnum, weight, value), length in zip(rows, lens, strict=True):
                 fw.add(docnum, weight, b"" if value is None else value, length)
@@ -631,8 +638,147 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
             pw._minlength = min(present) if present else None
             pw._maxlength = max(present) if present else 0
         fw.finish_term()
+    if direct is not None:
+        direct.flush()
     if lastfn is not None:
         fw.finish_field()
+
+
+class _DirectTerms:
+    """A segment's terms written straight to its postings and term files: the bytes W3FieldWriter's
+    start_term, the postings writer's blocks and finish_postings, W3TermInfo.to_bytes (the compact and
+    inlined forms of _patch_postings and _patch_inlined) and the term table's OrderedHashWriter.add would
+    write, computed from a term's postings without those objects (a TermInfo, a postings writer's buffers and
+    half a dozen method calls and file writes per term were most of a worker's finish), and buffered.
+    `of` gives None when anything differs from what this copies: then every term takes Whoosh's objects."""
+
+    FLUSH = 1 << 20  # bytes buffered per file before they are written
+
+    @classmethod
+    def of(cls, fw: Any) -> _DirectTerms | None:
+        from whoosh.codec import whoosh3 as w3
+        from whoosh.filedb.filetables import OrderedHashWriter
+
+        writer, info = w3.W3PostingsWriter, w3.W3TermInfo
+        compact = (
+            getattr(writer, "_readinglist_compact_write", None) is writer._write_block
+            and getattr(writer, "_readinglist_inlined_finish", None) is writer.finish_postings
+            and getattr(info, "_readinglist_inlined_to_bytes", None) is info.to_bytes
+        )  # not within whoosh_own_postings
+        tindex = getattr(fw, "_tindex", None)
+        if not compact or type(tindex) is not OrderedHashWriter or type(fw._codec) is not w3.W3Codec:
+            return None
+        return cls(fw)
+
+    def __init__(self, fw: Any):
+        from whoosh.filedb.filetables import _lengths
+
+        self._fw = fw
+        self._tindex = fw._tindex
+        self._post = bytearray()
+        self._terms = bytearray()
+        self._post_at = self._terms_at = -1  # where the buffers' first bytes go in the files (-1: ask them)
+        self._lengths = _lengths
+
+    def flush(self) -> None:
+        """Write what is buffered; the next term starts from where the files end then (a term written by
+        Whoosh's objects in between moves them)."""
+        if self._post:
+            self._fw._postfile.write(bytes(self._post))
+            self._post.clear()
+        if self._terms:
+            self._tindex.dbfile.write(bytes(self._terms))
+            self._terms.clear()
+        self._post_at = -1
+
+    def _resume(self) -> None:
+        self._post_at = self._fw._postfile.tell()
+        self._terms_at = self._tindex.dbfile.tell()
+
+    def term(self, btext: bytes, rows: list[tuple], docnums: list[int], lens: list[Any]) -> bool:
+        """Write one term's postings and its term table entry; False (nothing written) for a term Whoosh's
+        objects must write: a term vector's, or one whose format wants values some postings lack."""
+        from whoosh.codec.whoosh3 import W3PostingsWriter, W3TermInfo
+        from whoosh.system import pack_ushort
+        from whoosh.util.numeric import length_to_byte
+
+        fw = self._fw
+        pw = fw._postwriter
+        if type(pw) is not W3PostingsWriter or pw._byteids:
+            return False
+        n = len(rows)
+        fixed = fw._fieldobj.format.fixed_value_size()
+        if n > 1 and (fixed is None or fixed < 0) and not all(row[4] for row in rows):
+            return False  # Whoosh's pickled block (_write_block's fallback)
+        if self._post_at < 0:
+            self._resume()
+        blocklimit = pw._blocklimit
+        weight: Any = 0  # W3TermInfo's statistics, accumulated block by block as its add_block does
+        minlength: Any = None
+        maxlength: Any = 0
+        maxweight: Any = 0
+        start = self._post_at + len(self._post)
+        if n == 1:  # one posting, inlined in its entry (_patch_inlined's finish_postings and to_bytes)
+            ws32 = array("f", [rows[0][3]])
+            weight += sum(ws32)
+            top = rows[0][3]
+            present = lens[0]
+            minlength = present or None
+            maxlength = max(0, present or 0)
+            maxweight = max(0, top if top > 0 else 0)
+            value = rows[0][4]
+            values = [value] if value else []
+            head = W3TermInfo._struct.pack(_INLINED, weight, 1, 0 if minlength is None else length_to_byte(minlength),
+                                           length_to_byte(maxlength), maxweight, docnums[0], docnums[0])  # fmt: skip
+            entry = head + encode_block((docnums[0],), tuple(ws32), values, None if values else 0, 0)
+        else:
+            post = self._post
+            post += COMPACT_MAGIC
+            level = pw._compression
+            for at in range(0, n, blocklimit):
+                block = rows[at : at + blocklimit] if n > blocklimit else rows
+                ids = array("I", docnums[at : at + blocklimit] if n > blocklimit else docnums)
+                ws = [row[3] for row in block]
+                ws32 = array("f", ws)
+                values = [row[4] for row in block if row[4]]
+                top = max(ws)
+                block_maxweight = top if top > 0 else 0
+                present = [x for x in (lens[at : at + blocklimit] if n > blocklimit else lens) if x]
+                block_min = min(present) if present else None
+                block_max = max(present) if present else 0
+                weight += sum(ws32)
+                minlength = block_min if minlength is None else min(minlength, block_min)
+                maxlength = max(maxlength, block_max)
+                maxweight = max(maxweight, block_maxweight)
+                body = encode_block(ids, ws32, values, fixed, level)
+                length = _HEAD.size - 4 + len(body)
+                last = at + blocklimit >= n
+                post += _HEAD.pack(-length if last else length, len(ids), ids[-1], block_maxweight, 0,
+                                   length_to_byte(block_min), length_to_byte(block_max))  # fmt: skip
+                post += body
+            extent = self._post_at + len(post) - start
+            entry = W3TermInfo._struct.pack(False, weight, n, 0 if minlength is None else length_to_byte(minlength),
+                                            length_to_byte(maxlength), maxweight, docnums[0], docnums[-1])  # fmt: skip
+            entry += _EXTENT.pack(start, extent)
+        tindex = self._tindex
+        key = pack_ushort(fw._fieldid) + btext
+        if key <= tindex.lastkey:
+            raise ValueError(f"Keys must increase: {tindex.lastkey!r}..{key!r}")
+        at_ = self._terms_at + len(self._terms)
+        tindex.index.append(at_)
+        self._terms += self._lengths.pack(len(key), len(entry))
+        self._terms += key
+        self._terms += entry
+        h = tindex.hashfn(key)
+        tindex.buckets[h & 255].append((h, at_))
+        tindex.lastkey = key
+        if len(self._post) > self.FLUSH or len(self._terms) > self.FLUSH:
+            self.flush()
+            self._resume()
+        return True
+
+
+_EXTENT = struct.Struct("!qi")  # a TermInfo's postings: offset (pack_long) and length (pack_int)
 
 
 @lru_cache(maxsize=1)
@@ -698,6 +844,8 @@ def _patch_inlined() -> None:
     writer.finish_postings = finish_postings
     info.to_bytes = to_bytes
     info.from_bytes = classmethod(from_bytes)
+    writer._readinglist_inlined_finish = finish_postings  # what _DirectTerms writes the bytes of
+    info._readinglist_inlined_to_bytes = to_bytes
     info._readinglist_patched = True
     writer._readinglist_original_finish = original_finish  # for whoosh_own_postings
     info._readinglist_original_to_bytes = original_to_bytes
