@@ -102,6 +102,29 @@ def test_terms_written_directly_are_whooshs_objects_bytes(tmp_path, monkeypatch,
     assert written.count(True) > 1000 and written.count(False) > 500
 
 
+@pytest.mark.parametrize("limitmb", [64, 0.05])
+def test_documents_added_a_field_at_a_time_are_whooshs_bytes(tmp_path, limitmb):
+    """add_document with a text field's words made into pool items in one pass, against Whoosh's
+    add_document: the same segment files and the same number of run files (the pool spills at the same
+    postings). Words seen twice, derived titles' fractional boosts, non-ASCII names, empty notes."""
+    assert patches.apply()
+    docs = _documents(700)
+    for doc in docs[::5]:
+        doc["_title_boost"] = DERIVED_TITLE_WEIGHT / TITLE_BOOST
+    ours = SegmentWriter.add_document
+    assert ours is not SegmentWriter._readinglist_original
+    try:
+        SegmentWriter.add_document = SegmentWriter._readinglist_original
+        (tmp_path / "whoosh").mkdir()
+        want, want_runs = _segment_files(tmp_path / "whoosh", docs, limitmb)
+    finally:
+        SegmentWriter.add_document = ours
+    (tmp_path / "ours").mkdir()
+    got, runs = _segment_files(tmp_path / "ours", docs, limitmb)
+    assert runs == want_runs and (runs > 1) == (limitmb < 1)
+    assert got == want
+
+
 def test_whoosh_own_postings_are_not_written_directly(tmp_path):
     """Within whoosh_own_postings (Whoosh's pickled blocks) the direct writer, which writes the compact form,
     stands aside."""

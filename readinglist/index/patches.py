@@ -63,6 +63,7 @@ def apply(notify: Callable[[str], None] | None = None) -> bool:
                 _patch_positions()
                 _patch_postings()
                 _patch_add_postings()
+                _patch_add_document()
             else:
                 _state["message"] = mismatch_message()
         message = _state["message"]
@@ -536,6 +537,28 @@ def _grouped_pool_class() -> type:
             else:
                 rows.append(item)
 
+        def add_postings(self, fieldname: str, items: list[tuple], size: int) -> None:
+            """One field's postings of a document at once; `size` is what add would count for them all. Where
+            add would spill to a run between two of them, they go one at a time, so the runs are the same."""
+            if not items:
+                return
+            if self.currentsize + size > self.limit:
+                for item in items:
+                    self.add(item)
+                return
+            terms = self._fields.get(fieldname)
+            if terms is None:
+                self.fieldnames.add(fieldname)
+                terms = self._fields[fieldname] = {}
+            self.currentsize += size
+            get = terms.get
+            for item in items:
+                rows = get(item[1])
+                if rows is None:
+                    terms[item[1]] = [item]
+                else:
+                    rows.append(item)
+
         def save(self) -> None:
             if self._fields:
                 path, f = self._new_run()
@@ -552,6 +575,142 @@ def _grouped_pool_class() -> type:
             return super().items(maxfiles)
 
     return GroupedPostingPool
+
+
+def _patch_add_document() -> None:
+    """SegmentWriter.add_document (what every indexing worker runs per paper) with the words of a text field
+    turned into pool items in one pass: Whoosh goes through Positions.word_values, a generator encoding each
+    word, and the pool's add, a few calls per word of every field. The same items in the same order, the
+    pool's size counted the same (`add_postings`), so the same runs and segments; a field of another kind,
+    or another writer or pool, takes Whoosh's way."""
+    from whoosh import writing
+
+    if getattr(writing.SegmentWriter, "_readinglist_patched", False):
+        return
+    original = writing.SegmentWriter.add_document
+    pool_class = _grouped_pool_class()
+
+    def add_document(self: Any, **fields: Any) -> None:
+        if type(self) is not writing.SegmentWriter or type(self.pool) is not pool_class:
+            return original(self, **fields)
+        _add_document(self, fields)
+
+    writing.SegmentWriter.add_document = add_document
+    writing.SegmentWriter._readinglist_patched = True
+    writing.SegmentWriter._readinglist_original = original  # for the test that compares the two
+
+
+def _word_field(field: Any) -> bool:
+    """Is this a field whose postings _word_items makes (the schema's text fields)?"""
+    positions, analyzer, index = _word_field_kinds()
+    return (
+        type(field.format) is positions
+        and type(field.analyzer) is analyzer
+        and type(field).index is index
+        and not field.separate_spelling()
+    )
+
+
+@lru_cache(maxsize=1)
+def _word_field_kinds() -> tuple[type, type, Any]:
+    from whoosh.fields import FieldType
+
+    from readinglist.index.analysis import WordAnalyzer
+    from readinglist.index.schema import CompactPositions
+
+    return CompactPositions, WordAnalyzer, FieldType.index
+
+
+def _word_items(fieldname: str, field: Any, value: str, docnum: int, boost: float) -> tuple[list[tuple], int, int]:
+    """A text field's pool items of one document as FieldType.index, the patched Positions.word_values,
+    CompactPositions.encode and add_document's loop make them, with their frequencies' sum (the field's
+    length) and the size the pool's add counts for them."""
+    from readinglist.index.schema import _SMALL
+
+    poses: dict[str, list[int]] = {}
+    for text, pos in field.analyzer.words(value):
+        got = poses.get(text)
+        if got is None:
+            poses[text] = [pos]
+        else:
+            got.append(pos)
+    fmt = field.format
+    fb, encode, small, smallest = fmt.field_boost, fmt.encode, _SMALL, len(_SMALL)
+    items = []
+    length = size = 0
+    for w, p in poses.items():
+        n = len(p)
+        tbytes = w.encode("utf-8")
+        vbytes = small[p[0]] if n == 1 and p[0] < smallest else encode(p)
+        items.append((fieldname, tbytes, docnum, float(n) * fb * boost, vbytes))
+        length += n
+        size += len(tbytes) * 2 + len(vbytes)
+    return items, length, size + (150 + len(fieldname)) * len(items)
+
+
+def _add_document(self: Any, fields: dict[str, Any]) -> None:
+    """Whoosh's SegmentWriter.add_document (2.7.5), its text fields' words through _word_items."""
+    self._check_state()
+    perdocwriter = self.perdocwriter
+    schema = self.schema
+    docnum = self.docnum
+    pool = self.pool
+    add_post = pool.add
+
+    docboost = self._doc_boost(fields)
+    fieldnames = sorted([name for name in fields if not name.startswith("_")])
+    self._check_fields(schema, fieldnames)
+
+    perdocwriter.start_doc(docnum)
+    try:
+        for fieldname in fieldnames:
+            value = fields.get(fieldname)
+            if value is None:
+                continue
+            field = schema[fieldname]
+
+            length = 0
+            if field.indexed:
+                fieldboost = self._field_boost(fields, fieldname, docboost)
+                scorable = field.scorable
+                if isinstance(value, str) and _word_field(field):
+                    items, freqs, size = _word_items(fieldname, field, value, docnum, fieldboost)
+                    if scorable:
+                        length += freqs
+                    pool.add_postings(fieldname, items, size)
+                else:
+                    for tbytes, freq, weight, vbytes in field.index(value):
+                        weight *= fieldboost
+                        if scorable:
+                            length += freq
+                        add_post((fieldname, tbytes, docnum, weight, vbytes))
+
+            if field.separate_spelling():
+                spellfield = field.spelling_fieldname(fieldname)
+                for word in field.spellable_words(value):
+                    add_post((spellfield, word.encode("utf-8"), 0, 1, vbytes))
+
+            vformat = field.vector
+            if vformat:
+                vitems = vformat.word_values(value, field.analyzer, mode="index")
+                vitems = sorted((text, weight, vbytes) for text, _, weight, vbytes in vitems)
+                perdocwriter.add_vector_items(fieldname, field, vitems)
+
+            customval = fields.get(f"_stored_{fieldname}", value)
+            sv = customval if field.stored else None
+            perdocwriter.add_field(fieldname, field, sv, length)
+
+            column = field.column_type
+            if column and customval is not None:
+                cv = field.to_column_value(customval)
+                perdocwriter.add_column_value(fieldname, column, cv)
+    except Exception:
+        perdocwriter.cancel_doc()
+        raise
+
+    perdocwriter.finish_doc()
+    self._added = True
+    self.docnum += 1
 
 
 def _term_groups(items: Iterable[tuple]) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
