@@ -3,7 +3,11 @@ copied compressor hold a fresh one's, and the indexing workers start with their 
 
 from __future__ import annotations
 
+import ast
+import os
 import random
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -173,3 +177,18 @@ def test_an_imports_workers_start_with_its_writer_and_stop_when_it_is_cancelled(
     lib.updater.cancel_bulk(writer)
     assert not any(t.is_alive() for t in tasks)
     assert lib.search("").ids  # the index is as it was
+
+
+def test_an_indexing_worker_imports_no_search_module():
+    """A worker is a new interpreter that unpickles its task (readinglist.index.workers) and the schema: the
+    package's search modules (the engine, the ranker, the updater) are not imported for it."""
+    code = (
+        "import sys, pickle, readinglist.index.workers, readinglist.index.schema as s; "
+        "pickle.loads(pickle.dumps(s.make_schema())); "
+        "print(sorted(m for m in sys.modules if m.startswith('readinglist.index.')))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this checkout's code
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    loaded = set(ast.literal_eval(out))
+    assert {"readinglist.index.workers", "readinglist.index.schema", "readinglist.index.patches"} <= loaded
+    assert not loaded & {"readinglist.index.engine", "readinglist.index.ranking", "readinglist.index.background"}
