@@ -153,6 +153,65 @@ def test_a_pool_read_back_in_whooshs_order(tmp_path):
     writer.cancel()
 
 
+def _spilled_writer(folder: Path, docs: list[dict[str, object]]) -> SegmentWriter:
+    ix = windex.create_in(str(folder), make_schema())
+    writer = SegmentWriter(ix, _lk=False, limitmb=0.02, compound=False)
+    for doc in docs:
+        writer.add_document(**doc)
+    return writer
+
+
+def test_a_pool_spilled_to_many_runs_reads_back_as_whooshs(tmp_path):
+    """Runs written a term at a time, read back: merged through reduce_to (more runs than files it may open),
+    the same postings in the same order as Whoosh's pool gives; one run read alone, Whoosh's tuples (what
+    Whoosh's MpWriter merges its workers' runs by)."""
+    assert patches.apply()
+    docs = _documents(300)
+    (tmp_path / "whoosh").mkdir()
+    (tmp_path / "ours").mkdir()
+    try:
+        writing.PostingPool = writing._readinglist_original_pool
+        theirs = _spilled_writer(tmp_path / "whoosh", docs)
+    finally:
+        writing.PostingPool = patches._grouped_pool_class()
+    ours = _spilled_writer(tmp_path / "ours", docs)
+    assert type(ours.pool) is not type(theirs.pool)
+    assert len(ours.pool.runs) == len(theirs.pool.runs) > 6
+    first = list(ours.pool._read_run(ours.pool.runs.pop(0)))
+    assert first == list(theirs.pool._read_run(theirs.pool.runs.pop(0)))
+    assert all(len(item) == 5 for item in first) and first == sorted(first)
+    want = list(theirs.pool.items(maxfiles=3))
+    assert list(ours.pool.items(maxfiles=3)) == want and len(want) > 5000
+    theirs.cancel()
+    ours.cancel()
+
+
+def test_runs_merged_by_whooshs_multiprocess_writer_are_whooshs_bytes(tmp_path):
+    """Whoosh's MpWriter merging its workers' runs into one segment (its serial form, without processes)
+    reads the runs a term at a time as Whoosh's own: the same segment, byte for byte."""
+    from whoosh.multiproc import SerialMpWriter
+
+    assert patches.apply()
+    docs = _documents(300)
+
+    def build(folder: Path) -> dict[str, bytes]:
+        folder.mkdir()
+        ix = windex.create_in(str(folder), make_schema())
+        writer = SerialMpWriter(ix, procs=2, limitmb=0.02, compound=False)
+        for doc in docs:
+            writer.add_document(**doc)
+        writer.commit()
+        return {p.suffix: p.read_bytes() for p in folder.iterdir() if p.suffix in (".trm", ".pst")}
+
+    try:
+        writing.PostingPool = writing._readinglist_original_pool
+        want = build(tmp_path / "whoosh")
+    finally:
+        writing.PostingPool = patches._grouped_pool_class()
+    got = build(tmp_path / "ours")
+    assert got == want and len(got) == 2
+
+
 def test_an_abstract_packed_by_a_copied_compressor_is_a_fresh_compressors_bytes():
     rng = random.Random(3)
     words = ["we", "propose", "a", "method", "for", "learning", "deep", "neural", "networks", "on", "graphs"]

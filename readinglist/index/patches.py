@@ -18,6 +18,7 @@ engine when it opens one, and the word analyzer when Whoosh's writer processes u
 
 from __future__ import annotations
 
+import marshal
 import struct
 import sys
 import threading
@@ -499,7 +500,6 @@ class _Groups:
 
 @lru_cache(maxsize=1)
 def _grouped_pool_class() -> type:
-    from whoosh.externalsort import dump
     from whoosh.writing import PostingPool
 
     class GroupedPostingPool(PostingPool):
@@ -562,9 +562,7 @@ def _grouped_pool_class() -> type:
         def save(self) -> None:
             if self._fields:
                 path, f = self._new_run()
-                for item in _Groups(self._fields):
-                    dump(item, f, 2)
-                f.close()
+                self._write_run(f, _Groups(self._fields))
                 self._add_run(path)
                 self._fields = {}
             self.currentsize = 0
@@ -572,9 +570,67 @@ def _grouped_pool_class() -> type:
         def items(self, maxfiles: int = 128) -> Any:
             if not self.runs:
                 return _Groups(self._fields)
-            return super().items(maxfiles)
+            return super().items(maxfiles)  # save, reduce_to and _merge_runs: the grouped runs below
+
+        # A run holds a term's postings in one record, (field, term, docnums, weights, values) by marshal:
+        # Whoosh's runs are a pickle per posting, and merging them a heap step per posting.
+
+        def _write_run(self, f: Any, items: Iterable[tuple]) -> None:
+            for (fieldname, btext), rows in _term_groups(items):
+                marshal.dump((fieldname, btext, [r[2] for r in rows], [r[3] for r in rows], [r[4] for r in rows]), f)
+            f.close()
+
+        def _read_groups(self, path: str) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
+            f = self._open_run(path)
+            try:
+                while True:
+                    try:
+                        fieldname, btext, docnums, weights, values = marshal.load(f)
+                    except EOFError:
+                        return
+                    rows = [(fieldname, btext, d, w, v) for d, w, v in zip(docnums, weights, values, strict=True)]
+                    yield (fieldname, btext), rows
+            finally:
+                f.close()
+                self._remove_run(path)
+
+        def _read_run(self, path: str) -> Iterator[tuple]:
+            """A run's postings as Whoosh's runs give them (what Whoosh's MpWriter merges its workers' by)."""
+            for _, rows in self._read_groups(path):
+                yield from rows
+
+        def _merge_runs(self, paths: list[str]) -> _Merged:
+            return _Merged([self._read_groups(path) for path in paths])
 
     return GroupedPostingPool
+
+
+class _Merged:
+    """Runs merged a term at a time: a term's postings from every run that has it, in Whoosh's order. Iterated,
+    Whoosh's tuples, as _Groups."""
+
+    def __init__(self, runs: list[Iterator[tuple[tuple[str, bytes], list[tuple]]]]):
+        self._runs = runs
+
+    def groups(self) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
+        from heapq import merge
+        from itertools import chain, groupby
+        from operator import itemgetter
+
+        first = itemgetter(0)
+        for key, group in groupby(merge(*self._runs, key=first), key=first):
+            parts = [rows for _, rows in group]
+            if len(parts) == 1:
+                yield key, parts[0]
+                continue
+            rows = list(chain.from_iterable(parts))
+            if any(a[-1] >= b[0] for a, b in pairwise(parts)):  # runs merged by reduce_to come in another order
+                rows.sort()
+            yield key, rows
+
+    def __iter__(self) -> Iterator[tuple]:
+        for _, rows in self.groups():
+            yield from rows
 
 
 def _patch_add_document() -> None:
@@ -714,7 +770,7 @@ def _add_document(self: Any, fields: dict[str, Any]) -> None:
 
 
 def _term_groups(items: Iterable[tuple]) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
-    if isinstance(items, _Groups):
+    if isinstance(items, _Groups | _Merged):
         yield from items.groups()
         return
     from itertools import groupby
