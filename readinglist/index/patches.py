@@ -886,8 +886,13 @@ class _DirectTerms:
         return cls(fw)
 
     def __init__(self, fw: Any):
+        from whoosh.codec.whoosh3 import W3PostingsWriter, W3TermInfo
         from whoosh.filedb.filetables import _lengths
+        from whoosh.system import pack_ushort
+        from whoosh.util.numeric import length_to_byte
 
+        self._postings_writer, self._info = W3PostingsWriter, W3TermInfo._struct
+        self._pack_ushort, self._length_to_byte = pack_ushort, length_to_byte
         self._fw = fw
         self._tindex = fw._tindex
         self._post = bytearray()
@@ -913,13 +918,10 @@ class _DirectTerms:
     def term(self, btext: bytes, rows: list[tuple], docnums: list[int], lens: list[Any]) -> bool:
         """Write one term's postings and its term table entry; False (nothing written) for a term Whoosh's
         objects must write: a term vector's, or one whose format wants values some postings lack."""
-        from whoosh.codec.whoosh3 import W3PostingsWriter, W3TermInfo
-        from whoosh.system import pack_ushort
-        from whoosh.util.numeric import length_to_byte
-
         fw = self._fw
         pw = fw._postwriter
-        if type(pw) is not W3PostingsWriter or pw._byteids:
+        length_to_byte, info = self._length_to_byte, self._info
+        if type(pw) is not self._postings_writer or pw._byteids:
             return False
         n = len(rows)
         fixed = fw._fieldobj.format.fixed_value_size()
@@ -943,7 +945,7 @@ class _DirectTerms:
             maxweight = max(0, top if top > 0 else 0)
             value = rows[0][4]
             values = [value] if value else []
-            head = W3TermInfo._struct.pack(_INLINED, weight, 1, 0 if minlength is None else length_to_byte(minlength),
+            head = info.pack(_INLINED, weight, 1, 0 if minlength is None else length_to_byte(minlength),
                                            length_to_byte(maxlength), maxweight, docnums[0], docnums[0])  # fmt: skip
             entry = head + encode_block((docnums[0],), tuple(ws32), values, None if values else 0, 0)
         else:
@@ -972,11 +974,11 @@ class _DirectTerms:
                                    length_to_byte(block_min), length_to_byte(block_max))  # fmt: skip
                 post += body
             extent = self._post_at + len(post) - start
-            entry = W3TermInfo._struct.pack(False, weight, n, 0 if minlength is None else length_to_byte(minlength),
+            entry = info.pack(False, weight, n, 0 if minlength is None else length_to_byte(minlength),
                                             length_to_byte(maxlength), maxweight, docnums[0], docnums[-1])  # fmt: skip
             entry += _EXTENT.pack(start, extent)
         tindex = self._tindex
-        key = pack_ushort(fw._fieldid) + btext
+        key = self._pack_ushort(fw._fieldid) + btext
         if key <= tindex.lastkey:
             raise ValueError(f"Keys must increase: {tindex.lastkey!r}..{key!r}")
         at_ = self._terms_at + len(self._terms)
