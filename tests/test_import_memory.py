@@ -150,8 +150,8 @@ def test_a_small_import_is_indexed_in_memory_and_a_large_one_in_a_bounded_buffer
 
 @pytest.mark.parametrize("keep", [None, 50], ids=["kept-from-the-first-read", "over-the-limit-read-again"])
 def test_a_small_file_of_several_chunks_is_read_once(empty_lib, tmp_path, monkeypatch, keep):
-    """A file of several chunks but under KEEP_RECORDS is imported from its first read (parsing it again was
-    a tenth of the importing process's time at 8k); over the limit it is read again. The same papers."""
+    """A file of several chunks but under KEEP_RECORDS is imported from its first read, not parsed again;
+    over the limit it is read again. The same papers either way."""
     from readinglist import importers, importing
 
     monkeypatch.setattr(importing, "CHUNK", 20)
