@@ -2,7 +2,7 @@
 
 A file is read twice, never held whole: the first read checks every limit and record and keeps only a hash
 and a title per record (what matching a re-import needs), before the library is touched; the second stores
-and indexes a chunk at a time. (A file of at most one chunk is kept from the first read; matching a revised
+and indexes a chunk at a time. (A small file, up to KEEP_RECORDS, is kept from the first read; matching a revised
 file reads the texts and authors it needs in between.) A file is imported in one store transaction: a bad
 file, a cancel or a crash leaves the library as it was before that file. Whoosh commits only after SQLite
 has, so the index never holds a paper the library lacks. Papers removed from the library are matched like
@@ -38,6 +38,10 @@ BUNDLED_PREFIX = "bundled:"
 CHUNK = 2000  # papers prepared, stored and handed to the index writer at a time
 CHUNK_CHARS = 8 * 1024 * 1024  # … or fewer, when their text is this long
 FIRST_CHUNK = 512  # the first chunk is smaller: the index's writer processes get work sooner
+# a file of up to this many records and characters is kept from the first read, not read (and parsed) again:
+# the memory it holds is bounded by these, never by the file
+KEEP_RECORDS = 10_000
+KEEP_CHARS = 16 * 1024 * 1024
 
 
 @dataclass
@@ -194,7 +198,7 @@ class _Scan:
     """What the first read of a file keeps: how many records and a digest of their content hashes in order
     (the second read must give the same); for a file imported before, each record's content hash and title
     (what matching a re-import needs; None for a new file, whose memory then does not grow with it); the
-    records themselves only when they fit in one chunk, which is then the only read."""
+    records themselves only for a small file (KEEP_RECORDS, KEEP_CHARS), which is then the only read."""
 
     count: int
     digest: str
@@ -244,7 +248,7 @@ def _scan(
         if kept is not None:
             chars += _size(r)
             kept.append(r)
-            if len(kept) > CHUNK or chars > CHUNK_CHARS:
+            if len(kept) > KEEP_RECORDS or chars > KEEP_CHARS:
                 kept = None
         if i % CHUNK == CHUNK - 1:
             _check_cancel(cancel, source.path)

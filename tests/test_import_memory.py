@@ -106,6 +106,7 @@ def test_the_importing_process_holds_nothing_per_record(tmp_path, monkeypatch):
     from readinglist.index import background
 
     monkeypatch.setattr(importing, "CHUNK", 100)
+    monkeypatch.setattr(importing, "KEEP_RECORDS", 100)  # no file is kept from the first read
     monkeypatch.setattr(background, "BULK_PROCS_MIN_DOCS", 50)  # the workers index, as in a big import
     _traced_import_peak(tmp_path / "warm", write_records(tmp_path / "warm.jsonl", 120))  # one-time costs
     small = _traced_import_peak(tmp_path / "small", write_records(tmp_path / "small.jsonl", 500, seed=2))
@@ -145,3 +146,26 @@ def test_a_small_import_is_indexed_in_memory_and_a_large_one_in_a_bounded_buffer
         finally:
             writer.cancel()
     assert engine.BULK_WORKER_MB < engine.SMALL_IMPORT_WORKER_MB
+
+
+@pytest.mark.parametrize("keep", [None, 50], ids=["kept-from-the-first-read", "over-the-limit-read-again"])
+def test_a_small_file_of_several_chunks_is_read_once(empty_lib, tmp_path, monkeypatch, keep):
+    """A file of several chunks but under KEEP_RECORDS is imported from its first read, not parsed again;
+    over the limit it is read again. The same papers either way."""
+    from readinglist import importers, importing
+
+    monkeypatch.setattr(importing, "CHUNK", 20)
+    if keep is not None:
+        monkeypatch.setattr(importing, "KEEP_RECORDS", keep)
+    reads = []
+    original = importers.SourceFile.records
+
+    def records(self):
+        reads.append(self.path)
+        return original(self)
+
+    monkeypatch.setattr(importers.SourceFile, "records", records)
+    f = write_records(tmp_path / "papers.jsonl", 120)
+    (summary,) = empty_lib.import_files([f])
+    assert summary.added == 120 and len(empty_lib.search("").ids) == 120
+    assert len(reads) == (1 if keep is None else 2)

@@ -333,6 +333,7 @@ def test_an_import_says_why_it_skipped_records_however_often_it_reads_the_file(e
         from readinglist import importing
 
         monkeypatch.setattr(importing, "CHUNK", chunk)
+        monkeypatch.setattr(importing, "KEEP_RECORDS", chunk)  # over it: read again
     f = tmp_path / "weird.jsonl"
     f.write_text('{"title": "One", "abstract": "A."}\n{"abstract": "none"}\n{"title": "Two", "abstract": "B."}\n')
     (summary,) = empty_lib.import_files([f])

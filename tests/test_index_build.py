@@ -3,7 +3,11 @@ copied compressor hold a fresh one's, and the indexing workers start with their 
 
 from __future__ import annotations
 
+import ast
+import os
 import random
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -15,7 +19,7 @@ from whoosh.writing import SegmentWriter
 
 from readinglist import packed_text
 from readinglist.index import patches
-from readinglist.index.schema import _document, make_schema
+from readinglist.index.schema import DERIVED_TITLE_WEIGHT, TITLE_BOOST, _document, make_schema
 
 
 def _documents(count: int) -> list[dict[str, object]]:
@@ -68,6 +72,75 @@ def test_postings_written_a_term_at_a_time_are_whooshs_bytes(tmp_path, limitmb):
     assert got == want
 
 
+@pytest.mark.parametrize("limitmb", [64, 0.05])
+def test_terms_written_directly_are_whooshs_objects_bytes(tmp_path, monkeypatch, limitmb):
+    """The direct term writer against the postings writer, W3TermInfo and the term table's writer it copies:
+    the same files byte for byte — with its buffers flushed every few terms, and with every third term left
+    to Whoosh's objects in between (the files' ends move under it). Some titles are derived: their weights
+    are no whole numbers (a float32's rounding shows)."""
+    assert patches.apply()
+    docs = _documents(700)
+    for doc in docs[::5]:
+        doc["_title_boost"] = DERIVED_TITLE_WEIGHT / TITLE_BOOST
+    with monkeypatch.context() as m:
+        m.setattr(patches._DirectTerms, "of", classmethod(lambda cls, fw: None))
+        (tmp_path / "objects").mkdir()
+        want, _ = _segment_files(tmp_path / "objects", docs, limitmb)
+    written = []
+    original_term = patches._DirectTerms.term
+
+    def term(self, btext, rows, docnums, lens):
+        if len(written) % 3 == 2:
+            written.append(False)
+            return False
+        written.append(original_term(self, btext, rows, docnums, lens))
+        return written[-1]
+
+    for name, changes in {"direct": {}, "mixed": {"term": term, "FLUSH": 200}}.items():
+        with monkeypatch.context() as m:
+            for attr, value in changes.items():
+                m.setattr(patches._DirectTerms, attr, value)
+            (tmp_path / name).mkdir()
+            got, _ = _segment_files(tmp_path / name, docs, limitmb)
+        assert got == want, name
+    assert written.count(True) > 1000 and written.count(False) > 500
+
+
+@pytest.mark.parametrize("limitmb", [64, 0.05])
+def test_documents_added_a_field_at_a_time_are_whooshs_bytes(tmp_path, limitmb):
+    """add_document with a text field's words made into pool items in one pass, against Whoosh's
+    add_document: the same segment files and the same number of run files (the pool spills at the same
+    postings). Words seen twice, derived titles' fractional boosts, non-ASCII names, empty notes."""
+    assert patches.apply()
+    docs = _documents(700)
+    for doc in docs[::5]:
+        doc["_title_boost"] = DERIVED_TITLE_WEIGHT / TITLE_BOOST
+    ours = SegmentWriter.add_document
+    assert ours is not SegmentWriter._readinglist_original
+    try:
+        SegmentWriter.add_document = SegmentWriter._readinglist_original
+        (tmp_path / "whoosh").mkdir()
+        want, want_runs = _segment_files(tmp_path / "whoosh", docs, limitmb)
+    finally:
+        SegmentWriter.add_document = ours
+    (tmp_path / "ours").mkdir()
+    got, runs = _segment_files(tmp_path / "ours", docs, limitmb)
+    assert runs == want_runs and (runs > 1) == (limitmb < 1)
+    assert got == want
+
+
+def test_whoosh_own_postings_are_not_written_directly(tmp_path):
+    """Within whoosh_own_postings (Whoosh's pickled blocks) the direct writer, which writes the compact form,
+    stands aside."""
+    assert patches.apply()
+    ix = windex.create_in(str(tmp_path), make_schema())
+    writer = SegmentWriter(ix, _lk=False, limitmb=64, compound=False)
+    assert patches._DirectTerms.of(writer.fieldwriter) is not None
+    with patches.whoosh_own_postings():
+        assert patches._DirectTerms.of(writer.fieldwriter) is None
+    writer.cancel()
+
+
 def test_a_pool_read_back_in_whooshs_order(tmp_path):
     """The grouped pool iterated as Whoosh's items: every posting once, sorted as Whoosh sorts them."""
     assert patches.apply()
@@ -78,6 +151,65 @@ def test_a_pool_read_back_in_whooshs_order(tmp_path):
     items = list(writer.pool.items())
     assert items == sorted(items) and len(items) > 500
     writer.cancel()
+
+
+def _spilled_writer(folder: Path, docs: list[dict[str, object]]) -> SegmentWriter:
+    ix = windex.create_in(str(folder), make_schema())
+    writer = SegmentWriter(ix, _lk=False, limitmb=0.02, compound=False)
+    for doc in docs:
+        writer.add_document(**doc)
+    return writer
+
+
+def test_a_pool_spilled_to_many_runs_reads_back_as_whooshs(tmp_path):
+    """Runs written a term at a time, read back: merged through reduce_to (more runs than files it may open),
+    the same postings in the same order as Whoosh's pool gives; one run read alone, Whoosh's tuples (what
+    Whoosh's MpWriter merges its workers' runs by)."""
+    assert patches.apply()
+    docs = _documents(300)
+    (tmp_path / "whoosh").mkdir()
+    (tmp_path / "ours").mkdir()
+    try:
+        writing.PostingPool = writing._readinglist_original_pool
+        theirs = _spilled_writer(tmp_path / "whoosh", docs)
+    finally:
+        writing.PostingPool = patches._grouped_pool_class()
+    ours = _spilled_writer(tmp_path / "ours", docs)
+    assert type(ours.pool) is not type(theirs.pool)
+    assert len(ours.pool.runs) == len(theirs.pool.runs) > 6
+    first = list(ours.pool._read_run(ours.pool.runs.pop(0)))
+    assert first == list(theirs.pool._read_run(theirs.pool.runs.pop(0)))
+    assert all(len(item) == 5 for item in first) and first == sorted(first)
+    want = list(theirs.pool.items(maxfiles=3))
+    assert list(ours.pool.items(maxfiles=3)) == want and len(want) > 5000
+    theirs.cancel()
+    ours.cancel()
+
+
+def test_runs_merged_by_whooshs_multiprocess_writer_are_whooshs_bytes(tmp_path):
+    """Whoosh's MpWriter merging its workers' runs into one segment (its serial form, without processes)
+    reads the runs a term at a time as Whoosh's own: the same segment, byte for byte."""
+    from whoosh.multiproc import SerialMpWriter
+
+    assert patches.apply()
+    docs = _documents(300)
+
+    def build(folder: Path) -> dict[str, bytes]:
+        folder.mkdir()
+        ix = windex.create_in(str(folder), make_schema())
+        writer = SerialMpWriter(ix, procs=2, limitmb=0.02, compound=False)
+        for doc in docs:
+            writer.add_document(**doc)
+        writer.commit()
+        return {p.suffix: p.read_bytes() for p in folder.iterdir() if p.suffix in (".trm", ".pst")}
+
+    try:
+        writing.PostingPool = writing._readinglist_original_pool
+        want = build(tmp_path / "whoosh")
+    finally:
+        writing.PostingPool = patches._grouped_pool_class()
+    got = build(tmp_path / "ours")
+    assert got == want and len(got) == 2
 
 
 def test_an_abstract_packed_by_a_copied_compressor_is_a_fresh_compressors_bytes():
@@ -104,3 +236,18 @@ def test_an_imports_workers_start_with_its_writer_and_stop_when_it_is_cancelled(
     lib.updater.cancel_bulk(writer)
     assert not any(t.is_alive() for t in tasks)
     assert lib.search("").ids  # the index is as it was
+
+
+def test_an_indexing_worker_imports_no_search_module():
+    """A worker is a new interpreter that unpickles its task (readinglist.index.workers) and the schema: the
+    package's search modules (the engine, the ranker, the updater) are not imported for it."""
+    code = (
+        "import sys, pickle, readinglist.index.workers, readinglist.index.schema as s; "
+        "pickle.loads(pickle.dumps(s.make_schema())); "
+        "print(sorted(m for m in sys.modules if m.startswith('readinglist.index.')))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this checkout's code
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    loaded = set(ast.literal_eval(out))
+    assert {"readinglist.index.workers", "readinglist.index.schema", "readinglist.index.patches"} <= loaded
+    assert not loaded & {"readinglist.index.engine", "readinglist.index.ranking", "readinglist.index.background"}

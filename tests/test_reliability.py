@@ -228,6 +228,7 @@ def test_a_title_reused_by_an_unrelated_paper_is_a_new_paper(empty_lib, tmp_path
         from readinglist import importing
 
         monkeypatch.setattr(importing, "CHUNK", chunk)
+        monkeypatch.setattr(importing, "KEEP_RECORDS", chunk)  # over it: read again
     old = {"title": "Learning to Rank", "abstract": "We rank documents with gradient boosted trees and "
            "listwise losses on web search benchmarks.", "authors": ["Ada Lovelace"]}  # fmt: skip
     other = {"title": "Another Paper", "abstract": "Something else entirely about graphs.", "authors": ["X Y"]}

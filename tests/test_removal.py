@@ -168,6 +168,7 @@ def test_a_revised_record_of_a_removed_paper_brings_it_back_revised(empty_lib, t
     when the file is over one chunk) and by a similar abstract."""
     if chunk is not None:
         monkeypatch.setattr(importing, "CHUNK", chunk)
+        monkeypatch.setattr(importing, "KEEP_RECORDS", chunk)  # over it: read again
     same = {"title": "Same paper", "abstract": "Kept exactly as it was.", "authors": ["A B"]}
     titled = {"title": "Titled paper", "abstract": "Sparse coding of natural images with learned dictionaries."}
     similar = {"title": "Old name", "abstract": "Bandit algorithms for online advertising with delayed feedback "

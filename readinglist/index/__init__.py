@@ -8,12 +8,27 @@ words: a stem's forms, spelling corrections), `ranking` (BM25F a posting list at
 and read of Whoosh's internals.
 
 Nothing outside this package imports Whoosh. Importing it costs Whoosh's start-up, so the library imports
-it at the first search, never at start-up.
+it at the first search, never at start-up. The names below are imported when first asked for: an import's
+indexing worker (a new interpreter, `workers`) needs the schema and the patches, not the search modules.
 """
 
-from readinglist.index.background import IndexUpdater
-from readinglist.index.engine import Index
-from readinglist.index.query import highlighter
-from readinglist.index.schema import new_document
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from readinglist.index.background import IndexUpdater
+    from readinglist.index.engine import Index
+    from readinglist.index.query import highlighter
+    from readinglist.index.schema import new_document
 
 __all__ = ["Index", "IndexUpdater", "highlighter", "new_document"]
+_WHERE = {"Index": "engine", "IndexUpdater": "background", "highlighter": "query", "new_document": "schema"}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{where}"), name)

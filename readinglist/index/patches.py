@@ -18,6 +18,7 @@ engine when it opens one, and the word analyzer when Whoosh's writer processes u
 
 from __future__ import annotations
 
+import marshal
 import struct
 import sys
 import threading
@@ -63,6 +64,7 @@ def apply(notify: Callable[[str], None] | None = None) -> bool:
                 _patch_positions()
                 _patch_postings()
                 _patch_add_postings()
+                _patch_add_document()
             else:
                 _state["message"] = mismatch_message()
         message = _state["message"]
@@ -440,6 +442,7 @@ def _patch_postings() -> None:
         self._data = decode_block(data, self._blocklength, self._fixedsize)
 
     writer._write_block = _write_block
+    writer._readinglist_compact_write = _write_block  # what _DirectTerms writes the bytes of
     matcher._read_header = _read_header
     matcher._goto = _goto
     matcher._read_data = _read_data
@@ -497,7 +500,6 @@ class _Groups:
 
 @lru_cache(maxsize=1)
 def _grouped_pool_class() -> type:
-    from whoosh.externalsort import dump
     from whoosh.writing import PostingPool
 
     class GroupedPostingPool(PostingPool):
@@ -535,12 +537,32 @@ def _grouped_pool_class() -> type:
             else:
                 rows.append(item)
 
+        def add_postings(self, fieldname: str, items: list[tuple], size: int) -> None:
+            """One field's postings of a document at once; `size` is what add would count for them all. Where
+            add would spill to a run between two of them, they go one at a time, so the runs are the same."""
+            if not items:
+                return
+            if self.currentsize + size > self.limit:
+                for item in items:
+                    self.add(item)
+                return
+            terms = self._fields.get(fieldname)
+            if terms is None:
+                self.fieldnames.add(fieldname)
+                terms = self._fields[fieldname] = {}
+            self.currentsize += size
+            get = terms.get
+            for item in items:
+                rows = get(item[1])
+                if rows is None:
+                    terms[item[1]] = [item]
+                else:
+                    rows.append(item)
+
         def save(self) -> None:
             if self._fields:
                 path, f = self._new_run()
-                for item in _Groups(self._fields):
-                    dump(item, f, 2)
-                f.close()
+                self._write_run(f, _Groups(self._fields))
                 self._add_run(path)
                 self._fields = {}
             self.currentsize = 0
@@ -548,13 +570,207 @@ def _grouped_pool_class() -> type:
         def items(self, maxfiles: int = 128) -> Any:
             if not self.runs:
                 return _Groups(self._fields)
-            return super().items(maxfiles)
+            return super().items(maxfiles)  # save, reduce_to and _merge_runs: the grouped runs below
+
+        # A run holds a term's postings in one record, (field, term, docnums, weights, values) by marshal:
+        # Whoosh's runs are a pickle per posting, and merging them a heap step per posting.
+
+        def _write_run(self, f: Any, items: Iterable[tuple]) -> None:
+            for (fieldname, btext), rows in _term_groups(items):
+                marshal.dump((fieldname, btext, [r[2] for r in rows], [r[3] for r in rows], [r[4] for r in rows]), f)
+            f.close()
+
+        def _read_groups(self, path: str) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
+            f = self._open_run(path)
+            try:
+                while True:
+                    try:
+                        fieldname, btext, docnums, weights, values = marshal.load(f)
+                    except EOFError:
+                        return
+                    rows = [(fieldname, btext, d, w, v) for d, w, v in zip(docnums, weights, values, strict=True)]
+                    yield (fieldname, btext), rows
+            finally:
+                f.close()
+                self._remove_run(path)
+
+        def _read_run(self, path: str) -> Iterator[tuple]:
+            """A run's postings as Whoosh's runs give them (what Whoosh's MpWriter merges its workers' by)."""
+            for _, rows in self._read_groups(path):
+                yield from rows
+
+        def _merge_runs(self, paths: list[str]) -> _Merged:
+            return _Merged([self._read_groups(path) for path in paths])
 
     return GroupedPostingPool
 
 
+class _Merged:
+    """Runs merged a term at a time: a term's postings from every run that has it, in Whoosh's order. Iterated,
+    Whoosh's tuples, as _Groups."""
+
+    def __init__(self, runs: list[Iterator[tuple[tuple[str, bytes], list[tuple]]]]):
+        self._runs = runs
+
+    def groups(self) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
+        from heapq import merge
+        from itertools import chain, groupby
+        from operator import itemgetter
+
+        first = itemgetter(0)
+        for key, group in groupby(merge(*self._runs, key=first), key=first):
+            parts = [rows for _, rows in group]
+            if len(parts) == 1:
+                yield key, parts[0]
+                continue
+            rows = list(chain.from_iterable(parts))
+            if any(a[-1] >= b[0] for a, b in pairwise(parts)):  # runs merged by reduce_to come in another order
+                rows.sort()
+            yield key, rows
+
+    def __iter__(self) -> Iterator[tuple]:
+        for _, rows in self.groups():
+            yield from rows
+
+
+def _patch_add_document() -> None:
+    """SegmentWriter.add_document (what every indexing worker runs per paper) with the words of a text field
+    turned into pool items in one pass: Whoosh goes through Positions.word_values, a generator encoding each
+    word, and the pool's add, a few calls per word of every field. The same items in the same order, the
+    pool's size counted the same (`add_postings`), so the same runs and segments; a field of another kind,
+    or another writer or pool, takes Whoosh's way."""
+    from whoosh import writing
+
+    if getattr(writing.SegmentWriter, "_readinglist_patched", False):
+        return
+    original = writing.SegmentWriter.add_document
+    pool_class = _grouped_pool_class()
+
+    def add_document(self: Any, **fields: Any) -> None:
+        if type(self) is not writing.SegmentWriter or type(self.pool) is not pool_class:
+            return original(self, **fields)
+        _add_document(self, fields)
+
+    writing.SegmentWriter.add_document = add_document
+    writing.SegmentWriter._readinglist_patched = True
+    writing.SegmentWriter._readinglist_original = original  # for the test that compares the two
+
+
+def _word_field(field: Any) -> bool:
+    """Is this a field whose postings _word_items makes (the schema's text fields)?"""
+    positions, analyzer, index = _word_field_kinds()
+    return (
+        type(field.format) is positions
+        and type(field.analyzer) is analyzer
+        and type(field).index is index
+        and not field.separate_spelling()
+    )
+
+
+@lru_cache(maxsize=1)
+def _word_field_kinds() -> tuple[type, type, Any]:
+    from whoosh.fields import FieldType
+
+    from readinglist.index.analysis import WordAnalyzer
+    from readinglist.index.schema import CompactPositions
+
+    return CompactPositions, WordAnalyzer, FieldType.index
+
+
+def _word_items(fieldname: str, field: Any, value: str, docnum: int, boost: float) -> tuple[list[tuple], int, int]:
+    """A text field's pool items of one document as FieldType.index, the patched Positions.word_values,
+    CompactPositions.encode and add_document's loop make them, with their frequencies' sum (the field's
+    length) and the size the pool's add counts for them."""
+    from readinglist.index.schema import _SMALL
+
+    poses: dict[str, list[int]] = {}
+    for text, pos in field.analyzer.words(value):
+        got = poses.get(text)
+        if got is None:
+            poses[text] = [pos]
+        else:
+            got.append(pos)
+    fmt = field.format
+    fb, encode, small, smallest = fmt.field_boost, fmt.encode, _SMALL, len(_SMALL)
+    items = []
+    length = size = 0
+    for w, p in poses.items():
+        n = len(p)
+        tbytes = w.encode("utf-8")
+        vbytes = small[p[0]] if n == 1 and p[0] < smallest else encode(p)
+        items.append((fieldname, tbytes, docnum, float(n) * fb * boost, vbytes))
+        length += n
+        size += len(tbytes) * 2 + len(vbytes)
+    return items, length, size + (150 + len(fieldname)) * len(items)
+
+
+def _add_document(self: Any, fields: dict[str, Any]) -> None:
+    """Whoosh's SegmentWriter.add_document (2.7.5), its text fields' words through _word_items."""
+    self._check_state()
+    perdocwriter = self.perdocwriter
+    schema = self.schema
+    docnum = self.docnum
+    pool = self.pool
+    add_post = pool.add
+
+    docboost = self._doc_boost(fields)
+    fieldnames = sorted([name for name in fields if not name.startswith("_")])
+    self._check_fields(schema, fieldnames)
+
+    perdocwriter.start_doc(docnum)
+    try:
+        for fieldname in fieldnames:
+            value = fields.get(fieldname)
+            if value is None:
+                continue
+            field = schema[fieldname]
+
+            length = 0
+            if field.indexed:
+                fieldboost = self._field_boost(fields, fieldname, docboost)
+                scorable = field.scorable
+                if isinstance(value, str) and _word_field(field):
+                    items, freqs, size = _word_items(fieldname, field, value, docnum, fieldboost)
+                    if scorable:
+                        length += freqs
+                    pool.add_postings(fieldname, items, size)
+                else:
+                    for tbytes, freq, weight, vbytes in field.index(value):
+                        weight *= fieldboost
+                        if scorable:
+                            length += freq
+                        add_post((fieldname, tbytes, docnum, weight, vbytes))
+
+            if field.separate_spelling():
+                spellfield = field.spelling_fieldname(fieldname)
+                for word in field.spellable_words(value):
+                    add_post((spellfield, word.encode("utf-8"), 0, 1, vbytes))
+
+            vformat = field.vector
+            if vformat:
+                vitems = vformat.word_values(value, field.analyzer, mode="index")
+                vitems = sorted((text, weight, vbytes) for text, _, weight, vbytes in vitems)
+                perdocwriter.add_vector_items(fieldname, field, vitems)
+
+            customval = fields.get(f"_stored_{fieldname}", value)
+            sv = customval if field.stored else None
+            perdocwriter.add_field(fieldname, field, sv, length)
+
+            column = field.column_type
+            if column and customval is not None:
+                cv = field.to_column_value(customval)
+                perdocwriter.add_column_value(fieldname, column, cv)
+    except Exception:
+        perdocwriter.cancel_doc()
+        raise
+
+    perdocwriter.finish_doc()
+    self._added = True
+    self.docnum += 1
+
+
 def _term_groups(items: Iterable[tuple]) -> Iterator[tuple[tuple[str, bytes], list[tuple]]]:
-    if isinstance(items, _Groups):
+    if isinstance(items, _Groups | _Merged):
         yield from items.groups()
         return
     from itertools import groupby
@@ -593,6 +809,7 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
     lastfn: str | None = None
     lasttext: bytes | None = None
     lengths_of: Callable[[list[int]], list[Any]] = per_posting("")
+    direct = _DirectTerms.of(fw)
     for (fieldname, btext), group in _term_groups(items):
         if lastfn is not None and fieldname < lastfn:
             raise OutOfOrderError(f"Field {lastfn!r} .. {fieldname!r}")
@@ -608,10 +825,15 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
         if not rows:
             continue
         docnums = [row[2] for row in rows]
+        lens = lengths_of(docnums)
+        if direct is not None:
+            if direct.term(btext, rows, docnums, lens):
+                lasttext = btext
+                continue
+            direct.flush()  # a term the direct writer leaves to Whoosh's objects: they write at the files' ends
         fw.start_term(btext)
         lasttext = btext
         pw = fw._postwriter
-        lens = lengths_of(docnums)
         if type(pw) is not W3PostingsWriter or pw._byteids:
             for (_, _, docnum, weight, value), length in zip(rows, lens, strict=True):
                 fw.add(docnum, weight, b"" if value is None else value, length)
@@ -631,8 +853,149 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
             pw._minlength = min(present) if present else None
             pw._maxlength = max(present) if present else 0
         fw.finish_term()
+    if direct is not None:
+        direct.flush()
     if lastfn is not None:
         fw.finish_field()
+
+
+class _DirectTerms:
+    """A segment's terms written straight to its postings and term files: the bytes W3FieldWriter's
+    start_term, the postings writer's blocks and finish_postings, W3TermInfo.to_bytes (the compact and
+    inlined forms of _patch_postings and _patch_inlined) and the term table's OrderedHashWriter.add would
+    write, computed from a term's postings without those objects (a TermInfo, a postings writer's buffers and
+    half a dozen method calls and file writes per term were most of a worker's finish), and buffered.
+    `of` gives None when anything differs from what this copies: then every term takes Whoosh's objects."""
+
+    FLUSH = 1 << 20  # bytes buffered per file before they are written
+
+    @classmethod
+    def of(cls, fw: Any) -> _DirectTerms | None:
+        from whoosh.codec import whoosh3 as w3
+        from whoosh.filedb.filetables import OrderedHashWriter
+
+        writer, info = w3.W3PostingsWriter, w3.W3TermInfo
+        compact = (
+            getattr(writer, "_readinglist_compact_write", None) is writer._write_block
+            and getattr(writer, "_readinglist_inlined_finish", None) is writer.finish_postings
+            and getattr(info, "_readinglist_inlined_to_bytes", None) is info.to_bytes
+        )  # not within whoosh_own_postings
+        tindex = getattr(fw, "_tindex", None)
+        if not compact or type(tindex) is not OrderedHashWriter or type(fw._codec) is not w3.W3Codec:
+            return None
+        return cls(fw)
+
+    def __init__(self, fw: Any):
+        from whoosh.codec.whoosh3 import W3PostingsWriter, W3TermInfo
+        from whoosh.filedb.filetables import _lengths
+        from whoosh.system import pack_ushort
+        from whoosh.util.numeric import length_to_byte
+
+        self._postings_writer, self._info = W3PostingsWriter, W3TermInfo._struct
+        self._pack_ushort, self._length_to_byte = pack_ushort, length_to_byte
+        self._fw = fw
+        self._tindex = fw._tindex
+        self._post = bytearray()
+        self._terms = bytearray()
+        self._post_at = self._terms_at = -1  # where the buffers' first bytes go in the files (-1: ask them)
+        self._lengths = _lengths
+
+    def flush(self) -> None:
+        """Write what is buffered; the next term starts from where the files end then (a term written by
+        Whoosh's objects in between moves them)."""
+        if self._post:
+            self._fw._postfile.write(bytes(self._post))
+            self._post.clear()
+        if self._terms:
+            self._tindex.dbfile.write(bytes(self._terms))
+            self._terms.clear()
+        self._post_at = -1
+
+    def _resume(self) -> None:
+        self._post_at = self._fw._postfile.tell()
+        self._terms_at = self._tindex.dbfile.tell()
+
+    def term(self, btext: bytes, rows: list[tuple], docnums: list[int], lens: list[Any]) -> bool:
+        """Write one term's postings and its term table entry; False (nothing written) for a term Whoosh's
+        objects must write: a term vector's, or one whose format wants values some postings lack."""
+        fw = self._fw
+        pw = fw._postwriter
+        length_to_byte, info = self._length_to_byte, self._info
+        if type(pw) is not self._postings_writer or pw._byteids:
+            return False
+        n = len(rows)
+        fixed = fw._fieldobj.format.fixed_value_size()
+        if n > 1 and (fixed is None or fixed < 0) and not all(row[4] for row in rows):
+            return False  # Whoosh's pickled block (_write_block's fallback)
+        if self._post_at < 0:
+            self._resume()
+        blocklimit = pw._blocklimit
+        weight: Any = 0  # W3TermInfo's statistics, accumulated block by block as its add_block does
+        minlength: Any = None
+        maxlength: Any = 0
+        maxweight: Any = 0
+        start = self._post_at + len(self._post)
+        if n == 1:  # one posting, inlined in its entry (_patch_inlined's finish_postings and to_bytes)
+            ws32 = array("f", [rows[0][3]])
+            weight += sum(ws32)
+            top = rows[0][3]
+            present = lens[0]
+            minlength = present or None
+            maxlength = max(0, present or 0)
+            maxweight = max(0, top if top > 0 else 0)
+            value = rows[0][4]
+            values = [value] if value else []
+            head = info.pack(_INLINED, weight, 1, 0 if minlength is None else length_to_byte(minlength),
+                                           length_to_byte(maxlength), maxweight, docnums[0], docnums[0])  # fmt: skip
+            entry = head + encode_block((docnums[0],), tuple(ws32), values, None if values else 0, 0)
+        else:
+            post = self._post
+            post += COMPACT_MAGIC
+            level = pw._compression
+            for at in range(0, n, blocklimit):
+                block = rows[at : at + blocklimit] if n > blocklimit else rows
+                ids = array("I", docnums[at : at + blocklimit] if n > blocklimit else docnums)
+                ws = [row[3] for row in block]
+                ws32 = array("f", ws)
+                values = [row[4] for row in block if row[4]]
+                top = max(ws)
+                block_maxweight = top if top > 0 else 0
+                present = [x for x in (lens[at : at + blocklimit] if n > blocklimit else lens) if x]
+                block_min = min(present) if present else None
+                block_max = max(present) if present else 0
+                weight += sum(ws32)
+                minlength = block_min if minlength is None else min(minlength, block_min)
+                maxlength = max(maxlength, block_max)
+                maxweight = max(maxweight, block_maxweight)
+                body = encode_block(ids, ws32, values, fixed, level)
+                length = _HEAD.size - 4 + len(body)
+                last = at + blocklimit >= n
+                post += _HEAD.pack(-length if last else length, len(ids), ids[-1], block_maxweight, 0,
+                                   length_to_byte(block_min), length_to_byte(block_max))  # fmt: skip
+                post += body
+            extent = self._post_at + len(post) - start
+            entry = info.pack(False, weight, n, 0 if minlength is None else length_to_byte(minlength),
+                                            length_to_byte(maxlength), maxweight, docnums[0], docnums[-1])  # fmt: skip
+            entry += _EXTENT.pack(start, extent)
+        tindex = self._tindex
+        key = self._pack_ushort(fw._fieldid) + btext
+        if key <= tindex.lastkey:
+            raise ValueError(f"Keys must increase: {tindex.lastkey!r}..{key!r}")
+        at_ = self._terms_at + len(self._terms)
+        tindex.index.append(at_)
+        self._terms += self._lengths.pack(len(key), len(entry))
+        self._terms += key
+        self._terms += entry
+        h = tindex.hashfn(key)
+        tindex.buckets[h & 255].append((h, at_))
+        tindex.lastkey = key
+        if len(self._post) > self.FLUSH or len(self._terms) > self.FLUSH:
+            self.flush()
+            self._resume()
+        return True
+
+
+_EXTENT = struct.Struct("!qi")  # a TermInfo's postings: offset (pack_long) and length (pack_int)
 
 
 @lru_cache(maxsize=1)
@@ -698,6 +1061,8 @@ def _patch_inlined() -> None:
     writer.finish_postings = finish_postings
     info.to_bytes = to_bytes
     info.from_bytes = classmethod(from_bytes)
+    writer._readinglist_inlined_finish = finish_postings  # what _DirectTerms writes the bytes of
+    info._readinglist_inlined_to_bytes = to_bytes
     info._readinglist_patched = True
     writer._readinglist_original_finish = original_finish  # for whoosh_own_postings
     info._readinglist_original_to_bytes = original_to_bytes
