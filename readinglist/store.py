@@ -544,7 +544,9 @@ class ThreadSlots:
     OS thread, not by Python's thread state: Qt's pool threads run each task under a new thread state (PySide
     takes the interpreter lock with PyGILState_Ensure and its release deletes the state), so a threading.local
     lost its connection after every task and each search opened another, never closed: two file descriptors
-    and a page cache per keystroke until the process ran out of either."""
+    and a page cache per keystroke until the process ran out of either. A pool thread's connection now
+    outlives its task: a cursor left unfinished across tasks (a suspended generator over a query) would hold
+    that thread to an old snapshot of the database, so read a query whole within the task that runs it."""
 
     def __init__(self) -> None:
         self._slots: dict[int, SimpleNamespace] = {}
