@@ -73,7 +73,15 @@ OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a f
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
-CLOSEST_WORD_SHARE = 10  # in the closest matches a word missing costs the best score / this (see rank_keys)
+CLOSEST_WORD_SHARE = 7  # in the closest matches a word missing costs the best score / this (see rank_keys)
+STEM_ONLY_COST = 0.75  # ...and a word held only in another form, or a derivation, this much of a missing word
+# a query of this many plain words or more (a pasted title) ranks its best PROXIMITY_CANDIDATES matches
+# higher for each pair of its successive words that stands within PROXIMITY_GAP positions in the abstract:
+# a pair's worth is PROXIMITY_SHARE of the best score, over the query's pairs (see Ranker.proximity)
+PROXIMITY_WORDS = 4
+PROXIMITY_CANDIDATES = 10
+PROXIMITY_GAP = 2
+PROXIMITY_SHARE = 0.4
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
 # freed to the system: glibc would keep it, and the window would hold each big search's peak
@@ -552,13 +560,28 @@ class Index:
             # best fit too, unless a misspelt word was corrected: that query is of a paper's words as written
             same = used is resolved or all(stem(c) == stem(w) for w, c in corrections.items())
             fit = same
-            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=same, fit=fit)
+            if fit:  # a word matches its derivations too, weighing less (Stemmed.related): then a paper may
+                # have every word after all
+                used = resolve(q, vocabulary, corrections or None, related=True)
+                used_words, used_required, used_excluded = split_words(used)
+            known_fail = same and not fit
+            scores, counts = ranker.partial(
+                used_words, used_required, used_excluded, all_known_fail=known_fail, fit=fit
+            )
             notes += [n for n in ranker.notes if n not in notes]
             if scores:
                 found, partial, shown = scores, True, used
                 expanded.update(ranker.expanded)
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
-        keys = rank_keys(found, stem_only, counts, fit and partial)
+        keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
+        plain = split_words(shown)[0]
+        if found and len(plain) >= PROXIMITY_WORDS and not _SYNTAX_RE.search(text):
+            near = ranker.proximity(plain, ranked(keys, PROXIMITY_CANDIDATES, self._pids), "abstract", PROXIMITY_GAP)
+            if near:
+                extra = PROXIMITY_SHARE * max(found.values()) / (len(plain) - 1)
+                keys = dict(keys)
+                for d, pairs in near.items():
+                    keys[d] += extra * pairs
         phrase = title_phrase(correction if partial and correction else text)
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
@@ -755,24 +778,30 @@ def _is_constraint(q: query.Query) -> bool:
     return bool(fields) and fields <= _CONSTRAINT_FIELDS
 
 
-def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int], fit: bool = False) -> Scores:
+def rank_keys(
+    scores: Scores, stem_only: list[set[int]], matched: dict[int, int], fit: bool = False,
+    weights: dict[int, float] | None = None,
+) -> Scores:  # fmt: skip
     """What the results are sorted by: for closest matches, the number of words each paper has first (with
     `fit`, the number and BM25F together, a word missing costing 1/CLOSEST_WORD_SHARE of the best score: a
-    paper a word short but with far more of the query's weight fits a pasted title better); then how many
+    paper a word short but with far more of the query's weight fits a pasted title better; with `weights`,
+    each paper's words counted by their worth, Ranker.partial's matched_weight: a common word missing costs
+    less than a rare one); then how many
     plain words it holds in the form typed (a "transformer" before a paper that only has "transform"); then
     BM25F. One number per paper, so that the sort stays in C: each key weighs more than everything after it
-    can add up to (with `fit`, a word held only in another form costs half a missing word)."""
+    can add up to (with `fit`, a word held only in another form costs STEM_ONLY_COST of a missing word)."""
     if not any(stem_only) and not matched:
         return scores
     keys = dict(scores)
     if matched and fit:
         step = max(scores.values(), default=0.0) / CLOSEST_WORD_SHARE or 1.0
+        weights = weights or {}
         for d, count in matched.items():
-            keys[d] += step * count
+            keys[d] += step * weights.get(d, count)
         for docs in stem_only:
             for d in docs:
                 if d in keys:
-                    keys[d] -= step / 2
+                    keys[d] -= step * STEM_ONLY_COST
         return keys
     # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
     top = 2 * max(scores.values(), default=0.0) + 1.0
