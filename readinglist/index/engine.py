@@ -76,7 +76,8 @@ TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase
 CLOSEST_WORD_SHARE = 7  # in the closest matches a word missing costs the best score / this (see rank_keys)
 STEM_ONLY_COST = 0.75  # ...and a word held only in another form, or a derivation, this much of a missing word
 # a query of this many plain words or more (a pasted title) ranks its best PROXIMITY_CANDIDATES matches
-# higher for each pair of its successive words that stands within PROXIMITY_GAP positions in the abstract:
+# higher for each pair of its successive words that stands within PROXIMITY_GAP positions in its title or
+# abstract:
 # a pair's worth is PROXIMITY_SHARE of the best score, over the query's pairs (see Ranker.proximity)
 PROXIMITY_WORDS = 4
 PROXIMITY_CANDIDATES = 10
@@ -576,7 +577,8 @@ class Index:
         keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
         plain = split_words(shown)[0]
         if found and len(plain) >= PROXIMITY_WORDS and not _SYNTAX_RE.search(text):
-            near = ranker.proximity(plain, ranked(keys, PROXIMITY_CANDIDATES, self._pids), "abstract", PROXIMITY_GAP)
+            best = ranked(keys, PROXIMITY_CANDIDATES, self._pids)
+            near = ranker.proximity(plain, best, ("title", "abstract"), PROXIMITY_GAP)
             if near:
                 extra = PROXIMITY_SHARE * max(found.values()) / (len(plain) - 1)
                 keys = dict(keys)

@@ -213,34 +213,39 @@ class Ranker:
         return suspects
 
     def proximity(
-        self, words: Sequence[query.Query], docs: Collection[int], fieldname: str, gap: int
+        self, words: Sequence[query.Query], docs: Collection[int], fieldnames: Sequence[str], gap: int
     ) -> dict[int, int]:
         """In each of `docs`, how many pairs of the query's successive words (`words`, plain words in the
-        query's order) stand within `gap` positions of each other in the field, in any form of their stems:
-        a pasted title's words stand together in its paper's abstract ("constrained cross-entropy method"),
-        scattered in another's."""
-        field = self._field(fieldname)
-        if field is None or not field.format or not field.format.supports("positions") or not docs:
-            return {}
-        decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
-        within = self._within(docs)
-        places: list[dict[int, list[int]]] = []
-        for word in words:
-            leaf = next((x for x in word.leaves() if isinstance(x, Stemmed) and x.fieldname == fieldname), None)
-            where: dict[int, list[int]] = {}
-            for form in (*leaf.forms, *leaf.related) if leaf is not None else ():
-                for i, (_, offset) in enumerate(self.leaves):  # the candidates' postings only, never cached
-                    if within.local[i]:
-                        ids, _, values, _ = self._postings(i, fieldname, form, values=True, targets=within.local[i])
-                        for d, value in zip(ids, values, strict=True):
-                            where.setdefault(d + offset, []).extend(decode(value))
-            places.append(where)
+        query's order) stand within `gap` positions of each other in one of the fields, in any form of their
+        stems: a pasted title's words stand together in its paper's title or abstract ("constrained
+        cross-entropy method"), scattered in another's."""
+        together: set[tuple[int, int]] = set()  # (document, pair)
+        within = self._within(docs) if docs else None
+        for fieldname in fieldnames:
+            field = self._field(fieldname)
+            if within is None or field is None or not field.format or not field.format.supports("positions"):
+                continue
+            decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
+            places: list[dict[int, list[int]]] = []
+            for word in words:
+                leaf = next((x for x in word.leaves() if isinstance(x, Stemmed) and x.fieldname == fieldname), None)
+                where: dict[int, list[int]] = {}
+                for form in (*leaf.forms, *leaf.related) if leaf is not None else ():
+                    for i, (_, offset) in enumerate(self.leaves):  # the candidates' postings only, never cached
+                        if within.local[i]:
+                            ids, _, values, _ = self._postings(i, fieldname, form, values=True,
+                                                               targets=within.local[i])  # fmt: skip
+                            for d, value in zip(ids, values, strict=True):
+                                where.setdefault(d + offset, []).extend(decode(value))
+                places.append(where)
+            for j, (before, after) in enumerate(pairwise(places)):
+                for d, first in before.items():
+                    second = after.get(d)
+                    if second is not None and any(0 < b - a <= gap for a in first for b in second):
+                        together.add((d, j))
         out: dict[int, int] = {}
-        for before, after in pairwise(places):
-            for d, first in before.items():
-                second = after.get(d)
-                if second is not None and any(0 < b - a <= gap for a in first for b in second):
-                    out[d] = out.get(d, 0) + 1
+        for d, _ in together:
+            out[d] = out.get(d, 0) + 1
         return out
 
     def estimate(self, q: query.Query) -> int:
