@@ -80,7 +80,8 @@ STEM_ONLY_COST = 0.75  # ...and a word held only in another form, or a derivatio
 # abstract:
 # a pair's worth is PROXIMITY_SHARE of the best score, over the query's pairs (see Ranker.proximity)
 PROXIMITY_WORDS = 4
-PROXIMITY_CANDIDATES = 10
+PROXIMITY_MOST = 10  # ...and at most this many (a title; a pasted sentence is longer)
+PROXIMITY_CANDIDATES = 5
 PROXIMITY_GAP = 2
 PROXIMITY_SHARE = 0.4
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
@@ -575,24 +576,26 @@ class Index:
                 expanded.update(ranker.expanded)
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
         keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
-        plain = split_words(shown)[0]
-        if found and len(plain) >= PROXIMITY_WORDS and not _SYNTAX_RE.search(text):
-            best = ranked(keys, PROXIMITY_CANDIDATES, self._pids)
-            near = ranker.proximity(plain, best, ("title", "abstract"), PROXIMITY_GAP)
-            if near:
-                extra = PROXIMITY_SHARE * max(found.values()) / (len(plain) - 1)
-                keys = dict(keys)
-                for d, pairs in near.items():
-                    keys[d] += extra * pairs
         phrase = title_phrase(correction if partial and correction else text)
+        bonus: Scores = {}
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
             bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids))
-            if bonus:
-                found, keys = dict(found), keys if keys is not found else dict(keys)
-                for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
-                    found[d] += extra
-                    keys[d] += extra
+        plain = split_words(shown)[0]
+        if not bonus and found and PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST and not _SYNTAX_RE.search(text):
+            # (a title holding the whole query decides alone: a pasted title in a titled library pays nothing)
+            best = ranked(keys, PROXIMITY_CANDIDATES, self._pids)
+            near = ranker.proximity(plain, best, ("title", "abstract"), PROXIMITY_GAP)
+            if near:
+                step = PROXIMITY_SHARE * max(found.values()) / (len(plain) - 1)
+                keys = dict(keys)
+                for d, pairs in near.items():
+                    keys[d] += step * pairs
+        if bonus:
+            found, keys = dict(found), keys if keys is not found else dict(keys)
+            for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
+                found[d] += extra
+                keys[d] += extra
         top = ranked(keys, limit, self._tie_order(len(keys), limit))
         ids = list(map((self._pids or []).__getitem__, top))
         scores_list = list(map(found.__getitem__, top))

@@ -34,6 +34,7 @@ PRIORITY_VALUES = (*(str(p) for p in PRIORITIES), NO_PRIORITY)
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: a typo'd word then expands over few words
 MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches, slowly
 RELATED_WEIGHT = 0.35  # a derived stem's form (Stemmed.related) counts as this much of an occurrence
+RELATED_FIELDS = {"abstract"}  # where a word matches its derivations (a title is short, and often derived from it)
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
 PASTED_WORDS = 4  # a query longer than this is pasted text: "name:" in it that names no field is no error
 URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name:" that is no field, in pasted text
@@ -278,7 +279,7 @@ def resolve(
             parts: list[query.Query] = []
             for text in texts:
                 forms, exact = vocabulary.forms(q.fieldname, text)
-                family = vocabulary.related(q.fieldname, text) if related else None
+                family = vocabulary.related(q.fieldname, text) if related and q.fieldname in RELATED_FIELDS else None
                 parts.append(Stemmed(q.fieldname, text, forms, exact, boost=q.boost, related=family))
         else:
             parts = [query.Term(q.fieldname, text, boost=q.boost) for text in texts]

@@ -58,7 +58,8 @@ _lock = threading.Lock()
 _lexicons: OrderedDict[tuple[str, str], Lexicon | None] = OrderedDict()
 _segment_forms: OrderedDict[tuple[str, str, str], dict[bytes, Any]] = OrderedDict()  # form → TermInfo
 _segment_words: OrderedDict[tuple[str, str], WordCounts] = OrderedDict()
-_PER_SEGMENT: tuple[OrderedDict[Any, Any], ...] = (_lexicons, _segment_forms, _segment_words)  # keyed (segment, …)
+_segment_related: OrderedDict[tuple[str, str, str], dict[bytes, int]] = OrderedDict()  # form → document frequency
+_PER_SEGMENT: tuple[OrderedDict[Any, Any], ...] = (_lexicons, _segment_forms, _segment_words, _segment_related)
 
 
 def plural_stem(word: str) -> str:
@@ -290,23 +291,33 @@ class Vocabulary:
         if found is not None:
             return found
         found = {}
-        prefix = stemmed[: max(RELATED_PREFIX, len(stemmed) - RELATED_TAIL)]
-        for _, reader in self.readers:
-            words = lexicon(reader, fieldname)
-            if words is not None:
-                items: Iterable[tuple[bytes, int]] = (
-                    (words.words[j], words.frequencies[j]) for j in words.span(prefix.encode("utf-8"))
-                )
-            elif fieldname in reader.indexed_field_names():
-                items = ((btext, info.doc_frequency()) for btext, info in reader.iter_prefix(fieldname, prefix))
-            else:
-                continue
-            for btext, df in items:
-                text = btext.decode("utf-8")
-                if text.isalpha() and related_stems(stemmed, stem(text)):
-                    found[btext] = found.get(btext, 0) + df
+        for segid, reader in self.readers:
+            for btext, df in self._segment_related(segid, reader, fieldname, stemmed).items():
+                found[btext] = found.get(btext, 0) + df
         self._related[key] = found
         return found
+
+    @staticmethod
+    def _segment_related(segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, int]:
+        """One segment's part of `related`, read once (a segment never changes)."""
+        key = (segid, fieldname, stemmed)
+        got = _recall(_segment_related, key)
+        if isinstance(got, dict):
+            return got
+        out: dict[bytes, int] = {}
+        prefix = stemmed[: max(RELATED_PREFIX, len(stemmed) - RELATED_TAIL)]
+        words = lexicon(reader, fieldname)
+        items: Iterable[tuple[bytes, int]] = ()
+        if words is not None:
+            items = ((words.words[j], words.frequencies[j]) for j in words.span(prefix.encode("utf-8")))
+        elif fieldname in reader.indexed_field_names():
+            items = ((btext, info.doc_frequency()) for btext, info in reader.iter_prefix(fieldname, prefix))
+        for btext, df in items:
+            text = btext.decode("utf-8")
+            if text.isalpha() and related_stems(stemmed, stem(text)):
+                out[btext] = df
+        _remember(_segment_related, key, out, FORMS_CACHE)
+        return out
 
     def _segment_forms(self, segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, Any]:
         key = (segid, fieldname, stemmed)
