@@ -76,9 +76,8 @@ TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase
 CLOSEST_WORD_SHARE = 7  # in the closest matches a word missing costs the best score / this (see rank_keys)
 STEM_ONLY_COST = 0.75  # ...and a word held only in another form, or a derivation, this much of a missing word
 # a query of this many plain words or more (a pasted title) ranks its best PROXIMITY_CANDIDATES matches
-# higher for each pair of its successive words that stands within PROXIMITY_GAP positions in its title or
-# abstract:
-# a pair's worth is PROXIMITY_SHARE of the best score, over the query's pairs (see Ranker.proximity)
+# higher for each pair of its successive words that stands within PROXIMITY_GAP positions in a paper's title
+# or abstract: a pair is worth PROXIMITY_SHARE of the best score over the query's pairs (Ranker.proximity)
 PROXIMITY_WORDS = 4
 PROXIMITY_MOST = 10  # ...and at most this many (a title; a pasted sentence is longer)
 PROXIMITY_CANDIDATES = 5
