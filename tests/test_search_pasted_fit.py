@@ -102,3 +102,23 @@ def test_a_paper_with_the_title_words_together_ranks_above_one_with_them_scatter
         assert _first(lib, "safe entropy") == "Scattered"  # a short query is ranked as before: by BM25F
     finally:
         lib.close()
+
+
+def test_a_paper_lacking_three_common_words_can_fit_better_than_one_lacking_a_rare_one(tmp_path):
+    """The filler papers all say "deep neural networks": a paper lacking those three words, but with every
+    rare word of the title, is looked at beside the paper lacking one rare word only (two tiers past it)."""
+    lib = _library(tmp_path, [
+        {"title": "Lacks the common words", "abstract": "Steganographic hiding of messages in images."},
+        {"title": "Lacks a rare word", "abstract": "Hiding messages in images, with deep neural networks."},
+        {"title": "Steganography", "abstract": "Steganographic codes, and steganographic keys."},
+        *({"title": f"Deep {i}", "abstract": f"We train deep neural networks on data. Item {i}."} for i in range(40)),
+    ], fillers=0)  # fmt: skip
+    try:
+        result = lib.search("Steganographic hiding of messages in images with deep neural networks")
+        assert result.partial
+        counts = dict(zip([p.title for p in lib.papers(result.ids)], result.matched, strict=True))
+        assert counts["Lacks a rare word"] == result.word_count - 1
+        assert counts["Lacks the common words"] == result.word_count - 3
+        assert lib.papers(result.ids[:1])[0].title == "Lacks the common words"
+    finally:
+        lib.close()

@@ -163,11 +163,11 @@ class Ranker:
     ) -> tuple[Scores, dict[int, int]]:
         """The closest matches when no document has every word: the documents with the most of `words`
         (and all of `required`, none of `excluded`), scored by the words they have, with how many each has.
-        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with one fewer too.
+        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with up to FIT_TIERS fewer too.
 
         Tier by tier: the documents missing at most j of the words all hold one of the j + 1 rarest, so
         those few posting lists give every candidate, and the other words are looked up in the candidates
-        only. The first j that finds documents ends the search (with `fit`, the tier after it; each tier
+        only. The first j that finds documents ends the search (with `fit`, the FIT_TIERS after it; each tier
         found is complete); at most half the words may be missing (beyond that a match says little). Words
         no document has never count.
         `all_known_fail`: the caller knows no document has every word (so the first tier is skipped)."""
@@ -812,7 +812,7 @@ class Ranker:
             found = self._tier(words, known, required, excluded, missing)
             if found[0]:
                 if fit and missing < most_missing:  # the next tier too: a paper a word short may fit better
-                    return self._tier(words, known, required, excluded, missing + 1)
+                    return self._tier(words, known, required, excluded, min(most_missing, missing + FIT_TIERS))
                 return found
             missing += 1
         return {}, {}
@@ -991,6 +991,9 @@ def _decode_positions(value: bytes) -> Sequence[int]:
 
 
 _BININT1, _STOP = ord("K"), ord(".")  # pickle opcodes
+
+
+FIT_TIERS = 2  # with `fit`, the tiers looked at past the first found: papers this many words short
 
 
 def _never() -> None:
