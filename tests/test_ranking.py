@@ -8,7 +8,7 @@ from whoosh.collectors import UnlimitedCollector
 
 from readinglist.index import patches, ranking
 from readinglist.index.engine import _column_ints, _read_pids
-from readinglist.index.ranking import Ranker, ranked
+from readinglist.index.ranking import FIT_TIERS, Ranker, ranked
 from tests.conftest import CORPORA
 
 QUERIES = [
@@ -272,7 +272,7 @@ def test_an_and_reads_only_the_posting_blocks_holding_candidates(busy_lib, monke
 def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
     """Ranker.partial against counting every word in every paper: the papers it returns are all those with
     at least as many of the words as the fewest it returns, each with its count and summed score; for the
-    best fit, the best two tiers."""
+    best fit, the best tier and up to FIT_TIERS after it."""
     from collections import Counter
 
     from readinglist.index.query import resolve
@@ -292,7 +292,8 @@ def test_closest_matches_are_every_paper_of_the_best_tiers(busy_lib):
                 least = min(counts.values())
                 assert set(scores) == {d for d, c in count.items() if c >= least}, text
                 assert max(counts.values()) == max(count.values())
-                assert len(set(counts.values())) == 1 + (fit and least < max(counts.values())), text
+                tiers = 1 + min(FIT_TIERS, max(counts.values()) - least) if fit else 1
+                assert len(set(counts.values())) == tiers, text
                 for d, score in scores.items():
                     assert counts[d] == count[d]
                     assert score == pytest.approx(sum(f[d] for f in full if d in f), rel=1e-9)

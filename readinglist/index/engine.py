@@ -73,7 +73,16 @@ OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a f
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
-CLOSEST_WORD_SHARE = 10  # in the closest matches a word missing costs the best score / this (see rank_keys)
+CLOSEST_WORD_SHARE = 7  # in the closest matches a word missing costs the best score / this (see rank_keys)
+STEM_ONLY_COST = 0.75  # ...and a word held only in another form, or a derivation, this much of a missing word
+# a query of this many plain words or more (a pasted title) ranks its best PROXIMITY_CANDIDATES matches
+# higher for each pair of its successive words that stands within PROXIMITY_GAP positions in a paper's title
+# or abstract: a pair is worth PROXIMITY_SHARE of the best score over the query's pairs (Ranker.proximity)
+PROXIMITY_WORDS = 4
+PROXIMITY_MOST = 10  # ...and at most this many (a title; a pasted sentence is longer)
+PROXIMITY_CANDIDATES = 5
+PROXIMITY_GAP = 2
+PROXIMITY_SHARE = 0.4
 TYPING_PREFIX = 3  # the last word, typed without a space after it, reads as a word's start from this many letters
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
@@ -570,25 +579,43 @@ class Index:
             # best fit too, unless a misspelt word was corrected: that query is of a paper's words as written
             same = used is resolved or all(stem(c) == stem(w) for w, c in corrections.items())
             fit = same
-            scores, counts = ranker.partial(used_words, used_required, used_excluded, all_known_fail=same, fit=fit)
+            if fit:  # a word matches its derivations too, weighing less (Stemmed.related): then a paper may
+                # have every word after all
+                used = resolve(q, vocabulary, corrections or None, related=True)
+                used_words, used_required, used_excluded = split_words(used)
+            known_fail = same and not fit
+            scores, counts = ranker.partial(
+                used_words, used_required, used_excluded, all_known_fail=known_fail, fit=fit
+            )
             notes += [n for n in ranker.notes if n not in notes]
             if scores:
                 found, partial, shown = scores, True, used
                 expanded.update(ranker.expanded)
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
-        keys = rank_keys(found, stem_only, counts, fit and partial)
+        keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
         phrase_text = correction if partial and correction else text
         if started_word is not None and (completed := _completion(started_word, expanded, ranker)):
             phrase_text = text[: len(text) - len(started_word)] + completed  # a title the words begin
         phrase = title_phrase(phrase_text)
+        bonus: Scores = {}
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
             bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids))
-            if bonus:
-                found, keys = dict(found), keys if keys is not found else dict(keys)
-                for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
-                    found[d] += extra
-                    keys[d] += extra
+        plain = split_words(shown)[0]
+        if not bonus and found and PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST and not _SYNTAX_RE.search(text):
+            # (a title holding the whole query decides alone: a pasted title in a titled library pays nothing)
+            best = ranked(keys, PROXIMITY_CANDIDATES, self._pids)
+            near = ranker.proximity(plain, best, ("title", "abstract"), PROXIMITY_GAP)
+            if near:
+                step = PROXIMITY_SHARE * max(found.values()) / (len(plain) - 1)
+                keys = dict(keys)
+                for d, pairs in near.items():
+                    keys[d] += step * pairs
+        if bonus:
+            found, keys = dict(found), keys if keys is not found else dict(keys)
+            for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
+                found[d] += extra
+                keys[d] += extra
         top = ranked(keys, limit, self._tie_order(len(keys), limit))
         ids = list(map((self._pids or []).__getitem__, top))
         scores_list = list(map(found.__getitem__, top))
@@ -801,24 +828,30 @@ def _is_constraint(q: query.Query) -> bool:
     return bool(fields) and fields <= _CONSTRAINT_FIELDS
 
 
-def rank_keys(scores: Scores, stem_only: list[set[int]], matched: dict[int, int], fit: bool = False) -> Scores:
+def rank_keys(
+    scores: Scores, stem_only: list[set[int]], matched: dict[int, int], fit: bool = False,
+    weights: dict[int, float] | None = None,
+) -> Scores:  # fmt: skip
     """What the results are sorted by: for closest matches, the number of words each paper has first (with
     `fit`, the number and BM25F together, a word missing costing 1/CLOSEST_WORD_SHARE of the best score: a
-    paper a word short but with far more of the query's weight fits a pasted title better); then how many
+    paper a word short but with far more of the query's weight fits a pasted title better; with `weights`,
+    each paper's words counted by their worth, Ranker.partial's matched_weight: a common word missing costs
+    less than a rare one); then how many
     plain words it holds in the form typed (a "transformer" before a paper that only has "transform"); then
     BM25F. One number per paper, so that the sort stays in C: each key weighs more than everything after it
-    can add up to (with `fit`, a word held only in another form costs half a missing word)."""
+    can add up to (with `fit`, a word held only in another form costs STEM_ONLY_COST of a missing word)."""
     if not any(stem_only) and not matched:
         return scores
     keys = dict(scores)
     if matched and fit:
         step = max(scores.values(), default=0.0) / CLOSEST_WORD_SHARE or 1.0
+        weights = weights or {}
         for d, count in matched.items():
-            keys[d] += step * count
+            keys[d] += step * weights.get(d, count)
         for docs in stem_only:
             for d in docs:
                 if d in keys:
-                    keys[d] -= step / 2
+                    keys[d] -= step * STEM_ONLY_COST
         return keys
     # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
     top = 2 * max(scores.values(), default=0.0) + 1.0

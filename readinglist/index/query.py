@@ -33,6 +33,8 @@ FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state, priority,
 PRIORITY_VALUES = (*(str(p) for p in PRIORITIES), NO_PRIORITY)
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: a typo'd word then expands over few words
 MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches, slowly
+RELATED_WEIGHT = 0.35  # a derived stem's form (Stemmed.related) counts as this much of an occurrence
+RELATED_FIELDS = {"abstract"}  # where a word matches its derivations (a title is short, and often derived from it)
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
 PASTED_WORDS = 4  # a query longer than this is pasted text: "name:" in it that names no field is no error
 URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name:" that is no field, in pasted text
@@ -65,21 +67,30 @@ class Stemmed(query.Or):
     word typed — up to a plural — ranking above the others (`exact`). Evaluated by `ranking.Ranker` as one
     stemmed term (see Ranker._stemmed); to Whoosh's own matchers it is the Or of its forms."""
 
-    def __init__(self, fieldname: str, text: str, forms: dict[bytes, int], exact: Iterable[bytes], boost: float = 1.0):
-        super().__init__([query.Term(fieldname, form.decode("utf-8")) for form in sorted(forms)], boost=boost)
+    def __init__(
+        self, fieldname: str, text: str, forms: dict[bytes, int], exact: Iterable[bytes], boost: float = 1.0,
+        related: dict[bytes, int] | None = None,
+    ):  # fmt: skip
+        terms = [query.Term(fieldname, form.decode("utf-8")) for form in sorted(forms)]
+        terms += [query.Term(fieldname, form.decode("utf-8"), boost=RELATED_WEIGHT) for form in sorted(related or {})]
+        super().__init__(terms, boost=boost)
         self.fieldname = fieldname
         self.text = text
         self.forms = forms  # form → its document frequency
         self.exact = frozenset(exact)
+        # the forms of derived stems (Vocabulary.related), weighing RELATED_WEIGHT: for closest matches only
+        self.related = related or {}
 
     def __repr__(self) -> str:
-        return f"Stemmed({self.fieldname!r}, {self.text!r}, boost={self.boost})"
+        related = ", related" if self.related else ""
+        return f"Stemmed({self.fieldname!r}, {self.text!r}, boost={self.boost}{related})"
 
     def __eq__(self, other: object) -> bool:
         return (
             type(other) is Stemmed
             and (self.fieldname, self.text, self.boost) == (other.fieldname, other.text, other.boost)
             and self.forms == other.forms
+            and self.related == other.related
         )
 
     def __hash__(self) -> int:
@@ -246,12 +257,14 @@ def _is_stop_word(q: query.Query) -> bool:
 
 
 def resolve(
-    q: query.Query, vocabulary: Vocabulary, corrections: dict[str, str] | None = None, instead: bool = False
-) -> query.Query:
+    q: query.Query, vocabulary: Vocabulary, corrections: dict[str, str] | None = None, instead: bool = False,
+    related: bool = False,
+) -> query.Query:  # fmt: skip
     """The query to evaluate: each plain word of a stemmed field becomes every form of its stem the index
     holds (`Stemmed`); exact terms, phrases and other fields stay as they are. With `corrections`, a
     corrected word matches either itself or its correction — or, `instead`, only the correction's exact
-    form (to try a correction out)."""
+    form (to try a correction out). With `related`, a word matches the forms of its derived stems too,
+    weighing less (`Stemmed.related`)."""
     if isinstance(q, Stemmed | ExactTerm):
         return q
     if type(q) is query.FuzzyTerm and q.fieldname in STEMMED_FIELDS and isinstance(q.text, str):
@@ -266,11 +279,12 @@ def resolve(
             parts: list[query.Query] = []
             for text in texts:
                 forms, exact = vocabulary.forms(q.fieldname, text)
-                parts.append(Stemmed(q.fieldname, text, forms, exact, boost=q.boost))
+                family = vocabulary.related(q.fieldname, text) if related and q.fieldname in RELATED_FIELDS else None
+                parts.append(Stemmed(q.fieldname, text, forms, exact, boost=q.boost, related=family))
         else:
             parts = [query.Term(q.fieldname, text, boost=q.boost) for text in texts]
         return parts[0] if len(parts) == 1 else query.Or(parts)
-    return q.apply(lambda sub: resolve(sub, vocabulary, corrections, instead))
+    return q.apply(lambda sub: resolve(sub, vocabulary, corrections, instead, related))
 
 
 def _fuzzy_stems(q: query.FuzzyTerm, vocabulary: Vocabulary) -> query.Query:
@@ -297,7 +311,7 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
             if getattr(leaf, "fieldname", None) not in HIGHLIGHTED_FIELDS:
                 continue
             if isinstance(leaf, Stemmed):
-                terms.update(form.decode("utf-8") for form in leaf.forms)
+                terms.update(form.decode("utf-8") for form in (*leaf.forms, *leaf.related))
             elif isinstance(leaf, query.MultiTerm):
                 words = expanded.get(leaf)
                 for i, btext in enumerate(sorted(words) if words is not None else leaf._btexts(reader)):

@@ -39,7 +39,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator, Sequence
-from itertools import accumulate
+from itertools import accumulate, pairwise
 from math import log
 from pickle import loads
 from typing import Any
@@ -55,7 +55,7 @@ from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
-from readinglist.index.query import Stemmed
+from readinglist.index.query import RELATED_WEIGHT, Stemmed
 from readinglist.index.vocabulary import lexicon
 
 Scores = dict[int, float]
@@ -128,6 +128,8 @@ class Ranker:
         # postings decoded and matches scored, ever: what a search's temporaries are proportional to (the index
         # returns freed memory after a search that did much, see engine.RETURN_FREED_AFTER)
         self.work = 0
+        # the last closest matches' words per document, each counted by its idf over the words' mean (_tier)
+        self.matched_weight: dict[int, float] = {}
 
     # ---- the public part ----
 
@@ -161,11 +163,11 @@ class Ranker:
     ) -> tuple[Scores, dict[int, int]]:
         """The closest matches when no document has every word: the documents with the most of `words`
         (and all of `required`, none of `excluded`), scored by the words they have, with how many each has.
-        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with one fewer too.
+        With `fit` (for the best fit, not only the most words: engine.rank_keys), those with up to FIT_TIERS fewer too.
 
         Tier by tier: the documents missing at most j of the words all hold one of the j + 1 rarest, so
         those few posting lists give every candidate, and the other words are looked up in the candidates
-        only. The first j that finds documents ends the search (with `fit`, the tier after it; each tier
+        only. The first j that finds documents ends the search (with `fit`, the FIT_TIERS after it; each tier
         found is complete); at most half the words may be missing (beyond that a match says little). Words
         no document has never count.
         `all_known_fail`: the caller knows no document has every word (so the first tier is skipped)."""
@@ -209,6 +211,42 @@ class Ranker:
             if suspects:
                 suspects -= suspects.intersection(scores.keys()) - docs
         return suspects
+
+    def proximity(
+        self, words: Sequence[query.Query], docs: Collection[int], fieldnames: Sequence[str], gap: int
+    ) -> dict[int, int]:
+        """In each of `docs`, how many pairs of the query's successive words (`words`, plain words in the
+        query's order) stand within `gap` positions of each other in one of the fields, in any form of their
+        stems: a pasted title's words stand together in its paper's title or abstract ("constrained
+        cross-entropy method"), scattered in another's."""
+        together: set[tuple[int, int]] = set()  # (document, pair)
+        within = self._within(docs) if docs else None
+        for fieldname in fieldnames:
+            field = self._field(fieldname)
+            if within is None or field is None or not field.format or not field.format.supports("positions"):
+                continue
+            decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
+            places: list[dict[int, list[int]]] = []
+            for word in words:
+                leaf = next((x for x in word.leaves() if isinstance(x, Stemmed) and x.fieldname == fieldname), None)
+                where: dict[int, list[int]] = {}
+                for form in (*leaf.forms, *leaf.related) if leaf is not None else ():
+                    for i, (_, offset) in enumerate(self.leaves):  # the candidates' postings only, never cached
+                        if within.local[i]:
+                            ids, _, values, _ = self._postings(i, fieldname, form, values=True,
+                                                               targets=within.local[i])  # fmt: skip
+                            for d, value in zip(ids, values, strict=True):
+                                where.setdefault(d + offset, []).extend(decode(value))
+                places.append(where)
+            for j, (before, after) in enumerate(pairwise(places)):
+                for d, first in before.items():
+                    second = after.get(d)
+                    if second is not None and any(0 < b - a <= gap for a in first for b in second):
+                        together.add((d, j))
+        out: dict[int, int] = {}
+        for d, _ in together:
+            out[d] = out.get(d, 0) + 1
+        return out
 
     def estimate(self, q: query.Query) -> int:
         """How many documents the query may match (an upper bound where cheap to know; 0 means none)."""
@@ -465,7 +503,7 @@ class Ranker:
 
     def _estimate(self, q: query.Query) -> int:
         if isinstance(q, Stemmed):
-            return sum(q.forms.values())
+            return sum(q.forms.values()) + sum(q.related.values())
         if isinstance(q, query.Term):
             btext = self._btext(q.fieldname, q.text)
             if btext is None:
@@ -543,9 +581,10 @@ class Ranker:
         documents hold only forms other than those of the word typed (`stem_only`). A whole read is cached
         by stem, with each form's documents: "learning" finds what "learn" read."""
         fieldname = q.fieldname
-        if fieldname not in self.schema or not q.forms:
+        related = q.related
+        if fieldname not in self.schema or not (q.forms or related):
             return {}
-        key = (fieldname, b"\x00stem:" + stem(q.text).encode("utf-8"))
+        key = (fieldname, (b"\x00related:" if related else b"\x00stem:") + stem(q.text).encode("utf-8"))
         cached = self._cached(key, within)
         if cached is not None and key in self._form_docs:
             memo = (key, q.exact)
@@ -557,15 +596,15 @@ class Ranker:
                 cached,
             )
             return self._boosted(cached, q.boost)
-        idf = self._idf(max(q.forms.values()))
+        idf = self._idf(max((q.forms or related).values()))
         k = self.K1 + 1
         norm, lengths = self._norm(fieldname)
-        restrict = (
-            within is not None and q.text not in self.settled and sum(q.forms.values()) > RESTRICT_RATIO * len(within)
-        )
+        size = sum(q.forms.values()) + sum(related.values())
+        restrict = within is not None and q.text not in self.settled and size > RESTRICT_RATIO * len(within)
         out: Scores = {}
         form_docs: dict[bytes, list[tuple[int, array]]] = {}  # form → (offset, its segment's docnums)
         forms = sorted(q.forms, key=q.forms.__getitem__, reverse=True)  # the biggest is taken whole, in C
+        forms += sorted(related, key=related.__getitem__, reverse=True)
         for i, (_, offset) in enumerate(self.leaves):
             targets = within.local[i] if restrict and within is not None else None
             total: dict[int, float] = {}
@@ -573,6 +612,8 @@ class Ranker:
             for form in forms:
                 ids, ws, _, dropped = self._postings(i, fieldname, form, targets=targets)
                 deleted = dropped or deleted
+                if form in related:  # a derivation's occurrence counts for less
+                    ws = [w * RELATED_WEIGHT for w in ws]
                 if not total:
                     total = dict(zip(ids, ws, strict=False))
                 else:
@@ -771,7 +812,7 @@ class Ranker:
             found = self._tier(words, known, required, excluded, missing)
             if found[0]:
                 if fit and missing < most_missing:  # the next tier too: a paper a word short may fit better
-                    return self._tier(words, known, required, excluded, missing + 1)
+                    return self._tier(words, known, required, excluded, min(most_missing, missing + FIT_TIERS))
                 return found
             missing += 1
         return {}, {}
@@ -804,6 +845,12 @@ class Ranker:
         # the words rarest first, each looked up in the documents still in the running: one that has
         # missed more than `missing` words leaves it, so the common words are read for few documents
         misses = dict.fromkeys(scores, 0)
+        # each word's worth, its idf over the query words' mean: a paper lacking a common word ("learning",
+        # "deep": words a title has and its abstract often not) fits better than one lacking a rare one
+        idfs = {i: self._idf(self._estimate(words[i])) for i in known}
+        mean = sum(idfs.values()) / len(idfs)
+        worth = {i: idf / mean for i, idf in idfs.items()}
+        weights = dict.fromkeys(misses, 0.0)
         for i in known:
             if not misses:
                 break
@@ -811,10 +858,12 @@ class Ranker:
             for d in list(misses):
                 if d in got:
                     scores[d] += got[d]
+                    weights[d] += worth[i]
                 elif misses[d] == missing:
                     del misses[d]
                 else:
                     misses[d] += 1
+        self.matched_weight = {d: weights[d] for d in misses}
         return {d: scores[d] for d in misses}, {d: len(known) - m for d, m in misses.items()}
 
     def _slow(self, q: query.Query, within: Within | None = None) -> Scores:
@@ -942,6 +991,9 @@ def _decode_positions(value: bytes) -> Sequence[int]:
 
 
 _BININT1, _STOP = ord("K"), ord(".")  # pickle opcodes
+
+
+FIT_TIERS = 2  # with `fit`, the tiers looked at past the first found: papers this many words short
 
 
 def _never() -> None:

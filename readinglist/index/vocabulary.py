@@ -44,6 +44,11 @@ FORMS_CACHE = 50_000  # (segment, field, stem) entries kept
 WORDS_CACHE = 48  # (segment, field) word lists kept
 SLIP_ENDING = 3  # a slip that stems like a word ends as it does: "converge" is no slip of "converged"
 SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "ies", "ied")
+# a derivation Porter keeps apart (predictor / predict, learner / learn, private / privacy): a stem that
+# shares at least RELATED_PREFIX letters with the word's, the two differing in at most RELATED_TAIL letters
+# after what they share (see related_stems)
+RELATED_PREFIX = 5
+RELATED_TAIL = 3
 
 LEXICON_FIELDS = {"title", "abstract", "authors", "note", "venue", "tags"}  # what a word may be looked up in
 LEXICONS_CACHE = 96  # (segment, field) lexicons kept
@@ -53,7 +58,8 @@ _lock = threading.Lock()
 _lexicons: OrderedDict[tuple[str, str], Lexicon | None] = OrderedDict()
 _segment_forms: OrderedDict[tuple[str, str, str], dict[bytes, Any]] = OrderedDict()  # form → TermInfo
 _segment_words: OrderedDict[tuple[str, str], WordCounts] = OrderedDict()
-_PER_SEGMENT: tuple[OrderedDict[Any, Any], ...] = (_lexicons, _segment_forms, _segment_words)  # keyed (segment, …)
+_segment_related: OrderedDict[tuple[str, str, str], dict[bytes, int]] = OrderedDict()  # form → document frequency
+_PER_SEGMENT: tuple[OrderedDict[Any, Any], ...] = (_lexicons, _segment_forms, _segment_words, _segment_related)
 
 
 def plural_stem(word: str) -> str:
@@ -108,6 +114,18 @@ def stem_slip(word: str, forms: dict[bytes, int]) -> str | None:
         and text[-SLIP_ENDING:] == word[-SLIP_ENDING:]
     ]
     return max(meant)[1] if meant else None
+
+
+def related_stems(a: str, b: str) -> bool:
+    """Are two different stems derivations of one word (see RELATED_PREFIX)?"""
+    if a == b:
+        return False
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared >= RELATED_PREFIX and len(a) + len(b) - 2 * shared <= RELATED_TAIL
 
 
 def _segment_id(reader) -> str:
@@ -235,6 +253,7 @@ class Vocabulary:
     def __init__(self, searcher: Searcher):
         self.readers = [(_segment_id(leaf.reader()), leaf.reader()) for leaf, _ in searcher.leaf_searchers()]
         self._forms: dict[tuple[str, str], dict[bytes, int]] = {}
+        self._related: dict[tuple[str, str], dict[bytes, int]] = {}
         self._near: dict[tuple[str, str, float, int], set[str]] = {}  # a fuzzy term's words
         # (segment number, field, term) → TermInfo or None: what the prefix walks found, for the Ranker
         self.infos: dict[tuple[int, str, bytes], object] = {}
@@ -259,6 +278,46 @@ class Vocabulary:
             self._forms[key] = found
         singular = plural_stem(word)
         return found, {form for form in found if plural_stem(form.decode("utf-8")) == singular}
+
+    def related(self, fieldname: str, word: str) -> dict[bytes, int]:
+        """The forms of the stems derived from the word's, or it from theirs (`related_stems`), in the
+        field, with their document frequencies: what a pasted title's word matches, weighing less, when its
+        paper's abstract says it another way ("predictor" for "we predict")."""
+        stemmed = stem(word)
+        if len(stemmed) < RELATED_PREFIX or not stemmed.isalpha():
+            return {}
+        key = (fieldname, stemmed)
+        found = self._related.get(key)
+        if found is not None:
+            return found
+        found = {}
+        for segid, reader in self.readers:
+            for btext, df in self._segment_related(segid, reader, fieldname, stemmed).items():
+                found[btext] = found.get(btext, 0) + df
+        self._related[key] = found
+        return found
+
+    @staticmethod
+    def _segment_related(segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, int]:
+        """One segment's part of `related`, read once (a segment never changes)."""
+        key = (segid, fieldname, stemmed)
+        got = _recall(_segment_related, key)
+        if isinstance(got, dict):
+            return got
+        out: dict[bytes, int] = {}
+        prefix = stemmed[: max(RELATED_PREFIX, len(stemmed) - RELATED_TAIL)]
+        words = lexicon(reader, fieldname)
+        items: Iterable[tuple[bytes, int]] = ()
+        if words is not None:
+            items = ((words.words[j], words.frequencies[j]) for j in words.span(prefix.encode("utf-8")))
+        elif fieldname in reader.indexed_field_names():
+            items = ((btext, info.doc_frequency()) for btext, info in reader.iter_prefix(fieldname, prefix))
+        for btext, df in items:
+            text = btext.decode("utf-8")
+            if text.isalpha() and related_stems(stemmed, stem(text)):
+                out[btext] = df
+        _remember(_segment_related, key, out, FORMS_CACHE)
+        return out
 
     def _segment_forms(self, segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, Any]:
         key = (segid, fieldname, stemmed)
