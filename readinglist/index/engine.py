@@ -488,7 +488,8 @@ class Index:
         # keyed by what the query means: closing a phrase's quote or typing a space finds it cached; a text
         # whose last word is being typed may read it as a prefix (_as_started), which a space ends: it has a
         # key of its own, and its result serves the text with the space too unless a prefix was read
-        typing = _typing_word(text) is not None
+        typing_word = _typing_word(text)
+        typing = typing_word is not None
         key = (repr(q), limit, typing)
         with self._search_lock:
             self._see_other_writers()  # the cache holds this searcher's results: another process's commit
@@ -502,7 +503,7 @@ class Index:
             assert self._ranker is not None
             ranker, work = self._ranker, self._ranker.work
             try:
-                result = self._search(q, text, limit, state, tag, notes, within)
+                result = self._search(q, text, limit, state, tag, notes, within, typing_word)
             except QueryError:
                 raise
             except Exception as exc:  # e.g. a phrase on a field without positions
@@ -545,26 +546,31 @@ class Index:
 
     def _search(
         self, q: query.Query, text: str, limit: int | None, state: str | None, tag: str | None, notes: list[str],
-        within: str = "",
+        within: str = "", typing_word: str | None = None,
     ) -> SearchResult:  # fmt: skip
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         resolved = resolve(q, vocabulary)
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
-        started_word = None
-        if (started := self._as_started(text, state, tag, within, resolved, bool(found))) is not None:
+        typed = self._typed_words(resolved)
+        started_word = started_folded = None
+        started = None
+        if typing_word is not None:
+            started = self._as_started(text, typing_word, state, tag, within, typed, bool(found))
+        if started is not None:
             as_typed = (list(ranker.notes), dict(ranker.expanded))
             more = ranker.evaluate(started[1], settled=settled)
             if len(more) > len(found):  # else the word as typed (and a correction of it) says as much
-                q, resolved, found, started_word = started[0], started[1], more, started[2]
+                q, resolved, found = started[0], started[1], more
+                started_word, started_folded = typing_word, started[2]
+                typed = self._typed_words(resolved)
                 notes.append(f"“{started_word}” read as the start of a word.")
             else:
                 ranker.notes, ranker.expanded = as_typed
         notes += ranker.notes
         expanded = dict(ranker.expanded)
         words, required, excluded = split_words(resolved)
-        typed = self._typed_words(resolved)
         corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved)
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
@@ -594,7 +600,7 @@ class Index:
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
         keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
         phrase_text = correction if partial and correction else text
-        if started_word is not None and (completed := _completion(started_word, expanded, ranker)):
+        if started_word and started_folded and (completed := _completion(started_folded, expanded, ranker)):
             phrase_text = text[: len(text) - len(started_word)] + completed  # a title the words begin
         phrase = title_phrase(phrase_text)
         bonus: Scores = {}
@@ -692,18 +698,15 @@ class Index:
         return out
 
     def _as_started(
-        self, text: str, state: str | None, tag: str | None, within: str, resolved: query.Query, found: bool
-    ) -> tuple[query.Query, query.Query, str] | None:
-        """The query with its last word read as a prefix, resolved, and that word — for a word still being
-        typed ("gaussian proc", "neural netw") or cut short ("gaussian proces"): when no paper has every word
-        as typed, or when the last word is one of at most RARE_DF papers' (a slip, or a line-break hyphen's
-        leftover: "proces", "netw"), whose papers the prefix keeps. Only a plain last word with no space
-        after it, outside a phrase and any syntax."""
-        word = _typing_word(text)
-        if word is None:
-            return None
+        self, text: str, word: str, state: str | None, tag: str | None, within: str, typed: dict[str, int],
+        found: bool,
+    ) -> tuple[query.Query, query.Query, str] | None:  # fmt: skip
+        """The query `text` with its last word (`word`, see _typing_word) read as a prefix, resolved, and that word
+        as the index folds it — for a word still being typed ("gaussian proc", "neural netw") or cut short
+        ("gaussian proces"): when no paper has every word as typed, or when the last word is one of at most
+        RARE_DF papers' (a slip, or a line-break hyphen's leftover: "proces", "netw"), whose papers the
+        prefix keeps. `typed`: the query's plain words with their frequencies (_typed_words)."""
         folded = [t.text for t in _ANALYZER(word)]
-        typed = self._typed_words(resolved)
         if len(folded) != 1 or any(not n for w, n in typed.items() if w != folded[0]):
             return None  # another word no paper has: no reading of the last one finds every word
         if found and typed.get(folded[0], 0) > RARE_DF:
@@ -713,7 +716,7 @@ class Index:
             widened = self.parse(text + "*", state, tag, within)
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
-        return widened, resolve(widened, self._vocabulary), word
+        return widened, resolve(widened, self._vocabulary), folded[0]
 
     @staticmethod
     def _settled_words(text: str) -> set[str]:
@@ -870,14 +873,13 @@ _ANALYZER = WordAnalyzer()
 _LAST_WORD_RE = re.compile(rf"(?:^|\s)([^\W\d_]{{{TYPING_PREFIX},}})$")
 
 
-def _completion(word: str, expanded: dict[query.Query, set[bytes]], ranker: Ranker) -> str | None:
-    """The title word most titles hold of those a word read as a prefix matched ("detectio" → "detection"):
-    what the title-phrase bonus looks for in its place."""
-    folded = [t.text for t in _ANALYZER(word)]
+def _completion(folded: str, expanded: dict[query.Query, set[bytes]], ranker: Ranker) -> str | None:
+    """The title word most titles hold of those a word read as a prefix (`folded`, as the index holds it)
+    matched ("detectio" → "detection"): what the title-phrase bonus looks for in its place."""
     words = [
         w.decode("utf-8")
         for leaf, found in expanded.items()
-        if isinstance(leaf, query.Prefix) and leaf.fieldname == "title" and folded and leaf.text == folded[0]
+        if isinstance(leaf, query.Prefix) and leaf.fieldname == "title" and leaf.text == folded
         for w in found
     ]
     return max(words, key=lambda w: (ranker.doc_frequency("title", w), w), default=None)
