@@ -229,6 +229,19 @@ def encode_positions(poslist: list[int]) -> bytes:
     return pack_uint(len(deltas)) + dumps(deltas, 2)
 
 
+def word_positions(analyzer: Any, value: str) -> dict[str, list[int]]:
+    """Each word of `value`, as the word analyzer gives them, with its positions in order: what a document's
+    postings of one field are made from (Positions.word_values and the workers' _word_items alike)."""
+    poses: dict[str, list[int]] = {}
+    for text, pos in analyzer.words(value):
+        got = poses.get(text)
+        if got is None:
+            poses[text] = [pos]
+        else:
+            got.append(pos)
+    return poses
+
+
 def _patch_positions() -> None:
     """Positions.word_values for the word analyzer's plain indexing calls: one pass over (word, position)
     pairs instead of Token objects through two generators and two defaultdicts. Any other call (other
@@ -246,13 +259,7 @@ def _patch_positions() -> None:
             return original(self, value, analyzer, **kwargs)
         if kwargs.get("mode", "index") != "index":
             return original(self, value, analyzer, **kwargs)
-        poses: dict[str, list[int]] = {}
-        for text, pos in analyzer.words(value):
-            got = poses.get(text)
-            if got is None:
-                poses[text] = [pos]
-            else:
-                got.append(pos)
+        poses = word_positions(analyzer, value)
         fb = self.field_boost
         encode = encode_positions if type(self) is Positions else self.encode  # a subclass's own encoding
         return [(w, len(p), float(len(p)) * fb, encode(p)) for w, p in poses.items()]
@@ -683,13 +690,7 @@ def _word_items(fieldname: str, field: Any, value: str, docnum: int, boost: floa
     length) and the size the pool's add counts for them."""
     from readinglist.index.schema import _SMALL
 
-    poses: dict[str, list[int]] = {}
-    for text, pos in field.analyzer.words(value):
-        got = poses.get(text)
-        if got is None:
-            poses[text] = [pos]
-        else:
-            got.append(pos)
+    poses = word_positions(field.analyzer, value)
     fmt = field.format
     fb, encode, small, smallest = fmt.field_boost, fmt.encode, _SMALL, len(_SMALL)
     items = []
