@@ -19,7 +19,6 @@ of each kind. Used by Session 10's work on issue 19 (docs/performance-changes.md
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -63,13 +62,7 @@ def library(papers: Sequence[titles.Paper], work: Path) -> tuple[Library, dict[i
     fresh = not lib_dir.exists()
     lib = Library.open(lib_dir, seed=False)
     if fresh:
-        src = work / "titleless.jsonl"
-        with src.open("w", encoding="utf-8") as f:
-            for i, p in enumerate(papers):
-                row = {"abstract": p.abstract, "authors": p.authors, "venue": p.venue, "year": p.year,
-                       "url": f"https://example.invalid/{i}"}  # fmt: skip
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        lib.import_files([src])
+        lib.import_files([titles.write_titleless(papers, work / "titleless.jsonl")])
     ids = {}
     for paper in lib.papers(lib.search("").ids):
         ids[int(paper.url.rsplit("/", 1)[1])] = paper.id

@@ -324,6 +324,17 @@ def quality(papers: Sequence[Paper], derived: Sequence[str], names_seen: NameCou
     }
 
 
+def write_titleless(papers: Sequence[Paper], path: Path) -> Path:
+    """The papers as JSON Lines without their titles (the importer derives them), each paper's place in
+    `papers` in its url (https://example.invalid/<i>), to find it again after the import."""
+    with path.open("w", encoding="utf-8") as f:
+        for i, p in enumerate(papers):
+            row = {"abstract": p.abstract, "authors": p.authors, "venue": p.venue, "year": p.year,
+                   "url": f"https://example.invalid/{i}"}  # fmt: skip
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
 def search_first(papers: Sequence[Paper], derive: Derive, work: Path) -> dict:
     """Import the records without titles (the importer deriving them with `derive`), then search each real
     title: is its paper the first hit? Both as pasted (every word required) and with its words OR'd."""
@@ -331,12 +342,7 @@ def search_first(papers: Sequence[Paper], derive: Derive, work: Path) -> dict:
     from readinglist.library import Library
     from readinglist.papers import QueryError
 
-    src = work / "titleless.jsonl"
-    with src.open("w", encoding="utf-8") as f:
-        for i, p in enumerate(papers):
-            row = {"abstract": p.abstract, "authors": p.authors, "venue": p.venue, "year": p.year,
-                   "url": f"https://example.invalid/{i}"}  # fmt: skip
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    src = write_titleless(papers, work / "titleless.jsonl")
     saved = importing.derive_title
     importing.derive_title = derive  # type: ignore[assignment]
     lib = Library.open(work / "lib", seed=False)
