@@ -21,6 +21,21 @@ def corpus(relative: str) -> Path:
     return path
 
 
+def library_of(folder: Path, rows: list[dict], name: str = "lib"):
+    """A library in folder/name holding `rows`, imported from a JSON Lines file as a reader would (no
+    bundled corpus): the small hand-made libraries the search tests rank."""
+    import json
+
+    from readinglist.library import Library
+
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / f"{name}.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    library = Library.open(folder / name, seed=False)
+    library.import_files([source])
+    return library
+
+
 @pytest.fixture(autouse=True)
 def _isolated_data_dir(tmp_path, monkeypatch):
     """No test ever touches the real user data dir or settings."""

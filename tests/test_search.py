@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import library_of
 
 from readinglist.library import Library
 from readinglist.papers import QueryError
@@ -77,10 +78,7 @@ FILLER = [  # papers that make "convolution" a common word and "convolutoin" a r
 
 @pytest.fixture
 def library(tmp_path):
-    f = tmp_path / "papers.jsonl"
-    f.write_text("".join(json.dumps(p) + "\n" for p in PAPERS + FILLER))
-    lib = Library.open(tmp_path / "data", seed=False)
-    lib.import_files([f])
+    lib = library_of(tmp_path, PAPERS + FILLER, "data")
     yield lib
     lib.close()
 
@@ -142,11 +140,7 @@ def test_more_words_matched_beat_a_higher_score_for_fewer(library):
 def _closest_library(tmp_path, papers: list[dict]) -> Library:
     common = "Generating images of networks trained on data, via a method."  # words many papers have
     filler = [{"title": f"Filler {i}", "abstract": common} for i in range(20)]
-    f = tmp_path / "closest.jsonl"
-    f.write_text("".join(json.dumps(p) + "\n" for p in papers + filler))
-    lib = Library.open(tmp_path / "closest", seed=False)
-    lib.import_files([f])
-    return lib
+    return library_of(tmp_path, papers + filler, "closest")
 
 
 def test_a_paper_one_word_short_that_fits_the_words_far_better_can_come_first(tmp_path):
@@ -433,11 +427,7 @@ def _typing_library(tmp_path) -> Library:
         },
     ]
     papers += [{"title": f"Filler {i}", "abstract": "Kernel methods for data."} for i in range(10)]
-    f = tmp_path / "typing.jsonl"
-    f.write_text("".join(json.dumps(p) + "\n" for p in papers))
-    lib = Library.open(tmp_path / "typing", seed=False)
-    lib.import_files([f])
-    return lib
+    return library_of(tmp_path, papers, "typing")
 
 
 def test_a_last_word_no_paper_has_beside_the_others_is_read_as_the_start_of_one(tmp_path):

@@ -4,7 +4,7 @@ to repeat the query's words does not outrank the paper whose abstract is about t
 
 from __future__ import annotations
 
-import json
+from conftest import library_of
 
 from readinglist.index.schema import DERIVED_TITLE_WEIGHT, TITLE_BOOST, document
 from readinglist.library import Library
@@ -24,12 +24,7 @@ def _library(tmp_path, aside_title: str = "") -> Library:
     rows = [{"abstract": ASIDE, "title": aside_title, "url": "https://example.invalid/aside"},
             {"abstract": ABOUT, "url": "https://example.invalid/about"}]  # fmt: skip
     rows += [{"abstract": f"{FILLER} Item {i}.", "title": f"Filler {i}"} for i in range(20)]
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    f = tmp_path / "papers.jsonl"
-    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    lib = Library.open(tmp_path / "lib", seed=False)
-    lib.import_files([f])
-    return lib
+    return library_of(tmp_path, rows)
 
 
 def _first_url(lib: Library, text: str) -> str:

@@ -5,7 +5,7 @@ words together ranks above one that has them scattered."""
 
 from __future__ import annotations
 
-import json
+from conftest import library_of
 
 from readinglist.index.vocabulary import related_stems
 from readinglist.library import Library
@@ -15,11 +15,7 @@ FILLER = "We train networks on data and report results of a method on benchmarks
 
 def _library(tmp_path, papers: list[dict], fillers: int = 20) -> Library:
     rows = papers + [{"title": f"Filler {i}", "abstract": f"{FILLER} Item {i}."} for i in range(fillers)]
-    f = tmp_path / "papers.jsonl"
-    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    lib = Library.open(tmp_path / "lib", seed=False)
-    lib.import_files([f])
-    return lib
+    return library_of(tmp_path, rows)
 
 
 def _first(lib: Library, text: str) -> str:
