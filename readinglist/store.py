@@ -560,6 +560,12 @@ class ThreadSlots:
                 slot = self._slots.setdefault(ident, SimpleNamespace())
         return slot
 
+    def connections(self) -> list[sqlite3.Connection]:
+        """Every thread's connection."""
+        with self._lock:
+            slots = list(self._slots.values())
+        return [conn for slot in slots if (conn := getattr(slot, "conn", None)) is not None]
+
 
 class Store:
     def __init__(self, path: Path, read_only: bool = False, reason: str | None = None):
@@ -571,8 +577,6 @@ class Store:
         self._immutable = False  # set where SQLite cannot create the WAL's shared-memory file (see _connect)
         self._threads = ThreadSlots()
         self._write_lock = threading.RLock()
-        self._connections: list[sqlite3.Connection] = []
-        self._conn_lock = threading.Lock()
         self._rows_hint: str | None = None
         self._epoch = 0  # moves on around every insert, removal and restoration of papers (see count)
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
@@ -620,8 +624,6 @@ class Store:
                 conn.execute("PRAGMA synchronous = NORMAL")
             self._local.conn = conn
             self._local.depth = 0
-            with self._conn_lock:
-                self._connections.append(conn)
         return conn
 
     def _connect_read_only(self) -> sqlite3.Connection:
@@ -692,12 +694,10 @@ class Store:
         return StoreError(f"{self.path}: {text}")
 
     def close(self) -> None:
-        with self._conn_lock:
-            for conn in self._connections:
-                with suppress(sqlite3.Error):
-                    conn.close()
-            self._connections.clear()
-        self._threads = ThreadSlots()
+        closing, self._threads = self._threads, ThreadSlots()
+        for conn in closing.connections():
+            with suppress(sqlite3.Error):
+                conn.close()
 
     @property
     def _local(self) -> SimpleNamespace:
@@ -707,8 +707,7 @@ class Store:
     @property
     def connections(self) -> int:
         """How many connections this store has open (one per thread that has used it)."""
-        with self._conn_lock:
-            return len(self._connections)
+        return len(self._threads.connections())
 
     def next_rev(self, db: sqlite3.Connection) -> int:
         row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
