@@ -464,6 +464,57 @@ def test_a_rare_last_word_keeps_its_papers_and_gains_the_words_it_begins(tmp_pat
         lib.close()
 
 
+def _fragment_library(tmp_path) -> Library:
+    """ "net" and "sup" are words a few papers have (more than a slip's RARE_DF), and the words they begin
+    ("networks", "supervised") are in ten times as many."""
+    papers = [{"title": f"A neural net for chess {i}", "abstract": "A neural net plays chess."} for i in range(4)]
+    papers += [{"title": f"Neural networks {i}", "abstract": "Neural networks learn features."} for i in range(44)]
+    papers += [{"title": f"Self-supervised learning {i}", "abstract": "Self-supervised learning of features."}
+               for i in range(2)]  # fmt: skip
+    papers += [{"title": f"Sup norm bounds {i}", "abstract": "The sup norm of a self map."} for i in range(4)]
+    papers += [{"title": f"Supervised learning {i}", "abstract": "Supervised learning from labels."} for i in range(40)]
+    return library_of(tmp_path, papers, "fragments")
+
+
+def test_a_common_last_word_far_rarer_than_the_words_it_begins_is_read_as_their_start(tmp_path):
+    """ "neural net": "net" is a word papers have, but one typed on its way to "networks", which are ten
+    times as frequent; after a hyphen too ("self-sup", which the parser would read as one prefix no word
+    has). A space ends the word; a word the longer words do not outnumber stays as typed."""
+    lib = _fragment_library(tmp_path)
+    try:
+        typing = lib.search("neural net")
+        assert len(typing.ids) == 48 and typing.started == "net"
+        assert any("“net” read as the start of a word" in n for n in typing.notes)
+        assert set(titles(lib, "neural net ", limit=None)) == {f"A neural net for chess {i}" for i in range(4)}
+        hyphen = lib.search("self-sup")
+        assert hyphen.started == "sup" and len(hyphen.ids) == 6
+        assert titles(lib, "self-sup", limit=2) == [f"Self-supervised learning {i}" for i in range(2)]
+        assert len(lib.search("self-sup ").ids) == 4  # the word as typed: the sup-norm papers
+        assert lib.search("neural networks").started is None
+    finally:
+        lib.close()
+
+
+def test_a_word_being_typed_is_searched_for_its_most_frequent_completions_only(tmp_path):
+    """A short fragment begins hundreds of words in a large library ("pro"): read as a word's start it is
+    searched for the TypedPrefix.most most frequent of them (what the reader is likely typing towards),
+    which bounds a keystroke's work, with no note of a cap; a star typed searches the usual many."""
+    from string import ascii_lowercase
+
+    words = [f"qux{a}{b}" for a in ascii_lowercase[:5] for b in ascii_lowercase[:7]]  # 35 words
+    frequent, rare = words[:30], words[30:]
+    papers = [{"title": f"Kernel {w} {i}", "abstract": f"Kernel {w}."} for w in frequent for i in range(2)]
+    papers += [{"title": f"Kernel {w}", "abstract": f"Kernel {w}."} for w in rare]
+    lib = library_of(tmp_path, papers, "completions")
+    try:
+        typing = lib.search("kernel qux")
+        assert typing.started == "qux" and len(typing.ids) == 60
+        assert not any("matches" in n for n in typing.notes)
+        assert len(lib.search("kernel qux*").ids) == 65
+    finally:
+        lib.close()
+
+
 def test_a_pasted_title_cut_short_finds_its_paper_first(tmp_path):
     """The title-phrase bonus looks for the title the words begin ("… Novelty Detectio" as "… Novelty
     Detection"): the paper with that title comes before one whose abstract repeats the words."""

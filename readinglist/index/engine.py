@@ -47,6 +47,7 @@ from readinglist.index.query import (
     make_parser,
     parse,
     resolve,
+    typed_prefixes,
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
@@ -84,6 +85,7 @@ PROXIMITY_CANDIDATES = 5
 PROXIMITY_GAP = 2
 PROXIMITY_SHARE = 0.4
 TYPING_PREFIX = 3  # the last word, typed without a space after it, reads as a word's start from this many letters
+PREFIX_DOMINATES = 10  # ...or, a word papers have, when the words it begins are this many times as frequent
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
 # freed to the system: glibc would keep it, and the window would hold each big search's peak
@@ -705,18 +707,30 @@ class Index:
         as the index folds it — for a word still being typed ("gaussian proc", "neural netw") or cut short
         ("gaussian proces"): when no paper has every word as typed, or when the last word is one of at most
         RARE_DF papers' (a slip, or a line-break hyphen's leftover: "proces", "netw"), whose papers the
-        prefix keeps. `typed`: the query's plain words with their frequencies (_typed_words)."""
+        prefix keeps, or when the words it begins are far more frequent than it (_begins_more: "neural net",
+        "self-sup"). `typed`: the query's plain words with their frequencies (_typed_words)."""
         folded = [t.text for t in _ANALYZER(word)]
         if len(folded) != 1 or any(not n for w, n in typed.items() if w != folded[0]):
             return None  # another word no paper has: no reading of the last one finds every word
-        if found and typed.get(folded[0], 0) > RARE_DF:
-            return None
         assert self._vocabulary is not None
+        if found and typed.get(folded[0], 0) > RARE_DF and not self._begins_more(folded[0]):
+            return None
+        head = text[: len(text) - len(word)]
+        if head.endswith("-"):  # "self-sup": the parser would read "self-sup*" as one prefix, which no word has
+            head = head[:-1] + " "
         try:
-            widened = self.parse(text + "*", state, tag, within)
+            widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
         return widened, resolve(widened, self._vocabulary), folded[0]
+
+    def _begins_more(self, folded: str) -> bool:
+        """Whether the words `folded` begins are far more frequent in the abstracts than its own stem's forms
+        (PREFIX_DOMINATES times): "net" of "graph neural net" is "network" on its way, "sup" of "self-sup"
+        "supervised"; "graph" (graphs, graphical) or "train" (training) is a word typed."""
+        assert self._vocabulary is not None
+        own = sum(self._vocabulary.forms("abstract", folded)[0].values())
+        return self._vocabulary.prefix_frequency("abstract", folded) >= PREFIX_DOMINATES * max(own, 1)
 
     @staticmethod
     def _settled_words(text: str) -> set[str]:
@@ -870,7 +884,7 @@ def rank_keys(
 
 
 _ANALYZER = WordAnalyzer()
-_LAST_WORD_RE = re.compile(rf"(?:^|\s)([^\W\d_]{{{TYPING_PREFIX},}})$")
+_LAST_WORD_RE = re.compile(rf"(?:^|[\s-])([^\W\d_]{{{TYPING_PREFIX},}})$")
 
 
 def _completion(folded: str, expanded: dict[query.Query, set[bytes]], ranker: Ranker) -> str | None:

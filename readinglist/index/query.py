@@ -62,6 +62,22 @@ class ExactPhrase(query.Phrase):
         return q
 
 
+class TypedPrefix(query.Prefix):
+    """The word being typed read as the start of one (Index._as_started): searched for the `most` frequent
+    words it begins only, the ones a reader is likely typing towards ("pro" → problem, process, …), so a
+    keystroke pays for a few dozen words rather than every word of a short fragment; never noted as capped
+    (the search's note says how the word was read)."""
+
+    most = 30
+
+
+def typed_prefixes(q: query.Query, text: str) -> query.Query:
+    """`q` with its prefixes of `text` (the word being typed, as the index folds it) made TypedPrefix."""
+    if type(q) is query.Prefix and q.text == text:
+        return TypedPrefix(q.fieldname, q.text, boost=q.boost, constantscore=q.constantscore)
+    return q.apply(lambda sub: typed_prefixes(sub, text))
+
+
 class Stemmed(query.Or):
     """A plain word in a stemmed field: every form of its stem the index holds (`forms`), those of the very
     word typed — up to a plural — ranking above the others (`exact`). Evaluated by `ranking.Ranker` as one

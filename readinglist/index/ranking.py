@@ -55,7 +55,7 @@ from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
-from readinglist.index.query import RELATED_WEIGHT, Stemmed
+from readinglist.index.query import RELATED_WEIGHT, Stemmed, TypedPrefix
 from readinglist.index.vocabulary import lexicon
 
 Scores = dict[int, float]
@@ -687,18 +687,21 @@ class Ranker:
             for w, df in _expansions(q, leaf.reader()):
                 found[w] = found.get(w, 0) + df
             self.check()
-        if len(found) <= MAX_EXPANSION:
+        most = q.most if isinstance(q, TypedPrefix) else MAX_EXPANSION
+        if len(found) <= most:
             return set(found)
         kept: set[bytes] = set()
         postings = 0
         for w in sorted(found, key=lambda w: (-found[w], w)):
-            if len(kept) == MAX_EXPANSION:
+            if len(kept) == most:
                 break
             if postings + found[w] <= MAX_EXPANSION_POSTINGS:
                 kept.add(w)
                 postings += found[w]
         for w in kept:
             self._df[(fieldname, w)] = found[w]
+        if isinstance(q, TypedPrefix):
+            return kept
         shown = _shown(q)
         before = self._capped.get(shown, (0, 0))
         self._capped[shown] = (max(before[0], len(found)), max(before[1], len(kept)))

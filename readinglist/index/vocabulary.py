@@ -297,6 +297,19 @@ class Vocabulary:
         self._related[key] = found
         return found
 
+    def prefix_frequency(self, fieldname: str, prefix: str) -> int:
+        """The document frequencies of the field's words that begin with `prefix`, summed (a paper holding
+        two of them counts twice, as a stem's forms are counted): how much a word being typed would widen to."""
+        total, btext = 0, prefix.encode("utf-8")
+        for _, reader in self.readers:
+            words = lexicon(reader, fieldname)
+            if words is not None:
+                span = words.span(btext)
+                total += sum(words.frequencies[span.start : span.stop])
+            elif fieldname in reader.indexed_field_names():
+                total += sum(info.doc_frequency() for _, info in reader.iter_prefix(fieldname, prefix))
+        return total
+
     @staticmethod
     def _segment_related(segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, int]:
         """One segment's part of `related`, read once (a segment never changes)."""
