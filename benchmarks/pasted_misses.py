@@ -98,7 +98,7 @@ def outcomes(lib: Library, papers: Sequence[titles.Paper], ids: dict[int, int]) 
     for i, p in enumerate(papers):
         want = ids[i]
         try:
-            r = lib.search(p.title)
+            r = lib.search(p.title, typing=True)
         except QueryError:
             out.append(Outcome(p, False, "nothing found"))
             continue

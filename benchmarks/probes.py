@@ -167,14 +167,14 @@ def probe_search(data_dir: str, reps: str, only: str = "") -> None:
         for _ in range(n):
             lib.index.drop_caches()  # a query none of whose words were searched before
             t = time.perf_counter()
-            r = lib.search(q)
+            r = lib.search(q, typing=True)
             nq.append(time.perf_counter() - t)
             lib.index.drop_caches()  # as typed: the query one key shorter was searched just before
             text = last_key(q)
             with contextlib.suppress(QueryError):
-                lib.search(text[:-1])
+                lib.search(text[:-1], typing=True)
             t = time.perf_counter()
-            lib.search(text)
+            lib.search(text, typing=True)
             tq.append(time.perf_counter() - t)
         new += nq
         typed += tq
@@ -190,15 +190,15 @@ def probe_search(data_dir: str, reps: str, only: str = "") -> None:
             lib.index.drop_caches()
             t = time.perf_counter()
             with contextlib.suppress(QueryError):
-                lib.search(q)
+                lib.search(q, typing=True)
             pasted_new.append(time.perf_counter() - t)
             pasted_kinds.setdefault(kind, []).append(pasted_new[-1])
             lib.index.drop_caches()
             with contextlib.suppress(QueryError):
-                lib.search(q[:-1])
+                lib.search(q[:-1], typing=True)
             t = time.perf_counter()
             with contextlib.suppress(QueryError):
-                lib.search(q)
+                lib.search(q, typing=True)
             pasted_typed.append(time.perf_counter() - t)
 
     ms = 1000

@@ -139,7 +139,7 @@ def measure(lib, papers: list, seed: int, log) -> dict:
             r["n"] += 1
             t = time.perf_counter()
             try:
-                ids = lib.search(text).ids
+                ids = lib.search(text, typing=True).ids
             except QueryError as exc:
                 r["errors"] += 1
                 r["misses"].append({"query": text, "error": str(exc)})

@@ -358,10 +358,10 @@ def search_first(papers: Sequence[Paper], derive: Derive, work: Path) -> dict:
             want = by_url.get(f"https://example.invalid/{i}")
             # beside the title as pasted, its words each optional: how a best-match search would rank
             loose = " OR ".join(w.lower() for w in re.findall(r"\w+", p.title))
-            if loose and (ids := lib.search(loose).ids) and ids[0] == want:
+            if loose and (ids := lib.search(loose, typing=True).ids) and ids[0] == want:
                 any_first += 1
             try:
-                ids = lib.search(p.title).ids
+                ids = lib.search(p.title, typing=True).ids
             except QueryError:
                 errors += 1
                 continue

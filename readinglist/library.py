@@ -350,16 +350,19 @@ class Library:
         topic: int | None = None,
         within: str = "",
         duplicates: bool = False,
+        typing: bool = False,
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order. `topic` (the
         sidebar's choice) and the query's own topic: clauses keep the papers of those topics. `within` is a
         smart list's query: the matches are searched among its papers. `duplicates`: only the papers of the
-        possible duplicates (without a query, each pair's papers together)."""
+        possible duplicates (without a query, each pair's papers together). `typing`: the text is being typed
+        (Index.search: its last word may be read as a word's start)."""
         if duplicates:
             pairs = self.duplicate_ids()
             if not text.strip():
                 return SearchResult(pairs, [], text)
-            return self._among(self.search(text, state=state, tag=tag, topic=topic, within=within), set(pairs))
+            found = self.search(text, state=state, tag=tag, topic=topic, within=within, typing=typing)
+            return self._among(found, set(pairs))
         words, wanted, unwanted = self._topic_filters(text, topic)
         if not words.strip() and not within.strip():
             ids = self.store.ordered_ids(
@@ -373,11 +376,11 @@ class Library:
         index = self.index
         behind = self.updater.ensure_current()  # see every change committed before this search
         if wanted is None and not unwanted:
-            result = index.search(words, limit=limit, state=state, tag=tag, within=within)
+            result = index.search(words, limit=limit, state=state, tag=tag, within=within, typing=typing)
         else:
             # topics live in SQLite, not in the index (a recompute would rewrite every document): rank every
             # match, then keep those of the topics
-            found = index.search(words, state=state, tag=tag, within=within)
+            found = index.search(words, state=state, tag=tag, within=within, typing=typing)
             keep = self.store.papers_in_topics(sorted(wanted)) if wanted is not None else None
             drop = self.store.papers_in_topics(sorted(unwanted))
             scores = found.scores or [0.0] * len(found.ids)

@@ -437,16 +437,17 @@ def test_a_last_word_no_paper_has_beside_the_others_is_read_as_the_start_of_one(
     lib = _typing_library(tmp_path)
     try:
         for text in ("gaussian proc", "gaussian proces"):
-            result = lib.search(text)
+            result = lib.search(text, typing=True)
             assert not result.partial
             assert [p.title for p in lib.papers(result.ids)] == [f"Gaussian process regression {i}" for i in range(3)]
             assert any("start of a word" in n for n in result.notes)
             assert "process" in result.terms and result.started == text.split()[-1]  # highlighted as matched
-        typed_on = lib.search("gaussian proces ")  # a space after it: the word is finished, and read as typed
+        # a space after it: the word is finished, and read as typed
+        typed_on = lib.search("gaussian proces ", typing=True)
         assert typed_on.partial and not any("start of a word" in n for n in typed_on.notes)
-        assert lib.search('"gaussian proc').ids == []  # inside a phrase a word is a word
+        assert lib.search('"gaussian proc', typing=True).ids == []  # inside a phrase a word is a word
         # a word no paper has beside it: no reading of the last word finds every word, none is tried
-        assert lib.search("gaussian xyzzy proc").started is None
+        assert lib.search("gaussian xyzzy proc", typing=True).started is None
     finally:
         lib.close()
 
@@ -456,10 +457,10 @@ def test_a_rare_last_word_keeps_its_papers_and_gains_the_words_it_begins(tmp_pat
     those the reader is typing towards. A common last word is read as typed."""
     lib = _typing_library(tmp_path)
     try:
-        titles_found = titles(lib, "neural netw")
+        titles_found = titles(lib, "neural netw", typing=True)
         assert set(titles_found) == {"Neural networks for speech", "Neural networks for vision"}
-        assert titles(lib, "neural networks") == titles(lib, "neural networks", limit=None)
-        assert not any("start of a word" in n for n in lib.search("gaussian process").notes)
+        assert titles(lib, "neural networks", typing=True) == titles(lib, "neural networks", limit=None, typing=True)
+        assert not any("start of a word" in n for n in lib.search("gaussian process", typing=True).notes)
     finally:
         lib.close()
 
@@ -482,15 +483,16 @@ def test_a_common_last_word_far_rarer_than_the_words_it_begins_is_read_as_their_
     has). A space ends the word; a word the longer words do not outnumber stays as typed."""
     lib = _fragment_library(tmp_path)
     try:
-        typing = lib.search("neural net")
+        typing = lib.search("neural net", typing=True)
         assert len(typing.ids) == 48 and typing.started == "net"
         assert any("“net” read as the start of a word" in n for n in typing.notes)
-        assert set(titles(lib, "neural net ", limit=None)) == {f"A neural net for chess {i}" for i in range(4)}
-        hyphen = lib.search("self-sup")
+        finished = titles(lib, "neural net ", limit=None, typing=True)
+        assert set(finished) == {f"A neural net for chess {i}" for i in range(4)}
+        hyphen = lib.search("self-sup", typing=True)
         assert hyphen.started == "sup" and len(hyphen.ids) == 6
-        assert titles(lib, "self-sup", limit=2) == [f"Self-supervised learning {i}" for i in range(2)]
-        assert len(lib.search("self-sup ").ids) == 4  # the word as typed: the sup-norm papers
-        assert lib.search("neural networks").started is None
+        assert titles(lib, "self-sup", limit=2, typing=True) == [f"Self-supervised learning {i}" for i in range(2)]
+        assert len(lib.search("self-sup ", typing=True).ids) == 4  # the word as typed: the sup-norm papers
+        assert lib.search("neural networks", typing=True).started is None
     finally:
         lib.close()
 
@@ -507,10 +509,10 @@ def test_a_word_being_typed_is_searched_for_its_most_frequent_completions_only(t
     papers += [{"title": f"Kernel {w}", "abstract": f"Kernel {w}."} for w in rare]
     lib = library_of(tmp_path, papers, "completions")
     try:
-        typing = lib.search("kernel qux")
+        typing = lib.search("kernel qux", typing=True)
         assert typing.started == "qux" and len(typing.ids) == 60
         assert not any("matches" in n for n in typing.notes)
-        assert len(lib.search("kernel qux*").ids) == 65
+        assert len(lib.search("kernel qux*", typing=True).ids) == 65
     finally:
         lib.close()
 
@@ -520,7 +522,7 @@ def test_a_pasted_title_cut_short_finds_its_paper_first(tmp_path):
     Detection"): the paper with that title comes before one whose abstract repeats the words."""
     lib = _typing_library(tmp_path)
     try:
-        found = titles(lib, "Support Vector Method for Novelty Detectio")
+        found = titles(lib, "Support Vector Method for Novelty Detectio", typing=True)
         assert found[:2] == [
             "Support vector method for novelty detection",
             "Novelty detection methods for support vector machines",

@@ -376,3 +376,15 @@ def test_a_runner_keeps_its_threads_and_each_thread_one_connection(qtbot, lib):
     assert runner.pool.expiryTimeout() == -1
     assert lib.store.connections <= 3  # the two pool threads' and the test's own at most
     runner.close()
+
+
+def test_the_field_reads_the_word_being_typed_as_a_start_and_a_query_given_whole_does_not(qtbot, window):
+    """The field searches as the reader types: "budgeted exi" finds the early-exit paper, its last word read
+    as a word's start. The same text given whole (the command line, a saved list) means its words as they
+    are: no paper has "exi"."""
+    search(qtbot, window, "budgeted exi")
+    result = window.search_bar.last_result
+    assert result is not None and result.started == "exi" and not result.partial
+    assert titles_shown(window)[0] == "BEXA: Budgeted EXit Actor"
+    whole = window.library.search("budgeted exi")
+    assert whole.started is None and whole.partial

@@ -468,10 +468,12 @@ class Index:
 
     def search(
         self, text: str, limit: int | None = None, state: str | None = None, tag: str | None = None,
-        within: str = "",
+        within: str = "", typing: bool = False,
     ) -> SearchResult:  # fmt: skip
         """Matches in rank order (Whoosh's BM25F, computed by `Ranker`): all of them, or the best `limit`;
-        `within` is a smart list's query, which the matches must match too.
+        `within` is a smart list's query, which the matches must match too. `typing`: the text is being
+        typed (the window's search field), so its last word may be read as a word's start (_as_started); a
+        query given whole (the command line, a saved list) means its words as they are.
 
         When no paper has every word, the closest matches instead (`SearchResult.partial`); a word the
         library lacks or holds rarely gets a correction from its own words (`SearchResult.correction`),
@@ -490,7 +492,7 @@ class Index:
         # keyed by what the query means: closing a phrase's quote or typing a space finds it cached; a text
         # whose last word is being typed may read it as a prefix (_as_started), which a space ends: it has a
         # key of its own, and its result serves the text with the space too unless a prefix was read
-        typing_word = _typing_word(text)
+        typing_word = _typing_word(text) if typing else None
         typing = typing_word is not None
         key = (repr(q), limit, typing)
         with self._search_lock:
