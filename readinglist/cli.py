@@ -7,6 +7,7 @@ method returns.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -731,6 +732,8 @@ def run_lists(args: argparse.Namespace, lib: Library) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is not None:
+        gc.enable()  # an entry point may have paused collection for the window's start-up (__main__.py)
     if args.command is None:
         from readinglist.app import run
 
@@ -830,4 +833,5 @@ def check_installation() -> int:
 
 
 def gui_main() -> int:
+    gc.disable()  # the window's start-up, as __main__.py: the window turns collection back on once built
     return main([])

@@ -118,7 +118,8 @@ os._exit(0)
 
 def test_the_window_opens_an_existing_library_without_the_importers_or_the_exporters(tmp_path):
     """An existing library shows its papers from the store: the importers (titles, matching, every format)
-    and the exporters load when an import or an export first runs, not before the first paint."""
+    and the exporters load when an import or an export first runs, the Help pages when one is first opened,
+    not before the first paint."""
     from readinglist.library import Library
 
     lib = Library.open(tmp_path)  # the bundled corpus imported here, once
@@ -129,7 +130,8 @@ def test_the_window_opens_an_existing_library_without_the_importers_or_the_expor
     assert "window painted with" in r.stderr, r.stderr
     loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
     assert "readinglist.ui.main_window" in loaded and "readinglist.library" in loaded
-    assert not loaded & {"readinglist.importing", "readinglist.export", "readinglist.importers.titles"}
+    assert not loaded & {"readinglist.importing", "readinglist.export", "readinglist.importers.titles",
+                         "readinglist.ui.help"}  # fmt: skip
 
 
 _LINECACHE = """
@@ -164,3 +166,49 @@ def test_pyside_learns_which_modules_use_it_without_keeping_their_sources():
     upstream, quick = run("upstream"), run("quick")
     assert quick[1:] == ["True", "True", "False"]  # the same answers: main_window uses PySide6, store does not
     assert int(quick[0]) * 5 < int(upstream[0])  # measured: 85 source files kept → 9
+
+
+_COLLECTIONS = """
+import gc, json, runpy, sys
+from readinglist.ui import runtime
+built, before = [], [0]
+freeze = runtime.freeze_long_lived
+def frozen():
+    if not built:
+        built.append(gc.isenabled())
+    freeze()
+runtime.freeze_long_lived = frozen
+gc.callbacks.append(lambda phase, info: phase == "start" and not built and before.__setitem__(0, before[0] + 1))
+sys.argv = ["readinglist", "--data-dir", sys.argv[1], "--smoke-test"]
+try:
+    runpy.run_module("readinglist", run_name="__main__")
+except SystemExit:
+    pass
+print(json.dumps({"collections": before[0], "enabled_when_built": built, "enabled_at_exit": gc.isenabled()}))
+"""
+
+
+def test_start_up_collects_no_garbage_until_the_window_is_built_then_collects_as_usual(tmp_path):
+    """What start-up loads lives as long as the process: `python -m readinglist` pauses the cyclic collector
+    (walking those objects again and again was start-up time spent for nothing) until the window is built
+    and freezes them; collection is on again from then on."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    r = subprocess.run([sys.executable, "-c", _COLLECTIONS, str(tmp_path)], capture_output=True, text=True,
+                       timeout=120, env=env)  # fmt: skip
+    assert "window painted with" in r.stderr, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got == {"collections": 0, "enabled_when_built": [False], "enabled_at_exit": True}
+
+
+def test_a_command_collects_garbage_as_usual(tmp_path):
+    """An entry point pauses collection for the window; a command (an import of 300k papers) turns it on."""
+    import gc
+
+    from readinglist.cli import main
+
+    gc.disable()
+    try:
+        assert main(["--data-dir", str(tmp_path), "list"]) == 0
+        assert gc.isenabled()
+    finally:
+        gc.enable()

@@ -10,10 +10,10 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QMenu
 
 from readinglist.ui import theme
-from readinglist.ui.help import HelpWindow, about_html, search_syntax_html, shortcuts_html
 from readinglist.ui.paper_actions import web_links
 
 if TYPE_CHECKING:
+    from readinglist.ui.help import HelpWindow
     from readinglist.ui.main_window import MainWindow
 
 
@@ -130,6 +130,8 @@ def paper_menu(w: MainWindow) -> QMenu:
 
 
 def _open(w: MainWindow, name: str, title: str, page: str) -> HelpWindow:
+    from readinglist.ui.help import HelpWindow  # the Help pages load when first opened, not before the first paint
+
     existing = w.findChild(HelpWindow, name)
     window = existing or HelpWindow(w, name, title, page)
     window.show()
@@ -141,13 +143,19 @@ def show_shortcuts(w: MainWindow) -> HelpWindow:
     groups = [(m.title(), [a for a in m.actions() if not a.isSeparator()]) for m in w.menuBar().findChildren(QMenu)
               if m.parent() is w.menuBar()]  # fmt: skip
     extra = [a for a in w.table.key_actions if not any(a in actions for _, actions in groups)]
+    from readinglist.ui.help import shortcuts_html
+
     page = shortcuts_html([*groups, ("In the list", extra)], w.table.key_actions)
     return _open(w, "shortcutsWindow", "Keyboard Shortcuts", page)
 
 
 def show_search_syntax(w: MainWindow) -> HelpWindow:
+    from readinglist.ui.help import search_syntax_html
+
     return _open(w, "searchSyntaxWindow", "Search Syntax", search_syntax_html())
 
 
 def show_about(w: MainWindow) -> HelpWindow:
+    from readinglist.ui.help import about_html
+
     return _open(w, "aboutWindow", "About readinglist", about_html(w.library.data_dir))

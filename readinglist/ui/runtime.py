@@ -26,5 +26,7 @@ def freeze_long_lived() -> None:
     """Move what is loaded by now out of the cyclic collector's sight (called once the window is built,
     after the index warm-up and after each import). Young garbage is collected first; what lives on is in
     use for the whole session anyway."""
-    gc.collect(1)
+    if gc.isenabled():
+        gc.collect(1)
     gc.freeze()
+    gc.enable()  # paused for the start-up (readinglist/__main__.py): all of it is long-lived, frozen now
