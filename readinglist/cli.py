@@ -735,6 +735,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is not None:
         gc.enable()  # an entry point may have paused collection for the window's start-up (__main__.py)
     if args.command is None:
+        gc.disable()  # the window's start-up (the `readinglist` script comes here first): see __main__.py
         from readinglist.app import run
 
         return run(args.data_dir, smoke_test=args.smoke_test)
