@@ -109,6 +109,7 @@ def test_rank_order_matches_whoosh_ties_in_docnum_order():
 
 def test_term_cache_is_bounded(busy_lib, monkeypatch):
     monkeypatch.setattr(ranking, "TERM_CACHE_POSTINGS", 50)
+    monkeypatch.setattr(ranking, "TERM_CACHE_PER_PAPER", 0)
     with busy_lib.index.searching() as s:
         ranker = Ranker(s)
         for word in ("learning", "model", "data", "bound", "regret"):
@@ -357,3 +358,18 @@ def test_equal_scores_come_in_the_ties_order_whichever_way_they_are_sorted():
     small = {d: scores[d] for d in docs[:100]}
     assert ranked(small, None, order) == sorted(small, key=lambda d: (-small[d], order[d]))
     assert ranked(small, None) == sorted(small, key=lambda d: (-small[d], d))  # no ids: docnum order
+
+
+def test_the_term_cache_grows_with_the_library_so_a_querys_words_stay_cached(lib, monkeypatch):
+    """A common word's postings grow with the library: a cache of a fixed size held fewer of a query's words
+    the larger the library was, and every keystroke read the others again. It holds TERM_CACHE_PER_PAPER
+    postings a paper (TERM_CACHE_POSTINGS at the least): the words of a query typed stay read."""
+    monkeypatch.setattr(ranking, "TERM_CACHE_POSTINGS", 1)  # the floor out of the way: the per-paper share
+    index = lib.index
+    with index.searching() as s:
+        ranker = Ranker(s)
+        assert ranker.cache_postings == ranking.TERM_CACHE_PER_PAPER * s.doc_count_all() > 1
+        first = index.parse("learning model")
+        ranker.evaluate(first)
+        work = ranker.work
+        assert ranker.evaluate(first) and ranker.work == work  # both words from the cache: nothing decoded

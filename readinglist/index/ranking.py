@@ -61,6 +61,10 @@ from readinglist.index.vocabulary import lexicon
 Scores = dict[int, float]
 TermInfos = dict[tuple[int, str, bytes], Any]
 TERM_CACHE_POSTINGS = 150_000  # ≈ 15–20 MB of cached term scores at most (a dictionary entry, its int and its float)
+# ...or this many postings a paper in a larger library: a common word's postings grow with the library, and
+# a cache of a fixed size held fewer of a query's words the larger it was (at 283k papers "learning" alone
+# filled it, so each keystroke read the query's other words again)
+TERM_CACHE_PER_PAPER = 2
 MAX_EXPANSION = 300  # words a prefix, wildcard or fuzzy term is searched for, the most frequent first
 MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` is "a", "and", "are", …
 # Look a term up only in the candidates (rather than read it whole, and cache it) when it has this many
@@ -108,6 +112,7 @@ class Ranker:
         self._norms: dict[str, tuple[list[float], list[bytes]]] = {}
         self._terms: OrderedDict[tuple[str, bytes], Scores] = OrderedDict()
         self._cached_postings = 0
+        self.cache_postings = max(TERM_CACHE_POSTINGS, TERM_CACHE_PER_PAPER * self._doc_count_all)
         self.check: Callable[[], None] = _never
         self.settled: Collection[str] = ()  # words read whole (see evaluate)
         self._unscored = 0  # inside a constant-score query: only the matching documents matter
@@ -391,7 +396,7 @@ class Ranker:
         self._terms[key] = scores
         self._sizes[key] = len(scores) + extra
         self._cached_postings += self._sizes[key]
-        while self._cached_postings > TERM_CACHE_POSTINGS and len(self._terms) > 1:
+        while self._cached_postings > self.cache_postings and len(self._terms) > 1:
             old, _ = self._terms.popitem(last=False)
             self._cached_postings -= self._sizes.pop(old, 0)
             self._form_docs.pop(old, None)
