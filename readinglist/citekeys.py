@@ -143,7 +143,10 @@ KEY_RULE = "letters, digits and _ : . + - / (no spaces), at most 100 characters"
 
 
 def ascii_fold(text: str) -> str:
-    """ß → ss, é → e, ø → o: what a key keeps of a name."""
+    """ß → ss, é → e, ø → o: what a key keeps of a name. ASCII text is its own fold (no replacement matches
+    it, NFKD leaves it as it is), and most of an import's names and title words are ASCII."""
+    if text.isascii():
+        return text
     text = text.replace("ß", "ss").replace("ø", "o").replace("Ø", "O").replace("ł", "l").replace("Ł", "L")
     text = text.replace("æ", "ae").replace("Æ", "AE").replace("œ", "oe").replace("Œ", "OE").replace("đ", "d")
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -162,12 +165,16 @@ def last_name(author: str) -> str:
     return words[-1] if words else ""
 
 
+_NOT_KEY_CHAR = re.compile(r"[^a-z0-9]")
+_TITLE_SPLIT = re.compile(r"[\s\-–—:;,./()\[\]{}!?\"'`]+")
+
+
 def _word(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", ascii_fold(text).lower())
+    return _NOT_KEY_CHAR.sub("", ascii_fold(text).lower())
 
 
 def significant_words(title: str) -> list[str]:
-    words = [_word(w) for w in re.split(r"[\s\-–—:;,./()\[\]{}!?\"'`]+", title)]
+    words = [_word(w) for w in _TITLE_SPLIT.split(title)]
     return [w for w in words if w and w not in SKIP_WORDS]
 
 

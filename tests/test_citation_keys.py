@@ -125,3 +125,21 @@ def test_migration_gives_existing_papers_keys_once_and_is_idempotent(tmp_path):
         migrate(tx)  # again: nothing changes
     assert sorted(store.citation_keys([1, 2]).values()) == keys
     store.close()
+
+
+def test_ascii_text_is_its_own_fold_without_decomposing_it(monkeypatch):
+    """ASCII names and title words (most of an import's keys) skip the replacements and NFKD: every ASCII
+    character folds to itself, and the fold of other text is the decomposition's as before."""
+    import unicodedata
+
+    every = "".join(map(chr, range(128)))
+    assert unicodedata.normalize("NFKD", every).encode("ascii", "ignore").decode() == every
+
+    def refused(form: str, text: str) -> str:
+        raise AssertionError(f"decomposed ASCII text {text!r}")
+
+    with monkeypatch.context() as m:
+        m.setattr(citekeys.unicodedata, "normalize", refused)
+        assert citekeys.ascii_fold(every) == every
+        assert citekeys.base_key("Attention Is All You Need", ["Ashish Vaswani"], 2017) == "vaswani2017attention"
+    assert citekeys.ascii_fold("Gödel–Straße Øre Łukasz") == "GodelStrasse Ore Lukasz"  # the dash dropped

@@ -251,3 +251,33 @@ def test_an_indexing_worker_imports_no_search_module():
     loaded = set(ast.literal_eval(out))
     assert {"readinglist.index.workers", "readinglist.index.schema", "readinglist.index.patches"} <= loaded
     assert not loaded & {"readinglist.index.engine", "readinglist.index.ranking", "readinglist.index.background"}
+
+
+_WEIGHTS = [1.0, 0.0, -0.0, 2.0, 3.0, 255.0, 256.0, -1.0, 0.5, 2.5, 255.5, 1e9, -1e9, 1.1, 3.4028234663852886e38]
+_SPECIAL = [float("nan"), float("inf"), float("-inf")]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_blocks_weights_checked_in_c_are_checked_as_floats_one_by_one(seed):
+    """encode_block given a float array (as the workers give it) checks its weights with array.count and
+    bytes (_whole_bytes): the same block as the same weights given as a list, which are checked a float at a
+    time — all 1, all equal, whole numbers 0–255, anything else — NaN, infinities, -0.0 and fractions
+    included."""
+    from array import array
+
+    rng = random.Random(seed)
+    kinds = [[1.0], [2.0], [0.0, 1.0, 2.0, 255.0], _WEIGHTS, _WEIGHTS + _SPECIAL, [0.5, 1.5], [-0.0, 0.0]]
+    checked = 0
+    for _ in range(400):
+        n = rng.randint(1, 130)
+        weights = array("f", rng.choices(rng.choice(kinds), k=n))
+        ids = sorted(rng.sample(range(1, 1 << 20), n))
+        values = [bytes([rng.randint(1, 200)]) * rng.randint(1, 3) for _ in range(n)]
+        whole = all(w.is_integer() and 0 <= w < 256 for w in weights)
+        assert patches._whole_bytes(weights) == (bytes(int(w) for w in weights) if whole else None)
+        for fixed, vals in ((None, values), (0, [])):
+            got = patches.encode_block(array("I", ids), weights, vals, fixed)
+            assert got == patches.encode_block(ids, list(weights), vals, fixed)
+            assert got == patches.encode_block(ids, tuple(weights), vals, fixed)
+            checked += 1
+    assert checked == 800

@@ -300,6 +300,21 @@ def _unpacked(code: int, data: bytes, start: int, count: int) -> tuple[array, in
     return a, end
 
 
+def _whole_bytes(weights: Any) -> bytes | None:
+    """The weights as bytes when every one is a whole number from 0 to 255, else None. For an array the
+    check (`w.is_integer() and 0 <= w < 256` of each) is made by bytes and array in C: a block's weights are
+    checked once per block written, so per posting."""
+    if type(weights) is not array:
+        if all(w.is_integer() and 0 <= w < 256 for w in weights):
+            return bytes(int(w) for w in weights)
+        return None
+    try:
+        whole = bytes(map(int, weights))  # ValueError beyond 0..255 or for a NaN, OverflowError for infinity
+    except (ValueError, OverflowError):
+        return None
+    return whole if array("B", whole) == weights else None  # a fraction cut to its whole part differs
+
+
 def encode_block(ids: Any, weights: Any, values: list[bytes], fixedsize: int | None, level: int = 3) -> bytes:
     """A block of postings (docnums in order, weights, encoded values) as flags and a body: the first docnum,
     the gaps to the others, the weights (none when all are 1, one when all are equal, bytes when they are
@@ -309,21 +324,22 @@ def encode_block(ids: Any, weights: Any, values: list[bytes], fixedsize: int | N
     gaps = [b - a for a, b in pairwise(ids)]
     gap_code = _width(max(gaps)) if gaps else 0
     parts = [struct.pack("<I", ids[0]), _packed(gap_code, gaps)]
-    if all(w == 1.0 for w in weights):
+    in_c = type(weights) is array  # its checks made by array.count in C; a list or tuple's one by one
+    if weights.count(1.0) == len(weights) if in_c else all(w == 1.0 for w in weights):
         weight_code = 0
-    elif all(w == weights[0] for w in weights):
+    elif weights.count(weights[0]) == len(weights) if in_c else all(w == weights[0] for w in weights):
         weight_code = 1
         parts.append(struct.pack("<f", weights[0]))
-    elif all(w.is_integer() and 0 <= w < 256 for w in weights):
+    elif (whole := _whole_bytes(weights)) is not None:
         weight_code = 2
-        parts.append(bytes(int(w) for w in weights))
+        parts.append(whole)
     else:
         weight_code = 3
         parts.append(array("f", weights).tobytes() if _LITTLE else struct.pack(f"<{n}f", *weights))
     if fixedsize is None or fixedsize < 0:
         if len(values) != n:
             raise ValueError("a value for every posting")
-        lengths = [len(v) for v in values]
+        lengths = list(map(len, values))
         value_code = 1 + _width(max(lengths))
         parts.append(_packed(value_code - 1, lengths))
     else:
