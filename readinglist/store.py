@@ -12,7 +12,6 @@ section is small; splitting it would spread one schema over several files that m
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -1991,6 +1990,8 @@ class Store:
                         if db.execute("SELECT 1 FROM papers WHERE id = ?", (old_id,)).fetchone():
                             del record["id"]  # taken meanwhile (insert_papers avoids it): a new id
                         if db.execute("SELECT 1 FROM papers WHERE uid = ?", (record["uid"],)).fetchone():
+                            import hashlib  # (not at start-up: it loads OpenSSL)
+
                             seed = record["uid"] + hashlib.sha1(paper_json.encode()).hexdigest()
                             record["uid"] = self._new_uid(db, seed)
                         key = record.get("citation_key")
