@@ -141,6 +141,9 @@ NOT_BEFORE_THE_FIRST_PAINT = {
     "readinglist.ui.help",  # the Help pages
     "hashlib",  # OpenSSL: the abstracts' dictionary check, the second start's knock
     "platformdirs",  # the default data folder: --data-dir names one
+    "readinglist.ui.map_view",  # the Map tab's pane, built when the tab is first shown
+    "readinglist.ui.exporting", "readinglist.ui.dialogs", "readinglist.ui.backups",  # export, back up, restore
+    "readinglist.ui.interests",  # My Interests…
 }  # fmt: skip
 
 
