@@ -58,7 +58,7 @@ from readinglist.papers import (
     StoreError,
     describe_view,
 )
-from readinglist.ui import menus, paper_actions, runtime
+from readinglist.ui import menus, runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
 from readinglist.ui.history import History, Place
@@ -1055,6 +1055,8 @@ class MainWindow(QMainWindow):
 
     def open_link(self, url: str | None = None) -> None:
         """The paper's page (its URL, else its first link) in the browser."""
+        from readinglist.ui import paper_actions  # (citations, the browser: when first used)
+
         if url is None:
             ids = self.target_ids()
             links = paper_actions.web_links(self.library.paper(ids[0]) if ids else None)
@@ -1066,6 +1068,8 @@ class MainWindow(QMainWindow):
 
     def copy(self, what: str) -> None:
         """Copy the target papers as a text citation, BibTeX, or their ids."""
+        from readinglist.ui import paper_actions
+
         chosen = self.library.papers(self.target_ids())
         if chosen:
             self.notice.show_message(paper_actions.copy(chosen, what), 5000)
