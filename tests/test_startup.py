@@ -147,6 +147,7 @@ NOT_BEFORE_THE_FIRST_PAINT = {
     "readinglist.ui.interests",  # My Interests…
     "readinglist.backup", "gzip",  # backups: at close, or when asked for
     "readinglist.ui.paper_actions", "readinglist.citation",  # the papers' menu, citations, links
+    "readinglist.markup", "html",  # abstracts and notes rendered: the first paper shown comes after the paint
 }  # fmt: skip
 # PySide makes a class when a module first names it, and every widget class (with all their enums) when it
 # first hands Python a widget of a type it has not seen (paper_table._own_viewport); none of these before the

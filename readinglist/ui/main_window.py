@@ -43,7 +43,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from readinglist import markup
 from readinglist.library import Library
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -159,6 +158,8 @@ class MainWindow(QMainWindow):
         """Load now, on a worker, what the first search, the first paper shown and the first edit need."""
 
         def warm() -> Exception | None:
+            from readinglist import markup  # (its patterns: after the first paint, before the first abstract)
+
             self.library.sync_index()
             self.library.prepare_background_indexing()
             markup.warm()

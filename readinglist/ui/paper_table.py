@@ -15,7 +15,6 @@ is paper_model.py.
 
 from __future__ import annotations
 
-import html
 import textwrap
 from collections.abc import Sequence
 from functools import partial
@@ -54,6 +53,8 @@ def empty_text(library_empty: bool, query: str, view: str | None, unreadable: bo
     """What an empty table says: why it is empty (the library, the query — `unreadable` if it cannot be
     parsed —, the sidebar's filter — `view` says its papers in words, "unread papers tagged “rl”", None for
     all), and what to do, as links the window follows (import, clear, all)."""
+    import html  # (not before the first paint: a library's first paint has papers)
+
     if library_empty:
         return "Your library is empty.<br><a href='import'>Import papers…</a> or drop files here."
     shown = html.escape(query)
