@@ -3,7 +3,6 @@ shown to the user (a dialog, or one line on stderr without a display), never a s
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
@@ -73,6 +72,8 @@ def create_main_window(data_dir: Path, read_only: bool = False, read_only_reason
 
 
 def _server_name(data_dir: Path) -> str:
+    import hashlib  # after the first paint (OpenSSL): the window listens then
+
     return "readinglist-" + hashlib.sha1(str(data_dir.resolve()).encode()).hexdigest()[:16]
 
 

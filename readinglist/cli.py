@@ -729,13 +729,39 @@ def run_lists(args: argparse.Namespace, lib: Library) -> int:
     return 0
 
 
+def window_options(argv: Sequence[str]) -> tuple[str | None, bool] | None:
+    """(data dir, smoke test) when argv holds the window's own options and nothing else: the window then
+    starts without the parser, whose every command and help text take longer to build than the rest of
+    the command line's start. None for anything else (a command, --help, a typo, a missing value), which
+    the parser reads and explains as before."""
+    data_dir, smoke_test = None, False
+    rest = list(argv)
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--smoke-test":
+            smoke_test = True
+        elif arg == "--data-dir" and rest and not rest[0].startswith("-"):
+            data_dir = rest.pop(0)
+        elif arg.startswith("--data-dir="):
+            data_dir = arg.partition("=")[2]
+        else:
+            return None
+    return data_dir, smoke_test
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    window = window_options(sys.argv[1:] if argv is None else argv)
+    if window is not None:
+        gc.disable()  # the window's start-up (the `readinglist` script comes here first): see __main__.py
+        from readinglist.app import run
+
+        return run(window[0], smoke_test=window[1])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is not None:
         gc.enable()  # an entry point may have paused collection for the window's start-up (__main__.py)
     if args.command is None:
-        gc.disable()  # the window's start-up (the `readinglist` script comes here first): see __main__.py
+        gc.disable()
         from readinglist.app import run
 
         return run(args.data_dir, smoke_test=args.smoke_test)

@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from readinglist import paths
-from readinglist.backup import RestoreSummary, auto_backup, write_backup
-from readinglist.backup import restore as restore_backup
 from readinglist.heap import return_freed
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -46,6 +44,7 @@ from readinglist.papers import (
 from readinglist.store import now, open_store, unwritable
 
 if TYPE_CHECKING:
+    from readinglist.backup import RestoreSummary
     from readinglist.importing import ImportSummary, Progress
     from readinglist.index import Index, IndexUpdater
     from readinglist.interest import InterestRanker, Interests, Ranking, Suggestion
@@ -145,6 +144,8 @@ class Library:
     def close(self) -> None:
         """Write what is pending, keep today's automatic backup of the annotations, close everything."""
         if not self.read_only:
+            from readinglist.backup import auto_backup  # (backup.py and gzip load at the first backup)
+
             try:
                 auto_backup(self.store, self.data_dir)
             except (OSError, StoreError) as exc:  # a backup is a courtesy: never fail a close over it
@@ -258,6 +259,8 @@ class Library:
 
     def backup(self, path: Path | str) -> int:
         """Every annotation, with the papers it belongs to, in one file; returns how many papers."""
+        from readinglist.backup import write_backup
+
         return write_backup(self.store, Path(path))
 
     def restore(self, path: Path | str, overwrite: bool = False) -> RestoreSummary:
@@ -265,6 +268,9 @@ class Library:
         automatic backup is brought up to date first, so that what the restore changes can be put back."""
         if self.read_only:
             raise StoreError(f"cannot restore: {self.read_only_reason or 'the library is open read-only'}")
+        from readinglist.backup import auto_backup
+        from readinglist.backup import restore as restore_backup
+
         try:
             auto_backup(self.store, self.data_dir)
         except (OSError, StoreError) as exc:

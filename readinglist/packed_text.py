@@ -12,7 +12,6 @@ version byte beside it (`_DICTIONARIES`), and the old stays for the abstracts pa
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 from functools import cache
 
@@ -38,6 +37,8 @@ def dictionary(version: int) -> bytes:
         name, digest = _DICTIONARIES[version]
     except KeyError:
         raise PackedTextError(f"packed with an unknown dictionary ({version})") from None
+    import hashlib  # OpenSSL loads when the first abstract is read, not at start-up
+
     data = (resources_dir() / name).read_bytes()
     if hashlib.sha1(data).hexdigest() != digest:
         raise PackedTextError(f"resources/{name} is not the dictionary abstracts were packed with")

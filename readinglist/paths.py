@@ -9,8 +9,6 @@ import os
 import sys
 from pathlib import Path
 
-import platformdirs
-
 from readinglist import APP_NAME
 
 ENV_DATA_DIR = "READINGLIST_DATA_DIR"
@@ -23,6 +21,8 @@ def data_dir(override: str | os.PathLike[str] | None = None) -> Path:
     env = os.environ.get(ENV_DATA_DIR)
     if env:
         return Path(env).expanduser().resolve()
+    import platformdirs  # only for the default folder: --data-dir and the environment need none of it
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 

@@ -12,7 +12,6 @@ section is small; splitting it would spread one schema over several files that m
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -29,7 +28,6 @@ from typing import TypeVar
 
 from readinglist import citekeys
 from readinglist.collation import authors_key, authors_short, title_key
-from readinglist.markup import to_plain
 from readinglist.packed_text import pack, unpack
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -67,6 +65,19 @@ SORT_COLUMNS = {
 # (the abstract's plain text is not stored: derived where it is read, see _m0016_derived_plain_abstract)
 CONTENT_COLUMNS = ["content_hash", "source_key", "title", "auto_title", "abstract", "authors", "venue", "year",
                    "url", "links"]  # fmt: skip
+
+
+def _to_plain(text: str) -> str:
+    """markup.to_plain, loaded at the first call: the window's first paint shows no abstract and needs none
+    of markup's patterns."""
+    from readinglist.markup import to_plain
+
+    return to_plain(text)
+
+
+def _plain_abstract(stored: str | bytes | None) -> str:
+    """A stored abstract (text, or packed bytes) as plain text."""
+    return _to_plain(unpack(stored))
 
 
 def _content_values(p: NewPaper) -> tuple[object, ...]:
@@ -489,7 +500,7 @@ def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
         ).fetchall()
         db.executemany(
             "INSERT OR REPLACE INTO paper_keys(paper_id, title_key, text_key) VALUES (?, ?, ?)",
-            [(pid, title_key_of_raw(title), text_key(to_plain(unpack(abstract)))) for pid, title, abstract in rows],
+            [(pid, title_key_of_raw(title), text_key(_plain_abstract(abstract))) for pid, title, abstract in rows],
         )
 
 
@@ -985,7 +996,7 @@ class Store:
             auto_title=row[4],
             user_title=row[5],
             abstract=abstract,
-            plain_abstract=to_plain(abstract),
+            plain_abstract=_to_plain(abstract),
             authors=json.loads(row[7]),
             venue=row[8],
             year=row[9],
@@ -1234,7 +1245,7 @@ class Store:
             last = 0
             while True:
                 rows = self.db.execute(f"{columns} WHERE id > ? ORDER BY id LIMIT ?", (last, batch)).fetchall()
-                yield from ((pid, h, title, to_plain(unpack(abstract))) for pid, h, title, abstract in rows)
+                yield from ((pid, h, title, _plain_abstract(abstract)) for pid, h, title, abstract in rows)
                 if len(rows) < batch:
                     return
                 last = rows[-1][0]
@@ -1242,7 +1253,7 @@ class Store:
         for chunk in _chunks(ids, min(batch, 900)):
             marks = ",".join("?" * len(chunk))
             rows = self.db.execute(f"{columns} WHERE id IN ({marks}) ORDER BY id", chunk).fetchall()
-            yield from ((pid, h, title, to_plain(unpack(abstract))) for pid, h, title, abstract in rows)
+            yield from ((pid, h, title, _plain_abstract(abstract)) for pid, h, title, abstract in rows)
 
     def all_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM papers ORDER BY id")]
@@ -1521,13 +1532,13 @@ class Store:
         """(id, imported title, plain abstract) of every paper in id order, streamed: what topics are
         computed from (the imported title, not the user's own: topics follow content)."""
         for pid, title, abstract in self.db.execute("SELECT id, auto_title, abstract FROM papers ORDER BY id"):
-            yield pid, title, to_plain(unpack(abstract))
+            yield pid, title, _plain_abstract(abstract)
 
     def texts(self, ids: Sequence[int]) -> dict[int, tuple[str, str]]:
         out: dict[int, tuple[str, str]] = {}
         for chunk in _chunks(list(ids), 900):
             rows = self.db.execute(f"SELECT id, auto_title, abstract FROM papers WHERE id IN ({_marks(chunk)})", chunk)
-            out.update({r[0]: (r[1], to_plain(unpack(r[2]))) for r in rows})
+            out.update({r[0]: (r[1], _plain_abstract(r[2])) for r in rows})
         return out
 
     def paper_topic_pairs(self) -> list[tuple[int, int]]:
@@ -1765,7 +1776,7 @@ class Store:
                     [*chunk, source_id, source_id],
                 )
                 for r in rows:
-                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], to_plain(unpack(r[7])))
+                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], _plain_abstract(r[7]))
         return list(found.values())
 
     def link_source(self, paper_id: int, source_id: int, content_hash: str, title: str, source_key: str) -> None:
@@ -1991,6 +2002,8 @@ class Store:
                         if db.execute("SELECT 1 FROM papers WHERE id = ?", (old_id,)).fetchone():
                             del record["id"]  # taken meanwhile (insert_papers avoids it): a new id
                         if db.execute("SELECT 1 FROM papers WHERE uid = ?", (record["uid"],)).fetchone():
+                            import hashlib  # (not at start-up: it loads OpenSSL)
+
                             seed = record["uid"] + hashlib.sha1(paper_json.encode()).hexdigest()
                             record["uid"] = self._new_uid(db, seed)
                         key = record.get("citation_key")

@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import corpus
@@ -230,3 +231,51 @@ def test_import_reads_the_files_given_together_and_goes_on_past_a_bad_one(capsys
     (hit,) = json.loads(run(capsys, "--data-dir", dd, "search", "quokka", "--json")[1])
     shown = json.loads(run(capsys, "--data-dir", dd, "show", hit["id"], "--json")[1])
     assert shown["authors"] == ["Ann Quokka"] and shown["venue"] == "Journal of Quokkas"
+
+
+def test_the_window_starts_without_building_the_parser(monkeypatch):
+    """The window's own options start it directly, without the parser of every command; anything else
+    (an abbreviation, a missing value, a command, --help) is read by the parser as before."""
+    import gc
+
+    import readinglist.app
+    from readinglist import cli
+
+    started = []
+    monkeypatch.setattr(readinglist.app, "run", lambda data_dir=None, smoke_test=False: started.append(
+        (data_dir, smoke_test)) or 0)  # fmt: skip
+    real_parser = cli.build_parser
+
+    def no_parser():
+        raise AssertionError("the parser was built for the window's own options")
+
+    try:
+        monkeypatch.setattr(cli, "build_parser", no_parser)
+        assert cli.main(["--data-dir", "a", "--smoke-test"]) == 0
+        assert cli.main(["--data-dir=b"]) == 0
+        assert cli.main([]) == 0
+        assert started == [("a", True), ("b", False), (None, False)]
+        for argv in (["--data-dir"], ["--data-dir", "--smoke-test"], ["--smoke"], ["list"], ["--help"], ["-h"]):
+            assert cli.window_options(argv) is None
+        monkeypatch.setattr(cli, "build_parser", real_parser)
+        assert cli.main(["--smoke", "--data-dir", "c"]) == 0  # argparse's abbreviation, as before
+        assert started[-1] == ("c", True)
+        with pytest.raises(SystemExit) as info:
+            cli.main(["--data-dir"])
+        assert info.value.code == 2
+    finally:
+        gc.enable()  # the window's start pauses collection (__main__.py)
+
+
+def test_the_default_data_folder_is_the_users_data_folder(monkeypatch, tmp_path):
+    """Without --data-dir or $READINGLIST_DATA_DIR the library lives in platformdirs' user data folder
+    (platformdirs loads only then); either of them names the folder."""
+    import platformdirs
+
+    from readinglist import APP_NAME, paths
+
+    monkeypatch.delenv(paths.ENV_DATA_DIR, raising=False)
+    assert paths.data_dir() == Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    assert paths.data_dir(tmp_path / "x") == (tmp_path / "x").resolve()
+    monkeypatch.setenv(paths.ENV_DATA_DIR, str(tmp_path / "y"))
+    assert paths.data_dir() == (tmp_path / "y").resolve()

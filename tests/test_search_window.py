@@ -340,6 +340,7 @@ def test_closing_the_window_closes_every_runner_so_no_task_starts_after_it(qtbot
     thread waiting for the lock. Closing the window closes every runner: later work is not started."""
     from readinglist.ui.workers import Runner
 
+    assert window.map_pane is not None  # built when first asked for; its runner closes with the others
     runners = window.findChildren(Runner)
     assert len(runners) >= 3  # the window's, the map's, the topics bar's
     window.close()

@@ -109,29 +109,78 @@ def test_the_readme_lists_what_a_bare_system_needs():
 
 _STARTED_MODULES = """
 import json, os, sys
+import readinglist.app as app
 from readinglist.cli import main
+at_paint = []
+build = app.create_main_window
+
+def create(*args, **kwargs):  # the modules loaded when the table is first painted with papers, as the smoke test
+    from PySide6.QtCore import QEvent, QObject
+
+    window = build(*args, **kwargs)
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint and window.table.model.rowCount() and not at_paint:
+                classes = [f"PySide6.QtWidgets.{name}" for name in vars(sys.modules["PySide6.QtWidgets"])]
+                at_paint.append(sorted(sys.modules) + classes)  # and the widget classes PySide has made
+            return False
+
+    window.first_paint_watch = FirstPaint()
+    window.table.view.viewport().installEventFilter(window.first_paint_watch)
+    return window
+
+app.create_main_window = create
 main(["--data-dir", sys.argv[1], "--smoke-test"])
-print(json.dumps(sorted(sys.modules)))
+print(json.dumps(at_paint[0]))
 os._exit(0)
 """
+
+# what the first paint does without: each loads when first used, or right after the first paint
+NOT_BEFORE_THE_FIRST_PAINT = {
+    "readinglist.importing", "readinglist.export", "readinglist.importers.titles",  # the importers, exporters
+    "readinglist.ui.help",  # the Help pages
+    "hashlib",  # OpenSSL: the abstracts' dictionary check, the second start's knock
+    "platformdirs",  # the default data folder: --data-dir names one
+    "readinglist.ui.map_view",  # the Map tab's pane, built when the tab is first shown
+    "readinglist.ui.exporting", "readinglist.ui.dialogs", "readinglist.ui.backups",  # export, back up, restore
+    "readinglist.ui.interests",  # My Interests…
+    "readinglist.backup", "gzip",  # backups: at close, or when asked for
+    "readinglist.ui.paper_actions", "readinglist.citation",  # the papers' menu, citations, links
+    "readinglist.markup", "html",  # abstracts and notes rendered: the first paper shown comes after the paint
+}  # fmt: skip
+# PySide makes a class when a module first names it, and every widget class (with all their enums) when it
+# first hands Python a widget of a type it has not seen (paper_table._own_viewport); none of these before the
+# first paint
+WIDGET_CLASSES_NOT_BEFORE_THE_FIRST_PAINT = {
+    f"PySide6.QtWidgets.{name}"
+    for name in ("QMessageBox", "QFileDialog", "QInputDialog", "QDialog", "QDialogButtonBox", "QComboBox",
+                 "QGraphicsView", "QWizard", "QCalendarWidget")
+}  # fmt: skip
+
+
+def started_modules(data_dir) -> set[str]:
+    """The modules loaded when the window's table is first painted with papers (a smoke test)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    r = subprocess.run([sys.executable, "-c", _STARTED_MODULES, str(data_dir)], capture_output=True, text=True,
+                       timeout=120, env=env)  # fmt: skip
+    assert "window painted with" in r.stderr, r.stderr
+    return set(json.loads(r.stdout.strip().splitlines()[-1]))
 
 
 def test_the_window_opens_an_existing_library_without_the_importers_or_the_exporters(tmp_path):
     """An existing library shows its papers from the store: the importers (titles, matching, every format)
     and the exporters load when an import or an export first runs, the Help pages when one is first opened,
-    not before the first paint."""
+    OpenSSL when an abstract is first read, the dialogs' Qt classes when one is first opened — none of it
+    before the first paint."""
     from readinglist.library import Library
 
     lib = Library.open(tmp_path)  # the bundled corpus imported here, once
     lib.close()
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    r = subprocess.run([sys.executable, "-c", _STARTED_MODULES, str(tmp_path)], capture_output=True, text=True,
-                       timeout=120, env=env)  # fmt: skip
-    assert "window painted with" in r.stderr, r.stderr
-    loaded = set(json.loads(r.stdout.strip().splitlines()[-1]))
+    loaded = started_modules(tmp_path)
     assert "readinglist.ui.main_window" in loaded and "readinglist.library" in loaded
-    assert not loaded & {"readinglist.importing", "readinglist.export", "readinglist.importers.titles",
-                         "readinglist.ui.help"}  # fmt: skip
+    assert not loaded & NOT_BEFORE_THE_FIRST_PAINT
+    assert not loaded & WIDGET_CLASSES_NOT_BEFORE_THE_FIRST_PAINT
 
 
 _LINECACHE = """
@@ -212,3 +261,26 @@ def test_a_command_collects_garbage_as_usual(tmp_path):
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_papers_viewport_is_made_as_qt_makes_its_own(qtbot):
+    """The table's viewport is made in Python (paper_table._own_viewport), so that handing it to Python costs
+    no start-up; it is the viewport Qt would have made: its name, its colours, its attributes, its focus."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTableView
+
+    from readinglist.ui.paper_table import _own_viewport
+
+    qts, ours = QTableView(), QTableView()
+    ours.setViewport(_own_viewport(ours))
+    for view in (qts, ours):
+        qtbot.addWidget(view)
+        view.show()
+        qtbot.waitExposed(view)
+    a, b = ours.viewport(), qts.viewport()
+    assert a.objectName() == b.objectName() == "qt_scrollarea_viewport"
+    assert (a.backgroundRole(), a.foregroundRole(), a.autoFillBackground()) == (
+        b.backgroundRole(), b.foregroundRole(), b.autoFillBackground())  # fmt: skip
+    assert a.focusProxy() is ours and a.parent() is ours and a.geometry() == b.geometry()
+    attributes = list(Qt.WidgetAttribute)
+    assert [a.testAttribute(x) for x in attributes] == [b.testAttribute(x) for x in attributes]

@@ -14,7 +14,7 @@ from test_topics import planted, write_jsonl
 
 from readinglist.app import create_main_window
 from readinglist.library import Library
-from readinglist.ui.map_view import MapView, state_colour
+from readinglist.ui.map_view import MapPane, MapView, state_colour
 
 
 @pytest.fixture
@@ -234,6 +234,52 @@ def test_the_results_are_lit_and_the_rest_dimmed(qtbot, window):
     with qtbot.waitSignal(window.searchFinished, timeout=10000):
         window.search_bar.field.clear()
     qtbot.waitUntil(lambda: view.dot_colour(dimmed) != dim_colour, timeout=10000)  # all lit again
+
+
+def test_the_map_pane_is_built_when_first_shown_and_lights_the_search_made_before(qtbot, planted_dir):
+    """The window's first paint does without the map's module: the Map tab's pane is built when the tab is
+    first shown, and lights the results of the search made before it was."""
+    w = create_main_window(planted_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.resize(1130, 700)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() > 0)
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.search_bar.field.setText('"graph convolution"')
+    assert w.mapPage.findChild(MapPane) is None
+    w.show_tab(1)
+    assert w.mapPage.findChild(MapPane) is w.map_pane and w.map_pane.isVisible()
+    view, lib = w.map_pane.view, w.library
+    settle(qtbot, view)
+    results = set(w.table.model.ids)
+    dimmed = lonely(view, theme_ids(lib, "protein folding"), list(results))
+    base = view.palette().color(view.palette().ColorRole.Base)
+    qtbot.waitUntil(lambda: close(view.dot_colour(dimmed), base, 80), timeout=10000)  # faded: not a result
+    assert view.dot_colour(dimmed).lightness() > 200
+    w.close()
+    w.shutdown()
+
+
+def test_a_window_closed_on_the_map_opens_on_it(qtbot, planted_dir):
+    """The tab shown is kept: a window closed on the map opens on it, its pane built and shown."""
+    w = create_main_window(planted_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() > 0)
+    w.show_tab(1)
+    settle(qtbot, w.map_pane.view)
+    w.close()
+    w.shutdown()
+    again = create_main_window(planted_dir)
+    qtbot.addWidget(again)
+    again.topics_bar.use_process = False
+    again.show()
+    assert again.centerTabs.currentIndex() == 1 and again.map_pane.isVisible()
+    settle(qtbot, again.map_pane.view)
+    again.close()
+    again.shutdown()
 
 
 def test_colour_by_reading_state(qtbot, window):

@@ -16,9 +16,9 @@ from test_ui import click_sidebar
 
 from readinglist.app import create_main_window
 from readinglist.library import Library
+from readinglist.ui.interests import InterestsDialog
 from readinglist.ui.paper_model import COLUMNS
 from readinglist.ui.sidebar import SUGGESTED_KEY
-from readinglist.ui.suggestions import InterestsDialog
 
 
 @pytest.fixture

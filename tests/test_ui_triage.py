@@ -4,7 +4,7 @@ sidebar combining a state with a tag or a list, and smart lists saved, renamed, 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QLabel, QProgressBar, QToolButton
+from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QProgressBar, QToolButton
 from test_ui import click_sidebar, search, window  # noqa: F401 - the window fixture
 
 from readinglist.app import create_main_window
@@ -258,7 +258,7 @@ def test_lists_rename_move_and_delete_with_undo(qtbot, window, monkeypatch):  # 
     w.actionRedo.trigger()
     assert [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"]
     errors = []
-    monkeypatch.setattr("readinglist.ui.main_window.QMessageBox.warning", lambda *a: errors.append(a[2]))
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: errors.append(a[2]))
     w.rename_list(b.id, "gamma")  # taken (in any case): said, and nothing changes
     assert errors and "already" in errors[0] and [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"]
 

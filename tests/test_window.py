@@ -18,8 +18,8 @@ from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
 from readinglist.ui import history as history_module
 from readinglist.ui import menus
+from readinglist.ui.dialogs import ImportDetails
 from readinglist.ui.help import HelpWindow
-from readinglist.ui.import_bar import ImportDetails
 from readinglist.ui.paper_model import COLUMNS
 
 TITLE, AUTHORS, ADDED = COLUMNS.index("title"), COLUMNS.index("authors"), COLUMNS.index("added")

@@ -11,7 +11,6 @@ as a link that filters the papers by it.
 
 from __future__ import annotations
 
-import html
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -21,7 +20,6 @@ from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
 from readinglist.library import Library
-from readinglist.markup import inline_html, to_html, truncated_html
 from readinglist.papers import STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.workers import Runner
@@ -50,6 +48,10 @@ def paper_html(
     is suggested, for these words and phrases and these marked papers (links, as related papers are). A huge
     abstract shows its start and a "Show all" link (rendering is linear, but a huge text still takes
     seconds): `whole` renders all of it."""
+    import html  # (markup, html: with the first paper shown, after the first paint)
+
+    from readinglist.markup import inline_html, to_html, truncated_html
+
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()
     text = palette.color(QPalette.ColorRole.Text).name()
@@ -113,6 +115,8 @@ def paper_html(
 
 def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
     """Why a paper is suggested: the words of it that weighed most, and the marked papers it is closest to."""
+    import html
+
     place = suggestion.place()
     lines = [f"<b>Suggested</b> · {place} by predicted interest" if place else "<b>Suggested</b>"]
     if suggestion.why:
@@ -125,6 +129,8 @@ def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
 
 
 def empty_html(palette: QPalette, message: str) -> str:
+    import html
+
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     return f'<p style="color:{muted}; margin-top:40px" align="center">{html.escape(message)}</p>'
 

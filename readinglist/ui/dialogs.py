@@ -1,9 +1,20 @@
-"""Dialogs: what to export."""
+"""Dialogs: what to export, and what an import skipped. Loaded when one is first opened."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from readinglist.papers import EXPORT_FORMATS, ExportOptions
 
@@ -75,3 +86,21 @@ class ExportDialog(QDialog):
 
     def scope(self) -> str:
         return str(self.scopeBox.currentData())
+
+
+class ImportDetails(QDialog):
+    """What an import skipped and warned about, in a window that stays open beside the papers."""
+
+    def __init__(self, parent: QWidget, lines: Sequence[str]):
+        super().__init__(parent)
+        self.setObjectName("importDetails")
+        self.setWindowTitle("Import Details")
+        self.setModal(False)
+        layout = QVBoxLayout(self)
+        self.text = QPlainTextEdit("\n".join(lines), self)
+        self.text.setReadOnly(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(self.text)
+        layout.addWidget(buttons)
+        self.resize(720, 420)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.markup import note_markdown
 from readinglist.papers import Paper, normalise_tags
 from readinglist.ui.safe_browser import SafeTextBrowser
 
@@ -161,7 +160,7 @@ class Editors(QWidget):
                 self.notesEditor.setPlainText(note)
                 self.notesEditor.blockSignals(False)
             if self.previewToggle.isChecked():
-                self.notesPreview.document().setMarkdown(note_markdown(note), NOTE_MARKDOWN)
+                self._show_preview(note)
         self.notesEditor.setEnabled(paper_id is not None)
         self.notesEditor.setReadOnly(not enabled)
 
@@ -225,7 +224,7 @@ class Editors(QWidget):
 
     def _note_typed(self) -> None:
         if self.previewToggle.isChecked():
-            self.notesPreview.document().setMarkdown(note_markdown(self.notesEditor.toPlainText()), NOTE_MARKDOWN)
+            self._show_preview(self.notesEditor.toPlainText())
         self._note_timer.start()
 
     def save_note(self) -> None:
@@ -239,7 +238,13 @@ class Editors(QWidget):
         self._note_saved = text
         self.noteEdited.emit(pid, before, text)
 
+    def _show_preview(self, note: str) -> None:
+        """The note rendered (markup loads when a preview is first shown, not before the first paint)."""
+        from readinglist.markup import note_markdown
+
+        self.notesPreview.document().setMarkdown(note_markdown(note), NOTE_MARKDOWN)
+
     def _toggle_preview(self, on: bool) -> None:
         if on:
-            self.notesPreview.document().setMarkdown(note_markdown(self.notesEditor.toPlainText()), NOTE_MARKDOWN)
+            self._show_preview(self.notesEditor.toPlainText())
         self.notesStack.setCurrentIndex(1 if on else 0)

@@ -13,19 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QMessageBox,
-    QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from readinglist.library import Library
 from readinglist.papers import ImportCancelled, ImportFailure, import_file_filter
@@ -41,6 +29,8 @@ IMPORT_FILTER = import_file_filter()
 
 def ask_import(parent: QWidget, settings: QSettings) -> list[Path]:
     """The files to import, chosen in a file dialog that opens where the last import was (none: cancelled)."""
+    from PySide6.QtWidgets import QFileDialog  # the dialogs' classes: when first used, not before the first paint
+
     folder = str(settings.value("importFolder", str(Path.home())))
     files, _ = QFileDialog.getOpenFileNames(parent, "Import Papers", folder, IMPORT_FILTER)
     if files:
@@ -60,24 +50,6 @@ def details(summaries: Sequence[ImportSummary | MergeSummary]) -> list[str]:
         if s.skipped > len(s.skipped_why):
             lines.append(f"  … and {s.skipped - len(s.skipped_why):,} more skipped")
     return lines
-
-
-class ImportDetails(QDialog):
-    """What an import skipped and warned about, in a window that stays open beside the papers."""
-
-    def __init__(self, parent: QWidget, lines: Sequence[str]):
-        super().__init__(parent)
-        self.setObjectName("importDetails")
-        self.setWindowTitle("Import Details")
-        self.setModal(False)
-        layout = QVBoxLayout(self)
-        self.text = QPlainTextEdit("\n".join(lines), self)
-        self.text.setReadOnly(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.close)
-        layout.addWidget(self.text)
-        layout.addWidget(buttons)
-        self.resize(720, 420)
 
 
 CHILD_FROM_BYTES = 1_000_000  # files this large in all are imported in a child process (see in_child)
@@ -173,14 +145,21 @@ class ImportBar(QWidget):
         if summaries:
             text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
             if lines:
-                self._notice.show_message(text, 30000, "Details…", lambda: ImportDetails(self.window(), lines).show())
+                self._notice.show_message(text, 30000, "Details…", lambda: self._details(lines))
             else:
                 self._notice.show_message(text, 15000)
         if failures:
             self._tell_failures(failures, imported=bool(summaries))
         self.finished.emit(summaries if summaries or not failures else failures[0])
 
+    def _details(self, lines: list[str]) -> None:
+        from readinglist.ui.dialogs import ImportDetails
+
+        ImportDetails(self.window(), lines).show()
+
     def _tell_failures(self, failures: list[ImportFailure], imported: bool) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
         texts = [
             f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")
             for exc in failures
@@ -200,6 +179,8 @@ class ImportBar(QWidget):
         elif isinstance(exc, ImportFailure):  # (a file's own failure comes to _done, in its list)
             self._tell_failures([exc], imported=False)
         else:
+            from PySide6.QtWidgets import QMessageBox
+
             text = f"Import failed: {exc}\n\nThe library was not changed by this file."
             QMessageBox.critical(self.window(), "Import", text)
         self.finished.emit(exc)

@@ -34,10 +34,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QInputDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -45,7 +43,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from readinglist import markup
 from readinglist.library import Library
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -60,14 +57,11 @@ from readinglist.papers import (
     StoreError,
     describe_view,
 )
-from readinglist.ui import menus, paper_actions, runtime
-from readinglist.ui.backups import Backups
+from readinglist.ui import menus, runtime
 from readinglist.ui.detail import DetailPane
 from readinglist.ui.editors import Editors
-from readinglist.ui.exporting import Exporter, ask_export
 from readinglist.ui.history import History, Place
 from readinglist.ui.import_bar import ImportBar, ask_import
-from readinglist.ui.map_view import MapPane
 from readinglist.ui.notice import Notice
 from readinglist.ui.order_note import OrderNote
 from readinglist.ui.outside_changes import OutsideChanges
@@ -76,7 +70,7 @@ from readinglist.ui.paper_model import COLUMNS, LABELS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import CORRECTION_KEY, SearchBar
 from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
-from readinglist.ui.suggestions import InterestsDialog, Suggester, reason_text
+from readinglist.ui.suggestions import Suggester, reason_text
 from readinglist.ui.topics_bar import TopicsBar
 from readinglist.ui.topics_section import TopicsSection
 from readinglist.ui.undo import (
@@ -98,6 +92,9 @@ from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
     from readinglist.interest import Suggestion
+    from readinglist.ui.backups import Backups
+    from readinglist.ui.exporting import Exporter
+    from readinglist.ui.map_view import MapPane
 
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
@@ -161,6 +158,8 @@ class MainWindow(QMainWindow):
         """Load now, on a worker, what the first search, the first paper shown and the first edit need."""
 
         def warm() -> Exception | None:
+            from readinglist import markup  # (its patterns: after the first paint, before the first abstract)
+
             self.library.sync_index()
             self.library.prepare_background_indexing()
             markup.warm()
@@ -350,15 +349,16 @@ class MainWindow(QMainWindow):
         right_layout.addWidget(self.rightSplitter)
         self.mainSplitter = QSplitter(Qt.Orientation.Horizontal, central)
         self.mainSplitter.setObjectName("mainSplitter")
-        self.map_pane = MapPane(self.library, self.settings, central)
-        for action in self.key_actions:  # the keys act on the map's area too; its 0 fits the map (map_view.py)
-            if action is not self.priority_actions[-1]:
-                self.map_pane.view.addAction(action)
         self.centerTabs = QTabWidget(central)  # the papers as a list, or as a map
         self.centerTabs.setObjectName("centerTabs")
         self.centerTabs.setDocumentMode(True)
         self.centerTabs.addTab(self.table.view, "Papers")
-        self.centerTabs.addTab(self.map_pane, "Map")
+        self.mapPage = QWidget(self.centerTabs)  # holds the map pane once it is built (the map_pane property)
+        self.mapPage.setObjectName("mapPage")
+        self._map_layout = QVBoxLayout(self.mapPage)
+        self._map_layout.setContentsMargins(0, 0, 0, 0)
+        self._map_pane: MapPane | None = None
+        self.centerTabs.addTab(self.mapPage, "Map")
         self.areaChip = QToolButton(self.centerTabs)  # the table shows the area dragged over on the map
         self.areaChip.setObjectName("mapAreaChip")
         self.areaChip.setAutoRaise(True)
@@ -382,8 +382,8 @@ class MainWindow(QMainWindow):
         self.notice = Notice(self)
         self.import_bar = ImportBar(self.runner, self.library, self.notice, self)
         self.topics_bar = TopicsBar(self.library, self)
-        self.exporter = Exporter(self.runner, self.library, self.settings, self.notice, self)
-        self.backups = Backups(self.runner, self.library, self.settings, self.notice, self)
+        self._exporter: Exporter | None = None
+        self._backups: Backups | None = None
         self.outside = OutsideChanges(self.library, self)
         self.statusBar().addWidget(self.notice, 1)
         self.statusBar().addWidget(self.import_bar)
@@ -435,13 +435,8 @@ class MainWindow(QMainWindow):
         self.import_bar.stopped.connect(self._after_import)
         self.import_bar.stopped.connect(self.outside.resume)
         self.import_bar.finished.connect(self.importFinished)
-        self.exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
-        self.exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
-        self.exporter.finished.connect(self.exportFinished)
         self.outside.papersChanged.connect(self._changed_elsewhere)
         self.outside.libraryChanged.connect(self._after_import)
-        self.backups.busy.connect(lambda busy: self.actionRestore.setEnabled(not busy and not self.read_only))
-        self.backups.restored.connect(self._after_restore)
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
         table.view.horizontalHeader().sortIndicatorChanged.connect(self._header_sorted)
         self.sidebar.filterChanged.connect(self._filter_changed)
@@ -461,18 +456,58 @@ class MainWindow(QMainWindow):
         bar.message.connect(lambda text, ms: self.notice.show_message(text, ms))
         self.detail.topicRequested.connect(section.set_topic)
         self._show_topics()
-        self._wire_map()
-
-    def _wire_map(self) -> None:
-        view = self.map_pane.view
-        view.paperClicked.connect(self._map_clicked)
-        view.areaSelected.connect(self._area_selected)
-        view.areaCleared.connect(lambda: self._area_selected(None))
-        self.areaChip.clicked.connect(view.clear_area)
-        self.map_pane.computeRequested.connect(self.topics_bar.recompute)
-        self.map_pane.exportFinished.connect(self._map_exported)
-        self.table.currentPaperChanged.connect(view.set_current)
         self.centerTabs.currentChanged.connect(self._tab_changed)
+
+    # ---- the parts built when first used (not before the first paint) ----
+
+    @property
+    def map_pane(self) -> MapPane:
+        """The Map tab's pane, built when first asked for (the tab shown, a test, a benchmark): the first
+        paint of the papers does without its module and its Qt classes."""
+        if self._map_pane is None:
+            from readinglist.ui.map_view import MapPane
+
+            pane = MapPane(self.library, self.settings, self.mapPage)
+            self._map_layout.addWidget(pane)
+            pane.show()  # a child added to a page already shown stays hidden until told
+            for action in self.key_actions:  # the keys act on the map's area too; its 0 fits the map (map_view.py)
+                if action is not self.priority_actions[-1]:
+                    pane.view.addAction(action)
+            view = pane.view
+            view.paperClicked.connect(self._map_clicked)
+            view.areaSelected.connect(self._area_selected)
+            view.areaCleared.connect(lambda: self._area_selected(None))
+            self.areaChip.clicked.connect(view.clear_area)
+            pane.computeRequested.connect(self.topics_bar.recompute)
+            pane.exportFinished.connect(self._map_exported)
+            self.table.currentPaperChanged.connect(view.set_current)
+            self._map_pane = pane
+            if self.search_bar.last_result is not None:  # the results it lights, as _show_results would have
+                view.set_results(self._lit(self.search_bar.last_result))
+        return self._map_pane
+
+    @property
+    def exporter(self) -> Exporter:
+        """Exports (ui/exporting.py, with the export dialog's module), built at the first export."""
+        if self._exporter is None:
+            from readinglist.ui.exporting import Exporter
+
+            self._exporter = Exporter(self.runner, self.library, self.settings, self.notice, self)
+            self._exporter.started.connect(lambda: self.actionExport.setEnabled(False))  # one export at a time
+            self._exporter.finished.connect(lambda _outcome: self.actionExport.setEnabled(True))
+            self._exporter.finished.connect(self.exportFinished)
+        return self._exporter
+
+    @property
+    def backups(self) -> Backups:
+        """Backing up and restoring annotations (ui/backups.py), built at the first backup or restore."""
+        if self._backups is None:
+            from readinglist.ui.backups import Backups
+
+            self._backups = Backups(self.runner, self.library, self.settings, self.notice, self)
+            self._backups.busy.connect(lambda busy: self.actionRestore.setEnabled(not busy and not self.read_only))
+            self._backups.restored.connect(self._after_restore)
+        return self._backups
 
     # ---- settings ----
 
@@ -523,7 +558,8 @@ class MainWindow(QMainWindow):
         self.detail.set_terms(result)
         if self._suggesting():
             result = self.suggester.arrange(result, untriaged_only=self.sidebar.filter.suggested)
-        self.map_pane.view.set_results(self._lit(result))
+        if self._map_pane is not None:  # else it takes the last results when it is built
+            self._map_pane.view.set_results(self._lit(result))
         shown = self._in_area(result)
         wanted, self._wanted = self._wanted, None
         shown_paper = None if self._current_auto and not same_query else self.detail.current_id
@@ -667,8 +703,8 @@ class MainWindow(QMainWindow):
         self._show_topics()
         if self.topics_section.topic is not None or "topic:" in self.search_bar.text().lower():
             self.search_bar.run()
-        if self.map_pane.view.data is not None or self.centerTabs.currentIndex() == 1:
-            self.map_pane.view.load()
+        if self._map_pane is not None and (self._map_pane.view.data is not None or self.centerTabs.currentIndex() == 1):
+            self._map_pane.view.load()
 
     # ---- the map ----
 
@@ -678,8 +714,7 @@ class MainWindow(QMainWindow):
         (self.table.view if index == 0 else self.map_pane.view).setFocus()
 
     def _tab_changed(self, index: int) -> None:
-        view = self.map_pane.view
-        if index == 1 and view.data is None and not view.loading:
+        if index == 1 and (view := self.map_pane.view).data is None and not view.loading:
             view.load()  # numpy and the map's arrays load only once the map is first shown
 
     def _lit(self, result: SearchResult) -> list[int] | None:
@@ -773,7 +808,8 @@ class MainWindow(QMainWindow):
         self.update_counts()
         self.detail.refresh(ids)
         self._list_timer.start()  # the lists are recounted once the marking pauses
-        self.map_pane.view.papers_changed(list(ids))
+        if self._map_pane is not None:
+            self._map_pane.view.papers_changed(list(ids))
         self.suggester.schedule()  # and the suggestions re-ranked, in the background
 
     def _changed_elsewhere(self, ids: Sequence[int]) -> None:
@@ -874,6 +910,8 @@ class MainWindow(QMainWindow):
         """My interests: a text box and "Load from BibTeX…"; saved, they re-rank the suggestions."""
         if self.read_only:
             return
+        from readinglist.ui.interests import InterestsDialog  # its dialog's Qt classes: not before the first paint
+
         dialog = InterestsDialog(self.library, self.settings, self)
         if dialog.exec():
             self.notice.show_message("Interests saved: the suggestions are re-ranked with them.", 5000)
@@ -901,6 +939,8 @@ class MainWindow(QMainWindow):
         query, state, tag = self.current_view()
         while True:
             if name is None:
+                from PySide6.QtWidgets import QInputDialog
+
                 name, ok = QInputDialog.getText(
                     self, "Save View as List",
                     "A list keeps this view's query, state and tag; its count stays live.\nName:",
@@ -912,6 +952,8 @@ class MainWindow(QMainWindow):
                 self.library.check_smart_list(name, query)
                 break
             except (StoreError, QueryError) as exc:
+                from PySide6.QtWidgets import QMessageBox
+
                 QMessageBox.warning(self, "Save View as List", str(exc))
                 name = None
         command = SaveListCommand(self.library, name, query, state, tag, self.update_lists)
@@ -930,6 +972,8 @@ class MainWindow(QMainWindow):
         try:
             self.library.check_smart_list(name, list_id=list_id)
         except StoreError as exc:
+            from PySide6.QtWidgets import QMessageBox
+
             QMessageBox.warning(self, "Rename List", str(exc))
             return
         after = replace(sl, name=" ".join(name.split()))
@@ -1012,6 +1056,8 @@ class MainWindow(QMainWindow):
 
     def open_link(self, url: str | None = None) -> None:
         """The paper's page (its URL, else its first link) in the browser."""
+        from readinglist.ui import paper_actions  # (citations, the browser: when first used)
+
         if url is None:
             ids = self.target_ids()
             links = paper_actions.web_links(self.library.paper(ids[0]) if ids else None)
@@ -1023,6 +1069,8 @@ class MainWindow(QMainWindow):
 
     def copy(self, what: str) -> None:
         """Copy the target papers as a text citation, BibTeX, or their ids."""
+        from readinglist.ui import paper_actions
+
         chosen = self.library.papers(self.target_ids())
         if chosen:
             self.notice.show_message(paper_actions.copy(chosen, what), 5000)
@@ -1078,8 +1126,8 @@ class MainWindow(QMainWindow):
             self.sidebar.set_filter(ALL)
         elif link == "alltopics":
             self.topics_section.set_topic(None)
-        elif link == "allarea":
-            self.map_pane.view.clear_area()
+        elif link == "allarea" and self._map_pane is not None:
+            self._map_pane.view.clear_area()
 
     # ---- focus ----
 
@@ -1099,7 +1147,7 @@ class MainWindow(QMainWindow):
         cleared and the cursor put in it, so that what is typed next is a query, never a key on a paper."""
         focus = QApplication.focusWidget()
         editors = self.editors
-        if focus is self.map_pane.view and self.map_pane.view.clear_area():
+        if self._map_pane is not None and focus is self._map_pane.view and self._map_pane.view.clear_area():
             return
         if focus is editors.tagEditor:
             editors.revert_tags()
@@ -1152,6 +1200,8 @@ class MainWindow(QMainWindow):
             self.start_import(files)
 
     def export_dialog(self) -> None:
+        from readinglist.ui.exporting import ask_export
+
         chosen = ask_export(self, self.settings, has_selection=bool(self.table.selected_ids()))
         if chosen is not None:
             self.export_to(*chosen)

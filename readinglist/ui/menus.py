@@ -10,7 +10,6 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QMenu
 
 from readinglist.ui import theme
-from readinglist.ui.paper_actions import web_links
 
 if TYPE_CHECKING:
     from readinglist.ui.help import HelpWindow
@@ -89,6 +88,8 @@ def set_scheme(w: MainWindow, key: str) -> None:
 def paper_menu(w: MainWindow) -> QMenu:
     """The context menu of the papers selected (or the one under the pointer). The window's own actions,
     so that each shows its key; where one cannot apply, a disabled copy stands in (the window's stays as it is)."""
+    from readinglist.ui.paper_actions import web_links  # (citations, the browser: when first used)
+
     menu = QMenu(w)
     menu.setObjectName("paperMenu")
     ids = w.target_ids()

@@ -35,10 +35,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent, QStandardItem, QStandardItemMo
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
-    QMenu,
-    QMessageBox,
     QProgressBar,
     QToolButton,
     QTreeView,
@@ -446,6 +443,8 @@ class Sidebar(QTreeView):
         key = self._key_at(index)
         if self.library.read_only:
             return
+        from PySide6.QtWidgets import QMenu  # the menus' and dialogs' classes: not before the first paint
+
         menu = QMenu(self)
         if key and key[0] == "tag" and key[1]:
             name = key[1]
@@ -468,6 +467,8 @@ class Sidebar(QTreeView):
 
     def rename_tag(self, old: str, new: str | None = None) -> None:
         """Rename a tag (asking for the new name if not given); an existing name merges the two."""
+        from PySide6.QtWidgets import QInputDialog, QMessageBox
+
         if new is None:
             new, ok = QInputDialog.getText(
                 self.window(), "Rename Tag", f"Rename “{old}” to (an existing tag merges the two):", text=old
@@ -498,6 +499,8 @@ class Sidebar(QTreeView):
         if sl is None:
             return
         if new is None:
+            from PySide6.QtWidgets import QInputDialog
+
             new, ok = QInputDialog.getText(
                 self.window(), "Rename List", f"Rename the list “{sl.name}” to:", text=sl.name
             )
