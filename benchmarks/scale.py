@@ -1,11 +1,15 @@
 """The scale envelope (issue 18): a library several times the all-venues corpus, and how each measure grows.
 
 `synthesise` writes the corpus `copies` times into one JSON Lines file (a cache folder, never the repo): the
-first copy as it is, each further one with a share of its title's and abstract's words replaced by words of
-other papers (a fixed seed), so that the copies are different papers to the duplicate rules
-(importers.duplicates: another title key, another abstract key, abstracts' 3-word shingles far below the
-"same text" threshold) while the text keeps the corpus's vocabulary and lengths. `exponents` fits how a
-measure grows between library sizes and says which grow faster than n log n.
+first copy as it is, each further one with a share of its title's and abstract's words replaced (a fixed
+seed), so that the copies are different papers to the duplicate rules (importers.duplicates: another title
+key, another abstract key, abstracts' 3-word shingles far below the "same text" threshold) while the text
+keeps the corpus's vocabulary, lengths and word frequencies. A word is replaced by its partner in the copy:
+the word next to it in the corpus's ranking by document frequency (rank XOR copy), so a common word gives way
+to another as common and each word's papers grow with the copies, as in a real library three times the size
+(version 2 drew words at random from other papers' text: common words then landed in most copies' abstracts,
+"learning" in 3.6× the papers at 3× the papers, and search time grew with that, not with the library).
+`exponents` fits how a measure grows between library sizes and says which grow faster than n log n.
 """
 
 from __future__ import annotations
@@ -19,13 +23,14 @@ import os
 import random
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 SHARE = 0.3  # of an abstract's words replaced (shingles kept ≈ 0.7³: similarity ≈ 0.2 against SAME_ABSTRACT 0.8)
 DONOR_EVERY = 37  # the words put in come from every 37th paper of the corpus
 SEED = 18
-VERSION = 2  # of the perturbation: in the cached file's name, so a changed rule makes a new file
+VERSION = 3  # of the perturbation: in the cached file's name, so a changed rule makes a new file
 # a token that is a word (maybe in brackets, quotes or before punctuation): LaTeX, URLs, code and numbers are
 # left as they are
 _TOKEN = re.compile(r"(?<!\S)[(\"'“]?([A-Za-z]{3,})[.,;:!?)\"'”]*(?!\S)")
@@ -46,16 +51,37 @@ def read_records(path: Path) -> Iterator[dict]:
                 yield json.loads(line)
 
 
-def donor_words(records: Sequence[dict] | Iterator[dict], every: int = DONOR_EVERY) -> list[str]:
-    """The words other papers lend: those of every `every`-th record's title and abstract."""
-    words: list[str] = []
+class Donors(list[str]):
+    """Words ranked by how many papers have them (most first, lower case), and each word's rank."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        super().__init__(words)
+        self.rank = {w: i for i, w in enumerate(self)}
+        if len({w.casefold() for w in self}) < 2:
+            raise ValueError("a corpus of fewer than two words cannot be perturbed")
+
+    def partner(self, word: str, copy: int, rng: random.Random) -> str:
+        """The word that stands in for `word` in copy `copy`: its neighbour in the ranking (a word the
+        ranking lacks, or one at its end, gets a ranked word at random)."""
+        r = self.rank.get(word.casefold())
+        if r is not None and (r ^ copy) < len(self):
+            return self[r ^ copy]
+        new = word
+        while new.casefold() == word.casefold():  # a word that is really another
+            new = rng.choice(self)
+        return new
+
+
+def donor_words(records: Sequence[dict] | Iterator[dict], every: int = DONOR_EVERY) -> Donors:
+    """The words of every `every`-th record's title and abstract, ranked by how many of them have each."""
+    df: Counter[str] = Counter()
     for i, r in enumerate(records):
         if i % every == 0:
-            words += _TOKEN.findall(f"{r.get('title') or ''} {r.get('abstract') or ''}")
-    return words
+            df.update({w.casefold() for w in _TOKEN.findall(f"{r.get('title') or ''} {r.get('abstract') or ''}")})
+    return Donors(w for w, _ in sorted(df.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _swap(text: str, rng: random.Random, donors: Sequence[str], share: float, at_least_one: bool) -> str:
+def _swap(text: str, rng: random.Random, donors: Donors, copy: int, share: float, at_least_one: bool) -> str:
     spans = [m.span(1) for m in _TOKEN.finditer(text)]
     if not spans and at_least_one:  # "IM2CAD", "Self-Paced Co-training": the letters inside the tokens
         spans = [m.span() for m in _LETTERS.finditer(text)] if not _MARKUP.search(text) else []
@@ -70,9 +96,7 @@ def _swap(text: str, rng: random.Random, donors: Sequence[str], share: float, at
     for i in picked:
         a, b = spans[i]
         old = text[a:b]
-        new = old
-        while new.casefold() == old.casefold():  # a word that is really another
-            new = rng.choice(donors)
+        new = donors.partner(old, copy, rng)
         new = new.capitalize() if old[0].isupper() else new.lower()
         out += [text[end:a], new]
         end = b
@@ -82,13 +106,15 @@ def _swap(text: str, rng: random.Random, donors: Sequence[str], share: float, at
 def perturb(record: dict, copy: int, index: int, donors: Sequence[str], seed: int = SEED,
             share: float = SHARE) -> dict:  # fmt: skip
     """Copy `copy` (≥ 1) of the record: a share of its title's words (at least one) and of its abstract's
-    replaced by donor words, its identifiers marked with the copy; the same for the same arguments."""
+    replaced by their partners (Donors.partner), its identifiers marked with the copy; the same for the same
+    arguments."""
     rng = random.Random(f"{seed}:{copy}:{index}")
+    ranked = donors if isinstance(donors, Donors) else Donors(donors)
     out = dict(record)
     if record.get("title"):
-        out["title"] = _swap(record["title"], rng, donors, share, at_least_one=True)
+        out["title"] = _swap(record["title"], rng, ranked, copy, share, at_least_one=True)
     if record.get("abstract"):
-        out["abstract"] = _swap(record["abstract"], rng, donors, share, at_least_one=True)
+        out["abstract"] = _swap(record["abstract"], rng, ranked, copy, share, at_least_one=True)
     for key in _KEYS:
         if isinstance(record.get(key), str) and record[key]:
             out[key] = f"{record[key]}#copy{copy}"

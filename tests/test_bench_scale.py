@@ -139,3 +139,27 @@ def test_exponents_fit_and_flag_growth_beyond_n_log_n() -> None:
 def test_exponents_skip_missing_values_and_sort_sizes() -> None:
     fits = scale.exponents([(300000, 30.0), (8000, 1.0), (94000, None), (94000, float("nan"))])  # type: ignore[list-item]
     assert [(e["from"], e["to"]) for e in fits] == [(8000, 300000)]
+
+
+def test_copies_keep_each_words_share_of_papers() -> None:
+    """A copy's words are replaced by words as common as they are, so a common word's papers grow with the
+    copies: drawn from other papers' text at random, "learning" (4 times in 30% of the abstracts) would land
+    in about half of a copy's abstracts."""
+    rng = random.Random(3)
+    rare = ["".join(rng.choices("bcdfghjklmnpqrstvwxz", k=7)) for _ in range(3000)]
+    originals = []
+    for i in range(300):
+        words = [rng.choice(rare) for _ in range(36)]
+        words += ["learning"] * 4 if i % 10 < 3 else [rng.choice(rare) for _ in range(4)]
+        rng.shuffle(words)
+        originals.append(
+            {"title": f"{rng.choice(rare)} {rng.choice(rare)}", "abstract": " ".join(words), "authors": ["A B"]}
+        )
+    donors = scale.donor_words(originals, every=1)
+
+    def share(recs: list[dict]) -> float:
+        return sum("learning" in r["abstract"].split() for r in recs) / len(recs)
+
+    for copy in (1, 2):
+        copied = [scale.perturb(r, copy, i, donors) for i, r in enumerate(originals)]
+        assert share(copied) == pytest.approx(share(originals), rel=0.2)
