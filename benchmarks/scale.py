@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 SHARE = 0.3  # of an abstract's words replaced (shingles kept ≈ 0.7³: similarity ≈ 0.2 against SAME_ABSTRACT 0.8)
-DONOR_EVERY = 37  # the words put in come from every 37th paper of the corpus
+DONOR_EVERY = 37  # the words' ranking is read from every 37th paper of the corpus
 SEED = 18
 VERSION = 3  # of the perturbation: in the cached file's name, so a changed rule makes a new file
 # a token that is a word (maybe in brackets, quotes or before punctuation): LaTeX, URLs, code and numbers are
@@ -56,8 +56,10 @@ class Donors(list[str]):
 
     def __init__(self, words: Iterable[str]) -> None:
         super().__init__(words)
-        self.rank = {w: i for i, w in enumerate(self)}
-        if len({w.casefold() for w in self}) < 2:
+        self.rank: dict[str, int] = {}
+        for i, w in enumerate(self):
+            self.rank.setdefault(w.casefold(), i)  # looked up case-folded, as `partner` does
+        if len(self.rank) < 2:
             raise ValueError("a corpus of fewer than two words cannot be perturbed")
 
     def partner(self, word: str, copy: int, rng: random.Random) -> str:
