@@ -276,7 +276,8 @@ def test_a_window_closed_on_the_map_opens_on_it(qtbot, planted_dir):
     qtbot.addWidget(again)
     again.topics_bar.use_process = False
     again.show()
-    assert again.centerTabs.currentIndex() == 1 and again.map_pane.isVisible()
+    built = again.mapPage.findChild(MapPane)  # built by the tab's restore, not by asking for it here
+    assert again.centerTabs.currentIndex() == 1 and built is not None and built.isVisible()
     settle(qtbot, again.map_pane.view)
     again.close()
     again.shutdown()
