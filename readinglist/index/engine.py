@@ -48,6 +48,7 @@ from readinglist.index.query import (
     parse,
     resolve,
     typed_prefixes,
+    with_acronyms,
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
@@ -592,6 +593,11 @@ class Index:
             if fit:  # a word matches its derivations too, weighing less (Stemmed.related): then a paper may
                 # have every word after all
                 used = resolve(q, vocabulary, corrections or None, related=True)
+                used_words, used_required, used_excluded = split_words(used)
+            # an acronym of the title pasted may be spelt out in its paper's abstract, or the other way round
+            acronyms = with_acronyms(used, vocabulary, text)
+            if acronyms is not used:
+                used = acronyms
                 used_words, used_required, used_excluded = split_words(used)
             known_fail = same and not fit
             scores, counts = ranker.partial(

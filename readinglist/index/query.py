@@ -20,6 +20,7 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
+from readinglist.acronyms import acronym_key
 from readinglist.index.analysis import WordAnalyzer, fold, stem, tag_key
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import PRIORITIES, STATES, QueryError
@@ -123,6 +124,108 @@ class Stemmed(query.Or):
 
     def normalize(self) -> query.Query:
         return self
+
+
+class Alternatives(query.Or):
+    """A word of the query or what the library's abstracts define it as (`with_acronyms`): one word to the
+    closest matches, which count a paper's words (the ranker estimates it by the word's own papers, so the
+    other words' worth stays as it was; see ranking.Ranker._partial)."""
+
+
+ACRONYM_FIELDS = ("title", "abstract")  # where an acronym's long form, or a long form's acronym, is looked for
+LONG_FORMS = 3  # an acronym's long forms looked for at most, the most often defined first
+LONGEST_FORM = 7  # words of the query a long form may span
+MOSTLY = 0.5  # the share of an acronym's definitions a long form needs to stand for it
+_RAW_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+
+
+def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Query:
+    """The resolved query `q` with its acronyms and long forms made Alternatives, as the library's abstracts
+    define them ("Markov decision processes (MDPs)"): an acronym typed in capitals ("… for MDPs") matches
+    its long forms as phrases too, weighing as one word; each word of a long form typed ("Markov decision
+    processes") matches the acronym too, weighing a share of it. A pasted title names a method by its
+    acronym where its abstract spells it out, or the other way round. The query's other parts stay as
+    they are."""
+    parts = _top_level(q)
+    if len(parts) < 2:
+        return q
+    words = [_plain_word(p) for p in parts]
+    typed = {key for w in _RAW_WORD_RE.findall(text) if (key := acronym_key(w)) is not None}
+    out = list(parts)
+    covered: set[int] = set()
+    for i in range(len(parts)):  # a long form typed: the longest run of words that is one
+        for j in range(min(len(parts), i + LONGEST_FORM), i + 1, -1):
+            if any(k in covered or words[k] is None for k in range(i, j)):
+                continue
+            found = vocabulary.acronyms(" ".join(stem(w) for w in words[i:j] if w is not None))
+            if not found:
+                continue
+            acronym = max(found, key=lambda a: (found[a], a))
+            if not _defined_mostly_so(found[acronym], vocabulary.long_forms(acronym)):
+                continue  # "dynamic programming" is not what "DP" stands for in most papers that say DP
+            alternative = _acronym(acronym, vocabulary, 1.0 / (j - i))
+            if alternative is None:
+                continue
+            for k in range(i, j):
+                out[k] = Alternatives([parts[k], alternative])
+                covered.add(k)
+            break
+    for i, word in enumerate(words):  # an acronym typed: its long forms
+        if i in covered or word is None or not typed:
+            continue
+        key = word if word in typed else word[:-1] if word.endswith("s") and word[:-1] in typed else None
+        if key is None:
+            continue
+        longs = vocabulary.long_forms(key)
+        best = [lf for lf in sorted(longs, key=lambda lf: (-longs[lf], lf))[:LONG_FORMS]
+                if _defined_mostly_so(longs[lf], longs)]  # fmt: skip
+        phrases: list[query.Query] = [
+            query.Phrase(f, lf.split(), boost=1.0 / len(lf.split())) for lf in best for f in ACRONYM_FIELDS
+        ]
+        if phrases:
+            out[i] = Alternatives([parts[i], *phrases])
+    return q if out == parts else query.And(out)
+
+
+def _defined_mostly_so(papers: int, long_forms: dict[str, int]) -> bool:
+    """Is a long form defined in at least MOSTLY of the papers that define its acronym (an ambiguous
+    acronym stands for none of its long forms)?"""
+    return papers >= MOSTLY * sum(long_forms.values())
+
+
+def _top_level(q: query.Query) -> list[query.Query]:
+    """The parts of the query's top-level And (nested ones flattened, as engine.split_words reads them)."""
+    parts: list[query.Query] = []
+    stack = [q]
+    while stack:
+        node = stack.pop(0)
+        if type(node) is query.And and node.boost == 1.0:
+            stack[:0] = node.subqueries
+        else:
+            parts.append(node)
+    return parts
+
+
+def _plain_word(part: query.Query) -> str | None:
+    """The word of a plain query word (every field's form of it, stemmed where the field is), else None."""
+    if type(part) not in (query.Or, query.DefaultOr) or part.boost != 1.0:
+        return None
+    texts = {leaf.text for leaf in part.leaves() if isinstance(leaf, Stemmed)}
+    if len(texts) != 1 or not all(isinstance(leaf, Stemmed) or type(leaf) is query.Term for leaf in part.leaves()):
+        return None
+    word = texts.pop()
+    return word if word.isalnum() else None
+
+
+def _acronym(acronym: str, vocabulary: Vocabulary, boost: float) -> query.Query | None:
+    """The acronym as a plain word of the title and abstract (every form of it: MDP, MDPs), or None if no
+    paper has it."""
+    stemmed: list[query.Query] = []
+    for fieldname in ACRONYM_FIELDS:
+        forms, exact = vocabulary.forms(fieldname, acronym)
+        if forms:
+            stemmed.append(Stemmed(fieldname, acronym, forms, exact))
+    return query.Or(stemmed, boost=boost) if stemmed else None
 
 
 _VALUE_RE = re.compile(r"(?<![\w\\])(?:state|priority):\w+")

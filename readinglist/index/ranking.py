@@ -55,7 +55,7 @@ from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
-from readinglist.index.query import RELATED_WEIGHT, Stemmed, TypedPrefix
+from readinglist.index.query import RELATED_WEIGHT, Alternatives, Stemmed, TypedPrefix
 from readinglist.index.vocabulary import lexicon
 
 Scores = dict[int, float]
@@ -461,6 +461,8 @@ class Ranker:
             return self._boosted(self._term_text(q.fieldname, q.text, within), q.boost)
         if isinstance(q, query.And):
             return self._and(q, within)
+        if type(q) is Alternatives:
+            return self._alternatives(q, within)
         if type(q) in (query.Or, query.DefaultOr) and not q.scale:
             return self._or(q, within)
         if isinstance(q, query.AndNot):
@@ -507,6 +509,8 @@ class Ranker:
         return scores if boost == 1.0 else {d: s * boost for d, s in scores.items()}
 
     def _estimate(self, q: query.Query) -> int:
+        if type(q) is Alternatives:  # the word's own papers (its worth to the closest matches), if any
+            return self._estimate(q.subqueries[0]) or sum(self._estimate(sub) for sub in q.subqueries[1:])
         if isinstance(q, Stemmed):
             return sum(q.forms.values()) + sum(q.related.values())
         if isinstance(q, query.Term):
@@ -578,6 +582,18 @@ class Ranker:
         for other in parts[1:]:
             for d, s in other.items():
                 acc[d] = get(d, 0.0) + s
+        return self._boosted(acc, q.boost)
+
+    def _alternatives(self, q: Alternatives, within: Within | None = None) -> Scores:
+        """The best of the alternatives per document, not their sum: a paper that has both a long form and
+        its acronym has the word once."""
+        parts = sorted((self._eval(sub, within) for sub in q.subqueries), key=len, reverse=True)
+        acc = dict(parts[0]) if parts else {}
+        get = acc.get
+        for other in parts[1:]:
+            for d, s in other.items():
+                if s > get(d, 0.0):
+                    acc[d] = s
         return self._boosted(acc, q.boost)
 
     def _stemmed(self, q: Stemmed, within: Within | None = None) -> Scores:

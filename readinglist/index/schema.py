@@ -10,20 +10,23 @@ from __future__ import annotations
 import hashlib
 import json
 
+from whoosh.analysis.filters import STOP_WORDS
 from whoosh.columns import NumericColumn
 from whoosh.fields import COLUMN, ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.formats import Positions
 
+from readinglist.acronyms import definitions
 from readinglist.index import patches
-from readinglist.index.analysis import TagAnalyzer, WordAnalyzer
+from readinglist.index.analysis import TagAnalyzer, WordAnalyzer, stem
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
 # terms (pid was never searched, and year ranges match exact values, see ranking.Ranker._numeric_range);
 # 6: every word in its own form, folded, stop words kept (WordAnalyzer; stems at search time), tags by tag_key;
 # 7: priority (and the states queued, skipped); 8: positions as varint deltas (CompactPositions), id not stored;
-# 9: posting blocks in patches.encode_block's binary form, not pickled; 10: a derived title weighs less
-SCHEMA_VERSION = 10
+# 9: posting blocks in patches.encode_block's binary form, not pickled; 10: a derived title weighs less;
+# 11: the acronyms each abstract defines
+SCHEMA_VERSION = 11
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
@@ -77,6 +80,31 @@ class CompactPositions(Positions):
         return sum(1 for b in valuestring if not b & 0x80)
 
 
+LONG_FORM = "a:"  # an acronyms term "a:mdp=markov decision processes": the acronym's long form as written
+ACRONYM = "l:"  # "l:markov decis process=mdp": the long form's content words' stems → the acronym
+_WORDS = WordAnalyzer()
+
+
+def long_form_key(words: list[str]) -> str:
+    """What a long form is looked up by: the stems of its words, stop words left out (as a query drops
+    them), joined by spaces."""
+    return " ".join(stem(w) for w in words if w not in STOP_WORDS)
+
+
+def acronym_terms(abstract: str) -> str:
+    """The acronyms field of a document: each definition the abstract gives, both ways (see the prefixes),
+    comma-separated; a long form of one content word is no phrase to match and is left out."""
+    terms = []
+    for key, long in definitions(abstract).items():
+        words = [w for w, _ in _WORDS.words(long)]
+        if len(words) < 2:
+            continue
+        terms.append(f"{LONG_FORM}{key}={' '.join(words)}")
+        if len(stems := long_form_key(words).split()) > 1:
+            terms.append(f"{ACRONYM}{' '.join(stems)}={key}")
+    return ",".join(terms)
+
+
 def _text(analyzer: WordAnalyzer, field_boost: float = 1.0) -> TEXT:
     field = TEXT(analyzer=analyzer, field_boost=field_boost)
     field.format = CompactPositions(field_boost=field_boost)
@@ -102,6 +130,7 @@ def make_schema() -> Schema:
         year=NUMERIC(int, bits=16, signed=False, shift_step=0),
         state=ID,
         priority=ID,  # "1", "2", "3" or "none"
+        acronyms=KEYWORD(commas=True),  # the abstract's definitions (acronym_terms): for the Vocabulary only
     )
 
 
@@ -133,6 +162,8 @@ def _document(
     }
     if year:
         doc["year"] = year
+    if "(" in abstract and (acronyms := acronym_terms(abstract)):
+        doc["acronyms"] = acronyms
     if derived_title:
         doc["_title_boost"] = DERIVED_TITLE_WEIGHT / TITLE_BOOST
     return doc

@@ -33,6 +33,7 @@ from whoosh.searching import Searcher
 
 from readinglist.index import patches
 from readinglist.index.analysis import stem, stem_prefix
+from readinglist.index.schema import ACRONYM, LONG_FORM
 
 SUGGESTION_FIELDS = ("title", "abstract", "authors")
 MIN_SUGGESTION_DF = 2  # a correction is a word of at least two papers
@@ -50,7 +51,15 @@ SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "
 RELATED_PREFIX = 5
 RELATED_TAIL = 3
 
-LEXICON_FIELDS = {"title", "abstract", "authors", "note", "venue", "tags"}  # what a word may be looked up in
+LEXICON_FIELDS = {
+    "title",
+    "abstract",
+    "authors",
+    "note",
+    "venue",
+    "tags",
+    "acronyms",
+}  # what a word may be looked up in
 LEXICONS_CACHE = 96  # (segment, field) lexicons kept
 SAMPLE = 32  # a lexicon keeps every SAMPLE-th term apart, to search its terms in C (see Words)
 
@@ -309,6 +318,31 @@ class Vocabulary:
             elif fieldname in reader.indexed_field_names():
                 total += sum(info.doc_frequency() for _, info in reader.iter_prefix(fieldname, prefix))
         return total
+
+    def long_forms(self, key: str) -> dict[str, int]:
+        """The long forms the library's abstracts define the acronym by (`key`: acronym_key's), each with
+        how many papers define it so: the words as the index holds them, joined by spaces."""
+        return self._definitions(f"{LONG_FORM}{key}=")
+
+    def acronyms(self, long_key: str) -> dict[str, int]:
+        """The acronyms whose long form has these stems (schema.long_form_key), with how many papers define
+        each so."""
+        return self._definitions(f"{ACRONYM}{long_key}=")
+
+    def _definitions(self, prefix: str) -> dict[str, int]:
+        found: dict[str, int] = {}
+        btext = prefix.encode("utf-8")
+        for _, reader in self.readers:
+            words = lexicon(reader, "acronyms")
+            items: Iterable[tuple[bytes, int]] = ()
+            if words is not None:
+                items = ((words.words[j], words.frequencies[j]) for j in words.span(btext))
+            elif "acronyms" in reader.indexed_field_names():
+                items = ((b, info.doc_frequency()) for b, info in reader.iter_prefix("acronyms", prefix))
+            for term, df in items:
+                meant = term[len(btext) :].decode("utf-8")
+                found[meant] = found.get(meant, 0) + df
+        return found
 
     @staticmethod
     def _segment_related(segid: str, reader, fieldname: str, stemmed: str) -> dict[bytes, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from readinglist.acronyms import long_form
 from readinglist.importers.titles.abstract import Abstract, after_we, norm
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
@@ -29,30 +30,6 @@ class Name:
     after: int  # the word after the name (and its parenthesis): where a description may follow
     before: int  # the first word of the name (or of its long form)
     strength: int = 0
-
-
-def long_form(short: str, words: list[str]) -> int:
-    """How many of the last words spell the short form, by Schwartz and Hearst's rule (each letter of the
-    short form found in order, right to left, its first at the start of a word), or 0."""
-    letters = [ch.lower() for ch in short if ch.isalpha()]
-    if not letters or len(words) == 0:
-        return 0
-    text = " ".join(words)
-    low = text.lower()
-    si, li = len(letters) - 1, len(low) - 1
-    while si >= 0:
-        c = letters[si]
-        while li >= 0 and (low[li] != c or (si == 0 and li > 0 and low[li - 1].isalnum())):
-            li -= 1
-        if li < 0:
-            return 0
-        li -= 1
-        si -= 1
-    start = text.rfind(" ", 0, li + 1) + 1
-    n = len(text[start:].split())
-    if n < len(words) and n < len(letters) and [w[:1].lower() for w in words[-n - 1 :]] == letters:
-        n += 1  # "edge enhanced graph neural network (EEGNN)": every word's initial, not "e" inside "enhanced"
-    return n if n <= min(len(letters) + 5, 2 * len(letters) + 1) else 0
 
 
 def _long_form_before(s: Sentence, paren: int, name: str) -> int:
