@@ -47,6 +47,7 @@ from readinglist.index.query import (
     make_parser,
     parse,
     resolve,
+    typed_acronyms,
     typed_prefixes,
     with_acronyms,
 )
@@ -190,7 +191,7 @@ class Index:
         self._pid_array: tuple[list[int], Any] | None = None  # those, as an array (_tie_order)
         self._ranker: Ranker | None = None  # scores queries for the current searcher
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
-        self._cache: dict[tuple[str, int | None, bool], SearchResult] = {}
+        self._cache: dict[tuple[tuple[str, frozenset[str]], int | None, bool], SearchResult] = {}
         self._cached_hits = 0  # the matches the cached results hold
         self.ix: windex.Index | None = None
         self.rev = -1
@@ -495,12 +496,13 @@ class Index:
         # key of its own, and its result serves the text with the space too unless a prefix was read
         typing_word = _typing_word(text) if typing else None
         typing = typing_word is not None
-        key = (repr(q), limit, typing)
+        meaning = (repr(q), typed_acronyms(text))  # "MDPs" also matches its long form, "mdps" does not
+        key = (meaning, limit, typing)
         with self._search_lock:
             self._see_other_writers()  # the cache holds this searcher's results: another process's commit
             cached = self._cache.get(key)  # (the command line, an import's child) makes them stale
             if cached is None and not typing:
-                cached = self._cache.get((repr(q), limit, True))
+                cached = self._cache.get((meaning, limit, True))
                 cached = None if cached is None or cached.started else cached
         if cached is not None:
             return cached if cached.query == text else replace(cached, query=text)

@@ -150,14 +150,17 @@ def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Qu
     if len(parts) < 2:
         return q
     words = [_plain_word(p) for p in parts]
-    typed = {key for w in _RAW_WORD_RE.findall(text) if (key := acronym_key(w)) is not None}
+    typed = typed_acronyms(text)
     out = list(parts)
     covered: set[int] = set()
-    for i in range(len(parts)):  # a long form typed: the longest run of words that is one
+    stems = [stem(w) if w is not None else None for w in words]
+    for i in range(len(parts) - 1):  # a long form typed: the longest run of words that is one
+        if stems[i] is None or stems[i + 1] is None or not vocabulary.begins_long_form(f"{stems[i]} {stems[i + 1]}"):
+            continue
         for j in range(min(len(parts), i + LONGEST_FORM), i + 1, -1):
             if any(k in covered or words[k] is None for k in range(i, j)):
                 continue
-            found = vocabulary.acronyms(" ".join(stem(w) for w in words[i:j] if w is not None))
+            found = vocabulary.acronyms(" ".join(s for s in stems[i:j] if s is not None))
             if not found:
                 continue
             acronym = max(found, key=lambda a: (found[a], a))
@@ -179,12 +182,16 @@ def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Qu
         longs = vocabulary.long_forms(key)
         best = [lf for lf in sorted(longs, key=lambda lf: (-longs[lf], lf))[:LONG_FORMS]
                 if _defined_mostly_so(longs[lf], longs)]  # fmt: skip
-        phrases: list[query.Query] = [
-            query.Phrase(f, lf.split(), boost=1.0 / len(lf.split())) for lf in best for f in ACRONYM_FIELDS
-        ]
-        if phrases:
-            out[i] = Alternatives([parts[i], *phrases])
+        spelt = [_spelt_out(lf, vocabulary) for lf in best]
+        if any(spelt):
+            out[i] = Alternatives([parts[i], *(q for q in spelt if q is not None)])
     return q if out == parts else query.And(out)
+
+
+def typed_acronyms(text: str) -> frozenset[str]:
+    """The acronyms typed as acronyms (in capitals: "MDPs", not "mdps"), by their acronym_key: what a query
+    means beyond its folded words (a search's result is cached by both)."""
+    return frozenset(key for w in _RAW_WORD_RE.findall(text) if (key := acronym_key(w)) is not None)
 
 
 def _defined_mostly_so(papers: int, long_forms: dict[str, int]) -> bool:
@@ -215,6 +222,20 @@ def _plain_word(part: query.Query) -> str | None:
         return None
     word = texts.pop()
     return word if word.isalnum() else None
+
+
+def _spelt_out(long_form: str, vocabulary: Vocabulary) -> query.Query | None:
+    """A long form in an abstract: its content words, each any form of its stem (read once a searcher, as
+    every plain word is: a phrase's positions cost a few times that on every search), weighing one word
+    together; None if no paper has them all."""
+    words = [w for w in long_form.split() if w not in STOP_WORDS]
+    stemmed: list[query.Query] = []
+    for word in words:
+        forms, exact = vocabulary.forms("abstract", word)
+        if not forms:
+            return None
+        stemmed.append(Stemmed("abstract", word, forms, exact))
+    return query.And(stemmed, boost=1.0 / len(stemmed)) if len(stemmed) > 1 else None
 
 
 def _acronym(acronym: str, vocabulary: Vocabulary, boost: float) -> query.Query | None:

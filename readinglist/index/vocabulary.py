@@ -264,6 +264,7 @@ class Vocabulary:
         self._forms: dict[tuple[str, str], dict[bytes, int]] = {}
         self._related: dict[tuple[str, str], dict[bytes, int]] = {}
         self._near: dict[tuple[str, str, float, int], set[str]] = {}  # a fuzzy term's words
+        self._defined: dict[str, dict[str, int]] = {}  # an acronyms prefix → what follows it, with frequencies
         # (segment number, field, term) → TermInfo or None: what the prefix walks found, for the Ranker
         self.infos: dict[tuple[int, str, bytes], object] = {}
 
@@ -329,7 +330,18 @@ class Vocabulary:
         each so."""
         return self._definitions(f"{ACRONYM}{long_key}=")
 
+    def begins_long_form(self, stems: str) -> bool:
+        """Does some long form begin with these stems (the first two of a run of query words)? Most runs
+        begin none, and their longer runs are then not looked up."""
+        return bool(self._definitions(f"{ACRONYM}{stems}"))
+
     def _definitions(self, prefix: str) -> dict[str, int]:
+        found = self._defined.get(prefix)
+        if found is None:
+            found = self._defined[prefix] = self._read_definitions(prefix)
+        return found
+
+    def _read_definitions(self, prefix: str) -> dict[str, int]:
         found: dict[str, int] = {}
         btext = prefix.encode("utf-8")
         for _, reader in self.readers:
