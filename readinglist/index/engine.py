@@ -47,6 +47,7 @@ from readinglist.index.query import (
     make_parser,
     parse,
     resolve,
+    top_level,
     typed_acronyms,
     typed_prefixes,
     with_acronyms,
@@ -827,16 +828,8 @@ def key_terms(text: str, ranker: Ranker, documents: int, count: int = KEY_TERMS)
 def split_words(q: query.Query) -> tuple[list[query.Query], list[query.Query], list[query.Query]]:
     """A query's top-level parts: its words (what a closest match may lack), the constraints every match
     keeps (years, states, a tag: or the sidebar's tag), and what no match may have (NOT)."""
-    parts: list[query.Query] = []
-    stack = [q]
-    while stack:
-        node = stack.pop(0)
-        if type(node) is query.And and node.boost == 1.0:
-            stack[:0] = node.subqueries
-        else:
-            parts.append(node)
     words, required, excluded = [], [], []
-    for part in parts:
+    for part in top_level(q):
         if isinstance(part, query.Not):
             excluded.append(part.query)
         elif _is_constraint(part):

@@ -146,7 +146,7 @@ def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Qu
     processes") matches the acronym too, weighing a share of it. A pasted title names a method by its
     acronym where its abstract spells it out, or the other way round. The query's other parts stay as
     they are."""
-    parts = _top_level(q)
+    parts = top_level(q)
     if len(parts) < 2:
         return q
     words = [_plain_word(p) for p in parts]
@@ -200,8 +200,8 @@ def _defined_mostly_so(papers: int, long_forms: dict[str, int]) -> bool:
     return papers >= MOSTLY * sum(long_forms.values())
 
 
-def _top_level(q: query.Query) -> list[query.Query]:
-    """The parts of the query's top-level And (nested ones flattened, as engine.split_words reads them)."""
+def top_level(q: query.Query) -> list[query.Query]:
+    """The parts of the query's top-level And, nested ones flattened (what engine.split_words sorts)."""
     parts: list[query.Query] = []
     stack = [q]
     while stack:
