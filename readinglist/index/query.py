@@ -12,7 +12,7 @@ with a message that says what to type instead (a fuzzy distance above 2, a term 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from whoosh import qparser, query
@@ -235,7 +235,16 @@ def _spelt_out(long_form: str, vocabulary: Vocabulary) -> query.Query | None:
         if not forms:
             return None
         stemmed.append(Stemmed("abstract", word, forms, exact))
-    return query.And(stemmed, boost=1.0 / len(stemmed)) if len(stemmed) > 1 else None
+    return SpeltOut(stemmed, boost=1.0 / len(stemmed), long_form=long_form) if len(stemmed) > 1 else None
+
+
+class SpeltOut(query.And):
+    """An acronym's long form as its content words (`_spelt_out`): evaluated as the And it is, highlighted as
+    the phrase it stands for (its words elsewhere in an abstract mean nothing to the query)."""
+
+    def __init__(self, subqueries: list[query.Query], boost: float = 1.0, long_form: str = ""):
+        super().__init__(subqueries, boost=boost)
+        self.long_form = long_form
 
 
 def _acronym(acronym: str, vocabulary: Vocabulary, boost: float) -> query.Query | None:
@@ -447,8 +456,11 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
     terms: set[str] = set()
     reader = s.reader()
     try:
+        spelt = list(_spelt_outs(q))
+        terms.update(node.long_form for node in spelt)
+        hidden = {id(leaf) for node in spelt for leaf in node.leaves()}
         for leaf in q.leaves():
-            if getattr(leaf, "fieldname", None) not in HIGHLIGHTED_FIELDS:
+            if getattr(leaf, "fieldname", None) not in HIGHLIGHTED_FIELDS or id(leaf) in hidden:
                 continue
             if isinstance(leaf, Stemmed):
                 terms.update(form.decode("utf-8") for form in (*leaf.forms, *leaf.related))
@@ -466,6 +478,14 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
     except Exception:  # highlighting is a courtesy; never fail a search over it
         pass
     return terms
+
+
+def _spelt_outs(q: query.Query) -> Iterator[SpeltOut]:
+    if isinstance(q, SpeltOut):
+        yield q
+    elif isinstance(q, query.CompoundQuery):
+        for sub in q.subqueries:
+            yield from _spelt_outs(sub)
 
 
 _WORDS = WordAnalyzer()
