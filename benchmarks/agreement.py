@@ -63,7 +63,7 @@ def check(data_dir: Path) -> Agreement:
         ids = store.all_ids()
         result.papers = len(ids)
         with index.searching() as s:
-            pids = _read_pids(s)
+            pids = _read_pids(s)[0]
             reader = s.reader()
             live = {pids[d] for d in reader.all_doc_ids()}
             indexed = {name: _indexed_terms(s, name, pids) for name in FIELDS}

@@ -54,7 +54,7 @@ from readinglist.index.query import (
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked
 from readinglist.index.schema import document, make_schema, schema_fingerprint
-from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_ids, stem_slip
+from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_id, segment_ids, stem_slip
 from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
@@ -194,6 +194,7 @@ class Index:
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
         self._cache: dict[tuple[tuple[str, frozenset[str]], int | None, bool], SearchResult] = {}
         self._cached_hits = 0  # the matches the cached results hold
+        self._segment_pids: dict[str, list[int]] = {}  # segment id → its pid column (_read_pids)
         self.ix: windex.Index | None = None
         self.rev = -1
 
@@ -411,7 +412,8 @@ class Index:
             try:
                 searcher = self.ix.searcher(weighting=scoring.BM25F())
                 vocabulary = Vocabulary(searcher)
-                return searcher, _read_pids(searcher), Ranker(searcher, self._pause, vocabulary.infos), vocabulary
+                pids, self._segment_pids = _read_pids(searcher, self._segment_pids)
+                return searcher, pids, Ranker(searcher, self._pause, vocabulary.infos), vocabulary
             except FileNotFoundError:
                 if attempt == OPEN_RETRIES - 1:
                     raise
@@ -948,19 +950,26 @@ def _plain_words(text: str) -> str:
     return re.sub(r"\b(AND|OR|NOT|ANDNOT|ANDMAYBE|TO)\b", lambda m: m.group(0).lower(), text)
 
 
-def _read_pids(searcher: Searcher) -> list[int]:
-    """The pid column as a list indexed by docnum (an empty index has no column at all)."""
+def _read_pids(searcher: Searcher, kept: dict[str, list[int]] | None = None) -> tuple[list[int], dict[str, list[int]]]:
+    """The pid column as a list indexed by docnum (an empty index has no column at all), and each segment's
+    part of it by segment id. `kept` is that of an earlier searcher: a segment never changes, so an edit's
+    searcher swap reads only its own small segment, not the big one's 94k pids (which, on the writer thread,
+    held the interpreter while the window answered a triage key)."""
     pids: list[int] = []
+    seen: dict[str, list[int]] = {}
     for leaf, _ in searcher.leaf_searchers():
         reader = leaf.reader()
         count = reader.doc_count_all()
         if count == 0:
             continue
-        if not reader.has_column("pid"):
-            pids.extend([0] * count)  # cannot happen with this schema; keeps docnums aligned
-            continue
-        pids.extend(_column_ints(reader, "pid", count))
-    return pids
+        segid = segment_id(reader)
+        column = (kept or {}).get(segid)
+        if column is None or len(column) != count:
+            # (no column cannot happen with this schema: zeros keep the docnums aligned)
+            column = _column_ints(reader, "pid", count) if reader.has_column("pid") else [0] * count
+        seen[segid] = column
+        pids.extend(column)
+    return pids, seen
 
 
 def _column_ints(reader, name: str, count: int) -> list[int]:

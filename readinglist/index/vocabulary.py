@@ -143,6 +143,11 @@ def _segment_id(reader) -> str:
     return str(segment.segment_id()) if segment is not None else f"reader-{id(reader)}"
 
 
+def segment_id(reader) -> str:
+    """What names a segment for as long as it exists (the caches' key)."""
+    return _segment_id(reader)
+
+
 def _remember(cache: OrderedDict, key: tuple, value: object, limit: int) -> None:
     with _lock:
         cache[key] = value
