@@ -516,6 +516,43 @@ def test_model_fills_only_the_rows_shown(qapp):
     assert model.has_row_map and model.row_of(42) == 42
 
 
+def test_a_changed_row_is_refreshed_in_place_and_looks_as_if_filled_afresh(qapp):
+    """A triage key refreshes its row: the row's items are kept and given the new values (replacing them
+    cost ~0.4 ms an item in a 94k-row model), and nothing of the old look stays (an unread title's bold, a
+    read row's muted colour, a priority's colour and tooltip)."""
+    from PySide6.QtGui import QIcon
+
+    class FakeLibrary:
+        read_only = False
+
+        def __init__(self):
+            self.values = {i: (f"Paper {i}", "V", 2020, "unread", "t", None, "A, B", "") for i in range(5)}
+
+        def rows(self, ids):
+            return {i: self.values[i] for i in ids}
+
+    def cells(model, row):
+        out = []
+        for column in range(len(COLUMNS)):
+            data = model.itemData(model.index(row, column))
+            out.append({r: v.cacheKey() if isinstance(v, QIcon) else v for r, v in data.items()})
+        return out
+
+    lib = FakeLibrary()
+    model = PaperTableModel(lib)  # type: ignore[arg-type]
+    model.set_ids(range(5))
+    model.fill(0, 4)
+    before = [model.item(2, c) for c in range(len(COLUMNS))]
+    for state, priority in (("read", 1), ("skimmed", None), ("unread", 2), ("skipped", None)):
+        lib.values[2] = (f"Paper 2 {state}", "W", 2021, state, "u", priority, "C", "")
+        model.refresh([2])
+        assert [model.item(2, c) for c in range(len(COLUMNS))] == before  # the same items
+        fresh = PaperTableModel(lib)  # type: ignore[arg-type]
+        fresh.set_ids(range(5))
+        fresh.fill(0, 4)
+        assert cells(model, 2) == cells(fresh, 2), state
+
+
 def test_warm_up_freezes_what_it_loaded_out_of_the_collectors_sight(qtbot, window):
     """A full garbage collection walked every module and table loaded at start-up (a stalled
     repaint); after the warm-up they are frozen and a collection skips them."""

@@ -109,6 +109,15 @@ _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _SORT = int(SortRole)
 _ID = int(IdRole)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
+# every role _items sets on a cell: what _refill copies onto a row's items in place
+_ROLE = Qt.ItemDataRole
+_ITEM_ROLES = (
+    *(int(r) for r in (_ROLE.DisplayRole, _ROLE.DecorationRole, _ROLE.ToolTipRole, _ROLE.ForegroundRole)),
+    int(_ROLE.FontRole),
+    _ALIGN,
+    _SORT,
+    _ID,
+)
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 KEEP_FILLED = 1000  # rows whose items are kept; beyond that, rows far from the ones asked for are emptied
 
@@ -207,9 +216,29 @@ class PaperTableModel(QStandardItemModel):
             self.blockSignals(False)
 
     def _refill(self, rows: list[int]) -> None:
-        """Rows whose paper changed: new items for those that had some, and say so with dataChanged."""
+        """Rows whose paper changed: their items given the new values in place, and said so with dataChanged.
+        (Replacing an item, setItem, costs ~0.4 ms in a 94k-row model, 300 times setting its data: a triage
+        key refilled a row in 10 ms.)"""
         shown = sorted(r for r in rows if r in self._filled)
-        self._set_rows(shown)
+        values = self.library.rows([self.ids[r] for r in shown])
+        self.blockSignals(True)
+        try:
+            for row in shown:
+                got = values.get(self.ids[row])
+                if got is None:
+                    continue
+                for column, new in enumerate(self._items(self.ids[row], TableRow(*got))):
+                    item = self.item(row, column)
+                    if item is None:
+                        self.setItem(row, column, new)
+                        continue
+                    item.clearData()
+                    for role in _ITEM_ROLES:
+                        value = new.data(role)
+                        if value is not None:
+                            item.setData(value, role)
+        finally:
+            self.blockSignals(False)
         for row in sorted(rows):
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
