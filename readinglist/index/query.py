@@ -142,10 +142,10 @@ _RAW_WORD_RE = re.compile(r"[A-Za-z0-9]+")
 def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Query:
     """The resolved query `q` with its acronyms and long forms made Alternatives, as the library's abstracts
     define them ("Markov decision processes (MDPs)"): an acronym typed in capitals ("… for MDPs") matches
-    its long forms as phrases too, weighing as one word; each word of a long form typed ("Markov decision
-    processes") matches the acronym too, weighing a share of it. A pasted title names a method by its
-    acronym where its abstract spells it out, or the other way round. The query's other parts stay as
-    they are."""
+    an abstract with its long form's words too, weighing as one word (`SpeltOut`); each word of a long form
+    typed ("Markov decision processes") matches the acronym too, weighing a share of it. A pasted title
+    names a method by its acronym where its abstract spells it out, or the other way round. The query's
+    other parts stay as they are."""
     parts = top_level(q)
     if len(parts) < 2:
         return q
@@ -227,7 +227,7 @@ def _plain_word(part: query.Query) -> str | None:
 def _spelt_out(long_form: str, vocabulary: Vocabulary) -> query.Query | None:
     """A long form in an abstract: its content words, each any form of its stem (read once a searcher, as
     every plain word is: a phrase's positions cost a few times that on every search), weighing one word
-    together; None if no paper has them all."""
+    together; None if a word of it is in no abstract (or it has one content word only)."""
     words = [w for w in long_form.split() if w not in STOP_WORDS]
     stemmed: list[query.Query] = []
     for word in words:
