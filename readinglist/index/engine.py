@@ -953,8 +953,8 @@ def _plain_words(text: str) -> str:
 def _read_pids(searcher: Searcher, kept: dict[str, list[int]] | None = None) -> tuple[list[int], dict[str, list[int]]]:
     """The pid column as a list indexed by docnum (an empty index has no column at all), and each segment's
     part of it by segment id. `kept` is that of an earlier searcher: a segment never changes, so an edit's
-    searcher swap reads only its own small segment, not the big one's 94k pids (which, on the writer thread,
-    held the interpreter while the window answered a triage key)."""
+    searcher swap reads only its own small segment, not the big one's whole column again (which, on the
+    writer thread, held the interpreter while the window answered a triage key)."""
     pids: list[int] = []
     seen: dict[str, list[int]] = {}
     for leaf, _ in searcher.leaf_searchers():

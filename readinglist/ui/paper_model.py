@@ -217,8 +217,8 @@ class PaperTableModel(QStandardItemModel):
 
     def _refill(self, rows: list[int]) -> None:
         """Rows whose paper changed: their items given the new values in place, and said so with dataChanged.
-        (Replacing an item, setItem, costs ~0.4 ms in a 94k-row model, 300 times setting its data: a triage
-        key refilled a row in 10 ms.)"""
+        (Replacing an item, setItem, costs hundreds of times more than setting its data in a model of a large
+        library's rows: it was most of a triage key's time; figures in docs/performance-changes.md.)"""
         shown = sorted(r for r in rows if r in self._filled)
         values = self.library.rows([self.ids[r] for r in shown])
         self.blockSignals(True)
