@@ -109,7 +109,7 @@ _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _SORT = int(SortRole)
 _ID = int(IdRole)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-# every role _items sets on a cell: what _refill copies onto a row's items in place
+# every role _items sets on a cell: what _set_rows copies onto a row's items in place
 _ROLE = Qt.ItemDataRole
 _ITEM_ROLES = (
     *(int(r) for r in (_ROLE.DisplayRole, _ROLE.DecorationRole, _ROLE.ToolTipRole, _ROLE.ForegroundRole)),
@@ -193,15 +193,28 @@ class PaperTableModel(QStandardItemModel):
         return self._row_of is not None
 
     def _set_rows(self, rows: list[int]) -> None:
+        """Give these rows their papers' values: new items where a row has none, the values set in place on
+        the items a row has (replacing an item, setItem, costs hundreds of times more than setting its data
+        in a model of a large library's rows: it was most of a triage key's time; figures in
+        docs/performance-changes.md)."""
         values = self.library.rows([self.ids[r] for r in rows])
         self.blockSignals(True)  # called before a paint (or followed by dataChanged): no update per item
         try:
             for row in rows:
                 got = values.get(self.ids[row])
-                if got is not None:
-                    for column, item in enumerate(self._items(self.ids[row], TableRow(*got))):
-                        self.setItem(row, column, item)
-                    self._filled[row] = None
+                if got is None:
+                    continue
+                for column, new in enumerate(self._items(self.ids[row], TableRow(*got))):
+                    item = self.item(row, column)
+                    if item is None:
+                        self.setItem(row, column, new)
+                        continue
+                    item.clearData()
+                    for role in _ITEM_ROLES:
+                        value = new.data(role)
+                        if value is not None:
+                            item.setData(value, role)
+                self._filled[row] = None
         finally:
             self.blockSignals(False)
 
@@ -216,29 +229,8 @@ class PaperTableModel(QStandardItemModel):
             self.blockSignals(False)
 
     def _refill(self, rows: list[int]) -> None:
-        """Rows whose paper changed: their items given the new values in place, and said so with dataChanged.
-        (Replacing an item, setItem, costs hundreds of times more than setting its data in a model of a large
-        library's rows: it was most of a triage key's time; figures in docs/performance-changes.md.)"""
-        shown = sorted(r for r in rows if r in self._filled)
-        values = self.library.rows([self.ids[r] for r in shown])
-        self.blockSignals(True)
-        try:
-            for row in shown:
-                got = values.get(self.ids[row])
-                if got is None:
-                    continue
-                for column, new in enumerate(self._items(self.ids[row], TableRow(*got))):
-                    item = self.item(row, column)
-                    if item is None:
-                        self.setItem(row, column, new)
-                        continue
-                    item.clearData()
-                    for role in _ITEM_ROLES:
-                        value = new.data(role)
-                        if value is not None:
-                            item.setData(value, role)
-        finally:
-            self.blockSignals(False)
+        """Rows whose paper changed: new values for those that had items, and say so with dataChanged."""
+        self._set_rows(sorted(r for r in rows if r in self._filled))
         for row in sorted(rows):
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
 
