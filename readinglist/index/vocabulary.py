@@ -51,15 +51,8 @@ SHORT_STEM_ENDINGS = ("", "s", "es", "ed", "ing", "e", "er", "ers", "ly", "y", "
 RELATED_PREFIX = 5
 RELATED_TAIL = 3
 
-LEXICON_FIELDS = {
-    "title",
-    "abstract",
-    "authors",
-    "note",
-    "venue",
-    "tags",
-    "acronyms",
-}  # what a word may be looked up in
+# what a word may be looked up in (and the acronyms the abstracts define: Vocabulary.long_forms, acronyms)
+LEXICON_FIELDS = {"title", "abstract", "authors", "note", "venue", "tags", "acronyms"}
 LEXICONS_CACHE = 96  # (segment, field) lexicons kept
 SAMPLE = 32  # a lexicon keeps every SAMPLE-th term apart, to search its terms in C (see Words)
 
@@ -137,15 +130,10 @@ def related_stems(a: str, b: str) -> bool:
     return shared >= RELATED_PREFIX and len(a) + len(b) - 2 * shared <= RELATED_TAIL
 
 
-def _segment_id(reader) -> str:
+def segment_id(reader) -> str:
     """What names a segment for as long as it exists (an empty index's reader has none: its id)."""
     segment = reader.segment() if callable(getattr(reader, "segment", None)) else None
     return str(segment.segment_id()) if segment is not None else f"reader-{id(reader)}"
-
-
-def segment_id(reader) -> str:
-    """What names a segment for as long as it exists (the caches' key)."""
-    return _segment_id(reader)
 
 
 def _remember(cache: OrderedDict, key: tuple, value: object, limit: int) -> None:
@@ -250,7 +238,7 @@ def lexicon(reader, fieldname: str) -> Lexicon | None:
     """The field's lexicon in this segment, read once (None where the fast paths are off)."""
     if fieldname not in LEXICON_FIELDS:
         return None
-    key = (_segment_id(reader), fieldname)
+    key = (segment_id(reader), fieldname)
     with _lock:
         if key in _lexicons:
             _lexicons.move_to_end(key)
@@ -265,7 +253,7 @@ class Vocabulary:
     """The words of one searcher's segments. Not thread-safe on its own: the index serialises searches."""
 
     def __init__(self, searcher: Searcher):
-        self.readers = [(_segment_id(leaf.reader()), leaf.reader()) for leaf, _ in searcher.leaf_searchers()]
+        self.readers = [(segment_id(leaf.reader()), leaf.reader()) for leaf, _ in searcher.leaf_searchers()]
         self._forms: dict[tuple[str, str], dict[bytes, int]] = {}
         self._related: dict[tuple[str, str], dict[bytes, int]] = {}
         self._near: dict[tuple[str, str, float, int], set[str]] = {}  # a fuzzy term's words
@@ -506,7 +494,7 @@ class WordCounts:
 def segment_words(reader, fieldname: str) -> WordCounts:
     """A segment's words of a field that may be corrections (three letters or more, no digits, in two
     papers or more), with their document frequencies; read once per segment."""
-    key = (_segment_id(reader), fieldname)
+    key = (segment_id(reader), fieldname)
     got = _recall(_segment_words, key)
     if not isinstance(got, WordCounts):
         got = WordCounts(_read_words(reader, fieldname))
