@@ -374,6 +374,15 @@ def test_a_name_whose_singular_came_before_is_not_new():
     assert not t.startswith("RNNs:"), t  # not the introduced name (it may still be what the title is about)
 
 
+def test_a_name_whose_plural_came_before_is_not_new():
+    t = derive_title(
+        "State-space models (SSMs) are an efficient alternative to attention. However, existing SSMs struggle to "
+        "capture multi-scale dependencies. This paper introduces a multi-scale SSM framework that represents "
+        "sequence dynamics across multiple resolutions."
+    )
+    assert not t.startswith("SSM:"), t  # the field's acronym, used before in the plural, is not the paper's name
+
+
 def test_name_written_as_emphasised_math():
     t = derive_title(r"In this paper, we introduce $\textit{LongPerceptualThoughts}$, a new synthetic dataset.")
     assert t.startswith("LongPerceptualThoughts: "), t

@@ -294,10 +294,15 @@ def mentions(text: str, word: str) -> int:
 
 
 def _used_before(ab: Abstract, name: Name) -> bool:
-    """Did the abstract use the name (or its singular: RNN for RNNs) before the sentence that brings it in?"""
+    """Did the abstract use the name (or its singular: RNN for RNNs, or its plural: SSMs for SSM) before the
+    sentence that brings it in?"""
     before = ab.before(name.sentence)
     text = name.text
-    return bool(mentions(before, text) or (text.endswith("s") and len(text) > 2 and mentions(before, text[:-1])))
+    return bool(
+        mentions(before, text)
+        or (text.endswith("s") and len(text) > 2 and mentions(before, text[:-1]))
+        or (text[-1:].isupper() and mentions(before, text + "s"))
+    )
 
 
 def find_name(ab: Abstract) -> Name | None:
