@@ -318,6 +318,22 @@ def test_pasted_text_that_looks_like_syntax_is_read_as_text(library):
         library.search("colour:red")  # a short query with an unknown field is still an error
 
 
+def test_pasted_sentences_with_stray_syntax_are_searched(library):
+    """Three slips of real abstracts (NeurIPS) that made a pasted sentence an error: a stray quote before a
+    comma ('Fusion" (NF), samples …') made a phrase the tags field (no positions) could not search, once a
+    paper had a tag; "w~" (a one-letter fuzzy word) broke Whoosh's automaton; "LRTA * to …" read the star
+    as a wildcard with no letters."""
+    library.add_tags(library.search("binary").ids[:1], ["vision"])
+    library.flush_index()
+    assert titles(library, '"binary, coding"')[0] == "Binary Coding in Auditory Cortex"
+    assert titles(library, "w~ transduction models")[0] == "Attention is All you Need"
+    assert titles(library, "we apply the Transformer * based solely on attention mechanisms")[0] == (
+        "Attention is All you Need"
+    )
+    with pytest.raises(QueryError, match="no letters"):
+        library.search("attention *")  # typed, a lone star is still a question
+
+
 def test_what_was_read_of_a_segment_merged_away_is_forgotten(library):
     """The typo vocabulary's per-segment caches (bounded by count, not size) held merged-away segments'
     lexicons and words beside their successor's: a 94k library's big segment is ~20 MB of them."""

@@ -274,11 +274,14 @@ def preprocess(text: str) -> str:
     if "=" in text:
         text = _exact_words(text)
     outside = re.sub(r'"[^"]*"', '""', text)
+    pasted = len(outside.split()) > PASTED_WORDS
+    if pasted and _WILDCARDS_ONLY_RE.search(outside):  # "we apply LRTA * to …": a star in pasted text is no wildcard
+        text = _WILDCARDS_ONLY_RE.sub(" ", text)
+        outside = re.sub(r'"[^"]*"', '""', text)
     for m in _WILDCARDS_ONLY_RE.finditer(outside):
         raise QueryError(
             f"“{m.group(0)}” has no letters to look for: put a few before the wildcard (optim*, optimi?ation)"
         )
-    pasted = len(outside.split()) > PASTED_WORDS
     for m in _FIELD_RE.finditer(outside):
         name = m.group(1).lower()
         if name == "topic":  # split_topics took the top-level ones out: this one is nested
@@ -367,11 +370,11 @@ def parse(
 ) -> query.Query:
     """The query for `text` (the words as typed; see `resolve`), filtered by a reading state and a tag (the
     sidebar's choice), and searched within the papers `within` matches (a smart list's own query)."""
-    q = parser.parse(preprocess(text)) if text.strip() else query.Every()
+    q = _searchable(parser.parse(preprocess(text)), parser.schema) if text.strip() else query.Every()
     if q is query.NullQuery and text.strip():
         raise QueryError("that query has no words to search for")
     if within.strip():
-        outer = parser.parse(preprocess(within))
+        outer = _searchable(parser.parse(preprocess(within)), parser.schema)
         if outer is not query.NullQuery:
             q = outer if isinstance(q, query.Every) else query.And([outer, q])
     for leaf in q.leaves():
@@ -385,6 +388,26 @@ def parse(
     if tag:
         filters.append(query.Term("tags", tag_key(tag)))
     return query.And([q, *filters]) if filters else q
+
+
+def _searchable(q: query.Query, schema: Schema) -> query.Query:
+    """The parsed query without what Whoosh cannot evaluate, which a pasted sentence can hold: a phrase in a
+    field that keeps no positions (a stray quote before "(NF), samples" makes a phrase, and the tags field
+    splits it at the comma) can match nothing there; a fuzzy word no longer than its fixed prefix ("w~")
+    is the word itself."""
+
+    if not any(isinstance(leaf, query.Phrase | query.FuzzyTerm) for leaf in q.leaves()):
+        return q  # (most queries: the tree is not rebuilt)
+
+    def fix(node: query.Query) -> query.Query:
+        phrase = isinstance(node, query.Phrase) and node.fieldname in schema
+        if phrase and not schema[node.fieldname].format.supports("positions"):
+            return query.NullQuery
+        if type(node) is query.FuzzyTerm and isinstance(node.text, str) and len(node.text) <= node.prefixlength:
+            return query.Term(node.fieldname, node.text, boost=node.boost)
+        return node
+
+    return q.accept(fix).normalize()
 
 
 def drop_stop_words(q: query.Query) -> query.Query:
