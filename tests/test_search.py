@@ -326,6 +326,8 @@ def test_pasted_sentences_with_stray_syntax_are_searched(library):
     library.add_tags(library.search("binary").ids[:1], ["vision"])
     library.flush_index()
     assert titles(library, '"binary, coding"')[0] == "Binary Coding in Auditory Cortex"
+    assert titles(library, 'tag:"vision, robotics" coding') == []  # typed, it still means both tags
+    assert titles(library, 'tag:"vision, vision" coding') == ["Binary Coding in Auditory Cortex"]
     assert titles(library, "w~ transduction models")[0] == "Attention is All you Need"
     assert titles(library, "we apply the Transformer * based solely on attention mechanisms")[0] == (
         "Attention is All you Need"

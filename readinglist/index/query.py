@@ -393,8 +393,8 @@ def parse(
 def _searchable(q: query.Query, schema: Schema) -> query.Query:
     """The parsed query without what Whoosh cannot evaluate, which a pasted sentence can hold: a phrase in a
     field that keeps no positions (a stray quote before "(NF), samples" makes a phrase, and the tags field
-    splits it at the comma) can match nothing there; a fuzzy word no longer than its fixed prefix ("w~")
-    is the word itself."""
+    splits it at the comma) is every one of its words there (`tag:"a, b"`: both tags); a fuzzy word shorter
+    than its fixed prefix ("w~": Whoosh's automaton fails on it) is the word itself."""
 
     if not any(isinstance(leaf, query.Phrase | query.FuzzyTerm) for leaf in q.leaves()):
         return q  # (most queries: the tree is not rebuilt)
@@ -402,8 +402,8 @@ def _searchable(q: query.Query, schema: Schema) -> query.Query:
     def fix(node: query.Query) -> query.Query:
         phrase = isinstance(node, query.Phrase) and node.fieldname in schema
         if phrase and not schema[node.fieldname].format.supports("positions"):
-            return query.NullQuery
-        if type(node) is query.FuzzyTerm and isinstance(node.text, str) and len(node.text) <= node.prefixlength:
+            return query.And([ExactTerm(node.fieldname, w, boost=node.boost) for w in node.words])
+        if type(node) is query.FuzzyTerm and isinstance(node.text, str) and len(node.text) < node.prefixlength:
             return query.Term(node.fieldname, node.text, boost=node.boost)
         return node
 
