@@ -516,7 +516,7 @@ class Index:
                 result = self._search(q, text, limit, state, tag, notes, within, typing_word)
             except QueryError:
                 raise
-            except Exception as exc:  # e.g. a phrase on a field without positions
+            except Exception as exc:  # a query Whoosh cannot evaluate (the kinds known are mended at parse)
                 raise QueryError(f"cannot search for that ({exc})") from None
             finally:
                 work = ranker.work - work
