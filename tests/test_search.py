@@ -336,6 +336,22 @@ def test_pasted_sentences_with_stray_syntax_are_searched(library):
         library.search("attention *")  # typed, a lone star is still a question
 
 
+def test_a_fuzzy_word_as_long_as_its_prefix_stays_fuzzy(tmp_path):
+    """Only a fuzzy word shorter than the kept prefix (FUZZY_PREFIX letters) is searched as typed, since
+    Whoosh's automaton fails below it; "gan~" is as long as the prefix and still finds "gans" and "gang"."""
+    papers = [
+        {"title": "Training GANs stably", "abstract": "Generative adversarial networks, GANs, are unstable."},
+        {"title": "A gang of agents", "abstract": "Agents that act as a gang."},
+        {"title": "Gains of boosting", "abstract": "Boosting gains accuracy."},
+    ]
+    lib = library_of(tmp_path, papers, "fuzzy")
+    try:
+        assert sorted(titles(lib, "gan~")) == ["A gang of agents", "Training GANs stably"]
+        assert titles(lib, "ga~") == []  # shorter than the prefix: the word as typed, which no paper has
+    finally:
+        lib.close()
+
+
 def test_what_was_read_of_a_segment_merged_away_is_forgotten(library):
     """The typo vocabulary's per-segment caches (bounded by count, not size) held merged-away segments'
     lexicons and words beside their successor's: a 94k library's big segment is ~20 MB of them."""
