@@ -181,6 +181,8 @@ def _patch_lengths() -> None:
         lengths = cache.get(fieldname, False)
         if lengths is False:
             lengths = cache[fieldname] = column_lengths(self, fieldname, self._doccount)
+        if lengths is None and 0 <= docnum <= self._doccount:
+            return default  # no such column (a field without lengths): Whoosh's answer, without its stat call
         if lengths is None or not 0 <= docnum < len(lengths):
             return original(self, docnum, fieldname, default)
         b = lengths[docnum]
@@ -810,6 +812,8 @@ def write_postings(fw: Any, schema: Any, lengths: Any, items: Iterable[tuple]) -
         raw = None
         if type(lengths) is W3PerDocReader and getattr(W3PerDocReader, "_readinglist_patched", False):
             raw = column_lengths(lengths, fieldname, lengths._doccount)
+            if raw is None:  # a field without lengths (id, venue, state): Whoosh answers its default, 0
+                return lambda docnums: [0] * len(docnums)
         if raw is None:
             return lambda docnums: [dfl(d, fieldname) for d in docnums]
         table = _length_table()  # the patched reader's answers
