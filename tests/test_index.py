@@ -138,6 +138,34 @@ def test_edits_write_small_segments_and_merge_them_by_size_class(lib):
     assert set(lib.search("state:read").ids) == set(ids[:edits])  # nothing lost in merging
 
 
+@pytest.mark.parametrize("scanned", [32, 0])  # each paper looked for by a scan of the column; many at once
+def test_a_papers_document_is_replaced_and_removed_by_its_pid_across_segments(lib, monkeypatch, scanned):
+    """No unique id term since schema 12: a paper's earlier document is found by the pid column, in
+    whichever segment it lies (the bundled corpus's, or an edit's own), and only that paper's is deleted."""
+    from readinglist.index import engine
+
+    monkeypatch.setattr(engine, "SCANNED_PIDS", scanned)
+    ids = lib.search("").ids
+    a, b, c = ids[:3]
+    for word in ("zebra", "yacht", "xylophone"):  # each edit a small segment of its own, over the big one
+        for pid in (a, b):
+            lib.set_note(pid, f"quillwort{pid} {word}")
+    assert lib.index.doc_count() == len(ids)  # replaced, never duplicated
+    for pid in (a, b):
+        assert lib.search(f"quillwort{pid}").ids == [pid]
+    assert set(lib.search("note:xylophone").ids) == {a, b}
+    assert not lib.search("note:zebra").ids and not lib.search("note:yacht").ids
+    lib.remove([b, c])
+    lib.flush_index()
+    assert lib.index.doc_count() == len(ids) - 2
+    assert lib.search(f"quillwort{a}").ids == [a] and not lib.search(f"quillwort{b}").ids
+    assert set(lib.search("").ids) == set(ids) - {b, c}
+    text = lib.paper(a).abstract
+    assert lib.index.more_like(a, text) and a not in lib.index.more_like(a, text)  # older documents deleted
+    assert lib.index.more_like(b, text) == []  # its document deleted: no paper to be like
+    assert "id" not in lib.index.schema.names()
+
+
 def test_a_query_that_means_the_same_is_not_searched_again(lib, monkeypatch):
     first = lib.search('"early exit')  # still typing: the phrase is read as if closed
     calls = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -922,9 +923,12 @@ def test_results_of_a_query_being_typed_render_the_abstract_once_typing_rests(qt
     window.detail.after_results_ms = 1500  # robust on a slow machine
     window.search_bar.field.setFocus()
     ids = window.table.model.ids[:6]
-    for pid in ids:  # each query's results (one different paper each time) reach the table in turn
-        window.search_bar.field.setText(f"id:{pid}")
-        qtbot.waitUntil(lambda p=pid: (r := window.search_bar.last_result) is not None and r.query == f"id:{p}")
+    for pid in ids:  # each query's results (its paper first, a different one each time) reach the table in turn
+        phrase = " ".join(re.findall(r"\w+", window.library.paper(pid).title))
+        text = f'title:"{phrase}"'
+        window.search_bar.field.setText(text)
+        qtbot.waitUntil(lambda t=text: (r := window.search_bar.last_result) is not None and r.query == t)
+    assert window.search_bar.last_result.ids[0] == ids[-1]
     qtbot.waitUntil(lambda: window.detail.paper_id == ids[-1], timeout=5000)
     assert rendered == [ids[-1]]  # not one render per result while the query changes
 

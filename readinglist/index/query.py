@@ -28,8 +28,7 @@ from readinglist.papers import PRIORITIES, STATES, QueryError
 if TYPE_CHECKING:
     from readinglist.index.vocabulary import Vocabulary
 
-KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "priority",
-                "id"}  # fmt: skip
+KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "priority"}
 FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state, priority, topic"
 PRIORITY_VALUES = (*(str(p) for p in PRIORITIES), NO_PRIORITY)
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: a typo'd word then expands over few words
