@@ -334,3 +334,56 @@ def test_a_full_disk_is_named(tmp_path):
         assert len(cli(data, "list").stdout.splitlines()) == 19
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
+
+
+def _papers_file(path: Path, n: int) -> Path:
+    rows = [{"title": f"Killed worker paper {i}", "abstract": f"Abstract {i} about quokka habitats."} for i in range(n)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _kill_index_workers() -> int:
+    import multiprocessing
+
+    from readinglist.index.workers import SpawnedSubWriter
+
+    workers = [p for p in multiprocessing.active_children() if isinstance(p, SpawnedSubWriter)]
+    for p in workers:
+        p.kill()
+    return len(workers)
+
+
+def test_an_import_whose_index_workers_die_fails_cleanly_instead_of_hanging(empty_lib, tmp_path):
+    """Whoosh's job queue put waited for ever once both indexing workers were gone (killed, out of memory):
+    the import hung, and no cancel could reach it. Now it fails naming why, the library is as it was, and the
+    next import takes the index's lock and works."""
+    from readinglist.importing import ImportFailure
+
+    killed = []
+
+    def progress(done: int, total: int, message: str) -> None:
+        if message.startswith("Importing") and not killed:
+            killed.append(_kill_index_workers())
+
+    started = time.monotonic()
+    with pytest.raises(ImportFailure, match="writer processes stopped"):
+        empty_lib.import_files([_papers_file(tmp_path / "big.jsonl", 5000)], progress=progress)
+    assert killed == [2] and time.monotonic() - started < 60
+    assert empty_lib.store.count() == 0 and not empty_lib.search("quokka").ids
+    empty_lib.import_files([_papers_file(tmp_path / "small.jsonl", 30)])
+    assert len(empty_lib.search("quokka").ids) == 30
+
+
+def test_index_workers_that_die_before_their_segment_leave_the_papers_to_the_journal(empty_lib, tmp_path):
+    """Killed after the last papers were handed to them, the workers' segments never come: Whoosh's commit
+    gave up after a second and left those papers out of the index for good. Now the import keeps them, says the
+    index will catch up, and it does."""
+
+    def progress(done: int, total: int, message: str) -> None:
+        if message.startswith("Indexing"):
+            _kill_index_workers()
+
+    (summary,) = empty_lib.import_files([_papers_file(tmp_path / "big.jsonl", 2500)], progress=progress)
+    assert summary.added == 2500 and any("will catch up" in w for w in summary.warnings)
+    empty_lib.flush_index()
+    assert len(empty_lib.search("quokka").ids) == 2500

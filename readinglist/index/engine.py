@@ -366,8 +366,14 @@ class Index:
         return new_writer(self._open(), expected, procs_from, timeout)
 
     def commit(self, writer: SegmentWriter, rev: int, merge: bool = True) -> None:
-        """Commit, record the revision, and swap in a searcher that sees what was written."""
-        writer.commit(mergetype=merge_small_segments if merge else NO_MERGE)
+        """Commit, record the revision, and swap in a searcher that sees what was written. A commit that fails
+        (its writer processes gone) gives the index's lock back, so the next write can take it."""
+        try:
+            writer.commit(mergetype=merge_small_segments if merge else NO_MERGE)
+        except BaseException:
+            with suppress(Exception):
+                writer.cancel()
+            raise
         self._save_state(rev)
         if self.keep_searcher:
             self._swap_searcher()

@@ -14,11 +14,63 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.context
+import queue
 from typing import Any
 
 from whoosh import multiproc
 
 _SPAWN = multiprocessing.get_context("spawn")
+LIVENESS_S = 1.0  # how often a put to a full job queue, or the wait for a worker's segment, checks the workers
+
+
+class WorkersStopped(OSError):
+    """The indexing workers stopped before their work was done (killed, out of memory): an import fails with
+    this rather than waiting for them for ever, and its papers stay in the index's journal to be indexed."""
+
+    def __init__(self) -> None:
+        super().__init__("the search index's writer processes stopped before they were done")
+
+
+class _WatchedJobs:
+    """The job queue as the importing process puts to it: while it is full, a put waits only as long as a
+    worker is alive to take from it (Whoosh's put waits for ever)."""
+
+    def __init__(self, jobs: Any, tasks: list[Any]) -> None:
+        self._jobs, self._tasks = jobs, tasks
+
+    def put(self, item: object) -> None:
+        while True:
+            try:
+                self._jobs.put(item, timeout=LIVENESS_S)
+                return
+            except queue.Full:
+                if not any(task.is_alive() for task in self._tasks):
+                    raise WorkersStopped() from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._jobs, name)
+
+
+class _WatchedResults:
+    """The result queue as the commit reads it: a worker's segment is waited for while the worker lives, and
+    one that never comes is an error (Whoosh's commit gave up after a second and left those papers out)."""
+
+    def __init__(self, results: Any, tasks: list[Any]) -> None:
+        self._results, self._tasks = results, tasks
+
+    def get(self, timeout: float | None = None) -> Any:
+        while True:
+            try:
+                return self._results.get(timeout=LIVENESS_S)
+            except queue.Empty:
+                if not any(task.is_alive() for task in self._tasks):
+                    try:  # one may have put its segment just before it ended
+                        return self._results.get(timeout=LIVENESS_S)
+                    except queue.Empty:
+                        raise WorkersStopped() from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._results, name)
 
 
 class SpawnedSubWriter(multiproc.SubWriterTask):
@@ -41,8 +93,10 @@ class SpawningMpWriter(multiproc.MpWriter):
 
     def __init__(self, ix: Any, **kwargs: Any) -> None:
         super().__init__(ix, **kwargs)
-        self.jobqueue = _SPAWN.Queue(self.procs * 4)
-        self.resultqueue = _SPAWN.Queue()
+        self._jobs = _SPAWN.Queue(self.procs * 4)  # what the workers are given; this process puts through
+        self._results = _SPAWN.Queue()  # the watched wrappers
+        self.jobqueue = _WatchedJobs(self._jobs, self.tasks)
+        self.resultqueue = _WatchedResults(self._results, self.tasks)
         for _ in range(self.procs):  # started now, not at the first batch: an interpreter takes a while to
             self._new_task()  # start, and meanwhile the import prepares its first papers
 
@@ -58,9 +112,8 @@ class SpawningMpWriter(multiproc.MpWriter):
             super().cancel()
 
     def _new_task(self) -> SpawnedSubWriter:
-        task = SpawnedSubWriter(
-            self.storage, self.indexname, self.jobqueue, self.resultqueue, self.subargs, self.multisegment
-        )
+        args = (self.storage, self.indexname, self._jobs, self._results, self.subargs, self.multisegment)
+        task = SpawnedSubWriter(*args)
         self.tasks.append(task)
         task.start()
         return task
