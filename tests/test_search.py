@@ -563,3 +563,10 @@ def test_a_pasted_title_cut_short_finds_its_paper_first(tmp_path):
         ]
     finally:
         lib.close()
+
+
+def test_an_empty_library_searches_to_nothing_not_an_error(empty_lib):
+    """Every word looked up in an index with no document: the idf took the log of zero ("cannot search for
+    that (math domain error)"), for a library whose papers were all removed, or one not seeded yet."""
+    for text in ("quokka", "neural networks", '"early exit"', "optim*", "reinforcment~", "title:graph"):
+        assert empty_lib.search(text).ids == []

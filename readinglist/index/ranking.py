@@ -388,8 +388,9 @@ class Ranker:
         return df
 
     def _idf(self, df: int) -> float:
-        """Whoosh's idf (WeightingModel.idf), from a document frequency at hand."""
-        return log(self._doc_count_all / (df + 1)) + 1
+        """Whoosh's idf (WeightingModel.idf), from a document frequency at hand; an empty index (no paper to
+        score) counts as one document, where Whoosh's formula takes the log of zero."""
+        return log(max(self._doc_count_all, 1) / (df + 1)) + 1
 
     def _cache(self, key: tuple[str, bytes], scores: Scores, extra: int = 0) -> None:
         """Keep a whole read (with `extra` more postings kept beside it: a stem's forms' documents)."""
