@@ -31,46 +31,37 @@ class WorkersStopped(OSError):
         super().__init__("the search index's writer processes stopped before they were done")
 
 
-class _WatchedJobs:
-    """The job queue as the importing process puts to it: while it is full, a put waits only as long as a
-    worker is alive to take from it (Whoosh's put waits for ever)."""
+class _Watched:
+    """A queue as the importing process uses it: a put to the full job queue, or the commit's wait for a
+    worker's segment, goes on only while a worker is alive (Whoosh's put waited for ever, and its commit gave
+    up on a missing segment after a second, leaving those papers out of the index)."""
 
-    def __init__(self, jobs: Any, tasks: list[Any]) -> None:
-        self._jobs, self._tasks = jobs, tasks
+    def __init__(self, q: Any, tasks: list[Any]) -> None:
+        self._q, self._tasks = q, tasks
+
+    def _alive(self) -> bool:
+        return any(task.is_alive() for task in self._tasks)
 
     def put(self, item: object) -> None:
         while True:
             try:
-                self._jobs.put(item, timeout=LIVENESS_S)
+                self._q.put(item, timeout=LIVENESS_S)
                 return
             except queue.Full:
-                if not any(task.is_alive() for task in self._tasks):
+                if not self._alive():
                     raise WorkersStopped() from None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._jobs, name)
-
-
-class _WatchedResults:
-    """The result queue as the commit reads it: a worker's segment is waited for while the worker lives, and
-    one that never comes is an error (Whoosh's commit gave up after a second and left those papers out)."""
-
-    def __init__(self, results: Any, tasks: list[Any]) -> None:
-        self._results, self._tasks = results, tasks
 
     def get(self, timeout: float | None = None) -> Any:
         while True:
+            alive = self._alive()  # before the wait: a worker may put its segment just before it ends
             try:
-                return self._results.get(timeout=LIVENESS_S)
+                return self._q.get(timeout=LIVENESS_S)
             except queue.Empty:
-                if not any(task.is_alive() for task in self._tasks):
-                    try:  # one may have put its segment just before it ended
-                        return self._results.get(timeout=LIVENESS_S)
-                    except queue.Empty:
-                        raise WorkersStopped() from None
+                if not alive:
+                    raise WorkersStopped() from None
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._results, name)
+        return getattr(self._q, name)
 
 
 class SpawnedSubWriter(multiproc.SubWriterTask):
@@ -95,8 +86,8 @@ class SpawningMpWriter(multiproc.MpWriter):
         super().__init__(ix, **kwargs)
         self._jobs = _SPAWN.Queue(self.procs * 4)  # what the workers are given; this process puts through
         self._results = _SPAWN.Queue()  # the watched wrappers
-        self.jobqueue = _WatchedJobs(self._jobs, self.tasks)
-        self.resultqueue = _WatchedResults(self._results, self.tasks)
+        self.jobqueue = _Watched(self._jobs, self.tasks)
+        self.resultqueue = _Watched(self._results, self.tasks)
         for _ in range(self.procs):  # started now, not at the first batch: an interpreter takes a while to
             self._new_task()  # start, and meanwhile the import prepares its first papers
 
