@@ -1,5 +1,6 @@
 """An import's index build: segments written a term at a time hold Whoosh's bytes, abstracts packed by a
-copied compressor hold a fresh one's, and the indexing workers start with their writer and stop with it."""
+copied compressor hold a fresh one's, and the indexing workers start with their writer (nicer than it) and stop
+with it."""
 
 from __future__ import annotations
 
@@ -236,6 +237,27 @@ def test_an_imports_workers_start_with_its_writer_and_stop_when_it_is_cancelled(
     lib.updater.cancel_bulk(writer)
     assert not any(t.is_alive() for t in tasks)
     assert lib.search("").ids  # the index is as it was
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is POSIX's")
+def test_an_imports_workers_run_nicer_than_the_process_feeding_them(lib):
+    """The importing process (and the window's event loop) goes first; the workers take the CPU left."""
+    import time
+
+    from readinglist.index.workers import NICER_BY
+
+    writer = lib.updater.begin_bulk(5000)
+    try:
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        wanted = min(19, mine + NICER_BY)
+        deadline = time.monotonic() + 30  # a worker sets it as it starts: an interpreter takes a while
+        pids = [t.pid for t in writer.tasks]
+        while time.monotonic() < deadline and any(os.getpriority(os.PRIO_PROCESS, p) != wanted for p in pids):
+            time.sleep(0.05)
+        assert len(pids) == 2 and [os.getpriority(os.PRIO_PROCESS, p) for p in pids] == [wanted, wanted]
+        assert os.getpriority(os.PRIO_PROCESS, 0) == mine
+    finally:
+        lib.updater.cancel_bulk(writer)
 
 
 def test_an_indexing_worker_imports_no_search_module():
