@@ -74,25 +74,26 @@ def out(obj: dict) -> None:
 # ---- import, and the naive baseline -------------------------------------------------------------------
 
 
-def probe_import(corpus: str, data_dir: str) -> None:
+def probe_import(corpus: str, data_dir: str, sampled: str = "1") -> None:
     """`readinglist import` into the library, with the duplicate rules on as always: every chunk's records
     are looked up among the other sources' papers (see the harness: the library already holds a sample of
-    the corpus from another file, so some merge). Peak memory counts Whoosh's writer processes too."""
+    the corpus from another file, so some merge). Peak memory counts Whoosh's writer processes too; with
+    `sampled` "0" it is not measured, and the import is timed as the naive build is, with no sampler beside
+    it (its reads of /proc take ~5 % of a core the import's processes would use)."""
     from benchmarks import disk
     from benchmarks.memory import TreePeak
     from readinglist.library import Library
 
-    tree = TreePeak().start()
+    tree = TreePeak().start() if sampled == "1" else None
     t = time.perf_counter()
     lib = Library.open(data_dir, seed=False)
     (summary,) = lib.import_files([Path(corpus)])
     seconds = time.perf_counter() - t
     papers = lib.store.count()
     lib.close()
-    tree_mb = tree.stop()
+    peaks = {"tree_peak_mb": tree.stop(), "tree_pss_peak_mb": round(tree.peak_pss_mb, 1)} if tree else {}
     out({"seconds": seconds, "added": summary.added, "merged": summary.merged, "possible": summary.possible,
-         "papers": papers, "tree_peak_mb": tree_mb, "tree_pss_peak_mb": round(tree.peak_pss_mb, 1),
-         **disk.library(Path(data_dir))})  # fmt: skip
+         "papers": papers, **peaks, **disk.library(Path(data_dir))})  # fmt: skip
 
 
 def probe_topics(data_dir: str) -> None:
