@@ -570,3 +570,41 @@ def test_an_empty_library_searches_to_nothing_not_an_error(empty_lib):
     that (math domain error)"), for a library whose papers were all removed, or one not seeded yet."""
     for text in ("quokka", "neural networks", '"early exit"', "optim*", "reinforcment~", "title:graph"):
         assert empty_lib.search(text).ids == []
+
+
+def test_a_title_that_is_the_query_comes_before_titles_that_hold_it_among_more_words(tmp_path):
+    """Pasted, "Generative Adversarial Nets" finds Goodfellow et al.'s paper before "Triple Generative
+    Adversarial Nets", whose abstract says the phrase over and over (it ranked first by BM25F), and before the
+    title-less paper whose abstract does too."""
+    triple = (
+        "Generative adversarial nets (GANs) are good. Our generative adversarial nets play a three-player game: "
+        "triple generative adversarial nets, with generative adversarial nets as the two-player case."
+    )
+    gan = "We propose a framework in which two models are trained: a generative and a discriminative model."
+    untitled = "Generative adversarial nets. We study generative adversarial nets and generative adversarial nets."
+    papers = [
+        {"title": "Triple Generative Adversarial Nets", "abstract": triple},
+        {"title": "Generative Adversarial Nets", "abstract": gan},
+        {"title": "Dual Discriminator Generative Adversarial Nets", "abstract": "Two discriminators."},
+        {"title": "", "abstract": untitled},
+    ]
+    lib = library_of(tmp_path, papers, "gans")
+    try:
+        for text in ("Generative Adversarial Nets", "generative adversarial nets", "Generative Adversarial Nets."):
+            found = titles(lib, text)
+            assert found[:2] == ["Generative Adversarial Nets", "Triple Generative Adversarial Nets"], (text, found)
+        assert titles(lib, "Triple Generative Adversarial Nets")[0] == "Triple Generative Adversarial Nets"
+    finally:
+        lib.close()
+
+
+def test_a_derived_title_that_is_the_query_does_not_count_beside_a_real_title_holding_it():
+    """A derived title's words weigh DERIVED_TITLE_WEIGHT of a real title's, so its phrase scores far less:
+    it is not lifted above the real titles that hold the phrase; alone among the holders, it is."""
+    from readinglist.index.engine import whole_titles
+
+    lengths = {1: 4, 2: 3, 3: 3}  # 1: a real title holding the phrase among more words; 2: real; 3: derived
+    assert whole_titles({1: 8.0, 2: 9.0, 3: 0.6}, lengths, 3) == [2]
+    assert whole_titles({1: 8.0, 3: 0.6}, lengths, 3) == []
+    assert whole_titles({3: 0.6}, lengths, 3) == [3]
+    assert whole_titles({1: 8.0, 2: 9.0}, {1: 4, 2: 4}, 3) == []

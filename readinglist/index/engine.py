@@ -36,6 +36,7 @@ from whoosh import query, scoring
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.fields import COLUMN
 from whoosh.searching import Searcher
+from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.heap import return_freed
@@ -78,6 +79,8 @@ SEARCH_CACHE_HITS = 200_000
 OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a file it just merged away
 TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
+# a title that is the query ranks first if its phrase scores at least this share of the best title's that holds it
+WHOLE_TITLE_SHARE = 0.5
 TITLE_PHRASE_WORDS = 40  # queries of up to this many words get the title-phrase bonus (see title_phrase)
 CLOSEST_WORD_SHARE = 7  # in the closest matches a word missing costs the best score / this (see rank_keys)
 STEM_ONLY_COST = 0.75  # ...and a word held only in another form, or a derivation, this much of a missing word
@@ -647,6 +650,12 @@ class Index:
             for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
                 found[d] += extra
                 keys[d] += extra
+            assert phrase is not None
+            whole = whole_titles(bonus, ranker.field_lengths("title", bonus), len(phrase.words))
+            if whole:  # the paper the query is the title of, before those whose title holds it among more words
+                above = max(keys.values())
+                for d in whole:
+                    keys[d] = above + bonus[d]
         top = ranked(keys, limit, self._tie_order(len(keys), limit))
         ids = list(map((self._pids or []).__getitem__, top))
         scores_list = list(map(found.__getitem__, top))
@@ -948,6 +957,16 @@ def title_phrase(text: str) -> query.Phrase | None:
         return None
     words = [w for w, _ in _ANALYZER.words(text)]
     return query.Phrase("title", words) if 1 < len(words) <= TITLE_PHRASE_WORDS else None
+
+
+def whole_titles(bonus: Scores, lengths: dict[int, int], words: int) -> list[int]:
+    """Of the papers whose title holds the query's phrase (`bonus`, by the phrase's score), those whose
+    title is the phrase and nothing more: "Generative Adversarial Nets" is the title of one paper, and only
+    held by "Triple Generative Adversarial Nets", whose abstract says it more often. A derived title (an
+    abstract's, weighing DERIVED_TITLE_WEIGHT) does not count beside a real one: its phrase scores far less."""
+    best = max(bonus.values(), default=0.0)
+    kept = byte_to_length(length_to_byte(words))  # a length as the index keeps it: 11 words read back as 12
+    return [d for d, score in bonus.items() if lengths.get(d) == kept and score >= WHOLE_TITLE_SHARE * best]
 
 
 def apply_corrections(text: str, corrections: dict[str, str]) -> str:

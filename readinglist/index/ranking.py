@@ -253,6 +253,17 @@ class Ranker:
             out[d] = out.get(d, 0) + 1
         return out
 
+    def field_lengths(self, fieldname: str, docs: Collection[int]) -> dict[int, int]:
+        """How many words each of `docs` holds in the field, as Whoosh keeps it (one byte a document: exact
+        up to 10 words, within one word beyond)."""
+        _, lengths = self._norm(fieldname)
+        within = self._within(docs)
+        return {
+            d + offset: byte_to_length(lengths[i][d]) if d < len(lengths[i]) else 0
+            for i, (_, offset) in enumerate(self.leaves)
+            for d in within.local[i]
+        }
+
     def estimate(self, q: query.Query) -> int:
         """How many documents the query may match (an upper bound where cheap to know; 0 means none)."""
         return self._estimate(q)
