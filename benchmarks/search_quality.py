@@ -4,13 +4,16 @@
 (`--from RUN.json` writes the report of a run already measured)
 
 A fixed random sample of papers (seeded; only papers with an imported title and an abstract) is searched
-through the library five ways, and the share of papers found first and in the top 10 is reported for each:
+through the library five ways (and a sixth sample one way), and the share of papers found first and in the
+top 10 is reported for each:
 
 - the exact title, as pasted;
 - the title in lower case without its punctuation;
 - the title's first four words;
 - one sentence of the abstract, pasted (a sentence of 8–40 words, chosen at random);
-- the title with one letter dropped from its longest word (at a random place).
+- the title with one letter dropped from its longest word (at a random place);
+- and, for a sample of its own, papers whose whole title a longer title holds ("Latent Dirichlet Allocation",
+  held by "Spatial Latent Dirichlet Allocation"): the exact title, as pasted.
 
 A result counts as the paper when it is the paper, or a paper the query cannot tell apart from it (for the
 title kinds: the same title, ignoring case and punctuation; for the sentence: an abstract holding the same
@@ -47,6 +50,9 @@ KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
     "first_four": ("first four words of the title", "top10", 0.90),
     "sentence": ("one sentence of the abstract, pasted", "first", 0.90),
     "typo": ("title with one letter dropped from its longest word", "top10", 0.60),
+    # a sample of its own: papers whose whole title another paper's longer title holds ("Latent Dirichlet
+    # Allocation" in "Spatial Latent Dirichlet Allocation"), their exact title pasted
+    "held_title": ("exact title that a longer title holds, pasted", "first", 0.95),
 }
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'“])")
 _PUNCT = re.compile(r"[^\w\s]|_")
@@ -109,6 +115,31 @@ def sample_papers(lib, n: int, seed: int) -> list:
     return chosen
 
 
+def held_papers(lib, n: int, seed: int) -> list:
+    """A fixed random sample of papers with an imported title that another paper's longer title holds, word
+    for word (each other title looked for among those sharing the title's rarest word)."""
+    ids = sorted(lib.search("").ids)
+    titles: dict[int, str] = {}
+    for start in range(0, len(ids), 2000):
+        titles.update((p.id, normal(p.title)) for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip())
+    twice: dict[str, int] = {}
+    holding: dict[str, list[int]] = {}
+    for pid, title in titles.items():
+        twice[title] = twice.get(title, 0) + 1
+        for word in set(title.split()):
+            holding.setdefault(word, []).append(pid)
+    held = []
+    for pid, title in titles.items():
+        words = title.split()
+        if len(words) < 2 or twice[title] > 1:  # a title two papers share tells neither apart
+            continue
+        rarest = min(words, key=lambda w: len(holding[w]))
+        if any(len(titles[o]) > len(title) and f" {title} " in f" {titles[o]} " for o in holding[rarest]):
+            held.append(pid)
+    random.Random(seed).shuffle(held)
+    return lib.papers(held[:n])
+
+
 def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     """1-based rank of the paper (or of one the query cannot tell from it) among the first ten, else None."""
     top = ids[:10]
@@ -124,11 +155,12 @@ def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     return min(candidates) + 1 if candidates else None
 
 
-def measure(lib, papers: list, seed: int, log) -> dict:
+def measure(lib, papers: list, seed: int, log, held: list | None = None) -> dict:
     from readinglist.papers import QueryError
 
     queries = make_queries(papers, seed)
-    by_id = {p.id: p for p in papers}
+    queries += [{"id": p.id, "uid": p.uid, "title": p.title, "queries": {"held_title": p.title}} for p in held or []]
+    by_id = {p.id: p for p in [*papers, *(held or [])]}
     results: dict[str, dict] = {k: {"n": 0, "first": 0, "top10": 0, "errors": 0, "ms": [], "misses": []} for k in KINDS}
     for item in queries:
         target = by_id[item["id"]]
@@ -203,13 +235,15 @@ def table(run: dict, baseline: dict | None) -> list[str]:
             )
         lines += [head, rule]
         for kind, (label, at, goal) in KINDS.items():
-            s = c["kinds"][kind]
+            s = c["kinds"].get(kind)
+            if not s or not s["n"]:  # a run from before the kind, or a corpus with no such paper
+                continue
             got = s[at]
             mark = "✅" if got >= goal else "❌"
             goal_text = f"{'first' if at == 'first' else 'top 10'} ≥ {goal:.0%} {mark}"
             err = f" ({s['errors']} query errors)" if s["errors"] else ""
-            if old:
-                o = old["kinds"][kind]
+            o = old["kinds"].get(kind) if old else None
+            if o and o["n"]:
                 oerr = f" ({o['errors']} errors)" if o["errors"] else ""
                 lines.append(
                     f"| {label} (n={s['n']}) | {goal_text} | {o['first']:.0%}{oerr} → **{s['first']:.0%}**{err} | "
@@ -233,7 +267,8 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         "",
         f"Measured {run['date']} by `python -m benchmarks.search_quality` (seed {run['seed']}; raw numbers and "
         f"the misses: `benchmarks/results/{json_name}`). A sample of papers with an imported title and an "
-        "abstract, each searched five ways through the library; a hit is the paper or one the query cannot "
+        "abstract, each searched five ways through the library, and a sample of papers whose title a longer "
+        "title holds, by their exact title; a hit is the paper or one the query cannot "
         "tell from it (same title; same sentence). Search times are from the same process, one search after "
         "another, on a shared 2-core machine: compare them only within a row.",
     ]
@@ -288,8 +323,9 @@ def main() -> int:
         lib, folder, temporary = library_for(corpus, args.work, log)
         try:
             papers = sample_papers(lib, sample, args.seed)
-            log(f"{corpus.name}: {len(papers)} papers sampled")
-            kinds = measure(lib, papers, args.seed, log)
+            held = held_papers(lib, sample, args.seed)
+            log(f"{corpus.name}: {len(papers)} papers sampled, and {len(held)} whose title a longer one holds")
+            kinds = measure(lib, papers, args.seed, log, held)
             run["corpora"].append(
                 {"corpus": corpus.name, "papers": lib.counts()["all"], "sample": len(papers), "kinds": kinds}
             )
