@@ -64,7 +64,7 @@ class TreePeak:
     The sampler is a process of its own (`python -m benchmarks.memory`), not a thread: a thread reading
     /proc took the measured process's interpreter lock every 0.1 s, and made the 8k import it timed ~10 %
     slower than the naive build it is compared with, which runs unsampled (docs/performance-changes.md,
-    session 16). Even so it reads /proc at ~5 % of a core, so the imports the naive build is timed against run
+    session 16). Even so it reads /proc at ~6 % of a core, so the imports the naive build is timed against run
     without it, and memory is sampled in an import of its own (session 17). The sampler leaves itself out of
     the tree it sums."""
 

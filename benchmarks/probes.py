@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import resource
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -79,7 +80,7 @@ def probe_import(corpus: str, data_dir: str, sampled: str = "1") -> None:
     are looked up among the other sources' papers (see the harness: the library already holds a sample of
     the corpus from another file, so some merge). Peak memory counts Whoosh's writer processes too; with
     `sampled` "0" it is not measured, and the import is timed as the naive build is, with no sampler beside
-    it (its reads of /proc take ~5 % of a core the import's processes would use)."""
+    it (its reads of /proc take ~6 % of a core the import's processes would use)."""
     from benchmarks import disk
     from benchmarks.memory import TreePeak
     from readinglist.library import Library
@@ -134,7 +135,9 @@ def probe_naive(corpus: str) -> None:
     for i, r in enumerate(records):
         writer.add_document(id=str(i), title=r.title, abstract=r.abstract, authors="; ".join(r.authors))
     writer.commit()
-    out({"seconds": time.perf_counter() - t, "docs": len(records)})
+    seconds = time.perf_counter() - t
+    shutil.rmtree(folder, ignore_errors=True)
+    out({"seconds": seconds, "docs": len(records)})
 
 
 # ---- search through the core, raw Whoosh, SQLite FTS5 -------------------------------------------------

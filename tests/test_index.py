@@ -176,3 +176,20 @@ def test_a_query_that_means_the_same_is_not_searched_again(lib, monkeypatch):
     assert lib.search('"early exit" ').ids == first.ids and not calls
     lib.search('"early exit" model')
     assert calls  # a different query is searched
+
+
+def test_title_lengths_are_read_for_documents_in_every_segment(lib):
+    """Ranker.field_lengths (what tells a title that is the query) maps each searcher-wide docnum to its
+    segment's length column: the same lengths as Whoosh's own per-document reads, in segments past the first."""
+    from readinglist.index.ranking import Ranker
+
+    ids = lib.search("").ids
+    for n, pid in enumerate(ids[:3]):  # each edit a small segment of its own, after the corpus's
+        lib.set_title(pid, " ".join(["quillwort"] * (n + 2)))
+    lib.flush_index()
+    with lib.index.ix.searcher() as searcher:
+        assert len(list(searcher.leaf_searchers())) > 1
+        docs = [d for d in range(searcher.doc_count_all()) if not searcher.reader().is_deleted(d)]
+        lengths = Ranker(searcher).field_lengths("title", docs)
+        assert lengths == {d: searcher.reader().doc_field_length(d, "title", 0) for d in docs}
+        assert sorted(lengths.values()).count(2) >= 1 and 4 in lengths.values()

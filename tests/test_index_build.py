@@ -246,10 +246,12 @@ def test_an_imports_workers_run_nicer_than_the_process_feeding_them(lib):
 
     from readinglist.index.workers import NICER_BY
 
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    if mine + NICER_BY > 19:
+        pytest.skip("the tests run too nice for a worker to run nicer still")
     writer = lib.updater.begin_bulk(5000)
     try:
-        mine = os.getpriority(os.PRIO_PROCESS, 0)
-        wanted = min(19, mine + NICER_BY)
+        wanted = mine + NICER_BY
         deadline = time.monotonic() + 30  # a worker sets it as it starts: an interpreter takes a while
         pids = [t.pid for t in writer.tasks]
         while time.monotonic() < deadline and any(os.getpriority(os.PRIO_PROCESS, p) != wanted for p in pids):

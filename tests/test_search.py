@@ -608,3 +608,50 @@ def test_a_derived_title_that_is_the_query_does_not_count_beside_a_real_title_ho
     assert whole_titles({1: 8.0, 3: 0.6}, lengths, 3) == []
     assert whole_titles({3: 0.6}, lengths, 3) == [3]
     assert whole_titles({1: 8.0, 2: 9.0}, {1: 4, 2: 4}, 3) == []
+
+
+def test_a_long_title_is_the_query_only_when_the_index_keeps_its_length_exactly():
+    """Whoosh keeps a field's length in one byte, exact up to 10 words: 11 and 12 words both read back as 12,
+    so an 11-word query could be a 12-word title's start; 12 words are told apart (no title holding the
+    phrase is shorter)."""
+    from readinglist.index.engine import whole_titles
+
+    assert whole_titles({1: 5.0}, {1: 12}, 11) == []
+    assert whole_titles({1: 5.0}, {1: 12}, 12) == [1]
+    assert whole_titles({1: 5.0}, {1: 10}, 10) == [1] and whole_titles({1: 5.0}, {1: 12}, 10) == []
+
+
+def test_titles_that_are_the_query_keep_their_own_order(tmp_path):
+    """Two papers titled as pasted (from two files) rank first, by their scores among themselves: the lift
+    moves them together, and the better match, imported last, comes first."""
+    lib = library_of(tmp_path, [
+        {"title": "Deep Learning", "abstract": "Lecture notes on networks and their training."},
+        {"title": "Deep Learning for Vision", "abstract": "Deep learning, deep learning, deep learning of images."},
+    ], "deep")  # fmt: skip
+    second = tmp_path / "review.jsonl"
+    second.write_text(
+        '{"title": "Deep Learning", "abstract": "A review of deep learning: its methods, deep learning."}\n'
+    )
+    lib.import_files([second])
+    try:
+        found = lib.papers(lib.search("Deep Learning").ids)
+        assert [p.title for p in found] == ["Deep Learning", "Deep Learning", "Deep Learning for Vision"]
+        assert "review" in found[0].plain_abstract
+    finally:
+        lib.close()
+
+
+def test_a_title_the_last_word_typed_was_only_taken_for_is_not_lifted(tmp_path):
+    """While typing, "Deep Netwo" is read as "Deep Networks" for the title-phrase bonus; that guess does not
+    lift the paper titled "Deep Networks" above the rest, as the title pasted whole does."""
+    lib = library_of(tmp_path, [
+        {"title": "Deep Networks", "abstract": "Layers of units."},
+        {"title": "Training Deep Networks", "abstract": "Deep networks: training deep networks, deep networks."},
+    ], "networks")  # fmt: skip
+    try:
+        assert titles(lib, "Deep Networks")[0] == "Deep Networks"
+        typing = lib.search("Deep Netwo", typing=True)
+        assert typing.started == "Netwo"
+        assert lib.papers(typing.ids)[0].title == "Training Deep Networks"
+    finally:
+        lib.close()

@@ -628,13 +628,17 @@ class Index:
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
         keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
         phrase_text = correction if partial and correction else text
+        guessed = False  # the phrase ends on a word the typing was taken for, not on one typed
         if started_word and started_folded and (completed := _completion(started_folded, expanded, ranker)):
             phrase_text = text[: len(text) - len(started_word)] + completed  # a title the words begin
+            guessed = completed != started_folded
         phrase = title_phrase(phrase_text)
         bonus: Scores = {}
+        candidates: list[int] = []
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
-            bonus = ranker.evaluate_within(phrase, ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids))
+            candidates = ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids)
+            bonus = ranker.evaluate_within(phrase, candidates)
         plain = split_words(shown)[0]
         if not bonus and found and PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST and not _SYNTAX_RE.search(text):
             # (a title holding the whole query decides alone: a pasted title in a titled library pays nothing)
@@ -651,11 +655,12 @@ class Index:
                 found[d] += extra
                 keys[d] += extra
             assert phrase is not None
-            whole = whole_titles(bonus, ranker.field_lengths("title", bonus), len(phrase.words))
-            if whole:  # the paper the query is the title of, before those whose title holds it among more words
-                above = max(keys.values())
+            whole = [] if guessed else whole_titles(bonus, ranker.field_lengths("title", bonus), len(phrase.words))
+            if whole:  # the papers the query is the title of, before the rest, in their own order
+                above = max(keys[d] for d in candidates)  # the best of all: the candidates are the best few
+                lift = above - min(keys[d] for d in whole) + 1.0
                 for d in whole:
-                    keys[d] = above + bonus[d]
+                    keys[d] += lift
         top = ranked(keys, limit, self._tie_order(len(keys), limit))
         ids = list(map((self._pids or []).__getitem__, top))
         scores_list = list(map(found.__getitem__, top))
@@ -964,9 +969,10 @@ def whole_titles(bonus: Scores, lengths: dict[int, int], words: int) -> list[int
     title is the phrase and nothing more: "Generative Adversarial Nets" is the title of one paper, and only
     held by "Triple Generative Adversarial Nets", whose abstract says it more often. A derived title (an
     abstract's, weighing DERIVED_TITLE_WEIGHT) does not count beside a real one: its phrase scores far less."""
+    if byte_to_length(length_to_byte(words)) != words:
+        return []  # Whoosh keeps a length in a byte, exact up to 10 words: 11 reads back as 12, as 12 does
     best = max(bonus.values(), default=0.0)
-    kept = byte_to_length(length_to_byte(words))  # a length as the index keeps it: 11 words read back as 12
-    return [d for d, score in bonus.items() if lengths.get(d) == kept and score >= WHOLE_TITLE_SHARE * best]
+    return [d for d, score in bonus.items() if lengths.get(d) == words and score >= WHOLE_TITLE_SHARE * best]
 
 
 def apply_corrections(text: str, corrections: dict[str, str]) -> str:

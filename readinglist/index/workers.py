@@ -15,6 +15,7 @@ workers die with the process that started them).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.context
 import os
@@ -81,7 +82,8 @@ class SpawnedSubWriter(multiproc.SubWriterTask):
         from readinglist.index import patches
 
         if hasattr(os, "nice"):  # not on Windows
-            os.nice(NICER_BY)  # the importing process (and the window's event loop) before the indexing
+            with contextlib.suppress(OSError):  # a sandbox may refuse it: the worker indexes all the same
+                os.nice(NICER_BY)  # the importing process (and the window's event loop) before the indexing
         patches.apply()  # the same byte-identical fast paths as the parent, and dying with it
         self._readinglist_lock_fds: list[int] = []  # spawned: it inherited no descriptor of the write lock to close
         super().run()
