@@ -655,3 +655,21 @@ def test_a_title_the_last_word_typed_was_only_taken_for_is_not_lifted(tmp_path):
         assert lib.papers(typing.ids)[0].title == "Training Deep Networks"
     finally:
         lib.close()
+
+
+def test_a_typed_slip_that_a_title_misspells_too_is_offered_the_common_word(tmp_path):
+    """Typed, "baysian optimization" found only the paper whose title misspells Bayesian, and offered nothing
+    (a rare title word was never a slip): now it is offered "bayesian optimization", its results as typed. A
+    pasted title keeps its words as written, and a name no common word is one slip from is left alone."""
+    papers = [{"title": f"Bayesian optimization of model {i}", "abstract": "Bayesian optimization."} for i in range(31)]
+    papers.append({"title": "A Variational Baysian Framework for Graphical Models", "abstract": "An optimization."})
+    papers.append({"title": "Pegasos: primal estimated sub-gradient solver", "abstract": "A solver."})
+    lib = library_of(tmp_path, papers, "slips")
+    try:
+        typed = lib.search("baysian optimization")
+        assert typed.correction == "bayesian optimization"
+        assert [p.title for p in lib.papers(typed.ids)] == ["A Variational Baysian Framework for Graphical Models"]
+        assert lib.search("A Variational Baysian Framework for Graphical Models").correction is None
+        assert lib.search("pegasos solver").correction is None
+    finally:
+        lib.close()

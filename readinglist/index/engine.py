@@ -594,7 +594,8 @@ class Index:
         notes += ranker.notes
         expanded = dict(ranker.expanded)
         words, required, excluded = split_words(resolved)
-        corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved)
+        corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved,
+                                        hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -680,13 +681,17 @@ class Index:
         )
 
     def _corrections(
-        self, typed: dict[str, int], q: query.Query, context: bool, resolved: query.Query | None = None
-    ) -> dict[str, str]:
+        self, typed: dict[str, int], q: query.Query, context: bool, resolved: query.Query | None = None,
+        hint: bool = False,
+    ) -> dict[str, str]:  # fmt: skip
         """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions), or
         lacks in the form typed though it holds its stem (vocabulary.stem_slip: the `resolved` query's
         forms). With `context` (no paper has every word), of several likely corrections the one with which
         the query fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you
-        nead" is "need", though "near" is about as common."""
+        nead" is "need", though "near" is about as common. A rare word of a title is a word, not a slip
+        (titles are edited), unless it was typed (`hint`: a query of a few words, every one found) and a word
+        one slip away is far more common: "baysian optimization" found the one paper whose title misspells
+        it, and is offered "bayesian optimization", its results as typed."""
         assert self._vocabulary is not None and self._ranker is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         options: dict[str, list[tuple[str, float]]] = {}
@@ -696,7 +701,7 @@ class Index:
             if not any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
         }
         for word, frequency in typed.items():
-            if frequency and ranker.doc_frequency("title", word):
+            if frequency and not hint and ranker.doc_frequency("title", word):
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
             if frequency <= RARE_DF:
                 found = vocabulary.suggestions(word, frequency)
