@@ -108,6 +108,29 @@ def test_did_you_mean_is_offered_and_a_click_searches_the_correction(qtbot, wind
     assert not bar.suggestion.isVisible() and not window.actionApplyCorrection.isEnabled()
 
 
+def test_did_you_mean_reads_as_one_sentence_beside_results_found_as_typed(qtbot, window, monkeypatch):
+    """Results found as typed and a correction offered ("baysian optimization", whose one paper misspells
+    Bayesian in its title) leave no closest-matches hint: the line's room went between "Did you mean" and
+    the link, spread across the window."""
+    import dataclasses
+
+    real = window.library.search
+
+    def offering(text, **kw):
+        r = real(text, **kw)
+        return (
+            dataclasses.replace(r, correction="graph networks", corrections={"grph": "graph"})
+            if text == "networks"
+            else r
+        )
+
+    monkeypatch.setattr(window.library, "search", offering)
+    search(qtbot, window, "networks")
+    bar = window.search_bar
+    assert window.table.model.rowCount() > 0 and bar.suggestion.isVisible() and not bar.hint.isVisible()
+    assert bar.suggestion.geometry().left() < bar.fontMetrics().horizontalAdvance("Did you mean ") + 10
+
+
 def test_a_long_pasted_sentence_is_offered_its_corrected_words_and_a_click_searches_all_of_it(qtbot, window):
     bar = window.search_bar
     typed = "Early exit neural networks, which adapt computation to input complexity, have proven effective in lerning"

@@ -120,6 +120,7 @@ class SearchBar(QWidget):
         line.addWidget(self.suggestion)
         line.addWidget(self._suggestion_key)
         line.addWidget(self.hint, 1)
+        line.addStretch()  # with no hint the room is left here: "Did you mean", the link and "?" stay together
         self._error_line.setFixedHeight(max(self.error.fontMetrics().height() + 2, self.suggestion.sizeHint().height()))
         self._error_query: str | None = None  # the text the hint is about
         self._hint_query: str | None = None  # the text the closest-matches line and Did you mean are about
