@@ -255,11 +255,12 @@ class Ranker:
 
     def field_lengths(self, fieldname: str, docs: Collection[int]) -> dict[int, int]:
         """How many words each of `docs` holds in the field, as Whoosh keeps it (one byte a document: exact
-        up to 10 words, within one word beyond)."""
+        up to 10 words, within one word beyond). A segment's lengths have a byte for each of its documents, as
+        the scorers read them."""
         _, lengths = self._norm(fieldname)
         within = self._within(docs)
         return {
-            d + offset: byte_to_length(lengths[i][d]) if d < len(lengths[i]) else 0
+            d + offset: byte_to_length(lengths[i][d])
             for i, (_, offset) in enumerate(self.leaves)
             for d in within.local[i]
         }
