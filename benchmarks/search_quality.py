@@ -39,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import date
 from pathlib import Path
 
@@ -122,10 +123,9 @@ def held_papers(lib, n: int, seed: int) -> list:
     titles: dict[int, str] = {}
     for start in range(0, len(ids), 2000):
         titles.update((p.id, normal(p.title)) for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip())
-    twice: dict[str, int] = {}
+    twice = Counter(titles.values())
     holding: dict[str, list[int]] = {}
     for pid, title in titles.items():
-        twice[title] = twice.get(title, 0) + 1
         for word in set(title.split()):
             holding.setdefault(word, []).append(pid)
     held = []
