@@ -4,11 +4,13 @@
 first copy as it is, each further one with a share of its title's and abstract's words replaced (a fixed
 seed), so that the copies are different papers to the duplicate rules (importers.duplicates: another title
 key, another abstract key, abstracts' 3-word shingles far below the "same text" threshold) while the text
-keeps the corpus's vocabulary, lengths and word frequencies. A word is replaced by its partner in the copy:
-the word next to it in the corpus's ranking by document frequency (rank XOR copy), so a common word gives way
-to another as common and each word's papers grow with the copies, as in a real library three times the size
-(version 2 drew words at random from other papers' text: common words then landed in most copies' abstracts,
-"learning" in 3.6× the papers at 3× the papers, and search time grew with that, not with the library).
+keeps the corpus's vocabulary, lengths and word frequencies. Each word has a partner in the copy: the word next
+to it in the corpus's ranking by document frequency (rank XOR copy), and a share of the pairs a paper holds are
+swapped whole, both ways, in its title and abstract alike, so a word's papers in the copy are about its own
+and its partner's, as in a real library three times the size. Version 2 drew words at random from other
+papers' text: common words then landed in most copies' abstracts, "learning" in 3.6× the papers at 3× the
+papers, and search time grew with that, not with the library. Version 3 replaced a share of the words (not
+pairs) by their partners: a word still landed in papers that had only its partner, 6–15 % more per copy.
 `exponents` fits how a measure grows between library sizes and says which grow faster than n log n.
 """
 
@@ -27,10 +29,13 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-SHARE = 0.3  # of an abstract's words replaced (shingles kept ≈ 0.7³: similarity ≈ 0.2 against SAME_ABSTRACT 0.8)
+# of the pairs of partners a paper's words make, swapped (about as many of its words: shingles kept ≈ 0.7³,
+# similarity ≈ 0.2 against SAME_ABSTRACT 0.8)
+SHARE = 0.3
+MIN_SHARE = 0.15  # of a text's words changed at least (a paper whose pairs were seldom drawn)
 DONOR_EVERY = 37  # the words' ranking is read from every 37th paper of the corpus
 SEED = 18
-VERSION = 3  # of the perturbation: in the cached file's name, so a changed rule makes a new file
+VERSION = 4  # of the perturbation: in the cached file's name, so a changed rule makes a new file
 # a token that is a word (maybe in brackets, quotes or before punctuation): LaTeX, URLs, code and numbers are
 # left as they are
 _TOKEN = re.compile(r"(?<!\S)[(\"'“]?([A-Za-z]{3,})[.,;:!?)\"'”]*(?!\S)")
@@ -58,20 +63,9 @@ class Donors(list[str]):
         super().__init__(words)
         self.rank: dict[str, int] = {}
         for i, w in enumerate(self):
-            self.rank.setdefault(w.casefold(), i)  # looked up case-folded, as `partner` does
+            self.rank.setdefault(w.casefold(), i)  # looked up case-folded
         if len(self.rank) < 2:
             raise ValueError("a corpus of fewer than two words cannot be perturbed")
-
-    def partner(self, word: str, copy: int, rng: random.Random) -> str:
-        """The word that stands in for `word` in copy `copy`: its neighbour in the ranking (a word the
-        ranking lacks, or one at its end, gets a ranked word at random)."""
-        r = self.rank.get(word.casefold())
-        if r is not None and (r ^ copy) < len(self):
-            return self[r ^ copy]
-        new = word
-        while new.casefold() == word.casefold():  # a word that is really another
-            new = rng.choice(self)
-        return new
 
 
 def donor_words(records: Sequence[dict] | Iterator[dict], every: int = DONOR_EVERY) -> Donors:
@@ -83,40 +77,78 @@ def donor_words(records: Sequence[dict] | Iterator[dict], every: int = DONOR_EVE
     return Donors(w for w, _ in sorted(df.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _swap(text: str, rng: random.Random, donors: Donors, copy: int, share: float, at_least_one: bool) -> str:
-    spans = [m.span(1) for m in _TOKEN.finditer(text)]
-    if not spans and at_least_one:  # "IM2CAD", "Self-Paced Co-training": the letters inside the tokens
+def _swaps(words: Iterable[str], rng: random.Random, donors: Donors, copy: int, share: float) -> dict[str, str]:
+    """Which of a paper's words (case-folded) change, and into what: each pair of partners the paper holds
+    is swapped whole with probability `share` (both ways, every occurrence), so each word's papers in the
+    copy are about its own and its partner's; a word the ranking lacks becomes one ranked word at random."""
+    heads: set[str] = set()  # a pair is named by its first word in the ranking
+    for w in set(words):
+        r = donors.rank.get(w)
+        heads.add(donors[min(r, r ^ copy)] if r is not None and (r ^ copy) < len(donors) else w)
+    out: dict[str, str] = {}
+    for head in sorted(heads):  # in a fixed order: the same draws every time
+        if rng.random() < share:
+            out.update(_pair(head, rng, donors, copy))
+    return out
+
+
+def _pair(head: str, rng: random.Random, donors: Donors, copy: int) -> dict[str, str]:
+    """The swap of `head`'s pair: {head: partner, partner: head}, or {head: a random ranked word}."""
+    r = donors.rank.get(head)
+    if r is not None and (r ^ copy) < len(donors):
+        a, b = donors[r].casefold(), donors[r ^ copy].casefold()
+        return {a: b, b: a}
+    new = head
+    while new.casefold() == head.casefold():  # a word that is really another
+        new = rng.choice(donors)
+    return {head: new.casefold()}
+
+
+def _apply(text: str, spans: list[tuple[int, int]], swaps: dict[str, str]) -> tuple[str, int]:
+    """The text with `swaps` made at `spans`, and how many words changed."""
+    out, end, n = [], 0, 0
+    for a, b in spans:
+        old = text[a:b]
+        new = swaps.get(old.casefold())
+        if new is None:
+            continue
+        out += [text[end:a], new.capitalize() if old[0].isupper() else new]
+        end, n = b, n + 1
+    return "".join(out) + text[end:], n
+
+
+def _spans(text: str) -> list[tuple[int, int]]:
+    return [m.span(1) for m in _TOKEN.finditer(text)]
+
+
+def _changed(text: str, rng: random.Random, donors: Donors, copy: int, swaps: dict[str, str]) -> str:
+    """The text with the paper's swaps; more of its words' pairs (added to `swaps`) until at least one word
+    and MIN_SHARE of them changed."""
+    spans = _spans(text)
+    if not spans:  # "IM2CAD", "Self-Paced Co-training": the letters inside the tokens
         spans = [m.span() for m in _LETTERS.finditer(text)] if not _MARKUP.search(text) else []
         if not spans:  # "3D", or markup only: a word more
             return f"{text} {rng.choice(donors).capitalize()}"
-    if not spans:
-        return text
-    picked = [i for i in range(len(spans)) if rng.random() < share]
-    if at_least_one and len(picked) < max(1, round(share * len(spans))):
-        picked = sorted(rng.sample(range(len(spans)), max(1, round(share * len(spans)))))
-    out, end = [], 0
-    for i in picked:
-        a, b = spans[i]
-        old = text[a:b]
-        new = donors.partner(old, copy, rng)
-        new = new.capitalize() if old[0].isupper() else new.lower()
-        out += [text[end:a], new]
-        end = b
-    return "".join(out) + text[end:]
+    new, n = _apply(text, spans, swaps)
+    while n < max(1, round(MIN_SHARE * len(spans))):  # few pairs drawn, or only rare words: more pairs
+        a, b = rng.choice([(a, b) for a, b in spans if text[a:b].casefold() not in swaps])
+        swaps.update(_pair(text[a:b].casefold(), rng, donors, copy))
+        new, n = _apply(text, spans, swaps)
+    return new
 
 
 def perturb(record: dict, copy: int, index: int, donors: Sequence[str], seed: int = SEED,
             share: float = SHARE) -> dict:  # fmt: skip
-    """Copy `copy` (≥ 1) of the record: a share of its title's words (at least one) and of its abstract's
-    replaced by their partners (Donors.partner), its identifiers marked with the copy; the same for the same
-    arguments."""
+    """Copy `copy` (≥ 1) of the record: a share of the pairs of partners its words make swapped whole, in the
+    title and the abstract alike (`_swaps`; each changed by at least one word), its identifiers marked with
+    the copy; the same for the same arguments."""
     rng = random.Random(f"{seed}:{copy}:{index}")
     ranked = donors if isinstance(donors, Donors) else Donors(donors)
     out = dict(record)
-    if record.get("title"):
-        out["title"] = _swap(record["title"], rng, ranked, copy, share, at_least_one=True)
-    if record.get("abstract"):
-        out["abstract"] = _swap(record["abstract"], rng, ranked, copy, share, at_least_one=True)
+    texts = [(key, record[key]) for key in ("title", "abstract") if isinstance(record.get(key), str) and record[key]]
+    swaps = _swaps([t[a:b].casefold() for _, t in texts for a, b in _spans(t)], rng, ranked, copy, share)
+    for key, text in texts:
+        out[key] = _changed(text, rng, ranked, copy, swaps)
     for key in _KEYS:
         if isinstance(record.get(key), str) and record[key]:
             out[key] = f"{record[key]}#copy{copy}"
