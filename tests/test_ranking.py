@@ -338,13 +338,13 @@ def test_the_words_before_the_one_being_typed_are_read_whole_for_the_next_keystr
 
 
 def test_equal_scores_come_in_the_ties_order_whichever_way_they_are_sorted():
-    """ranked() breaks ties by the paper ids it is given; a large unlimited sort does it in numpy from an
-    array of them, a limited one with a heap, a small one with sorted(): all three give one order."""
+    """Ties are broken by the paper ids: a large unlimited sort does it in numpy from an array of them
+    (ranked_ids), a limited one with a heap, a small one with sorted(): all three give one order."""
     import random
 
     import numpy as np
 
-    from readinglist.index.ranking import ARRAY_SORT_FROM, ranked
+    from readinglist.index.ranking import ARRAY_SORT_FROM, ranked, ranked_ids
 
     rng = random.Random(7)
     docs = rng.sample(range(3 * ARRAY_SORT_FROM), ARRAY_SORT_FROM + 10)
@@ -352,12 +352,36 @@ def test_equal_scores_come_in_the_ties_order_whichever_way_they_are_sorted():
     order = list(range(3 * ARRAY_SORT_FROM))
     rng.shuffle(order)
     expected = sorted(scores, key=lambda d: (-scores[d], order[d]))
-    assert ranked(scores, None, np.array(order)) == expected
+    ids, values, top = ranked_ids(scores, scores, np.array(order))
+    assert top.tolist() == expected
+    assert ids == [order[d] for d in expected] and values == [scores[d] for d in expected]
     assert ranked(scores, None, order) == expected
     assert ranked(scores, 50, order) == expected[:50]
     small = {d: scores[d] for d in docs[:100]}
     assert ranked(small, None, order) == sorted(small, key=lambda d: (-small[d], order[d]))
     assert ranked(small, None) == sorted(small, key=lambda d: (-small[d], d))  # no ids: docnum order
+
+
+def test_ranked_ids_sorts_by_the_keys_and_gives_the_scores():
+    """The sort keys may differ from the scores shown (a title-phrase bonus, a word held only in another
+    form): the order is the keys', each paper's score its own, whatever order the two dictionaries were
+    built in."""
+    import random
+
+    import numpy as np
+
+    from readinglist.index.ranking import ARRAY_SORT_FROM, ranked_ids
+
+    rng = random.Random(3)
+    docs = rng.sample(range(2 * ARRAY_SORT_FROM), ARRAY_SORT_FROM)
+    scores = {d: rng.random() for d in docs}
+    keys = {d: -scores[d] if d % 3 == 0 else scores[d] for d in reversed(docs)}  # another order, other values
+    pids = np.arange(10_000, 10_000 + 2 * ARRAY_SORT_FROM)
+    ids, values, top = ranked_ids(keys, scores, pids)
+    expected = sorted(keys, key=lambda d: (-keys[d], pids[d]))
+    assert top.tolist() == expected
+    assert ids == [int(pids[d]) for d in expected]
+    assert values == [scores[d] for d in expected] and values != sorted(values, reverse=True)
 
 
 def test_the_term_cache_grows_with_the_library_so_a_querys_words_stay_cached(lib, monkeypatch):
@@ -389,3 +413,26 @@ def test_a_searcher_swap_reads_the_pid_column_of_new_segments_only(busy_lib):
     assert set(now) - set(kept) and set(now) & set(kept)  # the edit's own segment, read, beside older ones
     for segid in set(now) & set(kept):
         assert now[segid] is kept[segid]  # not read again
+
+
+def test_a_search_ranks_the_same_when_numpy_sorts_every_match(lib, monkeypatch):
+    """Index.search sorts every match of many with ranking.ranked_ids: the same papers in the same order
+    with the same scores and word counts as the sort of a few (here forced either way on the bundled corpus),
+    for plain words, a title's words (the phrase bonus), and closest matches."""
+    from readinglist.index import engine
+
+    queries = ["learning", "reinforcement learning policy", "Diffusion models for", "regret bandit zzyzxq"]
+
+    def results(threshold: int) -> list[tuple]:
+        monkeypatch.setattr(engine, "ARRAY_SORT_FROM", threshold)
+        out = []
+        for q in queries:
+            lib.index.drop_caches()
+            r = lib.search(q)
+            out.append((r.ids, r.scores, r.matched, r.partial))
+        return out
+
+    by_numpy, by_sorted = results(1), results(10**9)
+    assert by_numpy == by_sorted
+    assert all(ids for ids, *_ in by_numpy) and by_numpy[-1][3]  # every query found papers; the last, closest
+    assert all(isinstance(i, int) for i in by_numpy[0][0]) and isinstance(by_numpy[0][1][0], float)

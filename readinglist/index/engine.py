@@ -55,7 +55,7 @@ from readinglist.index.query import (
     typed_prefixes,
     with_acronyms,
 )
-from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked
+from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
 from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_id, segment_ids, stem_slip
 from readinglist.papers import Paper, QueryError, SearchResult
@@ -544,8 +544,8 @@ class Index:
 
     def _tie_order(self, matches: int, limit: int | None) -> Any:
         """What breaks ties between equal scores (ranking.ranked): the paper ids, as the docnum → id list, or
-        for a large unlimited sort as an array of it, made once per searcher (an array of the 94k ids is
-        0.8 MB; numpy is imported only then)."""
+        for a large unlimited sort (ranking.ranked_ids) as an array of it, made once per searcher (an array
+        of the 94k ids is 0.8 MB; numpy is imported only then)."""
         pids = self._pids
         if pids is None or limit is not None or matches < ARRAY_SORT_FROM:
             return pids
@@ -662,9 +662,14 @@ class Index:
                 lift = above - min(keys[d] for d in whole) + 1.0
                 for d in whole:
                     keys[d] += lift
-        top = ranked(keys, limit, self._tie_order(len(keys), limit))
-        ids = list(map((self._pids or []).__getitem__, top))
-        scores_list = list(map(found.__getitem__, top))
+        tie = self._tie_order(len(keys), limit)
+        top: Sequence[int]
+        if tie is not None and not isinstance(tie, list):  # every match of many
+            ids, scores_list, top = ranked_ids(keys, found, tie)
+        else:
+            top = ranked(keys, limit, tie)
+            ids = list(map((self._pids or []).__getitem__, top))
+            scores_list = list(map(found.__getitem__, top))
         return SearchResult(
             ids,
             scores_list,

@@ -567,13 +567,14 @@ class Ranker:
                 return {}
             other = self._eval(sub, self._within(acc))
             acc = {d: s + other[d] for d, s in acc.items() if d in other}
-        for sub in excluded:
+        for n, sub in enumerate(excluded, 1):
             if not acc:
                 break
             other = self._eval(sub.query, self._within(acc))
-            acc = {d: s for d, s in acc.items() if d not in other}
-        if excluded:  # Whoosh's matcher for a NOT inside an AND scores 1 for every document it lets through
-            acc = {d: s + len(excluded) for d, s in acc.items()}
+            # Whoosh's matcher for a NOT inside an AND scores 1 for every document it lets through: added in
+            # the last pass (one pass fewer over every match: a large dictionary built costs per entry)
+            bump = len(excluded) if n == len(excluded) else 0
+            acc = {d: s + bump for d, s in acc.items() if d not in other}
         return self._boosted(acc, q.boost)
 
     def _warm(self, parts: Sequence[query.Query]) -> None:
@@ -989,7 +990,7 @@ def ranked(scores: Scores, limit: int | None = None, order: Sequence[int] | None
     index's writer processes made, so without `order` a filter's matches ("venue:neurips", all equal) came
     in an order no reader could name, different after each import. Only the order: callers map it to what
     they need in C (no (score, docnum) pair per match: building and unpacking them was most of a large
-    search)."""
+    search). Every match of many: ranked_ids."""
     tie = order.__getitem__ if order is not None else None
     if limit is not None and limit < len(scores):
         # a Python key, so the interpreter lock changes hands while it runs (related papers are computed
@@ -999,13 +1000,25 @@ def ranked(scores: Scores, limit: int | None = None, order: Sequence[int] | None
         else:
             best = heapq.nlargest(limit, scores.items(), key=lambda item: (item[1], -tie(item[0])))
         return [d for d, _ in best]
-    if order is not None and not isinstance(order, list):
-        import numpy as np  # an array (Index._tie_order gives one from ARRAY_SORT_FROM matches): sorted in C
-
-        docs = np.fromiter(scores.keys(), np.int64, len(scores))
-        values = np.fromiter(scores.values(), np.float64, len(scores))
-        return docs[np.lexsort((np.asarray(order)[docs], -values))].tolist()
     return sorted(sorted(scores, key=tie), key=scores.__getitem__, reverse=True)
+
+
+def ranked_ids(keys: Scores, scores: Scores, pids: Any) -> tuple[list[int], list[float], Any]:
+    """Every match sorted by numpy (from ARRAY_SORT_FROM of them): by `keys`, ties in paper-id order as in
+    ranked(); with each one's paper id (`pids`, the docnum → id array) and score (`scores`, the same
+    documents as `keys`). Ids and scores are taken from arrays in rank order, where looking each match up in
+    a dictionary in that order was a cache miss per match: the cost per match grew with the result (figures:
+    docs/performance-changes.md). Returns the ids, the scores and the docnums (an array), best first."""
+    import numpy as np
+
+    n = len(keys)
+    docs = np.fromiter(keys.keys(), np.int64, n)
+    values = np.fromiter(keys.values(), np.float64, n)
+    # in the keys' order: the lookups walk the dictionary as it was built, not at random
+    found = values if scores is keys else np.fromiter(map(scores.__getitem__, keys), np.float64, n)
+    ids = np.asarray(pids)[docs]
+    best = np.lexsort((ids, -values))
+    return ids[best].tolist(), found[best].tolist(), docs[best]
 
 
 def _length_bytes(reader, fieldname: str) -> bytes:
