@@ -409,7 +409,8 @@ def write_report(results: dict, md: Path, png: Path) -> None:
             syn = run["synthetic"]
             check = syn["check"]
             lines += [f"Synthesised by `benchmarks/scale.py`: {syn['source']} {syn['copies']} times, each further "
-                      f"copy with {syn['share']:.0%} of its words replaced (seed {syn['seed']}); the duplicate rules "
+                      f"copy with {syn['share']:.0%} of the pairs of partner words it holds swapped (version "
+                      f"{syn.get('version', 3)}, seed {syn['seed']}); the duplicate rules "
                       f"(`importers.duplicates.compare`) on every record against its copies: {check['same']} same, "
                       f"{check['possible']} possible, {check['distinct']} distinct. The import added "
                       f"{run['import']['added']:,} papers (records of one file are not compared with each other: the "
@@ -502,7 +503,7 @@ def main() -> int:
         label = f"{args.scale_from.name.split('.')[0]} ×{args.scale} (synthetic)"
         run = bench_corpus(big, reps, small if small.exists() else None, modes, log, naive=False, label=label)
         run["synthetic"] = {"source": args.scale_from.name, "copies": args.scale, "seed": scale.SEED,
-                            "share": scale.SHARE, "every": 1, "check": check}  # fmt: skip
+                            "version": scale.VERSION, "share": scale.SHARE, "every": 1, "check": check}  # fmt: skip
         runs.append(run)
     flags = [f"--{name}" for name in ("quick", "loaded", "calm") if getattr(args, name)]
     if args.scale:
