@@ -77,7 +77,10 @@ def compile_bytecode() -> None:
     environment may forbid writing it (PYTHONDONTWRITEBYTECODE), and then every probe process, and each
     index writer an import spawns, compiled every module changed since the last write."""
     for folder in ("readinglist", "benchmarks"):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / folder)], check=True, capture_output=True)
+        done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / folder)], capture_output=True,
+                              text=True)  # fmt: skip
+        if done.returncode:
+            raise RuntimeError(f"compiling {folder} failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def startup(data_dir: Path, runs: int) -> dict:

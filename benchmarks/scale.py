@@ -60,10 +60,9 @@ class Donors(list[str]):
     """Words ranked by how many papers have them (most first, lower case), and each word's rank."""
 
     def __init__(self, words: Iterable[str]) -> None:
-        super().__init__(words)
-        self.rank: dict[str, int] = {}
-        for i, w in enumerate(self):
-            self.rank.setdefault(w.casefold(), i)  # looked up case-folded
+        # case-folded and each once: "Learning" beside "learning" would be its own partner, a swap changing nothing
+        super().__init__(dict.fromkeys(w.casefold() for w in words))
+        self.rank: dict[str, int] = {w: i for i, w in enumerate(self)}
         if len(self.rank) < 2:
             raise ValueError("a corpus of fewer than two words cannot be perturbed")
 

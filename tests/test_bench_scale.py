@@ -103,6 +103,14 @@ def test_perturb_changes_every_title(title: str) -> None:
     assert scale_key(one["title"]) != scale_key(title)
 
 
+def test_a_word_listed_in_two_cases_is_still_replaced() -> None:
+    """A donor list with "Learning" beside "learning" (not donor_words', which folds case): the word's partner
+    is another word, not itself in another case."""
+    record = {"title": "Learning", "abstract": "", "authors": ["A B"]}
+    one = scale.perturb(record, 1, 0, ["Learning", "learning", "net"])
+    assert scale_key(one["title"]) != scale_key("Learning")
+
+
 def scale_key(title: str) -> str:
     from readinglist.importers.duplicates import title_key_of_raw
 
