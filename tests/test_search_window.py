@@ -357,6 +357,19 @@ def test_a_filter_alone_says_its_papers_are_in_the_order_added(qtbot, window):
     assert window.order_note.label.text() == "Ranked by relevance"
 
 
+def test_one_match_of_words_is_ranked_by_relevance(qtbot, window):
+    """A word one paper has: its one match was ranked (a single score differs from no other, which made the
+    note say "In the order added"); one match of a filter alone was not."""
+    search(qtbot, window, "robot")
+    assert window.table.model.rowCount() == 1
+    assert window.order_note.label.text() == "Ranked by relevance"
+    search(qtbot, window, "venue:icml robot")
+    assert window.table.model.rowCount() == 1 and window.order_note.label.text() == "Ranked by relevance"
+    window.library.set_state([window.table.model.ids[0]], "read")
+    search(qtbot, window, "state:read")  # a filter alone
+    assert window.table.model.rowCount() == 1 and window.order_note.label.text() == "In the order added"
+
+
 def test_closing_the_window_closes_every_runner_so_no_task_starts_after_it(qtbot, window):
     """Qt deletes a window's thread pools with it, waiting for their threads in C++ with the interpreter
     lock held: a task a timer started after the close (a map render, a recount) hung the process, its

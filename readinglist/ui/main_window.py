@@ -588,7 +588,7 @@ class MainWindow(QMainWindow):
         column = self.table.sort_column
         result = self.search_bar.last_result
         # a filter alone ("venue:icml", "tag:rl") scores every match alike: they come in the order added
-        query = bool(result is not None and result.query.strip() and _scores_differ(result.scores))
+        query = bool(result is not None and result.query.strip() and _ranked(result.scores, result.word_count))
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
         self.actionSortRelevance.setChecked(column is None and not suggested)
@@ -1249,6 +1249,9 @@ class MainWindow(QMainWindow):
         self.library.close()
 
 
-def _scores_differ(scores: list[float]) -> bool:
-    """Whether a result is in an order of its own (rank order), not the order added (ties: ranking.ranked)."""
+def _ranked(scores: list[float], words: int) -> bool:
+    """Whether a result is in an order of its own (rank order), not the order added (ties: ranking.ranked).
+    One match of a query with words was ranked too: one score cannot differ from another."""
+    if len(scores) == 1:
+        return words > 0
     return len(scores) > 1 and max(scores) != min(scores)
