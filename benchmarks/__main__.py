@@ -86,9 +86,8 @@ def compile_bytecode() -> None:
 def startup(data_dir: Path, runs: int) -> dict:
     """Launch to the first paint, against a bare PySide6 window; runs interleaved, medians compared. To the
     paint, not to the exit: the app's exit (saving its settings, Python's finalisation) is no part of
-    starting, and the bare window exits at once. Bytecode is compiled first, as an installed copy has it
-    (compile_bytecode)."""
-    compile_bytecode()
+    starting, and the bare window exits at once. Bytecode was compiled before the first probe, as an
+    installed copy has it (main: compile_bytecode)."""
     app, bare = [], []
     for _ in range(runs):
         bare.append(to_paint([sys.executable, "-m", "benchmarks.probes", "bare-window"]))

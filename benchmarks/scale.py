@@ -95,12 +95,12 @@ def _pair(head: str, rng: random.Random, donors: Donors, copy: int) -> dict[str,
     """The swap of `head`'s pair: {head: partner, partner: head}, or {head: a random ranked word}."""
     r = donors.rank.get(head)
     if r is not None and (r ^ copy) < len(donors):
-        a, b = donors[r].casefold(), donors[r ^ copy].casefold()
+        a, b = donors[r], donors[r ^ copy]  # (Donors are case-folded)
         return {a: b, b: a}
     new = head
-    while new.casefold() == head.casefold():  # a word that is really another
+    while new == head:  # a word that is really another
         new = rng.choice(donors)
-    return {head: new.casefold()}
+    return {head: new}
 
 
 def _apply(text: str, spans: list[tuple[int, int]], swaps: dict[str, str]) -> tuple[str, int]:
