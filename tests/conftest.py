@@ -67,3 +67,20 @@ def empty_lib(data_dir):
     library = Library.open(data_dir, seed=False)
     yield library
     library.close()
+
+
+@pytest.fixture
+def busy_lib(lib, monkeypatch):
+    """The bundled corpus and, when available, 517 PMLR papers, with annotations written after the import:
+    several segments (merging is off), some with deleted documents (every edit replaces a document)."""
+    monkeypatch.setattr("readinglist.index.engine.MERGE_LIMITS", ())
+    pmlr = CORPORA / "pmlr_colt2025_uai2025_l4dc2026.jsonl"
+    if pmlr.exists():
+        lib.import_files([pmlr])
+    ids = lib.search("").ids
+    lib.set_state(ids[::7], "read")
+    lib.add_tags(ids[1::5], ["reading"])
+    for pid in ids[2:40:9]:
+        lib.set_note(pid, "revisit the proof of the learning bound")
+    lib.flush_index()
+    return lib

@@ -9,7 +9,6 @@ from whoosh.collectors import UnlimitedCollector
 from readinglist.index import patches, ranking
 from readinglist.index.engine import _column_ints, _read_pids
 from readinglist.index.ranking import FIT_TIERS, Ranker, ranked
-from tests.conftest import CORPORA
 
 QUERIES = [
     "learning",
@@ -39,23 +38,6 @@ QUERIES = [
     "xyzzy",
     "learning xyzzy",
 ]
-
-
-@pytest.fixture
-def busy_lib(lib, monkeypatch):
-    """The bundled corpus and, when available, 517 PMLR papers, with annotations written after the import:
-    several segments (merging is off), some with deleted documents (every edit replaces a document)."""
-    monkeypatch.setattr("readinglist.index.engine.MERGE_LIMITS", ())
-    pmlr = CORPORA / "pmlr_colt2025_uai2025_l4dc2026.jsonl"
-    if pmlr.exists():
-        lib.import_files([pmlr])
-    ids = lib.search("").ids
-    lib.set_state(ids[::7], "read")
-    lib.add_tags(ids[1::5], ["reading"])
-    for pid in ids[2:40:9]:
-        lib.set_note(pid, "revisit the proof of the learning bound")
-    lib.flush_index()
-    return lib
 
 
 def whoosh_results(searcher, q) -> dict[int, float]:

@@ -55,8 +55,9 @@ from readinglist.index.query import (
     typed_prefixes,
     with_acronyms,
 )
-from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, Scores, ranked, ranked_ids
+from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
+from readinglist.index.scores import ArrayScores, Scores, minus_each, plus, scores_of, top_score
 from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_id, segment_ids, stem_slip
 from readinglist.papers import Paper, QueryError, SearchResult
 
@@ -646,22 +647,19 @@ class Index:
             best = ranked(keys, PROXIMITY_CANDIDATES, self._pids)
             near = ranker.proximity(plain, best, ("title", "abstract"), PROXIMITY_GAP)
             if near:
-                step = PROXIMITY_SHARE * max(found.values()) / (len(plain) - 1)
-                keys = dict(keys)
-                for d, pairs in near.items():
-                    keys[d] += step * pairs
+                step = PROXIMITY_SHARE * top_score(found) / (len(plain) - 1)
+                keys = plus(keys, {d: step * pairs for d, pairs in near.items()})
         if bonus:
-            found, keys = dict(found), keys if keys is not found else dict(keys)
-            for d, extra in bonus.items():  # at most the document's score (its title words'): see rank_keys
-                found[d] += extra
-                keys[d] += extra
+            # (each at most the document's score, its title words': see rank_keys)
+            same = keys is found
+            found = plus(found, bonus)
+            keys = found if same else plus(keys, bonus)
             assert phrase is not None
             whole = [] if guessed else whole_titles(bonus, ranker.field_lengths("title", bonus), len(phrase.words))
             if whole:  # the papers the query is the title of, before the rest, in their own order
-                above = max(keys[d] for d in candidates)  # the best of all: the candidates are the best few
-                lift = above - min(keys[d] for d in whole) + 1.0
-                for d in whole:
-                    keys[d] += lift
+                above = max(scores_of(keys, candidates))  # the best of all: the candidates are the best few
+                lift = above - min(scores_of(keys, whole)) + 1.0
+                keys = plus(keys, dict.fromkeys(whole, lift))
         tie = self._tie_order(len(keys), limit)
         top: Sequence[int]
         if tie is not None and not isinstance(tie, list):  # every match of many
@@ -722,7 +720,7 @@ class Index:
 
             def fit(candidate: str, word: str = word) -> float:
                 trial = resolve(q, vocabulary, {**chosen, word: candidate}, instead=True)
-                return max(ranker.evaluate(trial).values(), default=0.0)
+                return top_score(ranker.evaluate(trial))
 
             chosen[word] = max(close, key=lambda item: (fit(item[0]), item[1]))[0]
         return chosen
@@ -912,6 +910,8 @@ def rank_keys(
     can add up to (with `fit`, a word held only in another form costs STEM_ONLY_COST of a missing word)."""
     if not any(stem_only) and not matched:
         return scores
+    if isinstance(scores, ArrayScores) and not matched:  # (closest matches come as a dictionary)
+        return minus_each(scores, stem_only, 2 * top_score(scores) + 1.0)
     keys = dict(scores)
     if matched and fit:
         step = max(scores.values(), default=0.0) / CLOSEST_WORD_SHARE or 1.0

@@ -356,10 +356,23 @@ def encode_block(ids: Any, weights: Any, values: list[bytes], fixedsize: int | N
     return bytes([flags]) + body
 
 
-def decode_block(data: bytes, n: int, fixedsize: int | None) -> tuple[Any, Any, Any]:
+class DeferredValues:
+    """A block's values not decoded yet: a search reads most blocks for their docnums and weights only, and
+    decoding every posting's positions was most of the read (figures: docs/performance-changes.md)."""
+
+    __slots__ = ("body", "flags", "pos")
+
+    def __init__(self, flags: int, body: bytes, pos: int):
+        self.flags, self.body, self.pos = flags, body, pos
+
+    def decode(self, n: int, fixedsize: int | None) -> Any:
+        return _decode_values(self.flags, self.body, self.pos, n, fixedsize)
+
+
+def decode_block(data: bytes, n: int, fixedsize: int | None, with_values: bool = True) -> tuple[Any, Any, Any]:
     """encode_block's postings as Whoosh's blocks hold them once unpickled: (the first docnum and the gaps,
     the weights — None when all are 1, a float when all are equal —, the values: a tuple of bytes, or one
-    bytes of fixed-size values)."""
+    bytes of fixed-size values). Without `with_values`, the values are a DeferredValues."""
     flags = data[0]
     if flags == _PICKLED:
         return loads(data[1:])
@@ -380,8 +393,13 @@ def decode_block(data: bytes, n: int, fixedsize: int | None) -> tuple[Any, Any, 
     else:
         weights = struct.unpack_from(f"<{n}f", body, pos)
         pos += 4 * n
+    if not with_values:
+        return ids, weights, DeferredValues(flags, body, pos)
+    return ids, weights, _decode_values(flags, body, pos, n, fixedsize)
+
+
+def _decode_values(flags: int, body: bytes, pos: int, n: int, fixedsize: int | None) -> Any:
     value_code = flags >> 4 & 3
-    values: Any
     if value_code:
         lengths, pos = _unpacked(value_code - 1, body, pos, n)
         values = []
@@ -389,12 +407,10 @@ def decode_block(data: bytes, n: int, fixedsize: int | None) -> tuple[Any, Any, 
             end = pos + length
             values.append(body[pos:end])
             pos = end
-        values = tuple(values)
-    elif fixedsize:
-        values = body[pos:]
-    else:
-        values = None
-    return ids, weights, values
+        return tuple(values)
+    if fixedsize:
+        return body[pos:]
+    return None
 
 
 def _patch_postings() -> None:
@@ -411,6 +427,7 @@ def _patch_postings() -> None:
         return
     original_write, original_header = writer._write_block, matcher._read_header
     original_goto, original_read = matcher._goto, matcher._read_data
+    original_values = matcher._read_values
 
     def _write_block(self: Any, last: bool = False) -> None:
         if self._byteids:  # a term vector's postings (terms, not docnums): Whoosh's own form
@@ -464,13 +481,22 @@ def _patch_postings() -> None:
             original_read(self)
             return
         data = self._postfile.get(self._dataoffset, self._nextoffset - self._dataoffset)
-        self._data = decode_block(data, self._blocklength, self._fixedsize)
+        self._data = decode_block(data, self._blocklength, self._fixedsize, with_values=False)
+
+    def _read_values(self: Any) -> None:
+        if self._data is None:
+            self._read_data()
+        ids, weights, values = self._data
+        if type(values) is DeferredValues:
+            self._data = (ids, weights, values.decode(self._blocklength, self._fixedsize))
+        original_values(self)
 
     writer._write_block = _write_block
     writer._readinglist_compact_write = _write_block  # what _DirectTerms writes the bytes of
     matcher._read_header = _read_header
     matcher._goto = _goto
     matcher._read_data = _read_data
+    matcher._read_values = _read_values
     writer._readinglist_patched = True
     writer._readinglist_original = original_write  # for the test that compares the two
     _patch_inlined()

@@ -24,8 +24,10 @@ running (`within`): a posting block none of them is in is skipped unread, so a p
 "of" cost a few block headers, not every posting. Scores of the documents looked up are exactly those of a
 full evaluation.
 
-Score dictionaries map a searcher-wide docnum to a score. Those of single terms and words are cached per
-searcher (bounded), so a query that grows by a keystroke re-reads only its new word.
+Scores map a searcher-wide docnum to a score: a dictionary, or for a word in ARRAY_FROM papers or more two
+numpy arrays (`scores.ArrayScores`: the OR, AND, NOT and boosts below work on them in C). Those of single
+terms and words are cached per searcher (bounded), so a query that grows by a keystroke re-reads only its new
+word.
 
 Over 400 lines because it is one algorithm with one contract (Whoosh's own scores, tested result for result):
 the term, phrase, prefix and numeric evaluators share the posting-list reader and the statistics.
@@ -56,9 +58,23 @@ from whoosh.util.numeric import byte_to_length
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
 from readinglist.index.query import RELATED_WEIGHT, Alternatives, Stemmed, TypedPrefix
+from readinglist.index.scores import (
+    ARRAY_FROM,
+    ArrayScores,
+    Scores,
+    among,
+    best_of,
+    boosted,
+    both,
+    held,
+    numpy,
+    scores_of,
+    summed,
+    top_docs,
+    without,
+)
 from readinglist.index.vocabulary import lexicon
 
-Scores = dict[int, float]
 TermInfos = dict[tuple[int, str, bytes], Any]
 TERM_CACHE_POSTINGS = 150_000  # ≈ 15–20 MB of cached term scores at most (a dictionary entry, its int and its float)
 # ...or this many postings a paper in a larger library: a common word's postings grow with the library, and
@@ -76,18 +92,44 @@ RESTRICT_RATIO = 4
 
 class Within:
     """The documents still in the running (a searcher-wide docnum set), and per segment its local docnums
-    in order — what a restricted read of a posting list needs."""
+    in order — what a restricted read of a posting list needs. From a result held as arrays, the set is
+    made only if asked for (`docs`)."""
 
     def __init__(self, docs: Collection[int], leaves: list[tuple[Searcher, int]], counts: list[int]):
-        self.docs = docs if isinstance(docs, set | frozenset | dict) else set(docs)
-        ordered = sorted(self.docs)
         self.local: list[list[int]] = []
+        self._docs: Collection[int] | None = None
+        self._array: Any = None
+        if isinstance(docs, ArrayScores):
+            self._array = docs.docs
+            starts = [offset for _, offset in leaves]
+            lo = numpy().searchsorted(docs.docs, starts).tolist()
+            hi = numpy().searchsorted(docs.docs, [o + c for o, c in zip(starts, counts, strict=True)]).tolist()
+            for n, offset in enumerate(starts):
+                self.local.append((docs.docs[lo[n] : hi[n]] - offset).tolist())
+            self._size = len(docs)
+            return
+        self._docs = docs if isinstance(docs, set | frozenset | dict) else set(docs)
+        self._size = len(self._docs)
+        ordered = sorted(self._docs)
         for (_, offset), count in zip(leaves, counts, strict=True):
             lo, hi = bisect_left(ordered, offset), bisect_left(ordered, offset + count)
             self.local.append([d - offset for d in ordered[lo:hi]])
 
+    @property
+    def docs(self) -> Collection[int]:
+        if self._docs is None:
+            self._docs = set(self._array.tolist())
+        return self._docs
+
+    def array(self) -> Any:
+        """The documents as an ascending int64 array."""
+        if self._array is None:
+            np = numpy()
+            self._array = np.array(sorted(self.docs), dtype=np.int64)
+        return self._array
+
     def __len__(self) -> int:
-        return len(self.docs)
+        return self._size
 
 
 class Ranker:
@@ -110,6 +152,7 @@ class Ranker:
         self._counts = [leaf.reader().doc_count_all() for leaf, _ in self.leaves]
         self._doc_count_all = searcher.doc_count_all()
         self._norms: dict[str, tuple[list[float], list[bytes]]] = {}
+        self._norm_arrays: dict[str, tuple[Any, list[Any]]] = {}  # the same as numpy arrays (uint8 lengths)
         self._terms: OrderedDict[tuple[str, bytes], Scores] = OrderedDict()
         self._cached_postings = 0
         self.cache_postings = max(TERM_CACHE_POSTINGS, TERM_CACHE_PER_PAPER * self._doc_count_all)
@@ -214,7 +257,7 @@ class Ranker:
         suspects: set[int] = set().union(*(docs for docs, _ in found))
         for docs, scores in found:  # a field where the document holds the form typed clears it
             if suspects:
-                suspects -= suspects.intersection(scores.keys()) - docs
+                suspects -= held(scores, suspects) - docs
         return suspects
 
     def proximity(
@@ -390,6 +433,18 @@ class Ranker:
             norm = self._norms[fieldname] = (table, lengths)
         return norm
 
+    def _norm_array(self, fieldname: str) -> tuple[Any, list[Any]]:
+        """_norm's table and lengths as numpy arrays (the lengths viewed, not copied)."""
+        norm = self._norm_arrays.get(fieldname)
+        if norm is None:
+            np = numpy()
+            table, lengths = self._norm(fieldname)
+            norm = self._norm_arrays[fieldname] = (
+                np.array(table, dtype=np.float64),
+                [np.frombuffer(length, dtype=np.uint8) for length in lengths],
+            )
+        return norm
+
     def _doc_frequency(self, fieldname: str, btext: bytes) -> int:
         """Over all segments, deleted documents included (as Whoosh counts it for idf)."""
         key = (fieldname, btext)
@@ -439,12 +494,17 @@ class Ranker:
             if cached is not None:
                 return cached
         restrict = self._restrict(fieldname, btext, within)
-        out: Scores = {}
+        out: dict[int, float] = {}
         scorable = self.schema[fieldname].scorable
+        k = 0.0
         if scorable:
             idf = self._idf(self._doc_frequency(fieldname, btext))
             k = idf * (self.K1 + 1)
             norm, lengths = self._norm(fieldname)
+        if values is None and not restrict and self._doc_frequency(fieldname, btext) >= ARRAY_FROM:
+            whole = self._term_arrays(fieldname, btext, k if scorable else None)
+            self._cache(key, whole)
+            return whole if within is None else _restricted(whole, within)
         for i, (_, offset) in enumerate(self.leaves):
             targets = within.local[i] if restrict and within is not None else None
             ids, ws, vals, deleted = self._postings(i, fieldname, btext, values=values is not None, targets=targets)
@@ -464,6 +524,27 @@ class Ranker:
                 return _restricted(out, within)
         return out
 
+    def _term_arrays(self, fieldname: str, btext: bytes, k: float | None) -> ArrayScores:
+        """_term's whole read as arrays (a common word): the same BM25 formula, in numpy, no dictionary.
+        `k` is idf·(K1 + 1), or None for an unscored field (the posting's weight is the score)."""
+        np = numpy()
+        docs: list[Any] = []
+        vals: list[Any] = []
+        table, lengths = self._norm_array(fieldname) if k is not None else (numpy().zeros(0), [])
+        for i, (_, offset) in enumerate(self.leaves):
+            ids, ws, _, deleted = self._postings(i, fieldname, btext)
+            self.check()
+            if not ids:
+                continue
+            d = np.array(ids, dtype=np.int64)
+            w = np.array(ws, dtype=np.float64)
+            if deleted:
+                keep = ~np.isin(d, np.fromiter(deleted, np.int64, len(deleted)))
+                d, w = d[keep], w[keep]
+            docs.append(d + offset if offset else d)
+            vals.append(w if k is None else k * w / (w + table[lengths[i][d]]))
+        return _joined(docs, vals)
+
     # ---- evaluation ----
 
     def _eval(self, q: query.Query, within: Within | None = None) -> Scores:
@@ -481,6 +562,8 @@ class Ranker:
         if isinstance(q, query.AndNot):
             pos = self._eval(q.a, within)
             neg = self._eval(q.b, self._within(pos))
+            if isinstance(pos, ArrayScores) or isinstance(neg, ArrayScores):
+                return self._boosted(without(pos, neg), q.boost)
             return self._boosted({d: s for d, s in pos.items() if d not in neg}, q.boost)
         if isinstance(q, query.AndMaybe):
             req = self._eval(q.a, within)
@@ -519,7 +602,11 @@ class Ranker:
 
     @staticmethod
     def _boosted(scores: Scores, boost: float) -> Scores:
-        return scores if boost == 1.0 else {d: s * boost for d, s in scores.items()}
+        if boost == 1.0:
+            return scores
+        if isinstance(scores, ArrayScores):
+            return boosted(scores, boost)
+        return {d: s * boost for d, s in scores.items()}
 
     def _estimate(self, q: query.Query) -> int:
         if type(q) is Alternatives:  # the word's own papers (its worth to the closest matches), if any
@@ -566,7 +653,10 @@ class Ranker:
                 self._warm(ordered[n:])
                 return {}
             other = self._eval(sub, self._within(acc))
-            acc = {d: s + other[d] for d, s in acc.items() if d in other}
+            if isinstance(acc, ArrayScores) or isinstance(other, ArrayScores):
+                acc = both(acc, other)
+            else:
+                acc = {d: s + other[d] for d, s in acc.items() if d in other}
         for n, sub in enumerate(excluded, 1):
             if not acc:
                 break
@@ -574,7 +664,10 @@ class Ranker:
             # Whoosh's matcher for a NOT inside an AND scores 1 for every document it lets through: added in
             # the last pass (one pass fewer over every match: a large dictionary built costs per entry)
             bump = len(excluded) if n == len(excluded) else 0
-            acc = {d: s + bump for d, s in acc.items() if d not in other}
+            if isinstance(acc, ArrayScores) or isinstance(other, ArrayScores):
+                acc = without(acc, other, bump)
+            else:
+                acc = {d: s + bump for d, s in acc.items() if d not in other}
         return self._boosted(acc, q.boost)
 
     def _warm(self, parts: Sequence[query.Query]) -> None:
@@ -591,6 +684,8 @@ class Ranker:
         parts = [p for p in parts if p]
         if not parts:
             return {}
+        if any(isinstance(p, ArrayScores) for p in parts):
+            return self._boosted(parts[0] if len(parts) == 1 else summed(parts), q.boost)
         acc = dict(parts[0])
         get = acc.get
         for other in parts[1:]:
@@ -602,6 +697,8 @@ class Ranker:
         """The best of the alternatives per document, not their sum: a paper that has both a long form and
         its acronym has the word once."""
         parts = sorted((self._eval(sub, within) for sub in q.subqueries), key=len, reverse=True)
+        if any(isinstance(p, ArrayScores) for p in parts):
+            return self._boosted(best_of(parts), q.boost)
         acc = dict(parts[0]) if parts else {}
         get = acc.get
         for other in parts[1:]:
@@ -633,15 +730,35 @@ class Ranker:
             return self._boosted(cached, q.boost)
         idf = self._idf(max((q.forms or related).values()))
         k = self.K1 + 1
-        norm, lengths = self._norm(fieldname)
         size = sum(q.forms.values()) + sum(related.values())
         restrict = within is not None and q.text not in self.settled and size > RESTRICT_RATIO * len(within)
-        out: Scores = {}
+        out: Scores
         form_docs: dict[bytes, list[tuple[int, array]]] = {}  # form → (offset, its segment's docnums)
         forms = sorted(q.forms, key=q.forms.__getitem__, reverse=True)  # the biggest is taken whole, in C
         forms += sorted(related, key=related.__getitem__, reverse=True)
+        if not restrict and size >= ARRAY_FROM:
+            out = self._stemmed_arrays(fieldname, forms, related, idf * k, form_docs)
+        else:
+            out = self._stemmed_dict(fieldname, forms, related, idf * k, form_docs, within if restrict else None)
+        stem_only = self._stem_only_from(form_docs, q.exact)
+        if not restrict:
+            self._cache(key, out, sum(len(docs) for parts in form_docs.values() for _, docs in parts))
+            self._form_docs[key] = form_docs
+            if within is not None:
+                out = _restricted(out, within)
+                stem_only = {d for d in stem_only if d in within.docs}
+        self.stem_only[(fieldname, q.text)] = (stem_only, out)
+        return self._boosted(out, q.boost)
+
+    def _stemmed_dict(self, fieldname: str, forms: list[bytes], related: Collection[bytes], k: float,
+                      form_docs: dict[bytes, list[tuple[int, array]]],
+                      within: Within | None) -> dict[int, float]:  # fmt: skip
+        """A stem's forms summed per document and scored (k: idf·(K1 + 1)); each form's documents into
+        `form_docs`. With `within`, only those documents are looked up."""
+        norm, lengths = self._norm(fieldname)
+        out: dict[int, float] = {}
         for i, (_, offset) in enumerate(self.leaves):
-            targets = within.local[i] if restrict and within is not None else None
+            targets = within.local[i] if within is not None else None
             total: dict[int, float] = {}
             deleted: frozenset[int] | set[int] = _NONE
             for form in forms:
@@ -661,16 +778,41 @@ class Ranker:
             if deleted:
                 _drop(total, deleted, 0)
             length = lengths[i]
-            out.update({d + offset: idf * k * w / (w + norm[length[d]]) for d, w in total.items()})
-        stem_only = self._stem_only_from(form_docs, q.exact)
-        if not restrict:
-            self._cache(key, out, sum(len(docs) for parts in form_docs.values() for _, docs in parts))
-            self._form_docs[key] = form_docs
-            if within is not None:
-                out = _restricted(out, within)
-                stem_only = {d for d in stem_only if d in within.docs}
-        self.stem_only[(fieldname, q.text)] = (stem_only, out)
-        return self._boosted(out, q.boost)
+            out.update({d + offset: k * w / (w + norm[length[d]]) for d, w in total.items()})
+        return out
+
+    def _stemmed_arrays(self, fieldname: str, forms: list[bytes], related: Collection[bytes], k: float,
+                        form_docs: dict[bytes, list[tuple[int, array]]]) -> ArrayScores:  # fmt: skip
+        """_stemmed_dict's whole read as arrays (a common word): each document's forms' weights summed in
+        the forms' order (bincount adds in the order given), then the same formula in numpy."""
+        np = numpy()
+        table, lengths = self._norm_array(fieldname)
+        docs: list[Any] = []
+        vals: list[Any] = []
+        for i, (_, offset) in enumerate(self.leaves):
+            ids_parts: list[Any] = []
+            ws_parts: list[Any] = []
+            deleted: frozenset[int] | set[int] = _NONE
+            for form in forms:
+                ids, ws, _, dropped = self._postings(i, fieldname, form)
+                deleted = dropped or deleted
+                if ids:
+                    w = np.array(ws, dtype=np.float64)
+                    ws_parts.append(w * RELATED_WEIGHT if form in related else w)  # a derivation counts for less
+                    ids_parts.append(np.array(ids, dtype=np.int64))
+                    form_docs.setdefault(form, []).append((offset, array("I", ids)))
+                self.check()
+            if not ids_parts:
+                continue
+            all_ids = np.concatenate(ids_parts)
+            size = self._counts[i]
+            d = np.flatnonzero(np.bincount(all_ids, minlength=size))
+            if deleted:
+                d = d[~np.isin(d, np.fromiter(deleted, np.int64, len(deleted)))]
+            w = np.bincount(all_ids, np.concatenate(ws_parts), minlength=size)[d]
+            docs.append(d + offset if offset else d)
+            vals.append(k * w / (w + table[lengths[i][d]]))
+        return _joined(docs, vals)
 
     @staticmethod
     def _stem_only_from(form_docs: dict[bytes, list[tuple[int, array]]], exact: Collection[bytes]) -> set[int]:
@@ -679,18 +821,29 @@ class Ranker:
         out: set[int] = set()
         offsets = {offset for parts in form_docs.values() for offset, _ in parts}
         for offset in offsets:
-            other: set[int] = set()
-            for form, parts in form_docs.items():
-                if form not in exact:
-                    for o, docs in parts:
-                        if o == offset:
-                            other.update(docs)
-            if not other:
+            others = [docs for form, parts in form_docs.items() if form not in exact
+                      for o, docs in parts if o == offset]  # fmt: skip
+            if not others:
                 continue
-            for form in exact:
-                for o, docs in form_docs.get(form, ()):
-                    if o == offset:
-                        other.difference_update(docs)
+            typed = [docs for form in exact for o, docs in form_docs.get(form, ()) if o == offset]
+            if sum(map(len, others)) + sum(map(len, typed)) >= ARRAY_FROM:  # a common word's forms: a mask
+                np = numpy()
+                kind = np.dtype(f"u{others[0].itemsize}")
+                other_arrays = [np.frombuffer(docs, dtype=kind) for docs in others]
+                size = max(int(a[-1]) for a in other_arrays if len(a)) + 1  # (each form's docnums ascend)
+                mask = np.zeros(size, dtype=bool)
+                for a in other_arrays:
+                    mask[a] = True
+                for docs in typed:
+                    a = np.frombuffer(docs, dtype=kind)
+                    mask[a[a < size]] = False
+                out.update((np.flatnonzero(mask) + offset).tolist())
+                continue
+            other: set[int] = set()
+            for docs in others:
+                other.update(docs)
+            for docs in typed:
+                other.difference_update(docs)
             out.update([d + offset for d in other] if offset else other)
         return out
 
@@ -704,7 +857,7 @@ class Ranker:
         words = self._expand(q)
         self.expanded[q] = words
         if self._unscored:
-            found: Scores = {}
+            found: dict[int, float] = {}
             for w in words:
                 found.update(dict.fromkeys(self._term(fieldname, w, within=within), 1.0))
             return found
@@ -761,7 +914,7 @@ class Ranker:
             for leaf, _ in self.leaves:
                 found.update(field.sortable_terms(leaf.reader(), q.fieldname))
             values = self._values[q.fieldname] = [(field.from_bytes(b), b) for b in sorted(found)]
-        out: Scores = {}
+        out: dict[int, float] = {}
         for value, btext in values:
             if q.start is not None and (value < q.start or (q.startexcl and value == q.start)):
                 continue
@@ -869,7 +1022,7 @@ class Ranker:
         candidates: set[int] = set()
         for i in known[: missing + 1]:  # the rarest: every document missing at most `missing` holds one
             candidates.update(evaluate(words[i]))
-        scores: Scores = dict.fromkeys(candidates, 0.0)
+        scores: dict[int, float] = dict.fromkeys(candidates, 0.0)
         for sub in required:
             if not scores:
                 break
@@ -909,7 +1062,7 @@ class Ranker:
 
     def _fallback(self, q: query.Query) -> Scores:
         """Whoosh's own matcher, for a sub-query this module does not evaluate itself."""
-        out: Scores = {}
+        out: dict[int, float] = {}
         context = self.searcher.context()
         for leaf, offset in self.leaves:
             m = q.matcher(leaf, context)
@@ -930,7 +1083,17 @@ def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> No
         scores.pop(d + offset, None)
 
 
+def _joined(docs: list[Any], vals: list[Any]) -> ArrayScores:
+    """Segments' arrays as one result (segments follow one another in docnum order)."""
+    np = numpy()
+    if not docs:
+        return ArrayScores(np.zeros(0, dtype=np.int64), np.zeros(0))
+    return ArrayScores(np.concatenate(docs), np.concatenate(vals)) if len(docs) > 1 else ArrayScores(docs[0], vals[0])
+
+
 def _restricted(scores: Scores, within: Within) -> Scores:
+    if isinstance(scores, ArrayScores):
+        return among(scores, within.array())
     docs = within.docs
     if len(docs) < len(scores):
         return {d: scores[d] for d in docs if d in scores}
@@ -991,6 +1154,8 @@ def ranked(scores: Scores, limit: int | None = None, order: Sequence[int] | None
     in an order no reader could name, different after each import. Only the order: callers map it to what
     they need in C (no (score, docnum) pair per match: building and unpacking them was most of a large
     search). Every match of many: ranked_ids."""
+    if isinstance(scores, ArrayScores) and limit is not None:
+        return top_docs(scores, limit, order)
     tie = order.__getitem__ if order is not None else None
     if limit is not None and limit < len(scores):
         # a Python key, so the interpreter lock changes hands while it runs (related papers are computed
@@ -1009,13 +1174,21 @@ def ranked_ids(keys: Scores, scores: Scores, pids: Any) -> tuple[list[int], list
     documents as `keys`). Ids and scores are taken from arrays in rank order, where looking each match up in
     a dictionary in that order was a cache miss per match: the cost per match grew with the result (figures:
     docs/performance-changes.md). Returns the ids, the scores and the docnums (an array), best first."""
-    import numpy as np
-
+    np = numpy()
     n = len(keys)
-    docs = np.fromiter(keys.keys(), np.int64, n)
-    values = np.fromiter(keys.values(), np.float64, n)
-    # in the keys' order: the lookups walk the dictionary as it was built, not at random
-    found = values if scores is keys else np.fromiter(map(scores.__getitem__, keys), np.float64, n)
+    if isinstance(keys, ArrayScores):
+        docs, values = keys.docs, keys.vals
+        if scores is keys:
+            found = values
+        elif isinstance(scores, ArrayScores) and scores.docs is docs:
+            found = scores.vals
+        else:
+            found = np.array(scores_of(scores, docs.tolist()), dtype=np.float64)
+    else:
+        docs = np.fromiter(keys.keys(), np.int64, n)
+        values = np.fromiter(keys.values(), np.float64, n)
+        # in the keys' order: the lookups walk the dictionary as it was built, not at random
+        found = values if scores is keys else np.fromiter(map(scores.__getitem__, keys), np.float64, n)
     ids = np.asarray(pids)[docs]
     best = np.lexsort((ids, -values))
     return ids[best].tolist(), found[best].tolist(), docs[best]
