@@ -345,10 +345,21 @@ GROWTH = [("import time", lambda r: r.get("import_sampled_s", r["import_s"])),
           ("disk, database + index", lambda r: r["db_mb"] + r["index_mb"])]  # fmt: skip
 
 
+# the measures taken more than once at a size, each value (the side-by-side imports and the sampled one)
+REPEATED = {"import time": lambda r: [*r.get("import_runs_s", []), r.get("import_sampled_s", r["import_s"])]}
+
+
 def growth(runs: list[dict]) -> dict[str, list[dict]]:
-    """Each measure's fitted exponents between consecutive library sizes (scale.exponents)."""
+    """Each measure's fitted exponents between consecutive library sizes (scale.exponents), with their range
+    over the repeated runs where a measure has several."""
     sized = [r for r in runs if "import_s" in r]
-    return {name: scale.exponents([(r["papers"], f(r)) for r in sized]) for name, f in GROWTH}
+    return {
+        name: scale.exponents(
+            [(r["papers"], f(r)) for r in sized],
+            {r["papers"]: REPEATED[name](r) for r in sized} if name in REPEATED else None,
+        )
+        for name, f in GROWTH
+    }
 
 
 def _size(n: int) -> str:
@@ -362,7 +373,9 @@ def growth_lines(runs: list[dict]) -> list[str]:
     lines = ["## Scale: how each measure grows", "",
              "Fitted exponent k (the measure ∝ nᵏ) between consecutive sizes of this run, against n log n's "
              "(a little over 1); ⚠ marks a measure that grows faster than n log n there. On a shared machine a "
-             "time's exponent moves by about ±0.1 between runs: a ⚠ close to the line wants a rerun.", "",
+             "time's exponent moves by about ±0.1 between runs: a ⚠ close to the line wants a rerun. Where a "
+             "measure was taken several times at a size (the imports), its range over those runs is given, and "
+             "it is marked only if even the lowest is beyond n log n.", "",
              "| measure | " + " | ".join(f"{r['papers']:,}" for r in sized) + " | " +
              " | ".join(f"k {_size(a['papers'])}→{_size(b['papers'])}" for a, b in itertools.pairwise(sized))
              + " |",
@@ -376,9 +389,11 @@ def growth_lines(runs: list[dict]) -> list[str]:
         cells = []
         for a, b in itertools.pairwise(sized):
             e = ks.get((a["papers"], b["papers"]))
+            spread = f"{e['low']:.2f}–{e['high']:.2f} over the runs; " if e and e.get("low") != e.get("high") else ""
             cells.append(
-                "—" if e is None else f"{e['exponent']:.2f} (n log n {e['n_log_n']:.2f}){' ⚠' if e['faster'] else ''}"
-            )
+                "—" if e is None else
+                f"{e['exponent']:.2f} ({spread}n log n {e['n_log_n']:.2f}){' ⚠' if e['faster'] else ''}"
+            )  # fmt: skip
         lines.append(f"| {name} | " + " | ".join(_ms(v, 1) for v in values) + " | " + " | ".join(cells) + " |")
     flagged = [name for name, es in fits.items() if any(e["faster"] for e in es)]
     lines += ["", f"Faster than n log n somewhere: {', '.join(flagged) if flagged else 'none'}.", ""]

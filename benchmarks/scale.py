@@ -207,14 +207,23 @@ def n_log_n_exponent(n1: float, n2: float) -> float:
     return math.log((n2 * math.log(n2)) / (n1 * math.log(n1))) / math.log(n2 / n1)
 
 
-def exponents(points: Sequence[tuple[int, float]]) -> list[dict]:
+def exponents(points: Sequence[tuple[int, float]], runs: dict[int, Sequence[float]] | None = None) -> list[dict]:
     """Between each pair of consecutive sizes (sorted): the fitted exponent, n log n's, and whether the
-    measure grows faster than n log n there. Sizes or values ≤ 0 (or missing) are skipped."""
+    measure grows faster than n log n there. Sizes or values ≤ 0 (or missing) are skipped. `runs`: for a size
+    measured more than once in the run, every value: the exponent's range over them ("low", "high": the
+    slowest run at the smaller size against the fastest at the larger, and the other way round) is the
+    run's own noise, and a measure is flagged only if even its lowest exponent is beyond n log n's."""
     pts = sorted((n, y) for n, y in points if n > 1 and y is not None and y == y and y > 0)
+    runs = runs or {}
     out = []
     for (n1, y1), (n2, y2) in itertools.pairwise(pts):
         if n2 == n1:
             continue
         k, ref = exponent(n1, y1, n2, y2), n_log_n_exponent(n1, n2)
-        out.append({"from": n1, "to": n2, "exponent": round(k, 2), "n_log_n": round(ref, 2), "faster": k > ref})
+        ys1 = [y for y in runs.get(n1, ()) if y > 0] or [y1]
+        ys2 = [y for y in runs.get(n2, ()) if y > 0] or [y2]
+        low, high = exponent(n1, max(ys1), n2, min(ys2)), exponent(n1, min(ys1), n2, max(ys2))
+        low, high = min(low, k), max(high, k)
+        out.append({"from": n1, "to": n2, "exponent": round(k, 2), "n_log_n": round(ref, 2),
+                    "low": round(low, 2), "high": round(high, 2), "faster": low > ref})  # fmt: skip
     return out
