@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from readinglist.index import patches, ranking, scores
+from readinglist.index import engine, patches, ranking, scores
 from readinglist.index.ranking import Ranker, ranked, ranked_ids
 from readinglist.index.scores import ArrayScores
 from tests.test_ranking import QUERIES, whoosh_results
@@ -73,6 +73,10 @@ def test_the_array_operations_give_the_dictionaries_floats(seed):
                 lowered[d] -= 7.5
     assert dict(scores.minus_each(_array(acc), groups, 7.5).items()) == lowered
     assert scores.top_score(_array(acc)) == max(acc.values()) == scores.top_score(acc)
+    assert dict(scores.with_added(_array(acc), other).items()) == {d: s + other.get(d, 0.0) for d, s in acc.items()}
+    missing = next(d for d in range(1000) if d not in acc)
+    with pytest.raises(KeyError):  # a neighbour's score is not a missing document's
+        scores.scores_of(_array(acc), [*some, missing])
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -134,23 +138,41 @@ SEARCHES = [
 ]
 
 
-def test_a_search_is_the_same_on_arrays_and_on_dictionaries(busy_lib, monkeypatch):
-    """Through Index.search (rank keys, stem-only papers, title bonus, proximity, the sort): the same ids,
-    scores and word counts, float for float, whether every word is read into arrays or none is."""
+@pytest.mark.parametrize("sort_from", [1, 10**9])  # every match sorted by numpy (ranked_ids), or none
+def test_a_search_is_the_same_on_arrays_and_on_dictionaries(busy_lib, monkeypatch, sort_from):
+    """Through Index.search (rank keys, stem-only papers, title bonus, proximity, the sort, the best few of a
+    limited search): the same ids, scores and word counts, float for float, whether every word is read into
+    arrays or none is."""
+    monkeypatch.setattr(engine, "ARRAY_SORT_FROM", sort_from)
 
     def results(threshold: int) -> list[tuple]:
         monkeypatch.setattr(ranking, "ARRAY_FROM", threshold)
         out = []
         for text in SEARCHES:
-            for typing in (False, True):
+            for typing, limit in ((False, None), (True, None), (False, 10)):
                 busy_lib.index.drop_caches()
-                r = busy_lib.search(text, typing=typing)
+                r = busy_lib.index.search(text, limit=limit, typing=typing)
                 out.append((text, r.ids, r.scores, r.matched, r.partial, r.correction))
         return out
 
     on_arrays, on_dicts = results(1), results(10**9)
     assert on_arrays == on_dicts
-    assert sum(1 for _, ids, *_ in on_arrays if len(ids) > 100) > 5
+    assert sum(1 for _, ids, *_ in on_arrays if len(ids) > 10) > 5
+
+
+def test_a_phrase_keeps_its_common_words_cached_as_arrays(busy_lib, monkeypatch):
+    """A phrase reads its words whole with their positions: a word already cached as arrays stays arrays, and
+    the cache counts it once."""
+    monkeypatch.setattr(ranking, "ARRAY_FROM", 1)
+    index = busy_lib.index
+    with index.searching() as s:
+        ranker = Ranker(s)
+        word = ranker.evaluate(index.parse("abstract:language"))
+        for _ in range(2):
+            assert ranker.evaluate(index.parse('abstract:"language model"'))
+        again = ranker.evaluate(index.parse("abstract:language"))
+        assert isinstance(again, ArrayScores) and again == word
+        assert ranker._cached_postings == sum(ranker._sizes.values())
 
 
 def test_a_whole_word_read_leaves_the_positions_undecoded(busy_lib, monkeypatch):

@@ -667,7 +667,7 @@ class Index:
         else:
             top = ranked(keys, limit, tie)
             ids = list(map((self._pids or []).__getitem__, top))
-            scores_list = list(map(found.__getitem__, top))
+            scores_list = scores_of(found, top)
         return SearchResult(
             ids,
             scores_list,

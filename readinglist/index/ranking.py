@@ -71,6 +71,7 @@ from readinglist.index.scores import (
     scores_of,
     summed,
     top_docs,
+    with_added,
     without,
 )
 from readinglist.index.vocabulary import lexicon
@@ -461,6 +462,7 @@ class Ranker:
 
     def _cache(self, key: tuple[str, bytes], scores: Scores, extra: int = 0) -> None:
         """Keep a whole read (with `extra` more postings kept beside it: a stem's forms' documents)."""
+        self._cached_postings -= self._sizes.get(key, 0)  # read again (a phrase reads its words whole)
         self._terms[key] = scores
         self._sizes[key] = len(scores) + extra
         self._cached_postings += self._sizes[key]
@@ -501,8 +503,8 @@ class Ranker:
             idf = self._idf(self._doc_frequency(fieldname, btext))
             k = idf * (self.K1 + 1)
             norm, lengths = self._norm(fieldname)
-        if values is None and not restrict and self._doc_frequency(fieldname, btext) >= ARRAY_FROM:
-            whole = self._term_arrays(fieldname, btext, k if scorable else None)
+        if not restrict and self._doc_frequency(fieldname, btext) >= ARRAY_FROM:
+            whole = self._term_arrays(fieldname, btext, k if scorable else None, values)
             self._cache(key, whole)
             return whole if within is None else _restricted(whole, within)
         for i, (_, offset) in enumerate(self.leaves):
@@ -524,15 +526,19 @@ class Ranker:
                 return _restricted(out, within)
         return out
 
-    def _term_arrays(self, fieldname: str, btext: bytes, k: float | None) -> ArrayScores:
+    def _term_arrays(self, fieldname: str, btext: bytes, k: float | None,
+                     values: dict[int, bytes] | None = None) -> ArrayScores:  # fmt: skip
         """_term's whole read as arrays (a common word): the same BM25 formula, in numpy, no dictionary.
-        `k` is idf·(K1 + 1), or None for an unscored field (the posting's weight is the score)."""
+        `k` is idf·(K1 + 1), or None for an unscored field (the posting's weight is the score); `values` as
+        in _term."""
         np = numpy()
         docs: list[Any] = []
         vals: list[Any] = []
         table, lengths = self._norm_array(fieldname) if k is not None else (numpy().zeros(0), [])
         for i, (_, offset) in enumerate(self.leaves):
-            ids, ws, _, deleted = self._postings(i, fieldname, btext)
+            ids, ws, vals_read, deleted = self._postings(i, fieldname, btext, values=values is not None)
+            if values is not None:
+                values.update(zip([d + offset for d in ids] if offset else ids, vals_read, strict=False))
             self.check()
             if not ids:
                 continue
@@ -568,6 +574,8 @@ class Ranker:
         if isinstance(q, query.AndMaybe):
             req = self._eval(q.a, within)
             opt = self._eval(q.b, self._within(req))
+            if isinstance(req, ArrayScores) or isinstance(opt, ArrayScores):
+                return self._boosted(with_added(req, opt), q.boost)
             return self._boosted({d: s + opt.get(d, 0.0) for d, s in req.items()}, q.boost)
         if isinstance(q, query.Phrase) and q.slop == 1:
             return self._phrase(q, within)
@@ -954,7 +962,12 @@ class Ranker:
             scores[i] = self._term(q.fieldname, btexts[i], encoded[i], within=candidates)
             if not scores[i]:
                 return {}
-            candidates = self._within(scores[i] if candidates is None else scores[i].keys() & candidates.docs)
+            if candidates is None:
+                candidates = self._within(scores[i])
+            elif isinstance(scores[i], ArrayScores):
+                candidates = self._within(among(scores[i], candidates.array()))
+            else:
+                candidates = self._within(scores[i].keys() & candidates.docs)
             if not candidates.docs:
                 return {}
         assert candidates is not None
@@ -979,10 +992,10 @@ class Ranker:
                         break
                 if starts:
                     matched.append(d)
-        out = dict.fromkeys(matched, 0.0)
-        for word_scores in scores:
-            out = {d: s + word_scores[d] for d, s in out.items()}
-        return self._boosted(out, q.boost)
+        totals = [0.0] * len(matched)
+        for word_scores in scores:  # (looked up by scores_of: a common word's arrays are not made a dictionary)
+            totals = [s + x for s, x in zip(totals, scores_of(word_scores, matched), strict=True)]
+        return self._boosted(dict(zip(matched, totals, strict=True)), q.boost)
 
     def _partial(
         self,

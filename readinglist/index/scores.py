@@ -4,11 +4,13 @@ A Python dictionary entry of a score costs ~100 bytes and, once a result outgrow
 (about 100k matches here), a cache miss each time it is built or read; an array entry costs 16 bytes, read in
 order (figures: docs/performance-changes.md, sessions 18 and 19). The ranker reads a common word's postings
 into arrays (from ARRAY_FROM documents), and its OR, AND, NOT, boosts and the engine's sort keys and sort work
-on the arrays. An `ArrayScores` is still a Mapping: code that looks up a few documents or walks a small result
-(the closest matches, a phrase's candidates) needs nothing new, and builds the dictionary once if it asks.
+on the arrays. An `ArrayScores` is still a Mapping: code that walks a small result (the closest matches) needs
+nothing new, but its first lookup by docnum builds the dictionary of every match (a pass over all of them,
+kept beside the arrays): code on a search's path looks documents up with `scores_of` or `held` instead.
 
 The arithmetic is Whoosh's, in the same order: each document's score is the same float as the dictionary path
-gives (tests/test_scores.py). numpy is loaded by the first large result, not at start-up.
+gives (tests/test_scores.py; a sum starting from 0.0 turns a -0.0 into 0.0, and scores are never negative).
+numpy is loaded by the first large result, not at start-up.
 """
 
 from __future__ import annotations
@@ -177,12 +179,24 @@ def held(scores: Scores, docs: Iterable[int]) -> set[int]:
 
 
 def scores_of(scores: Scores, docs: Sequence[int]) -> list[float]:
-    """The scores of `docs`, each of which has one."""
+    """The scores of `docs`, each of which has one (KeyError otherwise, as a dictionary's lookup)."""
     if not isinstance(scores, ArrayScores):
         return [scores[d] for d in docs]
     np = numpy()
-    at, _ = _positions(scores.docs, np.fromiter(docs, np.int64, len(docs)))
+    at, found = _positions(scores.docs, np.fromiter(docs, np.int64, len(docs)))
+    if not found.all():
+        raise KeyError(int(np.fromiter(docs, np.int64, len(docs))[~found][0]))
     return scores.vals[at].tolist()
+
+
+def with_added(acc: Scores, other: Scores) -> ArrayScores:
+    """Every document of `acc`, plus its score in `other` where it has one (an AND-MAYBE's step)."""
+    docs, values = arrays(acc)
+    other_docs, other_values = arrays(other)
+    at, held = _positions(other_docs, docs)
+    values = values.copy()
+    values[held] += other_values[at[held]]
+    return ArrayScores(docs, values)
 
 
 def plus(scores: Scores, extra: Mapping[int, float]) -> Scores:
