@@ -9,6 +9,7 @@ from whoosh.collectors import UnlimitedCollector
 from readinglist.index import patches, ranking
 from readinglist.index.engine import _column_ints, _read_pids
 from readinglist.index.ranking import FIT_TIERS, Ranker, ranked
+from readinglist.index.scores import ArrayScores
 
 QUERIES = [
     "learning",
@@ -46,11 +47,14 @@ def whoosh_results(searcher, q) -> dict[int, float]:
     return {docnum: score for score, docnum in collector.results().top_n}
 
 
-def test_same_documents_and_scores_as_whoosh(busy_lib):
+@pytest.mark.parametrize("array_from", [10**9, 1])  # no word read into arrays (readinglist.index.scores), or every one
+def test_same_documents_and_scores_as_whoosh(busy_lib, monkeypatch, array_from):
+    monkeypatch.setattr(ranking, "ARRAY_FROM", array_from)
     index = busy_lib.index
     with index.searching() as s:
         assert len(s.leaf_searchers()) > 1 and any(r.has_deletions() for r, _ in _readers(s))
         ranker = Ranker(s)
+        assert isinstance(ranker.evaluate(index.parse("learning")), ArrayScores) == (array_from == 1)
         for text in QUERIES:
             q = index.parse(text)
             expected = whoosh_results(s, q)

@@ -11,7 +11,7 @@ import pytest
 from readinglist.index import engine, patches, ranking, scores
 from readinglist.index.ranking import Ranker, ranked, ranked_ids
 from readinglist.index.scores import ArrayScores
-from tests.test_ranking import QUERIES, whoosh_results
+from tests.test_ranking import QUERIES
 
 
 def _array(d: dict[int, float]) -> ArrayScores:
@@ -108,24 +108,6 @@ def test_array_scores_read_as_a_mapping():
     assert list(a) == [3, 7] and len(a) == 2 and a[7] == 1.5 and 3 in a and 4 not in a
     assert a.get(4, 0.0) == 0.0 and a == {3: 2.0, 7: 1.5} and sorted(a.values()) == [1.5, 2.0]
     assert dict.fromkeys(a, 1.0) == {3: 1.0, 7: 1.0}
-
-
-def test_the_ranker_on_arrays_gives_whooshs_results(busy_lib, monkeypatch):
-    """Every word read into arrays (ARRAY_FROM 1): the same documents and scores as Whoosh's own search, over
-    segments with deleted documents, for every kind of query."""
-    monkeypatch.setattr(ranking, "ARRAY_FROM", 1)
-    index = busy_lib.index
-    with index.searching() as s:
-        ranker = Ranker(s)
-        assert isinstance(ranker.evaluate(index.parse("learning")), ArrayScores)
-        for text in QUERIES:
-            q = index.parse(text)
-            expected = whoosh_results(s, q)
-            got = ranker.evaluate(q)
-            assert set(got) == set(expected), text
-            for d, score in expected.items():
-                assert got[d] == pytest.approx(score, rel=1e-9, abs=1e-12), (text, d)
-            assert ranker.evaluate(q) == got, text  # from the term cache
 
 
 SEARCHES = [
