@@ -1,13 +1,25 @@
 """The event loop's stalls, measured one way in every benchmark: a 5 ms QTimer whose gaps are recorded; the
-longest gap while something happens is that thing's worst stall (a timer on time shows 5 ms)."""
+longest gap while something happens is that thing's worst stall (a timer on time shows 5 ms).
+
+With `watch_ms`, a watchdog thread also records what every thread was running when a gap grew past it (once
+per gap): a rare stall (once in a dozen runs) can then be attributed from the run that had it. The watchdog
+wakes every 10 ms and reads a clock; it takes the interpreter lock only then."""
 
 from __future__ import annotations
+
+import sys
+import threading
+import time
+import traceback
+
+STACK_FRAMES = 8  # innermost frames kept per thread
+STACKS_KEPT = 3  # gaps recorded per phase
 
 
 class Heartbeat:
     """A 5 ms timer on the calling thread's event loop. `reset()` starts a phase, `worst()` ends it."""
 
-    def __init__(self, interval_ms: int = 5) -> None:
+    def __init__(self, interval_ms: int = 5, watch_ms: float | None = None) -> None:
         from PySide6.QtCore import QElapsedTimer, QTimer  # made after the QApplication, on its thread
 
         self.gaps: list[float] = []
@@ -17,24 +29,65 @@ class Heartbeat:
         self._timer = QTimer()
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._beat)
+        self._beats = 0
+        self._beat_at = time.monotonic()
+        self._stacks: list[dict] = []
+        self._watch_ms = watch_ms
+        self._main = threading.get_ident()
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     def _beat(self) -> None:
         now = self._clock.elapsed()
         self.gaps.append(now - self._last)
         self._last = now
+        self._beats += 1
+        self._beat_at = time.monotonic()
+
+    def _watch(self) -> None:
+        assert self._watch_ms is not None
+        seen = -1
+        while not self._stop.wait(0.01):
+            late = (time.monotonic() - self._beat_at) * 1000
+            if late > self._watch_ms and self._beats != seen and self._timer.isActive():
+                seen = self._beats
+                if len(self._stacks) < STACKS_KEPT:
+                    self._stacks.append({"late_ms": round(late), "threads": self._threads()})
+
+    def _threads(self) -> dict[str, list[str]]:
+        names = {t.ident: t.name for t in threading.enumerate()}
+        me = threading.get_ident()
+        out = {}
+        for ident, frame in sys._current_frames().items():
+            if ident == me:
+                continue
+            name = "main" if ident == self._main else names.get(ident, str(ident))
+            out[name] = [f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno} {f.name}"
+                         for f in traceback.extract_stack(frame)[-STACK_FRAMES:]]  # fmt: skip
+        return out
 
     def start(self) -> None:
         self.reset()
         self._timer.start()
+        if self._watch_ms is not None and self._watcher is None:
+            self._watcher = threading.Thread(target=self._watch, name="heartbeat-watch", daemon=True)
+            self._watcher.start()
 
     def stop(self) -> None:
         self._timer.stop()
+        self._stop.set()
 
     def reset(self) -> None:
         """A new phase: the gaps so far are forgotten and the next is counted from now."""
         self.gaps.clear()
+        self._stacks = []
         self._last = self._clock.elapsed()
+        self._beat_at = time.monotonic()
 
     def worst(self) -> float:
         """The longest gap (ms) since the last reset; 0 when there was none."""
         return max(self.gaps, default=0.0)
+
+    def stacks(self) -> list[dict]:
+        """What each thread ran when a gap of this phase passed `watch_ms` (the first STACKS_KEPT such gaps)."""
+        return list(self._stacks)

@@ -34,6 +34,7 @@ QUERIES = [
 ]
 
 
+STALL_GOAL_MS = 50  # the event loop's worst stall allowed (issue 18): a longer one is recorded with its stacks
 PASTED_PAPERS = 8  # papers whose five search_quality queries (titles, sentences, typos) are timed too
 
 
@@ -299,7 +300,8 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     # measure the steady state: the annotations above (1 paper in 200) go through the background index
     # writer, and every search first waits for it (so that it sees them)
     window.library.settle_index()  # and any merge of small segments the writer process started
-    heartbeat = Heartbeat()
+    heartbeat = Heartbeat(watch_ms=STALL_GOAL_MS)  # a stall past the goal: every thread's stack, in the JSON
+    stall_stacks: dict[str, list[dict]] = {}
 
     def wait_until(cond, timeout_ms: int = 60000) -> None:
         """Wait in Qt's own event loop, as the app does (the GIL is free while it sleeps); spinning
@@ -336,6 +338,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     wait_until(lambda: window.search_bar.idle)
     load_s = time.perf_counter() - t_load
     load_stall = heartbeat.worst()
+    stall_stacks["load"] = heartbeat.stacks()
     loaded = {"suggestions": suggester.ranking is not None, "topics": len(window.topics_section.topics),
               "map": map_view.data is not None}  # fmt: skip
     loaded_mb = rss_mb(os.getpid())
@@ -410,6 +413,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     window.table.select_row(0)
     wait_until(lambda: False, timeout_ms=500)  # a reader looks at the list before the first key
     typing_stall = heartbeat.worst()
+    stall_stacks["typing"] = heartbeat.stacks()
     peaks["typing"] = high_water_mb(os.getpid())
 
     # triage keys: mark and advance, as a reader does
@@ -419,6 +423,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         app.processEvents()
     wait_until(lambda: window.library.flush_index(0.001))
     triage_stall = heartbeat.worst()
+    stall_stacks["triage"] = heartbeat.stacks()
     peaks["triage"] = high_water_mb(os.getpid())
 
     # scrolling the whole table
@@ -430,6 +435,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         table.viewport().repaint()
         app.processEvents()
     scroll_stall = heartbeat.worst()
+    stall_stacks["scrolling"] = heartbeat.stacks()
     peaks["scrolling"] = high_water_mb(os.getpid())
 
     # recomputing: the suggestions re-ranked and the topics and map computed again (a child process computes
@@ -443,6 +449,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     wait_until(lambda: window.search_bar.idle)
     recompute_s = time.perf_counter() - t_recompute
     recompute_stall = heartbeat.worst()
+    stall_stacks["recompute"] = heartbeat.stacks()
     peaks["recompute"] = high_water_mb(os.getpid())
 
     import_stall = None
@@ -453,6 +460,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         window.start_import([Path(import_file)])
         wait_until(lambda: bool(finished), timeout_ms=900000)
         import_stall = heartbeat.worst()
+        stall_stacks["import"] = heartbeat.stacks()
         peaks["import"] = high_water_mb(os.getpid())
     heartbeat.stop()
     rows = window.table.model.rowCount()
@@ -465,6 +473,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         "keystroke_painted_p95_ms": pct(painted_latencies, 95) * 1000,
         "stall_typing_ms": typing_stall, "stall_triage_ms": triage_stall, "stall_scroll_ms": scroll_stall,
         "stall_import_ms": import_stall, "rows": rows,
+        "stall_stacks": {phase: stacks for phase, stacks in stall_stacks.items() if stacks},
         "stall_load_ms": load_stall, "load_s": load_s, "stall_recompute_ms": recompute_stall,
         "recompute_s": recompute_s, "loaded": loaded, "loaded_mb": round(loaded_mb, 1),
         "tree_peak_mb": tree.stop(), "peak_after_mb": {k: round(v, 1) for k, v in peaks.items()},
