@@ -667,6 +667,32 @@ def test_a_second_view_and_a_view_through_a_proxy_paint_filled_rows(qtbot):
     assert through_proxy.rowAt(0) > 2000 and model.data(model.index(200, TITLE)) is None  # only what was shown
 
 
+def test_a_view_with_no_row_at_its_bottom_fills_a_screenful_not_every_row(qtbot, monkeypatch):
+    """While a view is laid out (after a reset) no row may be found at its bottom: it fills the rows a screen
+    holds, not every row to the end of a large library."""
+
+    class FakeLibrary:
+        read_only = False
+
+        def rows(self, ids):
+            return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
+
+    model = PaperTableModel(FakeLibrary())  # type: ignore[arg-type]
+    model.set_ids(range(5000))
+    view = PaperTableView(model)
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    with qtbot.waitExposed(view):
+        view.show()
+    real = view.rowAt
+    bottom = view.viewport().height() - 1
+    monkeypatch.setattr(view, "rowAt", lambda y: -1 if y == bottom else real(y))
+    model.set_ids(range(5000))  # a reset: nothing filled
+    view.fill_visible()
+    assert model.data(model.index(0, TITLE)) == "Paper 0" and model.data(model.index(5, TITLE)) == "Paper 5"
+    assert model.data(model.index(200, TITLE)) is None and model.data(model.index(4999, TITLE)) is None
+
+
 @pytest.fixture(params=["thread", "child"])
 def import_where(request, monkeypatch):
     """An import on the window's worker thread, and one in a child process (a large file's: see

@@ -248,7 +248,10 @@ class PaperTableView(QTableView):
             return
         model = self.model()
         last = self.rowAt(self.viewport().height() - 1)
-        last = last if last >= 0 else model.rowCount() - 1
+        if last < 0:  # no row at the bottom (the list ends above it, or the view is being laid out): a screenful
+            # at most, not every row to the end of a large library
+            fits = self.viewport().height() // max(1, self.verticalHeader().defaultSectionSize()) + 1
+            last = min(model.rowCount() - 1, first + fits)
         if isinstance(model, PaperTableModel):
             model.fill(first, last)
             return
