@@ -638,17 +638,25 @@ def test_the_window_fills_the_rows_it_paints(qtbot, window):
     assert model.data(model.index(last, TITLE)) == window.library.rows([pid])[pid][0]  # the new order
 
 
+class _NumberedPapers:
+    """A library stand-in whose paper i is titled "Paper i": what the table's rows show, without a store."""
+
+    read_only = False
+
+    def rows(self, ids):
+        return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
+
+
+def _numbered_papers_model(count: int) -> PaperTableModel:
+    model = PaperTableModel(_NumberedPapers())  # type: ignore[arg-type]
+    model.set_ids(range(count))
+    return model
+
+
 def test_a_second_view_and_a_view_through_a_proxy_paint_filled_rows(qtbot):
     """The rows get their items in the view's own paint, not from whoever built the window."""
 
-    class FakeLibrary:
-        read_only = False
-
-        def rows(self, ids):
-            return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
-
-    model = PaperTableModel(FakeLibrary())  # type: ignore[arg-type]
-    model.set_ids(range(5000))
+    model = _numbered_papers_model(5000)
     proxy = QIdentityProxyModel()
     proxy.setSourceModel(model)
     direct, through_proxy = PaperTableView(model), PaperTableView(proxy)
@@ -671,14 +679,7 @@ def test_a_view_with_no_row_at_its_bottom_fills_a_screenful_not_every_row(qtbot,
     """While a view is laid out (after a reset) no row may be found at its bottom: it fills the rows a screen
     holds, not every row to the end of a large library."""
 
-    class FakeLibrary:
-        read_only = False
-
-        def rows(self, ids):
-            return {i: (f"Paper {i}", "V", 2020, "unread", "") for i in ids}
-
-    model = PaperTableModel(FakeLibrary())  # type: ignore[arg-type]
-    model.set_ids(range(5000))
+    model = _numbered_papers_model(5000)
     view = PaperTableView(model)
     qtbot.addWidget(view)
     view.resize(400, 300)
