@@ -910,13 +910,14 @@ def rank_keys(
     can add up to (with `fit`, a word held only in another form costs STEM_ONLY_COST of a missing word)."""
     if not any(stem_only) and not matched:
         return scores
+    best = top_score(scores)
     # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
-    top = 2 * top_score(scores) + 1.0
+    top = 2 * best + 1.0
     if isinstance(scores, ArrayScores) and not matched:  # (closest matches come as a dictionary)
         return minus_each(scores, stem_only, top)
     keys = dict(scores)
     if matched and fit:
-        step = max(scores.values(), default=0.0) / CLOSEST_WORD_SHARE or 1.0
+        step = best / CLOSEST_WORD_SHARE or 1.0
         weights = weights or {}
         for d, count in matched.items():
             keys[d] += step * weights.get(d, count)
