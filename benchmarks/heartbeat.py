@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 import traceback
 
 STACK_FRAMES = 8  # innermost frames kept per thread
@@ -29,8 +28,6 @@ class Heartbeat:
         self._timer = QTimer()
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._beat)
-        self._beats = 0
-        self._beat_at = time.monotonic()
         self._stacks: list[dict] = []
         self._watch_ms = watch_ms
         self._main = threading.get_ident()
@@ -41,16 +38,15 @@ class Heartbeat:
         now = self._clock.elapsed()
         self.gaps.append(now - self._last)
         self._last = now
-        self._beats += 1
-        self._beat_at = time.monotonic()
 
     def _watch(self) -> None:
         assert self._watch_ms is not None
-        seen = -1
+        seen = -1.0  # the last beat whose gap was recorded: once per gap
         while not self._stop.wait(0.01):
-            late = (time.monotonic() - self._beat_at) * 1000
-            if late > self._watch_ms and self._beats != seen and self._timer.isActive():
-                seen = self._beats
+            last = self._last
+            late = self._clock.elapsed() - last
+            if late > self._watch_ms and last != seen and self._timer.isActive():
+                seen = last
                 if len(self._stacks) < STACKS_KEPT:
                     self._stacks.append({"late_ms": round(late), "threads": self._threads()})
 
@@ -82,7 +78,6 @@ class Heartbeat:
         self.gaps.clear()
         self._stacks = []
         self._last = self._clock.elapsed()
-        self._beat_at = time.monotonic()
 
     def worst(self) -> float:
         """The longest gap (ms) since the last reset; 0 when there was none."""
