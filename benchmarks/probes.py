@@ -303,6 +303,11 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     heartbeat = Heartbeat(watch_ms=STALL_GOAL_MS)  # a stall past the goal: every thread's stack, in the JSON
     stall_stacks: dict[str, list[dict]] = {}
 
+    def phase_over(name: str) -> float:
+        """A phase's worst stall, its stacks kept if one passed the goal."""
+        stall_stacks[name] = heartbeat.stacks()
+        return heartbeat.worst()
+
     def wait_until(cond, timeout_ms: int = 60000) -> None:
         """Wait in Qt's own event loop, as the app does (the GIL is free while it sleeps); spinning
         processEvents() here would take the GIL from the search thread and slow what is measured."""
@@ -337,8 +342,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         window.show_tab(0)
     wait_until(lambda: window.search_bar.idle)
     load_s = time.perf_counter() - t_load
-    load_stall = heartbeat.worst()
-    stall_stacks["load"] = heartbeat.stacks()
+    load_stall = phase_over("load")
     loaded = {"suggestions": suggester.ranking is not None, "topics": len(window.topics_section.topics),
               "map": map_view.data is not None}  # fmt: skip
     loaded_mb = rss_mb(os.getpid())
@@ -412,8 +416,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     table.setFocus()
     window.table.select_row(0)
     wait_until(lambda: False, timeout_ms=500)  # a reader looks at the list before the first key
-    typing_stall = heartbeat.worst()
-    stall_stacks["typing"] = heartbeat.stacks()
+    typing_stall = phase_over("typing")
     peaks["typing"] = high_water_mb(os.getpid())
 
     # triage keys: mark and advance, as a reader does
@@ -422,8 +425,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         QTest.keyClick(table, key)
         app.processEvents()
     wait_until(lambda: window.library.flush_index(0.001))
-    triage_stall = heartbeat.worst()
-    stall_stacks["triage"] = heartbeat.stacks()
+    triage_stall = phase_over("triage")
     peaks["triage"] = high_water_mb(os.getpid())
 
     # scrolling the whole table
@@ -434,8 +436,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         bar.setValue(bar.maximum() * i // steps)
         table.viewport().repaint()
         app.processEvents()
-    scroll_stall = heartbeat.worst()
-    stall_stacks["scrolling"] = heartbeat.stacks()
+    scroll_stall = phase_over("scrolling")
     peaks["scrolling"] = high_water_mb(os.getpid())
 
     # recomputing: the suggestions re-ranked and the topics and map computed again (a child process computes
@@ -448,8 +449,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
     wait_until(lambda: ranked() and not topics_bar.running, timeout_ms=1800000)
     wait_until(lambda: window.search_bar.idle)
     recompute_s = time.perf_counter() - t_recompute
-    recompute_stall = heartbeat.worst()
-    stall_stacks["recompute"] = heartbeat.stacks()
+    recompute_stall = phase_over("recompute")
     peaks["recompute"] = high_water_mb(os.getpid())
 
     import_stall = None
@@ -459,8 +459,7 @@ def probe_window(data_dir: str, reps: str, import_file: str = "") -> None:
         window.importFinished.connect(lambda r: finished.append(r))
         window.start_import([Path(import_file)])
         wait_until(lambda: bool(finished), timeout_ms=900000)
-        import_stall = heartbeat.worst()
-        stall_stacks["import"] = heartbeat.stacks()
+        import_stall = phase_over("import")
         peaks["import"] = high_water_mb(os.getpid())
     heartbeat.stop()
     rows = window.table.model.rowCount()
