@@ -545,7 +545,7 @@ class Ranker:
             d = np.array(ids, dtype=np.int64)
             w = np.array(ws, dtype=np.float64)
             if deleted:
-                keep = ~np.isin(d, np.fromiter(deleted, np.int64, len(deleted)))
+                keep = _live(d, deleted)
                 d, w = d[keep], w[keep]
             docs.append(d + offset if offset else d)
             vals.append(w if k is None else k * w / (w + table[lengths[i][d]]))
@@ -816,7 +816,7 @@ class Ranker:
             size = self._counts[i]
             d = np.flatnonzero(np.bincount(all_ids, minlength=size))
             if deleted:
-                d = d[~np.isin(d, np.fromiter(deleted, np.int64, len(deleted)))]
+                d = d[_live(d, deleted)]
             w = np.bincount(all_ids, np.concatenate(ws_parts), minlength=size)[d]
             docs.append(d + offset if offset else d)
             vals.append(k * w / (w + table[lengths[i][d]]))
@@ -1100,6 +1100,12 @@ def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> No
         return
     for d in deleted:
         scores.pop(d + offset, None)
+
+
+def _live(docs: Any, deleted: Collection[int]) -> Any:
+    """Which of a segment's docnums (an array) are not deleted: a mask over them."""
+    np = numpy()
+    return ~np.isin(docs, np.fromiter(deleted, np.int64, len(deleted)))
 
 
 def _joined(docs: list[Any], vals: list[Any]) -> ArrayScores:

@@ -108,9 +108,8 @@ def summed(parts: Sequence[Scores]) -> ArrayScores:
     pairs = [arrays(p) for p in parts]
     docs = np.concatenate([d for d, _ in pairs])
     values = np.concatenate([v for _, v in pairs])
-    size = int(docs.max()) + 1 if len(docs) else 0
-    present = np.flatnonzero(np.bincount(docs, minlength=size))
-    return ArrayScores(present, np.bincount(docs, values, minlength=size)[present])
+    present = np.flatnonzero(np.bincount(docs))
+    return ArrayScores(present, np.bincount(docs, values)[present])
 
 
 def best_of(parts: Sequence[Scores]) -> ArrayScores:
@@ -183,9 +182,10 @@ def scores_of(scores: Scores, docs: Sequence[int]) -> list[float]:
     if not isinstance(scores, ArrayScores):
         return [scores[d] for d in docs]
     np = numpy()
-    at, found = _positions(scores.docs, np.fromiter(docs, np.int64, len(docs)))
+    wanted = np.fromiter(docs, np.int64, len(docs))
+    at, found = _positions(scores.docs, wanted)
     if not found.all():
-        raise KeyError(int(np.fromiter(docs, np.int64, len(docs))[~found][0]))
+        raise KeyError(int(wanted[~found][0]))
     return scores.vals[at].tolist()
 
 
