@@ -119,7 +119,8 @@ _ITEM_ROLES = (
     _ID,
 )
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
-KEEP_FILLED = 1000  # rows whose items are kept; beyond that, rows far from the ones asked for are emptied
+KEEP_FILLED = 300  # rows whose items are kept (a few screenfuls); beyond that, the rows filled longest ago are
+# emptied. New results or a sort empty every filled row in one turn of the event loop (docs/performance-changes.md)
 
 
 class PaperTableModel(QStandardItemModel):
