@@ -945,6 +945,23 @@ def test_marking_renders_only_the_paper_shown_next(qtbot, window):
     assert "Skimmed" in window.detail.toPlainText()
 
 
+def test_an_import_that_leaves_the_paper_shown_alone_does_not_render_it_again(qtbot, window, tmp_path):
+    """After an import the paper shown is read again (a record may have merged into it); unchanged, its
+    HTML is the same and the pane is not laid out anew in the paint that shows the new results."""
+    pid = select_paper(qtbot, window, "BEXA")
+    qtbot.waitUntil(lambda: "Related papers" in window.detail.toPlainText())  # nothing more on its way
+    rendered = renders(window)
+    (tmp_path / "w.json").write_text(json.dumps([{"title": "Wombat burrows", "abstract": "Wombats dig."}]))
+    with qtbot.waitSignal(window.importFinished, timeout=60000):
+        window.start_import([tmp_path / "w.json"])
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 20)
+    qtbot.wait(100)  # the refresh is queued for the next turn of the loop
+    assert rendered == [] and window.detail.paper_id == pid
+    window.library.add_tags([pid], ["burrowing"])  # changed: rendered again, as it now is
+    window.detail.refresh([pid])
+    qtbot.waitUntil(lambda: rendered == [pid] and "burrowing" in window.detail.toPlainText())
+
+
 def test_results_of_a_query_being_typed_render_the_abstract_once_typing_rests(qtbot, window):
     rendered = renders(window)
     window.detail.after_results_ms = 1500  # robust on a slow machine

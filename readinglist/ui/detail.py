@@ -155,6 +155,7 @@ class DetailPane(SafeTextBrowser):
         self._visiting = False  # the current paper is one the table lacks
         self._shown: int | None = None
         self._shown_outside = False
+        self._html = ""  # what setHtml was last given
         self._whole: int | None = None  # the paper whose whole abstract was asked for (Show all)
         self._shown_related: Related | None = None
         self._topic_names: dict[int, str] = {}  # topic id → name, as the window last loaded them
@@ -271,7 +272,7 @@ class DetailPane(SafeTextBrowser):
         self._shown = paper_id
         paper = self._library.paper(paper_id) if paper_id is not None else None
         if paper is None:
-            self.setHtml(empty_html(self.palette(), "Select a paper to read it here."))
+            self._set_html(empty_html(self.palette(), "Select a paper to read it here."))
             self.paperShown.emit(None)
             return
         self._render(paper)
@@ -291,10 +292,21 @@ class DetailPane(SafeTextBrowser):
         whole = self._whole == paper.id
         self.why = self._explain(paper.id) if self._explain is not None else None
         why = (self.why, self._library.papers(self.why.near)) if self.why is not None else None
-        self.setHtml(paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why))
-        if related is not None:
+        html = paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why)
+        shown = self._set_html(html)
+        if shown and related is not None:  # setHtml scrolled to the top: back to where the reader was
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related
+
+    def _set_html(self, html: str) -> bool:
+        """Show this HTML unless it is shown already (returns whether it was set): a paper rendered again
+        unchanged — the current one after an import that did not touch it — would otherwise be laid out
+        anew in the next paint, on top of the new results' (docs/performance-changes.md)."""
+        if html == self._html:
+            return False
+        self._html = html
+        self.setHtml(html)
+        return True
 
     def changeEvent(self, event: QEvent) -> None:
         """Light/dark: the colours are baked into the HTML."""
