@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import pickle
 import threading
 from collections.abc import Callable
@@ -26,7 +27,18 @@ from readinglist.papers import StoreError
 T = TypeVar("T")
 Progress = Callable[[int, int, str], None]
 POLL_SECONDS = 0.1
+# how much nicer than the window a child doing background work runs (the index's writer and indexing workers,
+# the topics, the suggestions' features): on two cores the window's thread gets the CPU first when it wakes
+NICER_BY = 5
 CANCEL_GRACE_SECONDS = 60.0  # after a cancel, the child's roll-back is awaited this long, then it is ended
+
+
+def be_nicer(by: int = NICER_BY) -> None:
+    """Lower this process's priority (called first thing in a child): what the reader waits for, in the
+    window or the command line, goes before background work. A sandbox may refuse: the work runs all the same."""
+    if hasattr(os, "nice"):  # not on Windows
+        with contextlib.suppress(OSError):
+            os.nice(by)
 
 
 class ChildFailed(StoreError):
@@ -42,17 +54,19 @@ def run(
     cancelled: Callable[[], BaseException] | None = None,
     end_on_cancel: bool = False,
     daemon: bool = False,
+    nicer: bool = False,
 ) -> T:
     """`target(*args, progress=…, cancel=…)` in a child process; its result, or its exception raised here.
     If the child does not answer within CANCEL_GRACE_SECONDS of a cancel — at once with `end_on_cancel`
     (work that writes nothing: a computation) — it is ended and `cancelled()` raised (work that writes is
     then rolled back by its death). A `daemon` child is ended when this process exits; it may not start
     processes of its own (an import's index writers), so an import's child is none, and this process's exit
-    waits for it (a cancel makes that short)."""
+    waits for it (a cancel makes that short). A `nicer` child runs at a lower priority (`be_nicer`): work
+    nobody waits for, which must not take the CPU from the window's thread."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     stop = ctx.Event()
-    child = ctx.Process(target=_main, args=(target, args, send, stop), name=name, daemon=daemon)
+    child = ctx.Process(target=_main, args=(target, args, send, stop, nicer), name=name, daemon=daemon)
     child.start()
     send.close()
     asked: float | None = None
@@ -95,8 +109,10 @@ def run(
             child.join(5)
 
 
-def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: Any) -> None:
+def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: Any, nicer: bool = False) -> None:
     """The child: run the work, send its progress, then its result or what it raised."""
+    if nicer:
+        be_nicer()
     try:
 
         def progress(done: int, total: int, message: str) -> None:

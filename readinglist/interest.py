@@ -1110,7 +1110,7 @@ def _run_child(folder: Path, db_path: Path, cancel: threading.Event | None) -> b
 
     try:
         child_process.run(_child_refresh, (str(folder), str(db_path)), cancel=cancel,
-                          name="readinglist-suggestions", end_on_cancel=True, daemon=True)  # fmt: skip
+                          name="readinglist-suggestions", end_on_cancel=True, daemon=True, nicer=True)  # fmt: skip
     except Exception:
         return False
     return True

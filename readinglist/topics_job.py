@@ -84,7 +84,7 @@ def compute(
     try:
         return child_process.run(
             _in_child, (str(db_path), count, seed), progress, cancel,
-            name="readinglist-topics", cancelled=TopicsCancelled, end_on_cancel=True, daemon=True,
+            name="readinglist-topics", cancelled=TopicsCancelled, end_on_cancel=True, daemon=True, nicer=True,
         )  # fmt: skip
     except TopicsCancelled:
         raise

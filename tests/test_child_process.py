@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from readinglist import child_process
-from readinglist.papers import ImportCancelled, ImportFailure
+from readinglist.papers import ImportCancelled, ImportFailure, StoreError
 
 
 def counted(n: int, progress=None, cancel=None) -> list[int]:
@@ -31,6 +31,21 @@ def waiting(progress=None, cancel=None) -> None:
     while not cancel.wait(0.05):
         pass
     raise ImportCancelled("stopped at the next check")
+
+
+def priority(progress=None, cancel=None) -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is POSIX's")
+def test_a_nicer_child_runs_at_a_lower_priority_and_the_caller_does_not():
+    """Background work (topics, the suggestions' features) gives the window's thread the CPU first."""
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    if mine + child_process.NICER_BY > 19:
+        pytest.skip("the tests run too nice for a child to run nicer still")
+    assert child_process.run(priority, (), nicer=True) == mine + child_process.NICER_BY
+    assert child_process.run(priority, ()) == mine  # an import the reader waits for: as the caller
+    assert os.getpriority(os.PRIO_PROCESS, 0) == mine
 
 
 def test_the_work_runs_in_another_process_and_its_progress_comes_back():
@@ -87,3 +102,20 @@ def test_a_library_import_in_a_child_may_start_the_index_writers_processes(tmp_p
         assert len(lib.search("wombat burrows").ids) == BULK_PROCS_MIN_DOCS  # this process's index sees them
     finally:
         lib.close()
+
+
+def test_the_topics_and_the_suggestions_features_are_computed_in_nicer_children(monkeypatch, tmp_path):
+    """Work nobody waits for; an import's child (the reader waits for it) is not made nicer."""
+    from readinglist import interest, topics_job
+
+    asked: list[tuple[str, bool]] = []
+
+    def fake_run(target, args, *rest, name="", nicer=False, **kwargs):
+        asked.append((name, nicer))
+        raise child_process.ChildFailed("not run here")
+
+    monkeypatch.setattr(child_process, "run", fake_run)
+    with pytest.raises(StoreError, match="not run here"):
+        topics_job.compute(tmp_path / "library.db", None, True)
+    interest._run_child(tmp_path, tmp_path / "library.db", None)
+    assert asked == [("readinglist-topics", True), ("readinglist-suggestions", True)]

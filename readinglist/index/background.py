@@ -36,6 +36,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from readinglist.child_process import be_nicer
 from readinglist.index.engine import BULK_PROCS_MIN_DOCS, BULK_PROCS_MIN_DOCS_WINDOW, Index, IndexBusy
 from readinglist.papers import describe_error
 
@@ -515,6 +516,7 @@ def serve(conn: multiprocessing.connection.Connection, index_folder: str, databa
     """The child: apply updates from SQLite to the index, one request at a time. It dies with its parent,
     and a parent gone mid-reply ends it quietly (the parent's own restart catches up from the journal)."""
     die_with_parent(parent)
+    be_nicer()  # an import's merge takes a core for seconds: the window's thread, waking, goes first
     with suppress(BrokenPipeError, EOFError, ConnectionError):
         _serve(conn, index_folder, database)
 

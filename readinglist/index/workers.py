@@ -15,20 +15,20 @@ workers die with the process that started them).
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import multiprocessing.context
-import os
 import queue
 from typing import Any
 
 from whoosh import multiproc
 
+from readinglist import child_process
+
 _SPAWN = multiprocessing.get_context("spawn")
 LIVENESS_S = 1.0  # how often a put to a full job queue, or the wait for a worker's segment, checks the workers
 # how much nicer than the importing process a worker runs: the process preparing the papers goes first, and the
 # workers take the CPU it leaves (see docs/performance-changes.md, session 17)
-NICER_BY = 5
+NICER_BY = child_process.NICER_BY
 
 
 class WorkersStopped(OSError):
@@ -81,9 +81,7 @@ class SpawnedSubWriter(multiproc.SubWriterTask):
     def run(self) -> None:
         from readinglist.index import patches
 
-        if hasattr(os, "nice"):  # not on Windows
-            with contextlib.suppress(OSError):  # a sandbox may refuse it: the worker indexes all the same
-                os.nice(NICER_BY)  # the importing process (and the window's event loop) before the indexing
+        child_process.be_nicer(NICER_BY)  # the importing process (and the window's event loop) before the indexing
         patches.apply()  # the same byte-identical fast paths as the parent, and dying with it
         self._readinglist_lock_fds: list[int] = []  # spawned: it inherited no descriptor of the write lock to close
         super().run()
