@@ -36,9 +36,18 @@ CANCEL_GRACE_SECONDS = 60.0  # after a cancel, the child's roll-back is awaited 
 def be_nicer(by: int = NICER_BY) -> None:
     """Lower this process's priority (called first thing in a child): what the reader waits for, in the
     window or the command line, goes before background work. A sandbox may refuse: the work runs all the same."""
-    if hasattr(os, "nice"):  # not on Windows
-        with contextlib.suppress(OSError):
-            os.nice(by)
+    if not hasattr(os, "nice"):  # not on Windows
+        return
+    with contextlib.suppress(OSError):
+        os.nice(by)
+    # Linux gives each thread its own priority: threads started before this call (numpy's BLAS threads,
+    # started when the target's module was imported) are lowered to it too
+    with contextlib.suppress(OSError):
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        for tid in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError, ValueError):
+                if os.getpriority(os.PRIO_PROCESS, int(tid)) < mine:
+                    os.setpriority(os.PRIO_PROCESS, int(tid), mine)
 
 
 class ChildFailed(StoreError):

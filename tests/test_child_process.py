@@ -48,6 +48,18 @@ def test_a_nicer_child_runs_at_a_lower_priority_and_the_caller_does_not():
     assert os.getpriority(os.PRIO_PROCESS, 0) == mine
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="a thread's own priority is Linux's")
+def test_a_nicer_childs_threads_started_before_it_was_made_nicer_are_nicer_too():
+    """numpy's BLAS threads start when the target's module is imported, before the child lowers its priority."""
+    from tests import nice_probe
+
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    if mine + child_process.NICER_BY > 19:
+        pytest.skip("the tests run too nice for a child to run nicer still")
+    seen = child_process.run(nice_probe.priorities, (), nicer=True)
+    assert len(seen) >= 2 and set(seen) == {mine + child_process.NICER_BY}
+
+
 def test_the_work_runs_in_another_process_and_its_progress_comes_back():
     seen = []
     pid, n = child_process.run(counted, (3,), progress=lambda *a: seen.append(a))
