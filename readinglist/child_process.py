@@ -16,38 +16,18 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import pickle
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from readinglist.papers import StoreError
+from readinglist.priority import be_nicer
 
 T = TypeVar("T")
 Progress = Callable[[int, int, str], None]
 POLL_SECONDS = 0.1
-# how much nicer than the window a child doing background work runs (the index's writer and indexing workers,
-# the topics, the suggestions' features): on two cores the window's thread gets the CPU first when it wakes
-NICER_BY = 5
 CANCEL_GRACE_SECONDS = 60.0  # after a cancel, the child's roll-back is awaited this long, then it is ended
-
-
-def be_nicer(by: int = NICER_BY) -> None:
-    """Lower this process's priority (called first thing in a child): what the reader waits for, in the
-    window or the command line, goes before background work. A sandbox may refuse: the work runs all the same."""
-    if not hasattr(os, "nice"):  # not on Windows
-        return
-    with contextlib.suppress(OSError):
-        os.nice(by)
-    # Linux gives each thread its own priority: threads started before this call (numpy's BLAS threads,
-    # started when the target's module was imported) are lowered to it too
-    with contextlib.suppress(OSError):
-        mine = os.getpriority(os.PRIO_PROCESS, 0)
-        for tid in os.listdir("/proc/self/task"):
-            with contextlib.suppress(OSError, ValueError):
-                if os.getpriority(os.PRIO_PROCESS, int(tid)) < mine:
-                    os.setpriority(os.PRIO_PROCESS, int(tid), mine)
 
 
 class ChildFailed(StoreError):

@@ -10,6 +10,7 @@ import pytest
 
 from readinglist import child_process
 from readinglist.papers import ImportCancelled, ImportFailure, StoreError
+from readinglist.priority import NICER_BY
 
 
 def counted(n: int, progress=None, cancel=None) -> list[int]:
@@ -41,9 +42,9 @@ def priority(progress=None, cancel=None) -> int:
 def test_a_nicer_child_runs_at_a_lower_priority_and_the_caller_does_not():
     """Background work (topics, the suggestions' features) gives the window's thread the CPU first."""
     mine = os.getpriority(os.PRIO_PROCESS, 0)
-    if mine + child_process.NICER_BY > 19:
+    if mine + NICER_BY > 19:
         pytest.skip("the tests run too nice for a child to run nicer still")
-    assert child_process.run(priority, (), nicer=True) == mine + child_process.NICER_BY
+    assert child_process.run(priority, (), nicer=True) == mine + NICER_BY
     assert child_process.run(priority, ()) == mine  # an import the reader waits for: as the caller
     assert os.getpriority(os.PRIO_PROCESS, 0) == mine
 
@@ -54,10 +55,10 @@ def test_a_nicer_childs_threads_started_before_it_was_made_nicer_are_nicer_too()
     from tests import nice_probe
 
     mine = os.getpriority(os.PRIO_PROCESS, 0)
-    if mine + child_process.NICER_BY > 19:
+    if mine + NICER_BY > 19:
         pytest.skip("the tests run too nice for a child to run nicer still")
     seen = child_process.run(nice_probe.priorities, (), nicer=True)
-    assert len(seen) >= 2 and set(seen) == {mine + child_process.NICER_BY}
+    assert len(seen) >= 2 and set(seen) == {mine + NICER_BY}
 
 
 def test_the_work_runs_in_another_process_and_its_progress_comes_back():

@@ -244,7 +244,7 @@ def test_an_imports_workers_run_nicer_than_the_process_feeding_them(lib):
     """The importing process (and the window's event loop) goes first; the workers take the CPU left."""
     import time
 
-    from readinglist.index.workers import NICER_BY
+    from readinglist.priority import NICER_BY
 
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     if mine + NICER_BY > 19:

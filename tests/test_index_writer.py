@@ -52,7 +52,7 @@ def test_updates_are_written_by_another_process(bg_lib):
 @pytest.mark.skipif(not hasattr(os, "getpriority"), reason="niceness is POSIX's")
 def test_the_writer_process_runs_nicer_than_the_window(bg_lib):
     """An import's merge takes a core for seconds: the window's thread, waking, must get the CPU first."""
-    from readinglist.child_process import NICER_BY
+    from readinglist.priority import NICER_BY
 
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     if mine + NICER_BY > 19:

@@ -36,9 +36,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from readinglist.child_process import be_nicer
 from readinglist.index.engine import BULK_PROCS_MIN_DOCS, BULK_PROCS_MIN_DOCS_WINDOW, Index, IndexBusy
 from readinglist.papers import describe_error
+from readinglist.priority import be_nicer
 
 if TYPE_CHECKING:
     from whoosh.writing import SegmentWriter

@@ -6,7 +6,7 @@ copy those pages one by one as the worker runs. A spawned worker is a fresh inte
 Whoosh and the index's modules, so an import's memory is the importing process plus what the workers
 index. Spawning is also what a process with Qt and threads needs (see background.py's writer process).
 
-A worker runs a little nicer than the process that feeds it (NICER_BY): on two cores, the importing process,
+A worker runs a little nicer than the process that feeds it (readinglist.priority): on two cores, the importing process,
 which prepares every paper in turn, and the window's event loop go first; the workers take what CPU is left.
 
 Everything else is Whoosh's MpWriter and SubWriterTask as they are (and patches.py's safety net: the
@@ -22,13 +22,10 @@ from typing import Any
 
 from whoosh import multiproc
 
-from readinglist import child_process
+from readinglist.priority import be_nicer
 
 _SPAWN = multiprocessing.get_context("spawn")
 LIVENESS_S = 1.0  # how often a put to a full job queue, or the wait for a worker's segment, checks the workers
-# how much nicer than the importing process a worker runs: the process preparing the papers goes first, and the
-# workers take the CPU it leaves (see docs/performance-changes.md, session 17)
-NICER_BY = child_process.NICER_BY
 
 
 class WorkersStopped(OSError):
@@ -81,7 +78,7 @@ class SpawnedSubWriter(multiproc.SubWriterTask):
     def run(self) -> None:
         from readinglist.index import patches
 
-        child_process.be_nicer(NICER_BY)  # the importing process (and the window's event loop) before the indexing
+        be_nicer()  # the importing process (and the window's event loop) before the indexing
         patches.apply()  # the same byte-identical fast paths as the parent, and dying with it
         self._readinglist_lock_fds: list[int] = []  # spawned: it inherited no descriptor of the write lock to close
         super().run()
