@@ -56,8 +56,9 @@ SORT_COLUMNS = {
     "priority": "COALESCE(p.priority, 9)",  # 1 first, none last
     "added": "p.id",
     "authors": "lower(p.authors)",
-    "tags": "(SELECT lower(group_concat(t.name, ', ')) FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-    " WHERE pt.paper_id = p.id)",
+    # the tags as the table shows them, in order: a paper tagged "zeta" then "alpha" sorts by "alpha, zeta"
+    "tags": "(SELECT lower(group_concat(name, ', ')) FROM (SELECT t.name FROM paper_tags pt JOIN tags t"
+    " ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE))",
 }
 
 

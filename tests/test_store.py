@@ -271,3 +271,18 @@ def test_migration_0016_drops_the_stored_plain_abstract_and_gives_the_space_back
     backup = sqlite3.connect(tmp_path / "library.before-0016_derived_plain_abstract.db")
     assert "plain_abstract" in {r[1] for r in backup.execute("PRAGMA table_info(papers)")}
     backup.close()
+
+
+def test_the_tags_column_sorts_by_the_tags_in_the_order_shown(lib):
+    """The table shows a paper's tags in order ("alpha, zeta"), whatever order they were added in; sorting by
+    the column follows what is shown, not the order of adding ("zeta, alpha" sorted after "beta")."""
+    store = lib.store
+    a, b, c = store.ordered_ids("added")[:3]
+    store.add_tags([a], ["zeta"])
+    store.add_tags([a], ["alpha"])
+    store.add_tags([b], ["beta"])
+    store.add_tags([c], ["Gamma"])
+    assert store.rows([a])[a].tags == "alpha, zeta"
+    tagged = [i for i in store.ordered_ids("tags") if i in (a, b, c)]
+    assert tagged == [a, b, c]
+    assert [i for i in store.ordered_ids("tags", descending=True) if i in (a, b, c)] == [c, b, a]
