@@ -847,6 +847,14 @@ class Library:
             self._reindex([paper_id])
         return before
 
+    def save_note(self, paper_id: int, note: str, base: str) -> tuple[str, str]:
+        """The window's save of a note it loaded as `base` (see Store.save_note: a note another process changed
+        meanwhile is kept beside it, not overwritten). Returns the note stored before and the one stored now."""
+        before, after = self.store.save_note(paper_id, note, base)
+        if before != after:
+            self._reindex([paper_id])
+        return before, after
+
     def set_citation_key(self, paper_id: int, key: str) -> str:
         """The user's own citation key (unique in the library; StoreError says why not); returns the old one,
         for undo. Keys are otherwise given once and never changed (see citekeys)."""

@@ -1487,6 +1487,27 @@ class Store:
                 self._touch(db, [paper_id])
             return str(row[0])
 
+    def save_note(self, paper_id: int, note: str, base: str) -> tuple[str, str]:
+        """Store `note`, written over the note read as `base`, in one transaction: if the note stored now is
+        neither (another process changed it meanwhile: the command line, a second window), both are kept, the
+        other's after NOTE_SEPARATOR; a note emptied on one side keeps the other's. Returns the note stored
+        before and the one stored now."""
+        with self.transaction() as db:
+            row = db.execute("SELECT note FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no paper {paper_id}")
+            stored = str(row[0])
+            if stored in (base, note) or not stored.strip():
+                new = note
+            elif not note.strip():
+                new = stored
+            else:
+                new = f"{note}{NOTE_SEPARATOR}{stored.strip()}"  # what was typed stays as typed, to the end
+            if new != stored:
+                db.execute("UPDATE papers SET note = ? WHERE id = ?", (new, paper_id))
+                self._touch(db, [paper_id])
+            return stored, new
+
     def citation_keys(self, ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         for chunk in _chunks(list(ids), 900):

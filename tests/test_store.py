@@ -286,3 +286,22 @@ def test_the_tags_column_sorts_by_the_tags_in_the_order_shown(lib):
     tagged = [i for i in store.ordered_ids("tags") if i in (a, b, c)]
     assert tagged == [a, b, c]
     assert [i for i in store.ordered_ids("tags", descending=True) if i in (a, b, c)] == [c, b, a]
+
+
+def test_a_note_saved_over_one_changed_elsewhere_keeps_both(lib):
+    """save_note writes over the note it was given as read: if another process changed the note since, both
+    are kept (the saved one first, as typed); a note emptied on either side keeps the other's."""
+    store = lib.store
+    pid = store.ordered_ids("added")[0]
+    assert store.save_note(pid, "mine", "") == ("", "mine")  # nothing changed meanwhile: written as is
+    assert store.save_note(pid, "mine, more ", "mine") == ("mine", "mine, more ")
+    store.set_note(pid, "theirs")  # the command line, meanwhile
+    assert store.save_note(pid, "mine, more still", "mine, more ") == (
+        "theirs",
+        "mine, more still" + store_mod.NOTE_SEPARATOR + "theirs",
+    )
+    store.set_note(pid, "theirs again")
+    assert store.save_note(pid, "", "whatever was read")[1] == "theirs again"  # emptied here: theirs stays
+    store.set_note(pid, "")
+    assert store.save_note(pid, "mine", "theirs again")[1] == "mine"  # emptied there: mine stays
+    assert store.save_note(pid, "mine", "mine") == ("mine", "mine")  # saved twice: no change

@@ -31,6 +31,7 @@ from readinglist.app import create_main_window
 from readinglist.export import ExportOptions
 from readinglist.library import Library
 from readinglist.papers import Paper
+from readinglist.store import NOTE_SEPARATOR
 from readinglist.ui import import_bar
 from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, TITLE, IdRole, PaperTableModel, SortRole
 from readinglist.ui.paper_table import PaperTableView
@@ -1085,6 +1086,51 @@ def test_the_window_notices_changes_made_by_another_process(qtbot, window, data_
         other.import_files([jsonl])
         qtbot.waitUntil(lambda: window.table.model.rowCount() == 20, timeout=3000)
         assert window.statusLabel.text().startswith("20 papers")
+    finally:
+        other.close()
+
+
+def test_a_note_changed_by_another_process_while_typed_here_keeps_both(qtbot, window, data_dir):
+    """The command line sets a note while the reader types one: the autosave keeps both (the reader's as
+    typed, the other below a rule) and says so, instead of overwriting the command line's; one undo goes back
+    to the command line's note, not past it."""
+    pid = select_paper(qtbot, window, "BEXA")
+    other = Library.open(data_dir)
+    try:
+        editor = window.editors.notesEditor
+        editor.setFocus()
+        qtbot.keyClicks(editor, "typed here")
+        qtbot.waitUntil(lambda: other.paper(pid).note == "typed here", timeout=3000)  # type: ignore[union-attr]
+        qtbot.keyClicks(editor, ", more")
+        other.set_note(pid, "from the command line")
+        with qtbot.waitSignal(window.editors.noteKeptBoth, timeout=3000):
+            window.editors.save_note()
+        kept = "typed here, more" + NOTE_SEPARATOR + "from the command line"
+        assert other.paper(pid).note == kept  # type: ignore[union-attr]
+        assert editor.toPlainText() == kept
+        assert editor.textCursor().position() == len("typed here, more")  # the reader's cursor stays put
+        assert "both versions are kept" in window.notice.label.text()
+        window.actionUndo.trigger()
+        assert other.paper(pid).note == "from the command line"  # type: ignore[union-attr]
+    finally:
+        other.close()
+
+
+def test_a_tag_added_by_another_process_while_tags_are_typed_here_stays(qtbot, window, data_dir):
+    """The tag field applies what the reader changed in it: a tag the command line gave the paper while the
+    field was open is not taken away by Enter."""
+    pid = select_paper(qtbot, window, "BEXA")
+    other = Library.open(data_dir)
+    try:
+        window.editors.focus_tags()
+        qtbot.keyClicks(window.editors.tagEditor, "gui-tag")
+        other.add_tags([pid], ["cli-tag"])
+        qtbot.waitUntil(lambda: "cli-tag" in window.detail.toPlainText(), timeout=3000)
+        assert window.editors.tagEditor.text() == "gui-tag"  # the field being typed in is left alone
+        qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
+        assert sorted(window.library.paper(pid).tags) == ["cli-tag", "gui-tag"]  # type: ignore[union-attr]
+        window.actionUndo.trigger()
+        assert window.library.paper(pid).tags == ["cli-tag"]  # type: ignore[union-attr]
     finally:
         other.close()
 

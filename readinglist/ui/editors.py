@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QTextDocument
+from PySide6.QtGui import QAction, QKeyEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
@@ -66,6 +66,7 @@ class _EnterTakesFirst(QObject):
 class Editors(QWidget):
     tagsApplied = Signal(object, str)  # {paper id: its tags after}, the undo text
     noteEdited = Signal(int, str, str)  # paper id, note before, note after
+    noteKeptBoth = Signal()  # a note saved here had been changed elsewhere meanwhile: both versions kept
     linkClicked = Signal(QUrl)  # in the note's preview
     finished = Signal()  # Enter in the tag editor: the tags are applied, back to the papers
 
@@ -84,6 +85,7 @@ class Editors(QWidget):
         self._read_only = library.read_only
         self._paper: int | None = None  # the paper whose tags and note are in the editors
         self._note_saved = ""
+        self._tags_shown: list[str] = []  # the tags the field was given (what Enter's changes are made to)
         # the states on a row of their own, the priorities beside the tags: one row of both was cut to
         # "Qu…ed" at 1024 px wide
         buttons, tag_row = QHBoxLayout(), QHBoxLayout()
@@ -149,7 +151,7 @@ class Editors(QWidget):
         enabled = paper_id is not None and not self._read_only
         if not self.tagEditor.hasFocus() or paper_id != self._paper:
             common = self._common_tags() if len(self._selection()) > 1 else tags
-            self.tagEditor.setText(", ".join(common))
+            self._set_tags_field(common)
         self.tagEditor.setEnabled(paper_id is not None)
         self.tagEditor.setReadOnly(not enabled)
         if paper_id != self._paper or self.notesEditor.toPlainText() == self._note_saved:
@@ -181,13 +183,18 @@ class Editors(QWidget):
         self.apply_tags()
         self.finished.emit()
 
+    def _set_tags_field(self, tags: list[str]) -> None:
+        """The field shows these tags, and Enter applies what is typed as changes to them (see apply_tags)."""
+        self._tags_shown = list(tags)
+        self.tagEditor.setText(", ".join(tags))
+
     def revert_tags(self) -> None:
         """Esc: what was typed and never applied goes; the field shows the paper's tags again."""
         ids = self._selection()
         if len(ids) > 1:
-            self.tagEditor.setText(", ".join(self._common_tags()))
+            self._set_tags_field(self._common_tags())
         else:
-            self.tagEditor.setText(", ".join(self._library.tags_of(ids).get(ids[0], [])) if ids else "")
+            self._set_tags_field(self._library.tags_of(ids).get(ids[0], []) if ids else [])
 
     def _common_tags(self) -> list[str]:
         tag_map = self._library.tags_of(self._selection())
@@ -199,17 +206,19 @@ class Editors(QWidget):
         return [t for t in first if t in common]
 
     def apply_tags(self) -> None:
-        """Enter: one paper gets the tags typed; several get what was typed added, and what was taken out of
-        their common tags removed."""
+        """Enter: what was typed is applied as changes to the tags the field showed — the tags added, those
+        taken out removed — to one paper or to several (their common tags shown). A tag another process (the
+        command line) gave a paper while the reader typed is not one the reader took out: it stays."""
         ids = self._selection()
         if not ids or self._read_only:
             return
         typed = normalise_tags([self.tagEditor.text()])
         current = self._library.tags_of(ids)
-        if len(ids) == 1:
-            after = {ids[0]: typed}
+        shown = self._tags_shown
+        if len(ids) == 1 and current.get(ids[0]) == shown:
+            after = {ids[0]: typed}  # nothing changed meanwhile: the tags as typed, in the reader's order
         else:
-            removed = set(self._common_tags()) - set(typed)
+            removed = set(shown) - set(typed)
             after = {
                 pid: [t for t in tags if t not in removed] + [t for t in typed if t not in tags]
                 for pid, tags in current.items()
@@ -228,15 +237,41 @@ class Editors(QWidget):
         self._note_timer.start()
 
     def save_note(self) -> None:
-        """Autosave: shortly after the last keystroke, when the current paper changes, and on close."""
+        """Autosave: shortly after the last keystroke, when the current paper changes, and on close. Saved over
+        the note as it was loaded: if another process (the command line) changed it meanwhile, both are kept,
+        its text appended here below a rule, and `noteKeptBoth` says so."""
         self._note_timer.stop()
         pid = self._paper
         text = self.notesEditor.toPlainText()
         if pid is None or self._read_only or text == self._note_saved:
             return
-        before = self._note_saved
-        self._note_saved = text
-        self.noteEdited.emit(pid, before, text)
+        before, after = self._library.save_note(pid, text, self._note_saved)
+        self._note_saved = after
+        if after != text:
+            self._show_kept(text, after)
+        self.noteEdited.emit(pid, before, after)
+
+    def _show_kept(self, typed: str, kept: str) -> None:
+        """The note as stored after keeping both versions: what the reader typed stays as typed, the cursor
+        where it was; the other version is added below (or, when the reader had emptied the note, shown)."""
+        self.notesEditor.blockSignals(True)
+        try:
+            if typed and kept.startswith(typed):
+                mine = self.notesEditor.textCursor()
+                anchor, position = mine.anchor(), mine.position()
+                cursor = QTextCursor(self.notesEditor.document())
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                cursor.insertText(kept[len(typed) :])
+                mine.setPosition(anchor)  # a cursor at the end would have moved past the text added
+                mine.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
+                self.notesEditor.setTextCursor(mine)
+            else:
+                self.notesEditor.setPlainText(kept)
+        finally:
+            self.notesEditor.blockSignals(False)
+        if self.previewToggle.isChecked():
+            self._show_preview(kept)
+        self.noteKeptBoth.emit()
 
     def _show_preview(self, note: str) -> None:
         """The note rendered (markup loads when a preview is first shown, not before the first paint)."""

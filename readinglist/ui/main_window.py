@@ -428,6 +428,11 @@ class MainWindow(QMainWindow):
         detail.navigate.connect(self.go)
         editors.tagsApplied.connect(self._push_tags)
         editors.noteEdited.connect(self._push_note)
+        editors.noteKeptBoth.connect(
+            lambda: self.notice.show_message(
+                "The note was also changed outside this window: both versions are kept, the other below a line.", 15000
+            )
+        )
         editors.linkClicked.connect(detail.open_link)
         editors.finished.connect(lambda: table.view.setFocus())
         self.history.changed.connect(self._history_changed)

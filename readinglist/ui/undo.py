@@ -80,18 +80,22 @@ class SetNoteCommand(PaperCommand):
         self.ids = [paper_id]
 
     def redo(self) -> None:
-        self.library.set_note(self.paper_id, self.after)
+        """Saved over `before` (the first redo finds `after` stored already: the editor saved it): a note
+        another process changed since is kept beside it, as the editor's own saves do."""
+        self.library.save_note(self.paper_id, self.after, self.before)
         self.changed([self.paper_id])
 
     def undo(self) -> None:
-        self.library.set_note(self.paper_id, self.before)
+        self.library.save_note(self.paper_id, self.before, self.after)
         self.changed([self.paper_id])
 
     def id(self) -> int:
         return 7001
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if isinstance(other, SetNoteCommand) and other.paper_id == self.paper_id:
+        """Successive saves of one note are one edit, unless the note changed elsewhere between them: an undo
+        then stops at the other process's version instead of taking it back with the reader's typing."""
+        if isinstance(other, SetNoteCommand) and other.paper_id == self.paper_id and other.before == self.after:
             self.after = other.after
             return True
         return False
