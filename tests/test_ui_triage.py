@@ -295,3 +295,16 @@ def test_read_only_window_cannot_triage_or_save_lists(qtbot, data_dir):
     assert ro.library.search("priority:1").ids == [] and ro.library.smart_lists() == []
     ro.close()
     ro.shutdown()
+
+
+def test_a_saved_list_of_a_query_says_its_papers_are_ranked_by_relevance(qtbot, window, monkeypatch):  # noqa: F811
+    """A list saved from a query shows its papers in rank order, and the line under the search says so (it
+    said "In the order added", the search field being empty once the list is shown)."""
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Language models", True))
+    search(qtbot, window, "language models")
+    ranked = list(window.search_bar.last_result.ids)
+    assert window.order_note.label.text() == "Ranked by relevance"
+    with qtbot.waitSignal(window.searchFinished):
+        window.save_list()
+    assert window.search_bar.text() == "" and list(window.search_bar.last_result.ids) == ranked
+    assert window.order_note.label.text() == "Ranked by relevance"
