@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from readinglist import paths
 from readinglist.heap import return_freed
 from readinglist.papers import (
-    DEFAULT_STATE,
     STATES,
     DuplicatePair,
     ImportCancelled,
@@ -626,16 +625,17 @@ class Library:
         return shared_phrases(texts[paper_id], texts[other_id], self.index.word_frequencies, top=top)
 
     def counts(self) -> dict[str, int]:
-        """Papers in each state, "all" of them, how many are "triaged" (any state but unread), and how many
-        "untriaged" (unread with no priority: the Suggested papers)."""
+        """Papers in each state, "all" of them, how many are "untriaged" (unread with no priority: the
+        Suggested papers) and "triaged" (the rest: marked, or given a priority)."""
         counts = self.store.state_counts()
         counts["all"] = sum(counts[s] for s in STATES)
-        counts["triaged"] = counts["all"] - counts[DEFAULT_STATE]
         counts["untriaged"] = self.store.untriaged_count()  # unread with no priority: what is suggested
+        counts["triaged"] = counts["all"] - counts["untriaged"]
         return counts
 
     def triaged_among(self, ids: Sequence[int]) -> dict[int, str]:
-        """The papers among `ids` (a view's papers) that have been triaged, with their states: what
+        """The papers among `ids` (a view's papers) that have been triaged (marked, or given a priority),
+        with their states: what
         "triaged N of M" counts. It costs the triaged papers and a look-up per id in C, not a query per id."""
         triaged = self.store.triaged_states()
         if len(ids) >= self.store.count():  # every paper (ids are distinct): no look-ups at all

@@ -1334,16 +1334,24 @@ class Store:
         """1–3 (1 first), or None to clear; returns the previous priorities, so the caller can undo."""
         if priority is not None and priority not in PRIORITIES:
             raise StoreError(f"priority {priority!r}: use 1, 2 or 3, or 0 to clear it")
-        with self.transaction() as db:
-            before = self.priorities(ids)
-            db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(priority, i) for i in ids])
-            self._touch(db, ids)
+        self._state_writes += 1  # a priority triages a paper (triaged_states): as for a state, before and after
+        try:
+            with self.transaction() as db:
+                before = self.priorities(ids)
+                db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(priority, i) for i in ids])
+                self._touch(db, ids)
+        finally:
+            self._state_writes += 1
         return before
 
     def restore_priorities(self, priorities: dict[int, int | None]) -> None:
-        with self.transaction() as db:
-            db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(p, i) for i, p in priorities.items()])
-            self._touch(db, list(priorities))
+        self._state_writes += 1
+        try:
+            with self.transaction() as db:
+                db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(p, i) for i, p in priorities.items()])
+                self._touch(db, list(priorities))
+        finally:
+            self._state_writes += 1
 
     def priorities(self, ids: Sequence[int]) -> dict[int, int | None]:
         out: dict[int, int | None] = {}
@@ -1456,16 +1464,21 @@ class Store:
         return dict(ordered)
 
     def triaged_states(self) -> Mapping[int, str]:
-        """Every paper with a state other than unread, and its state: looked up in the state index, so it
-        costs what has been triaged, not the library. Kept (read-only) until states change."""
+        """Every triaged paper — a state other than unread, or a priority (the Suggested papers are the rest:
+        untriaged_count) — and its state: looked up in the state and priority indexes, so it costs what has
+        been triaged, not the library. Kept (read-only) until states or priorities change."""
         key = self._state_key()
         kept = getattr(self._local, "triaged", None)
         if kept is None or kept[0] != key:
             triaged = [s for s in STATES if s != DEFAULT_STATE]
             rows = self.db.execute(
                 f"SELECT id, state FROM papers WHERE state IN ({','.join('?' * len(triaged))})", triaged
-            )
-            kept = self._local.triaged = (key, MappingProxyType(dict(rows.fetchall())))
+            ).fetchall()
+            if self.priority_sql != "NULL":  # unread with a priority, through the priority's partial index
+                rows += self.db.execute(
+                    "SELECT id, state FROM papers WHERE priority IS NOT NULL AND +state = ?", (DEFAULT_STATE,)
+                ).fetchall()
+            kept = self._local.triaged = (key, MappingProxyType(dict(rows)))
         return kept[1]
 
     def count_where(self, state: str | None = None, tag: str | None = None) -> int:

@@ -308,3 +308,17 @@ def test_a_saved_list_of_a_query_says_its_papers_are_ranked_by_relevance(qtbot, 
         window.save_list()
     assert window.search_bar.text() == "" and list(window.search_bar.last_result.ids) == ranked
     assert window.order_note.label.text() == "Ranked by relevance"
+
+
+def test_a_priority_counts_as_triaged_as_the_suggestions_count_it(qtbot, window):  # noqa: F811
+    """Keys 1–3 triage a paper as r, s and q do: "triaged N of M" counts it (the Suggested view and
+    `readinglist suggest` already left it out as triaged), and clearing the priority takes it back."""
+    pid = window.table.model.id_at(0)
+    window.table.select_ids([pid])
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_1)
+    assert window.library.paper(pid).priority == 1  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 1 of 19")
+    assert window.library.counts()["triaged"] == 1 and window.library.counts()["untriaged"] == 18
+    qtbot.keyClick(window.table.view, Qt.Key.Key_0)
+    qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 0 of 19")

@@ -45,7 +45,6 @@ from PySide6.QtWidgets import (
 
 from readinglist.library import Library
 from readinglist.papers import (
-    DEFAULT_STATE,
     PRIORITIES,
     STATE_KEYS,
     STATE_LABELS,
@@ -807,11 +806,12 @@ class MainWindow(QMainWindow):
         self.table.refresh(ids)
         shown = self.table.model.shown(ids)
         if shown:
-            for pid, state in self.library.states(shown).items():
-                if state == DEFAULT_STATE:
-                    self._view_triaged.pop(pid, None)
+            triaged = self.library.triaged_among(shown)  # a state other than unread, or a priority
+            for pid in shown:
+                if pid in triaged:
+                    self._view_triaged[pid] = triaged[pid]
                 else:
-                    self._view_triaged[pid] = state
+                    self._view_triaged.pop(pid, None)
         self.update_counts()
         self.detail.refresh(ids)
         self._list_timer.start()  # the lists are recounted once the marking pauses
