@@ -13,7 +13,9 @@ top 10 is reported for each:
 - one sentence of the abstract, pasted (a sentence of 8–40 words, chosen at random);
 - the title with one letter dropped from its longest word (at a random place);
 - and, for a sample of its own, papers whose whole title a longer title holds ("Latent Dirichlet Allocation",
-  held by "Spatial Latent Dirichlet Allocation"): the exact title, as pasted.
+  held by "Spatial Latent Dirichlet Allocation"): the exact title, as pasted;
+- and, for another, papers whose title has a hyphenated word ("Multi-Task Feature Learning"): the title in
+  lower case with those words joined ("multitask feature learning"), a spelling many papers use.
 
 A result counts as the paper when it is the paper, or a paper the query cannot tell apart from it (for the
 title kinds: the same title, ignoring case and punctuation; for the sentence: an abstract holding the same
@@ -54,7 +56,11 @@ KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
     # a sample of its own: papers whose whole title another paper's longer title holds ("Latent Dirichlet
     # Allocation" in "Spatial Latent Dirichlet Allocation"), their exact title pasted
     "held_title": ("exact title that a longer title holds, pasted", "first", 0.95),
+    # a sample of its own: papers whose title has a hyphenated word ("Multi-Task", "Semi-Supervised"), the title
+    # in lower case with those words written joined ("multitask feature learning"), as many papers spell them
+    "joined_title": ("title with its hyphenated words joined, lower case", "first", 0.90),
 }
+_HYPHENATED = re.compile(r"(?<![\w-])([A-Za-z]{2,})-([A-Za-z]{2,})(?![\w-])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'“])")
 _PUNCT = re.compile(r"[^\w\s]|_")
 
@@ -140,6 +146,25 @@ def held_papers(lib, n: int, seed: int) -> list:
     return lib.papers(held[:n])
 
 
+def joined(title: str) -> str | None:
+    """The title in lower case, its punctuation gone and its hyphenated words written joined ("Multi-Task
+    Feature Learning" → "multitask feature learning"); None if it has no such word (two letters a side at
+    least: "Q-learning" is not spelt "qlearning")."""
+    if not _HYPHENATED.search(title):
+        return None
+    return normal(_HYPHENATED.sub(lambda m: m.group(1) + m.group(2), title))
+
+
+def joined_papers(lib, n: int, seed: int) -> list:
+    """A fixed random sample of papers with an imported title that has a hyphenated word."""
+    ids = sorted(lib.search("").ids)
+    found = []
+    for start in range(0, len(ids), 2000):
+        found += [p.id for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip() and joined(p.title)]
+    random.Random(seed).shuffle(found)
+    return lib.papers(found[:n])
+
+
 def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     """1-based rank of the paper (or of one the query cannot tell from it) among the first ten, else None."""
     top = ids[:10]
@@ -155,12 +180,16 @@ def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     return min(candidates) + 1 if candidates else None
 
 
-def measure(lib, papers: list, seed: int, log, held: list | None = None) -> dict:
+def measure(lib, papers: list, seed: int, log, held: list | None = None, hyphenated: list | None = None) -> dict:
     from readinglist.papers import QueryError
 
     queries = make_queries(papers, seed)
     queries += [{"id": p.id, "uid": p.uid, "title": p.title, "queries": {"held_title": p.title}} for p in held or []]
-    by_id = {p.id: p for p in [*papers, *(held or [])]}
+    queries += [
+        {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"joined_title": joined(p.title)}}
+        for p in hyphenated or []
+    ]
+    by_id = {p.id: p for p in [*papers, *(held or []), *(hyphenated or [])]}
     results: dict[str, dict] = {k: {"n": 0, "first": 0, "top10": 0, "errors": 0, "ms": [], "misses": []} for k in KINDS}
     for item in queries:
         target = by_id[item["id"]]
@@ -267,8 +296,8 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         "",
         f"Measured {run['date']} by `python -m benchmarks.search_quality` (seed {run['seed']}; raw numbers and "
         f"the misses: `benchmarks/results/{json_name}`). A sample of papers with an imported title and an "
-        "abstract, each searched five ways through the library, and a sample of papers whose title a longer "
-        "title holds, by their exact title; a hit is the paper or one the query cannot "
+        "abstract, each searched five ways through the library, a sample of papers whose title a longer "
+        "title holds, by their exact title, and one of titles with a hyphenated word, searched with it joined; a hit is the paper or one the query cannot "
         "tell from it (same title; same sentence). Search times are from the same process, one search after "
         "another, on a shared 2-core machine: compare them only within a row.",
     ]
@@ -324,8 +353,10 @@ def main() -> int:
         try:
             papers = sample_papers(lib, sample, args.seed)
             held = held_papers(lib, sample, args.seed)
-            log(f"{corpus.name}: {len(papers)} papers sampled, and {len(held)} whose title a longer one holds")
-            kinds = measure(lib, papers, args.seed, log, held)
+            hyphenated = joined_papers(lib, sample, args.seed)
+            log(f"{corpus.name}: {len(papers)} papers sampled, {len(held)} whose title a longer one holds, "
+                f"{len(hyphenated)} with a hyphenated word in the title")  # fmt: skip
+            kinds = measure(lib, papers, args.seed, log, held, hyphenated)
             run["corpora"].append(
                 {"corpus": corpus.name, "papers": lib.counts()["all"], "sample": len(papers), "kinds": kinds}
             )

@@ -673,3 +673,33 @@ def test_a_typed_slip_that_a_title_misspells_too_is_offered_the_common_word(tmp_
         assert lib.search("pegasos solver").correction is None
     finally:
         lib.close()
+
+
+COMPOUNDS = [
+    {"title": "Multi-Task Feature Learning", "abstract": "Features shared by related tasks, learnt jointly."},
+    {"title": "Multitask learning with kernels", "abstract": "One kernel for every task at once."},
+    {"title": "Tasks done many times", "abstract": "A multi step procedure; each task runs again."},
+    {"title": "Semi-supervised clustering", "abstract": "A few labels guide the clusters."},
+    *[
+        {"title": f"Multi filler {i}", "abstract": f"Multi armed bandits, task {i}, supervised learning, networks."}
+        for i in range(6)
+    ],
+    {"title": "Wiring", "abstract": "The net works as a sieve, though the networks differ."},
+]
+
+
+def test_a_word_typed_joined_finds_it_hyphenated_and_the_other_way_round(tmp_path):
+    """ "multitask" and "multi-task" are one term spelt two ways, which papers use about equally: each finds
+    both ("multi-task" in the index is two words, one after the other); a common word is not split into two
+    ("networks" is no "net works")."""
+    lib = library_of(tmp_path, COMPOUNDS, "compounds")
+    try:
+        both = {"Multi-Task Feature Learning", "Multitask learning with kernels"}
+        assert set(titles(lib, "multitask")) == both  # not "a multi step procedure … task"
+        assert both <= set(titles(lib, "multi-task"))
+        assert titles(lib, "multitask feature learning")[0] == "Multi-Task Feature Learning"
+        assert titles(lib, "semisupervised") == ["Semi-supervised clustering"]
+        assert "Wiring" in titles(lib, "networks") and titles(lib, "networks").count("Wiring") == 1
+        assert set(titles(lib, "networks")) == {"Wiring", *(f"Multi filler {i}" for i in range(6))}
+    finally:
+        lib.close()

@@ -54,6 +54,7 @@ from readinglist.index.query import (
     typed_acronyms,
     typed_prefixes,
     with_acronyms,
+    with_compounds,
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
@@ -574,7 +575,7 @@ class Index:
     ) -> SearchResult:  # fmt: skip
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
-        resolved = resolve(q, vocabulary)
+        resolved = with_compounds(resolve(q, vocabulary), vocabulary, text)  # "multitask" is "multi-task" too
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
         typed = self._typed_words(resolved)
@@ -604,7 +605,7 @@ class Index:
         if not found and (len(words) > 1 or corrections):
             used, used_words, used_required, used_excluded = resolved, words, required, excluded
             if corrections:
-                used = resolve(q, vocabulary, corrections)
+                used = with_compounds(resolve(q, vocabulary, corrections), vocabulary, text)
                 used_words, used_required, used_excluded = split_words(used)
             # a correction of the same stem (vocabulary.stem_slip) matches what the word typed matched; the
             # best fit too, unless a misspelt word was corrected: that query is of a paper's words as written
@@ -612,7 +613,7 @@ class Index:
             fit = same
             if fit:  # a word matches its derivations too, weighing less (Stemmed.related): then a paper may
                 # have every word after all
-                used = resolve(q, vocabulary, corrections or None, related=True)
+                used = with_compounds(resolve(q, vocabulary, corrections or None, related=True), vocabulary, text)
                 used_words, used_required, used_excluded = split_words(used)
             # an acronym of the title pasted may be spelt out in its paper's abstract, or the other way round
             acronyms = with_acronyms(used, vocabulary, text)

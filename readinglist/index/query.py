@@ -187,6 +187,84 @@ def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Qu
     return q if out == parts else query.And(out)
 
 
+COMPOUND_FIELDS = ("title", "abstract")  # where a word written joined, hyphenated or apart is looked for
+COMPOUND_PART = 3  # letters each part of a joined word has at least ("multi|task", "semi|supervised", not "a|part")
+_HYPHENATED_RE = re.compile(r"(?<![\w-])([A-Za-z]+)-([A-Za-z]+)(?![\w-])")
+
+
+def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Query:
+    """The resolved query `q` with its compound words made Alternatives: a word typed joined ("multitask",
+    "semisupervised") matches it hyphenated or written apart in a title or abstract ("multi-task", "semi
+    supervised": the index holds those as two words, one after the other), and a hyphenated word typed
+    ("multi-task") matches it joined too, as one word — the spellings of one term, which papers use about
+    equally. A part is split only where both halves are words of the library's abstracts."""
+    parts = top_level(q)
+    out: list[query.Query] = list(parts)
+    hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)} if "-" in text else set()
+    for i, part in enumerate(parts):
+        pair = _pair(part) if hyphenated else None
+        if pair is not None and pair in hyphenated:  # "multi-task": both words in a field, or "multitask"
+            joined = _joined(pair[0] + pair[1], vocabulary)
+            if joined is not None:
+                out[i] = Alternatives([part, joined])
+            continue
+        word = _plain_word(part)
+        if word is not None and word.isalpha() and len(word) >= 2 * COMPOUND_PART:
+            apart = _apart(word, vocabulary)
+            if apart is not None:
+                out[i] = Alternatives([part, apart])
+    if out == parts:
+        return q
+    return out[0] if len(out) == 1 else query.And(out)
+
+
+def _pair(part: query.Query) -> tuple[str, str] | None:
+    """The two words of a hyphenated word as the parser reads it (in each field, both words: an Or of Ands
+    of two words), or None."""
+    if type(part) not in (query.Or, query.DefaultOr) or part.boost != 1.0:
+        return None
+    pairs = set()
+    for sub in part.subqueries:
+        if type(sub) is query.And and len(sub.subqueries) == 2:
+            texts = tuple(getattr(leaf, "text", None) for leaf in sub.subqueries)
+            if not all(isinstance(t, str) and t.isalpha() for t in texts):
+                return None
+            pairs.add(texts)
+        elif not (type(sub) is query.Term and sub.fieldname == "tags"):  # a tag is a whole "multi task"
+            return None
+    return pairs.pop() if len(pairs) == 1 else None  # type: ignore[return-value]
+
+
+def _joined(word: str, vocabulary: Vocabulary) -> query.Query | None:
+    """The word as one, every form of its stem, in the title and abstract; None if no paper has it."""
+    stemmed: list[query.Query] = []
+    for fieldname in COMPOUND_FIELDS:
+        forms, exact = vocabulary.forms(fieldname, word)
+        if forms:
+            stemmed.append(Stemmed(fieldname, word, forms, exact))
+    return query.Or(stemmed) if stemmed else None
+
+
+def _apart(word: str, vocabulary: Vocabulary) -> query.Query | None:
+    """The word as two words of the library's abstracts one after the other, a phrase in the title or the
+    abstract ("multitask" → "multi task"); None when no split has both halves in the library's titles or
+    abstracts. Only a word
+    rarer than each half is a compound of them ("multitask": 25 papers, "multi" and "task" hundreds); a
+    common word is a word ("networks" is no "net works", "however" no "how ever"), and its search pays for
+    no phrase."""
+
+    def papers(w: str) -> int:
+        return max(vocabulary.forms(fieldname, w)[0].get(w.encode(), 0) for fieldname in COMPOUND_FIELDS)
+
+    own = papers(word)
+    phrases: list[query.Query] = []
+    for k in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
+        head, tail = word[:k], word[k:]
+        if papers(head) > own and papers(tail) > own:
+            phrases += [ExactPhrase(fieldname, [head, tail]) for fieldname in COMPOUND_FIELDS]
+    return query.Or(phrases) if phrases else None
+
+
 def typed_acronyms(text: str) -> frozenset[str]:
     """The acronyms typed as acronyms (in capitals: "MDPs", not "mdps"), by their acronym_key: what a query
     means beyond its folded words (a search's result is cached by both)."""
