@@ -297,9 +297,10 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         f"Measured {run['date']} by `python -m benchmarks.search_quality` (seed {run['seed']}; raw numbers and "
         f"the misses: `benchmarks/results/{json_name}`). A sample of papers with an imported title and an "
         "abstract, each searched five ways through the library, a sample of papers whose title a longer "
-        "title holds, by their exact title, and one of titles with a hyphenated word, searched with it joined; a hit is the paper or one the query cannot "
-        "tell from it (same title; same sentence). Search times are from the same process, one search after "
-        "another, on a shared 2-core machine: compare them only within a row.",
+        "title holds, by their exact title, and one of titles with a hyphenated word, searched with it "
+        "joined; a hit is the paper or one the query cannot tell from it (same title; same sentence). Search "
+        "times are from the same process, one search after another, on a shared 2-core machine: compare them "
+        "only within a row.",
     ]
     if baseline:
         label = baseline.get("label") or "before: the baseline"
