@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 KNOWN_FIELDS = {"title", "abstract", "authors", "author", "tags", "tag", "note", "venue", "year", "state", "priority"}
 FIELDS_HELP = "title, abstract, author, tag, note, venue, year, state, priority, topic"
 PRIORITY_VALUES = (*(str(p) for p in PRIORITIES), NO_PRIORITY)
+# a plain word found among a paper's authors weighs this much more than in its abstract (a title's words weigh
+# TITLE_BOOST): a surname typed finds that person's papers before the papers that cite them ("Bengio et al."
+# in an abstract); measured in docs/performance-changes.md, session 21
+AUTHORS_BOOST = 2.0
 FUZZY_PREFIX = 3  # fuzzy terms keep their first letters: a typo'd word then expands over few words
 MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word matches, slowly
 RELATED_WEIGHT = 0.35  # a derived stem's form (Stemmed.related) counts as this much of an occurrence
@@ -435,7 +439,9 @@ def split_topics(text: str) -> tuple[str, list[tuple[str, bool]]]:
 
 
 def make_parser(schema: Schema) -> qparser.QueryParser:
-    parser = qparser.MultifieldParser(TEXT_FIELDS, schema, group=qparser.AndGroup, phraseclass=ExactPhrase)
+    parser = qparser.MultifieldParser(
+        TEXT_FIELDS, schema, group=qparser.AndGroup, phraseclass=ExactPhrase, fieldboosts={"authors": AUTHORS_BOOST}
+    )
     parser.add_plugin(qparser.FuzzyTermPlugin())
     parser.add_plugin(qparser.GtLtPlugin())
     parser.add_plugin(qparser.FieldAliasPlugin({"authors": ["author"], "tags": ["tag"]}))
