@@ -709,12 +709,16 @@ def test_a_surname_typed_finds_that_persons_papers_before_papers_that_cite_them(
     """A name among a paper's authors weighs more than the same name in an abstract ("as Bengio et al.
     showed"): typing a surname lists that person's papers first."""
     rows = [
-        {"title": "Citing work", "authors": ["Carl Other"], "abstract": "As Bengio et al. showed, depth helps; we compare schedules."},
+        {
+            "title": "Citing work",
+            "authors": ["Carl Other"],
+            "abstract": "As Bengio et al. showed, depth helps; we compare schedules.",
+        },
         {
             "title": "Greedy layer-wise training",
             "authors": ["Yoshua Bengio", "Pascal Lamblin", "Dan Popovici", "Hugo Larochelle"],
             "abstract": "Deep networks trained greedily, layer by layer, with unsupervised pre-training of each layer.",
-        },  # fmt: skip
+        },
         *[{"title": f"Filler {i}", "authors": ["Filler Author"], "abstract": "Layers of a network."} for i in range(8)],
     ]
     lib = library_of(tmp_path, rows, "authors")
