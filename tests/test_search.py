@@ -699,6 +699,8 @@ def test_a_word_typed_joined_finds_it_hyphenated_and_the_other_way_round(tmp_pat
         assert both <= set(titles(lib, "multi-task"))
         assert titles(lib, "multitask feature learning")[0] == "Multi-Task Feature Learning"
         assert titles(lib, "semisupervised") == ["Semi-supervised clustering"]
+        typing = lib.search("multitask featu", typing=True)  # the last word read as the start of one
+        assert not typing.partial and lib.papers(typing.ids)[0].title == "Multi-Task Feature Learning"
         assert "Wiring" in titles(lib, "networks") and titles(lib, "networks").count("Wiring") == 1
         assert set(titles(lib, "networks")) == {"Wiring", *(f"Multi filler {i}" for i in range(6))}
     finally:

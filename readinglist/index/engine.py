@@ -768,7 +768,7 @@ class Index:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
-        return widened, resolve(widened, self._vocabulary), folded[0]
+        return widened, with_compounds(resolve(widened, self._vocabulary), self._vocabulary, text), folded[0]
 
     def _begins_more(self, folded: str) -> bool:
         """Whether the words `folded` begins are far more frequent in the abstracts than its own stem's forms
