@@ -728,3 +728,21 @@ def test_a_surname_typed_finds_that_persons_papers_before_papers_that_cite_them(
         assert titles(lib, "bengio") == ["Greedy layer-wise training", "Citing work"]
     finally:
         lib.close()
+
+
+def test_a_year_filter_says_what_it_takes_and_reads_a_range_either_way(tmp_path):
+    """year:abc or a year half typed is an error that says what year: takes (it found nothing, silently); a
+    range typed the other way round is the same years."""
+    rows = [{"title": f"Paper {y}", "abstract": f"Written in {y}.", "year": y} for y in (2014, 2016, 2018, 2020)]
+    lib = library_of(tmp_path, rows, "years")
+    try:
+        for wrong in ("year:abc", "year:20", "bandit year:"):
+            with pytest.raises(QueryError, match=r"use a year \(year:2024\), a range"):
+                lib.search(wrong)
+        assert (
+            set(titles(lib, "year:2019..2015")) == set(titles(lib, "year:2015..2019")) == {"Paper 2016", "Paper 2018"}
+        )
+        assert titles(lib, "year:>=2018") and set(titles(lib, "year:>=2018")) == {"Paper 2018", "Paper 2020"}
+        lib.search("We found, in year: the second, that papers were written")  # pasted text: no error raised
+    finally:
+        lib.close()

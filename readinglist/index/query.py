@@ -345,7 +345,7 @@ _VALUE_RE = re.compile(r"(?<![\w\\])(?:state|priority):\w+")
 def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
     balanced; punctuation of pasted text that Whoosh would read as syntax made plain."""
-    text = _RANGE_RE.sub(lambda m: "year:[" + " ".join(x for x in (m.group(1), "TO", m.group(2)) if x) + "]", text)
+    text = _RANGE_RE.sub(_year_range, text)
     if "~" in text:
         text = _FUZZY_RE.sub(_fuzzy, text)
     if "?" in text:
@@ -375,6 +375,13 @@ def preprocess(text: str) -> str:
     for state in re.finditer(r"\bstate:(\S+)", outside, re.IGNORECASE):
         if state.group(1).lower().strip('"()') not in STATES:
             raise QueryError(f"state:{state.group(1)} — use " + ", ".join(f"state:{s}" for s in STATES))
+    if not pasted:  # (in a pasted sentence "year: the …" is text)
+        for year in re.finditer(r"\byear:(\S*)", outside, re.IGNORECASE):
+            if not _YEAR_VALUE_RE.match(year.group(1)):
+                raise QueryError(
+                    f"year:{year.group(1)} — use a year (year:2024), a range (year:2019..2024) or a comparison "
+                    "(year:>=2020)"
+                )
     for priority in re.finditer(r"\bpriority:(\S+)", outside, re.IGNORECASE):
         if priority.group(1).lower().strip('"()') not in PRIORITY_VALUES:
             raise QueryError(f"priority:{priority.group(1)} — use priority:1, priority:2, priority:3 or priority:none")
@@ -387,6 +394,18 @@ def preprocess(text: str) -> str:
 
     # and so are states and priorities (state:Read)
     return _VALUE_RE.sub(lambda m: m.group(0).lower(), _FIELD_RE.sub(field, text))
+
+
+_YEAR_VALUE_RE = re.compile(r"(?:[<>]=?)?\d{4}\b|\[")  # a year, a comparison, or a range made one by _year_range
+
+
+def _year_range(m: re.Match[str]) -> str:
+    """year:2019..2024 (either end may be left open) in Whoosh's syntax; the ends in order, whichever was typed
+    first (year:2024..2019 is the same five years)."""
+    low, high = m.group(1), m.group(2)
+    if low and high and int(low) > int(high):
+        low, high = high, low
+    return "year:[" + " ".join(x for x in (low, "TO", high) if x) + "]"
 
 
 def _fuzzy(m: re.Match[str]) -> str:
