@@ -847,10 +847,10 @@ class Library:
             self._reindex([paper_id])
         return before
 
-    def save_note(self, paper_id: int, note: str, base: str) -> tuple[str, str]:
+    def save_note(self, paper_id: int, note: str, base: str, keep_both: bool = True) -> tuple[str, str]:
         """The window's save of a note it loaded as `base` (see Store.save_note: a note another process changed
         meanwhile is kept beside it, not overwritten). Returns the note stored before and the one stored now."""
-        before, after = self.store.save_note(paper_id, note, base)
+        before, after = self.store.save_note(paper_id, note, base, keep_both)
         if before != after:
             self._reindex([paper_id])
         return before, after

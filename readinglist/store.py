@@ -1500,17 +1500,22 @@ class Store:
                 self._touch(db, [paper_id])
             return str(row[0])
 
-    def save_note(self, paper_id: int, note: str, base: str) -> tuple[str, str]:
+    def save_note(self, paper_id: int, note: str, base: str, keep_both: bool = True) -> tuple[str, str]:
         """Store `note`, written over the note read as `base`, in one transaction: if the note stored now is
         neither (another process changed it meanwhile: the command line, a second window), both are kept, the
-        other's after NOTE_SEPARATOR; a note emptied on one side keeps the other's. Returns the note stored
-        before and the one stored now."""
+        other's after NOTE_SEPARATOR; a note emptied on one side keeps the other's. Without `keep_both` (an
+        undo or a redo) such a note is left as it is: the step it would take back or do again is not what is
+        stored. Returns the note stored before and the one stored now."""
         with self.transaction() as db:
             row = db.execute("SELECT note FROM papers WHERE id = ?", (paper_id,)).fetchone()
             if row is None:
                 raise StoreError(f"no paper {paper_id}")
             stored = str(row[0])
-            if stored in (base, note) or not stored.strip():
+            if stored in (base, note):
+                new = note
+            elif not keep_both:
+                new = stored
+            elif not stored.strip():
                 new = note
             elif not note.strip():
                 new = stored

@@ -305,3 +305,14 @@ def test_a_note_saved_over_one_changed_elsewhere_keeps_both(lib):
     store.set_note(pid, "")
     assert store.save_note(pid, "mine", "theirs again")[1] == "mine"  # emptied there: mine stays
     assert store.save_note(pid, "mine", "mine") == ("mine", "mine")  # saved twice: no change
+
+
+def test_an_undo_of_a_note_leaves_one_changed_elsewhere_as_it_is(lib):
+    """keep_both=False (an undo or a redo): the step is taken only over the note it expects; a note another
+    process changed since is left alone, neither overwritten nor merged again."""
+    store = lib.store
+    pid = store.ordered_ids("added")[0]
+    store.save_note(pid, "mine", "")
+    assert store.save_note(pid, "", "mine", keep_both=False) == ("mine", "")  # as expected: taken back
+    store.set_note(pid, "theirs")
+    assert store.save_note(pid, "mine", "", keep_both=False) == ("theirs", "theirs")

@@ -1112,6 +1112,13 @@ def test_a_note_changed_by_another_process_while_typed_here_keeps_both(qtbot, wi
         assert "both versions are kept" in window.notice.label.text()
         window.actionUndo.trigger()
         assert other.paper(pid).note == "from the command line"  # type: ignore[union-attr]
+        for _ in range(2):  # undo and redo repeated: the steps are taken back and done again, never merged anew
+            window.actionUndo.trigger()  # "typed here" was replaced by the command line's: nothing to take back
+            assert other.paper(pid).note == "from the command line"  # type: ignore[union-attr]
+            window.actionRedo.trigger()
+            window.actionRedo.trigger()
+            assert other.paper(pid).note == kept  # type: ignore[union-attr]
+            window.actionUndo.trigger()
     finally:
         other.close()
 
@@ -1131,6 +1138,13 @@ def test_a_tag_added_by_another_process_while_tags_are_typed_here_stays(qtbot, w
         assert sorted(window.library.paper(pid).tags) == ["cli-tag", "gui-tag"]  # type: ignore[union-attr]
         window.actionUndo.trigger()
         assert window.library.paper(pid).tags == ["cli-tag"]  # type: ignore[union-attr]
+        window.editors.focus_tags()  # the field shows "cli-tag" (Esc: the paper's tags); the command line takes
+        window.editors.revert_tags()  # it away meanwhile
+        assert window.editors.tagEditor.text() == "cli-tag"
+        qtbot.keyClicks(window.editors.tagEditor, ", more")
+        other.remove_tags([pid], ["cli-tag"])
+        qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
+        assert window.library.paper(pid).tags == ["more"]  # type: ignore[union-attr]  # not put back
     finally:
         other.close()
 

@@ -66,7 +66,9 @@ class _EnterTakesFirst(QObject):
 class Editors(QWidget):
     tagsApplied = Signal(object, str)  # {paper id: its tags after}, the undo text
     noteEdited = Signal(int, str, str)  # paper id, note before, note after
-    noteKeptBoth = Signal()  # a note saved here had been changed elsewhere meanwhile: both versions kept
+    # a note saved here had been changed elsewhere meanwhile: both versions kept (False: the reader had emptied
+    # it, and the other version is what stays)
+    noteKeptBoth = Signal(bool)
     linkClicked = Signal(QUrl)  # in the note's preview
     finished = Signal()  # Enter in the tag editor: the tags are applied, back to the papers
 
@@ -219,8 +221,9 @@ class Editors(QWidget):
             after = {ids[0]: typed}  # nothing changed meanwhile: the tags as typed, in the reader's order
         else:
             removed = set(shown) - set(typed)
+            added = [t for t in typed if t not in shown]  # a tag shown and kept, removed elsewhere, stays removed
             after = {
-                pid: [t for t in tags if t not in removed] + [t for t in typed if t not in tags]
+                pid: [t for t in tags if t not in removed] + [t for t in added if t not in tags]
                 for pid, tags in current.items()
             }
         if all(after[pid] == current.get(pid) for pid in after):
@@ -249,7 +252,8 @@ class Editors(QWidget):
         self._note_saved = after
         if after != text:
             self._show_kept(text, after)
-        self.noteEdited.emit(pid, before, after)
+        if after != before:  # (a note the reader emptied, changed elsewhere meanwhile, stays: no step to undo)
+            self.noteEdited.emit(pid, before, after)
 
     def _show_kept(self, typed: str, kept: str) -> None:
         """The note as stored after keeping both versions: what the reader typed stays as typed, the cursor
@@ -271,7 +275,7 @@ class Editors(QWidget):
             self.notesEditor.blockSignals(False)
         if self.previewToggle.isChecked():
             self._show_preview(kept)
-        self.noteKeptBoth.emit()
+        self.noteKeptBoth.emit(bool(typed.strip()))
 
     def _show_preview(self, note: str) -> None:
         """The note rendered (markup loads when a preview is first shown, not before the first paint)."""

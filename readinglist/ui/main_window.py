@@ -428,8 +428,11 @@ class MainWindow(QMainWindow):
         editors.tagsApplied.connect(self._push_tags)
         editors.noteEdited.connect(self._push_note)
         editors.noteKeptBoth.connect(
-            lambda: self.notice.show_message(
-                "The note was also changed outside this window: both versions are kept, the other below a line.", 15000
+            lambda both: self.notice.show_message(
+                "The note was also changed outside this window: both versions are kept, the other below a line."
+                if both
+                else "The note was changed outside this window: that version is kept.",
+                15000,
             )
         )
         editors.linkClicked.connect(detail.open_link)

@@ -80,13 +80,14 @@ class SetNoteCommand(PaperCommand):
         self.ids = [paper_id]
 
     def redo(self) -> None:
-        """Saved over `before` (the first redo finds `after` stored already: the editor saved it): a note
-        another process changed since is kept beside it, as the editor's own saves do."""
-        self.library.save_note(self.paper_id, self.after, self.before)
+        """`after` over `before` (the first redo finds `after` stored already: the editor saved it); a note
+        another process changed since is left as it is, not overwritten (nor merged again: undo and redo
+        repeated would grow it)."""
+        self.library.save_note(self.paper_id, self.after, self.before, keep_both=False)
         self.changed([self.paper_id])
 
     def undo(self) -> None:
-        self.library.save_note(self.paper_id, self.before, self.after)
+        self.library.save_note(self.paper_id, self.before, self.after, keep_both=False)
         self.changed([self.paper_id])
 
     def id(self) -> int:
