@@ -31,7 +31,8 @@ STATE_HINTS = {  # what each state means, where a tooltip or a help text says it
 STATE_MARKS = {"unread": " ", "queued": ">", "skimmed": "~", "read": "x", "skipped": "-"}
 STATE_KEYS = {"read": "R", "skimmed": "S", "unread": "U", "queued": "Q", "skipped": "X"}  # the window's shortcuts
 DEFAULT_STATE = "unread"
-TRIAGED_STATES = tuple(s for s in STATES if s != DEFAULT_STATE)  # "triaged N of M": a decision was made
+# the states a decision was made in (a priority is one too: "triaged N of M" counts both, Store.triaged_states)
+TRIAGED_STATES = tuple(s for s in STATES if s != DEFAULT_STATE)
 REPORT_ORDER = ("read", "skimmed", "queued", "unread", "skipped")  # a reading list starts with what was read
 
 PRIORITIES = (1, 2, 3)  # 1 first; a paper without a priority has None (0 clears it where a number is typed)

@@ -50,6 +50,7 @@ from readinglist.index.query import (
     make_parser,
     parse,
     resolve,
+    spelt_otherwise,
     top_level,
     typed_acronyms,
     typed_prefixes,
@@ -605,7 +606,7 @@ class Index:
         if not found and (len(words) > 1 or corrections):
             used, used_words, used_required, used_excluded = resolved, words, required, excluded
             if corrections:
-                used = with_compounds(resolve(q, vocabulary, corrections), vocabulary, text)
+                used = resolve(q, vocabulary, corrections)
                 used_words, used_required, used_excluded = split_words(used)
             # a correction of the same stem (vocabulary.stem_slip) matches what the word typed matched; the
             # best fit too, unless a misspelt word was corrected: that query is of a paper's words as written
@@ -613,7 +614,7 @@ class Index:
             fit = same
             if fit:  # a word matches its derivations too, weighing less (Stemmed.related): then a paper may
                 # have every word after all
-                used = with_compounds(resolve(q, vocabulary, corrections or None, related=True), vocabulary, text)
+                used = resolve(q, vocabulary, corrections or None, related=True)
                 used_words, used_required, used_excluded = split_words(used)
             # an acronym of the title pasted may be spelt out in its paper's abstract, or the other way round
             acronyms = with_acronyms(used, vocabulary, text)
@@ -669,6 +670,7 @@ class Index:
             top = ranked(keys, limit, tie)
             ids = list(map((self._pids or []).__getitem__, top))
             scores_list = scores_of(found, top)
+        otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
         return SearchResult(
             ids,
             scores_list,
@@ -679,7 +681,11 @@ class Index:
             word_count=len(words),
             correction=correction,
             corrections=corrections,
-            unknown=[w for w, f in typed.items() if f == 0 and w not in corrections],
+            unknown=[
+                w
+                for w, f in typed.items()
+                if f == 0 and w not in corrections and not ranker.estimate(otherwise.get(w, query.NullQuery))
+            ],
             notes=notes,
             started=started_word,
         )

@@ -135,6 +135,12 @@ class Alternatives(query.Or):
     other words' worth stays as it was; see ranking.Ranker._partial)."""
 
 
+class Compound(Alternatives):
+    """A compound word and its other spelling (`with_compounds`): evaluated as Alternatives, but the papers it
+    may match are both spellings' (Ranker._estimate), so that a rare spelling whose other is two common words
+    is looked up among the other words' papers, not over the whole library."""
+
+
 ACRONYM_FIELDS = ("title", "abstract")  # where an acronym's long form, or a long form's acronym, is looked for
 LONG_FORMS = 3  # an acronym's long forms looked for at most, the most often defined first
 LONGEST_FORM = 7  # words of the query a long form may span
@@ -193,6 +199,10 @@ def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Qu
 
 COMPOUND_FIELDS = ("title", "abstract")  # where a word written joined, hyphenated or apart is looked for
 COMPOUND_PART = 3  # letters each part of a joined word has at least ("multi|task", "semi|supervised", not "a|part")
+# a joined word is read as two only when it is this much rarer than each half: "multitask", a fraction of a per
+# cent as frequent as "multi", is a spelling of "multi-task"; "dataset", about as frequent as "set", a word of
+# its own (the figures: docs/performance-changes.md, session 21)
+COMPOUND_RARER = 0.2
 _HYPHENATED_RE = re.compile(r"(?<![\w-])([A-Za-z]+)-([A-Za-z]+)(?![\w-])")
 
 
@@ -210,16 +220,26 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
         if pair is not None and pair in hyphenated:  # "multi-task": both words in a field, or "multitask"
             joined = _joined(pair[0] + pair[1], vocabulary)
             if joined is not None:
-                out[i] = Alternatives([part, joined])
+                out[i] = Compound([part, joined])
             continue
         word = _plain_word(part)
         if word is not None and word.isalpha() and len(word) >= 2 * COMPOUND_PART:
             apart = _apart(word, vocabulary)
             if apart is not None:
-                out[i] = Alternatives([part, apart])
+                out[i] = Compound([part, apart])
     if out == parts:
         return q
     return out[0] if len(out) == 1 else query.And(out)
+
+
+def spelt_otherwise(q: query.Query) -> dict[str, query.Query]:
+    """The words of the query that `with_compounds` gave another spelling, each with that spelling's query
+    (a word no paper has as typed is not unknown if its other spelling is found)."""
+    out: dict[str, query.Query] = {}
+    for part in top_level(q):
+        if type(part) is Compound and (word := _plain_word(part.subqueries[0])) is not None:
+            out[word] = part.subqueries[1]
+    return out
 
 
 def _pair(part: query.Query) -> tuple[str, str] | None:
@@ -250,12 +270,10 @@ def _joined(word: str, vocabulary: Vocabulary) -> query.Query | None:
 
 
 def _apart(word: str, vocabulary: Vocabulary) -> query.Query | None:
-    """The word as two words of the library's abstracts one after the other, a phrase in the title or the
-    abstract ("multitask" → "multi task"); None when no split has both halves in the library's titles or
-    abstracts. Only a word
-    rarer than each half is a compound of them ("multitask": 25 papers, "multi" and "task" hundreds); a
-    common word is a word ("networks" is no "net works", "however" no "how ever"), and its search pays for
-    no phrase."""
+    """The word as two words one after the other, a phrase in the title or the abstract ("multitask" →
+    "multi task"), weighing one word; None when no split has both halves in the library's titles or
+    abstracts, each far more frequent than the word (COMPOUND_RARER): a common word is a word ("networks" is
+    no "net works", "dataset" no "data set"), and its search pays for no phrase."""
 
     def papers(w: str) -> int:
         return max(vocabulary.forms(fieldname, w)[0].get(w.encode(), 0) for fieldname in COMPOUND_FIELDS)
@@ -264,9 +282,9 @@ def _apart(word: str, vocabulary: Vocabulary) -> query.Query | None:
     phrases: list[query.Query] = []
     for k in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
         head, tail = word[:k], word[k:]
-        if papers(head) > own and papers(tail) > own:
+        if own < COMPOUND_RARER * min(papers(head), papers(tail)):
             phrases += [ExactPhrase(fieldname, [head, tail]) for fieldname in COMPOUND_FIELDS]
-    return query.Or(phrases) if phrases else None
+    return query.Or(phrases, boost=0.5) if phrases else None  # two words' scores, worth one word
 
 
 def typed_acronyms(text: str) -> frozenset[str]:

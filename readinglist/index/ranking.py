@@ -57,7 +57,7 @@ from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
-from readinglist.index.query import RELATED_WEIGHT, Alternatives, Stemmed, TypedPrefix
+from readinglist.index.query import RELATED_WEIGHT, Alternatives, Compound, Stemmed, TypedPrefix
 from readinglist.index.scores import (
     ARRAY_FROM,
     ArrayScores,
@@ -561,7 +561,7 @@ class Ranker:
             return self._boosted(self._term_text(q.fieldname, q.text, within), q.boost)
         if isinstance(q, query.And):
             return self._and(q, within)
-        if type(q) is Alternatives:
+        if type(q) in (Alternatives, Compound):
             return self._alternatives(q, within)
         if type(q) in (query.Or, query.DefaultOr) and not q.scale:
             return self._or(q, within)
@@ -617,6 +617,8 @@ class Ranker:
         return {d: s * boost for d, s in scores.items()}
 
     def _estimate(self, q: query.Query) -> int:
+        if type(q) is Compound:  # both spellings' papers: looked up last, among the other words' papers
+            return min(self._doc_count_all, sum(self._estimate(sub) for sub in q.subqueries))
         if type(q) is Alternatives:  # the word's own papers (its worth to the closest matches), if any
             return self._estimate(q.subqueries[0]) or sum(self._estimate(sub) for sub in q.subqueries[1:])
         if isinstance(q, Stemmed):

@@ -516,7 +516,7 @@ class Sidebar(QTreeView):
 
 class ViewSummary(QWidget):
     """Under the sidebar's tree: what the papers shown are, in words, a button that lets go of the tag or
-    list, and how many of them have been triaged (any state but unread)."""
+    list, and how many of them have been triaged (marked, or given a priority)."""
 
     clearRequested = Signal()
 
