@@ -705,6 +705,8 @@ def test_a_word_typed_joined_finds_it_hyphenated_and_the_other_way_round(tmp_pat
         assert set(titles(lib, "networks")) == {"Wiring", *(f"Multi filler {i}" for i in range(6))}  # no "Mesh"
         found = lib.search("semisupervised")
         assert found.unknown == []  # found as "semi-supervised": not a word "no paper has"
+        assert "Multi-Task Feature Learning" not in titles(lib, "learning NOT multitask")  # neither spelling
+        assert both <= set(titles(lib, "multi\u2010task"))  # a hyphen pasted from a PDF (U+2010)
     finally:
         lib.close()
 

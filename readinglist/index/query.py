@@ -203,7 +203,8 @@ COMPOUND_PART = 3  # letters each part of a joined word has at least ("multi|tas
 # cent as frequent as "multi", is a spelling of "multi-task"; "dataset", about as frequent as "set", a word of
 # its own (the figures: docs/performance-changes.md, session 21)
 COMPOUND_RARER = 0.2
-_HYPHENATED_RE = re.compile(r"(?<![\w-])([A-Za-z]+)-([A-Za-z]+)(?![\w-])")
+_DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (hyphen, non-breaking, en dash)
+_HYPHENATED_RE = re.compile(rf"(?<![\w{_DASHES}])([A-Za-z]+)[{_DASHES}]([A-Za-z]+)(?![\w{_DASHES}])")
 
 
 def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Query:
@@ -214,8 +215,13 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
     equally. A part is split only where both halves are words of the library's abstracts."""
     parts = top_level(q)
     out: list[query.Query] = list(parts)
-    hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)} if "-" in text else set()
+    hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
     for i, part in enumerate(parts):
+        if isinstance(part, query.Not):  # "learning NOT multitask": neither spelling
+            inner = with_compounds(part.query, vocabulary, text)
+            if inner is not part.query:
+                out[i] = query.Not(inner)
+            continue
         pair = _pair(part) if hyphenated else None
         if pair is not None and pair in hyphenated:  # "multi-task": both words in a field, or "multitask"
             joined = _joined(pair[0] + pair[1], vocabulary)
