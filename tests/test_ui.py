@@ -15,6 +15,7 @@ from conftest import corpus
 from PySide6.QtCore import QIdentityProxyModel, QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDropEvent
 from PySide6.QtWidgets import (
+    QHeaderView,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -1209,3 +1210,29 @@ def test_the_file_menu_backs_up_and_restores_the_annotations(qtbot, window, tmp_
     with qtbot.waitSignal(window.backups.busy, check_params_cb=lambda busy: not busy, timeout=20000):
         window.backups.restore(bad)
     assert errors and "not-a-backup.json.gz" in errors[0]
+
+
+def test_a_narrow_window_keeps_room_for_the_titles(qtbot, window):
+    """At 900×600 the fixed-width columns left the title 26 px ("…"): now the other columns give way so the
+    title keeps TITLE_ROOM of the table, and they get their widths back when the window widens — the widths
+    saved with the layout are the reader's, not the squeezed ones."""
+    from readinglist.ui.paper_table import TITLE_ROOM
+
+    view = window.table.view
+    header = view.horizontalHeader()
+    venue = COLUMNS.index("venue")
+    menu = view.column_menu()  # the Authors column shown too (the bundled papers have none: hidden at first)
+    next(a for a in menu.actions() if a.objectName() == "column-authors").setChecked(True)
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: view.viewport().width() > 600)
+    wide = header.sectionSize(venue)
+    window.resize(900, 600)
+    qtbot.waitUntil(lambda: header.sectionSize(TITLE) >= int(TITLE_ROOM * view.viewport().width()))
+    assert header.sectionSize(venue) < wide
+    state = view.header_state()  # what closing the window saves
+    assert header.sectionSize(venue) < wide  # still squeezed on screen
+    window.resize(1400, 900)
+    qtbot.waitUntil(lambda: header.sectionSize(venue) == wide)
+    saved = QHeaderView(Qt.Orientation.Horizontal)  # the layout saved while squeezed, read back elsewhere
+    saved.setModel(view.model())
+    assert saved.restoreState(state) and saved.sectionSize(venue) == wide

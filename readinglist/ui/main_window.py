@@ -542,6 +542,7 @@ class MainWindow(QMainWindow):
         if not self.settings.value("columnsChosen", False, type=bool):
             authors = COLUMNS.index("authors")
             self.table.view.horizontalHeader().setSectionHidden(authors, not self.library.has_authors())
+            self.table.view.fit_title()
 
     def save_settings(self) -> None:
         s = self.settings
@@ -551,7 +552,7 @@ class MainWindow(QMainWindow):
         s.setValue("leftSplitter", self.leftSplitter.saveState())
         s.setValue("centerTab", "map" if self.centerTabs.currentIndex() == 1 else "papers")
         s.setValue("rightSplitter", self.rightSplitter.saveState())
-        s.setValue(HEADER_KEY, self.table.view.horizontalHeader().saveState())
+        s.setValue(HEADER_KEY, self.table.view.header_state())
         s.setValue("lastQuery", self.search_bar.text())
         s.sync()
 

@@ -22,6 +22,7 @@ from functools import partial
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractProxyModel,
+    QByteArray,
     QEvent,
     QItemSelection,
     QItemSelectionModel,
@@ -32,7 +33,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QFont, QFontMetrics, QHelpEvent, QKeyEvent, QMouseEvent, QPalette
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QHelpEvent, QKeyEvent, QMouseEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QMenu, QTableView, QToolTip, QWidget
 
 from readinglist.library import Library
@@ -41,6 +42,10 @@ from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS, LABELS, TITLE, IdRole, PaperTableModel
 
 HIDDEN_AT_FIRST = ("tags", "added")  # the title gets the room; the header's menu shows them
+# the share of the table's width the title keeps when the table narrows (a small window): the other columns give
+# way, down to SQUEEZED_MIN pixels each, and get their widths back as it widens
+TITLE_ROOM = 0.4
+SQUEEZED_MIN = 40
 TEXT_MARGIN = 4  # pixels either side of a cell's text (Fusion draws 3, and a cut-off guess errs towards a tip)
 
 
@@ -158,6 +163,9 @@ class PaperTableView(QTableView):
             header.resizeSection(COLUMNS.index(col), width)
         for col in HIDDEN_AT_FIRST:
             header.setSectionHidden(COLUMNS.index(col), True)
+        self._wanted: dict[int, int] = {}  # the other columns' widths, as set or dragged (see fit_title)
+        self._squeezing = False
+        header.sectionResized.connect(self._section_resized)
         self.fit_columns()
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.emptyLabel = QLabel(self.viewport())
@@ -179,6 +187,58 @@ class PaperTableView(QTableView):
             mode = QHeaderView.ResizeMode.Stretch if column == TITLE else QHeaderView.ResizeMode.Interactive
             header.setSectionResizeMode(column, mode)
         header.setSectionResizeMode(COLUMNS.index("state"), QHeaderView.ResizeMode.Fixed)
+        self._wanted = {
+            c: header.sectionSize(c)
+            for c in range(len(COLUMNS))
+            if c != TITLE and header.sectionResizeMode(c) == QHeaderView.ResizeMode.Interactive
+        }
+        self.fit_title()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_title()
+
+    def _section_resized(self, column: int, _old: int, new: int) -> None:
+        if not self._squeezing and column in self._wanted:
+            self._wanted[column] = new  # the reader dragged it: the width to keep, and to give back
+
+    def fit_title(self) -> None:
+        """The title keeps TITLE_ROOM of the width: the other columns shrink in proportion when the table is
+        narrow (at 900 px wide the title had 26 px, the authors 169) and get their widths back as it widens."""
+        header = self.horizontalHeader()
+        width = self.viewport().width()
+        shown = {c: w for c, w in self._wanted.items() if not header.isSectionHidden(c)}
+        if width <= 0 or not shown or not self.isVisible():  # (before the first show its width means nothing)
+            return
+        fixed = sum(header.sectionSize(c) for c in range(len(COLUMNS))
+                    if c != TITLE and c not in self._wanted and not header.isSectionHidden(c))  # fmt: skip
+        room = width - fixed - int(width * TITLE_ROOM)
+        floors = {c: min(w, SQUEEZED_MIN) for c, w in shown.items()}
+        above = sum(shown.values()) - sum(floors.values())  # what the columns can give, down to their floors
+        spare = room - sum(floors.values())
+        scale = 1.0 if spare >= above else max(spare, 0) / above
+        self._squeezing = True
+        try:
+            for c, w in shown.items():
+                size = floors[c] + int((w - floors[c]) * scale)
+                if header.sectionSize(c) != size:
+                    header.resizeSection(c, size)
+        finally:
+            self._squeezing = False
+
+    def header_state(self) -> QByteArray:
+        """The header's layout to keep (QSettings), with the columns at the widths the reader gave them, not
+        as squeezed for a narrow window."""
+        header = self.horizontalHeader()
+        self._squeezing = True
+        try:
+            for c, w in self._wanted.items():
+                header.resizeSection(c, w)
+        finally:
+            self._squeezing = False
+        state = header.saveState()
+        self.fit_title()
+        return state
 
     def column_menu(self) -> QMenu:
         """The header's context menu: a check for every column but the title."""
@@ -206,6 +266,7 @@ class PaperTableView(QTableView):
 
     def _show_column(self, column: int, on: bool) -> None:
         self.horizontalHeader().setSectionHidden(column, not on)
+        self.fit_title()
         self.columnsChosen.emit()
 
     def tool_tip(self, event: QHelpEvent) -> bool:
