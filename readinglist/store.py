@@ -33,6 +33,7 @@ from readinglist.papers import (
     DEFAULT_STATE,
     PRIORITIES,
     STATES,
+    TRIAGED_STATES,
     DuplicatePair,
     Merge,
     NewPaper,
@@ -655,6 +656,17 @@ class Store:
         return sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
 
     @contextmanager
+    def _changing_states(self) -> Iterator[sqlite3.Connection]:
+        """A transaction that changes states or priorities (what state_counts and triaged_states keep): their key
+        moves on before and after it, so counts taken meanwhile are not kept."""
+        self._state_writes += 1
+        try:
+            with self.transaction() as db:
+                yield db
+        finally:
+            self._state_writes += 1
+
+    @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """The one way to write: all or nothing, re-entrant. SQLite's failures come out as a StoreError that
         names the file and says the cause in words ("the disk is full while writing …/library.db")."""
@@ -894,17 +906,13 @@ class Store:
         items = [(pid, st, pr, note) for pid, st, pr, note in items if st != DEFAULT_STATE or pr or note.strip()]
         if not items:
             return 0
-        self._state_writes += 1
-        try:
-            with self.transaction() as db:
-                db.executemany(
-                    "UPDATE papers SET state = ?, priority = ?, note = ? WHERE id = ?",
-                    [(st if st in STATES else DEFAULT_STATE, pr if pr in PRIORITIES else None, note, pid)
-                     for pid, st, pr, note in items],
-                )  # fmt: skip
-                self._touch(db, [pid for pid, *_ in items])
-        finally:
-            self._state_writes += 1
+        with self._changing_states() as db:
+            db.executemany(
+                "UPDATE papers SET state = ?, priority = ?, note = ? WHERE id = ?",
+                [(st if st in STATES else DEFAULT_STATE, pr if pr in PRIORITIES else None, note, pid)
+                 for pid, st, pr, note in items],
+            )  # fmt: skip
+            self._touch(db, [pid for pid, *_ in items])
         return len(items)
 
     @staticmethod
@@ -1311,47 +1319,31 @@ class Store:
         """Returns the previous states, so the caller can undo."""
         if state not in STATES:
             raise StoreError(f"unknown state {state!r}; use one of {', '.join(STATES)}")
-        self._state_writes += 1  # before and after: counts taken meanwhile are not kept
-        try:
-            with self.transaction() as db:
-                before = self.states(ids)
-                db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(state, i) for i in ids])
-                self._touch(db, ids)
-        finally:
-            self._state_writes += 1
+        with self._changing_states() as db:
+            before = self.states(ids)
+            db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(state, i) for i in ids])
+            self._touch(db, ids)
         return before
 
     def restore_states(self, states: dict[int, str]) -> None:
-        self._state_writes += 1
-        try:
-            with self.transaction() as db:
-                db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(s, i) for i, s in states.items()])
-                self._touch(db, list(states))
-        finally:
-            self._state_writes += 1
+        with self._changing_states() as db:
+            db.executemany("UPDATE papers SET state = ? WHERE id = ?", [(s, i) for i, s in states.items()])
+            self._touch(db, list(states))
 
     def set_priority(self, ids: Sequence[int], priority: int | None) -> dict[int, int | None]:
         """1–3 (1 first), or None to clear; returns the previous priorities, so the caller can undo."""
         if priority is not None and priority not in PRIORITIES:
             raise StoreError(f"priority {priority!r}: use 1, 2 or 3, or 0 to clear it")
-        self._state_writes += 1  # a priority triages a paper (triaged_states): as for a state, before and after
-        try:
-            with self.transaction() as db:
-                before = self.priorities(ids)
-                db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(priority, i) for i in ids])
-                self._touch(db, ids)
-        finally:
-            self._state_writes += 1
+        with self._changing_states() as db:  # a priority triages a paper (triaged_states), as a state does
+            before = self.priorities(ids)
+            db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(priority, i) for i in ids])
+            self._touch(db, ids)
         return before
 
     def restore_priorities(self, priorities: dict[int, int | None]) -> None:
-        self._state_writes += 1
-        try:
-            with self.transaction() as db:
-                db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(p, i) for i, p in priorities.items()])
-                self._touch(db, list(priorities))
-        finally:
-            self._state_writes += 1
+        with self._changing_states() as db:
+            db.executemany("UPDATE papers SET priority = ? WHERE id = ?", [(p, i) for i, p in priorities.items()])
+            self._touch(db, list(priorities))
 
     def priorities(self, ids: Sequence[int]) -> dict[int, int | None]:
         out: dict[int, int | None] = {}
@@ -1456,7 +1448,7 @@ class Store:
             return dict(kept[1])
         db = self.db
         total = self.count()
-        triaged = [s for s in STATES if s != DEFAULT_STATE]
+        triaged = TRIAGED_STATES
         counts = {s: db.execute("SELECT count(*) FROM papers WHERE state = ?", (s,)).fetchone()[0] for s in triaged}
         counts[DEFAULT_STATE] = total - sum(counts.values())
         ordered = {s: counts[s] for s in STATES}
@@ -1470,7 +1462,7 @@ class Store:
         key = self._state_key()
         kept = getattr(self._local, "triaged", None)
         if kept is None or kept[0] != key:
-            triaged = [s for s in STATES if s != DEFAULT_STATE]
+            triaged = TRIAGED_STATES
             rows = self.db.execute(
                 f"SELECT id, state FROM papers WHERE state IN ({','.join('?' * len(triaged))})", triaged
             ).fetchall()
@@ -1663,7 +1655,7 @@ class Store:
         """(positive, negative) papers, in id order: read, skimmed, queued or given a priority are positive;
         skipped (with no priority) negative. Through the state index and the priority's (0013): it costs the
         triaged papers, not the library."""
-        triaged = [s for s in STATES if s != DEFAULT_STATE]
+        triaged = TRIAGED_STATES
         priority = self.priority_sql
         sql = f"SELECT id, state, {priority} FROM papers p WHERE state IN ({','.join('?' * len(triaged))})"
         if priority != "NULL":
