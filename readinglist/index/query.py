@@ -175,7 +175,7 @@ def with_acronyms(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Qu
             acronym = max(found, key=lambda a: (found[a], a))
             if not _defined_mostly_so(found[acronym], vocabulary.long_forms(acronym)):
                 continue  # "dynamic programming" is not what "DP" stands for in most papers that say DP
-            alternative = _acronym(acronym, vocabulary, 1.0 / (j - i))
+            alternative = _as_word(acronym, vocabulary, ACRONYM_FIELDS, 1.0 / (j - i))
             if alternative is None:
                 continue
             for k in range(i, j):
@@ -212,7 +212,7 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
     "semisupervised") matches it hyphenated or written apart in a title or abstract ("multi-task", "semi
     supervised": the index holds those as two words, one after the other), and a hyphenated word typed
     ("multi-task") matches it joined too, as one word — the spellings of one term, which papers use about
-    equally. A part is split only where both halves are words of the library's abstracts."""
+    equally. A word is split only where both halves are far more frequent than it (`_apart`)."""
     parts = top_level(q)
     out: list[query.Query] = list(parts)
     hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
@@ -224,7 +224,7 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
             continue
         pair = _pair(part) if hyphenated else None
         if pair is not None and pair in hyphenated:  # "multi-task": both words in a field, or "multitask"
-            joined = _joined(pair[0] + pair[1], vocabulary)
+            joined = _as_word(pair[0] + pair[1], vocabulary, COMPOUND_FIELDS)
             if joined is not None:
                 out[i] = Compound([part, joined])
             continue
@@ -263,16 +263,6 @@ def _pair(part: query.Query) -> tuple[str, str] | None:
         elif not (type(sub) is query.Term and sub.fieldname == "tags"):  # a tag is a whole "multi task"
             return None
     return pairs.pop() if len(pairs) == 1 else None  # type: ignore[return-value]
-
-
-def _joined(word: str, vocabulary: Vocabulary) -> query.Query | None:
-    """The word as one, every form of its stem, in the title and abstract; None if no paper has it."""
-    stemmed: list[query.Query] = []
-    for fieldname in COMPOUND_FIELDS:
-        forms, exact = vocabulary.forms(fieldname, word)
-        if forms:
-            stemmed.append(Stemmed(fieldname, word, forms, exact))
-    return query.Or(stemmed) if stemmed else None
 
 
 def _apart(word: str, vocabulary: Vocabulary) -> query.Query | None:
@@ -352,14 +342,14 @@ class SpeltOut(query.And):
         self.long_form = long_form
 
 
-def _acronym(acronym: str, vocabulary: Vocabulary, boost: float) -> query.Query | None:
-    """The acronym as a plain word of the title and abstract (every form of it: MDP, MDPs), or None if no
-    paper has it."""
+def _as_word(word: str, vocabulary: Vocabulary, fields: Iterable[str], boost: float = 1.0) -> query.Query | None:
+    """The word as a plain word of these fields (every form of its stem: MDP, MDPs), or None if no paper has
+    it: an acronym a long form was typed for, or a compound typed hyphenated ("multi-task" as "multitask")."""
     stemmed: list[query.Query] = []
-    for fieldname in ACRONYM_FIELDS:
-        forms, exact = vocabulary.forms(fieldname, acronym)
+    for fieldname in fields:
+        forms, exact = vocabulary.forms(fieldname, word)
         if forms:
-            stemmed.append(Stemmed(fieldname, acronym, forms, exact))
+            stemmed.append(Stemmed(fieldname, word, forms, exact))
     return query.Or(stemmed, boost=boost) if stemmed else None
 
 
