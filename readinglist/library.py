@@ -634,9 +634,9 @@ class Library:
         return counts
 
     def triaged_among(self, ids: Sequence[int]) -> dict[int, str]:
-        """The papers among `ids` (a view's papers) that have been triaged (marked, or given a priority),
-        with their states: what
-        "triaged N of M" counts. It costs the triaged papers and a look-up per id in C, not a query per id."""
+        """The papers among `ids` (a view's papers) that have been triaged (marked, or given a priority), with
+        their states: what "triaged N of M" counts. It costs the triaged papers and a look-up per id in C, not a
+        query per id."""
         triaged = self.store.triaged_states()
         if len(ids) >= self.store.count():  # every paper (ids are distinct): no look-ups at all
             return dict(triaged)

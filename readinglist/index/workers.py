@@ -6,8 +6,9 @@ copy those pages one by one as the worker runs. A spawned worker is a fresh inte
 Whoosh and the index's modules, so an import's memory is the importing process plus what the workers
 index. Spawning is also what a process with Qt and threads needs (see background.py's writer process).
 
-A worker runs a little nicer than the process that feeds it (readinglist.priority): on two cores, the importing process,
-which prepares every paper in turn, and the window's event loop go first; the workers take what CPU is left.
+A worker runs a little nicer than the process that feeds it (readinglist.priority): on two cores, the importing
+process, which prepares every paper in turn, and the window's event loop go first; the workers take what CPU is
+left.
 
 Everything else is Whoosh's MpWriter and SubWriterTask as they are (and patches.py's safety net: the
 workers die with the process that started them).

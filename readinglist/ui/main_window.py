@@ -597,8 +597,11 @@ class MainWindow(QMainWindow):
         result = self.search_bar.last_result
         # a filter alone ("venue:icml", "tag:rl") scores every match alike: they come in the order added; a
         # saved list's query ranks its papers though the search field is empty (current_view has it)
-        typed = result is not None and (result.query.strip() or self.current_view()[0])
-        query = bool(typed and result is not None and _ranked(result.scores, result.word_count))
+        query = bool(
+            result is not None
+            and (result.query.strip() or self.current_view()[0])
+            and _ranked(result.scores, result.word_count)
+        )
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
         self.actionSortRelevance.setChecked(column is None and not suggested)
