@@ -1236,3 +1236,19 @@ def test_a_narrow_window_keeps_room_for_the_titles(qtbot, window):
     saved = QHeaderView(Qt.Orientation.Horizontal)  # the layout saved while squeezed, read back elsewhere
     saved.setModel(view.model())
     assert saved.restoreState(state) and saved.sectionSize(venue) == wide
+
+
+def test_a_very_narrow_table_with_only_narrow_columns_shown_lays_out(qtbot, window):
+    """Only columns already at or under SQUEEZED_MIN shown (nothing they can give up), in a table too narrow for
+    them and the title's share: the layout leaves them as they are (it divided by zero, in a resize)."""
+    view = window.table.view
+    header = view.horizontalHeader()
+    menu = view.column_menu()
+    for action in menu.actions():
+        if action.objectName() in ("column-venue", "column-year", "column-authors"):
+            action.setChecked(False)
+    priority = COLUMNS.index("priority")
+    before = header.sectionSize(priority)
+    view.resize(50, view.height())  # the table all but closed (its pane squeezed by the splitter)
+    view.fit_title()  # as a resize calls it
+    assert header.sectionSize(priority) == before

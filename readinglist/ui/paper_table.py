@@ -216,7 +216,7 @@ class PaperTableView(QTableView):
         floors = {c: min(w, SQUEEZED_MIN) for c, w in shown.items()}
         above = sum(shown.values()) - sum(floors.values())  # what the columns can give, down to their floors
         spare = room - sum(floors.values())
-        scale = 1.0 if spare >= above else max(spare, 0) / above
+        scale = 1.0 if spare >= above or not above else max(spare, 0) / above
         self._squeezing = True
         try:
             for c, w in shown.items():
