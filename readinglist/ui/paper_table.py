@@ -204,7 +204,7 @@ class PaperTableView(QTableView):
 
     def fit_title(self) -> None:
         """The title keeps TITLE_ROOM of the width: the other columns shrink in proportion when the table is
-        narrow (at 900 px wide the title had 26 px, the authors 169) and get their widths back as it widens."""
+        narrow, rather than the title to nothing, and get their widths back as it widens."""
         header = self.horizontalHeader()
         width = self.viewport().width()
         shown = {c: w for c, w in self._wanted.items() if not header.isSectionHidden(c)}
@@ -217,10 +217,14 @@ class PaperTableView(QTableView):
         above = sum(shown.values()) - sum(floors.values())  # what the columns can give, down to their floors
         spare = room - sum(floors.values())
         scale = 1.0 if spare >= above or not above else max(spare, 0) / above
+        self._resize_sections({c: floors[c] + int((w - floors[c]) * scale) for c, w in shown.items()})
+
+    def _resize_sections(self, sizes: dict[int, int]) -> None:
+        """Set these columns' widths as the layout's, not the reader's (not remembered as wanted)."""
+        header = self.horizontalHeader()
         self._squeezing = True
         try:
-            for c, w in shown.items():
-                size = floors[c] + int((w - floors[c]) * scale)
+            for c, size in sizes.items():
                 if header.sectionSize(c) != size:
                     header.resizeSection(c, size)
         finally:
@@ -229,14 +233,8 @@ class PaperTableView(QTableView):
     def header_state(self) -> QByteArray:
         """The header's layout to keep (QSettings), with the columns at the widths the reader gave them, not
         as squeezed for a narrow window."""
-        header = self.horizontalHeader()
-        self._squeezing = True
-        try:
-            for c, w in self._wanted.items():
-                header.resizeSection(c, w)
-        finally:
-            self._squeezing = False
-        state = header.saveState()
+        self._resize_sections(self._wanted)
+        state = self.horizontalHeader().saveState()
         self.fit_title()
         return state
 
