@@ -1028,3 +1028,60 @@ def test_the_paper_itself_is_not_a_contribution_phrase():
         "statistics. Our method, termed MixStyle, is motivated by image style."
     )
     assert not t.split(": ")[-1].lower().startswith("paper"), t
+
+
+def test_a_title_case_long_form_is_lowered_inside_the_title():
+    # abstracts write long forms in title case; a sentence-case title does not ("… for federated Learning
+    # (FL)" was what lowering only the phrase's first word gave), names of people keep their capital
+    t = derive_title(
+        "Heavy tails hurt estimators. We propose a robust estimator for Large Language Models (LLMs) under "
+        "heavy-tailed gradient noise. The estimator is simple."
+    )
+    assert t == "Robust estimator for large language models (LLMs)", t
+    t = derive_title(
+        "Heavy tails hurt estimators. We propose a robust estimator for Mixture-of-Experts (MoE) routers. The "
+        "estimator is simple."
+    )
+    assert t == "Robust estimator for mixture-of-experts (MoE) routers", t
+    t = derive_title(
+        "Sequential decisions are often modelled with Markov Decision Processes (MDPs). We propose a sampling "
+        "scheme for Markov Decision Processes (MDPs) with large state spaces. It converges faster."
+    )
+    assert t == "Sampling scheme for Markov decision processes (MDPs)", t
+    # a name's expansion, which opens the body, stays as the abstract writes it
+    t = derive_title(
+        "We propose Deep Evidential Regression (DER), a method for calibrated uncertainty from a single forward "
+        "pass. DER needs no sampling."
+    )
+    assert t == "DER: Deep Evidential Regression", t
+
+
+def test_a_name_of_several_title_case_words_is_kept_whole():
+    # "named Kernel Implicit Variational Inference" gave "Kernel: Implicit Variational Inference"
+    t = derive_title(
+        "Recent progress in variational inference has paid much attention to the flexibility of variational "
+        "posteriors. In this paper, we present a new approach named Kernel Implicit Variational Inference that "
+        "addresses these challenges. It scales to large models."
+    )
+    assert t == "Kernel Implicit Variational Inference", t  # not "…: Addressing these challenges"
+    t = derive_title(
+        "We study the problem of repeated play in a zero-sum game in which the payoff matrix may change on each "
+        "round; we call these Online Matrix Games. We design an algorithm with sublinear regret."
+    )
+    assert t.startswith("Online Matrix Games: "), t
+    # "we call X tractable": the capitalised word is a modifier of what is called, not a name
+    t = derive_title(
+        "We call an Ising model tractable when it is possible to compute its partition function value in "
+        "polynomial time. We describe algorithms for the basic case, computing partition function and sampling "
+        "efficiently."
+    )
+    assert not t.startswith("Ising:"), t
+
+
+def test_a_phrase_pointing_back_into_the_abstract_gives_way():
+    # "… into this goal-driven web navigation task" says nothing in a title read alone
+    t = derive_title(
+        "Training agents to navigate websites is hard. We propose a method for transforming a website into "
+        "this goal-driven web navigation task. Agents trained on it generalise."
+    )
+    assert t == "Goal-driven web navigation task for training agents", t

@@ -167,6 +167,25 @@ NOT_SUBJECTS = _words(
     CITATION CITATIONS CITE REF"""
 )
 PLACEHOLDERS = _words("CITATION CITATIONS CITE REF REFS")  # where a source left a citation out
+# people's names a title keeps in capitals inside a long form it lowers ("Markov chain Monte Carlo (MCMC)",
+# not "markov chain monte carlo"); "-ian"/"-ean" adjectives (Gaussian, Euclidean) and words with a letter outside
+# ASCII (Nyström, Lévy) are kept without being listed
+EPONYMS = _words(
+    """Markov Monte Carlo Hilbert Langevin Wasserstein Newton Thompson Dirichlet Lipschitz Kalman Fourier Poisson
+    Bernoulli Gibbs Boltzmann Nash Stackelberg Shapley Bregman Nesterov Polyak Gumbel Cauchy Lyapunov Koopman
+    Stein Bellman Hopfield Ising Potts Kolmogorov Chebyshev Lagrange Euler Taylor Hawkes Huber Tikhonov Wiener
+    Fisher Shannon Hoeffding Bernstein Rademacher Vapnik Chervonenkis Mercer Krylov Lanczos Cholesky Hadamard
+    Kronecker Toeplitz Frobenius Stiefel Grassmann Lie Sinkhorn Viterbi Metropolis Hastings Ornstein Uhlenbeck
+    Fokker Planck Navier Stokes Weisfeiler Lehman Leman Pareto Zipf Pitman Yor Kullback Leibler Jensen Hellinger
+    Gromov Procrustes Wishart Student Laplace Bayes Gauss Seidel Jacobi Hamilton Riemann Lebesgue Borel Banach
+    Sobolev Besov Kantorovich Monge Schur Sylvester Perron Bradley Terry Plackett Luce Elo Kaplan Meier Cox
+    Granger Rubin Neyman Pearl Tucker Tweedie Dantzig Wolfe Nelder Mead Levenberg Marquardt Runge Kutta Turing
+    Adam Nadaraya Watson Parzen Rosenblatt Widrow Hoff Hebb Kohonen Hinton Ramsey Hamming Levenshtein
+    Jaccard Manhattan Mahalanobis Minkowski Chernoff Azuma Bennett Freedman Doob Wald Bonferroni
+    Benjamini Hochberg Kendall Spearman Pearson Gini Lorenz Nyquist Shapiro Wilcoxon Mann Whitney Welch Baum
+    English Chinese Japanese French German Spanish Arabic Hindi Korean Russian Atari Minecraft Wikipedia Python
+    Internet Earth"""
+)
 COLLECTIVE = _words("family class set suite series collection variety kind type pair")
 TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
 ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "etc.", "Fig.", "Eq.", "resp.", "approx.", "w.r.t.")

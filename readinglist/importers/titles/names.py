@@ -166,22 +166,46 @@ _CALLS = ("call", "name", "dub", "term")
 _ARTICLES = ("a", "an", "the")
 
 
-def _called(s: Sentence) -> set[int]:
-    """The words "we call …" names: the last capitalised or method-like word of the clause after it ("we call
-    our new GBDT implementation with GOSS and EFB LightGBM")."""
+def _called(s: Sentence) -> dict[int, int]:
+    """The words "we call …" names, first → past the last: the last capitalised or method-like word of the
+    clause after it ("we call our new GBDT implementation with GOSS and EFB LightGBM"), with the title-case
+    words before it ("we call these Online Matrix Games"); not one a lower-case word after it shows to be a
+    modifier ("we call an Ising model tractable")."""
     tags, lows, words = s.tags, s.lows, s.words
-    out = set()
+    out = {}
     for k in range(1, len(tags)):
         if lows[k] in _CALLS and lows[k - 1] == "we":
-            last = -1
+            last, j = -1, k + 1
             for j in range(k + 1, min(k + 13, len(tags))):
                 if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
                     break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
                 if tags[j] == "M" or (words[j][0].isupper() and words[j][0].isalpha()):
                     last = j
-            if last > 0:
-                out.add(last)
+            if last < 0 or (tags[last] != "M" and last + 1 < len(tags) and tags[last + 1] in ("N", "J")
+                            and words[last + 1].islower()):  # fmt: skip
+                continue
+            first = last
+            while first - 1 > k and _title_word(words[first - 1]) and tags[first - 1] != "M":
+                first -= 1
+            out[first] = last + 1
     return out
+
+
+def _title_word(word: str) -> bool:
+    """A plain word in title case ("Online", "Matrix"), not an acronym or CamelCase name."""
+    return len(word) > 1 and word[0].isupper() and word[1:].replace("-", "").islower()
+
+
+def _title_run(s: Sentence, i: int) -> int:
+    """Past the title-case words that follow a name brought in by "named"/"called" ("a new approach named
+    Kernel Implicit Variational Inference that …"), when the run ends where the phrase does; else i + 1."""
+    tags, words, n = s.tags, s.words, len(s.tags)
+    j = i + 1
+    while j < n and j - i < 6 and (_title_word(words[j]) or tags[j] == "M"):
+        j += 1
+    if j > i + 1 and (j == n or tags[j] in (",", "(", ".", "C", "V", "T") or words[j].islower()):
+        return j
+    return i + 1
 
 
 def _states(ab: Abstract, si: int) -> bool:
@@ -230,6 +254,9 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             q += 1
         prev = lows[b] if b >= 0 else ""
         named = prev in NAMING or i in called
+        run = called.get(i) or (_title_run(s, i) if prev in NAMING and _title_word(word) else i + 1)
+        if run > i + 1 and q == i + 1:  # a name of several title-case words ("we call these Online Matrix Games")
+            word, q = ab.text[s.starts[i] : s.end(run - 1)], run
         named = named or (prev == "as" and b >= 1 and (lows[b - 1] in ("to", "it", "them") or lows[b - 1] in NAMING))
         # "we propose Holmes, a …": a capitalised word right after the verb, in apposition
         intro = prev in INTRO_VERBS or (prev in INTRO_PAST and after_we(s, b))

@@ -42,6 +42,7 @@ class Piece:
     idx: list[int]
     keys: dict[str, float] | None = None
     name: int = -1  # whether it holds a name (assembly's _carries_a_name), once asked
+    refers: int = -1  # whether it points back into the abstract (assembly's _refers), once asked
 
 
 def span(ab: Abstract, s: Sentence, i: int, j: int) -> Piece:
