@@ -617,7 +617,7 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     width = shutil.get_terminal_size((100, 20)).columns
     for t in topics:
-        head = f"{t.id:>4}  {t.size:>6,} · {t.unread:>6,} unread  "
+        head = f"{t.id:>4}  {t.size:>6,} · {t.untriaged:>6,} to triage  "
         room = max(20, width - len(head))
         print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
     return 0

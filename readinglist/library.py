@@ -689,7 +689,8 @@ class Library:
         return self.topics_status()
 
     def topics(self) -> list[Topic]:
-        """Every topic, largest first, with its papers counted by reading state ("140 · 12 unread")."""
+        """Every topic, largest first, with its papers counted by reading state, and of the unread those with
+        a priority ("140 · 12 to triage")."""
         return self.store.topics()
 
     def topics_status(self) -> TopicsStatus:

@@ -363,6 +363,7 @@ class Topic:
     phrases: list[str]
     size: int
     counts: dict[str, int] = field(default_factory=dict)  # papers by reading state
+    prioritized: int = 0  # of its unread papers, those given a priority: triaged, though not yet read
     x: float = 0.0  # where its name goes on the map, in [-1, 1]
     y: float = 0.0
 
@@ -374,8 +375,20 @@ class Topic:
     def unread(self) -> int:
         return self.counts.get(DEFAULT_STATE, self.size)
 
+    @property
+    def untriaged(self) -> int:
+        """Unread with no priority: what is left to triage, as the Suggested view and "triaged N of M" count."""
+        return self.unread - self.prioritized
+
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "label": self.label, "phrases": self.phrases, "size": self.size, "counts": self.counts}
+        return {
+            "id": self.id,
+            "label": self.label,
+            "phrases": self.phrases,
+            "size": self.size,
+            "counts": self.counts,
+            "untriaged": self.untriaged,
+        }
 
 
 @dataclass

@@ -1619,10 +1619,20 @@ class Store:
             STATES[1:],
         ):
             triaged.setdefault(tid, {})[state] = n
+        prioritized: dict[int, int] = {}
+        if self.priority_sql != "NULL":  # unread with a priority, through the priority's partial index
+            prioritized = dict(
+                db.execute(
+                    "SELECT pt.topic_id, count(*) FROM papers p JOIN paper_topics pt ON pt.paper_id = p.id"
+                    " WHERE p.priority IS NOT NULL AND +p.state = ? GROUP BY pt.topic_id",
+                    (DEFAULT_STATE,),
+                )
+            )
         for t in topics:
             got = triaged.get(t.id, {})
             t.counts = {s: got.get(s, 0) for s in STATES}
             t.counts[DEFAULT_STATE] = t.size - sum(got.values())
+            t.prioritized = prioritized.get(t.id, 0)
         return topics
 
     def topic_of(self, ids: Sequence[int]) -> dict[int, int]:

@@ -228,6 +228,10 @@ def test_topic_filter_in_queries_and_sidebar(planted_lib):
     planted_lib.set_state(first, "read")
     assert set(planted_lib.search(f"topic:{t.id}", state="read").ids) == set(first)
     assert planted_lib.topics()[0].counts["read"] == 2 and planted_lib.topics()[0].unread == t.size - 2
+    # a priority on an unread paper leaves it unread but triaged; one on a read paper counts once
+    planted_lib.set_priority([sorted(members)[2], first[0]], 1)
+    again = planted_lib.topics()[0]
+    assert again.unread == t.size - 2 and again.prioritized == 1 and again.untriaged == t.size - 3
 
 
 def test_topic_filter_errors_say_what_to_do(planted_lib, tmp_path):
@@ -256,10 +260,10 @@ def test_cli_topics_lists_and_computes(tmp_path, capsys):
     assert cli.main(["--data-dir", str(data), "topics", "--json", "--count", "4"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert len(listed) == 4 and sum(t["size"] for t in listed) == 80
-    assert all(" · " in t["label"] and t["counts"]["unread"] == t["size"] for t in listed)
+    assert all(" · " in t["label"] and t["counts"]["unread"] == t["untriaged"] == t["size"] for t in listed)
     assert cli.main(["--data-dir", str(data), "topics"]) == 0  # up to date: listed, not recomputed
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 4 and "unread" in out[0]
+    assert len(out) == 4 and "to triage" in out[0]
     assert cli.main(["--data-dir", str(data), "list", f"topic:{listed[0]['id']}"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == listed[0]["size"]
     assert cli.main(["--data-dir", str(data), "topics", "--count", "0"]) == 1

@@ -13,7 +13,7 @@ from test_topics import THEMES, planted, write_jsonl
 from readinglist.app import create_main_window
 from readinglist.library import Library
 from readinglist.papers import TopicsCancelled
-from readinglist.ui.topics_section import ALL_TOPICS, CountsRole, TopicRole
+from readinglist.ui.topics_section import ALL_TOPICS, CountsRole, TopicRole, TriagedRole
 
 
 def open_window(qtbot, data_dir):
@@ -69,6 +69,12 @@ def entries(w):
     return [(i.data(TopicRole), i.data(), i.data(CountsRole)) for i in rows]
 
 
+def triaged_shares(w):
+    """Each entry's triaged share (its bar), by topic id."""
+    model = w.topics_section.list.model()
+    return {model.index(r, 0).data(TopicRole): model.index(r, 0).data(TriagedRole) for r in range(model.rowCount())}
+
+
 def topic_of_theme(lib, theme):
     pid = lib.search(f'"{THEMES[theme][0]}"').ids[0]
     topic = lib.topic_of(pid)
@@ -76,14 +82,14 @@ def topic_of_theme(lib, theme):
     return topic
 
 
-def test_topics_section_lists_topics_with_counts_and_unread(qtbot, window):
+def test_topics_section_lists_topics_with_counts_and_what_is_left_to_triage(qtbot, window):
     lib = window.library
     topics = lib.topics()
     listed = entries(window)
     assert listed[0][0] == ALL_TOPICS and listed[0][1] == "All topics"
-    assert listed[0][2] == f"{sum(t.size for t in topics):,} · {sum(t.size for t in topics):,} unread"
+    assert listed[0][2] == f"{sum(t.size for t in topics):,} · {sum(t.size for t in topics):,} to triage"
     assert [(tid, name) for tid, name, _ in listed[1:]] == [(t.id, t.label) for t in topics]  # largest first
-    assert all(counts == f"{t.size} · {t.size} unread" for (_, _, counts), t in zip(listed[1:], topics, strict=True))
+    assert all(counts == f"{t.size} · {t.size} to triage" for (_, _, counts), t in zip(listed[1:], topics, strict=True))
     assert window.topics_section.title.text() == "Topics (4)"
     graphs = topic_of_theme(lib, "graphs")
     members = lib.search("", topic=graphs.id).ids
@@ -91,7 +97,13 @@ def test_topics_section_lists_topics_with_counts_and_unread(qtbot, window):
     window.library.set_state(members[3:4], "skimmed")
     window.update_counts()
     row = next(r for r in entries(window) if r[0] == graphs.id)
-    assert row[2] == f"{graphs.size} · {graphs.size - 4} unread"
+    assert row[2] == f"{graphs.size} · {graphs.size - 4} to triage"
+    # a priority is triage too (the status bar's "triaged N of M" and Suggested count it): the bar fills
+    window.library.set_priority(members[4:5], 1)
+    window.update_counts()
+    row = next(r for r in entries(window) if r[0] == graphs.id)
+    assert row[2] == f"{graphs.size} · {graphs.size - 5} to triage"
+    assert triaged_shares(window)[graphs.id] == pytest.approx(5 / graphs.size)
 
 
 def test_clicking_a_topic_filters_and_combines_with_query_and_state(qtbot, window):

@@ -1096,7 +1096,7 @@ class MainWindow(QMainWindow):
         counts = {**self.library.counts(), "duplicates": len(self.library.possible_duplicates())}
         self.sidebar.update_counts(counts)
         if self.topics_section.topics:
-            self.topics_section.set_topics(self.library.topics())  # their unread counts
+            self.topics_section.set_topics(self.library.topics())  # what is left to triage in each
         self._counts = counts
         self._update_status()
 

@@ -1,5 +1,6 @@
 """The sidebar's Topics section: the library's topics, largest first, each with its papers counted and how
-many are still unread ("140 · 12 unread"). Picking one filters the papers; the filter combines with the
+many are left to triage ("140 · 12 to triage": unread with no priority, as the status bar's "triaged N of M"
+and the Suggested view count them). Picking one filters the papers; the filter combines with the
 query and with the sidebar's state or tag (Zotero's tag selector under its collections works the same way).
 
 The section keeps its own choice (`topic`), apart from the sidebar's entry, so that a state and a topic
@@ -29,18 +30,20 @@ from PySide6.QtWidgets import (
 from readinglist.papers import STATE_LABELS, STATES, Topic
 
 TopicRole = Qt.ItemDataRole.UserRole + 20  # the topic's id; -1 on the "All topics" entry
-CountsRole = Qt.ItemDataRole.UserRole + 21  # "140 · 12 unread"
-TriagedRole = Qt.ItemDataRole.UserRole + 22  # the share of its papers no longer unread, 0–1
+CountsRole = Qt.ItemDataRole.UserRole + 21  # "140 · 12 to triage"
+TriagedRole = Qt.ItemDataRole.UserRole + 22  # the share of its papers triaged (a state or a priority), 0–1
 ALL_TOPICS = -1
 
 
-def counts_text(size: int, unread: int) -> str:
-    """A topic's papers and how many are still unread: "140 · 12 unread"."""
-    return f"{size:,} · {unread:,} unread"
+def counts_text(size: int, untriaged: int) -> str:
+    """A topic's papers and how many are left to triage: "140 · 12 to triage"."""
+    return f"{size:,} · {untriaged:,} to triage"
 
 
 def topic_tooltip(topic: Topic) -> str:
     counts = " · ".join(f"{topic.counts.get(s, 0):,} {STATE_LABELS[s].lower()}" for s in STATES)
+    if topic.prioritized:
+        counts += f" ({topic.prioritized:,} of them with a priority)"
     return f"{topic.label}\n{topic.size:,} papers: {counts}\n(topic:{topic.id} in a query)"
 
 
@@ -245,19 +248,19 @@ class TopicsSection(QWidget):
                 self.entries.appendRow(item)
             root = self.entries.invisibleRootItem()  # clear() made a new one
         total = sum(t.size for t in topics)
-        unread = sum(t.unread for t in topics)
-        self._set_item(root.child(0), "All topics", total, unread, "Papers of every topic")
+        untriaged = sum(t.untriaged for t in topics)
+        self._set_item(root.child(0), "All topics", total, untriaged, "Papers of every topic")
         for row, topic in enumerate(topics, start=1):
-            self._set_item(root.child(row), topic.label, topic.size, topic.unread, topic_tooltip(topic))
+            self._set_item(root.child(row), topic.label, topic.size, topic.untriaged, topic_tooltip(topic))
         self.list.setCurrentIndex(self._proxy.mapFromSource(self._index_of(self._topic)))
 
     @staticmethod
-    def _set_item(item: QStandardItem, name: str, size: int, unread: int, tooltip: str) -> None:
+    def _set_item(item: QStandardItem, name: str, size: int, untriaged: int, tooltip: str) -> None:
         if item.text() != name:
             item.setText(name)
-        if item.data(CountsRole) != (counts := counts_text(size, unread)):
+        if item.data(CountsRole) != (counts := counts_text(size, untriaged)):
             item.setData(counts, CountsRole)
-            item.setData((size - unread) / size if size else 0.0, TriagedRole)
+            item.setData((size - untriaged) / size if size else 0.0, TriagedRole)
         if item.toolTip() != tooltip:
             item.setToolTip(tooltip)
 
