@@ -49,6 +49,8 @@ T = TypeVar("T")
 PAGE_SIZE = 16384
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
+# columns a paper may leave blank: those papers sort last, ascending or descending
+BLANK_LAST = frozenset(("venue", "year", "authors", "tags"))
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
     "venue": "lower(p.venue)",
@@ -1099,10 +1101,20 @@ class Store:
         source = "papers p"
         key = {"title": "c.title_key", "authors": "c.authors_key"}.get(sort)
         if key is not None and self._columns_complete():  # the collation keys, in order in their index
-            expr, source = key, "paper_columns c JOIN papers p ON p.id = c.paper_id" if where else "paper_columns c"
-            sql = f"SELECT c.paper_id FROM {source}{where} ORDER BY {expr} {direction}, c.paper_id {direction}"
-        else:
-            sql = f"SELECT p.id FROM {source}{where} ORDER BY {expr} {direction}, p.id {direction}"
+            source = "paper_columns c JOIN papers p ON p.id = c.paper_id" if where else "paper_columns c"
+            order = f"ORDER BY {key} {direction}, c.paper_id {direction}"
+            if sort not in BLANK_LAST:
+                return [r[0] for r in self.db.execute(f"SELECT c.paper_id FROM {source}{where} {order}", args)]
+            # a paper without authors last, whichever way (as Zotero and a spreadsheet put blanks): two reads
+            # of the key's index, not a sort of the library on an expression
+            head = f"SELECT c.paper_id FROM {source}{where}{' AND' if where else ' WHERE'}"
+            filled = self.db.execute(f"{head} {key} != '' {order}", args)
+            blank = self.db.execute(f"{head} {key} = '' ORDER BY c.paper_id {direction}", args)
+            return [r[0] for r in filled] + [r[0] for r in blank]
+        if sort in BLANK_LAST:  # the value worked out once a row (the tags' is a query)
+            direction += " NULLS LAST"
+            expr = f"NULLIF({expr}, '')"
+        sql = f"SELECT p.id FROM {source}{where} ORDER BY {expr} {direction}, p.id {direction.split()[0]}"
         return [r[0] for r in self.db.execute(sql, args)]
 
     def _ids_without_scan(self) -> list[int] | None:

@@ -100,3 +100,27 @@ def test_a_library_from_before_the_keys_gets_them(tmp_path):
     s = Store(path)
     assert s.ordered_ids("title") == [2, 1] and s.db.execute("SELECT count(*) FROM paper_columns").fetchone() == (2,)
     s.close()
+
+
+def test_papers_with_a_blank_column_sort_last_either_way(tmp_path):
+    # a paper without authors (or venue, year, tags) listed first when sorting by them hid the ones with
+    s = Store(tmp_path / "l.db")
+    src = s.source_id("x", "x", "jsonl")
+    s.insert_papers(src, [_paper(1, "One", []), _paper(2, "Two", ["A Young"]), _paper(3, "Three", ["B Xu"])], 1)
+    s.db.execute("UPDATE papers SET venue = CASE id WHEN 1 THEN '' WHEN 2 THEN 'ICML' ELSE 'AAAI' END")
+    s.db.execute("UPDATE papers SET year = CASE id WHEN 1 THEN NULL WHEN 2 THEN 2019 ELSE 2021 END")
+    s.add_tags([3], ["zeta"])
+    s.add_tags([2], ["alpha"])
+    assert s.ordered_ids("authors") == [3, 2, 1] and s.ordered_ids("authors", descending=True) == [2, 3, 1]
+    assert s.ordered_ids("venue") == [3, 2, 1] and s.ordered_ids("venue", descending=True) == [2, 3, 1]
+    assert s.ordered_ids("year") == [2, 3, 1] and s.ordered_ids("year", descending=True) == [3, 2, 1]
+    assert s.ordered_ids("tags") == [2, 3, 1] and s.ordered_ids("tags", descending=True) == [3, 2, 1]
+    assert s.ordered_ids("authors", state="unread") == [3, 2, 1]  # with a filter too
+    seen: list[str] = []
+    s.db.set_trace_callback(seen.append)
+    s.ordered_ids("authors")
+    s.db.set_trace_callback(None)
+    for sql in (q for q in seen if "ORDER BY" in q):  # both halves read the key's index in order
+        plan = " ".join(str(r[3]) for r in s.db.execute(f"EXPLAIN QUERY PLAN {sql}"))
+        assert "paper_columns_authors" in plan and "TEMP B-TREE" not in plan, plan
+    s.close()
