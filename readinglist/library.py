@@ -141,7 +141,8 @@ class Library:
         return self.store.is_empty()
 
     def close(self) -> None:
-        """Write what is pending, keep today's automatic backup of the annotations, close everything."""
+        """Write what is pending to the index (for a moment: the journal keeps the rest for the next start),
+        keep today's automatic backup of the annotations, close everything."""
         if not self.read_only:
             from readinglist.backup import auto_backup  # (backup.py and gzip load at the first backup)
 

@@ -10,6 +10,7 @@ import pytest
 
 from readinglist.index import background
 from readinglist.index.engine import MERGE_FACTOR
+from readinglist.library import Library
 from tests.conftest import corpus
 
 
@@ -148,3 +149,24 @@ def test_a_writer_that_dies_between_requests_is_noticed(bg_lib):
     assert bg_lib.index_writer_pid() is None and any("in-process" in m for m in bg_lib.messages)
     bg_lib.set_state(ids[1:2], "read")
     assert set(bg_lib.search("state:read").ids) == set(ids[:2])
+
+
+def test_closing_does_not_wait_for_the_index_and_loses_nothing(bg_lib, monkeypatch, tmp_path):
+    """Closing the window while the index catches up (a long journal after an import) waited up to 30 s
+    and then for every chunk; now it stops after the chunk being written, and the journal keeps the rest."""
+    monkeypatch.setattr(background, "JOURNAL_CHUNK", 1)  # many commits: the write is still going on
+    monkeypatch.setattr(background, "STOP_WAIT", 0.0)
+    ids = bg_lib.search("").ids[:60]
+    bg_lib.set_state(ids, "read")
+    deadline = time.monotonic() + 30
+    while bg_lib.store.journal_size() == len(ids) and time.monotonic() < deadline:
+        time.sleep(0.005)  # until the writing has begun
+    bg_lib.updater.stop()
+    left = bg_lib.store.journal_size()
+    assert 0 < left < len(ids)  # stopped part way, what is left kept
+    again = Library.open(bg_lib.data_dir, seed=False)  # the next start (the command line, or the window)
+    try:
+        assert set(again.search("state:read").ids) == set(ids)  # the next start writes the rest
+        assert again.store.journal_size() == 0
+    finally:
+        again.close()

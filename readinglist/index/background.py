@@ -53,6 +53,9 @@ EDIT_WAIT = 5.0  # seconds an edit's index write waits for another process's wri
 SEARCH_WAIT = 30.0  # seconds a search waits for the journal to be written before searching without it
 CHILD_WAIT = 1.0  # seconds the writer process waits for the lock before saying "busy" (it is asked again)
 JOURNAL_CHUNK = 2000  # journal entries written per index commit
+# seconds closing waits for the index to take in what is pending (and for the writer process to end) before
+# it stops anyway: the journal keeps the rest for the next start, so a close never waits on the index
+STOP_WAIT = 2.0
 
 
 class IndexUpdater:
@@ -304,10 +307,11 @@ class IndexUpdater:
         return self._writer.pid if self._writer is not None else None
 
     def stop(self) -> None:
-        """Write what is pending, stop the thread and the writer process."""
+        """Write what is pending, for STOP_WAIT at most, then stop the thread (after the journal chunk it is
+        writing) and the writer process; what is left stays in the journal, which the next start writes."""
         if self._thread is None:
             return
-        self.flush(SEARCH_WAIT)
+        self.flush(STOP_WAIT)
         with self._cond:
             self._stop = True
             self._cond.notify_all()
@@ -355,7 +359,7 @@ class IndexUpdater:
             return
         with self._lock:
             after = (self._complete_at, 1 << 62)
-            while chunk := self.store.index_journal(JOURNAL_CHUNK, after):
+            while not self._stop and (chunk := self.store.index_journal(JOURNAL_CHUNK, after)):
                 after = (chunk[-1][1], chunk[-1][0])
                 rev = self.store.current_rev()
                 try:
@@ -478,8 +482,8 @@ class WriterProcess:
     def close(self) -> None:
         with suppress(OSError, ValueError):
             self._conn.send(None)
-        self._proc.join(10)
-        if self._proc.is_alive():
+        self._proc.join(STOP_WAIT)
+        if self._proc.is_alive():  # mid-merge: Whoosh commits a merge whole or not at all, so it may be ended
             self._proc.terminate()
             self._proc.join(5)
         self._conn.close()
