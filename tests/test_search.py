@@ -711,6 +711,26 @@ def test_a_word_typed_joined_finds_it_hyphenated_and_the_other_way_round(tmp_pat
         lib.close()
 
 
+def test_compounds_inside_an_or_and_in_a_fields_word(tmp_path):
+    """Inside an OR or after a field ("title:multitask"), a word typed joined or hyphenated found only that
+    spelling: "semisupervised OR multitask" found fewer papers than "multitask" alone."""
+    lib = library_of(tmp_path, COMPOUNDS, "compounds-or")
+    try:
+        both = {"Multi-Task Feature Learning", "Multitask learning with kernels"}
+        assert set(titles(lib, "semisupervised OR multitask")) == both | {"Semi-supervised clustering"}
+        assert set(titles(lib, "multi-task OR semisupervised")) >= both | {"Semi-supervised clustering"}
+        assert set(titles(lib, "title:multitask")) == both
+        assert set(titles(lib, "title:multi-task")) == both
+        assert set(titles(lib, "title:(multitask OR wiring)")) == both | {"Wiring"}
+        assert titles(lib, "abstract:multitask") == []  # the field's own: no abstract has it either way
+        assert set(titles(lib, "(kernels multitask) OR semisupervised")) == {
+            "Multitask learning with kernels",
+            "Semi-supervised clustering",
+        }
+    finally:
+        lib.close()
+
+
 def test_a_surname_typed_finds_that_persons_papers_before_papers_that_cite_them(tmp_path):
     """A name among a paper's authors weighs more than the same name in an abstract ("as Bengio et al.
     showed"): typing a surname lists that person's papers first."""

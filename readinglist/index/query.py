@@ -214,9 +214,11 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
     ("multi-task") matches it joined too, as one word — the spellings of one term, which papers use about
     equally. A word is split only where both halves are far more frequent than it (`_apart`)."""
     parts = top_level(q)
-    out: list[query.Query] = list(parts)
+    out: list[query.Query | None] = list(parts)
     hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
     for i, part in enumerate(parts):
+        if out[i] is None:
+            continue  # the second word of a field's hyphenated word, taken in with the first
         if isinstance(part, query.Not):  # "learning NOT multitask": neither spelling
             inner = with_compounds(part.query, vocabulary, text)
             if inner is not part.query:
@@ -229,13 +231,91 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
                 out[i] = Compound([part, joined])
             continue
         word = _plain_word(part)
-        if word is not None and word.isalpha() and len(word) >= 2 * COMPOUND_PART:
-            apart = _apart(word, vocabulary)
-            if apart is not None:
-                out[i] = Compound([part, apart])
-    if out == parts:
+        if word is not None:
+            if word.isalpha() and len(word) >= 2 * COMPOUND_PART:
+                apart = _apart(word, vocabulary)
+                if apart is not None:
+                    out[i] = Compound([part, apart])
+            continue
+        if isinstance(part, Stemmed):  # a field's word: "title:multitask", or "title:multi-task" as two parts
+            nxt = parts[i + 1] if i + 1 < len(parts) else None
+            if isinstance(nxt, Stemmed) and nxt.fieldname == part.fieldname and (part.text, nxt.text) in hyphenated:
+                joined = _joined([query.And([part, nxt])], vocabulary)
+                if joined is not None:
+                    out[i], out[i + 1] = joined, None
+            else:
+                out[i] = _split([part], vocabulary) or part
+        elif type(part) in (query.Or, query.DefaultOr) and part.boost == 1.0:  # "multitask OR transfer"
+            out[i] = _or_with_compounds(part, vocabulary, text, hyphenated)
+    kept = [p for p in out if p is not None]
+    if kept == parts:
         return q
-    return out[0] if len(out) == 1 else query.And(out)
+    return kept[0] if len(kept) == 1 else query.And(kept)
+
+
+def _or_with_compounds(q: query.Or, vocabulary: Vocabulary, text: str, hyphenated: set[tuple[str, str]]) -> query.Query:
+    """An OR's words with their other spellings, as `with_compounds` gives a word of the query's own. The
+    parser flattens "multitask OR transfer" into one Or of every field's form of each word: the forms of a
+    word stand together, so each run of them is a word (or a hyphenated word's, a run of two-word Ands)."""
+    runs: list[tuple[str | tuple[str, str] | None, list[query.Query]]] = []
+    for sub in q.subqueries:
+        key = _word_key(sub)
+        if key is not None and runs and runs[-1][0] == key:
+            runs[-1][1].append(sub)
+        else:
+            runs.append((key, [sub]))
+    out: list[query.Query] = []
+    for key, run in runs:
+        if key is None:
+            out += [with_compounds(sub, vocabulary, text) for sub in run]
+            continue
+        if isinstance(key, tuple):
+            other = _joined(run, vocabulary) if key in hyphenated else None
+        else:
+            other = _split(run, vocabulary)
+        if other is not None:
+            out.append(other)
+        else:
+            out += run
+    return q if out == q.subqueries else type(q)(out, boost=q.boost)
+
+
+def _word_key(q: query.Query) -> str | tuple[str, str] | None:
+    """What a field's form of a word says: its text, or a hyphenated word's two (an And of two words)."""
+    if isinstance(q, Stemmed | query.Term) and isinstance(q.text, str):
+        return q.text
+    if type(q) is query.And and len(q.subqueries) == 2:
+        a, b = (_word_key(sub) for sub in q.subqueries)
+        if isinstance(a, str) and isinstance(b, str):
+            return a, b
+    return None
+
+
+def _split(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | None:
+    """A word's forms (one field's or several) and the word written apart in those of its fields where that
+    is looked for ("title:multitask" is "multi task" in a title too), as a Compound; None if not a compound."""
+    word = _word_key(forms[0])
+    fields = [f.fieldname for f in forms if isinstance(f, Stemmed) and f.fieldname in COMPOUND_FIELDS]
+    if not fields or not isinstance(word, str) or not word.isalpha() or len(word) < 2 * COMPOUND_PART:
+        return None
+    apart = _apart(word, vocabulary, fields)
+    if apart is None:
+        return None
+    return Compound([forms[0] if len(forms) == 1 else query.Or(forms), apart])
+
+
+def _joined(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | None:
+    """A hyphenated word's forms (two-word Ands, a field's each) and the word joined in their fields, as a
+    Compound; None if no paper has it joined."""
+    pair = _word_key(forms[0])
+    fields = [f.subqueries[0].fieldname for f in forms if isinstance(f.subqueries[0], Stemmed)]
+    fields = [f for f in fields if f in COMPOUND_FIELDS]
+    if not isinstance(pair, tuple) or not fields:
+        return None
+    joined = _as_word(pair[0] + pair[1], vocabulary, fields)
+    if joined is None:
+        return None
+    return Compound([forms[0] if len(forms) == 1 else query.Or(forms), joined])
 
 
 def spelt_otherwise(q: query.Query) -> dict[str, query.Query]:
@@ -265,11 +345,12 @@ def _pair(part: query.Query) -> tuple[str, str] | None:
     return pairs.pop() if len(pairs) == 1 else None  # type: ignore[return-value]
 
 
-def _apart(word: str, vocabulary: Vocabulary) -> query.Query | None:
+def _apart(word: str, vocabulary: Vocabulary, fields: Iterable[str] = COMPOUND_FIELDS) -> query.Query | None:
     """The word as two words one after the other, a phrase in the title or the abstract ("multitask" →
     "multi task"), weighing one word; None when no split has both halves in the library's titles or
     abstracts, each far more frequent than the word (COMPOUND_RARER): a common word is a word ("networks" is
-    no "net works", "dataset" no "data set"), and its search pays for no phrase."""
+    no "net works", "dataset" no "data set"), and its search pays for no phrase. The phrase is looked for in
+    `fields` (a field's word: that field's)."""
 
     def papers(w: str) -> int:
         return max(vocabulary.forms(fieldname, w)[0].get(w.encode(), 0) for fieldname in COMPOUND_FIELDS)
@@ -279,7 +360,7 @@ def _apart(word: str, vocabulary: Vocabulary) -> query.Query | None:
     for k in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
         head, tail = word[:k], word[k:]
         if own < COMPOUND_RARER * min(papers(head), papers(tail)):
-            phrases += [ExactPhrase(fieldname, [head, tail]) for fieldname in COMPOUND_FIELDS]
+            phrases += [ExactPhrase(fieldname, [head, tail]) for fieldname in fields]
     return query.Or(phrases, boost=0.5) if phrases else None  # two words' scores, worth one word
 
 

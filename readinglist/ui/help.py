@@ -23,6 +23,7 @@ SEARCH_SYNTAX = [
         "notes; title matches rank higher",
     ),
     ('"early exit"', "the phrase"),
+    ("multitask, multi-task", "either spelling: joined finds hyphenated or apart, and the other way round"),
     ("transform*", "a prefix"),
     ("reinforcment~", "fuzzy: one edit away (~2 for two)"),
     ("a OR b, a NOT b, (a OR b) c", "boolean; AND is implied"),
