@@ -19,6 +19,7 @@ import shutil
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -49,6 +50,16 @@ T = TypeVar("T")
 PAGE_SIZE = 16384
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
+# a removed paper's topic, kept in its removed record (beside its columns) for undo
+REMOVED_TOPIC = "_topic"
+
+
+def _resize_topics(db: sqlite3.Connection, topics: Sequence[int], by: int) -> None:
+    """Papers left or came back to these topics (one entry a paper): their sizes follow."""
+    for topic, n in Counter(topics).items():
+        db.execute("UPDATE topics SET size = max(size + ?, 0) WHERE id = ?", (by * n, topic))
+
+
 # columns a paper may leave blank: those papers sort last, ascending or descending
 BLANK_LAST = frozenset(("venue", "year", "authors", "tags"))
 SORT_COLUMNS = {
@@ -1667,9 +1678,16 @@ class Store:
         return (bytes(row[0]), bytes(row[1]), bytes(row[2])) if row else None
 
     def content_fingerprint(self) -> str:
-        """Changes when papers are added or their text revised (what topics are computed from)."""
-        row = self.db.execute("SELECT count(*), max(id), max(updated_at) FROM papers").fetchone()
-        return f"{row[0]}:{row[1] or 0}:{row[2] or ''}"
+        """Changes when papers are added or their text revised (what topics are computed from), not when papers
+        are removed or brought back: the removed ones count as they were (each topic keeps its other papers,
+        and a paper brought back its topic), so that a removal does not call for computing topics again."""
+        count, top, updated = self.db.execute("SELECT count(*), max(id), max(updated_at) FROM papers").fetchone()
+        if self.has_table("removed_papers"):
+            more, last, revised = self.db.execute(
+                "SELECT count(*), max(id), max(json_extract(paper, '$.updated_at')) FROM removed_papers"
+            ).fetchone()
+            count, top, updated = count + more, max(top or 0, last or 0), max(updated or "", revised or "")
+        return f"{count}:{top or 0}:{updated or ''}"
 
     # ---- the interest ranking's inputs: the marks and "my interests" ----
 
@@ -2013,6 +2031,7 @@ class Store:
                 rev = self.next_rev(db)
                 stamp = now()
                 tags = self.tags_of(ids)
+                topic_of = self.topic_of(ids) if self.has_table("paper_topics") else {}
                 for chunk in _chunks(list(dict.fromkeys(ids)), 900):
                     cur = db.execute(f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(chunk))})", chunk)
                     names = [d[0] for d in cur.description]
@@ -2020,6 +2039,8 @@ class Store:
                         record = dict(zip(names, values, strict=True))
                         record["abstract"] = unpack(record["abstract"])  # the removed record is JSON: text
                         pid = record["id"]
+                        if pid in topic_of:  # kept, for undo: not a column, so never written back as one
+                            record[REMOVED_TOPIC] = topic_of[pid]
                         db.execute(
                             "INSERT OR REPLACE INTO removed_papers(id, uid, source_id, content_hash, removed_at,"
                             " paper, tags) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -2028,6 +2049,7 @@ class Store:
                         )  # fmt: skip
                         removed.append(pid)
                 db.executemany("DELETE FROM papers WHERE id = ?", [(pid,) for pid in removed])
+                _resize_topics(db, [topic_of[pid] for pid in removed if pid in topic_of], -1)
                 self._drop_unused_tags(db)
                 self._journal(db, removed, rev)
         finally:
@@ -2050,7 +2072,8 @@ class Store:
                     marks = ",".join("?" * len(chunk))
                     rows = db.execute(f"SELECT id, paper, tags FROM removed_papers WHERE id IN ({marks})", chunk)
                     for old_id, paper_json, tags_json in rows.fetchall():
-                        record = {k: v for k, v in json.loads(paper_json).items() if k in columns}
+                        whole = json.loads(paper_json)
+                        record = {k: v for k, v in whole.items() if k in columns}
                         if "abstract" in record:
                             record["abstract"] = pack(record["abstract"] or "")
                         if db.execute("SELECT 1 FROM papers WHERE id = ?", (old_id,)).fetchone():
@@ -2075,6 +2098,10 @@ class Store:
                         )
                         pid = int(cur.lastrowid or 0)
                         self._add_tags(db, [pid], json.loads(tags_json))
+                        topic = whole.get(REMOVED_TOPIC)
+                        if topic is not None and db.execute("SELECT 1 FROM topics WHERE id = ?", (topic,)).fetchone():
+                            db.execute("INSERT INTO paper_topics(paper_id, topic_id) VALUES (?, ?)", (pid, topic))
+                            _resize_topics(db, [topic], +1)  # back in the topic it was in, if that is still there
                         restored[old_id] = pid
                     db.executemany("DELETE FROM removed_papers WHERE id = ?", [(i,) for i in restored])
                 _set_columns(db, list(restored.values()))

@@ -234,6 +234,27 @@ def test_topic_filter_in_queries_and_sidebar(planted_lib):
     assert again.unread == t.size - 2 and again.prioritized == 1 and again.untriaged == t.size - 3
 
 
+def test_removing_papers_and_undoing_keeps_the_topics(planted_lib):
+    """A removal made the topics outdated (computed again at the next start) and took the paper out of its
+    topic for good: undone, it came back without one. Now the topics stay current, their sizes follow, and
+    a paper brought back is in its topic again."""
+    lib = planted_lib
+    assert not lib.topics_status().outdated
+    t = lib.topics()[0]
+    members = sorted(lib.search("", topic=t.id).ids)
+    gone = members[:3]
+    assert lib.remove(gone) == gone
+    assert not lib.topics_status().outdated
+    assert next(x for x in lib.topics() if x.id == t.id).size == t.size - 3
+    assert lib.search("", topic=t.id).ids and not set(gone) & set(lib.search("", topic=t.id).ids)
+    back = lib.restore_removed(gone)
+    assert back == {pid: pid for pid in gone}
+    assert not lib.topics_status().outdated
+    assert next(x for x in lib.topics() if x.id == t.id).size == t.size
+    assert lib.topics_of(gone) == {pid: t.id for pid in gone}
+    assert sorted(lib.search("", topic=t.id).ids) == members
+
+
 def test_topic_filter_errors_say_what_to_do(planted_lib, tmp_path):
     with pytest.raises(QueryError, match="no topic 999"):
         planted_lib.search("topic:999")
