@@ -711,6 +711,33 @@ def test_a_word_typed_joined_finds_it_hyphenated_and_the_other_way_round(tmp_pat
         lib.close()
 
 
+def test_a_hyphenated_word_finds_its_words_together(tmp_path):
+    """ "q-learning" found every paper with a "Q" and "learning" anywhere (its Q-function, its learning rate):
+    at 8k, 67 papers of which 27 say Q-learning, the others among the first twenty. Now the two words stand
+    together, in any form of each ("pre-trained" finds "pre-training"); a hyphenated word no paper writes so
+    still finds the papers with its words."""
+    rows = [
+        {"title": "Double Q-learning", "abstract": "Q-learning overestimates action values."},
+        {"title": "Speedy Q-Learning", "abstract": "A faster variant of the classic algorithm."},
+        {"title": "Learning the Q function", "abstract": "We fit Q by regression; learning is stable."},
+        {"title": "Pre-training language models", "abstract": "Models are pre-trained on text."},
+        {"title": "Training before the test", "abstract": "A pre step, then the training."},
+        *[{"title": f"Filler {i}", "abstract": "Policies and values."} for i in range(6)],
+    ]
+    lib = library_of(tmp_path, rows, "hyphens")
+    try:
+        assert set(titles(lib, "q-learning")) == {"Double Q-learning", "Speedy Q-Learning"}
+        assert titles(lib, "q-learning overestimates") == ["Double Q-learning"]
+        assert set(titles(lib, "q-learning OR policies")) == {"Double Q-learning", "Speedy Q-Learning"} | {
+            f"Filler {i}" for i in range(6)
+        }
+        assert titles(lib, "pre-trained") == ["Pre-training language models"]
+        assert titles(lib, "abstract:pre-training") == ["Pre-training language models"]
+        assert titles(lib, "q-regression") == ["Learning the Q function"]  # nowhere together: its words
+    finally:
+        lib.close()
+
+
 def test_compounds_inside_an_or_and_in_a_fields_word(tmp_path):
     """Inside an OR or after a field ("title:multitask"), a word typed joined or hyphenated found only that
     spelling: "semisupervised OR multitask" found fewer papers than "multitask" alone."""

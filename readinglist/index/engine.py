@@ -56,6 +56,7 @@ from readinglist.index.query import (
     typed_prefixes,
     with_acronyms,
     with_compounds,
+    with_hyphen_phrases,
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
@@ -577,6 +578,7 @@ class Index:
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         resolved = with_compounds(resolve(q, vocabulary), vocabulary, text)  # "multitask" is "multi-task" too
+        resolved = with_hyphen_phrases(resolved, text)  # "q-learning": the two words together
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
         typed = self._typed_words(resolved)
@@ -774,7 +776,8 @@ class Index:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
-        return widened, with_compounds(resolve(widened, self._vocabulary), self._vocabulary, text), folded[0]
+        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, text)
+        return widened, with_hyphen_phrases(started, text), folded[0]
 
     def _begins_more(self, folded: str) -> bool:
         """Whether the words `folded` begins are far more frequent in the abstracts than its own stem's forms

@@ -11,6 +11,7 @@ with a message that says what to type instead (a fuzzy distance above 2, a term 
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -316,6 +317,57 @@ def _joined(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | N
     if joined is None:
         return None
     return Compound([forms[0] if len(forms) == 1 else query.Or(forms), joined])
+
+
+class HyphenPhrase(query.And):
+    """A hyphenated word's two words in one field ("Q-learning", "off-policy"), each in any form of its stem,
+    side by side: evaluated by Ranker._hyphen_phrase; to Whoosh's own matchers (the highlighter) the And it
+    was, which matched "Q" and "learning" anywhere in the field."""
+
+
+def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
+    """The resolved query `q` with each hyphenated word typed ("q-learning": the parser's And of two words
+    in a field) made a HyphenPhrase, in every field that reads words one after the other (the title, the
+    abstract, the note; not authors or tags): a reader who types a hyphen means the words together."""
+    hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
+    if not hyphenated:
+        return q
+
+    def paired(a: query.Query, b: query.Query) -> bool:
+        return (
+            isinstance(a, Stemmed)
+            and isinstance(b, Stemmed)
+            and a.fieldname == b.fieldname
+            and a.fieldname in STEMMED_FIELDS
+            and (a.text, b.text) in hyphenated
+        )
+
+    def walk(node: query.Query) -> query.Query:
+        if isinstance(node, Stemmed | HyphenPhrase):
+            return node
+        if isinstance(node, query.Not):
+            inner = walk(node.query)
+            return node if inner is node.query else query.Not(inner, boost=node.boost)
+        if not isinstance(node, query.CompoundQuery):
+            return node
+        subs = [walk(sub) for sub in node.subqueries]
+        if type(node) is query.And:
+            joined: list[query.Query] = []
+            for sub in subs:
+                if joined and paired(joined[-1], sub):
+                    joined[-1] = HyphenPhrase([joined[-1], sub])
+                else:
+                    joined.append(sub)
+            if len(joined) == 1 and node.boost == 1.0:
+                return joined[0]
+            subs = joined
+        if len(subs) == len(node.subqueries) and all(a is b for a, b in zip(subs, node.subqueries, strict=True)):
+            return node
+        new = copy.copy(node)
+        new.subqueries = subs
+        return new
+
+    return walk(q)
 
 
 def spelt_otherwise(q: query.Query) -> dict[str, query.Query]:

@@ -57,7 +57,7 @@ from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
-from readinglist.index.query import RELATED_WEIGHT, Alternatives, Compound, Stemmed, TypedPrefix
+from readinglist.index.query import RELATED_WEIGHT, Alternatives, Compound, HyphenPhrase, Stemmed, TypedPrefix
 from readinglist.index.scores import (
     ARRAY_FROM,
     ArrayScores,
@@ -559,6 +559,8 @@ class Ranker:
             return self._stemmed(q, within)
         if isinstance(q, query.Term):
             return self._boosted(self._term_text(q.fieldname, q.text, within), q.boost)
+        if type(q) is HyphenPhrase:
+            return self._hyphen_phrase(q, within)
         if isinstance(q, query.And):
             return self._and(q, within)
         if type(q) in (Alternatives, Compound):
@@ -702,6 +704,41 @@ class Ranker:
             for d, s in other.items():
                 acc[d] = get(d, 0.0) + s
         return self._boosted(acc, q.boost)
+
+    def _hyphen_phrase(self, q: HyphenPhrase, within: Within | None = None) -> Scores:
+        """The papers with both words (any form of each) where a form of the first stands right before one of
+        the second, scored as the two words: the And first, then the positions read for its papers only. If
+        none has them together in this field, those with both words in it (what a hyphen matched before):
+        a word no paper writes so still finds the papers that use its parts."""
+        both = self._and(q, within)
+        first, second = q.subqueries
+        field = self._field(first.fieldname)
+        if not both or field is None or not field.format.supports("positions"):
+            return both
+        among = self._within(both)
+        decode = field.format.decode_positions
+        starts: dict[int, set[int]] = {}
+        kept: list[int] = []
+        for which, word in enumerate((first, second)):
+            forms = [*word.forms, *word.related]
+            for i, (_, offset) in enumerate(self.leaves):
+                targets = among.local[i]
+                if not targets:
+                    continue
+                for form in forms:
+                    ids, _, vals, _ = self._postings(i, word.fieldname, form, values=True, targets=targets)
+                    for d, v in zip(ids, vals, strict=True):
+                        at = decode(v)
+                        if which == 0:
+                            starts.setdefault(d + offset, set()).update(p + 1 for p in at)
+                        elif not starts.get(d + offset, _NO_STARTS).isdisjoint(at):
+                            kept.append(d + offset)
+                    self.check()
+        if not kept:
+            return both
+        if isinstance(both, ArrayScores):
+            return _restricted(both, self._within(sorted(set(kept))))
+        return {d: both[d] for d in dict.fromkeys(kept)}
 
     def _alternatives(self, q: Alternatives, within: Within | None = None) -> Scores:
         """The best of the alternatives per document, not their sum: a paper that has both a long form and
@@ -1090,6 +1127,9 @@ class Ranker:
 
 
 _NONE: frozenset[int] = frozenset()
+
+
+_NO_STARTS: frozenset[int] = frozenset()
 
 
 def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> None:
