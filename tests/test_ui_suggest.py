@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, QTimer, QUrl
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPlainTextEdit
 from test_interest import synthetic, write_papers
 from test_suggest import QUASAR_BIB
-from test_ui import click_sidebar
+from test_ui import click_sidebar, search
 
 from readinglist.app import create_main_window
 from readinglist.library import Library
@@ -80,6 +80,34 @@ def test_suggested_lists_the_planted_papers_first_after_a_few_marks(qtbot, plant
     assert set(shown[:7]) == set(relevant[3:])  # every planted paper not marked, first
     assert not set(shown) & set(relevant[:3] + rest[:3])  # and no marked paper at all
     assert w.table.model.scores == sorted(w.table.model.scores, reverse=True)
+
+
+def test_a_query_in_the_suggested_view_can_rank_its_matches_by_relevance(qtbot, planted_window):
+    """A query typed in the Suggested view lists its untriaged matches by predicted interest, with no way to
+    see its best matches first but to leave the view: now a link ranks them by relevance, and one back."""
+    w, relevant, rest = planted_window
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        mark(qtbot, w, relevant[:3], "read")
+        mark(qtbot, w, rest[:3], "skipped")
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 54)
+    words = set(w.library.paper(rest[10]).abstract.split())
+    word = max(sorted(words), key=lambda x: len(w.library.search(x).ids))  # a made-up word many papers share
+    search(qtbot, w, word)
+    triaged = set(relevant[:3] + rest[:3])
+    by_relevance = [i for i in w.library.search(word).ids if i not in triaged]
+    by_interest = list(w.table.model.ids)
+    assert sorted(by_interest) == sorted(by_relevance) and by_interest != by_relevance  # two orders to tell
+    note = w.order_note
+    assert note.label.text() == "By predicted interest · rank by" and note.button.text() == "Relevance"
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        qtbot.mouseClick(note.button, Qt.MouseButton.LeftButton)
+    assert w.table.model.ids == by_relevance and w.sidebar.filter.suggested
+    assert note.label.text() == "Ranked by relevance · back to" and note.button.text() == "Predicted interest"
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        qtbot.mouseClick(note.button, Qt.MouseButton.LeftButton)
+    assert w.table.model.ids == by_interest and note.label.text() == "By predicted interest · rank by"
 
 
 def test_a_mark_re_ranks_in_the_background_and_the_view_follows(qtbot, planted_window):

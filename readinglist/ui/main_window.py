@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         self.suggester = Suggester(library, self.runner, self)
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
+        self._view_by_relevance = False  # the Suggested view's matches of a query in rank order, asked for
         self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
         self._list_counts: dict[int, int] = {}
         self._counting_lists = False  # a count of the lists runs on the pool; another is due after it
@@ -401,6 +402,7 @@ class MainWindow(QMainWindow):
         table.orderChanged.connect(self._order_changed)
         table.view.header_actions.append(self.actionSortRelevance)
         self.order_note.relevanceRequested.connect(self.sort_by_relevance)
+        self.order_note.interestRequested.connect(self.sort_by_interest)
         self.sidebar.filterChanged.connect(lambda _filter: search.run())
         self.sidebar.filterChanged.connect(lambda _filter: self._update_caption())
         search.field.textChanged.connect(lambda _text: self._update_caption())
@@ -565,7 +567,9 @@ class MainWindow(QMainWindow):
         row 29 of "gaussian process" current when the reader never looked at it."""
         self.detail.set_terms(result)
         if self._suggesting():
-            result = self.suggester.arrange(result, untriaged_only=self.sidebar.filter.suggested)
+            in_view = self.sidebar.filter.suggested
+            by_interest = not (in_view and self._view_by_relevance and result.query.strip())
+            result = self.suggester.arrange(result, untriaged_only=in_view, by_interest=by_interest)
         if self._map_pane is not None:  # else it takes the last results when it is built
             self._map_pane.view.set_results(self._lit(result))
         shown = self._in_area(result)
@@ -603,15 +607,27 @@ class MainWindow(QMainWindow):
             and _ranked(result.scores, result.word_count)
         )
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
+        if suggested == "view" and query and self._view_by_relevance:
+            suggested = "view by relevance"
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
         self.actionSortRelevance.setChecked(column is None and not suggested)
 
     def sort_by_relevance(self) -> None:
-        """Back to rank order (the order added, without a query), from a column's sort or the Suggested sort."""
+        """Back to rank order (the order added, without a query), from a column's sort or the Suggested sort;
+        in the Suggested view with a query, its untriaged matches in rank order (until the view is left)."""
+        if self.sidebar.filter.suggested and self.table.sort_column is None and self.search_bar.text().strip():
+            self._view_by_relevance = True
+            self.search_bar.run()
+            return
         if self.actionSortSuggested.isChecked():
             self.actionSortSuggested.setChecked(False)  # searched again, in rank order
         self.table.sort_by_rank()
         self._order_changed()  # also when it was in force already: the entry stays checked
+
+    def sort_by_interest(self) -> None:
+        """The Suggested view's own order again, after its matches were ranked by relevance."""
+        self._view_by_relevance = False
+        self.search_bar.run()
 
     def _search_failed(self, _message: str) -> None:
         """The last results stay; a table with none yet says why it is empty (a query restored at start)."""
@@ -893,6 +909,7 @@ class MainWindow(QMainWindow):
 
     def _filter_changed(self, view: object) -> None:
         """Picking Suggested shows its order: a column's sort lets go; with nothing to learn from, it says so."""
+        self._view_by_relevance = False  # the Suggested view opens in its own order
         if self.sidebar.filter.suggested:
             self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             if self.suggester.ranking is None and self.suggester.idle:

@@ -12,6 +12,7 @@ from readinglist.ui.search_bar import link_button
 
 class OrderNote(QWidget):
     relevanceRequested = Signal()  # the link back to rank order was clicked
+    interestRequested = Signal()  # the link back to predicted interest (the Suggested view's own order)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -23,7 +24,8 @@ class OrderNote(QWidget):
         self.label.setStyleSheet("color: gray;")
         self.button = link_button("Relevance", self)
         self.button.setObjectName("relevanceButton")
-        self.button.clicked.connect(self.relevanceRequested)
+        self.button.clicked.connect(self._clicked)
+        self._back_to_interest = False
         self.button.hide()
         layout.addWidget(self.label)
         layout.addWidget(self.button)
@@ -31,11 +33,24 @@ class OrderNote(QWidget):
     def show_order(self, column: str | None, descending: bool, query: bool, suggested: str = "") -> None:
         """`column` is the label of the column sorted by (None: the results' own order); `query` whether
         the results are a query's (rank order) or every paper (the order they were added); `suggested`:
-        "view" for the Suggested view, "sort" for the Suggested sort of any view (by predicted interest)."""
+        "view" for the Suggested view, "sort" for the Suggested sort of any view (by predicted interest),
+        "view by relevance" for a query's untriaged papers in rank order, asked for in the Suggested view."""
         own = "Relevance" if query else "Order added"
-        if column is None and suggested:
+        self._back_to_interest = column is None and suggested == "view by relevance"
+        if self._back_to_interest:
+            self.label.setText("Ranked by relevance · back to")
+            self.button.setText("Predicted interest")
+            self.button.setToolTip("The Suggested view's own order: the papers you are likeliest to want first")
+            self.button.show()
+        elif column is None and suggested == "view" and query:  # a query typed: its best matches on a click
+            self.label.setText("By predicted interest · rank by")
+            self.button.setText(own)
+            self.button.setToolTip("The untriaged papers that match, best matches first")
+            self.button.show()
+        elif column is None and suggested:
             self.label.setText("By predicted interest" + (" · back to" if suggested == "sort" else ""))
             self.button.setText(own)
+            self.button.setToolTip("Rank order: the best matches first" if query else "")
             self.button.setVisible(suggested == "sort")
         elif column is None:
             self.label.setText("Ranked by relevance" if query else "In the order added")
@@ -47,3 +62,6 @@ class OrderNote(QWidget):
                 "Rank order: the best matches first" if query else "Every paper in the order it was added"
             )
             self.button.show()
+
+    def _clicked(self) -> None:
+        (self.interestRequested if self._back_to_interest else self.relevanceRequested).emit()

@@ -130,13 +130,19 @@ class Suggester(QObject):
 
     # ---- what the window asks of the ranking ----
 
-    def arrange(self, result: SearchResult, untriaged_only: bool) -> SearchResult:
+    def arrange(self, result: SearchResult, untriaged_only: bool, by_interest: bool = True) -> SearchResult:
         """The results in predicted-interest order, with the ranking's scores: only the untriaged papers
-        (the Suggested view), or every paper of the results (the Suggested sort of any view). Without a
-        ranking the results stay as they are."""
+        (the Suggested view), or every paper of the results (the Suggested sort of any view). Not
+        `by_interest`: the untriaged papers in the results' own order (a query's, ranked by relevance).
+        Without a ranking the results stay as they are."""
         ranking = self._ranking
         if ranking is None:
             return result
+        if untriaged_only and not by_interest:
+            kept = set(ranking.among(result.ids)[0])
+            pairs = [(i, s) for i, s in zip(result.ids, result.scores or [0.0] * len(result.ids), strict=True)
+                     if i in kept]  # fmt: skip
+            return replace(result, ids=[i for i, _ in pairs], scores=[s for _, s in pairs] if result.scores else [])
         if untriaged_only:
             ids, scores = ranking.among(result.ids)
         else:
