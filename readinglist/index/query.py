@@ -325,6 +325,11 @@ class HyphenPhrase(query.And):
     was, which matched "Q" and "learning" anywhere in the field."""
 
 
+class WordsApart(HyphenPhrase):
+    """A word typed joined, written apart (`_apart`: "multitask" as "multi task(s)"): a HyphenPhrase that is
+    only ever the words together (the papers with both anywhere are no match for "multitask")."""
+
+
 def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     """The resolved query `q` with each hyphenated word typed ("q-learning": the parser's And of two words
     in a field) made a HyphenPhrase, in every field that reads words one after the other (the title, the
@@ -412,7 +417,16 @@ def _apart(word: str, vocabulary: Vocabulary, fields: Iterable[str] = COMPOUND_F
     for k in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
         head, tail = word[:k], word[k:]
         if own < COMPOUND_RARER * min(papers(head), papers(tail)):
-            phrases += [ExactPhrase(fieldname, [head, tail]) for fieldname in fields]
+            for fieldname in fields:  # each half in any form: "pretrained" is "pre-training" too
+                (head_forms, head_exact), (tail_forms, tail_exact) = (
+                    vocabulary.forms(fieldname, w) for w in (head, tail)
+                )
+                if head_forms and tail_forms:
+                    halves = [
+                        Stemmed(fieldname, head, head_forms, head_exact),
+                        Stemmed(fieldname, tail, tail_forms, tail_exact),
+                    ]
+                    phrases.append(WordsApart(halves))
     return query.Or(phrases, boost=0.5) if phrases else None  # two words' scores, worth one word
 
 

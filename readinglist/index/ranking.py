@@ -57,7 +57,15 @@ from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
-from readinglist.index.query import RELATED_WEIGHT, Alternatives, Compound, HyphenPhrase, Stemmed, TypedPrefix
+from readinglist.index.query import (
+    RELATED_WEIGHT,
+    Alternatives,
+    Compound,
+    HyphenPhrase,
+    Stemmed,
+    TypedPrefix,
+    WordsApart,
+)
 from readinglist.index.scores import (
     ARRAY_FROM,
     ArrayScores,
@@ -559,7 +567,7 @@ class Ranker:
             return self._stemmed(q, within)
         if isinstance(q, query.Term):
             return self._boosted(self._term_text(q.fieldname, q.text, within), q.boost)
-        if type(q) is HyphenPhrase:
+        if isinstance(q, HyphenPhrase):
             return self._hyphen_phrase(q, within)
         if isinstance(q, query.And):
             return self._and(q, within)
@@ -709,7 +717,8 @@ class Ranker:
         """The papers with both words (any form of each) where a form of the first stands right before one of
         the second, scored as the two words: the And first, then the positions read for its papers only. If
         none has them together in this field, those with both words in it (what a hyphen matched before):
-        a word no paper writes so still finds the papers that use its parts."""
+        a word no paper writes so still finds the papers that use its parts (not so a joined word's halves,
+        WordsApart)."""
         both = self._and(q, within)
         first, second = q.subqueries
         field = self._field(first.fieldname)
@@ -735,7 +744,7 @@ class Ranker:
                             kept.append(d + offset)
                     self.check()
         if not kept:
-            return both
+            return {} if isinstance(q, WordsApart) else both
         if isinstance(both, ArrayScores):
             return _restricted(both, self._within(sorted(set(kept))))
         return {d: both[d] for d in dict.fromkeys(kept)}
