@@ -698,7 +698,10 @@ class Library:
         """When topics were computed, and whether papers came or changed since (recompute then)."""
         meta = self.store.topics_meta()
         computed = meta.get("computed_at")
-        outdated = computed is None or meta.get("fingerprint") != self.store.content_fingerprint()
+        stored = meta.get("fingerprint")
+        # the papers alone, as stored before removed papers counted: the same papers since then are current too
+        current = (self.store.content_fingerprint(), self.store.content_fingerprint(removed=False))
+        outdated = computed is None or stored not in current
         return TopicsStatus(computed, int(meta.get("papers", 0)), outdated, float(meta.get("seconds", 0)))
 
     def topic_of(self, paper_id: int) -> Topic | None:

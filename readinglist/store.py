@@ -49,7 +49,6 @@ from readinglist.papers import (
 T = TypeVar("T")
 PAGE_SIZE = 16384
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
-# what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
 # a removed paper's topic, kept in its removed record (beside its columns) for undo
 REMOVED_TOPIC = "_topic"
 
@@ -60,8 +59,12 @@ def _resize_topics(db: sqlite3.Connection, topics: Sequence[int], by: int) -> No
         db.execute("UPDATE topics SET size = max(size + ?, 0) WHERE id = ?", (by * n, topic))
 
 
+# unread papers with a priority (triaged, though unread), through the priority's partial index: the unary + keeps
+# SQLite off the state index, where the unread are nearly every paper
+_UNREAD_WITH_PRIORITY = "p.priority IS NOT NULL AND +p.state = ?"
 # columns a paper may leave blank: those papers sort last, ascending or descending
 BLANK_LAST = frozenset(("venue", "year", "authors", "tags"))
+# what a column sorts by in SQL; title and authors sort by their collation keys where the library has them
 SORT_COLUMNS = {
     "title": "lower(COALESCE(NULLIF(p.user_title, ''), p.auto_title))",
     "venue": "lower(p.venue)",
@@ -1122,9 +1125,9 @@ class Store:
             filled = self.db.execute(f"{head} {key} != '' {order}", args)
             blank = self.db.execute(f"{head} {key} = '' ORDER BY c.paper_id {direction}", args)
             return [r[0] for r in filled] + [r[0] for r in blank]
-        if sort in BLANK_LAST:  # the value worked out once a row (the tags' is a query)
+        if sort in BLANK_LAST:  # the value worked out once a row (the tags' is a query); no authors is "[]"
             direction += " NULLS LAST"
-            expr = f"NULLIF({expr}, '')"
+            expr = f"NULLIF(NULLIF(trim({expr}), ''), '[]')"
         sql = f"SELECT p.id FROM {source}{where} ORDER BY {expr} {direction}, p.id {direction.split()[0]}"
         return [r[0] for r in self.db.execute(sql, args)]
 
@@ -1491,7 +1494,7 @@ class Store:
             ).fetchall()
             if self.priority_sql != "NULL":  # unread with a priority, through the priority's partial index
                 rows += self.db.execute(
-                    "SELECT id, state FROM papers WHERE priority IS NOT NULL AND +state = ?", (DEFAULT_STATE,)
+                    f"SELECT id, state FROM papers p WHERE {_UNREAD_WITH_PRIORITY}", (DEFAULT_STATE,)
                 ).fetchall()
             kept = self._local.triaged = (key, MappingProxyType(dict(rows)))
         return kept[1]
@@ -1647,7 +1650,7 @@ class Store:
             prioritized = dict(
                 db.execute(
                     "SELECT pt.topic_id, count(*) FROM papers p JOIN paper_topics pt ON pt.paper_id = p.id"
-                    " WHERE p.priority IS NOT NULL AND +p.state = ? GROUP BY pt.topic_id",
+                    f" WHERE {_UNREAD_WITH_PRIORITY} GROUP BY pt.topic_id",
                     (DEFAULT_STATE,),
                 )
             )
@@ -1677,12 +1680,13 @@ class Store:
         row = self.db.execute("SELECT paper_ids, xy, topic_ids FROM topic_map WHERE id = 1").fetchone()
         return (bytes(row[0]), bytes(row[1]), bytes(row[2])) if row else None
 
-    def content_fingerprint(self) -> str:
+    def content_fingerprint(self, removed: bool = True) -> str:
         """Changes when papers are added or their text revised (what topics are computed from), not when papers
         are removed or brought back: the removed ones count as they were (each topic keeps its other papers,
-        and a paper brought back its topic), so that a removal does not call for computing topics again."""
+        and a paper brought back its topic), so that a removal does not call for computing topics again. Not
+        `removed`: the papers alone, as topics computed before session 22 stored it."""
         count, top, updated = self.db.execute("SELECT count(*), max(id), max(updated_at) FROM papers").fetchone()
-        if self.has_table("removed_papers"):
+        if removed and self.has_table("removed_papers"):
             more, last, revised = self.db.execute(
                 "SELECT count(*), max(id), max(json_extract(paper, '$.updated_at')) FROM removed_papers"
             ).fetchone()
@@ -1713,7 +1717,7 @@ class Store:
             return unread
         # through the priority's partial index (few rows): "+state" keeps SQLite off the state index, whose
         # unread entries are nearly the whole library
-        row = self.db.execute("SELECT count(*) FROM papers WHERE priority IS NOT NULL AND +state = ?", (DEFAULT_STATE,))
+        row = self.db.execute(f"SELECT count(*) FROM papers p WHERE {_UNREAD_WITH_PRIORITY}", (DEFAULT_STATE,))
         return unread - int(row.fetchone()[0])
 
     def interests(self) -> tuple[list[str], str]:

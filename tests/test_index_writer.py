@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -168,5 +169,35 @@ def test_closing_does_not_wait_for_the_index_and_loses_nothing(bg_lib, monkeypat
     try:
         assert set(again.search("state:read").ids) == set(ids)  # the next start writes the rest
         assert again.store.journal_size() == 0
+    finally:
+        again.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="pausing a process is POSIX's")
+def test_closing_does_not_wait_for_a_writer_process_that_does_not_answer(bg_lib, monkeypatch):
+    """A writer process busy for minutes (a long merge; here paused) held closing until it answered (up to
+    REPLY_TIMEOUT, 600 s): now it is ended after STOP_WAIT, and the change it was given stays in the journal."""
+    import threading
+
+    monkeypatch.setattr(background, "STOP_WAIT", 0.5)
+    ids = bg_lib.search("").ids
+    bg_lib.set_state(ids[:1], "read")
+    bg_lib.flush_index()  # the writer process is up
+    pid = bg_lib.updater.writer_pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        bg_lib.set_state(ids[1:2], "read")  # sent to the writer process, which does not answer
+        stopping = threading.Thread(target=bg_lib.updater.stop)
+        stopping.start()
+        stopping.join(20)
+        assert not stopping.is_alive()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+    assert bg_lib.store.journal_size() >= 1  # kept for the next start
+    again = Library.open(bg_lib.data_dir, seed=False)
+    try:
+        assert set(again.search("state:read").ids) == set(ids[:2])
     finally:
         again.close()

@@ -734,6 +734,15 @@ def test_a_hyphenated_word_finds_its_words_together(tmp_path):
         assert titles(lib, "pre-trained") == ["Pre-training language models"]
         assert titles(lib, "abstract:pre-training") == ["Pre-training language models"]
         assert titles(lib, "q-regression") == ["Learning the Q function"]  # nowhere together: its words
+        # "together somewhere" is the library's answer, not the papers a rarer word left: "regression" alone
+        # leaves a paper with Q and learning apart, which is still no Q-learning paper
+        assert lib.search("q-learning regression").partial
+        # under ANDNOT and ANDMAYBE too
+        assert set(titles(lib, "q-learning ANDMAYBE policies")) == {"Double Q-learning", "Speedy Q-Learning"}
+        assert titles(lib, "q-learning ANDNOT overestimates") == ["Speedy Q-Learning"]
+        # highlighted as the phrase it is, not every "learning" of an abstract
+        terms = lib.search("pre-trained").terms
+        assert "pre trained" in terms and "pre training" in terms and "training" not in terms
     finally:
         lib.close()
 
@@ -754,6 +763,7 @@ def test_a_word_typed_joined_finds_every_form_of_its_halves(tmp_path):
         wanted = {"Pre-trained encoders", "Pre-training at scale", "Pretraining revisited"}
         for typed in ("pretraining", "pretrained", "pre-training", "pre-trained"):
             assert set(titles(lib, typed)) == wanted, typed  # not "a pre step, then the training"
+        assert "training" not in lib.search("pretrained").terms  # its halves lit together, not each alone
     finally:
         lib.close()
 

@@ -1048,6 +1048,23 @@ def test_a_title_case_long_form_is_lowered_inside_the_title():
         "scheme for Markov Decision Processes (MDPs) with large state spaces. It converges faster."
     )
     assert t == "Sampling scheme for Markov decision processes (MDPs)", t
+    # a common word is lowered however it ends ("Mean", not a name for ending in -ean); a maker's product keeps
+    # its name's capitals
+    t = derive_title(
+        "Heavy tails hurt estimators. We propose a robust estimator for Mean Squared Error (MSE) minimisation "
+        "under heavy-tailed noise. The estimator is simple."
+    )
+    assert t == "Robust estimator for mean squared error (MSE) minimisation", t
+    t = derive_title(
+        "Heavy tails hurt estimators. We propose a robust estimator for Gaussian Mixture Models (GMMs) under "
+        "heavy-tailed noise. The estimator is simple."
+    )
+    assert t == "Robust estimator for Gaussian mixture models (GMMs)", t
+    t = derive_title(
+        "Reading comprehension is hard. We propose a retrieval model for the Stanford Question Answering "
+        "Dataset (SQuAD) with long contexts. It is simple."
+    )
+    assert t == "Retrieval model for the Stanford Question Answering Dataset (SQuAD)", t
     # a name's expansion, which opens the body, stays as the abstract writes it
     t = derive_title(
         "We propose Deep Evidential Regression (DER), a method for calibrated uncertainty from a single forward "
@@ -1085,3 +1102,10 @@ def test_a_phrase_pointing_back_into_the_abstract_gives_way():
         "this goal-driven web navigation task. Agents trained on it generalise."
     )
     assert t == "Goal-driven web navigation task for training agents", t
+    # after a name, the other phrases when every one the abstract gives it points back
+    t = derive_title(
+        "Recent progress in variational inference has paid much attention to the flexibility of variational "
+        "posteriors. In this paper, we present a new approach named KIVI that addresses these challenges. KIVI "
+        "scales to large models with implicit posteriors."
+    )
+    assert t.startswith("KIVI: ") and not re.search(r"\b(this|these|such|its|their)\b", t), t

@@ -253,6 +253,13 @@ def test_removing_papers_and_undoing_keeps_the_topics(planted_lib):
     assert next(x for x in lib.topics() if x.id == t.id).size == t.size
     assert lib.topics_of(gone) == {pid: t.id for pid in gone}
     assert sorted(lib.search("", topic=t.id).ids) == members
+    # topics computed before removed papers counted stored the papers alone: a library with a paper removed
+    # then is not recomputed for that at its first start now
+    lib.remove(gone[:1])
+    lib.store.db.execute(
+        "UPDATE meta SET value = ? WHERE key = 'topics.fingerprint'", (lib.store.content_fingerprint(removed=False),)
+    )
+    assert not lib.topics_status().outdated
 
 
 def test_topic_filter_errors_say_what_to_do(planted_lib, tmp_path):

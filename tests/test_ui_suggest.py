@@ -105,6 +105,12 @@ def test_a_query_in_the_suggested_view_can_rank_its_matches_by_relevance(qtbot, 
         qtbot.mouseClick(note.button, Qt.MouseButton.LeftButton)
     assert w.table.model.ids == by_relevance and w.sidebar.filter.suggested
     assert note.label.text() == "Ranked by relevance · back to" and note.button.text() == "Predicted interest"
+    assert w.actionSortRelevance.isChecked()
+    search(qtbot, w, "state:unread")  # a filter alone ranks nothing: interest order, and the note says so
+    assert note.label.text() == "By predicted interest" and not note.button.isVisible()
+    assert w.table.model.scores == sorted(w.table.model.scores, reverse=True)
+    search(qtbot, w, word)  # the reader's choice holds while the view is shown
+    assert w.table.model.ids == by_relevance and note.label.text() == "Ranked by relevance · back to"
     with qtbot.waitSignal(w.searchFinished, timeout=10000):
         qtbot.mouseClick(note.button, Qt.MouseButton.LeftButton)
     assert w.table.model.ids == by_interest and note.label.text() == "By predicted interest · rank by"

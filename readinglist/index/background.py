@@ -155,7 +155,7 @@ class IndexUpdater:
         with self._lock:
             self._quiesce()
             after = (self._complete_at, 1 << 62)
-            while True:
+            while not self._stop:  # closing: the journal keeps the rest for the next start
                 if not self.store.index_journal(1, after):  # nothing to write: no writer opened (a cancelled
                     break  # one leaves its empty segment's files behind until the next commit)
                 chunk: list[tuple[int, int]] = []
@@ -315,7 +315,12 @@ class IndexUpdater:
         with self._cond:
             self._stop = True
             self._cond.notify_all()
-        self._thread.join()
+        self._thread.join(STOP_WAIT)
+        if self._thread.is_alive():  # waiting on the writer process (a merge it began): ended, not waited for
+            writer = self._writer
+            if writer is not None:
+                writer.kill()
+            self._thread.join()
         self._thread = None
 
     def _has_work(self) -> bool:
@@ -367,6 +372,8 @@ class IndexUpdater:
                 except WriterError as exc:
                     if exc.busy:
                         raise IndexBusy(str(exc)) from None
+                    if self._stop:
+                        return  # closing ended it (stop): the journal keeps the rest
                     self._give_up_process(exc)
                     self.write_now(CHILD_WAIT)
                     return
@@ -478,6 +485,12 @@ class WriterProcess:
             raise WriterError(f"the index writer process stopped ({exc})") from None
         merged, self.merged = self.merged, False
         return merged
+
+    def kill(self) -> None:
+        """End the child now (a merge it is in is lost, not the index: a commit is whole or not at all); the
+        parent waiting on its answer hears its pipe close."""
+        with suppress(OSError, ValueError):
+            self._proc.kill()
 
     def close(self) -> None:
         with suppress(OSError, ValueError):

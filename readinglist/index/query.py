@@ -208,6 +208,11 @@ _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (
 _HYPHENATED_RE = re.compile(rf"(?<![\w{_DASHES}])([A-Za-z]+)[{_DASHES}]([A-Za-z]+)(?![\w{_DASHES}])")
 
 
+def _hyphenated(text: str) -> set[tuple[str, str]]:
+    """The hyphenated words typed, as the two words the parser makes of each ("q-learning": q, learning)."""
+    return {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
+
+
 def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Query:
     """The resolved query `q` with its compound words made Alternatives: a word typed joined ("multitask",
     "semisupervised") matches it hyphenated or written apart in a title or abstract ("multi-task", "semi
@@ -216,7 +221,7 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
     equally. A word is split only where both halves are far more frequent than it (`_apart`)."""
     parts = top_level(q)
     out: list[query.Query | None] = list(parts)
-    hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
+    hyphenated = _hyphenated(text)
     for i, part in enumerate(parts):
         if out[i] is None:
             continue  # the second word of a field's hyphenated word, taken in with the first
@@ -227,16 +232,11 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
             continue
         pair = _pair(part) if hyphenated else None
         if pair is not None and pair in hyphenated:  # "multi-task": both words in a field, or "multitask"
-            joined = _as_word(pair[0] + pair[1], vocabulary, COMPOUND_FIELDS)
-            if joined is not None:
-                out[i] = Compound([part, joined])
+            ands = [sub for sub in part.subqueries if type(sub) is query.And]
+            out[i] = _joined(ands, vocabulary, whole=part) or part
             continue
-        word = _plain_word(part)
-        if word is not None:
-            if word.isalpha() and len(word) >= 2 * COMPOUND_PART:
-                apart = _apart(word, vocabulary)
-                if apart is not None:
-                    out[i] = Compound([part, apart])
+        if _plain_word(part) is not None:  # "multitask": that, or "multi task(s)" in a title or abstract
+            out[i] = _split(part.subqueries, vocabulary, whole=part) or part
             continue
         if isinstance(part, Stemmed):  # a field's word: "title:multitask", or "title:multi-task" as two parts
             nxt = parts[i + 1] if i + 1 < len(parts) else None
@@ -292,9 +292,10 @@ def _word_key(q: query.Query) -> str | tuple[str, str] | None:
     return None
 
 
-def _split(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | None:
-    """A word's forms (one field's or several) and the word written apart in those of its fields where that
-    is looked for ("title:multitask" is "multi task" in a title too), as a Compound; None if not a compound."""
+def _split(forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query | None = None) -> query.Query | None:
+    """A word's forms (one field's or several; `whole` their query, if made already) and the word written
+    apart in those of its fields where that is looked for ("title:multitask" is "multi task" in a title
+    too), as a Compound; None if not a compound."""
     word = _word_key(forms[0])
     fields = [f.fieldname for f in forms if isinstance(f, Stemmed) and f.fieldname in COMPOUND_FIELDS]
     if not fields or not isinstance(word, str) or not word.isalpha() or len(word) < 2 * COMPOUND_PART:
@@ -302,12 +303,12 @@ def _split(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | No
     apart = _apart(word, vocabulary, fields)
     if apart is None:
         return None
-    return Compound([forms[0] if len(forms) == 1 else query.Or(forms), apart])
+    return Compound([whole or (forms[0] if len(forms) == 1 else query.Or(forms)), apart])
 
 
-def _joined(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | None:
-    """A hyphenated word's forms (two-word Ands, a field's each) and the word joined in their fields, as a
-    Compound; None if no paper has it joined."""
+def _joined(forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query | None = None) -> query.Query | None:
+    """A hyphenated word's forms (two-word Ands, a field's each; `whole` their query, if made already) and the
+    word joined in their fields, as a Compound; None if no paper has it joined."""
     pair = _word_key(forms[0])
     fields = [f.subqueries[0].fieldname for f in forms if isinstance(f.subqueries[0], Stemmed)]
     fields = [f for f in fields if f in COMPOUND_FIELDS]
@@ -316,7 +317,7 @@ def _joined(forms: list[query.Query], vocabulary: Vocabulary) -> query.Query | N
     joined = _as_word(pair[0] + pair[1], vocabulary, fields)
     if joined is None:
         return None
-    return Compound([forms[0] if len(forms) == 1 else query.Or(forms), joined])
+    return Compound([whole or (forms[0] if len(forms) == 1 else query.Or(forms)), joined])
 
 
 class HyphenPhrase(query.And):
@@ -334,7 +335,7 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     """The resolved query `q` with each hyphenated word typed ("q-learning": the parser's And of two words
     in a field) made a HyphenPhrase, in every field that reads words one after the other (the title, the
     abstract, the note; not authors or tags): a reader who types a hyphen means the words together."""
-    hyphenated = {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
+    hyphenated = _hyphenated(text)
     if not hyphenated:
         return q
 
@@ -353,6 +354,13 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
         if isinstance(node, query.Not):
             inner = walk(node.query)
             return node if inner is node.query else query.Not(inner, boost=node.boost)
+        if isinstance(node, query.BinaryQuery):  # ANDNOT, ANDMAYBE: the ranker reads .a and .b
+            a, b = walk(node.a), walk(node.b)
+            if a is node.a and b is node.b:
+                return node
+            binary = copy.copy(node)
+            binary.a, binary.b, binary.subqueries = a, b, [a, b]
+            return binary
         if not isinstance(node, query.CompoundQuery):
             return node
         subs = [walk(sub) for sub in node.subqueries]
@@ -745,6 +753,11 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
         spelt = list(_spelt_outs(q))
         terms.update(node.long_form for node in spelt)
         hidden = {id(leaf) for node in spelt for leaf in node.leaves()}
+        for together in _side_by_side(q):  # "q-learning", "pretrained" as "pre training": a phrase, not 2 words
+            first, second = together.subqueries
+            pairs = [f"{a.decode()} {b.decode()}" for a in (*first.forms, *first.related) for b in second.forms]
+            terms.update(pairs[:HIGHLIGHT_EXPANSIONS])
+            hidden.update(id(leaf) for leaf in together.leaves())
         for leaf in q.leaves():
             if getattr(leaf, "fieldname", None) not in HIGHLIGHTED_FIELDS or id(leaf) in hidden:
                 continue
@@ -772,6 +785,16 @@ def _spelt_outs(q: query.Query) -> Iterator[SpeltOut]:
     elif isinstance(q, query.CompoundQuery):
         for sub in q.subqueries:
             yield from _spelt_outs(sub)
+
+
+def _side_by_side(q: query.Query) -> Iterator[HyphenPhrase]:
+    if isinstance(q, HyphenPhrase):
+        yield q
+    elif isinstance(q, query.Not):
+        yield from _side_by_side(q.query)
+    elif isinstance(q, query.CompoundQuery):
+        for sub in q.subqueries:
+            yield from _side_by_side(sub)
 
 
 _WORDS = WordAnalyzer()

@@ -85,6 +85,7 @@ from readinglist.index.scores import (
 from readinglist.index.vocabulary import lexicon
 
 TermInfos = dict[tuple[int, str, bytes], Any]
+TOGETHER_BLOCK = 256  # papers whose positions are read at a time, looking for a hyphenated word's words side by side
 TERM_CACHE_POSTINGS = 150_000  # ≈ 15–20 MB of cached term scores at most (a dictionary entry, its int and its float)
 # ...or this many postings a paper in a larger library: a common word's postings grow with the library, and
 # a cache of a fixed size held fewer of a query's words the larger it was (at 283k papers "learning" alone
@@ -181,6 +182,7 @@ class Ranker:
         self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
         self._stem_only_memo: dict[tuple[tuple[str, bytes], frozenset[bytes]], set[int]] = {}
+        self._together: dict[tuple[str, str, str], bool] = {}  # a hyphenated word's words side by side anywhere
         self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
         # postings decoded and matches scored, ever: what a search's temporaries are proportional to (the index
         # returns freed memory after a search that did much, see engine.RETURN_FREED_AFTER)
@@ -716,18 +718,44 @@ class Ranker:
     def _hyphen_phrase(self, q: HyphenPhrase, within: Within | None = None) -> Scores:
         """The papers with both words (any form of each) where a form of the first stands right before one of
         the second, scored as the two words: the And first, then the positions read for its papers only. If
-        none has them together in this field, those with both words in it (what a hyphen matched before):
-        a word no paper writes so still finds the papers that use its parts (not so a joined word's halves,
-        WordsApart)."""
+        no paper of the library has them together in this field, those with both words in it (what a hyphen
+        matched before): a word no paper writes so still finds the papers that use its parts (not so a
+        joined word's halves, WordsApart). Decided over the whole field, not the papers still in the running,
+        so that the answer does not hang on which word of the query was looked up first."""
         both = self._and(q, within)
-        first, second = q.subqueries
-        field = self._field(first.fieldname)
+        field = self._field(q.subqueries[0].fieldname)
         if not both or field is None or not field.format.supports("positions"):
             return both
-        among = self._within(both)
-        decode = field.format.decode_positions
+        if not isinstance(q, WordsApart) and not self._together_somewhere(q):
+            return both
+        kept = self._side_by_side(q, self._within(both))
+        if isinstance(both, ArrayScores):
+            return _restricted(both, self._within(kept))
+        return {d: both[d] for d in kept}
+
+    def _together_somewhere(self, q: HyphenPhrase) -> bool:
+        """Does any paper have the two words side by side in this field? (once a searcher for each pair: its
+        papers with both words are looked at a block at a time, until one has them so)"""
+        first, second = q.subqueries
+        key = (first.fieldname, first.text, second.text)
+        known = self._together.get(key)
+        if known is None:
+            both = self._and(q)
+            docs = sorted(both.docs.tolist() if isinstance(both, ArrayScores) else both)
+            known = any(
+                self._side_by_side(q, self._within(docs[k : k + TOGETHER_BLOCK]))
+                for k in range(0, len(docs), TOGETHER_BLOCK)
+            )
+            self._together[key] = known
+        return known
+
+    def _side_by_side(self, q: HyphenPhrase, among: Within) -> list[int]:
+        """Of these papers (which have both words), those where a form of the first word stands right before
+        a form of the second, in docnum order."""
+        first, second = q.subqueries
+        decode = self.schema[first.fieldname].format.decode_positions
         starts: dict[int, set[int]] = {}
-        kept: list[int] = []
+        kept: set[int] = set()
         for which, word in enumerate((first, second)):
             forms = [*word.forms, *word.related]
             for i, (_, offset) in enumerate(self.leaves):
@@ -740,14 +768,10 @@ class Ranker:
                         at = decode(v)
                         if which == 0:
                             starts.setdefault(d + offset, set()).update(p + 1 for p in at)
-                        elif not starts.get(d + offset, _NO_STARTS).isdisjoint(at):
-                            kept.append(d + offset)
+                        elif not starts.get(d + offset, _NONE).isdisjoint(at):
+                            kept.add(d + offset)
                     self.check()
-        if not kept:
-            return {} if isinstance(q, WordsApart) else both
-        if isinstance(both, ArrayScores):
-            return _restricted(both, self._within(sorted(set(kept))))
-        return {d: both[d] for d in dict.fromkeys(kept)}
+        return sorted(kept)
 
     def _alternatives(self, q: Alternatives, within: Within | None = None) -> Scores:
         """The best of the alternatives per document, not their sum: a paper that has both a long form and
@@ -1136,9 +1160,6 @@ class Ranker:
 
 
 _NONE: frozenset[int] = frozenset()
-
-
-_NO_STARTS: frozenset[int] = frozenset()
 
 
 def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> None:

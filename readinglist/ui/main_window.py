@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         self.undo_stack = QUndoStack(self)
         self._counts: dict[str, int] | None = None
         self._view_by_relevance = False  # the Suggested view's matches of a query in rank order, asked for
+        self._shown_by_relevance = False  # … and the results shown are so
         self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
         self._list_counts: dict[int, int] = {}
         self._counting_lists = False  # a count of the lists runs on the pool; another is due after it
@@ -566,9 +567,9 @@ class MainWindow(QMainWindow):
         (or the results are the same query's again): a paper that was first for "gau" is no reason to keep
         row 29 of "gaussian process" current when the reader never looked at it."""
         self.detail.set_terms(result)
+        self._shown_by_relevance = self._by_relevance_in_view(result)
         if self._suggesting():
-            in_view = self.sidebar.filter.suggested
-            by_interest = not (in_view and self._view_by_relevance and result.query.strip())
+            in_view, by_interest = self.sidebar.filter.suggested, not self._shown_by_relevance
             result = self.suggester.arrange(result, untriaged_only=in_view, by_interest=by_interest)
         if self._map_pane is not None:  # else it takes the last results when it is built
             self._map_pane.view.set_results(self._lit(result))
@@ -607,10 +608,10 @@ class MainWindow(QMainWindow):
             and _ranked(result.scores, result.word_count)
         )
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
-        if suggested == "view" and query and self._view_by_relevance:
+        if suggested == "view" and self._shown_by_relevance:
             suggested = "view by relevance"
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
-        self.actionSortRelevance.setChecked(column is None and not suggested)
+        self.actionSortRelevance.setChecked(column is None and suggested in ("", "view by relevance"))
 
     def sort_by_relevance(self) -> None:
         """Back to rank order (the order added, without a query), from a column's sort or the Suggested sort;
@@ -623,6 +624,16 @@ class MainWindow(QMainWindow):
             self.actionSortSuggested.setChecked(False)  # searched again, in rank order
         self.table.sort_by_rank()
         self._order_changed()  # also when it was in force already: the entry stays checked
+
+    def _by_relevance_in_view(self, result: SearchResult) -> bool:
+        """Are these results, in the Suggested view, to be shown in rank order (the reader asked, and they are
+        a query's, ranked)? The one test both the order shown and the note saying it use."""
+        return bool(
+            self.sidebar.filter.suggested
+            and self._view_by_relevance
+            and result.query.strip()
+            and _ranked(result.scores, result.word_count)
+        )
 
     def sort_by_interest(self) -> None:
         """The Suggested view's own order again, after its matches were ranked by relevance."""

@@ -140,9 +140,13 @@ class Suggester(QObject):
             return result
         if untriaged_only and not by_interest:
             kept = set(ranking.among(result.ids)[0])
-            pairs = [(i, s) for i, s in zip(result.ids, result.scores or [0.0] * len(result.ids), strict=True)
-                     if i in kept]  # fmt: skip
-            return replace(result, ids=[i for i, _ in pairs], scores=[s for _, s in pairs] if result.scores else [])
+            rows = [k for k, i in enumerate(result.ids) if i in kept]
+            return replace(
+                result,
+                ids=[result.ids[k] for k in rows],
+                scores=[result.scores[k] for k in rows] if result.scores else [],
+                matched=[result.matched[k] for k in rows] if len(result.matched) == len(result.ids) else [],
+            )
         if untriaged_only:
             ids, scores = ranking.among(result.ids)
         else:

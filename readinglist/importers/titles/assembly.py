@@ -14,6 +14,7 @@ from readinglist.importers.titles.lexicon import (
     ARTICLE_LIKE,
     EMPTY_HEADS,
     EPONYMS,
+    MAKERS,
     NOT_SUBJECTS,
     OF_HEADS,
     THING,
@@ -178,7 +179,7 @@ def _scored(ab: Abstract, cands: list[Candidate]) -> list[Candidate]:
 # nothing read alone, as a title is: it counts REFERRING_WEIGHT as much. On the development set F1 stays
 # 0.4186-0.4188 for any weight from 1 to 0.1; 0.7 drops most such titles, lower ones pick worse phrases.
 REFERRING_WEIGHT = 0.7
-_REFERRING = re.compile(r"\b(?:this|these|those|such|its|their)\b", re.IGNORECASE)
+_REFERRING = re.compile(r"\b(?:this|these|those|such(?! as)|its|their)\b", re.IGNORECASE)
 
 
 def _refers(text: str) -> bool:
@@ -379,7 +380,7 @@ def _keeps_capital(word: str) -> bool:
     """A person's or a place's name, which a sentence-case title still writes with a capital: Markov,
     Gaussian, Euclidean, Nyström."""
     bare = word.strip(",;:()")
-    return bare in EPONYMS or bare.endswith(("ian", "ians", "ean")) or not bare.isascii()
+    return bare in EPONYMS or bare in MAKERS or not bare.isascii()
 
 
 def _lowered(word: str) -> str:
@@ -401,7 +402,8 @@ def _sentence_case(body: str) -> str:
     """A long form the abstract writes in title case, lowered inside a sentence-case title ("… for federated
     learning (FL)", not "… for federated Learning (FL)"). Its words are found back from the bracket by the
     acronym's capitals; one that opens the body stays as written, as a name's expansion does ("acRNN:
-    Auto-conditioned Recurrent Neural Network"), and so does one whose initials do not spell the acronym."""
+    Auto-conditioned Recurrent Neural Network"), and so does one whose initials do not spell the acronym, or a
+    maker's product ("Stanford Question Answering Dataset (SQuAD)")."""
     words = body.split(" ")
     at, ends = 0, {}
     for i, w in enumerate(words):  # the word each bracket follows
@@ -420,7 +422,7 @@ def _sentence_case(body: str) -> str:
             letters = left
             span.append(k)
             k -= 1
-        if not letters and span:
+        if not letters and span and words[min(span)] not in MAKERS:
             for j in span:
                 words[j] = _lowered(words[j])
     return " ".join(words)
@@ -513,7 +515,10 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
     budget = MAX_TITLE - (len(name.text) + 2 if name else 0)
     named = _name_bodies(ab, name, budget) if name is not None else []
     if named:  # what the abstract says the name is comes first; the other phrases only when it says nothing
-        bodies = named + _combined(ab, named, topic(ab, budget), budget)
+        opening = topic(ab, budget)
+        bodies = named + _combined(ab, named, opening, budget)
+        if " " not in name.text and all(_refers(b.text) for b in bodies):  # "…named KIVI that addresses these
+            bodies += opening  # challenges": the opening's topic (a name of several words is a title alone)
     else:
         contrib = contribution(ab, budget)
         opening = topic(ab, budget)
@@ -529,9 +534,11 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
             if (not mentions(t, name.text) and not mentions(t, head) and t != name.long) or b.named:
                 clean.append((b, t))
         clean = [(b, t) for b, t in clean if len(t) <= budget]
-        best = max(clean, key=lambda bt: bt[0].score, default=None)
+        # a body that points back into the abstract only if nothing else says what the name is, and then
+        # not after a name of several words, a title of its own ("Kernel Implicit Variational Inference")
+        best = max(clean, key=lambda bt: (not _refers(bt[1]), bt[0].score), default=None)
         if best is None or (" " in name.text and _refers(best[1])):
-            return name.text  # "Kernel Implicit Variational Inference", not "…: Addressing these challenges"
+            return name.text
         body = _with_subject(ab, _with_acronyms(ab, _strip_generic(best[1]), budget, name.text), budget, name.text)
         return f"{name.text}: {_capitalise(_sentence_case(body))}"
     best_body = _best(bodies)

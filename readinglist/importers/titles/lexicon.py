@@ -167,9 +167,9 @@ NOT_SUBJECTS = _words(
     CITATION CITATIONS CITE REF"""
 )
 PLACEHOLDERS = _words("CITATION CITATIONS CITE REF REFS")  # where a source left a citation out
-# people's names a title keeps in capitals inside a long form it lowers ("Markov chain Monte Carlo (MCMC)",
-# not "markov chain monte carlo"); "-ian"/"-ean" adjectives (Gaussian, Euclidean) and words with a letter outside
-# ASCII (Nyström, Lévy) are kept without being listed
+# names a title keeps in capitals inside a long form it lowers ("Markov chain Monte Carlo (MCMC)", not "markov
+# chain monte carlo"): people's, the adjectives made of them, places, languages and firms; a word with a letter
+# outside ASCII (Nyström, Lévy) is kept without being listed
 EPONYMS = _words(
     """Markov Monte Carlo Hilbert Langevin Wasserstein Newton Thompson Dirichlet Lipschitz Kalman Fourier Poisson
     Bernoulli Gibbs Boltzmann Nash Stackelberg Shapley Bregman Nesterov Polyak Gumbel Cauchy Lyapunov Koopman
@@ -177,15 +177,20 @@ EPONYMS = _words(
     Fisher Shannon Hoeffding Bernstein Rademacher Vapnik Chervonenkis Mercer Krylov Lanczos Cholesky Hadamard
     Kronecker Toeplitz Frobenius Stiefel Grassmann Lie Sinkhorn Viterbi Metropolis Hastings Ornstein Uhlenbeck
     Fokker Planck Navier Stokes Weisfeiler Lehman Leman Pareto Zipf Pitman Yor Kullback Leibler Jensen Hellinger
-    Gromov Procrustes Wishart Student Laplace Bayes Gauss Seidel Jacobi Hamilton Riemann Lebesgue Borel Banach
+    Gromov Procrustes Wishart Laplace Bayes Gauss Seidel Jacobi Hamilton Riemann Lebesgue Borel Banach
     Sobolev Besov Kantorovich Monge Schur Sylvester Perron Bradley Terry Plackett Luce Elo Kaplan Meier Cox
     Granger Rubin Neyman Pearl Tucker Tweedie Dantzig Wolfe Nelder Mead Levenberg Marquardt Runge Kutta Turing
     Adam Nadaraya Watson Parzen Rosenblatt Widrow Hoff Hebb Kohonen Hinton Ramsey Hamming Levenshtein
     Jaccard Manhattan Mahalanobis Minkowski Chernoff Azuma Bennett Freedman Doob Wald Bonferroni
     Benjamini Hochberg Kendall Spearman Pearson Gini Lorenz Nyquist Shapiro Wilcoxon Mann Whitney Welch Baum
     English Chinese Japanese French German Spanish Arabic Hindi Korean Russian Atari Minecraft Wikipedia Python
-    Internet Earth"""
+    Internet Earth Gaussian Gaussians Bayesian Euclidean Hessian Hessians Jacobian Jacobians Lagrangian Hamiltonian
+    Laplacian Laplacians Riemannian Boolean Cartesian Newtonian Hebbian Brownian Markovian Darwinian Poissonian
+    Lipschitzian StarCraft Dota"""
 )
+# makers whose name opens the name of what they made, kept whole in title case: "Stanford Question Answering
+# Dataset (SQuAD)", "Google Neural Machine Translation (GNMT)", "Amazon Mechanical Turk (AMT)"
+MAKERS = _words("Stanford Google Amazon Microsoft Facebook Meta Twitter Reddit Penn Berkeley Baidu Alibaba Tencent")
 COLLECTIVE = _words("family class set suite series collection variety kind type pair")
 TWO_WORD_PREPOSITIONS = {("due", "to"), ("such", "as"), ("based", "on"), ("according", "to"), ("rather", "than")}
 ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "cf.", "etc.", "Fig.", "Eq.", "resp.", "approx.", "w.r.t.")
