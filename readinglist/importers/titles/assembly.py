@@ -514,7 +514,7 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
     name = find_name(ab)
     budget = MAX_TITLE - (len(name.text) + 2 if name else 0)
     named = _name_bodies(ab, name, budget) if name is not None else []
-    if named:  # what the abstract says the name is comes first; the other phrases only when it says nothing
+    if name is not None and named:  # what the abstract says the name is first; the others only when it says nothing
         opening = topic(ab, budget)
         bodies = named + _combined(ab, named, opening, budget)
         if " " not in name.text and all(_refers(b.text) for b in bodies):  # "…named KIVI that addresses these
