@@ -737,9 +737,14 @@ def test_a_hyphenated_word_finds_its_words_together(tmp_path):
         # "together somewhere" is the library's answer, not the papers a rarer word left: "regression" alone
         # leaves a paper with Q and learning apart, which is still no Q-learning paper
         assert lib.search("q-learning regression").partial
-        # under ANDNOT and ANDMAYBE too
+        # under ANDNOT, ANDMAYBE and a NOT alone too, and in a saved list's query
         assert set(titles(lib, "q-learning ANDMAYBE policies")) == {"Double Q-learning", "Speedy Q-Learning"}
         assert titles(lib, "q-learning ANDNOT overestimates") == ["Speedy Q-Learning"]
+        everything = {r["title"] for r in rows}
+        assert set(titles(lib, "NOT q-learning")) == everything - {"Double Q-learning", "Speedy Q-Learning"}
+        assert set(titles(lib, "NOT pretraining")) == everything - {"Pre-training language models"}
+        saved = lib.add_smart_list("Q-learning", "q-learning", None)
+        assert lib.list_count(saved) == 2
         # highlighted as the phrase it is, not every "learning" of an abstract
         terms = lib.search("pre-trained").terms
         assert "pre trained" in terms and "pre training" in terms and "training" not in terms

@@ -577,8 +577,9 @@ class Index:
     ) -> SearchResult:  # fmt: skip
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
-        resolved = with_compounds(resolve(q, vocabulary), vocabulary, text)  # "multitask" is "multi-task" too
-        resolved = with_hyphen_phrases(resolved, text)  # "q-learning": the two words together
+        written = _as_written(text, within)  # a saved list's query is written too: its hyphens are as typed
+        resolved = with_compounds(resolve(q, vocabulary), vocabulary, written)  # "multitask" is "multi-task" too
+        resolved = with_hyphen_phrases(resolved, written)  # "q-learning": the two words together
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
         typed = self._typed_words(resolved)
@@ -776,8 +777,9 @@ class Index:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
-        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, text)
-        return widened, with_hyphen_phrases(started, text), folded[0]
+        written = _as_written(text, within)
+        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, written)
+        return widened, with_hyphen_phrases(started, written), folded[0]
 
     def _begins_more(self, folded: str) -> bool:
         """Whether the words `folded` begins are far more frequent in the abstracts than its own stem's forms
@@ -973,6 +975,11 @@ def _typing_word(text: str) -> str | None:
 
 
 _SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?:' + "|".join(KNOWN_FIELDS) + r"):)")
+
+
+def _as_written(text: str, within: str) -> str:
+    """The words as the reader wrote them: the query typed, and the saved list's query it is searched within."""
+    return f"{within} {text}" if within.strip() else text
 
 
 def title_phrase(text: str) -> query.Phrase | None:

@@ -571,6 +571,8 @@ class Ranker:
             return self._boosted(self._term_text(q.fieldname, q.text, within), q.boost)
         if isinstance(q, HyphenPhrase):
             return self._hyphen_phrase(q, within)
+        if isinstance(q, query.Not):  # "NOT multitask" alone
+            return self._and(query.And([q]), within)
         if isinstance(q, query.And):
             return self._and(q, within)
         if type(q) in (Alternatives, Compound):
@@ -663,8 +665,10 @@ class Ranker:
         excluded: list[query.Query] = []
         for sub in q.subqueries:
             (excluded if isinstance(sub, query.Not) else required).append(sub)
-        if not required:
-            return _maybe_restricted(self._fallback(q), within)
+        if not required:  # "NOT multitask": every paper but those, the excluded as this module reads them (a
+            # hyphenated word's words together: Whoosh's own And would take them anywhere)
+            every = _maybe_restricted(self._fallback(query.Every()), within)
+            return self._without(dict.fromkeys(every, 0.0), excluded, q.boost)
         ordered = sorted(required, key=self._estimate)
         if self._estimate(ordered[0]) == 0:
             self._warm(ordered[1:])
@@ -679,6 +683,10 @@ class Ranker:
                 acc = both(acc, other)
             else:
                 acc = {d: s + other[d] for d, s in acc.items() if d in other}
+        return self._without(acc, excluded, q.boost)
+
+    def _without(self, acc: Scores, excluded: list[query.Query], boost: float) -> Scores:
+        """The documents of `acc` that none of the excluded (NOT) parts match."""
         for n, sub in enumerate(excluded, 1):
             if not acc:
                 break
@@ -690,7 +698,7 @@ class Ranker:
                 acc = without(acc, other, bump)
             else:
                 acc = {d: s + bump for d, s in acc.items() if d not in other}
-        return self._boosted(acc, q.boost)
+        return self._boosted(acc, boost)
 
     def _warm(self, parts: Sequence[query.Query]) -> None:
         """Read the settled words among parts left unread whole (cached): the next keystroke needs them."""
