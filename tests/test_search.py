@@ -752,6 +752,26 @@ def test_a_hyphenated_word_finds_its_words_together(tmp_path):
         lib.close()
 
 
+def test_did_you_mean_offers_only_a_real_correction_of_what_was_typed(tmp_path):
+    """ "q-learning" was offered "Did you mean q-learning?" (a correction of its joined spelling, "qlearning",
+    which the reader never typed); "Speedy Q-Learning", pasted, "Speed Q-Learning"; "t-SNE" "t-ONE". A slip
+    is still offered its word."""
+    rows = [
+        {"title": "Speedy Q-Learning", "abstract": "Q-learning, faster."},
+        {"title": "Visualizing data using t-SNE", "abstract": "We embed data with t-SNE in two dimensions."},
+        *[{"title": f"Speed and learning {i}", "abstract": f"Speed matters; learning {i} is one option."}
+          for i in range(40)],
+    ]  # fmt: skip
+    lib = library_of(tmp_path, rows, "corrections")
+    try:
+        for typed in ("q-learning", "Speedy Q-Learning", "t-SNE", "t-sne", "speedy"):
+            found = lib.search(typed)
+            assert found.ids and found.correction is None, (typed, found.correction)
+        assert lib.search("lerning speed").correction == "learning speed"
+    finally:
+        lib.close()
+
+
 def test_a_word_typed_joined_finds_every_form_of_its_halves(tmp_path):
     """ "pretraining" found "pre-training" but not "pre-trained", and "multitasks" only "multi tasks" (at 8k:
     "pretraining" 18 papers, "pre-training" 38; "multitasks" 25, "multi-tasks" 83): the halves apart were one

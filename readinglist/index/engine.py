@@ -47,6 +47,7 @@ from readinglist.index.query import (
     ExactTerm,
     Stemmed,
     highlight_terms,
+    hyphenated_words,
     make_parser,
     parse,
     resolve,
@@ -602,6 +603,7 @@ class Index:
         words, required, excluded = split_words(resolved)
         corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved,
                                         hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
+        corrections = _of_words_typed(corrections, text, bool(found))
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -718,6 +720,8 @@ class Index:
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
             if frequency <= RARE_DF:
                 found = vocabulary.suggestions(word, frequency)
+                if frequency and hint:  # a title's word typed: not its stem with an ending ("speedy": "speed")
+                    found = [(c, w) for c, w in found if not (word.startswith(c) and word[len(c) :] in _ENDINGS)]
                 if found:
                     options[word] = found
         chosen = {**slips, **{word: found[0][0] for word, found in options.items()}}
@@ -1001,6 +1005,25 @@ def whole_titles(bonus: Scores, lengths: dict[int, int], words: int) -> list[int
         return []  # Whoosh keeps a length in a byte, exact up to 10 words: 11 reads back as 12, as 12 does
     best = max(bonus.values(), default=0.0)
     return [d for d, score in bonus.items() if lengths.get(d) == words and score >= WHOLE_TITLE_SHARE * best]
+
+
+_ENDINGS = frozenset(("s", "y", "ly", "er", "ed", "ing", "es", "ness", "al"))  # a word's own, not a slip
+
+
+def _of_words_typed(corrections: dict[str, str], text: str, found: bool) -> dict[str, str]:
+    """The corrections of words the reader typed as words: not of a spelling the search made of them
+    ("qlearning", the joined "q-learning": "Did you mean q-learning?" offered the query itself), nor of a
+    word typed in capitals, a name ("t-SNE" is no "t-ONE"), nor of a part of a hyphenated word the papers
+    found have ("t-sne")."""
+    if not corrections:
+        return corrections
+    typed = {token.text: text[token.startchar : token.endchar] for token in _ANALYZER(text, chars=True)}
+    parts = {w for pair in hyphenated_words(text) for w in pair} if found else set()
+    return {
+        word: meant
+        for word, meant in corrections.items()
+        if word in typed and word not in parts and not (typed[word].isupper() and len(typed[word]) > 1)
+    }
 
 
 def apply_corrections(text: str, corrections: dict[str, str]) -> str:

@@ -208,7 +208,7 @@ _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (
 _HYPHENATED_RE = re.compile(rf"(?<![\w{_DASHES}])([A-Za-z]+)[{_DASHES}]([A-Za-z]+)(?![\w{_DASHES}])")
 
 
-def _hyphenated(text: str) -> set[tuple[str, str]]:
+def hyphenated_words(text: str) -> set[tuple[str, str]]:
     """The hyphenated words typed, as the two words the parser makes of each ("q-learning": q, learning)."""
     return {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
 
@@ -221,7 +221,7 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
     equally. A word is split only where both halves are far more frequent than it (`_apart`)."""
     parts = top_level(q)
     out: list[query.Query | None] = list(parts)
-    hyphenated = _hyphenated(text)
+    hyphenated = hyphenated_words(text)
     for i, part in enumerate(parts):
         if out[i] is None:
             continue  # the second word of a field's hyphenated word, taken in with the first
@@ -335,7 +335,7 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     """The resolved query `q` with each hyphenated word typed ("q-learning": the parser's And of two words
     in a field) made a HyphenPhrase, in every field that reads words one after the other (the title, the
     abstract, the note; not authors or tags): a reader who types a hyphen means the words together."""
-    hyphenated = _hyphenated(text)
+    hyphenated = hyphenated_words(text)
     if not hyphenated:
         return q
 
