@@ -61,7 +61,9 @@ def shortcuts_html(groups: Sequence[tuple[str, Sequence[QAction]]], table_keys: 
     only_in_list = set(map(id, table_keys))
     parts = ["<h2>Keyboard shortcuts</h2>",
              "<p>Letter keys act on the selected papers while the list has the focus; anywhere else they are "
-             "text.</p>"]  # fmt: skip
+             "text. A state's key (r, s, q, x) marks the paper and moves on to the next one, so that a run of keys "
+             "works through the list (<i>Advance After Marking</i>, in the Paper menu, turns that off); a "
+             "priority's (1, 2, 3) stays on it, so that a state can follow.</p>"]  # fmt: skip
     for title, actions in groups:
         rows = [
             f"<tr><td><b>{html.escape(_keys(a))}</b></td><td>{html.escape(a.text().replace('&', ''))}"
