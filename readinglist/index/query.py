@@ -208,6 +208,14 @@ _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (
 _HYPHENATED_RE = re.compile(rf"(?<![\w{_DASHES}])([A-Za-z]+)[{_DASHES}]([A-Za-z]+)(?![\w{_DASHES}])")
 
 
+_CHAIN_RE = re.compile(rf"(?<![\w{_DASHES}])[A-Za-z]+(?:[{_DASHES}][A-Za-z]+)+(?![\w{_DASHES}])")
+
+
+def hyphen_chains(text: str) -> set[tuple[str, ...]]:
+    """The hyphenated words typed, each as its words ("end-to-end": end, to, end)."""
+    return {tuple(fold(w) for w in re.split(f"[{_DASHES}]", m.group(0))) for m in _CHAIN_RE.finditer(text)}
+
+
 def hyphenated_words(text: str) -> set[tuple[str, str]]:
     """The hyphenated words typed, as the two words the parser makes of each ("q-learning": q, learning)."""
     return {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
@@ -321,9 +329,9 @@ def _joined(forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query
 
 
 class HyphenPhrase(query.And):
-    """A hyphenated word's two words in one field ("Q-learning", "off-policy"), each in any form of its stem,
-    side by side: evaluated by Ranker._hyphen_phrase; to Whoosh's own matchers (the highlighter) the And it
-    was, which matched "Q" and "learning" anywhere in the field."""
+    """A hyphenated word's words in one field ("Q-learning", "off-policy", "end-to-end"), each in any form of
+    its stem, one after the other: evaluated by Ranker._hyphen_phrase; to Whoosh's own matchers (the
+    highlighter) the And it was, which matched "Q" and "learning" anywhere in the field."""
 
 
 class WordsApart(HyphenPhrase):
@@ -336,8 +344,21 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     in a field) made a HyphenPhrase, in every field that reads words one after the other (the title, the
     abstract, the note; not authors or tags): a reader who types a hyphen means the words together."""
     hyphenated = hyphenated_words(text)
-    if not hyphenated:
+    chains = {chain for chain in hyphen_chains(text) if len(chain) > 2}  # "end-to-end", "state-of-the-art"
+    if not hyphenated and not chains:
         return q
+
+    def chained(subs: list[query.Query]) -> query.Query | None:
+        """A field's And of a chain's words (the parser keeps each word once: "end-to-end" is end AND to) as
+        the chain, in order."""
+        if not chains or not all(isinstance(s, Stemmed) for s in subs):
+            return None
+        fields = {s.fieldname for s in subs if isinstance(s, Stemmed)}
+        by_text = {s.text: s for s in subs if isinstance(s, Stemmed)}
+        if len(fields) != 1 or not fields <= STEMMED_FIELDS:
+            return None
+        chain = next((c for c in chains if set(c) == set(by_text)), None)
+        return HyphenPhrase([by_text[w] for w in chain]) if chain else None
 
     def paired(a: query.Query, b: query.Query) -> bool:
         return (
@@ -364,6 +385,8 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
         if not isinstance(node, query.CompoundQuery):
             return node
         subs = [walk(sub) for sub in node.subqueries]
+        if type(node) is query.And and (whole := chained(subs)) is not None:
+            return whole if node.boost == 1.0 else HyphenPhrase(whole.subqueries, boost=node.boost)
         if type(node) is query.And:
             joined: list[query.Query] = []
             for sub in subs:
@@ -754,9 +777,13 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
         terms.update(node.long_form for node in spelt)
         hidden = {id(leaf) for node in spelt for leaf in node.leaves()}
         for together in _side_by_side(q):  # "q-learning", "pretrained" as "pre training": a phrase, not 2 words
-            first, second = together.subqueries
-            pairs = [f"{a.decode()} {b.decode()}" for a in (*first.forms, *first.related) for b in second.forms]
-            terms.update(pairs[:HIGHLIGHT_EXPANSIONS])
+            words = together.subqueries
+            if len(words) == 2:
+                first, second = words
+                pairs = [f"{a.decode()} {b.decode()}" for a in (*first.forms, *first.related) for b in second.forms]
+                terms.update(pairs[:HIGHLIGHT_EXPANSIONS])
+            else:  # "end to end": as typed
+                terms.add(" ".join(w.text for w in words))
             hidden.update(id(leaf) for leaf in together.leaves())
         for leaf in q.leaves():
             if getattr(leaf, "fieldname", None) not in HIGHLIGHTED_FIELDS or id(leaf) in hidden:
