@@ -579,7 +579,7 @@ class Index:
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         written = _as_written(text, within)  # a saved list's query is written too: its hyphens are as typed
-        resolved = with_compounds(resolve(q, vocabulary), vocabulary, written)  # "multitask" is "multi-task" too
+        resolved = with_compounds(resolve(q, vocabulary), vocabulary, written, self._together)  # "multi-task" too
         resolved = with_hyphen_phrases(resolved, written)  # "q-learning": the two words together
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
@@ -604,6 +604,8 @@ class Index:
         corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved,
                                         hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
         corrections = _of_words_typed(corrections, text, bool(found))
+        otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
+        corrections = {w: c for w, c in corrections.items() if not ranker.estimate(otherwise.get(w, query.NullQuery))}
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -675,7 +677,6 @@ class Index:
             top = ranked(keys, limit, tie)
             ids = list(map((self._pids or []).__getitem__, top))
             scores_list = scores_of(found, top)
-        otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
         return SearchResult(
             ids,
             scores_list,
@@ -758,6 +759,16 @@ class Index:
                 out[word] = meant
         return out
 
+    def _together(self, fieldname: str, head: str, tail: str) -> tuple[float, int]:
+        """query.Together for this searcher: how often its papers with both words have them side by side."""
+        assert self._vocabulary is not None and self._ranker is not None
+        vocabulary = self._vocabulary
+        (head_forms, head_exact), (tail_forms, tail_exact) = (vocabulary.forms(fieldname, w) for w in (head, tail))
+        if not head_forms or not tail_forms:
+            return 0.0, 0
+        first = Stemmed(fieldname, head, head_forms, head_exact)
+        return self._ranker.together_share(first, Stemmed(fieldname, tail, tail_forms, tail_exact))
+
     def _as_started(
         self, text: str, word: str, state: str | None, tag: str | None, within: str, typed: dict[str, int],
         found: bool,
@@ -782,7 +793,7 @@ class Index:
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
         written = _as_written(text, within)
-        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, written)
+        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, written, self._together)
         return widened, with_hyphen_phrases(started, written), folded[0]
 
     def _begins_more(self, folded: str) -> bool:

@@ -204,6 +204,11 @@ COMPOUND_PART = 3  # letters each part of a joined word has at least ("multi|tas
 # cent as frequent as "multi", is a spelling of "multi-task"; "dataset", about as frequent as "set", a word of
 # its own (the figures: docs/performance-changes.md, session 21)
 COMPOUND_RARER = 0.2
+# ...or when the papers write it apart at least this share as often as joined (at least TOGETHER_MIN papers):
+# "mini batch" beside "minibatch" (the figures: docs/performance-changes.md, session 22)
+TOGETHER_SHARE = 0.2
+TOGETHER_MIN = 2
+Together = Callable[[str, str, str], tuple[float, int]]  # (field, head, tail) → (share side by side, papers with both)
 _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (hyphen, non-breaking, en dash)
 _HYPHENATED_RE = re.compile(rf"(?<![\w{_DASHES}])([A-Za-z]+)[{_DASHES}]([A-Za-z]+)(?![\w{_DASHES}])")
 
@@ -221,7 +226,7 @@ def hyphenated_words(text: str) -> set[tuple[str, str]]:
     return {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
 
 
-def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Query:
+def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str, together: Together | None = None) -> query.Query:
     """The resolved query `q` with its compound words made Alternatives: a word typed joined ("multitask",
     "semisupervised") matches it hyphenated or written apart in a title or abstract ("multi-task", "semi
     supervised": the index holds those as two words, one after the other), and a hyphenated word typed
@@ -234,7 +239,7 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
         if out[i] is None:
             continue  # the second word of a field's hyphenated word, taken in with the first
         if isinstance(part, query.Not):  # "learning NOT multitask": neither spelling
-            inner = with_compounds(part.query, vocabulary, text)
+            inner = with_compounds(part.query, vocabulary, text, together)
             if inner is not part.query:
                 out[i] = query.Not(inner)
             continue
@@ -244,7 +249,7 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
             out[i] = _joined(ands, vocabulary, whole=part) or part
             continue
         if _plain_word(part) is not None:  # "multitask": that, or "multi task(s)" in a title or abstract
-            out[i] = _split(part.subqueries, vocabulary, whole=part) or part
+            out[i] = _split(part.subqueries, vocabulary, whole=part, together=together) or part
             continue
         if isinstance(part, Stemmed):  # a field's word: "title:multitask", or "title:multi-task" as two parts
             nxt = parts[i + 1] if i + 1 < len(parts) else None
@@ -253,16 +258,18 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str) -> query.Q
                 if joined is not None:
                     out[i], out[i + 1] = joined, None
             else:
-                out[i] = _split([part], vocabulary) or part
+                out[i] = _split([part], vocabulary, together=together) or part
         elif type(part) in (query.Or, query.DefaultOr) and part.boost == 1.0:  # "multitask OR transfer"
-            out[i] = _or_with_compounds(part, vocabulary, text, hyphenated)
+            out[i] = _or_with_compounds(part, vocabulary, text, hyphenated, together)
     kept = [p for p in out if p is not None]
     if kept == parts:
         return q
     return kept[0] if len(kept) == 1 else query.And(kept)
 
 
-def _or_with_compounds(q: query.Or, vocabulary: Vocabulary, text: str, hyphenated: set[tuple[str, str]]) -> query.Query:
+def _or_with_compounds(
+    q: query.Or, vocabulary: Vocabulary, text: str, hyphenated: set[tuple[str, str]], together: Together | None
+) -> query.Query:
     """An OR's words with their other spellings, as `with_compounds` gives a word of the query's own. The
     parser flattens "multitask OR transfer" into one Or of every field's form of each word: the forms of a
     word stand together, so each run of them is a word (or a hyphenated word's, a run of two-word Ands)."""
@@ -276,12 +283,12 @@ def _or_with_compounds(q: query.Or, vocabulary: Vocabulary, text: str, hyphenate
     out: list[query.Query] = []
     for key, run in runs:
         if key is None:
-            out += [with_compounds(sub, vocabulary, text) for sub in run]
+            out += [with_compounds(sub, vocabulary, text, together) for sub in run]
             continue
         if isinstance(key, tuple):
             other = _joined(run, vocabulary) if key in hyphenated else None
         else:
-            other = _split(run, vocabulary)
+            other = _split(run, vocabulary, together=together)
         if other is not None:
             out.append(other)
         else:
@@ -300,15 +307,17 @@ def _word_key(q: query.Query) -> str | tuple[str, str] | None:
     return None
 
 
-def _split(forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query | None = None) -> query.Query | None:
+def _split(
+    forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query | None = None, together: Together | None = None
+) -> query.Query | None:
     """A word's forms (one field's or several; `whole` their query, if made already) and the word written
     apart in those of its fields where that is looked for ("title:multitask" is "multi task" in a title
     too), as a Compound; None if not a compound."""
     word = _word_key(forms[0])
     fields = [f.fieldname for f in forms if isinstance(f, Stemmed) and f.fieldname in COMPOUND_FIELDS]
-    if not fields or not isinstance(word, str) or not word.isalpha() or len(word) < 2 * COMPOUND_PART:
+    if not fields or not isinstance(word, str) or not word.isalpha() or len(word) <= COMPOUND_PART:
         return None
-    apart = _apart(word, vocabulary, fields)
+    apart = _apart(word, vocabulary, fields, together)
     if apart is None:
         return None
     return Compound([whole or (forms[0] if len(forms) == 1 else query.Or(forms)), apart])
@@ -433,31 +442,52 @@ def _pair(part: query.Query) -> tuple[str, str] | None:
     return pairs.pop() if len(pairs) == 1 else None  # type: ignore[return-value]
 
 
-def _apart(word: str, vocabulary: Vocabulary, fields: Iterable[str] = COMPOUND_FIELDS) -> query.Query | None:
+def _written_apart(head: str, tail: str, own: int, vocabulary: Vocabulary, together: Together | None) -> bool:
+    """Do the papers write head and tail side by side (in their abstracts) in at least TOGETHER_SHARE as many
+    papers as write them joined? Stop words are never a half ("another" is no "an other")."""
+    if together is None or head in STOP_WORDS or tail in STOP_WORDS:
+        return False
+    need = max(TOGETHER_MIN, TOGETHER_SHARE * own)
+    if min(_any_form(head, vocabulary), _any_form(tail, vocabulary)) < need:  # (cheap: most splits end here)
+        return False
+    share, both = together("abstract", head, tail)
+    return share * both >= need
+
+
+def _any_form(word: str, vocabulary: Vocabulary) -> int:
+    """How many abstracts hold the word in some form, at most (its forms' papers summed)."""
+    return sum(vocabulary.forms("abstract", word)[0].values())
+
+
+def _apart(
+    word: str, vocabulary: Vocabulary, fields: Iterable[str] = COMPOUND_FIELDS, together: Together | None = None
+) -> query.Query | None:
     """The word as two words one after the other, a phrase in the title or the abstract ("multitask" →
-    "multi task"), weighing one word; None when no split has both halves in the library's titles or
-    abstracts, each far more frequent than the word (COMPOUND_RARER): a common word is a word ("networks" is
-    no "net works", "dataset" no "data set"), and its search pays for no phrase. The phrase is looked for in
-    `fields` (a field's word: that field's)."""
+    "multi task"), weighing one word; None when no split is a spelling of it: both halves in the library's
+    titles or abstracts, each far more frequent than the word (COMPOUND_RARER), or — asked of `together`, how
+    often the papers with both halves have them side by side — written apart in at least TOGETHER_SHARE as
+    many papers as write it joined ("minibatch", "nonparametric", and one-letter heads: "qlearning", "kmeans").
+    A common word is a word ("networks" is no "net works"), and its search pays for no phrase. The phrase is
+    looked for in `fields` (a field's word: that field's)."""
 
     def papers(w: str) -> int:
         return max(vocabulary.forms(fieldname, w)[0].get(w.encode(), 0) for fieldname in COMPOUND_FIELDS)
 
     own = papers(word)
     phrases: list[query.Query] = []
-    for k in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
+    for k in range(1, len(word) - COMPOUND_PART + 1):
         head, tail = word[:k], word[k:]
-        if own < COMPOUND_RARER * min(papers(head), papers(tail)):
-            for fieldname in fields:  # each half in any form: "pretrained" is "pre-training" too
-                (head_forms, head_exact), (tail_forms, tail_exact) = (
-                    vocabulary.forms(fieldname, w) for w in (head, tail)
-                )
-                if head_forms and tail_forms:
-                    halves = [
-                        Stemmed(fieldname, head, head_forms, head_exact),
-                        Stemmed(fieldname, tail, tail_forms, tail_exact),
-                    ]
-                    phrases.append(WordsApart(halves))
+        rarer = k >= COMPOUND_PART and own < COMPOUND_RARER * min(papers(head), papers(tail))
+        if not rarer and not _written_apart(head, tail, own, vocabulary, together):
+            continue
+        for fieldname in fields:  # each half in any form: "pretrained" is "pre-training" too
+            (head_forms, head_exact), (tail_forms, tail_exact) = (vocabulary.forms(fieldname, w) for w in (head, tail))
+            if head_forms and tail_forms:
+                halves = [
+                    Stemmed(fieldname, head, head_forms, head_exact),
+                    Stemmed(fieldname, tail, tail_forms, tail_exact),
+                ]
+                phrases.append(WordsApart(halves))
     return query.Or(phrases, boost=0.5) if phrases else None  # two words' scores, worth one word
 
 

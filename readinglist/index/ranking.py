@@ -90,6 +90,8 @@ TOGETHER_BLOCK = 256  # papers whose positions are read at a time, looking for a
 # a hyphenated word whose words more papers than this have (anywhere) is taken as its words: reading every one's
 # positions costs a keystroke too much ("state-of-the-art" alone at 94k: 17k papers, 60 → 300 ms)
 HYPHEN_CHECKED = 10_000
+APART_CHECKED = 3000  # ...and a joined word's halves more papers than this share are not looked for apart
+TOGETHER_SAMPLE = 512  # papers with both halves of a joined word whose positions are read to tell how often they join
 TERM_CACHE_POSTINGS = 150_000  # ≈ 15–20 MB of cached term scores at most (a dictionary entry, its int and its float)
 # ...or this many postings a paper in a larger library: a common word's postings grow with the library, and
 # a cache of a fixed size held fewer of a query's words the larger it was (at 283k papers "learning" alone
@@ -187,6 +189,7 @@ class Ranker:
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
         self._stem_only_memo: dict[tuple[tuple[str, bytes], frozenset[bytes]], set[int]] = {}
         self._together: dict[tuple[str, ...], bool] = {}  # a hyphenated word's words side by side anywhere
+        self._together_shares: dict[tuple[str, str, str], tuple[float, int]] = {}  # see together_share
         self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
         # postings decoded and matches scored, ever: what a search's temporaries are proportional to (the index
         # returns freed memory after a search that did much, see engine.RETURN_FREED_AFTER)
@@ -740,6 +743,8 @@ class Ranker:
         field = self._field(q.subqueries[0].fieldname)
         if not both or field is None or not field.format.supports("positions"):
             return both
+        if isinstance(q, WordsApart) and len(both) > APART_CHECKED:
+            return {}  # "data set" for "dataset": the joined spelling alone, not every paper's positions read
         if not isinstance(q, WordsApart) and (len(both) > HYPHEN_CHECKED or not self._together_somewhere(q)):
             return both
         kept = self._side_by_side(q, self._within(both))
@@ -761,6 +766,21 @@ class Ranker:
                 for k in range(0, len(docs), TOGETHER_BLOCK)
             )
             self._together[key] = known
+        return known
+
+    def together_share(self, first: Stemmed, second: Stemmed) -> tuple[float, int]:
+        """Of the papers with both words (any form) in this field, the share that have them side by side, and
+        how many papers have both: looked at in the first TOGETHER_SAMPLE of them, once a searcher for each
+        pair (is "mini batch" a spelling of "minibatch"? see query._apart)."""
+        key = (first.fieldname, first.text, second.text)
+        known = self._together_shares.get(key)
+        if known is None:
+            q = HyphenPhrase([first, second])
+            both = self._and(q)
+            docs = sorted(both.docs.tolist() if isinstance(both, ArrayScores) else both)
+            sample = docs[:TOGETHER_SAMPLE]
+            share = len(self._side_by_side(q, self._within(sample))) / len(sample) if sample else 0.0
+            known = self._together_shares[key] = (share, len(docs))
         return known
 
     def _side_by_side(self, q: HyphenPhrase, among: Within) -> list[int]:
