@@ -797,6 +797,22 @@ def test_did_you_mean_offers_only_a_real_correction_of_what_was_typed(tmp_path):
         lib.close()
 
 
+def test_a_slip_that_splits_into_two_rarer_words_is_still_corrected(tmp_path):
+    """ "classifir" splits into "classi" and "fir", two words rarer papers have: its other spelling matched
+    nothing, yet counted as found (an estimate), so no "classifier" was offered and the paper came second."""
+    rows = [
+        {"title": "The manifold tangent classifier", "abstract": "A classifier on manifolds."},
+        *[{"title": f"Classifier {i}", "abstract": f"A linear classifier {i}."} for i in range(30)],
+        {"title": "FIR filters", "abstract": "Finite impulse response (fir) filters."},
+        {"title": "Classi notes", "abstract": "The word classi, alone."},
+    ]
+    lib = library_of(tmp_path, rows, "split-slip")
+    try:
+        assert lib.search("manifold tangent classifir").correction == "manifold tangent classifier"
+    finally:
+        lib.close()
+
+
 def test_a_word_the_papers_write_apart_as_often_is_split_though_common(tmp_path):
     """ "minibatch" was split only when far rarer than "mini" and "batch": at 8k it found 12 papers, "mini-batch"
     41; "nonparametric" 221 and 325; "qlearning", "kmeans" (a one-letter head) were "corrected" to other words.

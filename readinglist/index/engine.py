@@ -579,7 +579,8 @@ class Index:
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         written = _as_written(text, within)  # a saved list's query is written too: its hyphens are as typed
-        resolved = with_compounds(resolve(q, vocabulary), vocabulary, written, self._together)  # "multi-task" too
+        together = self._together if len(written.split()) < TYPED_WORDS else None  # (a pasted text is as written)
+        resolved = with_compounds(resolve(q, vocabulary), vocabulary, written, together)  # "multi-task" too
         resolved = with_hyphen_phrases(resolved, written)  # "q-learning": the two words together
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
@@ -605,7 +606,7 @@ class Index:
                                         hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
         corrections = _of_words_typed(corrections, text, bool(found))
         otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
-        corrections = {w: c for w, c in corrections.items() if not ranker.estimate(otherwise.get(w, query.NullQuery))}
+        corrections = {w: c for w, c in corrections.items() if w not in otherwise or not ranker.matches(otherwise[w])}
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -793,7 +794,8 @@ class Index:
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
         written = _as_written(text, within)
-        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, written, self._together)
+        together = self._together if len(written.split()) < TYPED_WORDS else None
+        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, written, together)
         return widened, with_hyphen_phrases(started, written), folded[0]
 
     def _begins_more(self, folded: str) -> bool:

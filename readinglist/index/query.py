@@ -470,8 +470,12 @@ def _apart(
     A common word is a word ("networks" is no "net works"), and its search pays for no phrase. The phrase is
     looked for in `fields` (a field's word: that field's)."""
 
+    known: dict[str, int] = {}
+
     def papers(w: str) -> int:
-        return max(vocabulary.forms(fieldname, w)[0].get(w.encode(), 0) for fieldname in COMPOUND_FIELDS)
+        if w not in known:
+            known[w] = max(vocabulary.forms(fieldname, w)[0].get(w.encode(), 0) for fieldname in COMPOUND_FIELDS)
+        return known[w]
 
     own = papers(word)
     phrases: list[query.Query] = []

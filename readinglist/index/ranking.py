@@ -91,7 +91,7 @@ TOGETHER_BLOCK = 256  # papers whose positions are read at a time, looking for a
 # positions costs a keystroke too much ("state-of-the-art" alone at 94k: 17k papers, 60 → 300 ms)
 HYPHEN_CHECKED = 10_000
 APART_CHECKED = 3000  # ...and a joined word's halves more papers than this share are not looked for apart
-TOGETHER_SAMPLE = 512  # papers with both halves of a joined word whose positions are read to tell how often they join
+TOGETHER_SAMPLE = 256  # papers with both halves of a joined word whose positions are read to tell how often they join
 TERM_CACHE_POSTINGS = 150_000  # ≈ 15–20 MB of cached term scores at most (a dictionary entry, its int and its float)
 # ...or this many postings a paper in a larger library: a common word's postings grow with the library, and
 # a cache of a fixed size held fewer of a query's words the larger it was (at 283k papers "learning" alone
@@ -247,6 +247,16 @@ class Ranker:
         finally:
             self.check = _never
             self._note_caps()
+
+    def matches(self, q: query.Query) -> bool:
+        """Does the query match any document? The last evaluation's notes, expansions and stem-only
+        documents stay as they were (a search asks this after its own evaluation)."""
+        kept = (self.notes, self.expanded, self.stem_only)
+        self.notes, self.expanded, self.stem_only = [], {}, {}
+        try:
+            return bool(self._eval(q))
+        finally:
+            self.notes, self.expanded, self.stem_only = kept
 
     def evaluate_within(self, q: query.Query, docs: Collection[int]) -> Scores:
         """The query's scores in these documents only (the others are not looked up)."""
