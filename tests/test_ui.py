@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from conftest import corpus
@@ -1146,6 +1147,23 @@ def test_a_tag_added_by_another_process_while_tags_are_typed_here_stays(qtbot, w
         other.remove_tags([pid], ["cli-tag"])
         qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
         assert window.library.paper(pid).tags == ["more"]  # type: ignore[union-attr]  # not put back
+    finally:
+        other.close()
+
+
+def test_a_list_saved_from_the_command_line_appears_in_the_window(qtbot, window, data_dir):
+    """A list saved, renamed or deleted from the command line showed in an open window only after a restart."""
+    other = Library.open(data_dir)
+    try:
+        saved = other.add_smart_list("From the command line", "attention")
+        window.outside.look()
+        qtbot.waitUntil(lambda: [sl.name for sl in window.sidebar.lists] == ["From the command line"])
+        other.update_smart_list(replace(saved, name="Renamed there"))
+        window.outside.look()
+        qtbot.waitUntil(lambda: [sl.name for sl in window.sidebar.lists] == ["Renamed there"])
+        other.delete_smart_list(saved.id)
+        window.outside.look()
+        qtbot.waitUntil(lambda: window.sidebar.lists == [])
     finally:
         other.close()
 

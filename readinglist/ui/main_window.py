@@ -447,6 +447,7 @@ class MainWindow(QMainWindow):
         self.import_bar.finished.connect(self.importFinished)
         self.outside.papersChanged.connect(self._changed_elsewhere)
         self.outside.libraryChanged.connect(self._after_import)
+        self.outside.listsChanged.connect(self._lists_changed_elsewhere)
         table.view.columnsChosen.connect(lambda: self.settings.setValue("columnsChosen", True))
         table.view.horizontalHeader().sortIndicatorChanged.connect(self._header_sorted)
         self.sidebar.filterChanged.connect(self._filter_changed)
@@ -1037,6 +1038,11 @@ class MainWindow(QMainWindow):
     def delete_list(self, list_id: int) -> None:
         if (sl := self._list(list_id)) is not None and not self.read_only:
             self.undo_stack.push(DeleteListCommand(self.library, list_id, sl.name, self.update_lists))
+
+    def _lists_changed_elsewhere(self) -> None:
+        """The saved lists changed: the sidebar follows, unless it shows them so already (this window's own)."""
+        if self.library.smart_lists() != self.sidebar.lists:
+            self.update_lists()
 
     def update_lists(self) -> None:
         """The saved lists as they are now, with the counts known, and a recount on its way."""

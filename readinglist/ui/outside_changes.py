@@ -18,12 +18,14 @@ MANY = 200  # more changed papers than this (an import elsewhere): search again 
 class OutsideChanges(QObject):
     papersChanged = Signal(list)  # ids of papers another process changed
     libraryChanged = Signal()  # papers added, removed or changed in bulk: counts and results need redoing
+    listsChanged = Signal()  # the saved lists changed (saved, renamed, moved or deleted from the command line)
 
     def __init__(self, library: Library, parent: QObject | None = None):
         super().__init__(parent)
         self._library = library
         self._seen = library.revision()
         self._count = library.counts()["all"]
+        self._lists = library.smart_lists()  # (a few rows: read each look; saving one moves no revision)
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.look)
@@ -31,6 +33,10 @@ class OutsideChanges(QObject):
 
     def look(self) -> None:
         """What changed since the last look, by others (the timer calls this; tests may too)."""
+        lists = self._library.smart_lists()
+        if lists != self._lists:
+            self._lists = lists
+            self.listsChanged.emit()
         revision = self._library.revision()
         if revision == self._seen:
             return
