@@ -578,10 +578,7 @@ class Index:
     ) -> SearchResult:  # fmt: skip
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
-        written = _as_written(text, within)  # a saved list's query is written too: its hyphens are as typed
-        together = self._together if len(written.split()) < TYPED_WORDS else None  # (a pasted text is as written)
-        resolved = with_compounds(resolve(q, vocabulary), vocabulary, written, together)  # "multi-task" too
-        resolved = with_hyphen_phrases(resolved, written)  # "q-learning": the two words together
+        resolved = self._spellings(resolve(q, vocabulary), text, within)
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
         typed = self._typed_words(resolved)
@@ -760,6 +757,16 @@ class Index:
                 out[word] = meant
         return out
 
+    def _spellings(self, resolved: query.Query, text: str, within: str) -> query.Query:
+        """The resolved query with its words' other spellings ("multitask" is "multi-task" too) and its
+        hyphenated words' words together ("q-learning"), as the reader wrote them: the text typed, and the saved
+        list's query it is searched within. Whether a joined word is written apart is asked of a typed query
+        only: a pasted text is matched as written."""
+        assert self._vocabulary is not None
+        written = f"{within} {text}" if within.strip() else text
+        together = self._together if len(written.split()) < TYPED_WORDS else None
+        return with_hyphen_phrases(with_compounds(resolved, self._vocabulary, written, together), written)
+
     def _together(self, fieldname: str, head: str, tail: str) -> tuple[float, int]:
         """query.Together for this searcher: how often its papers with both words have them side by side."""
         assert self._vocabulary is not None and self._ranker is not None
@@ -793,10 +800,7 @@ class Index:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
             return None
-        written = _as_written(text, within)
-        together = self._together if len(written.split()) < TYPED_WORDS else None
-        started = with_compounds(resolve(widened, self._vocabulary), self._vocabulary, written, together)
-        return widened, with_hyphen_phrases(started, written), folded[0]
+        return widened, self._spellings(resolve(widened, self._vocabulary), text, within), folded[0]
 
     def _begins_more(self, folded: str) -> bool:
         """Whether the words `folded` begins are far more frequent in the abstracts than its own stem's forms
@@ -992,11 +996,6 @@ def _typing_word(text: str) -> str | None:
 
 
 _SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?:' + "|".join(KNOWN_FIELDS) + r"):)")
-
-
-def _as_written(text: str, within: str) -> str:
-    """The words as the reader wrote them: the query typed, and the saved list's query it is searched within."""
-    return f"{within} {text}" if within.strip() else text
 
 
 def title_phrase(text: str) -> query.Phrase | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from whoosh import qparser, query
 from whoosh.analysis.filters import STOP_WORDS
@@ -210,9 +210,6 @@ TOGETHER_SHARE = 0.2
 TOGETHER_MIN = 2
 Together = Callable[[str, str, str], tuple[float, int]]  # (field, head, tail) → (share side by side, papers with both)
 _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (hyphen, non-breaking, en dash)
-_HYPHENATED_RE = re.compile(rf"(?<![\w{_DASHES}])([A-Za-z]+)[{_DASHES}]([A-Za-z]+)(?![\w{_DASHES}])")
-
-
 _CHAIN_RE = re.compile(rf"(?<![\w{_DASHES}])[A-Za-z]+(?:[{_DASHES}][A-Za-z]+)+(?![\w{_DASHES}])")
 
 
@@ -222,8 +219,8 @@ def hyphen_chains(text: str) -> set[tuple[str, ...]]:
 
 
 def hyphenated_words(text: str) -> set[tuple[str, str]]:
-    """The hyphenated words typed, as the two words the parser makes of each ("q-learning": q, learning)."""
-    return {(fold(a), fold(b)) for a, b in _HYPHENATED_RE.findall(text)}
+    """The words of one hyphen typed, as the two words the parser makes of each ("q-learning": q, learning)."""
+    return {(chain[0], chain[1]) for chain in hyphen_chains(text) if len(chain) == 2}
 
 
 def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str, together: Together | None = None) -> query.Query:
@@ -318,9 +315,7 @@ def _split(
     if not fields or not isinstance(word, str) or not word.isalpha() or len(word) <= COMPOUND_PART:
         return None
     apart = _apart(word, vocabulary, fields, together)
-    if apart is None:
-        return None
-    return Compound([whole or (forms[0] if len(forms) == 1 else query.Or(forms)), apart])
+    return None if apart is None else Compound([whole or _one_query(forms), apart])
 
 
 def _joined(forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query | None = None) -> query.Query | None:
@@ -332,9 +327,12 @@ def _joined(forms: list[query.Query], vocabulary: Vocabulary, whole: query.Query
     if not isinstance(pair, tuple) or not fields:
         return None
     joined = _as_word(pair[0] + pair[1], vocabulary, fields)
-    if joined is None:
-        return None
-    return Compound([whole or (forms[0] if len(forms) == 1 else query.Or(forms)), joined])
+    return None if joined is None else Compound([whole or _one_query(forms), joined])
+
+
+def _one_query(forms: list[query.Query]) -> query.Query:
+    """A word's field forms as one query."""
+    return forms[0] if len(forms) == 1 else query.Or(forms)
 
 
 class HyphenPhrase(query.And):
@@ -352,8 +350,9 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     """The resolved query `q` with each hyphenated word typed ("q-learning": the parser's And of two words
     in a field) made a HyphenPhrase, in every field that reads words one after the other (the title, the
     abstract, the note; not authors or tags): a reader who types a hyphen means the words together."""
-    hyphenated = hyphenated_words(text)
-    chains = {chain for chain in hyphen_chains(text) if len(chain) > 2}  # "end-to-end", "state-of-the-art"
+    every = hyphen_chains(text)
+    hyphenated = {(chain[0], chain[1]) for chain in every if len(chain) == 2}
+    chains = {chain for chain in every if len(chain) > 2}  # "end-to-end", "state-of-the-art"
     if not hyphenated and not chains:
         return q
 
@@ -807,10 +806,10 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
     terms: set[str] = set()
     reader = s.reader()
     try:
-        spelt = list(_spelt_outs(q))
+        spelt = list(_nodes(q, SpeltOut))
         terms.update(node.long_form for node in spelt)
         hidden = {id(leaf) for node in spelt for leaf in node.leaves()}
-        for together in _side_by_side(q):  # "q-learning", "pretrained" as "pre training": a phrase, not 2 words
+        for together in _nodes(q, HyphenPhrase):  # "q-learning", "pretrained" as "pre training": a phrase, not 2 words
             words = together.subqueries
             if len(words) == 2:
                 first, second = words
@@ -840,22 +839,18 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
     return terms
 
 
-def _spelt_outs(q: query.Query) -> Iterator[SpeltOut]:
-    if isinstance(q, SpeltOut):
-        yield q
-    elif isinstance(q, query.CompoundQuery):
-        for sub in q.subqueries:
-            yield from _spelt_outs(sub)
+Q = TypeVar("Q", bound=query.Query)
 
 
-def _side_by_side(q: query.Query) -> Iterator[HyphenPhrase]:
-    if isinstance(q, HyphenPhrase):
+def _nodes(q: query.Query, kind: type[Q]) -> Iterator[Q]:
+    """The query's parts of this kind (a SpeltOut, a HyphenPhrase), outermost, NOT's too."""
+    if isinstance(q, kind):
         yield q
     elif isinstance(q, query.Not):
-        yield from _side_by_side(q.query)
+        yield from _nodes(q.query, kind)
     elif isinstance(q, query.CompoundQuery):
         for sub in q.subqueries:
-            yield from _side_by_side(sub)
+            yield from _nodes(sub, kind)
 
 
 _WORDS = WordAnalyzer()

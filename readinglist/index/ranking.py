@@ -769,8 +769,7 @@ class Ranker:
         key = (words[0].fieldname, *(w.text for w in words))
         known = self._together.get(key)
         if known is None:
-            both = self._and(_content(q))
-            docs = sorted(both.docs.tolist() if isinstance(both, ArrayScores) else both)
+            docs = self._with_every_word(q)
             known = any(
                 self._side_by_side(q, self._within(docs[k : k + TOGETHER_BLOCK]))
                 for k in range(0, len(docs), TOGETHER_BLOCK)
@@ -786,12 +785,16 @@ class Ranker:
         known = self._together_shares.get(key)
         if known is None:
             q = HyphenPhrase([first, second])
-            both = self._and(q)
-            docs = sorted(both.docs.tolist() if isinstance(both, ArrayScores) else both)
+            docs = self._with_every_word(q)
             sample = docs[:TOGETHER_SAMPLE]
             share = len(self._side_by_side(q, self._within(sample))) / len(sample) if sample else 0.0
             known = self._together_shares[key] = (share, len(docs))
         return known
+
+    def _with_every_word(self, q: HyphenPhrase) -> list[int]:
+        """The papers with every word of a hyphenated word (but its stop words) in its field, in docnum order."""
+        both = self._and(_content(q))
+        return sorted(both.docs.tolist() if isinstance(both, ArrayScores) else both)
 
     def _side_by_side(self, q: HyphenPhrase, among: Within) -> list[int]:
         """Of these papers (which have every word), those where forms of the words stand one after the other,
@@ -799,8 +802,7 @@ class Ranker:
         "state-of-the-art") is read only in the papers still in the running."""
         words = q.subqueries
         decode = self.schema[words[0].fieldname].format.decode_positions
-        content = [k for k, w in enumerate(words) if w.text not in STOP_WORDS] or list(range(len(words)))
-        order = sorted(content, key=lambda k: sum(words[k].forms.values()))
+        order = sorted(_content_places(q), key=lambda k: sum(words[k].forms.values()))
         starts: dict[int, set[int]] = {}  # where the chain could start, in each paper still in the running
         for n, k in enumerate(order):
             word = words[k]
@@ -1213,10 +1215,16 @@ class Ranker:
 _NONE: frozenset[int] = frozenset()
 
 
+def _content_places(q: HyphenPhrase) -> list[int]:
+    """Where a hyphenated word's words but its stop words stand in it (all of them if it has nothing else)."""
+    words = q.subqueries
+    return [k for k, w in enumerate(words) if w.text not in STOP_WORDS] or list(range(len(words)))
+
+
 def _content(q: HyphenPhrase) -> query.And:
-    """A hyphenated word's words but its stop words (all of them if it has nothing else), as the And read."""
-    words = [w for w in q.subqueries if w.text not in STOP_WORDS] or list(q.subqueries)
-    return q if len(words) == len(q.subqueries) else query.And(words, boost=q.boost)
+    """A hyphenated word's words but its stop words, as the And read (see _content_places)."""
+    places = _content_places(q)
+    return q if len(places) == len(q.subqueries) else query.And([q.subqueries[k] for k in places], boost=q.boost)
 
 
 def _drop(scores: dict[int, float], deleted: Collection[int], offset: int) -> None:
