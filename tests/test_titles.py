@@ -1102,3 +1102,60 @@ def test_a_phrase_pointing_back_into_the_abstract_gives_way():
         "scales to large models with implicit posteriors."
     )
     assert t.startswith("KIVI: ") and not re.search(r"\b(this|these|such|its|their)\b", t), t
+
+
+def test_bundled_corpus_bold_initials_are_not_capitals():
+    # session 22's defect: the bold initials that spell "SVOO" ("**S**parse", "**V**ideo") kept their capitals
+    t = derive_title(bundled_abstracts()[2])
+    assert t == "SVOO: Training-free sparse attention framework for fast video generation", t
+
+
+def test_bundled_corpus_shorthand_is_not_appended():
+    # "keypoint (KP)" was appended as the abstract's field: "Routing through bottlenecks for … (OGCRL) in KP"
+    t = derive_title(bundled_abstracts()[10])
+    assert t == "Routing through bottlenecks for offline goal-conditioned RL (OGCRL)", t
+
+
+def test_bundled_corpus_topic_is_not_cut_from_a_coordination():
+    # "The integration of LLMs and Multimodal LLMs (MLLMs) into scientific peer-review workflows" gave
+    # "PaperGuard: Benchmark for multimodal LLMs (MLLMs) into scientific peer-review workflows"
+    t = derive_title(bundled_abstracts()[5])
+    assert t.startswith("PaperGuard: Benchmark for ") and " into " not in t, t
+
+
+def test_bold_initials_that_spell_the_name_are_not_capitals():
+    # the capital is the source's typography; a title-case run of spelt words (the name's expansion) is kept
+    for bold in ("**{}**", "\\textbf{{{}}}", "<b>{}</b>"):
+        s, v = bold.format("S"), bold.format("V")
+        t = derive_title(
+            f"Video models are slow. We propose SVOO, a training-free {s}parse attention framework for fast "
+            f"{v}ideo generation. SVOO is fast."
+        )
+        assert t == "SVOO: Training-free sparse attention framework for fast video generation", (bold, t)
+    t = derive_title(
+        "Bandits are hard to evaluate. We propose SPEED, **S**tructured **P**olicy **E**valuation **E**xperimental "
+        "**D**esign, a design for policy evaluation. SPEED is optimal."
+    )
+    assert t.startswith("SPEED: Structured Policy Evaluation Experimental Design"), t
+    # a capital the source did not set apart stays ("Sparse" as written)
+    t = derive_title(
+        "Video models are slow. We propose SVOO, a training-free Sparse attention framework for fast video "
+        "generation. SVOO is fast."
+    )
+    assert "Sparse attention" in t, t
+
+
+def test_a_shorthand_for_one_word_is_not_the_subject():
+    # "keypoint (KP)" is the abstract's shorthand: "… in KP" tells a reader nothing; a field's acronym of three
+    # letters or more for one word (EEG) and an acronym of several words still join the title
+    body = (
+        "We study offline goal-conditioned learning over long horizons. We propose bottleneck routing for "
+        "long-horizon planning. Boundary states serve as {} candidates; the {} graph links the {} and the {} "
+        "are reached in turn."
+    )
+    t = derive_title(body.format("keypoint (KP)", "KP", "KPs", "KPs"))
+    assert t == "Offline goal-conditioned learning over long horizons", t
+    t = derive_title(body.format("graph state (GS)", "GS", "GSs", "GSs"))
+    assert t == "Offline goal-conditioned learning over long horizons in GS", t
+    t = derive_title(body.format("electroencephalogram (EEG)", "EEG", "EEG", "EEG"))
+    assert t == "Offline goal-conditioned learning over long horizons in EEG", t

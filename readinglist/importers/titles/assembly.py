@@ -72,7 +72,8 @@ def subject_acronym(ab: Abstract, skip: str = "") -> tuple[str, str] | None:
     if any(ch.isdigit() for ch in acr) or n < (NAMED_SUBJECT_USES if skip else SUBJECT_USES):
         return None
     long = ""
-    for s in ab.tagged():
+    defined = [ab.toks(si) for si, (_, raw) in enumerate(ab.raw) if any(f"({w})" in raw for w in forms[key])]
+    for s in defined or ab.tagged():
         for i, start in long_forms(s).items():
             if s.words[i] in forms[key]:
                 long = ab.text[s.starts[start] : s.end(long_end(s, i))]
@@ -109,6 +110,8 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     if found is None:
         return body
     acr, long = found
+    if long and " " not in long and "-" not in long and long.islower() and len(_plural_key(acr)) < 3:
+        return body  # "keypoint (KP)": the abstract's shorthand for a word, not a field a reader knows it by
     key = _plural_key(acr)
     if mentions(body, acr) or mentions(body, key) or mentions(body, key + "s") or _spelt(body, acr, long):
         return body
@@ -337,7 +340,7 @@ def _combined(ab: Abstract, heads: list[Candidate], tails: list[Candidate], budg
     if inside:  # phrases inside a contribution sentence leave room for the sentences' objects too
         top += [h for h in ranked[3:] if not h.sub][: min(1, inside)]
     ends = [(t, _start(t), any(p.idx for p in t.pieces), "for " + _tail_text(t), _carried(t))
-            for t in sorted(tails, key=lambda c: -c.score)[:3]]  # fmt: skip
+            for t in sorted(tails, key=lambda c: -c.score)[:3] if not _second_conjunct(t)]  # fmt: skip
     for h in top:
         if any(p.text.split(" ", 1)[0] == "for" for p in h.pieces):
             continue
@@ -351,6 +354,14 @@ def _combined(ab: Abstract, heads: list[Candidate], tails: list[Candidate], budg
                 t_text = "of" + t_text[3:]  # "Characterization of sparse phase retrieval", not "… for …"
             out.append(Candidate([*h.pieces, Piece(t_text, sent, idx, t.keys)], min(h.weight, t.weight)))
     return _scored(ab, out)
+
+
+def _second_conjunct(c: Candidate) -> bool:
+    """Does the chain start at the second of "X and Y into Z" and go on past it? What follows belongs to both
+    ("… LLMs and multimodal LLMs into peer-review workflows" is not about "multimodal LLMs into …")."""
+    first = c.pieces[0]
+    at = first.idx[0] if first.idx else 0
+    return len(c.pieces) > 1 and at > 0 and first.sent.lows[at - 1] in ("and", "or")
 
 
 def _carried(c: Candidate) -> tuple[Sentence, list[int]]:
@@ -442,6 +453,28 @@ def _spells(word: str, letters: list[str]) -> list[str] | None:
     else:
         return left
     return letters[:-1] if parts and parts[0][0].lower() == letters[-1] else None
+
+
+# a letter the source sets apart to show how a name is spelt: "**S**parse … **V**ideo", "\\textbf{S}parse"
+_SPELLING_LETTER = re.compile(r"(?:\*\*|\\textbf\{|<b>|<strong>)([A-Z])(?:\*\*|\}|</b>|</strong>)([a-z]+)")
+
+
+def _unspelt(body: str, raw: str) -> str:
+    """The words whose capital only spells the name ("**S**parse", "**V**ideo") in lower case inside the
+    body: the capital is the abstract's typography, not the word's."""
+    if "**" not in raw and "\\textbf" not in raw and "<" not in raw:
+        return body
+    spelling = {m.group(1) + m.group(2) for m in _SPELLING_LETTER.finditer(raw)}
+    if not spelling:
+        return body
+    words = body.split(" ")
+    lower = [not w[:1].isupper() for w in words]
+    lower[0] = words[0] not in spelling  # the first word's capital is its place's, unless the source spelt it too
+    for i in range(1, len(words)):
+        alone = lower[i - 1] and (i + 1 == len(words) or lower[i + 1])  # not inside a title-case run
+        if alone and words[i] in spelling and not _keeps_capital(words[i]):
+            words[i] = words[i].lower()
+    return " ".join(words)
 
 
 def _capitalise(text: str) -> str:
@@ -540,7 +573,7 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         if best is None or (" " in name.text and _refers(best[1])):
             return name.text
         body = _with_subject(ab, _with_acronyms(ab, _strip_generic(best[1]), budget, name.text), budget, name.text)
-        return f"{name.text}: {_capitalise(_sentence_case(body))}"
+        return f"{name.text}: {_capitalise(_unspelt(_sentence_case(body), abstract_raw))}"
     best_body = _best(bodies)
     if best_body is None:
         return _fallback(ab)
