@@ -221,6 +221,9 @@ class Abstract:
             s = self._tagged[si] = tag(sentence, offset)
         return s
 
+    def is_tagged(self, si: int) -> bool:
+        return si in self._tagged
+
     def tagged(self) -> list[Sentence]:
         return [self._tagged[si] for si in sorted(self._tagged)]
 

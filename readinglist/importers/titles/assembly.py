@@ -71,13 +71,22 @@ def subject_acronym(ab: Abstract, skip: str = "") -> tuple[str, str] | None:
     acr = forms[key].most_common(1)[0][0]
     if any(ch.isdigit() for ch in acr) or n < (NAMED_SUBJECT_USES if skip else SUBJECT_USES):
         return None
-    long = ""
-    defined = [ab.toks(si) for si, (_, raw) in enumerate(ab.raw) if any(f"({w})" in raw for w in forms[key])]
-    for s in defined or ab.tagged():
-        for i, start in long_forms(s).items():
-            if s.words[i] in forms[key]:
-                long = ab.text[s.starts[start] : s.end(long_end(s, i))]
+    long = _long_of(ab.tagged(), forms[key], ab.text)
+    if not long:  # defined in a sentence not read yet ("… as keypoint (KP) candidates")
+        brackets = [f"({w})" for w in forms[key]]
+        defining = [si for si, (_, raw) in enumerate(ab.raw) if any(b in raw for b in brackets)]
+        long = _long_of([ab.toks(si) for si in defining if not ab.is_tagged(si)], forms[key], ab.text)
     return acr, long
+
+
+def _long_of(sentences: list[Sentence], forms: Counter[str], text: str) -> str:
+    """The long form these sentences give an acronym of these forms, "" if none."""
+    long = ""
+    for s in sentences:
+        for i, start in long_forms(s).items():
+            if s.words[i] in forms:
+                long = text[s.starts[start] : s.end(long_end(s, i))]
+    return long
 
 
 def _spelt(body: str, acr: str, long: str) -> bool:
