@@ -522,8 +522,8 @@ def test_a_common_last_word_far_rarer_than_the_words_it_begins_is_read_as_their_
         assert any("“net” read as the start of a word" in n for n in typing.notes)
         finished = titles(lib, "neural net ", limit=None, typing=True)
         assert set(finished) == {f"A neural net for chess {i}" for i in range(4)}
-        hyphen = lib.search("self-sup", typing=True)
-        assert hyphen.started == "sup" and len(hyphen.ids) == 6
+        hyphen = lib.search("self-sup", typing=True)  # its words side by side: not "the sup norm of a self map"
+        assert hyphen.started == "sup" and len(hyphen.ids) == 2
         assert titles(lib, "self-sup", limit=2, typing=True) == [f"Self-supervised learning {i}" for i in range(2)]
         assert len(lib.search("self-sup ", typing=True).ids) == 4  # the word as typed: the sup-norm papers
         assert lib.search("neural networks", typing=True).started is None
@@ -773,6 +773,54 @@ def test_a_word_of_several_hyphens_is_its_words_in_order(tmp_path):
         assert titles(lib, "end-to-end") == ["End-to-end memory networks"]
         assert titles(lib, "sequence-to-sequence") == ["Sequence-to-sequence models"]
         assert "A front end" in titles(lib, "NOT end-to-end")
+    finally:
+        lib.close()
+
+
+def test_a_prefix_of_a_hyphenated_word_finds_its_words_together(tmp_path):
+    """ "multi-task*" was one prefix, "multi-task", which no word of the index begins (it holds "multi" and
+    "task"): nothing was found. Now its words side by side, the last a prefix, or the word written joined."""
+    rows = [
+        {"title": "Multi-task learning for speech", "abstract": "We study multi-task learning."},
+        {"title": "Multi-tasking agents", "abstract": "Agents that multi-task well."},
+        {"title": "Multitask networks", "abstract": "A multitask network."},
+        {"title": "Multi-agent task allocation", "abstract": "Agents allocate a task."},
+        {"title": "Off-policy evaluation", "abstract": "Off-policy methods."},
+        *[{"title": f"Filler {i}", "abstract": "Policies and values."} for i in range(6)],
+    ]
+    lib = library_of(tmp_path, rows, "prefixes")
+    try:
+        wanted = {"Multi-task learning for speech", "Multi-tasking agents", "Multitask networks"}
+        assert set(titles(lib, "multi-task*")) == wanted  # not "Multi-agent task allocation": apart
+        assert set(titles(lib, "multi-ta*")) == wanted
+        assert set(titles(lib, "title:multi-task*")) == wanted
+        assert titles(lib, "off-pol*") == ["Off-policy evaluation"]
+        assert set(titles(lib, "multi-task* NOT speech")) == wanted - {"Multi-task learning for speech"}
+        assert {"multi task", "multi tasking"} <= lib.search("multi-task*").terms  # highlighted as phrases
+        # typed, the last word read as a start keeps the hyphen too
+        typed = lib.search("multi-tas", typing=True)
+        assert typed.started == "tas" and {p.title for p in lib.papers(typed.ids)} == wanted
+    finally:
+        lib.close()
+
+
+def test_a_prefix_inside_a_hyphenated_word_keeps_its_frequent_words(tmp_path, monkeypatch):
+    """A prefix alone leaves out a word with more postings than MAX_EXPANSION_POSTINGS (at 94k "task" for
+    "tas*", so "multi-tas" being typed found 553 of the 1,040 multi-task papers); inside a hyphenated word it
+    is read in the other words' papers only, and is kept."""
+    rows = [{"title": f"Task {i}", "abstract": "A task and its tasks."} for i in range(8)]
+    rows += [{"title": "Multi-task learning", "abstract": "We study multi-task learning."}]
+    rows += [{"title": "Multi-tasty dishes", "abstract": "Multi-tasty food."}]
+    lib = library_of(tmp_path, rows, "frequent")
+    try:
+        monkeypatch.setattr("readinglist.index.ranking.MAX_EXPANSION", 1)  # a word's worth, as "a*" is capped
+        monkeypatch.setattr("readinglist.index.query.TypedPrefix.most", 1)
+        monkeypatch.setattr("readinglist.index.ranking.MAX_EXPANSION_POSTINGS", 3)
+        lib.index.drop_caches()
+        assert "Task 0" not in titles(lib, "tas*")  # alone: "task" is left out
+        assert titles(lib, "multi-tas*") == ["Multi-task learning"]  # the most frequent: "task"
+        typed = lib.search("multi-tas", typing=True)
+        assert typed.started == "tas" and titles(lib, "multi-tas", typing=True) == ["Multi-task learning"]
     finally:
         lib.close()
 

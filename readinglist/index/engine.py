@@ -589,7 +589,10 @@ class Index:
         if started is not None:
             as_typed = (list(ranker.notes), dict(ranker.expanded))
             more = ranker.evaluate(started[1], settled=settled)
-            if len(more) > len(found):  # else the word as typed (and a correction of it) says as much
+            # else the word as typed (and a correction of it) says as much; after a hyphen the words read as
+            # started stand together, so they may find fewer: "self-sup" is self-supervised, not "self … sup"
+            hyphen = text[: len(text) - len(typing_word or "")].endswith("-")
+            if len(more) > len(found) or (hyphen and more and self._begins_more(started[2])):
                 q, resolved, found = started[0], started[1], more
                 started_word, started_folded = typing_word, started[2]
                 typed = self._typed_words(resolved)
@@ -793,9 +796,7 @@ class Index:
         assert self._vocabulary is not None
         if found and typed.get(folded[0], 0) > RARE_DF and not self._begins_more(folded[0]):
             return None
-        head = text[: len(text) - len(word)]
-        if head.endswith("-"):  # "self-sup": the parser would read "self-sup*" as one prefix, which no word has
-            head = head[:-1] + " "
+        head = text[: len(text) - len(word)]  # "self-sup*": the words side by side, the last a prefix (parse)
         try:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)

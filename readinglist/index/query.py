@@ -371,7 +371,7 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     def paired(a: query.Query, b: query.Query) -> bool:
         return (
             isinstance(a, Stemmed)
-            and isinstance(b, Stemmed)
+            and isinstance(b, Stemmed | query.Prefix)  # "multi-task*": its last word a prefix
             and a.fieldname == b.fieldname
             and a.fieldname in STEMMED_FIELDS
             and (a.text, b.text) in hyphenated
@@ -698,6 +698,7 @@ def parse(
     """The query for `text` (the words as typed; see `resolve`), filtered by a reading state and a tag (the
     sidebar's choice), and searched within the papers `within` matches (a smart list's own query)."""
     q = _searchable(parser.parse(preprocess(text)), parser.schema) if text.strip() else query.Every()
+    q = _hyphenated_wildcards(q, parser.schema)
     if q is query.NullQuery and text.strip():
         raise QueryError("that query has no words to search for")
     if within.strip():
@@ -735,6 +736,33 @@ def _searchable(q: query.Query, schema: Schema) -> query.Query:
         return node
 
     return q.accept(fix).normalize()
+
+
+def _hyphenated_wildcards(q: query.Query, schema: Schema) -> query.Query:
+    """A prefix or wildcard of a hyphenated word ("multi-task*", "off-pol*") as its words, the last one the
+    prefix: the index holds "multi-task" as two words, so the parser's one prefix "multi-task" matched
+    nothing. with_hyphen_phrases then keeps the words side by side; in a title or abstract the word written
+    joined is a prefix too ("multitask*")."""
+    if not any(isinstance(leaf, query.Prefix | query.Wildcard) and "-" in str(leaf.text) for leaf in q.leaves()):
+        return q  # (most queries: the tree is not rebuilt)
+
+    def split(node: query.Query) -> query.Query:
+        if not isinstance(node, query.Prefix | query.Wildcard) or not isinstance(node.text, str):
+            return node
+        head, _, last = node.text.rpartition("-")
+        if not head or not last or node.fieldname not in schema or any(ch in head for ch in "*?"):
+            return node
+        words = [t.text for t in schema[node.fieldname].analyzer(head.replace("-", " "))]
+        if not words or not last.strip("*?"):
+            return node
+        tail = type(node)(node.fieldname, last, constantscore=node.constantscore)
+        apart = query.And([*(query.Term(node.fieldname, w) for w in words), tail])
+        if node.fieldname not in COMPOUND_FIELDS:
+            return apart if node.boost == 1.0 else query.And(apart.subqueries, boost=node.boost)
+        joined = type(node)(node.fieldname, "".join(words) + last, constantscore=node.constantscore)
+        return query.Or([apart, joined], boost=node.boost)  # "multitasking" too, as "multi-task" finds "multitask"
+
+    return q.accept(split)
 
 
 def drop_stop_words(q: query.Query) -> query.Query:
@@ -813,8 +841,9 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
             words = together.subqueries
             if len(words) == 2:
                 first, second = words
-                pairs = [f"{a.decode()} {b.decode()}" for a in (*first.forms, *first.related) for b in second.forms]
-                terms.update(pairs[:HIGHLIGHT_EXPANSIONS])
+                seconds = second.forms if isinstance(second, Stemmed) else sorted(expanded.get(second) or ())
+                pairs = [f"{a.decode()} {b.decode()}" for a in (*first.forms, *first.related) for b in seconds]
+                terms.update(pairs[:HIGHLIGHT_EXPANSIONS])  # (the second word may be a prefix: "multi-task*")
             else:  # "end to end": as typed
                 terms.add(" ".join(w.text for w in words))
             hidden.update(id(leaf) for leaf in together.leaves())

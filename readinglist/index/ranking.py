@@ -189,6 +189,7 @@ class Ranker:
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
         self._stem_only_memo: dict[tuple[tuple[str, bytes], frozenset[bytes]], set[int]] = {}
         self._together: dict[tuple[str, ...], bool] = {}  # a hyphenated word's words side by side anywhere
+        self._in_phrase = 0  # evaluating a hyphenated word's words (see _hyphen_phrase)
         self._together_shares: dict[tuple[str, str, str], tuple[float, int]] = {}  # see together_share
         self._capped: dict[str, tuple[int, int]] = {}  # a capped term as typed → (words found, words kept)
         # postings decoded and matches scored, ever: what a search's temporaries are proportional to (the index
@@ -748,7 +749,16 @@ class Ranker:
         joined word's halves, WordsApart). Decided over the whole field, not the papers still in the running,
         so that the answer does not hang on which word of the query was looked up first; and not for words
         more than HYPHEN_CHECKED papers have. A stop word of the word ("of", "the" in "state-of-the-art") is
-        not read, only its place kept: every paper has it, and reading its positions cost as much as the rest."""
+        not read, only its place kept: every paper has it, and reading its positions cost as much as the rest.
+        A prefix typed last ("multi-tas") expands to its most frequent words however many papers they have
+        (`_expand`): it is looked up in the other words' papers only."""
+        self._in_phrase += 1
+        try:
+            return self._phrase_papers(q, within)
+        finally:
+            self._in_phrase -= 1
+
+    def _phrase_papers(self, q: HyphenPhrase, within: Within | None) -> Scores:
         both = self._and(_content(q), within)
         field = self._field(q.subqueries[0].fieldname)
         if not both or field is None or not field.format.supports("positions"):
@@ -766,7 +776,7 @@ class Ranker:
         """Does any paper have the two words side by side in this field? (once a searcher for each pair: its
         papers with both words are looked at a block at a time, until one has them so)"""
         words = q.subqueries
-        key = (words[0].fieldname, *(w.text for w in words))
+        key = (words[0].fieldname, *(f"{w.text}*" if isinstance(w, query.MultiTerm) else w.text for w in words))
         known = self._together.get(key)
         if known is None:
             docs = self._with_every_word(q)
@@ -802,7 +812,8 @@ class Ranker:
         "state-of-the-art") is read only in the papers still in the running."""
         words = q.subqueries
         decode = self.schema[words[0].fieldname].format.decode_positions
-        order = sorted(_content_places(q), key=lambda k: sum(words[k].forms.values()))
+        forms = [self._forms_of(word) for word in words]
+        order = sorted(_content_places(q), key=lambda k: sum(forms[k].values()))
         starts: dict[int, set[int]] = {}  # where the chain could start, in each paper still in the running
         for n, k in enumerate(order):
             word = words[k]
@@ -812,7 +823,7 @@ class Ranker:
                 targets = current.local[i]
                 if not targets:
                     continue
-                for form in [*word.forms, *word.related]:
+                for form in forms[k]:
                     ids, _, vals, _ = self._postings(i, word.fieldname, form, values=True, targets=targets)
                     for d, v in zip(ids, vals, strict=True):
                         doc = d + offset
@@ -825,6 +836,18 @@ class Ranker:
             if not starts:
                 return []
         return sorted(starts)
+
+    def _forms_of(self, word: query.Query) -> dict[bytes, int]:
+        """A hyphenated word's word as the index's words with their document frequencies: a stemmed word's
+        forms (and related forms), or the words a prefix typed last ("multi-task*") expands to."""
+        if isinstance(word, Stemmed):
+            return {**word.forms, **word.related}
+        if isinstance(word, query.MultiTerm):
+            expanded = self.expanded.get(word)
+            if expanded is None:
+                expanded = self.expanded[word] = self._expand(word)
+            return {w: self._doc_frequency(word.field(), w) for w in expanded}
+        return {}
 
     def _alternatives(self, q: Alternatives, within: Within | None = None) -> Scores:
         """The best of the alternatives per document, not their sum: a paper that has both a long form and
@@ -1000,8 +1023,9 @@ class Ranker:
 
     def _expand(self, q: query.MultiTerm) -> set[bytes]:
         """The words of each segment the term matches. Past MAX_EXPANSION words (`a*`, `co*`), the most
-        frequent of them that fit in MAX_EXPANSION_POSTINGS (a word that alone does not is left out), with
-        a note saying so; a prefix of fewer words is searched whole (`learn*`)."""
+        frequent of them that fit in MAX_EXPANSION_POSTINGS (a word that alone does not is left out; inside a
+        hyphenated word the most frequent, which are read in its other words' papers only), with a note
+        saying so; a prefix of fewer words is searched whole (`learn*`)."""
         fieldname = q.field()
         found: dict[bytes, int] = {}
         for leaf, _ in self.leaves:
@@ -1016,7 +1040,7 @@ class Ranker:
         for w in sorted(found, key=lambda w: (-found[w], w)):
             if len(kept) == most:
                 break
-            if postings + found[w] <= MAX_EXPANSION_POSTINGS:
+            if postings + found[w] <= MAX_EXPANSION_POSTINGS or self._in_phrase:
                 kept.add(w)
                 postings += found[w]
         for w in kept:
