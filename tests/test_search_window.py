@@ -237,6 +237,39 @@ def test_a_new_query_comes_in_rank_order_after_a_header_click(qtbot, window):
     assert window.actionSortRelevance.isChecked()
 
 
+def test_a_sort_is_kept_across_a_restart_with_the_query_it_was_made_on(qtbot, data_dir):
+    """The header kept its sort indicator, but the window put rank order back on start: a library sorted by
+    year came back in the order added. The query is kept too, so the sort made on it is its own."""
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19 and w.search_bar.idle)
+    search(qtbot, w, "learning")
+    click_header(qtbot, w, TITLE)
+    click_header(qtbot, w, TITLE)
+    by_title = titles_shown(w)
+    assert by_title == sorted(by_title, key=str.casefold, reverse=True)
+    w.save_settings()
+    w.runner.wait()
+    w.library.close()
+    w.close()
+    again = create_main_window(data_dir)
+    qtbot.addWidget(again)
+    again.show()
+    try:
+        qtbot.waitUntil(lambda: again.search_bar.idle and again.search_bar.last_result is not None)
+        assert again.search_bar.text() == "learning"
+        assert again.table.sort_column == "title" and again.table.sort_descending
+        assert titles_shown(again) == by_title
+        assert again.order_note.label.text() == "Sorted by Title, descending · back to"
+        search(qtbot, again, "learning models")  # a new query: rank order, as ever
+        assert again.table.sort_column is None
+        assert again.table.model.ids == again.library.search("learning models").ids
+    finally:
+        again.runner.wait()
+        again.library.close()
+
+
 def sorted_by_title(qtbot, window, query):
     search(qtbot, window, query)
     click_header(qtbot, window, TITLE)

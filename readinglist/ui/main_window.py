@@ -537,7 +537,7 @@ class MainWindow(QMainWindow):
                 restore(value)
         self.table.view.fit_columns()
         self._default_columns()
-        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # rank order / library order on start
+        # the sort kept with the header was made on the query kept (lastQuery), which the window opens on
         self.centerTabs.setCurrentIndex(1 if self.settings.value("centerTab") == "map" else 0)
 
     def _default_columns(self) -> None:

@@ -385,6 +385,9 @@ class PaperTable(QObject):
     def __init__(self, library: Library, gate: PaintGate | None, parent: QWidget):
         super().__init__(parent)
         self._new_results = False  # rank order is being put back for new results: no reorder of the old
+        # no results shown yet: the first are the last session's query again, which a sort restored with the
+        # header was made on (it stays, as a refresh's does)
+        self._shown_any = False
         self.model = PaperTableModel(library, self)
         self.view = PaperTableView(self.model, gate, parent)
         self.view.setObjectName("paperTable")
@@ -521,7 +524,8 @@ class PaperTable(QObject):
         keep = keep if keep is not None or first else self.current_id
         scroll = self.view.verticalScrollBar().value()
         header = self.view.horizontalHeader()
-        reset = not same_query and self.sort_column is not None
+        reset = not same_query and self._shown_any and self.sort_column is not None
+        self._shown_any = True
         if reset:  # a column's sort applies to the query it was made on: a new query comes in rank order
             self._new_results = True
             try:
