@@ -47,6 +47,9 @@ def test_x_skips_and_q_queues_with_auto_advance_and_undo(qtbot, window):  # noqa
     assert w.statusLabel.text() == "19 papers · 19 shown · triaged 2 of 19"
     progress = w.findChild(QProgressBar, "triageProgress")
     assert progress.text() == "triaged 2 of 19" and progress.value() == 2
+    # the count is a label beside the bar, which draws no text: a style's fill covered its first letters
+    count = w.findChild(QLabel, "triageCount")
+    assert count.text() == "triaged 2 of 19" and count.isVisible() and not progress.isTextVisible()
     model = w.table.model
     assert model.data(model.index(0, COLUMNS.index("state")), Qt.ItemDataRole.ToolTipRole) == "Skipped"
     assert model.data(model.index(1, COLUMNS.index("state")), Qt.ItemDataRole.ToolTipRole) == "Queued"
@@ -57,7 +60,7 @@ def test_x_skips_and_q_queues_with_auto_advance_and_undo(qtbot, window):  # noqa
     assert w.library.paper(second).state == "unread" and w.statusLabel.text().endswith("triaged 1 of 19")
     qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # x
     assert w.library.paper(first).state == "unread" and state_label(w, "skipped") == "Skipped  (0)"
-    assert progress.text() == "triaged 0 of 19"
+    assert progress.text() == "triaged 0 of 19" and count.text() == "triaged 0 of 19"
 
 
 def test_priority_keys_stay_on_the_paper_show_a_column_and_sort(qtbot, window):  # noqa: F811

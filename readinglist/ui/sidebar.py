@@ -531,11 +531,16 @@ class ViewSummary(QWidget):
         self.clearButton.setAutoRaise(True)
         self.clearButton.setToolTip("Show every tag and list again (the state chosen stays)")
         self.clearButton.clicked.connect(self.clearRequested)
+        # the count in a label over a slim bar: a style that draws the text inside the bar covers its first
+        # letters with the fill in the text's own colour ("tr" of "triaged 5 of 17" unreadable)
+        self.count = QLabel(self)
+        self.count.setObjectName("triageCount")
         self.progress = QProgressBar(self)
         self.progress.setObjectName("triageProgress")
-        self.progress.setTextVisible(True)
-        self.progress.setMaximumHeight(self.fontMetrics().height() + 6)
-        self.progress.setToolTip("Papers shown that have a state other than unread")
+        self.progress.setTextVisible(False)
+        self.progress.setFixedHeight(max(self.fontMetrics().height() // 3, 4))
+        for shown in (self.count, self.progress):
+            shown.setToolTip("Papers shown that have a state other than unread")
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.caption, 1)
@@ -544,6 +549,7 @@ class ViewSummary(QWidget):
         layout.setContentsMargins(2, 2, 2, 4)
         layout.setSpacing(2)
         layout.addLayout(head)
+        layout.addWidget(self.count)
         layout.addWidget(self.progress)
 
     def show_view(self, view: Filter, query: str, topic: str | None = None) -> None:
@@ -563,3 +569,4 @@ class ViewSummary(QWidget):
         self.progress.setRange(0, max(shown, 1))
         self.progress.setValue(min(triaged, shown))
         self.progress.setFormat(f"triaged {triaged:,} of {shown:,}")
+        self.count.setText(self.progress.format())
