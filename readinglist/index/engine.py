@@ -62,7 +62,15 @@ from readinglist.index.query import (
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
 from readinglist.index.scores import ArrayScores, Scores, minus_each, plus, scores_of, top_score
-from readinglist.index.vocabulary import RARE_DF, Vocabulary, forget_segments, segment_id, segment_ids, stem_slip
+from readinglist.index.vocabulary import (
+    RARE_DF,
+    RARE_RATIO,
+    Vocabulary,
+    forget_segments,
+    segment_id,
+    segment_ids,
+    stem_slip,
+)
 from readinglist.papers import Paper, QueryError, SearchResult
 
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
@@ -606,7 +614,7 @@ class Index:
                                         hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
         corrections = _of_words_typed(corrections, text, bool(found))
         otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
-        corrections = {w: c for w, c in corrections.items() if w not in otherwise or not ranker.matches(otherwise[w])}
+        corrections = {w: c for w, c in corrections.items() if w not in otherwise or self._more_common(c, otherwise[w])}
         correction = apply_corrections(text, corrections) if corrections else None
         shown, partial = resolved, False
         counts: dict[int, int] = {}
@@ -717,29 +725,63 @@ class Index:
             for word, meant in (self._stem_slips(resolved) if resolved is not None else {}).items()
             if not any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
         }
+        as_typed = self._as_typed(resolved) if resolved is not None else {}
         for word, frequency in typed.items():
             if frequency and not hint and ranker.doc_frequency("title", word):
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
+            found = []
             if frequency <= RARE_DF:
                 found = vocabulary.suggestions(word, frequency)
                 if frequency and hint:  # a title's word typed: not its stem with an ending ("speedy": "speed")
                     found = [(c, w) for c, w in found if not (word.startswith(c) and word[len(c) :] in _ENDINGS)]
-                if found:
-                    options[word] = found
+            elif (exact := as_typed.get(word, frequency)) <= RARE_DF and word not in slips:
+                # its stem is common, the word as typed rare: "proces" stems as "proce" (a PDF's "pro-ces"),
+                # whose forms proceed, proceeds hide that it is a slip of "process" (another stem: the stem's
+                # own forms are stem_slip's, and an inflection the library lacks is no slip)
+                own = stem(word)
+                found = [(c, w) for c, w in vocabulary.suggestions(word, exact) if stem(c) != own]
+            if found:
+                options[word] = found
         chosen = {**slips, **{word: found[0][0] for word, found in options.items()}}
         if not context:
             return chosen
         for word, found in options.items():
             close = [(c, w) for c, w in found if w >= CONTEXT_SHARE * found[0][1]]
-            if len(close) < 2:
+            # the context picks the word, the slip's likelihood its form: forms of one stem fit alike, and
+            # "multi-armd" is "multi-armed" (a letter left out) more often than "multi-arm" (one too many)
+            likeliest: dict[str, tuple[str, float]] = {}
+            for c, w in close:
+                likeliest.setdefault(stem(c), (c, w))
+            if len(likeliest) < 2:
+                chosen[word] = close[0][0] if close else chosen[word]
                 continue
 
             def fit(candidate: str, word: str = word) -> float:
                 trial = resolve(q, vocabulary, {**chosen, word: candidate}, instead=True)
                 return top_score(ranker.evaluate(trial))
 
-            chosen[word] = max(close, key=lambda item: (fit(item[0]), item[1]))[0]
+            chosen[word] = max(likeliest.values(), key=lambda item: (fit(item[0]), item[1]))[0]
         return chosen
+
+    @staticmethod
+    def _as_typed(resolved: query.Query) -> dict[str, int]:
+        """The query's plain words with the papers that hold them in the form typed (up to a plural), each
+        field's counted (as _typed_words counts the stem's forms)."""
+        out: dict[str, int] = {}
+        for leaf in resolved.leaves():
+            if isinstance(leaf, Stemmed):
+                out[leaf.text] = out.get(leaf.text, 0) + sum(
+                    df for form, df in leaf.forms.items() if form in leaf.exact
+                )
+        return out
+
+    def _more_common(self, meant: str, other: query.Query) -> bool:
+        """Is the word meant far more common (RARE_RATIO times) than the papers another spelling of the word
+        typed finds? A line break's leftover splits a slip into words ("Gau-sian", "reinforce-ment" in a
+        PDF's text): "gausian" found the two papers that have "gau sian", and was never offered "gaussian"."""
+        assert self._ranker is not None and self._vocabulary is not None
+        found = self._ranker.count(other)
+        return not found or sum(self._vocabulary.forms("abstract", meant)[0].values()) >= RARE_RATIO * found
 
     @staticmethod
     def _stem_slips(resolved: query.Query) -> dict[str, str]:

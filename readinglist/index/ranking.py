@@ -252,10 +252,14 @@ class Ranker:
     def matches(self, q: query.Query) -> bool:
         """Does the query match any document? The last evaluation's notes, expansions and stem-only
         documents stay as they were (a search asks this after its own evaluation)."""
+        return self.count(q) > 0
+
+    def count(self, q: query.Query) -> int:
+        """How many documents the query matches, the last evaluation's state kept (see `matches`)."""
         kept = (self.notes, self.expanded, self.stem_only)
         self.notes, self.expanded, self.stem_only = [], {}, {}
         try:
-            return bool(self._eval(q))
+            return len(self._eval(q))
         finally:
             self.notes, self.expanded, self.stem_only = kept
 
