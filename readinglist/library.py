@@ -715,7 +715,7 @@ class Library:
 
     def library_map(self) -> LibraryMap | None:
         """The stored map (None until topics are computed): paper places in [-1, 1]² with their topic ids,
-        and each topic's name and label place. Loads numpy."""
+        and each topic's name and label place, for the papers in the library now. Loads numpy."""
         import numpy as np
 
         from readinglist.library_map import LibraryMap
@@ -726,6 +726,10 @@ class Library:
         paper_ids = np.frombuffer(blobs[0], dtype="<i8").astype(np.int64)
         xy = np.frombuffer(blobs[1], dtype="<f4").astype(np.float32).reshape(-1, 2)
         topic_ids = np.frombuffer(blobs[2], dtype="<i8").astype(np.int64)
+        # a paper removed since keeps its place in the stored map (undo brings it back there): not shown
+        here = np.isin(paper_ids, np.fromiter(self.store.all_ids(), dtype=np.int64))
+        if not here.all():
+            paper_ids, xy, topic_ids = paper_ids[here], xy[here], topic_ids[here]
         labels = [(t.id, t.label, t.x, t.y) for t in self.store.topics()]
         return LibraryMap(paper_ids, xy, topic_ids, labels)
 

@@ -445,3 +445,21 @@ def test_the_triage_keys_act_on_an_area_and_0_fits_the_map(qtbot, window):
     qtbot.waitUntil(window.table.view.hasFocus)
     qtbot.keyClick(window.table.view, Qt.Key.Key_0)
     assert {lib.paper(i).priority for i in area} == {None}
+
+
+def test_a_removed_paper_leaves_the_map_and_undo_brings_its_dot_back(qtbot, window):
+    """A removed paper kept its dot (the stored map keeps its place, for undo) until topics were computed
+    again: a click on it showed a paper the library no longer has."""
+    view, lib = window.map_pane.view, window.library
+    proteins = theme_ids(lib, "protein folding")
+    pid = lonely(view, proteins, [i for i in lib.search("").ids if i not in proteins])
+    where = view.screen_pos(pid)
+    assert view.paper_at(where) == pid
+    window.table.select_ids([pid])
+    window.remove_papers()
+    qtbot.waitUntil(lambda: view.data is not None and pid not in view.data.ids.tolist() and view.up_to_date)
+    assert view.screen_pos(pid) is None and view.paper_at(where) is None
+    assert len(view.data.ids) == lib.counts()["all"]
+    window.undo_stack.undo()
+    qtbot.waitUntil(lambda: view.data is not None and pid in view.data.ids.tolist() and view.up_to_date)
+    assert view.paper_at(view.screen_pos(pid)) == pid

@@ -744,6 +744,10 @@ class MainWindow(QMainWindow):
         self._show_topics()
         if self.topics_section.topic is not None or "topic:" in self.search_bar.text().lower():
             self.search_bar.run()
+        self._reload_map()
+
+    def _reload_map(self) -> None:
+        """The map read again (topics computed, papers removed or brought back), if it was ever shown."""
         if self._map_pane is not None and (self._map_pane.view.data is not None or self.centerTabs.currentIndex() == 1):
             self._map_pane.view.load()
 
@@ -871,11 +875,13 @@ class MainWindow(QMainWindow):
         self.update_counts()
         self.editors.update_completions()
         self._update_empty()
+        self._reload_map()  # their dots go
 
     def _restored(self, ids: Sequence[int]) -> None:
         """A removal undone: the results are searched again, and the papers brought back selected."""
         self.update_counts()
         self.editors.update_completions()
+        self._reload_map()  # their dots come back
         if ids:
             self._wanted, self._reveal = ids[0], list(ids)
         self.search_bar.run()
