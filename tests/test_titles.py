@@ -1042,6 +1042,12 @@ LOWERED_LONG_FORMS = [
      "Robust estimator for mean squared error (MSE) minimisation"),
     ("a robust estimator for Gaussian Mixture Models (GMMs) under heavy-tailed noise",
      "Robust estimator for Gaussian mixture models (GMMs)"),
+    # found by the project's Schwartz-Hearst rule (acronyms.long_form), every letter of the acronym: the
+    # capitals alone ("V", "G" of VGrow) missed "Flow"; and an eponym's possessive keeps its capital
+    ("a robust estimator for Variational Gradient Flow (VGrow) models",
+     "Robust estimator for variational gradient flow (VGrow) models"),
+    ("a robust estimator for Nesterov's Accelerated Gradient (NAG) methods",
+     "Robust estimator for Nesterov's accelerated gradient (NAG) methods"),
     ("a retrieval model for the Stanford Question Answering Dataset (SQuAD) with long contexts",
      "Retrieval model for the Stanford Question Answering Dataset (SQuAD)"),
 ]  # fmt: skip
@@ -1064,6 +1070,16 @@ def test_a_long_form_is_lowered_but_not_a_name_or_a_names_expansion():
         "pass. DER needs no sampling."
     )
     assert t == "DER: Deep Evidential Regression", t
+
+
+def test_a_names_expansion_in_title_case_keeps_its_capitals_to_the_bracket():
+    # "Probabilistic Robust AutoEncoder (RAE)" is what PRAE stands for: the acronym in brackets spells only
+    # its tail, which is no reason to lower "Robust"
+    t = derive_title(
+        "Outliers hurt autoencoders. We propose PRAE, a Probabilistic Robust AutoEncoder (RAE) that removes "
+        "outliers. PRAE is robust."
+    )
+    assert t.startswith("PRAE: Probabilistic Robust AutoEncoder (RAE)"), t
 
 
 def test_a_name_of_several_title_case_words_is_kept_whole():

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from readinglist.acronyms import long_form
 from readinglist.importers.titles.abstract import Abstract, expected_f1, norm
 from readinglist.importers.titles.lexicon import (
     ARTICLE_LIKE,
@@ -399,7 +400,7 @@ def _lower_first(text: str) -> str:
 def _keeps_capital(word: str) -> bool:
     """A person's or a place's name, which a sentence-case title still writes with a capital: Markov,
     Gaussian, Euclidean, Nyström."""
-    bare = word.strip(",;:()")
+    bare = word.strip(",;:()").removesuffix("'s").removesuffix("’s")  # "Nesterov's"
     return bare in EPONYMS or bare in MAKERS or not bare.isascii()
 
 
@@ -418,12 +419,14 @@ def _lowered(word: str) -> str:
 _BRACKETED = re.compile(r" \(([^()\s]+)\)")
 
 
-def _sentence_case(body: str) -> str:
+def _sentence_case(body: str, named: bool = False) -> str:
     """A long form the abstract writes in title case, lowered inside a sentence-case title ("… for federated
-    learning (FL)", not "… for federated Learning (FL)"). Its words are found back from the bracket by the
-    acronym's capitals; one that opens the body stays as written, as a name's expansion does ("acRNN:
-    Auto-conditioned Recurrent Neural Network"), and so does one whose initials do not spell the acronym, or a
-    maker's product ("Stanford Question Answering Dataset (SQuAD)")."""
+    learning (FL)", not "… for federated Learning (FL)"). Its words are found back from the bracket by
+    acronyms.long_form (Schwartz and Hearst's rule, as the index reads definitions); one that opens the body
+    stays as written, as a name's expansion does ("acRNN: Auto-conditioned Recurrent Neural Network"; after a
+    name, `named`, the whole title-case run up to the bracket: "PRAE: Probabilistic Robust AutoEncoder (RAE)"),
+    and so does one whose words do not spell the acronym, or a maker's product ("Stanford Question Answering
+    Dataset (SQuAD)")."""
     words = body.split(" ")
     at, ends = 0, {}
     for i, w in enumerate(words):  # the word each bracket follows
@@ -431,37 +434,15 @@ def _sentence_case(body: str) -> str:
         at += len(w) + 1
     for m in _BRACKETED.finditer(body):
         acr, k = m.group(1), ends.get(m.start())
-        letters = [ch.lower() for ch in acr if ch.isupper()]
-        if k is None or not is_name(acr) or not letters:
+        if k is None or not is_name(acr):
             continue
-        span: list[int] = []
-        while k > 0 and letters:
-            left = _spells(words[k], letters)
-            if left is None:
-                break
-            letters = left
-            span.append(k)
-            k -= 1
-        if not letters and span and words[min(span)] not in MAKERS:
-            for j in span:
+        n = long_form(acr, words[: k + 1])
+        if named and all(w[:1].isupper() for w in words[: k + 1]):
+            continue  # a title-case run opening what a name is: its expansion ("PRAE: Probabilistic Robust AE")
+        if n and k + 1 - n > 0 and words[k + 1 - n] not in MAKERS:
+            for j in range(k + 1 - n, k + 1):
                 words[j] = _lowered(words[j])
     return " ".join(words)
-
-
-def _spells(word: str, letters: list[str]) -> list[str] | None:
-    """The acronym's letters left once `word` has given its initials from the end, or None if it is not part
-    of the long form: each part of a hyphenated word ("Mixture-of-Experts" → M, E) or the word's own initial
-    ("Pre-trained" → P)."""
-    parts = [p for p in word.split("-") if p]
-    left = list(letters)
-    for part in reversed(parts):
-        if left and part[0].lower() == left[-1]:
-            left.pop()
-        elif part.lower() not in ARTICLE_LIKE:
-            break
-    else:
-        return left
-    return letters[:-1] if parts and parts[0][0].lower() == letters[-1] else None
 
 
 # a letter the source sets apart to show how a name is spelt: "**S**parse … **V**ideo", "\\textbf{S}parse"
@@ -582,7 +563,7 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         if best is None or (" " in name.text and _refers(best[1])):
             return name.text
         body = _with_subject(ab, _with_acronyms(ab, _strip_generic(best[1]), budget, name.text), budget, name.text)
-        return f"{name.text}: {_capitalise(_unspelt(_sentence_case(body), abstract_raw))}"
+        return f"{name.text}: {_capitalise(_unspelt(_sentence_case(body, named=True), abstract_raw))}"
     best_body = _best(bodies)
     if best_body is None:
         return _fallback(ab)
