@@ -463,3 +463,16 @@ def test_a_removed_paper_leaves_the_map_and_undo_brings_its_dot_back(qtbot, wind
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: view.data is not None and pid in view.data.ids.tolist() and view.up_to_date)
     assert view.paper_at(view.screen_pos(pid)) == pid
+
+
+def test_a_paper_removed_from_the_command_line_leaves_the_map(qtbot, window, planted_dir):
+    """The window learns of another process's removal (OutsideChanges) and reads the map again."""
+    view = window.map_pane.view
+    pid = int(view.data.ids[0])
+    other = Library.open(planted_dir)  # the command line, as far as the window can tell
+    try:
+        assert other.remove([pid]) == [pid]
+    finally:
+        other.close()
+    qtbot.waitUntil(lambda: view.data is not None and pid not in view.data.ids.tolist(), timeout=15000)
+    assert view.screen_pos(pid) is None

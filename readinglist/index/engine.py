@@ -47,6 +47,7 @@ from readinglist.index.query import (
     ExactTerm,
     Stemmed,
     highlight_terms,
+    hyphen_chains,
     hyphenated_words,
     make_parser,
     parse,
@@ -58,6 +59,7 @@ from readinglist.index.query import (
     with_acronyms,
     with_compounds,
     with_hyphen_phrases,
+    words_apart,
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
@@ -67,6 +69,7 @@ from readinglist.index.vocabulary import (
     RARE_RATIO,
     Vocabulary,
     forget_segments,
+    plural_stem,
     segment_id,
     segment_ids,
     stem_slip,
@@ -210,7 +213,9 @@ class Index:
         self._pid_array: tuple[list[int], Any] | None = None  # those, as an array (_tie_order)
         self._ranker: Ranker | None = None  # scores queries for the current searcher
         self._vocabulary: Vocabulary | None = None  # its words: stems' forms, spelling suggestions
-        self._cache: dict[tuple[tuple[str, frozenset[str]], int | None, bool], SearchResult] = {}
+        self._cache: dict[
+            tuple[tuple[str, frozenset[str], frozenset[tuple[str, ...]]], int | None, bool], SearchResult
+        ] = {}
         self._cached_hits = 0  # the matches the cached results hold
         self._segment_pids: dict[str, list[int]] = {}  # segment id → its pid column (_read_pids)
         self.ix: windex.Index | None = None
@@ -525,7 +530,9 @@ class Index:
         # key of its own, and its result serves the text with the space too unless a prefix was read
         typing_word = _typing_word(text) if typing else None
         typing = typing_word is not None
-        meaning = (repr(q), typed_acronyms(text))  # "MDPs" also matches its long form, "mdps" does not
+        # "MDPs" also matches its long form, "mdps" does not; "multi-task" is its words side by side, "multi--task"
+        # (no hyphenated word) is not, though both parse alike
+        meaning = (repr(q), typed_acronyms(text), frozenset(hyphen_chains(text)))
         key = (meaning, limit, typing)
         with self._search_lock:
             self._see_other_writers()  # the cache holds this searcher's results: another process's commit
@@ -599,7 +606,7 @@ class Index:
             more = ranker.evaluate(started[1], settled=settled)
             # else the word as typed (and a correction of it) says as much; after a hyphen the words read as
             # started stand together, so they may find fewer: "self-sup" is self-supervised, not "self … sup"
-            hyphen = text[: len(text) - len(typing_word or "")].endswith("-")
+            hyphen = _AFTER_A_WORD.search(text[: len(text) - len(typing_word or "")]) is not None
             if len(more) > len(found) or (hyphen and more and self._begins_more(started[2])):
                 q, resolved, found = started[0], started[1], more
                 started_word, started_folded = typing_word, started[2]
@@ -711,9 +718,11 @@ class Index:
     ) -> dict[str, str]:  # fmt: skip
         """A correction for each word the library lacks or holds rarely (see Vocabulary.suggestions), or
         lacks in the form typed though it holds its stem (vocabulary.stem_slip: the `resolved` query's
-        forms). With `context` (no paper has every word), of several likely corrections the one with which
-        the query fits some paper best (the highest BM25F of the corrected query) wins: "attention is all you
-        nead" is "need", though "near" is about as common. A rare word of a title is a word, not a slip
+        forms), or — with `context` — holds rarely as typed though its stem is common through other words, by
+        a word of another stem ("proces": "process"). With `context` (no paper has every word), of several
+        likely corrections the one with which the query fits some paper best (the highest BM25F of the
+        corrected query) wins, in its likeliest form: "attention is all you nead" is "need", though "near" is
+        about as common; "multi-armd" is "multi-armed", not "multi-arm". A rare word of a title is a word, not a slip
         (titles are edited), unless it was typed (`hint`: a query of a few words, every one found) and a word
         one slip away is far more common: "baysian optimization" found the one paper whose title misspells
         it, and is offered "bayesian optimization", its results as typed."""
@@ -734,10 +743,18 @@ class Index:
                 found = vocabulary.suggestions(word, frequency)
                 if frequency and hint:  # a title's word typed: not its stem with an ending ("speedy": "speed")
                     found = [(c, w) for c, w in found if not (word.startswith(c) and word[len(c) :] in _ENDINGS)]
-            elif (exact := as_typed.get(word, frequency)) <= RARE_DF and word not in slips:
-                # its stem is common, the word as typed rare: "proces" stems as "proce" (a PDF's "pro-ces"),
-                # whose forms proceed, proceeds hide that it is a slip of "process" (another stem: the stem's
-                # own forms are stem_slip's, and an inflection the library lacks is no slip)
+            elif (
+                context
+                and word not in slips
+                and as_typed.get(word, 1) == 0
+                and not any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
+            ):
+                # no paper has every word, and none this one as typed, though its stem is common: "proces"
+                # stems as "proce" (a PDF's "pro-ces"), whose forms proceed, proceeds hide that it is a slip of
+                # "process" (another stem: the stem's own forms are stem_slip's, and an inflection the library
+                # lacks is no slip; a name of the authors or tags is a word, and so is one a paper has: "rounded")
+                forms = vocabulary.forms("abstract", word)[0]
+                exact = sum(n for w, n in forms.items() if plural_stem(w.decode("utf-8")) == plural_stem(word))
                 own = stem(word)
                 found = [(c, w) for c, w in vocabulary.suggestions(word, exact) if stem(c) != own]
             if found:
@@ -765,14 +782,11 @@ class Index:
 
     @staticmethod
     def _as_typed(resolved: query.Query) -> dict[str, int]:
-        """The query's plain words with the papers that hold them in the form typed (up to a plural), each
-        field's counted (as _typed_words counts the stem's forms)."""
+        """The query's plain words with the papers that hold them exactly as typed, each field's counted."""
         out: dict[str, int] = {}
         for leaf in resolved.leaves():
             if isinstance(leaf, Stemmed):
-                out[leaf.text] = out.get(leaf.text, 0) + sum(
-                    df for form, df in leaf.forms.items() if form in leaf.exact
-                )
+                out[leaf.text] = out.get(leaf.text, 0) + leaf.forms.get(leaf.text.encode("utf-8"), 0)
         return out
 
     def _more_common(self, meant: str, other: query.Query) -> bool:
@@ -780,8 +794,13 @@ class Index:
         typed finds? A line break's leftover splits a slip into words ("Gau-sian", "reinforce-ment" in a
         PDF's text): "gausian" found the two papers that have "gau sian", and was never offered "gaussian"."""
         assert self._ranker is not None and self._vocabulary is not None
+        if any(len(apart.subqueries[0].text) < 2 for apart in words_apart(other)):
+            return False  # a one-letter head is no line break's (TeX breaks two letters in): "tsne" is "t-SNE"
         found = self._ranker.count(other)
-        return not found or sum(self._vocabulary.forms("abstract", meant)[0].values()) >= RARE_RATIO * found
+        if not found:
+            return True
+        # (a spelling many papers write apart is the word: "q learning" for "qlearning", "t sne" for "tsne")
+        return found <= RARE_DF and sum(self._vocabulary.forms("abstract", meant)[0].values()) >= RARE_RATIO * found
 
     @staticmethod
     def _stem_slips(resolved: query.Query) -> dict[str, str]:
@@ -839,6 +858,8 @@ class Index:
         if found and typed.get(folded[0], 0) > RARE_DF and not self._begins_more(folded[0]):
             return None
         head = text[: len(text) - len(word)]  # "self-sup*": the words side by side, the last a prefix (parse)
+        if head.endswith("-") and not _AFTER_A_WORD.search(head):
+            head = head[:-1] + " "  # "deep learning -sup": no word before the hyphen (a minus, or a slip)
         try:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
@@ -1014,6 +1035,7 @@ def rank_keys(
 
 
 _ANALYZER = WordAnalyzer()
+_AFTER_A_WORD = re.compile(r"\w-$")  # a hyphen that joins the word being typed to the one before it
 _LAST_WORD_RE = re.compile(rf"(?:^|[\s-])([^\W\d_]{{{TYPING_PREFIX},}})$")
 
 

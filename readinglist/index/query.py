@@ -208,6 +208,7 @@ COMPOUND_RARER = 0.2
 # "mini batch" beside "minibatch" (the figures: docs/performance-changes.md, session 22)
 TOGETHER_SHARE = 0.2
 TOGETHER_MIN = 2
+TAIL_ALONE = 2  # ...and the tail in this many times as many papers as have the two side by side (see _written_apart)
 Together = Callable[[str, str, str], tuple[float, int]]  # (field, head, tail) → (share side by side, papers with both)
 _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (hyphen, non-breaking, en dash)
 _CHAIN_RE = re.compile(rf"(?<![\w{_DASHES}])[A-Za-z]+(?:[{_DASHES}][A-Za-z]+)+(?![\w{_DASHES}])")
@@ -359,22 +360,24 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     def chained(subs: list[query.Query]) -> query.Query | None:
         """A field's And of a chain's words (the parser keeps each word once: "end-to-end" is end AND to) as
         the chain, in order."""
-        if not chains or not all(isinstance(s, Stemmed) for s in subs):
+        if not chains or not all(isinstance(s, Stemmed | query.MultiTerm) for s in subs):
             return None
-        fields = {s.fieldname for s in subs if isinstance(s, Stemmed)}
-        by_text = {s.text: s for s in subs if isinstance(s, Stemmed)}
+        fields = {s.fieldname for s in subs if isinstance(s, Stemmed | query.MultiTerm)}
+        by_text = {_as_typed(s): s for s in subs}
         if len(fields) != 1 or not fields <= STEMMED_FIELDS:
             return None
         chain = next((c for c in chains if set(c) == set(by_text)), None)
-        return HyphenPhrase([by_text[w] for w in chain]) if chain else None
+        if chain is None or not all(isinstance(by_text[w], Stemmed) for w in chain[:-1]):
+            return None  # (a prefix or wildcard only as the last word: "end-to-en*")
+        return HyphenPhrase([by_text[w] for w in chain])
 
     def paired(a: query.Query, b: query.Query) -> bool:
         return (
             isinstance(a, Stemmed)
-            and isinstance(b, Stemmed | query.Prefix)  # "multi-task*": its last word a prefix
+            and isinstance(b, Stemmed | query.Prefix | query.Wildcard)  # "multi-task*": its last word a prefix
             and a.fieldname == b.fieldname
             and a.fieldname in STEMMED_FIELDS
-            and (a.text, b.text) in hyphenated
+            and (a.text, _as_typed(b)) in hyphenated
         )
 
     def walk(node: query.Query) -> query.Query:
@@ -414,6 +417,13 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
     return walk(q)
 
 
+def _as_typed(q: query.Query) -> str:
+    """A word of a hyphenated word as hyphen_chains reads it: a prefix or wildcard up to its first wildcard
+    character ("task*" → task, "ta?k" → ta)."""
+    text = str(getattr(q, "text", ""))
+    return re.split(r"[*?]", text, maxsplit=1)[0] if isinstance(q, query.MultiTerm) else text
+
+
 def spelt_otherwise(q: query.Query) -> dict[str, query.Query]:
     """The words of the query that `with_compounds` gave another spelling, each with that spelling's query
     (a word no paper has as typed is not unknown if its other spelling is found)."""
@@ -450,7 +460,11 @@ def _written_apart(head: str, tail: str, own: int, vocabulary: Vocabulary, toget
     if min(_any_form(head, vocabulary), _any_form(tail, vocabulary)) < need:  # (cheap: most splits end here)
         return False
     share, both = together("abstract", head, tail)
-    return share * both >= need
+    # the tail a word papers use alone too: what a line break leaves of a word ("Gau- sian", "re- inforcement")
+    # stands only after its head, and made "gausian" and "reinforc" find those papers, first. A one-letter
+    # head is no line break's (TeX breaks two letters in at the earliest): "t-SNE" is its name
+    alone = len(head) < 2 or _any_form(tail, vocabulary) >= TAIL_ALONE * share * both
+    return share * both >= need and alone
 
 
 def _any_form(word: str, vocabulary: Vocabulary) -> int:
@@ -702,7 +716,7 @@ def parse(
     if q is query.NullQuery and text.strip():
         raise QueryError("that query has no words to search for")
     if within.strip():
-        outer = _searchable(parser.parse(preprocess(within)), parser.schema)
+        outer = _hyphenated_wildcards(_searchable(parser.parse(preprocess(within)), parser.schema), parser.schema)
         if outer is not query.NullQuery:
             q = outer if isinstance(q, query.Every) else query.And([outer, q])
     for leaf in q.leaves():
@@ -743,16 +757,18 @@ def _hyphenated_wildcards(q: query.Query, schema: Schema) -> query.Query:
     prefix: the index holds "multi-task" as two words, so the parser's one prefix "multi-task" matched
     nothing. with_hyphen_phrases then keeps the words side by side; in a title or abstract the word written
     joined is a prefix too ("multitask*")."""
-    if not any(isinstance(leaf, query.Prefix | query.Wildcard) and "-" in str(leaf.text) for leaf in q.leaves()):
+    dashed = re.compile(f"[{_DASHES}]")
+    if not any(isinstance(leaf, query.MultiTerm) and dashed.search(str(leaf.text)) for leaf in q.leaves()):
         return q  # (most queries: the tree is not rebuilt)
 
     def split(node: query.Query) -> query.Query:
         if not isinstance(node, query.Prefix | query.Wildcard) or not isinstance(node.text, str):
             return node
-        head, _, last = node.text.rpartition("-")
-        if not head or not last or node.fieldname not in schema or any(ch in head for ch in "*?"):
+        *heads, last = dashed.split(node.text)
+        head = " ".join(heads)
+        if not head.strip() or not last or node.fieldname not in schema or any(ch in head for ch in "*?"):
             return node
-        words = [t.text for t in schema[node.fieldname].analyzer(head.replace("-", " "))]
+        words = [t.text for t in schema[node.fieldname].analyzer(head)]
         if not words or not last.strip("*?"):
             return node
         tail = type(node)(node.fieldname, last, constantscore=node.constantscore)
@@ -841,7 +857,13 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
             words = together.subqueries
             if len(words) == 2:
                 first, second = words
-                seconds = second.forms if isinstance(second, Stemmed) else sorted(expanded.get(second) or ())
+                seconds = (
+                    second.forms
+                    if isinstance(second, Stemmed)
+                    else sorted(  # the most frequent first
+                        expanded.get(second) or (), key=lambda w: (-reader.doc_frequency(second.fieldname, w), w)
+                    )
+                )
                 pairs = [f"{a.decode()} {b.decode()}" for a in (*first.forms, *first.related) for b in seconds]
                 terms.update(pairs[:HIGHLIGHT_EXPANSIONS])  # (the second word may be a prefix: "multi-task*")
             else:  # "end to end": as typed
@@ -869,6 +891,11 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
 
 
 Q = TypeVar("Q", bound=query.Query)
+
+
+def words_apart(q: query.Query) -> list[WordsApart]:
+    """The query's joined words read as two (see _apart)."""
+    return list(_nodes(q, WordsApart))
 
 
 def _nodes(q: query.Query, kind: type[Q]) -> Iterator[Q]:

@@ -755,18 +755,20 @@ class Ranker:
         more than HYPHEN_CHECKED papers have. A stop word of the word ("of", "the" in "state-of-the-art") is
         not read, only its place kept: every paper has it, and reading its positions cost as much as the rest.
         A prefix typed last ("multi-tas") expands to its most frequent words however many papers they have
-        (`_expand`): it is looked up in the other words' papers only."""
-        self._in_phrase += 1
+        (`_expand`): it is looked up in the other words' papers only — so not when they are stop words, which
+        are not read ("in-c*" is a prefix as any other)."""
+        looked_up_after = any(isinstance(w, Stemmed) for w in _content(q).subqueries)
+        self._in_phrase += looked_up_after
         try:
-            return self._phrase_papers(q, within)
+            return self._phrase_papers(q, within, looked_up_after)
         finally:
-            self._in_phrase -= 1
+            self._in_phrase -= looked_up_after
 
-    def _phrase_papers(self, q: HyphenPhrase, within: Within | None) -> Scores:
+    def _phrase_papers(self, q: HyphenPhrase, within: Within | None, words: bool) -> Scores:
         both = self._and(_content(q), within)
         field = self._field(q.subqueries[0].fieldname)
-        if not both or field is None or not field.format.supports("positions"):
-            return both
+        if not both or field is None or not field.format.supports("positions") or not words:
+            return both  # (a prefix after stop words alone, "in-cont*": no place of theirs is read)
         if isinstance(q, WordsApart) and len(both) > APART_CHECKED:
             return {}  # "data set" for "dataset": the joined spelling alone, not every paper's positions read
         if not isinstance(q, WordsApart) and (len(both) > HYPHEN_CHECKED or not self._together_somewhere(q)):
@@ -780,7 +782,8 @@ class Ranker:
         """Does any paper have the two words side by side in this field? (once a searcher for each pair: its
         papers with both words are looked at a block at a time, until one has them so)"""
         words = q.subqueries
-        key = (words[0].fieldname, *(f"{w.text}*" if isinstance(w, query.MultiTerm) else w.text for w in words))
+        key = (words[0].fieldname, *(f"{type(w).__name__}:{w.text}" if isinstance(w, query.MultiTerm) else w.text
+                                     for w in words))  # fmt: skip
         known = self._together.get(key)
         if known is None:
             docs = self._with_every_word(q)
@@ -1027,9 +1030,9 @@ class Ranker:
 
     def _expand(self, q: query.MultiTerm) -> set[bytes]:
         """The words of each segment the term matches. Past MAX_EXPANSION words (`a*`, `co*`), the most
-        frequent of them that fit in MAX_EXPANSION_POSTINGS (a word that alone does not is left out; inside a
-        hyphenated word the most frequent, which are read in its other words' papers only), with a note
-        saying so; a prefix of fewer words is searched whole (`learn*`)."""
+        frequent of them that fit in MAX_EXPANSION_POSTINGS (a word that alone does not is left out; but the
+        word being typed inside a hyphenated word keeps its few most frequent, which are read in its other
+        words' papers only), with a note saying so; a prefix of fewer words is searched whole (`learn*`)."""
         fieldname = q.field()
         found: dict[bytes, int] = {}
         for leaf, _ in self.leaves:
@@ -1044,7 +1047,7 @@ class Ranker:
         for w in sorted(found, key=lambda w: (-found[w], w)):
             if len(kept) == most:
                 break
-            if postings + found[w] <= MAX_EXPANSION_POSTINGS or self._in_phrase:
+            if postings + found[w] <= MAX_EXPANSION_POSTINGS or (self._in_phrase and isinstance(q, TypedPrefix)):
                 kept.add(w)
                 postings += found[w]
         for w in kept:

@@ -1235,6 +1235,7 @@ class MainWindow(QMainWindow):
         self.editors.update_completions()
         self.search_bar.run()
         self.topics_bar.update_if_due()
+        self._reload_map()  # papers removed elsewhere (the command line) leave it, a restore's come back
         if self.detail.current_id is not None:  # a record merged into it, or another process changed it
             self.detail.refresh([self.detail.current_id])
 
