@@ -568,6 +568,9 @@ def test_a_common_last_word_far_rarer_than_the_words_it_begins_is_read_as_their_
         assert titles(lib, "self-sup", limit=2, typing=True) == [f"Self-supervised learning {i}" for i in range(2)]
         assert len(lib.search("self-sup ", typing=True).ids) == 4  # the word as typed: the sup-norm papers
         assert lib.search("neural networks", typing=True).started is None
+        # from two letters: "neural ne" found the papers with a word "ne", if any, until a third was typed
+        two = lib.search("neural ne", typing=True)
+        assert two.started == "ne" and len(two.ids) == 48
     finally:
         lib.close()
 

@@ -108,7 +108,7 @@ PROXIMITY_MOST = 10  # ...and at most this many (a title; a pasted sentence is l
 PROXIMITY_CANDIDATES = 5
 PROXIMITY_GAP = 2
 PROXIMITY_SHARE = 0.4
-TYPING_PREFIX = 3  # the last word, typed without a space after it, reads as a word's start from this many letters
+TYPING_PREFIX = 2  # the last word, typed without a space after it, reads as a word's start from this many letters
 PREFIX_DOMINATES = 10  # ...or, a word papers have, when the words it begins are this many times as frequent
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
 # a search that decoded this many postings (or found this many matches) returns the memory its temporaries
