@@ -247,6 +247,22 @@ def test_detail_renders_markup_highlights_and_links(qtbot, window):
     assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detail.toHtml()
 
 
+def test_clearing_the_search_clears_the_highlights_of_the_paper_shown(qtbot, window):
+    """The paper the reader chose stays current when the search is cleared; its query's words stayed
+    highlighted (found by the new user's trial)."""
+    search(qtbot, window, "learning")
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_Down)  # the reader moves to the second paper
+    pid = window.table.current_id
+    qtbot.waitUntil(lambda: window.detail.paper_id == pid and "background-color:#ffd54f" in window.detail.toHtml())
+    search(qtbot, window, "")
+    assert window.table.current_id == pid
+    qtbot.waitUntil(lambda: "background-color:#ffd54f" not in window.detail.toHtml())
+    search(qtbot, window, "learning")  # and the next query's words are highlighted on the same paper
+    qtbot.waitUntil(lambda: "background-color:#ffd54f" in window.detail.toHtml())
+    assert window.detail.current_id == pid
+
+
 def test_math_shown_readable(qtbot, window):
     select_paper(qtbot, window, "DDSVM")
     text = window.detail.toPlainText()

@@ -161,6 +161,7 @@ class DetailPane(SafeTextBrowser):
         self._topic_names: dict[int, str] = {}  # topic id → name, as the window last loaded them
         self._terms: set[str] | None = None  # the words of the results' query, highlighted
         self._refresh_due = False
+        self._terms_due = False  # the query's words changed: the paper shown is rendered again (set_terms)
         self._search_running = False
         self._related_gen = 0
         self._related_cancel: threading.Event | None = None
@@ -234,8 +235,13 @@ class DetailPane(SafeTextBrowser):
             self._render(paper, self._shown_related)
 
     def set_terms(self, result: SearchResult) -> None:
-        """The results shown now: their query's words are highlighted from the next render on."""
-        self._terms = result.terms if result.query.strip() and result.terms else None
+        """The results shown now: their query's words are highlighted from the next render on, and the paper
+        shown, if it stays, is rendered again once typing rests (a search cleared left its highlights)."""
+        terms = result.terms if result.query.strip() and result.terms else None
+        if terms != self._terms and self._shown is not None:
+            self._terms_due = True
+            self._render_timer.start(self.after_results_ms)
+        self._terms = terms
 
     def set_explainer(self, explain: Explainer | None) -> None:
         """Say why each paper shown is suggested, by asking `explain` (None: say nothing); the paper on screen
@@ -263,8 +269,11 @@ class DetailPane(SafeTextBrowser):
 
     def _show_current(self) -> None:
         self._render_timer.setInterval(0)
+        terms_due, self._terms_due = self._terms_due, False
         if self._shown != self._current or self._current is None or self._shown_outside != self.visiting:
             self._show(self._current)
+        elif terms_due:
+            self._refresh()  # the same paper, the new query's words highlighted
 
     def _show(self, paper_id: int | None) -> None:
         if paper_id != self._shown:
