@@ -129,6 +129,9 @@ def test_did_you_mean_reads_as_one_sentence_beside_results_found_as_typed(qtbot,
     bar = window.search_bar
     assert window.table.model.rowCount() > 0 and bar.suggestion.isVisible() and not bar.hint.isVisible()
     assert bar.suggestion.geometry().left() < bar.fontMetrics().horizontalAdvance("Did you mean ") + 10
+    # no gap of the style's margins before the "?": "Did you mean  gaussian process  ?" (the new user's trial)
+    text_width = bar.suggestion.fontMetrics().horizontalAdvance(bar.suggestion.text())
+    assert bar.suggestion.width() <= text_width + 4
 
 
 def test_a_long_pasted_sentence_is_offered_its_corrected_words_and_a_click_searches_all_of_it(qtbot, window):
@@ -237,7 +240,7 @@ def test_a_new_query_comes_in_rank_order_after_a_header_click(qtbot, window):
     assert window.actionSortRelevance.isChecked()
 
 
-def test_a_sort_is_kept_across_a_restart_with_the_query_it_was_made_on(qtbot, data_dir):
+def test_a_sort_and_the_paper_shown_are_kept_across_a_restart_with_the_query(qtbot, data_dir):
     """The header kept its sort indicator, but the window put rank order back on start: a library sorted by
     year came back in the order added. The query is kept too, so the sort made on it is its own."""
     w = create_main_window(data_dir)
@@ -249,6 +252,11 @@ def test_a_sort_is_kept_across_a_restart_with_the_query_it_was_made_on(qtbot, da
     click_header(qtbot, w, TITLE)
     by_title = titles_shown(w)
     assert by_title == sorted(by_title, key=str.casefold, reverse=True)
+    w.table.view.setFocus()
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Down)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Down)
+    chosen = w.table.current_id  # the reader's paper comes back too (the new user's trial: row 1 did)
+    assert chosen is not None and chosen != w.library.search("learning").ids[0]
     w.save_settings()
     w.runner.wait()
     w.library.close()
@@ -262,6 +270,7 @@ def test_a_sort_is_kept_across_a_restart_with_the_query_it_was_made_on(qtbot, da
         assert again.table.sort_column == "title" and again.table.sort_descending
         assert titles_shown(again) == by_title
         assert again.order_note.label.text() == "Sorted by Title, descending · back to"
+        assert again.table.current_id == chosen and again.detail.current_id == chosen
         search(qtbot, again, "learning models")  # a new query: rank order, as ever
         assert again.table.sort_column is None
         assert again.table.model.ids == again.library.search("learning models").ids

@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
             self.notice.show_message(read_only_reason, 0)
         self.search_bar.set_text(str(self.settings.value("lastQuery", "") or ""))
         self._update_caption()
+        self._wanted = self._last_paper()  # the paper the reader was on comes back with their query
         self.search_bar.run()
         self._warmed_up = False
         self._warm_timer = QTimer(self)  # a child: it dies with the window
@@ -540,6 +541,15 @@ class MainWindow(QMainWindow):
         # the sort kept with the header was made on the query kept (lastQuery), which the window opens on
         self.centerTabs.setCurrentIndex(1 if self.settings.value("centerTab") == "map" else 0)
 
+    def _last_paper(self) -> int | None:
+        """The paper shown when the window was last closed, if the library still has it."""
+        value = self.settings.value("lastPaper", "")
+        try:
+            pid = int(str(value))
+        except ValueError:
+            return None
+        return pid if self.library.paper(pid) is not None else None
+
     def _default_columns(self) -> None:
         """Until the reader picks columns, Authors shows only once some paper has authors: the bundled
         corpus has none, and an empty column would take the titles' room."""
@@ -558,6 +568,7 @@ class MainWindow(QMainWindow):
         s.setValue("rightSplitter", self.rightSplitter.saveState())
         s.setValue(HEADER_KEY, self.table.view.header_state())
         s.setValue("lastQuery", self.search_bar.text())
+        s.setValue("lastPaper", self.detail.current_id if self.detail.current_id is not None else "")
         s.sync()
 
     # ---- the panes, wired ----

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
@@ -28,9 +28,21 @@ TopicScope = Callable[[], int | None]  # the Topics section's topic (None: all),
 CORRECTION_KEY = "Alt+D"  # searches the "Did you mean" correction (the window's action has it)
 
 
+class _LinkButton(QToolButton):
+    """A tool button as wide as its text: the style's own margins put a gap in the sentence it stands in
+    ("Did you mean  gaussian process  ?")."""
+
+    def sizeHint(self) -> QSize:
+        width = self.fontMetrics().horizontalAdvance(self.text().replace("&&", "&")) + 2  # (padding 0 1px)
+        return QSize(width, super().sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+
 def link_button(text: str, parent: QWidget) -> QToolButton:
     """A button that looks like a link in a line of text (no frame, the link colour), as tall as the text."""
-    button = QToolButton(parent)
+    button = _LinkButton(parent)
     button.setText(text)
     button.setAutoRaise(True)
     button.setCursor(Qt.CursorShape.PointingHandCursor)
