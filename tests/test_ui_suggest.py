@@ -18,7 +18,7 @@ from readinglist.app import create_main_window
 from readinglist.library import Library
 from readinglist.ui.interests import InterestsDialog
 from readinglist.ui.paper_model import COLUMNS
-from readinglist.ui.sidebar import SUGGESTED_KEY
+from readinglist.ui.sidebar import ALL_KEY, SUGGESTED_KEY
 
 
 @pytest.fixture
@@ -255,3 +255,20 @@ def test_interests_from_the_paper_menu_seed_the_suggestions(qtbot, planted_windo
     click_sidebar(qtbot, w, SUGGESTED_KEY)
     qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 60)
     assert set(w.table.model.ids[:10]) == set(relevant)  # before any mark
+
+
+def test_a_sort_left_for_the_suggested_view_is_back_on_the_way_out(qtbot, planted_window):
+    """Picking Suggested lets a column's sort go (the view has its own order); coming back to All papers with
+    the same query brought rank order, where the way to Read and back kept the sort (the new user's trial)."""
+    w, _, _ = planted_window
+    search(qtbot, w, "quasar")
+    header = w.table.view.horizontalHeader()
+    header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.DescendingOrder)
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        click_sidebar(qtbot, w, SUGGESTED_KEY)
+    assert w.table.sort_column is None
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        click_sidebar(qtbot, w, ALL_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+    assert w.table.sort_column == "title" and w.table.sort_descending
+    assert w.order_note.label.text() == "Sorted by Title, descending · back to"

@@ -123,6 +123,8 @@ class MainWindow(QMainWindow):
         self._pushing = False  # a command is being pushed: its first redo is not an undo or redo to show
         self._applying = False  # results are being applied: the current paper moves, not by the reader
         self._current_auto = True  # the current paper is the one results put first, not one the reader chose
+        # a column's sort let go for the Suggested view: (section, order, the query it was made on)
+        self._sort_before_suggested: tuple[int, Qt.SortOrder, str] | None = None
         self._wanted: int | None = None  # the paper to make current when the next results land
         self._reveal: list[int] = []  # … and the papers to select with it (a removal undone)
         self._arriving = False  # going back or forward: the place is being shown
@@ -939,11 +941,21 @@ class MainWindow(QMainWindow):
     def _filter_changed(self, view: object) -> None:
         """Picking Suggested shows its order: a column's sort lets go; with nothing to learn from, it says so."""
         self._view_by_relevance = False  # the Suggested view opens in its own order
+        header = self.table.view.horizontalHeader()
         if self.sidebar.filter.suggested:
-            self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            if header.sortIndicatorSection() >= 0:  # kept for the way back, with the query it was made on
+                self._sort_before_suggested = (header.sortIndicatorSection(), header.sortIndicatorOrder(),
+                                               self.search_bar.text())  # fmt: skip
+            header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             if self.suggester.ranking is None and self.suggester.idle:
                 self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
                                          self.edit_interests)  # fmt: skip
+        elif self._sort_before_suggested is not None:
+            section, order, query = self._sort_before_suggested
+            if query == self.search_bar.text() and header.sortIndicatorSection() < 0:
+                header.setSortIndicator(section, order)  # back from Suggested: the sort left there is back
+        if not self.sidebar.filter.suggested:
+            self._sort_before_suggested = None
         self.detail.set_explainer(self._explain)
 
     def _sort_suggested(self, on: bool) -> None:
