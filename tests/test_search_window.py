@@ -106,6 +106,8 @@ def test_did_you_mean_is_offered_and_a_click_searches_the_correction(qtbot, wind
     assert bar.text() == "Graph neural networks" and bar.last_result.query == "Graph neural networks"
     assert window.table.model.ids == window.library.search("Graph neural networks").ids
     assert not bar.suggestion.isVisible() and not window.actionApplyCorrection.isEnabled()
+    search(qtbot, window, "reinforcment lerning ")  # a space typed after: not shown in the link ("learning ?")
+    assert bar.suggestion.isVisible() and bar.suggestion.text() == "reinforcement learning"
 
 
 def test_did_you_mean_reads_as_one_sentence_beside_results_found_as_typed(qtbot, window, monkeypatch):

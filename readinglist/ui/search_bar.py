@@ -33,6 +33,7 @@ class _LinkButton(QToolButton):
     ("Did you mean  gaussian process  ?")."""
 
     def sizeHint(self) -> QSize:
+        self.ensurePolished()  # (its style sheet's font, also for a text set before it was first shown)
         width = self.fontMetrics().horizontalAdvance(self.text().replace("&&", "&")) + 2  # (padding 0 1px)
         return QSize(width, super().sizeHint().height())
 
@@ -43,6 +44,7 @@ class _LinkButton(QToolButton):
 def link_button(text: str, parent: QWidget) -> QToolButton:
     """A button that looks like a link in a line of text (no frame, the link colour), as tall as the text."""
     button = _LinkButton(parent)
+    button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)  # never wider than its text
     button.setText(text)
     button.setAutoRaise(True)
     button.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -195,7 +197,7 @@ class SearchBar(QWidget):
         self.hint.setText(f"  ·  {text}" if text and correction else text)
         self.hint.setToolTip(text)
         self.hint.setVisible(bool(text))
-        shown = self._short_correction(result) if result is not None and correction else ""
+        shown = self._short_correction(result).strip() if result is not None and correction else ""
         self.suggestion.setText(shown.replace("&", "&&"))
         self.suggestion.setToolTip(f"Search “{correction}” instead ({CORRECTION_KEY})" if correction else "")
         for widget in (self._did_you_mean, self.suggestion, self._suggestion_key):
