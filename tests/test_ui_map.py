@@ -476,3 +476,38 @@ def test_a_paper_removed_from_the_command_line_leaves_the_map(qtbot, window, pla
         other.close()
     qtbot.waitUntil(lambda: view.data is not None and pid not in view.data.ids.tolist(), timeout=15000)
     assert view.screen_pos(pid) is None
+
+
+def test_a_long_name_goes_on_two_lines_rather_than_nowhere(qtbot, window, monkeypatch, tmp_path):
+    """A name wider than LABEL_REACH times its topic's papers was dropped: at the default zoom the NeurIPS
+    map's largest topic ("reinforcement learning") had none. Now it may take two lines, on screen and in an
+    export."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from readinglist.ui import map_view
+
+    view = window.map_pane.view
+    view.zoom_by(1.001, QPointF(view.width() / 2, view.height() / 2))  # the names are placed again
+    data = view.data
+    row = max(range(len(data.topics)), key=lambda r: data.topics[r].size)
+    first = data.topics[row].phrases[0]
+    words = first.split(" ")
+    assert len(words) > 1
+    metrics = QFontMetricsF(view.font())
+    one_wide = metrics.horizontalAdvance(first) + 10
+    two_wide = (
+        max(metrics.horizontalAdvance(" ".join(part)) for part in (words[: len(words) // 2], words[len(words) // 2 :]))
+        + 10
+    )
+    per_reach = 2 * float(data.islands[row][2]) * view.view().scale / view.devicePixelRatioF()
+    monkeypatch.setattr(map_view, "LABEL_REACH", (one_wide + two_wide) / 2 / per_reach)  # one line too wide
+    texts = [label.text for label in view.labels()]
+    assert first not in texts
+    two = next(t for t in texts if t.replace("\n", " ") == first)
+    assert two.count("\n") == 1
+    with qtbot.waitSignal(window.map_pane.exportFinished, timeout=20000):
+        window.map_pane.export(tmp_path / "map.svg")
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(tmp_path / "map.svg").getroot()
+    spans = [[span.text for span in text.findall(f"{ns}tspan")] for text in root.findall(f".//{ns}text")]
+    assert two.split("\n") in spans

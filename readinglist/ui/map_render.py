@@ -203,6 +203,20 @@ class SvgLabel:
     size: float  # font size, pixels
 
 
+def _svg_text(label: SvgLabel) -> str:
+    """A name centred on its place; a name of two lines as two spans, a line apart, around it."""
+    lines = label.text.split("\n")
+    head = f'<text x="{label.x:.1f}" y="{label.y:.1f}" font-size="{label.size:.1f}">'
+    if len(lines) == 1:
+        return f"{head}{escape(label.text)}</text>\n"
+    first = -(len(lines) - 1) * 0.6  # em: the lines 1.2 em apart, their middle on the place
+    spans = "".join(
+        f'<tspan x="{label.x:.1f}" dy="{first if i == 0 else 1.2:.1f}em">{escape(line)}</tspan>'
+        for i, line in enumerate(lines)
+    )
+    return f"{head}{spans}</text>\n"
+
+
 def svg(view: View, background: int, layers: list[Layer], labels: list[SvgLabel], text: int, halo: int) -> str:
     """The map as an SVG drawing of the same size: one circle per dot in view, grouped by colour, layer by
     layer as `rasterise` draws them, then the topic names with a halo."""
@@ -230,10 +244,7 @@ def svg(view: View, background: int, layers: list[Layer], labels: list[SvgLabel]
             f'fill="{css(text)}"',
         ):
             out.append(f'<g font-family="sans-serif" text-anchor="middle" dominant-baseline="central" {paint}>\n')
-            out.extend(
-                f'<text x="{label.x:.1f}" y="{label.y:.1f}" font-size="{label.size:.1f}">{escape(label.text)}</text>\n'
-                for label in labels
-            )
+            out.extend(_svg_text(label) for label in labels)
             out.append("</g>\n")
     out.append("</svg>\n")
     return "".join(out)

@@ -137,6 +137,15 @@ def load(library: Library) -> MapData | None:
     return data
 
 
+def _two_lines(phrase: str) -> str:
+    """A phrase of several words on two lines, broken at the space nearest its middle ("" for one word)."""
+    spaces = [i for i, ch in enumerate(phrase) if ch == " "]
+    if not spaces:
+        return ""
+    at = min(spaces, key=lambda i: abs(len(phrase) - 2 * i))
+    return f"{phrase[:at]}\n{phrase[at + 1 :]}"
+
+
 def islands(xy: np.ndarray, topic_row: np.ndarray, count: int) -> np.ndarray:
     """Each topic's papers as a disc: their median place and the distance within which 90% of them lie
     (its name goes under it)."""
@@ -616,8 +625,10 @@ class MapView(QWidget):
 
     def labels(self) -> list[Label]:
         """The topics' names that fit at this zoom, each under its topic's papers, the largest topics
-        first: two phrases where they fit, else the first, else none (zooming in shows more). A name
-        may be at most LABEL_REACH times as wide as its topic's papers are on screen."""
+        first: two phrases where they fit, else the first, on two lines if need be, else none (zooming in
+        shows more). A name may be at most LABEL_REACH times as wide as its topic's papers are on screen: a
+        large topic with a long name ("reinforcement learning") had none at the default zoom, while a small
+        neighbour's short one sat beside its papers."""
         data = self.data
         if data is None:
             return []
@@ -633,8 +644,11 @@ class MapView(QWidget):
             x, y, radius = (float(v) for v in data.islands[row])
             px, py = view.point_to_screen(x, y - radius)
             reach = max(LABEL_REACH * 2 * radius * view.scale / dpr, 40.0)
-            for text in dict.fromkeys((" · ".join(topic.phrases[:2]), topic.phrases[0] if topic.phrases else "")):
-                width, height = metrics.horizontalAdvance(text) + 10, metrics.height() + 2
+            first = topic.phrases[0] if topic.phrases else ""
+            for text in dict.fromkeys((" · ".join(topic.phrases[:2]), first, _two_lines(first))):
+                lines = text.split("\n")
+                width = max(metrics.horizontalAdvance(line) for line in lines) + 10
+                height = metrics.height() * len(lines) + 2
                 if not text or width > reach:
                     continue
                 box = QRectF(px / dpr - width / 2, py / dpr + LABEL_GAP, width, height)
