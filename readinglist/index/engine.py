@@ -46,6 +46,7 @@ from readinglist.index.query import (
     KNOWN_FIELDS,
     ExactTerm,
     Stemmed,
+    any_form,
     highlight_terms,
     hyphen_chains,
     hyphenated_words,
@@ -69,7 +70,6 @@ from readinglist.index.vocabulary import (
     RARE_RATIO,
     Vocabulary,
     forget_segments,
-    plural_stem,
     segment_id,
     segment_ids,
     stem_slip,
@@ -729,12 +729,16 @@ class Index:
         assert self._vocabulary is not None and self._ranker is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         options: dict[str, list[tuple[str, float]]] = {}
-        slips = {  # a name among the authors or tags is a word, whatever it stems like
+
+        def a_name(word: str) -> bool:  # a name among the authors or tags is a word, whatever it stems like
+            return any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
+
+        slips = {
             word: meant
             for word, meant in (self._stem_slips(resolved) if resolved is not None else {}).items()
-            if not any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
+            if not a_name(word)
         }
-        as_typed = self._as_typed(resolved) if resolved is not None else {}
+        as_typed = self._typed_as_is(resolved) if resolved is not None else {}
         for word, frequency in typed.items():
             if frequency and not hint and ranker.doc_frequency("title", word):
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
@@ -743,18 +747,13 @@ class Index:
                 found = vocabulary.suggestions(word, frequency)
                 if frequency and hint:  # a title's word typed: not its stem with an ending ("speedy": "speed")
                     found = [(c, w) for c, w in found if not (word.startswith(c) and word[len(c) :] in _ENDINGS)]
-            elif (
-                context
-                and word not in slips
-                and as_typed.get(word, 1) == 0
-                and not any(ranker.doc_frequency(f, word) for f in ("authors", "tags"))
-            ):
+            elif context and word not in slips and as_typed.get(word, 1) == 0 and not a_name(word):
                 # no paper has every word, and none this one as typed, though its stem is common: "proces"
                 # stems as "proce" (a PDF's "pro-ces"), whose forms proceed, proceeds hide that it is a slip of
                 # "process" (another stem: the stem's own forms are stem_slip's, and an inflection the library
                 # lacks is no slip; a name of the authors or tags is a word, and so is one a paper has: "rounded")
-                forms = vocabulary.forms("abstract", word)[0]
-                exact = sum(n for w, n in forms.items() if plural_stem(w.decode("utf-8")) == plural_stem(word))
+                forms, typed_forms = vocabulary.forms("abstract", word)
+                exact = sum(forms[form] for form in typed_forms)  # (up to a plural: "proces" is "proce"'s)
                 own = stem(word)
                 found = [(c, w) for c, w in vocabulary.suggestions(word, exact) if stem(c) != own]
             if found:
@@ -781,7 +780,7 @@ class Index:
         return chosen
 
     @staticmethod
-    def _as_typed(resolved: query.Query) -> dict[str, int]:
+    def _typed_as_is(resolved: query.Query) -> dict[str, int]:
         """The query's plain words with the papers that hold them exactly as typed, each field's counted."""
         out: dict[str, int] = {}
         for leaf in resolved.leaves():
@@ -800,7 +799,7 @@ class Index:
         if not found:
             return True
         # (a spelling many papers write apart is the word: "q learning" for "qlearning", "t sne" for "tsne")
-        return found <= RARE_DF and sum(self._vocabulary.forms("abstract", meant)[0].values()) >= RARE_RATIO * found
+        return found <= RARE_DF and any_form(meant, self._vocabulary) >= RARE_RATIO * found
 
     @staticmethod
     def _stem_slips(resolved: query.Query) -> dict[str, str]:

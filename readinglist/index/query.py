@@ -212,11 +212,12 @@ TAIL_ALONE = 2  # ...and the tail in this many times as many papers as have the 
 Together = Callable[[str, str, str], tuple[float, int]]  # (field, head, tail) → (share side by side, papers with both)
 _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (hyphen, non-breaking, en dash)
 _CHAIN_RE = re.compile(rf"(?<![\w{_DASHES}])[A-Za-z]+(?:[{_DASHES}][A-Za-z]+)+(?![\w{_DASHES}])")
+_DASH_RE = re.compile(f"[{_DASHES}]")
 
 
 def hyphen_chains(text: str) -> set[tuple[str, ...]]:
     """The hyphenated words typed, each as its words ("end-to-end": end, to, end)."""
-    return {tuple(fold(w) for w in re.split(f"[{_DASHES}]", m.group(0))) for m in _CHAIN_RE.finditer(text)}
+    return {tuple(fold(w) for w in _DASH_RE.split(m.group(0))) for m in _CHAIN_RE.finditer(text)}
 
 
 def hyphenated_words(text: str) -> set[tuple[str, str]]:
@@ -362,7 +363,7 @@ def with_hyphen_phrases(q: query.Query, text: str) -> query.Query:
         the chain, in order."""
         if not chains or not all(isinstance(s, Stemmed | query.MultiTerm) for s in subs):
             return None
-        fields = {s.fieldname for s in subs if isinstance(s, Stemmed | query.MultiTerm)}
+        fields = {s.fieldname for s in subs}
         by_text = {_as_typed(s): s for s in subs}
         if len(fields) != 1 or not fields <= STEMMED_FIELDS:
             return None
@@ -457,17 +458,18 @@ def _written_apart(head: str, tail: str, own: int, vocabulary: Vocabulary, toget
     if together is None or head in STOP_WORDS or tail in STOP_WORDS:
         return False
     need = max(TOGETHER_MIN, TOGETHER_SHARE * own)
-    if min(_any_form(head, vocabulary), _any_form(tail, vocabulary)) < need:  # (cheap: most splits end here)
+    tail_papers = any_form(tail, vocabulary)
+    if min(any_form(head, vocabulary), tail_papers) < need:  # (cheap: most splits end here)
         return False
     share, both = together("abstract", head, tail)
     # the tail a word papers use alone too: what a line break leaves of a word ("Gau- sian", "re- inforcement")
     # stands only after its head, and made "gausian" and "reinforc" find those papers, first. A one-letter
     # head is no line break's (TeX breaks two letters in at the earliest): "t-SNE" is its name
-    alone = len(head) < 2 or _any_form(tail, vocabulary) >= TAIL_ALONE * share * both
+    alone = len(head) < 2 or tail_papers >= TAIL_ALONE * share * both
     return share * both >= need and alone
 
 
-def _any_form(word: str, vocabulary: Vocabulary) -> int:
+def any_form(word: str, vocabulary: Vocabulary) -> int:
     """How many abstracts hold the word in some form, at most (its forms' papers summed)."""
     return sum(vocabulary.forms("abstract", word)[0].values())
 
@@ -757,14 +759,13 @@ def _hyphenated_wildcards(q: query.Query, schema: Schema) -> query.Query:
     prefix: the index holds "multi-task" as two words, so the parser's one prefix "multi-task" matched
     nothing. with_hyphen_phrases then keeps the words side by side; in a title or abstract the word written
     joined is a prefix too ("multitask*")."""
-    dashed = re.compile(f"[{_DASHES}]")
-    if not any(isinstance(leaf, query.MultiTerm) and dashed.search(str(leaf.text)) for leaf in q.leaves()):
+    if not any(isinstance(leaf, query.MultiTerm) and _DASH_RE.search(str(leaf.text)) for leaf in q.leaves()):
         return q  # (most queries: the tree is not rebuilt)
 
     def split(node: query.Query) -> query.Query:
         if not isinstance(node, query.Prefix | query.Wildcard) or not isinstance(node.text, str):
             return node
-        *heads, last = dashed.split(node.text)
+        *heads, last = _DASH_RE.split(node.text)
         head = " ".join(heads)
         if not head.strip() or not last or node.fieldname not in schema or any(ch in head for ch in "*?"):
             return node

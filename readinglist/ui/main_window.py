@@ -950,11 +950,11 @@ class MainWindow(QMainWindow):
             if self.suggester.ranking is None and self.suggester.idle:
                 self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
                                          self.edit_interests)  # fmt: skip
-        elif self._sort_before_suggested is not None:
-            section, order, query = self._sort_before_suggested
-            if query == self.search_bar.text() and header.sortIndicatorSection() < 0:
-                header.setSortIndicator(section, order)  # back from Suggested: the sort left there is back
-        if not self.sidebar.filter.suggested:
+        else:
+            if self._sort_before_suggested is not None:
+                section, order, query = self._sort_before_suggested
+                if query == self.search_bar.text() and header.sortIndicatorSection() < 0:
+                    header.setSortIndicator(section, order)  # back from Suggested: the sort left there is back
             self._sort_before_suggested = None
         self.detail.set_explainer(self._explain)
 

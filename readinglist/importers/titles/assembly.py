@@ -120,9 +120,9 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     if found is None:
         return body
     acr, long = found
-    if long and " " not in long and "-" not in long and long.islower() and len(_plural_key(acr)) < 3:
-        return body  # "keypoint (KP)": the abstract's shorthand for a word, not a field a reader knows it by
     key = _plural_key(acr)
+    if long and " " not in long and "-" not in long and long.islower() and len(key) < 3:
+        return body  # "keypoint (KP)": the abstract's shorthand for a word, not a field a reader knows it by
     if mentions(body, acr) or mentions(body, key) or mentions(body, key + "s") or _spelt(body, acr, long):
         return body
     first, second = ("for", "in") if skip else ("in", "for")  # a named method is for something
@@ -436,9 +436,9 @@ def _sentence_case(body: str, named: bool = False) -> str:
         acr, k = m.group(1), ends.get(m.start())
         if k is None or not is_name(acr):
             continue
-        n = long_form(acr, words[: k + 1])
         if named and all(w[:1].isupper() for w in words[: k + 1]):
             continue  # a title-case run opening what a name is: its expansion ("PRAE: Probabilistic Robust AE")
+        n = long_form(acr, words[: k + 1])
         if n and k + 1 - n > 0 and words[k + 1 - n] not in MAKERS:
             for j in range(k + 1 - n, k + 1):
                 words[j] = _lowered(words[j])
