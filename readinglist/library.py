@@ -496,6 +496,12 @@ class Library:
         own = self.store.own_revs
         return [pid for pid, rev in self.store.changes_since(since) if rev not in own]
 
+    def changed_only_here(self, since: int, until: int) -> bool:
+        """Was every change after revision `since`, up to `until`, made by this process? (Revisions are
+        consecutive: each write takes the next.)"""
+        own = self.store.own_revs
+        return all(rev in own for rev in range(since + 1, until + 1))
+
     # ---- the interest ranking (readinglist.interest) ----
 
     @property

@@ -653,6 +653,7 @@ class Store:
                 conn.execute("PRAGMA synchronous = NORMAL")
             self._local.conn = conn
             self._local.depth = 0
+            self._local.taken = []
         return conn
 
     def _connect_read_only(self) -> sqlite3.Connection:
@@ -702,9 +703,11 @@ class Store:
             except sqlite3.OperationalError as exc:
                 raise self.failure(exc) from None
             self._local.depth = 1
+            self._local.taken = []  # the revisions this transaction takes (next_rev)
             try:
                 yield db
             except BaseException as exc:
+                self.own_revs.difference_update(self._local.taken)  # another process may take them next
                 with suppress(sqlite3.Error):
                     db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
@@ -714,11 +717,13 @@ class Store:
                 try:
                     db.execute("COMMIT")
                 except sqlite3.OperationalError as exc:
+                    self.own_revs.difference_update(self._local.taken)
                     with suppress(sqlite3.Error):
                         db.execute("ROLLBACK")
                     raise self.failure(exc) from None
             finally:
                 self._local.depth = 0
+                self._local.taken = []
 
     def failure(self, exc: sqlite3.Error) -> StoreError:
         """SQLite's error in words, naming the database file."""
@@ -754,6 +759,7 @@ class Store:
         rev = int(row[0]) + 1 if row else 1
         db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
         self.own_revs.add(rev)
+        self._local.taken.append(rev)
         return rev
 
     def current_rev(self) -> int:

@@ -28,6 +28,29 @@ def test_transaction_rolls_back_everything(tmp_path):
     s.close()
 
 
+def test_a_revision_rolled_back_is_not_kept_as_this_process_s_own(tmp_path):
+    """The window lets its own revisions pass unseen (OutsideChanges); a revision a failed write took is the
+    one another process takes next, and that process's change must not pass for the window's."""
+    s, other = Store(tmp_path / "l.db"), Store(tmp_path / "l.db")
+    with pytest.raises(RuntimeError), s.transaction() as db:
+        taken = s.next_rev(db)
+        raise RuntimeError
+    with s.transaction() as db:
+        kept = s.next_rev(db)
+    with other.transaction() as db:
+        theirs = other.next_rev(db)
+    assert taken == kept and theirs == kept + 1
+    assert kept in s.own_revs and theirs not in s.own_revs
+    with pytest.raises(RuntimeError), s.transaction() as db:
+        assert s.next_rev(db) == theirs + 1
+        raise RuntimeError
+    with other.transaction() as db:
+        assert other.next_rev(db) == theirs + 1
+    assert theirs + 1 not in s.own_revs
+    s.close()
+    other.close()
+
+
 def test_new_migration_backs_up_and_is_idempotent(tmp_path, monkeypatch):
     path = tmp_path / "l.db"
     s = Store(path)

@@ -272,3 +272,38 @@ def test_a_sort_left_for_the_suggested_view_is_back_on_the_way_out(qtbot, plante
     qtbot.waitUntil(lambda: w.search_bar.idle)
     assert w.table.sort_column == "title" and w.table.sort_descending
     assert w.order_note.label.text() == "Sorted by Title, descending · back to"
+
+
+def test_a_removal_in_the_window_re_ranks_once_and_is_not_taken_for_another_process(qtbot, planted_window):
+    """The window's own removal (and its undo) changed the paper count, which the outside-changes watcher took
+    for another process's import: a second search, a second forced re-rank and a second map read half a
+    second later. Now the window re-ranks once itself, and the watcher lets its own revisions pass."""
+    w, relevant, rest = planted_window
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        mark(qtbot, w, relevant[:3], "read")
+        mark(qtbot, w, rest[:3], "skipped")
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    outside = []
+    w.outside.libraryChanged.connect(lambda: outside.append("all"))
+    w.outside.papersChanged.connect(outside.append)
+    gone = relevant[5]  # an unmarked paper: the marks stay as they were
+    assert gone in w.suggester.ranking.ids
+    assert w.table.select_ids([gone])
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        w.remove_papers()
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)
+    assert gone not in w.suggester.ranking.ids and w.library.paper(gone) is None
+    w.outside.look()
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        w.undo_stack.undo()
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)
+    assert gone in w.suggester.ranking.ids
+    w.outside.look()
+    assert outside == []
+    other = Library.open(w.library.data_dir)  # another process's removal is still seen
+    try:
+        other.remove([rest[20]])
+    finally:
+        other.close()
+    w.outside.look()
+    assert outside == ["all"]

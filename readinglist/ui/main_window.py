@@ -889,12 +889,14 @@ class MainWindow(QMainWindow):
         self.editors.update_completions()
         self._update_empty()
         self._reload_map()  # their dots go
+        self.suggester.schedule(force=True)  # they leave the suggestions
 
     def _restored(self, ids: Sequence[int]) -> None:
         """A removal undone: the results are searched again, and the papers brought back selected."""
         self.update_counts()
         self.editors.update_completions()
         self._reload_map()  # their dots come back
+        self.suggester.schedule(force=True)  # and they may be suggested again
         if ids:
             self._wanted, self._reveal = ids[0], list(ids)
         self.search_bar.run()

@@ -40,6 +40,9 @@ class OutsideChanges(QObject):
         revision = self._library.revision()
         if revision == self._seen:
             return
+        if self._library.changed_only_here(self._seen, revision):  # the window's own removal, undo or edit
+            self._seen, self._count = revision, self._library.counts()["all"]
+            return
         changed = self._library.changed_elsewhere(self._seen)
         self._seen = revision
         count = self._library.counts()["all"]
