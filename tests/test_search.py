@@ -881,6 +881,24 @@ def test_a_prefix_inside_a_hyphenated_word_keeps_its_frequent_words(tmp_path, mo
         lib.close()
 
 
+def test_a_typed_prefix_keeps_the_rare_forms_of_its_frequent_words(tmp_path, monkeypatch):
+    """The word being typed is searched for its TypedPrefix.most most frequent words only; "self-sup" at 8k
+    kept "supervised" but not "supervise" (one paper), which "self-supe" found. A form of a kept word's stem
+    is now kept with it, however rare; a word of another stem is not."""
+    rows = [{"title": f"Supervised {i}", "abstract": "Self-supervised and supervised learning."} for i in range(5)]
+    rows += [{"title": "Agents at play", "abstract": "Agents that self-supervise their play."}]
+    rows += [{"title": "Support", "abstract": "A self-support structure."}]
+    lib = library_of(tmp_path, rows, "stems")
+    try:
+        monkeypatch.setattr("readinglist.index.query.TypedPrefix.most", 1)
+        lib.index.drop_caches()
+        found = titles(lib, "self-sup", typing=True)
+        assert "Agents at play" in found and "Support" not in found
+        assert len(found) == 6
+    finally:
+        lib.close()
+
+
 def test_did_you_mean_offers_only_a_real_correction_of_what_was_typed(tmp_path):
     """ "q-learning" was offered "Did you mean q-learning?" (a correction of its joined spelling, "qlearning",
     which the reader never typed); "Speedy Q-Learning", pasted, "Speed Q-Learning"; "t-SNE" "t-ONE". A slip

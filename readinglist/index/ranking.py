@@ -56,7 +56,7 @@ from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
-from readinglist.index.analysis import stem
+from readinglist.index.analysis import stem, stem_prefix
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
 from readinglist.index.query import (
     RELATED_WEIGHT,
@@ -1053,6 +1053,9 @@ class Ranker:
         for w in kept:
             self._df[(fieldname, w)] = found[w]
         if isinstance(q, TypedPrefix):
+            for w in _same_stems(kept, found):  # "supervise" beside "supervised": the word typed towards
+                kept.add(w)
+                self._df[(fieldname, w)] = found[w]
             return kept
         shown = _shown(q)
         before = self._capped.get(shown, (0, 0))
@@ -1414,3 +1417,24 @@ FIT_TIERS = 2  # with `fit`, the tiers looked at past the first found: papers th
 
 def _never() -> None:
     return None
+
+
+SAME_STEM_SCAN = 200  # words looked at past a kept word's stem (a short stem, "us", begins thousands)
+
+
+def _same_stems(kept: set[bytes], found: dict[bytes, int]) -> set[bytes]:
+    """The words of `found` not in `kept` that share a stem with one of them: a form too rare to be among a
+    typed prefix's most frequent words ("self-sup" → "supervised", not "supervise") is still a form of the
+    word being typed towards."""
+    ordered = sorted(found)
+    out: set[bytes] = set()
+    for w in kept:
+        stemmed = stem(w.decode("utf-8"))
+        start = stem_prefix(stemmed).encode("utf-8")
+        i = bisect_left(ordered, start)
+        for other in ordered[i : i + SAME_STEM_SCAN]:
+            if not other.startswith(start):
+                break
+            if other not in kept and stem(other.decode("utf-8")) == stemmed:
+                out.add(other)
+    return out
