@@ -307,3 +307,23 @@ def test_a_removal_in_the_window_re_ranks_once_and_is_not_taken_for_another_proc
         other.close()
     w.outside.look()
     assert outside == ["all"]
+
+
+def test_a_marked_paper_cited_as_closest_says_what_makes_it_a_positive_one(planted_window):
+    """A skipped paper with a priority counts as one the reader wants, and was cited as "Closest to your …
+    (skipped)"; an unread one with a priority as "(unread)". The priority is what makes them count."""
+    from readinglist.interest import Suggestion
+    from readinglist.ui.detail import why_html
+
+    w, relevant, _rest = planted_window
+    lib = w.library
+    lib.set_state([relevant[0]], "read")
+    lib.set_state([relevant[1]], "skipped")
+    lib.set_priority([relevant[1]], 1)
+    lib.set_priority([relevant[2]], 2)
+    positive, negative = lib.marks()
+    assert set(relevant[:3]) <= set(positive) and not negative
+    near = lib.papers(relevant[:3])
+    html = why_html(Suggestion(relevant[4], 1.0, ["quasar"], relevant[:3], rank=1, of=57), near)
+    assert "(read)" in html and "(skipped, P1)" in html and "(P2)" in html
+    assert "(skipped)" not in html and "(unread)" not in html

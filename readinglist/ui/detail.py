@@ -20,7 +20,7 @@ from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
 from readinglist.library import Library
-from readinglist.papers import STATE_LABELS, Paper, SearchResult, StoreError
+from readinglist.papers import DEFAULT_STATE, PRIORITY_LABELS, STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.workers import Runner
 
@@ -113,6 +113,16 @@ def paper_html(
     return "".join(parts)
 
 
+def _why_marked(p: Paper) -> str:
+    """What makes a marked paper one the ranking learns from: its state, and its priority, which makes even
+    a skipped paper a positive one ("skipped, P1"; an unread paper with a priority is "P1")."""
+    state = STATE_LABELS[p.state].lower()
+    if p.priority is None:
+        return state
+    priority = PRIORITY_LABELS[p.priority]
+    return priority if p.state == DEFAULT_STATE else f"{state}, {priority}"
+
+
 def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
     """Why a paper is suggested: the words of it that weighed most, and the marked papers it is closest to."""
     import html
@@ -122,8 +132,7 @@ def why_html(suggestion: Suggestion, near: list[Paper]) -> str:
     if suggestion.why:
         lines.append("Weighed most: " + ", ".join(f"<b>{html.escape(w)}</b>" for w in suggestion.why))
     if near:
-        links = "; ".join(f'<a href="paper:{n.uid}">{html.escape(n.title)}</a> ({STATE_LABELS[n.state].lower()})'
-                          for n in near)  # fmt: skip
+        links = "; ".join(f'<a href="paper:{n.uid}">{html.escape(n.title)}</a> ({_why_marked(n)})' for n in near)
         lines.append(f"Closest to your {links}")
     return f'<p class="muted" id="why">{"<br>".join(lines)}</p>'
 
