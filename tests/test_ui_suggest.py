@@ -327,3 +327,54 @@ def test_a_marked_paper_cited_as_closest_says_what_makes_it_a_positive_one(plant
     html = why_html(Suggestion(relevant[4], 1.0, ["quasar"], relevant[:3], rank=1, of=57), near)
     assert "(read)" in html and "(skipped, P1)" in html and "(P2)" in html
     assert "(skipped)" not in html and "(unread)" not in html
+
+
+def test_the_suggested_view_opens_at_its_best_paper(qtbot, planted_window):
+    """The paper the reader had chosen stayed current on opening Suggested, and the view scrolled to it:
+    "8,233rd of 8,252 by predicted interest", the best papers out of sight. Opened, or given a new query,
+    the view starts at its first paper; a re-rank while the reader triages there keeps their paper."""
+    w, relevant, rest = planted_window
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        mark(qtbot, w, relevant[:3], "read")
+        mark(qtbot, w, rest[:3], "skipped")
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    chosen = w.suggester.ranking.ids[-1]  # the least likely paper, chosen among all papers
+    assert w.table.select_ids([chosen])
+    qtbot.waitUntil(lambda: w.detail.paper_id == chosen)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 54)
+    best = w.suggester.ranking.ids[0]
+    assert w.table.current_id == best and w.table.model.ids[0] == best
+    second = w.table.model.ids[1]
+    assert w.table.select_ids([second])
+    search(qtbot, w, "quasar")
+    assert w.table.current_id == w.table.model.ids[0]
+    search(qtbot, w, "")
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 54)
+    assert w.table.current_id == best
+    mine = w.table.model.ids[5]
+    assert w.table.select_ids([mine])
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        w.suggester.schedule(force=True)
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)
+    assert w.table.current_id == mine
+
+
+def test_a_column_sorted_in_the_suggested_view_links_back_to_predicted_interest(qtbot, planted_window):
+    """A column sorted in the Suggested view said "back to Order added", and the link brought the view's own
+    order, predicted interest."""
+    w, relevant, rest = planted_window
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        mark(qtbot, w, relevant[:3], "read")
+        mark(qtbot, w, rest[:3], "skipped")
+    qtbot.waitUntil(lambda: w.suggester.idle)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 54)
+    by_interest = list(w.table.model.ids)
+    w.table.view.horizontalHeader().setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.AscendingOrder)
+    note = w.order_note
+    assert note.label.text() == "Sorted by Title, ascending · back to" and note.button.text() == "Predicted interest"
+    note.button.click()
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+    assert w.table.sort_column is None and list(w.table.model.ids) == by_interest
+    assert note.label.text() == "By predicted interest"

@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         self._counts: dict[str, int] | None = None
         self._view_by_relevance = False  # the Suggested view's matches of a query in rank order, asked for
         self._shown_by_relevance = False  # … and the results shown are so
+        self._suggested_opened = False  # the Suggested view was just picked: its first results start at the top
         self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
         self._list_counts: dict[int, int] = {}
         self._counting_lists = False  # a count of the lists runs on the pool; another is due after it
@@ -590,6 +591,9 @@ class MainWindow(QMainWindow):
         shown = self._in_area(result)
         wanted, self._wanted = self._wanted, None
         shown_paper = None if self._current_auto and not same_query else self.detail.current_id
+        opened, self._suggested_opened = self._suggested_opened, False
+        if self.sidebar.filter.suggested and not self._shown_by_relevance and (opened or not same_query):
+            shown_paper = None  # the view is its order: opened, or a new query in it, it starts at the best
         keep = wanted if wanted is not None else shown_paper
         self._applying = True
         try:
@@ -945,6 +949,7 @@ class MainWindow(QMainWindow):
         self._view_by_relevance = False  # the Suggested view opens in its own order
         header = self.table.view.horizontalHeader()
         if self.sidebar.filter.suggested:
+            self._suggested_opened = True
             if header.sortIndicatorSection() >= 0:  # kept for the way back, with the query it was made on
                 self._sort_before_suggested = (header.sortIndicatorSection(), header.sortIndicatorOrder(),
                                                self.search_bar.text())  # fmt: skip

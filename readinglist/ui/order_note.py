@@ -57,10 +57,14 @@ class OrderNote(QWidget):
             self.button.hide()
         else:
             self.label.setText(f"Sorted by {column}, {'descending' if descending else 'ascending'} · back to")
-            self.button.setText(own)
-            self.button.setToolTip(
-                "Rank order: the best matches first" if query else "Every paper in the order it was added"
-            )
+            if suggested == "view":  # the Suggested view's own order is what the link brings back
+                self.button.setText("Predicted interest")
+                self.button.setToolTip("The Suggested view's own order: the papers you are likeliest to want first")
+            else:
+                self.button.setText(own)
+                self.button.setToolTip(
+                    "Rank order: the best matches first" if query else "Every paper in the order it was added"
+                )
             self.button.show()
 
     def _clicked(self) -> None:
