@@ -60,8 +60,9 @@ def test_annotate_then_list_and_export(capsys, dd, tmp_path):
     _, out, _ = run(capsys, "--data-dir", dd, "export")
     assert "- [x] **Budgeted exits**" in out
     target = tmp_path / "out.bib"
-    assert run(capsys, "--data-dir", dd, "export", "state:read", "-o", str(target))[0] == 0
-    assert target.read_text().count("@inproceedings") == 1
+    code, _, err = run(capsys, "--data-dir", dd, "export", "state:read", "-o", str(target))
+    assert code == 0 and target.read_text().count("@inproceedings") == 1
+    assert err.strip() == f"Exported 1 paper to {target}"  # not "1 papers"
 
 
 def test_search_limit(capsys, dd):
