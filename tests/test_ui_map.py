@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QWheelEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from test_topics import planted, write_jsonl
 
 from readinglist.app import create_main_window
@@ -203,7 +203,6 @@ def test_an_area_combines_with_the_search(qtbot, window):
     assert set(window.table.model.ids) == set(lib.search('"reward shaping" AND robot').ids) & results
     with qtbot.waitSignal(window.searchFinished, timeout=10000):
         window.search_bar.field.setText("graph convolution")  # found elsewhere, none in the area
-    from PySide6.QtWidgets import QLabel
 
     empty = window.findChild(QLabel, "emptyLabel")
     assert window.table.model.rowCount() == 0 and f"among the {len(results):,} papers of the map area" in empty.text()
@@ -511,3 +510,16 @@ def test_a_long_name_goes_on_two_lines_rather_than_nowhere(qtbot, window, monkey
     root = ET.parse(tmp_path / "map.svg").getroot()
     spans = [[span.text for span in text.findall(f"{ns}tspan")] for text in root.findall(f".//{ns}text")]
     assert two.split("\n") in spans
+
+
+def test_an_area_of_one_paper_says_one_paper(qtbot, window):
+    """ "Map area: 1 papers", "(among the 1 papers of the map area …)" (a new user's trial)."""
+    view, lib = window.map_pane.view, window.library
+    one = lib.search("graph convolution").ids[0]
+    view.areaSelected.emit([one])  # what a drag around one dot emits
+    qtbot.waitUntil(lambda: window.table.model.ids == [one])
+    assert window.areaChip.text().startswith("Map area: 1 paper ")
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText("zzzqqq")
+    empty = window.findChild(QLabel, "emptyLabel")
+    assert "(among the 1 paper of the map area" in empty.text()

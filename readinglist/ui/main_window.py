@@ -86,6 +86,7 @@ from readinglist.ui.undo import (
     SetTagsCommand,
     SetTitleCommand,
     UpdateListCommand,
+    papers,
 )
 from readinglist.ui.workers import Runner
 
@@ -797,7 +798,7 @@ class MainWindow(QMainWindow):
         """A drag on the map selected these papers (None: the area was cleared): the table shows them, all
         selected, so that r/s/u and tags act on them; the search and the filters still apply."""
         self._area = set(ids) if ids is not None else None
-        self.areaChip.setText(f"Map area: {len(ids):,} papers  ✕" if ids is not None else "")
+        self.areaChip.setText(f"Map area: {papers(len(ids))}  ✕" if ids is not None else "")
         self.areaChip.setVisible(ids is not None)
         result = self.search_bar.last_result
         if result is None:
@@ -1197,7 +1198,7 @@ class MainWindow(QMainWindow):
             if topic is not None and not empty:
                 text += f"<br>(in the topic “{topic.label}” — <a href='alltopics'>show all topics</a>)"
             if self._area is not None and not empty:  # an area picked on the map narrows every search
-                text += (f"<br>(among the {len(self._area):,} papers of the map area — "
+                text += (f"<br>(among the {papers(len(self._area))} of the map area — "
                          "<a href='allarea'>let go of the area</a>)")  # fmt: skip
             self.table.show_empty(text)
 
