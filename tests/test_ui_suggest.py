@@ -50,6 +50,14 @@ def mark(qtbot, w, ids, state):
     qtbot.keyClick(w.table.view, {"read": Qt.Key.Key_R, "skipped": Qt.Key.Key_X}[state])
 
 
+def marked_three_each(qtbot, w, relevant, rest):
+    """Three planted papers read and three others skipped, in one burst (one re-rank for both), ranked."""
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        mark(qtbot, w, relevant[:3], "read")
+        mark(qtbot, w, rest[:3], "skipped")  # in the same burst: one re-rank for both
+    qtbot.waitUntil(lambda: w.suggester.idle)
+
+
 def wait_for_rerank(qtbot, w):
     """The re-rank's signal, and the view searched again in its order."""
     with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
@@ -86,10 +94,7 @@ def test_a_query_in_the_suggested_view_can_rank_its_matches_by_relevance(qtbot, 
     """A query typed in the Suggested view lists its untriaged matches by predicted interest, with no way to
     see its best matches first but to leave the view: now a link ranks them by relevance, and one back."""
     w, relevant, rest = planted_window
-    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
-        mark(qtbot, w, relevant[:3], "read")
-        mark(qtbot, w, rest[:3], "skipped")
-    qtbot.waitUntil(lambda: w.suggester.idle)
+    marked_three_each(qtbot, w, relevant, rest)
     click_sidebar(qtbot, w, SUGGESTED_KEY)
     qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 54)
     words = set(w.library.paper(rest[10]).abstract.split())
@@ -279,10 +284,7 @@ def test_a_removal_in_the_window_re_ranks_once_and_is_not_taken_for_another_proc
     for another process's import: a second search, a second forced re-rank and a second map read half a
     second later. Now the window re-ranks once itself, and the watcher lets its own revisions pass."""
     w, relevant, rest = planted_window
-    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
-        mark(qtbot, w, relevant[:3], "read")
-        mark(qtbot, w, rest[:3], "skipped")
-    qtbot.waitUntil(lambda: w.suggester.idle)
+    marked_three_each(qtbot, w, relevant, rest)
     outside = []
     w.outside.libraryChanged.connect(lambda: outside.append("all"))
     w.outside.papersChanged.connect(outside.append)
@@ -334,10 +336,7 @@ def test_the_suggested_view_opens_at_its_best_paper(qtbot, planted_window):
     "8,233rd of 8,252 by predicted interest", the best papers out of sight. Opened, or given a new query,
     the view starts at its first paper; a re-rank while the reader triages there keeps their paper."""
     w, relevant, rest = planted_window
-    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
-        mark(qtbot, w, relevant[:3], "read")
-        mark(qtbot, w, rest[:3], "skipped")
-    qtbot.waitUntil(lambda: w.suggester.idle)
+    marked_three_each(qtbot, w, relevant, rest)
     chosen = w.suggester.ranking.ids[-1]  # the least likely paper, chosen among all papers
     assert w.table.select_ids([chosen])
     qtbot.waitUntil(lambda: w.detail.paper_id == chosen)
@@ -364,10 +363,7 @@ def test_a_column_sorted_in_the_suggested_view_links_back_to_predicted_interest(
     """A column sorted in the Suggested view said "back to Order added", and the link brought the view's own
     order, predicted interest."""
     w, relevant, rest = planted_window
-    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
-        mark(qtbot, w, relevant[:3], "read")
-        mark(qtbot, w, rest[:3], "skipped")
-    qtbot.waitUntil(lambda: w.suggester.idle)
+    marked_three_each(qtbot, w, relevant, rest)
     click_sidebar(qtbot, w, SUGGESTED_KEY)
     qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 54)
     by_interest = list(w.table.model.ids)
