@@ -444,7 +444,7 @@ class Index:
                 searcher = self.ix.searcher(weighting=scoring.BM25F())
                 vocabulary = Vocabulary(searcher)
                 pids, self._segment_pids = _read_pids(searcher, self._segment_pids)
-                return searcher, pids, Ranker(searcher, self._pause, vocabulary.infos), vocabulary
+                return searcher, pids, Ranker(searcher, self._pause, vocabulary), vocabulary
             except FileNotFoundError:
                 if attempt == OPEN_RETRIES - 1:
                     raise
@@ -457,7 +457,7 @@ class Index:
             self._forget_results()
             if terms and self._searcher is not None:
                 self._vocabulary = Vocabulary(self._searcher)  # (what was read of each segment stays)
-                self._ranker = Ranker(self._searcher, self._pause, self._vocabulary.infos)
+                self._ranker = Ranker(self._searcher, self._pause, self._vocabulary)
                 patches.forget_fuzzy_automata()
 
     def _forget_results(self) -> None:

@@ -56,7 +56,7 @@ from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
-from readinglist.index.analysis import stem, stem_prefix
+from readinglist.index.analysis import stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
 from readinglist.index.query import (
     RELATED_WEIGHT,
@@ -83,7 +83,7 @@ from readinglist.index.scores import (
     with_added,
     without,
 )
-from readinglist.index.vocabulary import lexicon
+from readinglist.index.vocabulary import Vocabulary, lexicon
 
 TermInfos = dict[tuple[int, str, bytes], Any]
 TOGETHER_BLOCK = 256  # papers whose positions are read at a time, looking for a hyphenated word's words side by side
@@ -152,11 +152,14 @@ class Ranker:
     """Evaluates parsed queries against one Whoosh searcher. Not thread-safe: the index serialises
     searches, and builds a new Ranker with each new searcher."""
 
-    def __init__(self, searcher: Searcher, pause: Callable[[], None] | None = None, infos: TermInfos | None = None):
+    def __init__(
+        self, searcher: Searcher, pause: Callable[[], None] | None = None, vocabulary: Vocabulary | None = None
+    ):
         self.searcher = searcher
+        self.vocabulary = Vocabulary(searcher) if vocabulary is None else vocabulary  # the searcher's words
         # (segment number, field, term) → its TermInfo, or None where the segment lacks it: one lookup in a
         # segment's term file per term (shared with the searcher's Vocabulary, whose prefix walks fill it)
-        self.infos: TermInfos = {} if infos is None else infos
+        self.infos: TermInfos = self.vocabulary.infos
         self.pause = pause or _never  # between posting blocks: may wait while the window paints
         self.fast = fast_paths()  # off for another Whoosh release: every query goes to Whoosh's matchers
         self.schema = searcher.schema
@@ -1053,9 +1056,13 @@ class Ranker:
         for w in kept:
             self._df[(fieldname, w)] = found[w]
         if isinstance(q, TypedPrefix):
-            for w in _same_stems(kept, found):  # "supervise" beside "supervised": the word typed towards
-                kept.add(w)
-                self._df[(fieldname, w)] = found[w]
+            # a form too rare to be among the most frequent ("self-sup": "supervise" beside "supervised") is
+            # still a form of the word being typed towards
+            for w in list(kept):
+                for form in self.vocabulary.forms(fieldname, w.decode("utf-8"))[0]:
+                    if form in found and form not in kept:
+                        kept.add(form)
+                        self._df[(fieldname, form)] = found[form]
             return kept
         shown = _shown(q)
         before = self._capped.get(shown, (0, 0))
@@ -1417,24 +1424,3 @@ FIT_TIERS = 2  # with `fit`, the tiers looked at past the first found: papers th
 
 def _never() -> None:
     return None
-
-
-SAME_STEM_SCAN = 200  # words looked at past a kept word's stem (a short stem, "us", begins thousands)
-
-
-def _same_stems(kept: set[bytes], found: dict[bytes, int]) -> set[bytes]:
-    """The words of `found` not in `kept` that share a stem with one of them: a form too rare to be among a
-    typed prefix's most frequent words ("self-sup" → "supervised", not "supervise") is still a form of the
-    word being typed towards."""
-    ordered = sorted(found)
-    out: set[bytes] = set()
-    for w in kept:
-        stemmed = stem(w.decode("utf-8"))
-        start = stem_prefix(stemmed).encode("utf-8")
-        i = bisect_left(ordered, start)
-        for other in ordered[i : i + SAME_STEM_SCAN]:
-            if not other.startswith(start):
-                break
-            if other not in kept and stem(other.decode("utf-8")) == stemmed:
-                out.add(other)
-    return out
