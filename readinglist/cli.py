@@ -533,7 +533,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             except OSError as exc:
                 raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
             where = f"{args.output}{os.sep} (one note per paper)" if fmt == "obsidian" else args.output
-            print(f"Exported {len(papers)} paper{'' if len(papers) == 1 else 's'} to {where}", file=sys.stderr)
+            print(f"Exported {len(papers)} paper{'s' if len(papers) != 1 else ''} to {where}", file=sys.stderr)
         else:
             sys.stdout.write(render(papers, options))
         return 0

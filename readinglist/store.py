@@ -707,9 +707,7 @@ class Store:
             try:
                 yield db
             except BaseException as exc:
-                self.own_revs.difference_update(self._local.taken)  # another process may take them next
-                with suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
+                self._roll_back(db)
                 if isinstance(exc, sqlite3.OperationalError):
                     raise self.failure(exc) from None
                 raise
@@ -717,13 +715,16 @@ class Store:
                 try:
                     db.execute("COMMIT")
                 except sqlite3.OperationalError as exc:
-                    self.own_revs.difference_update(self._local.taken)
-                    with suppress(sqlite3.Error):
-                        db.execute("ROLLBACK")
+                    self._roll_back(db)
                     raise self.failure(exc) from None
             finally:
                 self._local.depth = 0
-                self._local.taken = []
+
+    def _roll_back(self, db: sqlite3.Connection) -> None:
+        """The transaction undone; the revisions it took are not this process's: another may take them next."""
+        self.own_revs.difference_update(self._local.taken)
+        with suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
 
     def failure(self, exc: sqlite3.Error) -> StoreError:
         """SQLite's error in words, naming the database file."""

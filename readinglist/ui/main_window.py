@@ -890,21 +890,23 @@ class MainWindow(QMainWindow):
         self.table.remove(ids)
         if self.detail.visiting and self.detail.current_id in ids:
             self.detail.follow(self.table.current_id)
-        self.update_counts()
-        self.editors.update_completions()
+        self._papers_came_or_went()
         self._update_empty()
-        self._reload_map()  # their dots go
-        self.suggester.schedule(force=True)  # they leave the suggestions
 
     def _restored(self, ids: Sequence[int]) -> None:
         """A removal undone: the results are searched again, and the papers brought back selected."""
-        self.update_counts()
-        self.editors.update_completions()
-        self._reload_map()  # their dots come back
-        self.suggester.schedule(force=True)  # and they may be suggested again
+        self._papers_came_or_went()
         if ids:
             self._wanted, self._reveal = ids[0], list(ids)
         self.search_bar.run()
+
+    def _papers_came_or_went(self) -> None:
+        """Papers were removed or brought back (here, or elsewhere: an import, the command line): the counts,
+        the tag completions, the map's dots and the suggestions follow."""
+        self.update_counts()
+        self.editors.update_completions()
+        self._reload_map()
+        self.suggester.schedule(force=True)
 
     def _push_tags(self, after: dict[int, list[str]], text: str) -> None:
         self._push(SetTagsCommand(self.library, after, text, self._changed))
@@ -1260,13 +1262,10 @@ class MainWindow(QMainWindow):
     def _after_import(self) -> None:
         runtime.freeze_long_lived()  # what the import loaded (parsers, LaTeX tables) stays
         self._default_columns()
-        self.update_counts()
+        self._papers_came_or_went()
         self._list_timer.start()
-        self.suggester.schedule(force=True)
-        self.editors.update_completions()
         self.search_bar.run()
         self.topics_bar.update_if_due()
-        self._reload_map()  # papers removed elsewhere (the command line) leave it, a restore's come back
         if self.detail.current_id is not None:  # a record merged into it, or another process changed it
             self.detail.refresh([self.detail.current_id])
 

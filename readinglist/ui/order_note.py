@@ -39,9 +39,7 @@ class OrderNote(QWidget):
         self._back_to_interest = column is None and suggested == "view by relevance"
         if self._back_to_interest:
             self.label.setText("Ranked by relevance · back to")
-            self.button.setText("Predicted interest")
-            self.button.setToolTip("The Suggested view's own order: the papers you are likeliest to want first")
-            self.button.show()
+            self._link_to_interest()
         elif column is None and suggested == "view" and query:  # a query typed: its best matches on a click
             self.label.setText("By predicted interest · rank by")
             self.button.setText(own)
@@ -58,14 +56,18 @@ class OrderNote(QWidget):
         else:
             self.label.setText(f"Sorted by {column}, {'descending' if descending else 'ascending'} · back to")
             if suggested == "view":  # the Suggested view's own order is what the link brings back
-                self.button.setText("Predicted interest")
-                self.button.setToolTip("The Suggested view's own order: the papers you are likeliest to want first")
+                self._link_to_interest()
             else:
                 self.button.setText(own)
                 self.button.setToolTip(
                     "Rank order: the best matches first" if query else "Every paper in the order it was added"
                 )
-            self.button.show()
+                self.button.show()
+
+    def _link_to_interest(self) -> None:
+        self.button.setText("Predicted interest")
+        self.button.setToolTip("The Suggested view's own order: the papers you are likeliest to want first")
+        self.button.show()
 
     def _clicked(self) -> None:
         (self.interestRequested if self._back_to_interest else self.relevanceRequested).emit()
