@@ -222,7 +222,13 @@ def test_with_nothing_to_learn_suggested_says_what_to_do(qtbot, planted_window):
     assert w.suggester.ranking is None
     click_sidebar(qtbot, w, SUGGESTED_KEY)
     qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 60)
-    assert "mark a few papers read/skipped" in w.notice.text() and "My Interests" in w.notice.action_text
+    assert "mark a few papers read (r) or skipped (x)" in w.notice.text() and "My Interests" in w.notice.action_text
+    click_sidebar(qtbot, w, ALL_KEY)  # a view the notice is not about: it goes
+    assert w.notice.text() == ""
+    w.actionSortSuggested.setChecked(True)  # the Suggested sort has the same nothing to learn from
+    assert "mark a few papers read (r)" in w.notice.text() and "My Interests" in w.notice.action_text
+    w.actionSortSuggested.setChecked(False)
+    assert w.notice.text() == ""
 
 
 def test_the_interests_dialog_saves_and_loads_from_bibtex(qtbot, planted_window, tmp_path):

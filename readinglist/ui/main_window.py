@@ -99,6 +99,7 @@ if TYPE_CHECKING:
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
 HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
+NO_RANKING = "no-ranking"  # the notice that the Suggested order has nothing to learn from: withdrawn on leaving it
 
 
 class MainWindow(QMainWindow):
@@ -959,8 +960,10 @@ class MainWindow(QMainWindow):
             header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             if self.suggester.ranking is None and self.suggester.idle:
                 self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
-                                         self.edit_interests)  # fmt: skip
+                                         self.edit_interests, kind=NO_RANKING)  # fmt: skip
         else:
+            if not self.actionSortSuggested.isChecked():
+                self.notice.clear(NO_RANKING)  # about a view the reader has left
             if self._sort_before_suggested is not None:
                 section, order, query = self._sort_before_suggested
                 if query == self.search_bar.text() and header.sortIndicatorSection() < 0:
@@ -972,7 +975,10 @@ class MainWindow(QMainWindow):
         if on:
             self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             if self.suggester.ranking is None:
-                self.notice.show_message(reason_text(self.suggester.reason), 15000)
+                self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
+                                         self.edit_interests, kind=NO_RANKING)  # fmt: skip
+        elif not self.sidebar.filter.suggested:
+            self.notice.clear(NO_RANKING)
         self.detail.set_explainer(self._explain)
         self.search_bar.run()
 

@@ -164,6 +164,6 @@ class Suggester(QObject):
 def reason_text(reason: str | None) -> str:
     """What the Suggested view says while it has no ranking."""
     if reason is None or reason == NOTHING_TO_LEARN:
-        return ("Nothing to learn from yet: mark a few papers read/skipped (r, x) or set your interests "
-                "(Paper → My Interests…); the untriaged papers are in library order meanwhile.")  # fmt: skip
+        return ("Nothing to learn from yet (library order meanwhile): mark a few papers read (r) or skipped (x), "
+                "or set your interests.")  # fmt: skip
     return reason
