@@ -223,6 +223,7 @@ def test_with_nothing_to_learn_suggested_says_what_to_do(qtbot, planted_window):
     click_sidebar(qtbot, w, SUGGESTED_KEY)
     qtbot.waitUntil(lambda: w.search_bar.idle and w.table.model.rowCount() == 60)
     assert "mark a few papers read (r) or skipped (x)" in w.notice.text() and "My Interests" in w.notice.action_text
+    assert w.order_note.label.text() == "In the order added · no predicted interest yet"  # not "By predicted interest"
     click_sidebar(qtbot, w, ALL_KEY)  # a view the notice is not about: it goes
     assert w.notice.text() == ""
     w.actionSortSuggested.setChecked(True)  # the Suggested sort has the same nothing to learn from

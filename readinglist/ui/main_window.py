@@ -630,7 +630,8 @@ class MainWindow(QMainWindow):
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
         if suggested == "view" and self._shown_by_relevance:
             suggested = "view by relevance"
-        self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested)
+        self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested,
+                                   unranked=self.suggester.ranking is None)  # fmt: skip
         self.actionSortRelevance.setChecked(column is None and suggested in ("", "view by relevance"))
 
     def sort_by_relevance(self) -> None:

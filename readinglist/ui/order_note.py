@@ -30,14 +30,21 @@ class OrderNote(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(self.button)
 
-    def show_order(self, column: str | None, descending: bool, query: bool, suggested: str = "") -> None:
+    def show_order(
+        self, column: str | None, descending: bool, query: bool, suggested: str = "", unranked: bool = False
+    ) -> None:
         """`column` is the label of the column sorted by (None: the results' own order); `query` whether
         the results are a query's (rank order) or every paper (the order they were added); `suggested`:
         "view" for the Suggested view, "sort" for the Suggested sort of any view (by predicted interest),
-        "view by relevance" for a query's untriaged papers in rank order, asked for in the Suggested view."""
+        "view by relevance" for a query's untriaged papers in rank order, asked for in the Suggested view;
+        `unranked`: there is no predicted interest yet (nothing to learn from), so the papers keep their own order."""
         own = "Relevance" if query else "Order added"
         self._back_to_interest = column is None and suggested == "view by relevance"
-        if self._back_to_interest:
+        if column is None and suggested and unranked:
+            own_order = "Ranked by relevance" if query else "In the order added"
+            self.label.setText(f"{own_order} · no predicted interest yet")
+            self.button.hide()
+        elif self._back_to_interest:
             self.label.setText("Ranked by relevance · back to")
             self._link_to_interest()
         elif column is None and suggested == "view" and query:  # a query typed: its best matches on a click
