@@ -16,7 +16,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from readinglist.markup import MAX_DECODED, Run, iter_runs
+from readinglist.markup import MAX_DECODED, Run, iter_runs, math_spans
 from readinglist.math_commands import MATH_COMMANDS
 
 _TEXT_SPECIALS = {
@@ -216,15 +216,32 @@ def plain_to_bibtex(text: str, ascii_only: bool = True) -> str:
 
 
 def note_to_bibtex(text: str, ascii_only: bool = True) -> str:
-    """A note as a BibTeX value that reads back as it was (plain_from_bibtex): every character escaped as
-    text, a line's indent kept, and a blank line written as an empty group `{}` (a blank line inside a field
-    would end a paragraph mid-macro)."""
+    """A note as a BibTeX value that reads back as it was (plain_from_bibtex): its formulas as `$…$`, as the
+    abstract's are, where they compile as written (a LaTeX user's note cites them; they read back verbatim);
+    every other character escaped as text; a line's indent kept; a blank line written as an empty group `{}`
+    (a blank line inside a field would end a paragraph mid-macro)."""
     lines = []
     for line in text.strip("\n").splitlines():
         body = " ".join(line.split())
         indent = line[: len(line) - len(line.lstrip())].replace("\t", "    ")
-        lines.append(indent + escape_text(body, ascii_only) if body else "{}")
+        lines.append(indent + _note_line(body, ascii_only) if body else "{}")
     return "\n".join(lines)
+
+
+def _note_line(line: str, ascii_only: bool) -> str:
+    if "$" not in line:
+        return escape_text(line, ascii_only)
+    hidden = line.replace("\\$", "\ue010")  # Markdown's escaped dollar is text, as the note's preview reads it
+    out, pos = [], 0
+    for start, end, body in math_spans(hidden):
+        kept = hidden[start:end]
+        if kept != f"${body}$" or "$" in body or math_latex(body) != body or plain_from_bibtex(kept) != kept:
+            continue  # \(…\), $$…$$ (read back on lines of its own) and a formula LaTeX or the reading back
+            # would change stay text, as typed
+        out += [escape_text(hidden[pos:start].replace("\ue010", "\\$"), ascii_only), kept]
+        pos = end
+    out.append(escape_text(hidden[pos:].replace("\ue010", "\\$"), ascii_only))
+    return "".join(out)
 
 
 _SPECIALS_BACK = {v: k for k, v in _TEXT_SPECIALS.items()}

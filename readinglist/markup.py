@@ -281,7 +281,7 @@ def parse(raw: str) -> list[Run]:
     return list(iter_runs(raw))
 
 
-def _math_spans(para: str) -> Iterator[tuple[int, int, str]]:
+def math_spans(para: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, body) of each formula: $$…$$, $…$, \\(…\\), \\[…\\]. An opener whose closer is missing
     from the rest of the text tells that no later opener of its kind closes either, so the text is read
     once (a pattern's `\\((.+?)\\)` rescanned the rest from every `\\(`)."""
@@ -335,7 +335,7 @@ def iter_runs(raw: str) -> Iterator[Run]:
             para = " ".join(piece for line in para.split("\n") if (piece := line.strip()))
         flags = _Flags(para)
         pos = 0
-        for start, end, body in _math_spans(para) if flags.math else ():
+        for start, end, body in math_spans(para) if flags.math else ():
             yield from _text_runs(para[pos:start], state, flags)
             yield Run("math", _unmark(body).replace("\ue010", "\\$").strip(), state.current)
             pos = end
@@ -463,6 +463,8 @@ def math_plain(src: str) -> str:
     """Math as plain text with real sub- and superscripts where Unicode has them all (ℓ₁, x², O(n²)), as
     math_html shows it; otherwise as decode_math gives it (α_i)."""
     shown = math_html(src)
+    if "<" in shown:
+        shown = _UPRIGHT_TAG_RE.sub("", shown)  # upright or bold is the HTML's; plain text has no style
     return decode_math(src) if "<" in shown else html.unescape(shown)
 
 
@@ -579,6 +581,10 @@ def math_html(src: str, depth: int = 0) -> str:
     def flush() -> None:
         if buf:
             raw = "".join(buf)
+            if raw.isspace():  # between two groups: one space, not a lead and a trail
+                out.append(" ")
+                buf.clear()
+                return
             text = decode_math(raw) if ("\\" in raw or "{" in raw or "}" in raw) else raw
             text = _MATH_OP_RE.sub(r" \1 ", text)
             lead = " " if raw[:1].isspace() else ""
@@ -609,6 +615,14 @@ def math_html(src: str, depth: int = 0) -> str:
         elif ch == "\\":
             m = _COMMAND_RE.match(src, i)
             word = m.group(0) if m else "\\"
+            if word in _UPRIGHT and src.startswith("{", i + len(word)):  # \mathrm{KL}: not in the formula's italics
+                flush()
+                arg, i = _group(src, i + len(word))
+                inner = math_html(arg, depth + 1)
+                bold = " font-weight:bold;" if word in _BOLD else ""
+                out.append(f'<span style="font-style:normal;{bold}">{inner}</span>')
+                after_command = False
+                continue
             buf.append(word)
             i += len(word)
             after_command = word[1:2].isalpha()
@@ -621,6 +635,9 @@ def math_html(src: str, depth: int = 0) -> str:
     return "".join(out)
 
 
+_UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
+_BOLD = frozenset({"\\mathbf", "\\textbf"})
+_UPRIGHT_TAG_RE = re.compile(r'<span style="font-style:normal;[a-z: -]*;?">|</span>')
 _MATH_OP_RE = re.compile(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*")
 _WORD_SPLIT_RE = re.compile(r"(\w[\w'\-]*\w|\w)")
 _MARK = '<span style="background-color:#ffd54f;color:#000">{}</span>'
@@ -731,7 +748,7 @@ def note_markdown(text: str) -> str:
     for i in range(0, len(parts), 2):  # the even parts are outside code
         part = parts[i].replace("\\$", "\ue010")
         out, pos = [], 0
-        for start, end, body in _math_spans(part):
+        for start, end, body in math_spans(part):
             out += [
                 part[pos:start],
                 f'<span style="font-family:serif; font-style:italic">{math_html(body.strip())}</span>',

@@ -82,6 +82,19 @@ def test_annotations_go_to_jabref_fields():
     assert [jabref_priority(n) for n in (1, 2, 3, None)] == ["prio1", "prio2", "prio3", None]
 
 
+def test_a_notes_formulas_are_kept_as_latex_and_read_back_as_typed():
+    note = "KL is $\\mathrm{KL}(q\\|p)$, see $$\\sum_i x_i$$ — costs $5 & 50%\nnot $\\input{x}$, \\$ or $a\\%b$"
+    value = fields(render([paper(note=note)], _bib()))["annote"]
+    assert "$\\mathrm{KL}(q\\|p)$" in value  # as a LaTeX user wrote it
+    assert "\\$5 \\& 50\\%" in value  # a lone dollar is text
+    assert "\\input{" not in value and "$a\\%b$" not in value  # unsafe, or changed on reading back: text
+    assert "\\$\\$\\textbackslash{}sum" in value  # display math would read back on lines of its own
+    assert latex.plain_from_bibtex(value) == note
+    for odd in ("a $$x$ b", "$x$$", "$ $", "$\\$"):  # a dollar inside never opens math in the file
+        value = latex.note_to_bibtex(odd)
+        assert latex.plain_from_bibtex(value) == odd and "$$x$" not in value
+
+
 def test_names_bibtex_would_misread_are_braced():
     out = fields(render([paper(authors=["Dan Alistarh, Demjan Grubic, Jerry Li", "Ann Smith"])], _bib()))
     assert out["author"] == "{Dan Alistarh, Demjan Grubic, Jerry Li} and Ann Smith"

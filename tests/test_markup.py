@@ -164,3 +164,10 @@ def test_highlighting_marks_a_matchers_spans_whole():
 
     shown = to_html("An early exit, a late exit.", Match())
     assert shown.count("<span") == 2 and ">early exit</span>" in shown and ">late</span>" in shown
+
+
+def test_upright_commands_leave_the_formulas_italics_and_plain_text_has_no_tags():
+    html = markup.math_html(r"\mathrm{KL}(q\|p) + \operatorname{tr} \mathbf{W}")
+    assert '<span style="font-style:normal;">KL</span>(q‖p)' in html and 'font-weight:bold;">W</span>' in html
+    assert markup.math_plain(r"\mathrm{KL}(q\|p)") == "KL(q‖p)"
+    assert markup.math_plain(r"a^2 \mathrm{d}x") == "a² dx"

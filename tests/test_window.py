@@ -11,7 +11,7 @@ import time
 
 import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDropEvent, QHelpEvent, QPalette
+from PySide6.QtGui import QDropEvent, QHelpEvent, QPalette, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox, QToolTip
 
 from readinglist.app import create_main_window
@@ -503,6 +503,19 @@ def previewed(qtbot, window, note: str):
 def test_the_note_preview_renders_math_like_the_abstract(qtbot, window):
     text = previewed(qtbot, window, "margin $\\alpha$ and **bold**").toPlainText()
     assert "α" in text and "$" not in text and "**" not in text
+
+
+def test_the_note_preview_sets_upright_what_the_formula_asks_upright(qtbot, window):
+    """$\\mathrm{KL}$ is upright, as LaTeX sets it; the formula's variables stay italic."""
+    doc = previewed(qtbot, window, "divergence $\\mathrm{KL}(q\\|p)$ with $\\mathbf{W}x$").document()
+    assert "KL(q‖p)" in doc.toPlainText()
+
+    def shown(word: str) -> QTextCharFormat:
+        return doc.find(word, 0, QTextDocument.FindFlag.FindCaseSensitively).charFormat()
+
+    italic = {word: shown(word).fontItalic() for word in ("KL", "q", "W", "x")}
+    assert italic == {"KL": False, "q": True, "W": False, "x": True}
+    assert shown("W").fontWeight() > shown("x").fontWeight()  # \\mathbf is bold
 
 
 def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window):
