@@ -431,6 +431,31 @@ def test_an_export_reports_in_the_status_bar_with_open_folder_and_progress_when_
     assert opened == [str(tmp_path)]
 
 
+def test_the_export_dialog_says_how_many_papers_each_choice_holds(qtbot, window, monkeypatch):
+    from readinglist.ui import exporting
+
+    offered: list[list[str]] = []
+
+    def look(dialog) -> int:
+        offered.append([dialog.scopeBox.itemText(i) for i in range(dialog.scopeBox.count())])
+        return 0  # cancelled
+
+    monkeypatch.setattr(exporting.ExportDialog, "exec", look)
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText("learning")
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    shown = window.table.model.rowCount()
+    assert 2 < shown < 19
+    window.table.select_ids(window.table.model.ids[:2])
+    window.export_dialog()
+    window.table.select_ids(window.table.model.ids[:1])
+    window.export_dialog()
+    assert offered == [
+        [f"Current results ({shown} papers)", "Selected papers (2 papers)", "All papers (19 papers)"],
+        [f"Current results ({shown} papers)", "Selected papers (1 paper)", "All papers (19 papers)"],
+    ]
+
+
 @pytest.mark.parametrize("mask", [0o022, 0o002])
 def test_export_files_are_created_with_the_users_umask(qtbot, window, tmp_path, mask):
     old = os.umask(mask)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
@@ -17,13 +17,19 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.papers import EXPORT_FORMATS, ExportOptions
+from readinglist.ui.undo import papers
 
 GROUPS = [("Reading state", "state"), ("Tag", "tag"), ("None", "none")]
 SCOPES = [("Current results", "results"), ("Selected papers", "selection"), ("All papers", "all")]
 
 
 class ExportDialog(QDialog):
-    def __init__(self, parent: QWidget | None, has_selection: bool, settings: QSettings):
+    """`counts`: how many papers each scope holds ("results", "selection", "all"), said beside its name so
+    the reader sees what the file will hold; a selection of none is not offered."""
+
+    def __init__(
+        self, parent: QWidget | None, has_selection: bool, settings: QSettings, counts: Mapping[str, int] | None = None
+    ):
         super().__init__(parent)
         self.setObjectName("exportDialog")
         self.setWindowTitle("Export Reading List")
@@ -33,7 +39,8 @@ class ExportDialog(QDialog):
         self.scopeBox.setObjectName("exportScope")
         for label, key in SCOPES:
             if key != "selection" or has_selection:
-                self.scopeBox.addItem(label, key)
+                n = counts.get(key) if counts else None
+                self.scopeBox.addItem(label if n is None else f"{label} ({papers(n)})", key)
         self.formatBox = QComboBox(self)
         self.formatBox.setObjectName("exportFormat")
         for f in EXPORT_FORMATS.values():

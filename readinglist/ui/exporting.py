@@ -19,9 +19,10 @@ from readinglist.ui.undo import papers
 from readinglist.ui.workers import Runner
 
 
-def ask_export(parent: QWidget, settings: QSettings, has_selection: bool) -> tuple[Path, ExportOptions, str] | None:
-    """The export dialog, then the file to write: (path, options, scope), or None if the user cancelled."""
-    dialog = ExportDialog(parent, has_selection=has_selection, settings=settings)
+def ask_export(parent: QWidget, settings: QSettings, counts: dict[str, int]) -> tuple[Path, ExportOptions, str] | None:
+    """The export dialog (`counts`: the papers of each scope), then the file to write: (path, options, scope),
+    or None if the user cancelled."""
+    dialog = ExportDialog(parent, has_selection=counts.get("selection", 0) > 0, settings=settings, counts=counts)
     if not dialog.exec():
         return None
     options, scope = dialog.options(), dialog.scope()

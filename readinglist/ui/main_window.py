@@ -1294,7 +1294,12 @@ class MainWindow(QMainWindow):
     def export_dialog(self) -> None:
         from readinglist.ui.exporting import ask_export
 
-        chosen = ask_export(self, self.settings, has_selection=bool(self.table.selected_ids()))
+        counts = {
+            "results": self.table.model.rowCount(),
+            "selection": len(self.table.selected_ids()),
+            "all": (self._counts or self.library.counts())["all"],
+        }
+        chosen = ask_export(self, self.settings, counts)
         if chosen is not None:
             self.export_to(*chosen)
 
