@@ -660,6 +660,11 @@ def _highlight(text: str, match: Callable[[str], bool] | None) -> str:
     return "".join(parts)
 
 
+def highlight_text(text: str, match: Callable[[str], bool] | None) -> str:
+    """Plain text, not markup (a paper's authors), as HTML with a search's words highlighted."""
+    return _highlight(text, match)
+
+
 def _highlight_words(text: str, match: Callable[[str], bool]) -> str:
     parts = []
     for piece in _WORD_SPLIT_RE.split(text):

@@ -247,6 +247,27 @@ def test_detail_renders_markup_highlights_and_links(qtbot, window):
     assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detail.toHtml()
 
 
+def test_the_authors_a_search_matched_are_highlighted(qtbot, tmp_path):
+    from PySide6.QtGui import QPalette
+
+    from readinglist.ui.detail import paper_html
+
+    rows = [{"title": "Notes on the engine", "abstract": "Its programs.", "authors": ["Ada Lovelace", "C. Babbage"]}]
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        (tmp_path / "p.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        lib.import_files([tmp_path / "p.jsonl"])
+        [paper] = lib.papers(lib.search("").ids)
+        mark = '<span style="background-color:#ffd54f;color:#000">'
+        for query in ("author:lovelace", "lovelace engine"):
+            shown = paper_html(paper, QPalette(), lib.highlighter(lib.search(query).terms))
+            assert f"<i>Ada {mark}Lovelace</span>, C. Babbage</i>" in shown
+        shown = paper_html(paper, QPalette(), lib.highlighter(lib.search("author:babbage").terms))
+        assert f"<i>Ada Lovelace, C. {mark}Babbage</span></i>" in shown
+    finally:
+        lib.close()
+
+
 def test_clearing_the_search_clears_the_highlights_of_the_paper_shown(qtbot, window):
     """The paper the reader chose stays current when the search is cleared; its query's words stayed
     highlighted (found by the new user's trial)."""

@@ -50,7 +50,7 @@ def paper_html(
     seconds): `whole` renders all of it."""
     import html  # (markup, html: with the first paper shown, after the first paint)
 
-    from readinglist.markup import inline_html, to_html, truncated_html
+    from readinglist.markup import highlight_text, inline_html, to_html, truncated_html
 
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()
@@ -72,7 +72,7 @@ def paper_html(
         parts.append(why_html(*why))
     if p.authors:
         shown = ", ".join(p.authors[:12]) + (f" and {len(p.authors) - 12} more" if len(p.authors) > 12 else "")
-        parts.append(f"<p><i>{html.escape(shown)}</i></p>")
+        parts.append(f"<p><i>{highlight_text(shown, match)}</i></p>")  # "author:smith" shows whose name matched
     if topic is not None:
         parts.append(f'<p class="muted">Topic: <a href="topic:{topic[0]}">{html.escape(topic[1])}</a></p>')
     if p.tags:
