@@ -669,7 +669,12 @@ def _highlight_words(text: str, match: Callable[[str], bool]) -> str:
     parts = []
     for piece in _WORD_SPLIT_RE.split(text):
         if piece and (piece[0].isalnum() or piece[0] == "_") and match(piece):
-            parts.append(_MARK.format(_escape_shown(piece)))
+            halves = piece.split("-")
+            if len(halves) > 1 and not all(match(h) for h in halves if h):  # "self" found: "self-model" in part
+                parts.append("-".join(_MARK.format(_escape_shown(h)) if h and match(h) else _escape_shown(h)
+                                      for h in halves))  # fmt: skip
+            else:
+                parts.append(_MARK.format(_escape_shown(piece)))
         else:
             parts.append(_escape_shown(piece))
     return "".join(parts)

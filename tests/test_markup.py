@@ -171,3 +171,15 @@ def test_upright_commands_leave_the_formulas_italics_and_plain_text_has_no_tags(
     assert '<span style="font-style:normal;">KL</span>(q‖p)' in html and 'font-weight:bold;">W</span>' in html
     assert markup.math_plain(r"\mathrm{KL}(q\|p)") == "KL(q‖p)"
     assert markup.math_plain(r"a^2 \mathrm{d}x") == "a² dx"
+
+
+def test_a_hyphenated_word_highlights_the_half_that_matched_and_whole_when_both_did():
+    """A pasted "Self-Aware Agents" highlighted all of "self-model" (found by the UX check)."""
+    words = {"self", "aware"}
+
+    def match(word: str) -> bool:  # as the search's highlighter: a word matches when one of its parts does
+        return any(part.lower() in words for part in word.split("-"))
+
+    mark = '<span style="background-color:#ffd54f;color:#000">'
+    html = markup.to_html("A self-model is self-aware.", match)
+    assert f"{mark}self</span>-model" in html and f"{mark}self-aware</span>" in html
