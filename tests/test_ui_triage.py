@@ -112,6 +112,19 @@ def test_the_editors_have_a_button_for_every_state_and_priority(window):  # noqa
     assert {"Unread", "Queued", "Skimmed", "Read", "Skipped", "P1", "P2", "P3", "P–"} <= texts
 
 
+def test_the_caption_quotes_a_query_once_and_cuts_a_long_one(qtbot, window):  # noqa: F811
+    w = window
+    caption = w.findChild(QLabel, "viewCaption")
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.search_bar.field.setText('"early exit"')
+    assert caption.text() == 'All papers · "early exit"'  # not “"early exit"”
+    pasted = "Early exit neural networks, which adapt computation to input complexity, have proven effective"
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.search_bar.field.setText(pasted)
+    assert caption.text().startswith("All papers · “Early exit neural") and caption.text().endswith("…”")
+    assert len(caption.text()) < len(pasted) and pasted in caption.toolTip()
+
+
 def test_the_sidebar_combines_a_state_with_a_tag_and_says_so(qtbot, window):  # noqa: F811
     w, lib = window, window.library
     ids = lib.search("").ids

@@ -19,7 +19,7 @@ from readinglist.library import Library
 from readinglist.papers import describe_error
 from readinglist.ui.exporting import open_folder
 from readinglist.ui.notice import Notice
-from readinglist.ui.undo import papers
+from readinglist.ui.wording import papers
 from readinglist.ui.workers import Runner
 
 FILTER = "readinglist backup (*.json.gz *.json);;All files (*)"

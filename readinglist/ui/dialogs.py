@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.papers import EXPORT_FORMATS, ExportOptions
-from readinglist.ui.undo import papers
+from readinglist.ui.wording import papers
 
 GROUPS = [("Reading state", "state"), ("Tag", "tag"), ("None", "none")]
 SCOPES = [("Current results", "results"), ("Selected papers", "selection"), ("All papers", "all")]

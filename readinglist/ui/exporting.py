@@ -15,7 +15,7 @@ from readinglist.library import Library
 from readinglist.papers import EXPORT_FORMATS, ExportOptions
 from readinglist.ui.dialogs import ExportDialog
 from readinglist.ui.notice import Notice
-from readinglist.ui.undo import papers
+from readinglist.ui.wording import papers
 from readinglist.ui.workers import Runner
 
 

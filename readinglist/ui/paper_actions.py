@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from readinglist.citation import bibtex_citations, text_citations
 from readinglist.papers import Paper
-from readinglist.ui.undo import papers
+from readinglist.ui.wording import papers
 
 COPIES = {"citation": "citation", "bibtex": "BibTeX", "id": "id"}
 

@@ -40,6 +40,7 @@ from readinglist.library import Library
 from readinglist.papers import SearchResult
 from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS, LABELS, TITLE, IdRole, PaperTableModel
+from readinglist.ui.wording import quoted
 
 HIDDEN_AT_FIRST = ("tags", "added")  # the title gets the room; the header's menu shows them
 # the share of the table's width the title keeps when the table narrows (a small window): the other columns give
@@ -62,12 +63,12 @@ def empty_text(library_empty: bool, query: str, view: str | None, unreadable: bo
 
     if library_empty:
         return "Your library is empty.<br><a href='import'>Import papers…</a> or drop files here."
-    shown = html.escape(query)
+    shown = html.escape(quoted(query))
     if query and unreadable:
-        return f"“{shown}” cannot be searched (see under the search field) — <a href='clear'>clear the search</a>"
+        return f"{shown} cannot be searched (see under the search field) — <a href='clear'>clear the search</a>"
     if query:
         where = f" among the {html.escape(view)}" if view else ""
-        return f"No papers match “{shown}”{where} — <a href='clear'>clear the search</a>"
+        return f"No papers match {shown}{where} — <a href='clear'>clear the search</a>"
     if view:
         return f"No {html.escape(view)}. <a href='all'>Show all papers</a>"
     return "No papers."

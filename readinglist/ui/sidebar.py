@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.library import Library
 from readinglist.papers import DEFAULT_STATE, STATE_HINTS, STATE_KEYS, STATE_LABELS, STATES, SmartList, StoreError
+from readinglist.ui.wording import CAPTION_QUERY_CHARS, quoted
 
 Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
 ALL_KEY: Key = ("all", None)
@@ -556,12 +557,12 @@ class ViewSummary(QWidget):
         """The view in words: the sidebar's filter, the topic picked under it (if any) and the query."""
         text = view.caption() + (f" · topic {topic}" if topic else "")
         if query.strip():
-            text += f" · “{query.strip()}”"
+            text += f" · {quoted(query, CAPTION_QUERY_CHARS)}"  # a pasted abstract would push the tags down
         self.caption.setText(text)
         self.caption.setToolTip(
             f"Showing {view.phrase()}"
-            + (f" in the topic “{topic}”" if topic else "")
-            + (f" matching “{query.strip()}”" if query.strip() else "")
+            + (f" in the topic {quoted(topic)}" if topic else "")
+            + (f" matching {quoted(query)}" if query.strip() else "")
         )
         self.clearButton.setVisible(view.narrowed)
 

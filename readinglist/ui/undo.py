@@ -13,15 +13,12 @@ from PySide6.QtGui import QUndoCommand
 
 from readinglist.library import Library
 from readinglist.papers import Merge, SmartList
+from readinglist.ui.wording import papers
 
 Changed = Callable[[Sequence[int]], None]
 
 _PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merged", "Delete": "Deleted",
          "Edit": "Edited", "Remove": "Removed", "Give": "Gave"}  # fmt: skip
-
-
-def papers(n: int) -> str:
-    return f"{n:,} paper{'s' if n != 1 else ''}"
 
 
 class PaperCommand(QUndoCommand):
