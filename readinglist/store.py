@@ -277,13 +277,8 @@ def _m0015_author_names(db: sqlite3.Connection) -> None:
         if new != names:
             changed.append((json.dumps(new, ensure_ascii=False), pid))
     if changed:
-        row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
-        rev = int(row[0]) + 1 if row else 1
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
-        db.executemany(f"UPDATE papers SET authors = ?, rev = {rev} WHERE id = ?", changed)
-        db.executemany(
-            "INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(pid, rev) for _, pid in changed]
-        )
+        db.executemany("UPDATE papers SET authors = ? WHERE id = ?", changed)
+        _new_revision_for(db, [pid for _, pid in changed])
         _set_columns(db, [pid for _, pid in changed])  # the Authors column and its sort key
 
 
@@ -333,6 +328,26 @@ def _m0018_source_index(db: sqlite3.Connection) -> None:
 _m0018_source_index.compacts = True  # type: ignore[attr-defined]
 
 
+def _new_revision_for(db: sqlite3.Connection, ids: Sequence[int]) -> int:
+    """A migration changed these papers: a new revision is theirs, and the index journal has them (it exists
+    from 0006 on), so the index takes what changed."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
+    rev = int(row[0]) + 1 if row else 1
+    db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+    for chunk in _chunks(list(ids), 900):
+        db.execute(f"UPDATE papers SET rev = {rev} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+    db.executemany("INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(pid, rev) for pid in ids])
+    return rev
+
+
+def _m0019_note_words(db: sqlite3.Connection) -> None:
+    """A note's words between Markdown's stars are indexed (analysis.note_text): the papers whose note has a
+    star are indexed again, from the journal."""
+    ids = [r[0] for r in db.execute("SELECT id FROM papers WHERE instr(note, '*') > 0")]
+    if ids:
+        _new_revision_for(db, ids)
+
+
 def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
     plain title of each paper imported with math in its title is derived again. Only those rows change;
@@ -344,13 +359,8 @@ def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     ).fetchall()
     changed = [(new, pid) for pid, raw, old in rows if (new := title_plain(raw)) and new != old]
     if changed:
-        row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
-        rev = int(row[0]) + 1 if row else 1
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
-        db.executemany(f"UPDATE papers SET auto_title = ?, rev = {rev} WHERE id = ?", changed)
-        db.executemany(  # the index journal exists by now (0006): the index takes the new titles from it
-            "INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(pid, rev) for _, pid in changed]
-        )
+        db.executemany("UPDATE papers SET auto_title = ? WHERE id = ?", changed)
+        _new_revision_for(db, [pid for _, pid in changed])
 
 
 def _rebuilds_tables(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
@@ -541,6 +551,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0016_derived_plain_abstract", _m0016_derived_plain_abstract),
     ("0017_packed_abstracts", _m0017_packed_abstracts),
     ("0018_source_index", _m0018_source_index),
+    ("0019_note_words", _m0019_note_words),
 ]
 
 

@@ -45,6 +45,38 @@ def test_fields_phrases_prefix_fuzzy_boolean(lib):
     assert lib.search("title:BEXA").ids
 
 
+def test_a_notes_words_between_markdown_stars_are_found(lib):
+    """Whoosh's word pattern keeps a star inside a word: "*hierarchy*" was indexed as itself, and
+    `note:hierarchy` found nothing (found by a new user's trial)."""
+    pid = lib.search("BEXA").ids[0]
+    lib.set_note(pid, "Uses **memory-based** RL with a *hierarchy*.\n- compare *x*y with ***both***")
+    for query in ("note:hierarchy", "hierarchy", 'note:"memory-based"', "note:memory", "note:both"):
+        assert lib.search(query).ids == [pid], query
+
+
+def test_notes_indexed_with_their_stars_are_indexed_again(tmp_path, monkeypatch):
+    from readinglist.index import schema
+    from readinglist.store import Store
+
+    lib = Library.open(tmp_path / "data")
+    pid = lib.search("BEXA").ids[0]
+    with monkeypatch.context() as m:
+        m.setattr(schema, "note_text", lambda note: note)  # as an earlier version indexed notes
+        lib.set_note(pid, "a *hierarchy* of exits")
+        lib.sync_index()
+        assert not lib.search("note:hierarchy").ids
+    lib.close()
+    store = Store(tmp_path / "data" / "library.db")
+    store.db.execute("DELETE FROM schema_migrations WHERE name = '0019_note_words'")
+    store.db.commit()
+    store.close()
+    lib = Library.open(tmp_path / "data")
+    try:
+        assert lib.search("note:hierarchy").ids == [pid]
+    finally:
+        lib.close()
+
+
 def test_tag_note_state_fields_follow_annotations(lib):
     pid = lib.search("BEXA").ids[0]
     lib.add_tags([pid], ["Deep RL"])

@@ -137,6 +137,13 @@ class WordAnalyzer(Analyzer):
         return [(w, pos) for pos, w in enumerate(found) if w]
 
 
+def note_text(note: str) -> str:
+    """A note's Markdown as the index reads it: its emphasis stars left out (`*key*`, `**memory-based**`).
+    Whoosh's word pattern keeps a `*` inside a word (for its wildcards), so the index held "*key*" and
+    `note:key` found nothing. A space for each star keeps every word's place."""
+    return note.replace("*", " ") if "*" in note else note
+
+
 def tag_key(tag: str) -> str:
     """A tag as the index holds it and `tag:` looks it up: folded, single-spaced, with a leading # and the
     hyphens the command line shows for spaces read as spaces — `tag:#must-read` and `tag:"must read"` both

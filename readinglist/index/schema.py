@@ -17,7 +17,7 @@ from whoosh.formats import Positions
 
 from readinglist.acronyms import definitions
 from readinglist.index import patches
-from readinglist.index.analysis import TagAnalyzer, WordAnalyzer, stem
+from readinglist.index.analysis import TagAnalyzer, WordAnalyzer, note_text, stem
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
@@ -155,7 +155,7 @@ def _document(
         "abstract": abstract,
         "authors": " ; ".join(authors),
         "tags": ",".join(tags),
-        "note": note,
+        "note": note_text(note),
         "venue": venue,
         "state": state,
         "priority": str(priority) if priority else NO_PRIORITY,
