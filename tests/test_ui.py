@@ -216,6 +216,18 @@ def test_sidebar_filter_combines_with_query(qtbot, window):
     assert "keep  (1)" in tag_labels(window)[:1]
 
 
+def test_the_empty_message_shows_after_a_table_scrolled_down(qtbot, window):
+    """A table scrolled to its end, then a query with no match: the message sat above the viewport's top (a
+    scroll moves the viewport's children), and the table was blank (found by new users' trials)."""
+    view, label = window.table.view, window.findChild(QLabel, "emptyLabel")
+    window.resize(700, 400)
+    search(qtbot, window, "the")
+    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0)
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+    search(qtbot, window, "zzzzqqq")
+    assert label.isVisible() and label.geometry() == view.viewport().rect()
+
+
 def test_empty_state_says_what_to_do(qtbot, window):
     search(qtbot, window, "zzzzqqq")
     label = window.findChild(QLabel, "emptyLabel")

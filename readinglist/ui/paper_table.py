@@ -102,7 +102,7 @@ class _ViewportFilter(QObject):
                 QTimer.singleShot(0, self._paint_over)
             self._view.fill_visible()
         elif event.type() == QEvent.Type.Resize:
-            self._view.emptyLabel.resize(self._view.viewport().size())
+            self._view.emptyLabel.setGeometry(self._view.viewport().rect())
         elif event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
             return self._view.tool_tip(event)
         return False
@@ -569,7 +569,9 @@ class PaperTable(QObject):
             label.hide()
             return
         label.setText(text)
-        label.resize(self.view.viewport().size())
+        # placed, not only sized: a scroll moves the viewport's children, and the rows' going (a table scrolled
+        # down, then a query with no match) scrolled it up without moving it back, above the viewport's top
+        label.setGeometry(self.view.viewport().rect())
         label.show()
 
     def _sort_changed(self, section: int, order: Qt.SortOrder) -> None:
