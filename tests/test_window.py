@@ -516,6 +516,19 @@ def test_undo_and_redo_select_and_show_the_paper_they_changed(qtbot, window):
     assert window.library.paper(first).state == "read"
 
 
+def test_a_ctrl_click_that_lets_go_of_the_current_paper_shows_one_still_selected(qtbot, window):
+    """The state buttons act on the selection: the detail pane shows a paper they act on, never one let go."""
+    view = window.table.view
+    first, second = window.table.model.ids[:2]
+    window.table.select_ids([first, second])
+    qtbot.waitUntil(lambda: window.detail.paper_id == first)
+    row0 = view.visualRect(window.table.model.index(0, 2)).center()
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier, row0)
+    assert window.table.selected_ids() == [second]
+    qtbot.waitUntil(lambda: window.detail.paper_id == second and window.table.current_id == second)
+    assert window.target_ids() == [second]
+
+
 def previewed(qtbot, window, note: str):
     """The note typed into the first paper's note, then its Preview: the preview browser."""
     in_table(qtbot, window)

@@ -399,7 +399,7 @@ class PaperTable(QObject):
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.view.horizontalHeader().sortIndicatorChanged.connect(self._sort_changed)
         self.view.selectionModel().currentRowChanged.connect(self._current_row_changed)
-        self.view.selectionModel().selectionChanged.connect(lambda *_: self.selectionChanged.emit())
+        self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.view.verticalScrollBar().valueChanged.connect(lambda _value: self.scrolled.emit())
         self.view.emptyLabel.linkActivated.connect(self.emptyLinkActivated)
 
@@ -426,6 +426,19 @@ class PaperTable(QObject):
 
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.currentPaperChanged.emit(self.model.id_at(current.row()) if current.isValid() else None)
+
+    def _selection_changed(self, *_: object) -> None:
+        """The current paper is one the selection holds: a Ctrl+click let go of the current paper, and the
+        detail pane went on showing it while the state buttons acted on the papers still selected (a new
+        user's trial). The selected paper nearest to it is current instead."""
+        selection = self.view.selectionModel()
+        current = self.view.currentIndex()
+        if current.isValid() and selection.hasSelection() and not selection.isRowSelected(current.row(), QModelIndex()):
+            nearest = min(self.selected_rows(), key=lambda r: (abs(r - current.row()), r))
+            selection.setCurrentIndex(
+                self.model.index(nearest, current.column()), QItemSelectionModel.SelectionFlag.NoUpdate
+            )
+        self.selectionChanged.emit()
 
     def selected_rows(self) -> list[int]:
         """The rows selected, in order, read from the selection's ranges: selectedRows() makes a Python
