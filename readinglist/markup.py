@@ -235,9 +235,23 @@ def _decode_short_span(span: str) -> str:
     return out.replace("\xa0", " ")
 
 
+# the TeX family's logos, which pylatexenc drops ("The {\TeX book}" was "The book"); a space after one is
+# TeX's end of the command ("\TeX book" is "TeXbook"), "\ " or "{}" after it a space kept
+_LOGO_RE = re.compile(
+    r"\\(TeX|LaTeXe|LaTeX|BibTeX|BibLaTeX|XeTeX|XeLaTeX|LuaTeX|LuaLaTeX|AmSTeX|ConTeXt)(?![a-zA-Z])(\{\}|\\ | ?)"
+)
+_LOGOS = {"LaTeXe": "LaTeX2ε"}
+
+
+def _logo(m: re.Match[str]) -> str:
+    return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) in ("{}", "\\ ") else "")
+
+
 def decode_text(chunk: str) -> str:
     """LaTeX text (no math) to Unicode. pylatexenc is slow and reads `%` as a comment, so it only ever
     sees the LaTeX constructs themselves, one at a time; the prose between them is left alone."""
+    if "TeX" in chunk and "\\" in chunk:
+        chunk = _LOGO_RE.sub(_logo, chunk)
     if not _LATEX_TRIGGER.search(chunk):
         return _plain_subs(chunk)
     out, pos = [], 0

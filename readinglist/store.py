@@ -352,15 +352,26 @@ def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     """A title's math as abstracts show it (ℓ₁-regression, was ℓ_1-regression; markup.title_plain): the
     plain title of each paper imported with math in its title is derived again. Only those rows change;
     their revision moves on and the index journal has them, so the index takes the new titles."""
+    _titles_derived_again(db, "instr(title, '$') > 0 OR instr(title, '\\(') > 0")
+
+
+def _m0020_tex_logos(db: sqlite3.Connection) -> None:
+    """The TeX family's logos in a title ("The {\\TeX book}" was "The book"; markup.decode_text): those
+    titles are derived again, with their sort key in the table."""
+    _set_columns(db, _titles_derived_again(db, "instr(title, 'TeX') > 0"))
+
+
+def _titles_derived_again(db: sqlite3.Connection, where: str) -> list[int]:
+    """The plain title of the papers `where` selects, from their imported title as markup reads it now;
+    returns the papers whose title changed (a new revision, and the index journal, has them)."""
     from readinglist.markup import title_plain
 
-    rows = db.execute(
-        "SELECT id, title, auto_title FROM papers WHERE instr(title, '$') > 0 OR instr(title, '\\(') > 0"
-    ).fetchall()
+    rows = db.execute(f"SELECT id, title, auto_title FROM papers WHERE {where}").fetchall()
     changed = [(new, pid) for pid, raw, old in rows if (new := title_plain(raw)) and new != old]
     if changed:
         db.executemany("UPDATE papers SET auto_title = ? WHERE id = ?", changed)
         _new_revision_for(db, [pid for _, pid in changed])
+    return [pid for _, pid in changed]
 
 
 def _rebuilds_tables(fn: Callable[[sqlite3.Connection], None]) -> Callable[[sqlite3.Connection], None]:
@@ -552,6 +563,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0017_packed_abstracts", _m0017_packed_abstracts),
     ("0018_source_index", _m0018_source_index),
     ("0019_note_words", _m0019_note_words),
+    ("0020_tex_logos", _m0020_tex_logos),
 ]
 
 

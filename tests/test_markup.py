@@ -183,3 +183,11 @@ def test_a_hyphenated_word_highlights_the_half_that_matched_and_whole_when_both_
     mark = '<span style="background-color:#ffd54f;color:#000">'
     html = markup.to_html("A self-model is self-aware.", match)
     assert f"{mark}self</span>-model" in html and f"{mark}self-aware</span>" in html
+
+
+def test_tex_logos_are_words_as_tex_sets_them():
+    assert markup.title_plain(r"The {\TeX book}") == "The TeXbook"  # a space ends the command
+    assert markup.title_plain(r"{\TeX}: The Program") == "TeX: The Program"
+    assert (
+        markup.to_plain(r"The \LaTeX\ Companion, \LaTeXe{} and Bib\TeX.") == "The LaTeX Companion, LaTeX2ε and BibTeX."
+    )

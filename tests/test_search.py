@@ -264,6 +264,32 @@ def test_existing_libraries_get_their_math_titles_derived_again(tmp_path):
     store.close()
 
 
+def test_titles_with_tex_logos_are_derived_again(tmp_path):
+    """pylatexenc drops \\TeX: "The {\\TeX book}" was imported as "The book" (a new user's trial)."""
+    import sqlite3
+
+    f = tmp_path / "p.bib"
+    f.write_text("@book{knuth,title={The {\\TeX book}},author={Knuth, Donald},year={1984}}\n")
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    assert titles(lib, "texbook") == ["The TeXbook"]
+    lib.close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
+    db.execute("UPDATE papers SET auto_title = 'The book'")
+    db.execute("UPDATE paper_columns SET title_key = 'book'")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0020_tex_logos'")
+    db.commit()
+    db.close()
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        assert titles(lib, "texbook") == ["The TeXbook"]  # the index took the title again
+        assert lib.papers(lib.search("").ids)[0].title == "The TeXbook"
+        key = lib.store.db.execute("SELECT title_key FROM paper_columns").fetchone()[0]
+        assert key != "book"
+    finally:
+        lib.close()
+
+
 # ---- 7. tags as the CLI and the sidebar show them ----
 
 
