@@ -556,6 +556,21 @@ def test_the_note_preview_sets_upright_what_the_formula_asks_upright(qtbot, wind
     assert shown("W").fontWeight() > shown("x").fontWeight()  # \\mathbf is bold
 
 
+def test_with_preview_on_a_paper_without_a_note_shows_the_field_to_write_one(qtbot, window):
+    """Preview stays on from paper to paper; on one without a note it showed a blank box that ignored typing."""
+    editors = window.editors
+    previewed(qtbot, window, "first *thoughts*")
+    qtbot.waitUntil(lambda: window.library.paper(window.table.current_id).note == "first *thoughts*", timeout=5000)
+    in_table(qtbot, window, row=1)
+    assert editors.previewToggle.isChecked() and editors.notesStack.currentWidget() is editors.notesEditor
+    editors.notesEditor.setFocus()
+    type_keys(qtbot, "hello")
+    assert editors.notesEditor.toPlainText() == "hello"
+    in_table(qtbot, window, row=0)  # a paper with a note: its preview
+    assert editors.notesStack.currentWidget() is editors.notesPreview
+    assert "thoughts" in editors.notesPreview.toPlainText() and "*" not in editors.notesPreview.toPlainText()
+
+
 def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window):
     """`_x_` is emphasis in CommonMark, on GitHub and in Obsidian; Qt's GitHub dialect underlined it."""
     preview = previewed(qtbot, window, "read _carefully_ and *twice*")

@@ -165,6 +165,9 @@ class Editors(QWidget):
                 self.notesEditor.blockSignals(False)
             if self.previewToggle.isChecked():
                 self._show_preview(note)
+                # a paper without a note shows the field to write one (its placeholder says so), not a blank
+                # preview that ignores typing; a paper with one, its preview, as the toggle asks
+                self.notesStack.setCurrentIndex(1 if note.strip() else 0)
         self.notesEditor.setEnabled(paper_id is not None)
         self.notesEditor.setReadOnly(not enabled)
 
