@@ -414,10 +414,20 @@ def test_mark_and_tag_act_on_the_whole_selection(qtbot, window):
     assert len(ids) == 2
     window.actionMarkSkimmed.trigger()
     assert {window.library.paper(i).state for i in ids} == {"skimmed"}
-    window.editors.tagEditor.setText("batch, two words")
-    qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
-    assert all(window.library.paper(i).tags == ["batch", "two words"] for i in ids)
-    window.actionUndo.trigger()
+    said = []
+    for typed in ("batch, two words", "two words", "solo"):  # added; one taken out; one for another
+        window.editors.tagEditor.setText(typed)
+        with qtbot.waitSignal(window.detail.paperShown):  # the field shows the tags applied
+            qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
+        assert all(window.library.paper(i).tags == typed.split(", ") for i in ids)
+        said.append(window.notice.text())
+    assert said == [
+        "Tagged 2 papers “batch”, “two words”.",
+        "Removed “batch” from 2 papers.",  # it said "Tagged 2 papers."
+        "Changed the tags of 2 papers.",
+    ]
+    for _ in range(3):
+        window.actionUndo.trigger()
     assert all(window.library.paper(i).tags == [] for i in ids)
     window.actionUndo.trigger()
     assert {window.library.paper(i).state for i in ids} == {"unread"}

@@ -24,12 +24,31 @@ from PySide6.QtWidgets import (
 from readinglist.library import Library
 from readinglist.papers import Paper, normalise_tags
 from readinglist.ui.safe_browser import SafeTextBrowser
+from readinglist.ui.wording import papers, quoted
 
 NOTE_AUTOSAVE_MS = 800
 
 # Qt's GitHub dialect turns on md4c's underline extension (MD_FLAG_UNDERLINE, 0x4000): `_x_` came out
 # underlined, where CommonMark, GitHub and the notes apps a note goes to (Obsidian, Logseq) make it emphasis
 NOTE_MARKDOWN = QTextDocument.MarkdownFeature(QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value & ~0x4000)
+
+
+def tags_change_text(before: dict[int, list[str]], after: dict[int, list[str]]) -> str:
+    """What a change of tags did, for the undo history and the status bar: "Tag 5 papers “rl”", "Remove
+    “must-read” from 5 papers" (it said "Tagged" for a removal too), or "Change the tags of 2 papers"."""
+    changed = [pid for pid in after if after[pid] != before.get(pid, [])]
+    added = sorted({t for pid in changed for t in after[pid] if t not in before.get(pid, [])})
+    removed = sorted({t for pid in changed for t in before.get(pid, []) if t not in after[pid]})
+
+    def named(tags: list[str]) -> str:
+        shown = ", ".join(quoted(t) for t in tags[:3])
+        return shown + (f" and {len(tags) - 3} more" if len(tags) > 3 else "")
+
+    if added and not removed:
+        return f"Tag {papers(len(changed))} {named(added)}"
+    if removed and not added:
+        return f"Remove {named(removed)} from {papers(len(changed))}"
+    return f"Change the tags of {papers(len(changed))}"
 
 
 class TagCompleter(QCompleter):
@@ -229,10 +248,9 @@ class Editors(QWidget):
                 pid: [t for t in tags if t not in removed] + [t for t in added if t not in tags]
                 for pid, tags in current.items()
             }
-        if all(after[pid] == current.get(pid) for pid in after):
-            return
-        n = len(ids)
-        self.tagsApplied.emit(after, f"Tag {n} paper{'s' if n != 1 else ''}")
+        after = {pid: tags for pid, tags in after.items() if tags != current.get(pid)}  # what changes
+        if after:
+            self.tagsApplied.emit(after, tags_change_text(current, after))
         self.update_completions()
 
     # ---- the note ----

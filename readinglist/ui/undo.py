@@ -18,7 +18,7 @@ from readinglist.ui.wording import papers
 Changed = Callable[[Sequence[int]], None]
 
 _PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merged", "Delete": "Deleted",
-         "Edit": "Edited", "Remove": "Removed", "Give": "Gave"}  # fmt: skip
+         "Edit": "Edited", "Remove": "Removed", "Give": "Gave", "Change": "Changed"}  # fmt: skip
 
 
 class PaperCommand(QUndoCommand):
@@ -59,7 +59,7 @@ class SetTagsCommand(PaperCommand):
     @property
     def summary(self) -> str:
         said = super().summary
-        return said if said.startswith("Tagged") else f"{said} ({papers(len(self.ids))})"
+        return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
     def redo(self) -> None:
         self.before = self.library.set_tags(self.after)
