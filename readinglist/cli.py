@@ -34,6 +34,7 @@ from readinglist.papers import (
     SmartList,
     StoreError,
     export_format_for,
+    no_paper_has,
     parse_priority,
 )
 
@@ -349,7 +350,7 @@ def searched(lib: Library, query: str, limit: int | None, smart: SmartList | Non
         say(note)
     note_unindexed(result)
     if result.partial:
-        missing = f" (none has “{'”, “'.join(result.unknown)}”)" if result.unknown else ""
+        missing = f" ({no_paper_has(result.unknown, capital=False)})" if result.unknown else ""
         say(f"no paper has every word of “{result.query}”{missing}; closest matches first")
     return result
 

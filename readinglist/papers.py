@@ -340,7 +340,8 @@ class SearchResult:
     # index's folded form) to the word suggested.
     correction: str | None = None
     corrections: dict[str, str] = field(default_factory=dict)
-    # words of the query that no paper has and nothing corrects (folded), to name: "no paper has “xyzzy”"
+    # words of the query that no paper has and nothing corrects (folded), to name: "no paper has “xyzzy”";
+    # "note:hierarchy" for a word looked for in one field only (see `no_paper_has`)
     unknown: list[str] = field(default_factory=list)
     # how the query was read where it differs from what was typed, one sentence each, to show as they are
     # (e.g. a prefix matching thousands of words searched for its most frequent ones)
@@ -349,6 +350,25 @@ class SearchResult:
     # word: the word perhaps still being typed ("gaussian proc")
     started: str | None = None
     unindexed: int = 0  # committed changes this search could not see: another process held the index
+
+
+FIELD_NOUNS = {"title": "title", "abstract": "abstract", "authors": "authors", "note": "note", "venue": "venue"}
+
+
+def no_paper_has(unknown: list[str], capital: bool = True) -> str:
+    """The words no paper has, said: "No paper has “xyzzy”"; a word looked for in one field is said of that
+    field ("No paper's note has “hierarchy”": the abstracts may have it)."""
+    anywhere = [w for w in unknown if ":" not in w]
+    by_field: dict[str, list[str]] = {}
+    for entry in unknown:
+        if ":" in entry:
+            name, word = entry.split(":", 1)
+            by_field.setdefault(FIELD_NOUNS.get(name, name), []).append(word)
+    parts = [f"no paper has {', '.join(f'“{w}”' for w in anywhere)}"] if anywhere else []
+    parts += [f"no paper's {noun} {'have' if noun == 'authors' else 'has'} {', '.join(f'“{w}”' for w in words)}"
+              for noun, words in by_field.items()]  # fmt: skip
+    said = "; ".join(parts)
+    return said[:1].upper() + said[1:] if capital else said
 
 
 # ---- topics -----------------------------------------------------------------------------------------

@@ -71,6 +71,10 @@ def test_a_query_no_paper_fully_matches_says_these_are_the_closest_matches(qtbot
     assert bar.hint.text() == "No paper has “xyzzy” — closest matches (1 of 2 words)"
     search(qtbot, window, "early exit")  # a paper has every word: nothing to say
     assert window.table.model.rowCount() == 1 and not bar.hint.isVisible()
+    search(qtbot, window, "note:diffusion")  # abstracts have it, no note does: not "No paper has “diffusion”"
+    assert window.table.model.rowCount() == 0 and bar.hint.text() == "No paper's note has “diffusion”"
+    search(qtbot, window, "xyzzy title:qwzx")
+    assert bar.hint.text() == "No paper has “xyzzy”; no paper's title has “qwzx”"
 
 
 def test_the_closest_matches_line_counts_the_most_words_any_match_has():

@@ -704,7 +704,7 @@ class Index:
             correction=correction,
             corrections=corrections,
             unknown=[
-                w
+                _in_field(w, resolved)
                 for w, f in typed.items()
                 if f == 0 and w not in corrections and not ranker.estimate(otherwise.get(w, query.NullQuery))
             ],
@@ -951,6 +951,13 @@ class _Cancelled(Exception):
 
 
 _CONSTRAINT_FIELDS = {"year", "state"}
+
+
+def _in_field(word: str, q: query.Query) -> str:
+    """An unknown word as the results say it: "note:hierarchy" when the query looked for it in one field
+    only (no paper's note has it; abstracts may), else the word."""
+    fields = {leaf.fieldname for leaf in q.leaves() if isinstance(leaf, Stemmed) and leaf.text == word}
+    return f"{next(iter(fields))}:{word}" if len(fields) == 1 else word
 
 
 def key_terms(text: str, ranker: Ranker, documents: int, count: int = KEY_TERMS) -> list[tuple[str, float]]:

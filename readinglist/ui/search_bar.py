@@ -18,7 +18,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from readinglist.library import Library
-from readinglist.papers import STATES, QueryError, SearchResult
+from readinglist.papers import STATES, QueryError, SearchResult, no_paper_has
 from readinglist.ui.sidebar import Filter
 from readinglist.ui.workers import Runner
 
@@ -57,16 +57,16 @@ def link_button(text: str, parent: QWidget) -> QToolButton:
 def hint_text(result: SearchResult) -> str:
     """What the results of a query should be read with: closest matches, the words no paper has, notes."""
     parts: list[str] = []
-    unknown = ", ".join(f"“{word}”" for word in result.unknown)
+    unknown = no_paper_has(result.unknown) if result.unknown else ""
     if result.partial:
         best = max(result.matched, default=0)  # (a paper a word short can rank first: see engine.rank_keys)
         counted = f" ({best} of {result.word_count} words)" if 0 < best < result.word_count else ""
         # the best may have every word once a misspelt one counts its correction: not "13 of 13"
         every = "every word" if counted or not best else "every word as typed"
-        head = f"No paper has {unknown}" if unknown else f"No paper has {every}"
+        head = unknown or f"No paper has {every}"
         parts.append(f"{head} — closest matches{counted}")
     elif unknown:
-        parts.append(f"No paper has {unknown}")
+        parts.append(unknown)
     parts.extend(result.notes)
     return " · ".join(parts)
 
