@@ -264,6 +264,18 @@ def test_existing_libraries_get_their_math_titles_derived_again(tmp_path):
     store.close()
 
 
+def test_a_misspelt_authors_name_is_corrected_from_the_names(library):
+    """The spelling corrections come from the content words; `author:redmn` found nothing and offered
+    nothing (a new user's trial), where a plain "redmn" was corrected."""
+    result = library.search("author:redmn")
+    assert result.correction == "author:redmon" and result.partial
+    assert titles(library, "author:redmn") == ["You Only Look Once: Unified, Real-Time Object Detection"]
+    assert library.search("author:jadrberg stop").correction == "author:jaderberg stop"  # with other words
+    assert library.search("author:redmon").correction is None  # a name the library has: nothing to offer
+    nothing = library.search("author:qqzzx convolution")  # a name no paper comes near, said of the names
+    assert nothing.unknown == ["authors:qqzzx"] and "qqzzx" not in (nothing.correction or "")
+
+
 def test_titles_with_tex_logos_are_derived_again(tmp_path):
     """pylatexenc drops \\TeX: "The {\\TeX book}" was imported as "The book" (a new user's trial)."""
     import sqlite3

@@ -66,9 +66,11 @@ from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_id
 from readinglist.index.schema import document, make_schema, schema_fingerprint
 from readinglist.index.scores import ArrayScores, Scores, minus_each, plus, scores_of, top_score
 from readinglist.index.vocabulary import (
+    MIN_SUGGESTION_LENGTH,
     RARE_DF,
     RARE_RATIO,
     Vocabulary,
+    edits,
     forget_segments,
     segment_id,
     segment_ids,
@@ -620,6 +622,9 @@ class Index:
         corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved,
                                         hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
         corrections = _of_words_typed(corrections, text, bool(found))
+        names_unknown: list[str] = []
+        if not found:
+            corrections |= self._name_corrections(resolved, corrections, names_unknown)
         otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
         corrections = {w: c for w, c in corrections.items() if w not in otherwise or self._more_common(c, otherwise[w])}
         correction = apply_corrections(text, corrections) if corrections else None
@@ -707,7 +712,8 @@ class Index:
                 _in_field(w, resolved)
                 for w, f in typed.items()
                 if f == 0 and w not in corrections and not ranker.estimate(otherwise.get(w, query.NullQuery))
-            ],
+            ]
+            + names_unknown,
             notes=notes,
             started=started_word,
         )
@@ -881,6 +887,31 @@ class Index:
         cut = len(text) if text[-1:].isspace() else max(text.rfind(" "), 0)
         words = {t.text for t in _ANALYZER(text[:cut])}
         return words if len(words) < TYPED_WORDS else set()
+
+    def _name_corrections(self, q: query.Query, corrections: dict[str, str], unknown: list[str]) -> dict[str, str]:
+        """For an author's name no paper has, the name one edit away the most papers have, weighed by the
+        kind of slip ("author:hintn" → hinton): corrections come from the content words' vocabulary
+        (Vocabulary.suggestions), which holds no names. A name with none is added to `unknown`."""
+        assert self._ranker is not None
+        frequency = self._ranker.doc_frequency
+        out: dict[str, str] = {}
+        fields: dict[object, set[str]] = {}
+        for leaf in q.leaves():
+            fields.setdefault(getattr(leaf, "text", None), set()).add(getattr(leaf, "fieldname", ""))
+        for leaf in q.leaves():
+            word = getattr(leaf, "text", None)
+            if type(leaf) is not query.Term or fields.get(word) != {"authors"} or not isinstance(word, str):
+                continue  # an author's name asked for (a plain word is looked for among the names too)
+            if word in corrections or len(word) < MIN_SUGGESTION_LENGTH or not word.isalpha():
+                continue
+            if frequency("authors", word):
+                continue
+            weight, best = max(((frequency("authors", c) * w, c) for c, w in edits(word)), default=(0.0, ""))
+            if weight > 0:
+                out[word] = best
+            else:
+                unknown.append(f"authors:{word}")
+        return out
 
     def _typed_words(self, q: query.Query) -> dict[str, int]:
         """The plain words of the query (those a misspelling may hide in), with the number of papers that
