@@ -289,8 +289,14 @@ def test_colour_by_reading_state(qtbot, window):
     window.go_to_paper(pid)
     qtbot.waitUntil(lambda: window.table.current_id == pid)
     window.actionMarkRead.trigger()
-    qtbot.mouseClick(window.map_pane.byState, Qt.MouseButton.LeftButton)
-    assert view.colour_by == "state" and "Read" in window.map_pane.legend.text()
+    pane = window.map_pane
+    qtbot.mouseClick(pane.byTopic, Qt.MouseButton.LeftButton)
+    pane.layout().activate()
+    narrowest = pane.minimumSizeHint().width()
+    qtbot.mouseClick(pane.byState, Qt.MouseButton.LeftButton)
+    assert view.colour_by == "state" and "Read" in pane.legend.text()
+    pane.layout().activate()
+    assert pane.minimumSizeHint().width() == narrowest  # the legend never widens the window
     qtbot.waitUntil(lambda: view.dot_colour(pid) == QColor.fromRgb(state_colour("read")), timeout=10000)
     settle(qtbot, view)
     assert close(pixel(view, view.screen_pos(pid)), QColor.fromRgb(state_colour("read")))

@@ -992,6 +992,8 @@ class MapPane(QWidget):
         self.hint = QLabel("Drag: select · wheel: zoom · right-drag: pan", self)
         self.hint.setEnabled(False)
         bar.addWidget(self.hint)
+        for label in (self.legend, self.hint):  # cut where the pane is narrow: a label's whole text as its
+            label.setMinimumWidth(1)  # minimum widened the window, and the sidebar and the table gave way
         self.fitButton = QToolButton(self)
         self.fitButton.setObjectName("mapFit")
         self.fitButton.setText("Show All")
@@ -1042,8 +1044,10 @@ class MapPane(QWidget):
             self.legend.setText(
                 "&nbsp;&nbsp;".join(f"<span style='color:#{c:06x}'>●</span> {label}" for label, c in self.view.legend())
             )
+            self.legend.setToolTip(" · ".join(label for label, _ in self.view.legend()))
         else:
             self.legend.setText("")
+            self.legend.setToolTip("")
 
     # ---- export ----
 
