@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import time
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
@@ -454,6 +455,26 @@ def test_the_export_dialog_says_how_many_papers_each_choice_holds(qtbot, window,
         [f"Current results ({shown} papers)", "Selected papers (2 papers)", "All papers (19 papers)"],
         [f"Current results ({shown} papers)", "Selected papers (1 paper)", "All papers (19 papers)"],
     ]
+
+
+def test_an_export_is_named_after_the_list_or_tag_shown(qtbot, window, monkeypatch):
+    from readinglist.ui import exporting
+    from readinglist.ui.exporting import file_stem
+
+    proposed: list[str] = []
+    monkeypatch.setattr(exporting.ExportDialog, "exec", lambda dialog: 1)
+    monkeypatch.setattr(exporting.QFileDialog, "getSaveFileName", lambda *a: (proposed.append(a[2]), "", "")[1:])
+    window.library.add_tags(window.library.search("").ids[:2], ["Must Read"])
+    window.update_counts()
+    window.export_dialog()
+    from test_ui import click_sidebar
+
+    with qtbot.waitSignal(window.searchFinished):
+        click_sidebar(qtbot, window, ("tag", "must read"))
+    window.export_dialog()
+    assert [Path(p).stem for p in proposed] == ["reading-list", "must-read"]
+    assert file_stem("Hinton must-reads") == "hinton-must-reads"
+    assert file_stem("RL / Écoles") == "rl-écoles" and file_stem("") == file_stem("???") == "reading-list"
 
 
 @pytest.mark.parametrize("mask", [0o022, 0o002])

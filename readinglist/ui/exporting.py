@@ -19,9 +19,17 @@ from readinglist.ui.wording import papers
 from readinglist.ui.workers import Runner
 
 
-def ask_export(parent: QWidget, settings: QSettings, counts: dict[str, int]) -> tuple[Path, ExportOptions, str] | None:
-    """The export dialog (`counts`: the papers of each scope), then the file to write: (path, options, scope),
-    or None if the user cancelled."""
+def file_stem(name: str) -> str:
+    """A list's or a tag's name as a file's ("Hinton must-reads" → hinton-must-reads), "reading-list" if none."""
+    stem = "-".join("".join(c if c.isalnum() else " " for c in name.casefold()).split())
+    return stem[:60].strip("-") or "reading-list"
+
+
+def ask_export(
+    parent: QWidget, settings: QSettings, counts: dict[str, int], name: str = ""
+) -> tuple[Path, ExportOptions, str] | None:
+    """The export dialog (`counts`: the papers of each scope), then the file to write (named after `name`, the
+    list or tag shown): (path, options, scope), or None if the user cancelled."""
     dialog = ExportDialog(parent, has_selection=counts.get("selection", 0) > 0, settings=settings, counts=counts)
     if not dialog.exec():
         return None
@@ -32,7 +40,7 @@ def ask_export(parent: QWidget, settings: QSettings, counts: dict[str, int]) -> 
         return (Path(chosen), options, scope) if chosen else None
     ext = EXPORT_FORMATS[options.format].extension
     path, _ = QFileDialog.getSaveFileName(
-        parent, "Export Reading List", str(Path(folder) / f"reading-list{ext}"), f"{options.format} (*{ext})"
+        parent, "Export Reading List", str(Path(folder) / f"{file_stem(name)}{ext}"), f"{options.format} (*{ext})"
     )
     return (Path(path), options, scope) if path else None
 

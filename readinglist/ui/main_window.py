@@ -1299,7 +1299,9 @@ class MainWindow(QMainWindow):
             "selection": len(self.table.selected_ids()),
             "all": (self._counts or self.library.counts())["all"],
         }
-        chosen = ask_export(self, self.settings, counts)
+        view = self.sidebar.filter
+        name = view.smart_list.name if view.smart_list is not None else view.tag or ""
+        chosen = ask_export(self, self.settings, counts, name)
         if chosen is not None:
             self.export_to(*chosen)
 
