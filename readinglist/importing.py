@@ -64,11 +64,13 @@ class ImportSummary:
     macros: int = 0  # BibTeX @string macros the file defines (for itself and the files imported with it)
     volumes: int = 0  # entries that are volumes, not papers (@proceedings, a @book that entries crossref)
 
-    def line(self) -> str:
-        text = (
-            f"{self.path.name}: {self.added} added, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {self.skipped} skipped"
-        )
+    def line(self, compact: bool = False) -> str:
+        """How the file's import went, in a line; `compact` (the window's status bar, where a long line was
+        cut): the counts that are not zero, and the volumes and macros without what they are."""
+        counts = [(self.added, "added"), (self.updated, "updated"), (self.unchanged, "unchanged"),
+                  (self.skipped, "skipped")]  # fmt: skip
+        shown = [f"{n:,} {what}" for n, what in counts if n or not compact or what == "added"]
+        text = f"{self.path.name}: {', '.join(shown)}"
         if self.skipped_why:
             text += f" ({skip_reasons(self.skipped_why, self.skipped)})"
         if self.missing:
@@ -79,13 +81,15 @@ class ImportSummary:
             text += f", {self.merged} merged into papers already here"
         if self.possible:
             text += f", {self.possible} possible duplicates to decide"
-        if self.volumes:
+        if self.volumes and compact:
+            text += f", {self.volumes} volume{'s' if self.volumes != 1 else ''} (not papers)"
+        elif self.volumes:
             text += (
                 ", 1 volume (not a paper: the venue of the entries citing it)"
                 if self.volumes == 1
                 else f", {self.volumes} volumes (not papers: the venues of the entries citing them)"
             )
-        if self.macros:
+        if self.macros and not compact:
             text += f", {self.macros} @string {'macro' if self.macros == 1 else 'macros'} defined"
         return text
 

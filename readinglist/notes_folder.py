@@ -50,7 +50,8 @@ class MergeSummary:
     problems: list[str] = field(default_factory=list)  # notes that could not be read, and why
     others: int = 0  # Markdown files that are not our notes (the rest of a vault): left alone
 
-    def line(self) -> str:
+    def line(self, compact: bool = False) -> str:
+        """How the folder's merge went, in a line (as short `compact` as not)."""
         text = f"{self.path.name}: {self.files} notes — {self.matched} matched, annotations changed on {self.changed}"
         if self.conflicts:
             text += f"; {len(self.conflicts)} conflicts (the library's kept)"

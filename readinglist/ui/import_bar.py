@@ -143,7 +143,7 @@ class ImportBar(QWidget):
         self._stop()
         summaries, failures = outcome
         if summaries:
-            text, lines = "Imported " + "; ".join(s.line() for s in summaries), details(summaries)
+            text, lines = "Imported " + "; ".join(s.line(compact=True) for s in summaries), details(summaries)
             if lines:
                 self._notice.show_message(text, 30000, "Details…", lambda: self._details(lines))
             else:
