@@ -393,7 +393,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
                 print(f"readinglist: cannot {verb} {outcome}", file=sys.stderr)
                 failed += 1
                 continue
-            print(outcome.line())
+            print(outcome.line(), flush=True)  # before its warnings (stderr), also where both go to one pipe
             prefix = "  " if isinstance(outcome, MergeSummary) else "  warning: "  # a merge's details are not warnings
             for line in outcome.warnings:
                 print(f"{prefix}{line}", file=sys.stderr)

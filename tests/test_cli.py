@@ -114,6 +114,23 @@ def test_module_entry_point_no_traceback(tmp_path):
     assert r.returncode == 0 and len(r.stdout.splitlines()) == 19
 
 
+def test_an_imports_line_comes_before_its_warnings_in_one_stream(tmp_path, monkeypatch):
+    """Piped together (`2>&1 | less`), the line (stdout, buffered) came after the warnings (stderr), or ran
+    into the first of them (a new user's trial)."""
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # stdout buffered, as in a user's shell
+    bib = tmp_path / "a.bib"
+    bib.write_text("@article{k, title={One}, title={Two}, abstract={Text.}}\n@article{j, title={Three}}\n")
+    r = subprocess.run(
+        [sys.executable, "-m", "readinglist", "--data-dir", str(tmp_path / "d"), "import", str(bib)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+    )
+    lines = [line for line in r.stdout.splitlines() if line.strip()]
+    assert lines[0].startswith("a.bib: 2 added") and lines[1].startswith("  warning: a.bib")
+
+
 def test_data_dir_env(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("READINGLIST_DATA_DIR", str(tmp_path / "envdir"))
     assert run(capsys, "list")[0] == 0
