@@ -217,6 +217,28 @@ def test_sort_by_suggested_orders_any_view_until_a_column_is_sorted(qtbot, plant
     assert titles == sorted(titles)
 
 
+def test_a_rerank_that_puts_papers_above_the_readers_says_so_and_keeps_their_paper(qtbot, planted_window):
+    """Triaging from the top, the reader kept their paper through a re-rank, and the papers it put above
+    were passed over unseen (a new user's trial): they are said, with the way to them."""
+    w, relevant, rest = planted_window
+    marked_three_each(qtbot, w, relevant, rest)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.current_id is not None)
+    first = w.table.current_id
+    assert first in relevant and w.table.model.row_of(first) == 0
+    w.library.set_state([p for p in relevant[3:] if p != first], "skipped")  # the reader turns to other things
+    w.library.set_state(rest[3:30], "read")
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        w.suggester.schedule(force=True)
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)
+    row = w.table.model.row_of(first)
+    assert w.table.current_id == first and row is not None and row > 0  # their paper stays theirs
+    above = f"{row} paper{'s' if row != 1 else ''} now rank{'s' if row == 1 else ''} above this one"
+    assert above in w.notice.text() and w.notice.action_text == "Go to the top"
+    qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)
+    assert w.table.model.row_of(w.table.current_id) == 0 and w.table.current_id != first
+
+
 def test_with_nothing_to_learn_suggested_says_what_to_do(qtbot, planted_window):
     w, _, _ = planted_window
     assert w.suggester.ranking is None

@@ -86,8 +86,8 @@ from readinglist.ui.undo import (
     SetTagsCommand,
     SetTitleCommand,
     UpdateListCommand,
-    papers,
 )
+from readinglist.ui.wording import papers
 from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
@@ -99,6 +99,7 @@ if TYPE_CHECKING:
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
 HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
+RANKED_ABOVE = "ranked-above"  # the notice that a re-rank put papers above the reader's
 NO_RANKING = "no-ranking"  # the notice that the Suggested order has nothing to learn from: withdrawn on leaving it
 
 
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         self._view_by_relevance = False  # the Suggested view's matches of a query in rank order, asked for
         self._shown_by_relevance = False  # … and the results shown are so
         self._suggested_opened = False  # the Suggested view was just picked: its first results start at the top
+        self._top_when_reranked: int | None = None  # the Suggested view's first paper, current as a re-rank came
         self._view_triaged: dict[int, str] = {}  # the papers shown that are triaged, with their states
         self._list_counts: dict[int, int] = {}
         self._counting_lists = False  # a count of the lists runs on the pool; another is due after it
@@ -601,6 +603,7 @@ class MainWindow(QMainWindow):
         try:
             found = self.table.show_results(shown, same_query, keep, first=keep is None)
             self._current_auto = wanted is None and (self._current_auto or not found)
+            self._say_ranked_above()
             if self._reveal:
                 self.table.select_ids(self._reveal)
                 self._reveal = []
@@ -992,8 +995,25 @@ class MainWindow(QMainWindow):
         """A re-rank arrived: the papers shown in its order are searched again (the current paper stays
         current; the papers marked meanwhile leave the Suggested view), and the paper shown says why anew."""
         if self._suggesting():
+            current = self.table.current_id
+            at_top = self.sidebar.filter.suggested and current is not None and self.table.model.row_of(current) == 0
+            self._top_when_reranked = current if at_top else None
             self.search_bar.run()
             self.detail.set_explainer(self._explain)
+
+    def _say_ranked_above(self) -> None:
+        """The reader triaging from the top of Suggested keeps their paper through a re-rank; papers the re-rank
+        put above it are said, with the way to them (they were passed over unseen: a new user's trial). The
+        current paper does not change under the reader's keys: they could mark one they never saw."""
+        top, self._top_when_reranked = self._top_when_reranked, None
+        row = self.table.model.row_of(top) if top is not None and self.table.current_id == top else None
+        if row:
+            self.notice.show_message(
+                f"Re-ranked by your marks: {papers(row)} now rank{'s' if row == 1 else ''} above this one",
+                10000, "Go to the top", lambda: self.table.select_row(0), kind=RANKED_ABOVE,
+            )  # fmt: skip
+        elif top is not None:
+            self.notice.clear(RANKED_ABOVE)
 
     def edit_interests(self) -> None:
         """My interests: a text box and "Load from BibTeX…"; saved, they re-rank the suggestions."""
