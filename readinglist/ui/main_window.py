@@ -100,6 +100,7 @@ WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come fr
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
 HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
 RANKED_ABOVE = "ranked-above"  # the notice that a re-rank put papers above the reader's
+TOP_ROWS = 50  # a reader this far down Suggested with every paper above marked is triaging from the top
 NO_RANKING = "no-ranking"  # the notice that the Suggested order has nothing to learn from: withdrawn on leaving it
 
 
@@ -996,7 +997,10 @@ class MainWindow(QMainWindow):
         current; the papers marked meanwhile leave the Suggested view), and the paper shown says why anew."""
         if self._suggesting():
             current = self.table.current_id
-            at_top = self.sidebar.filter.suggested and current is not None and self.table.model.row_of(current) == 0
+            row = self.table.model.row_of(current) if current is not None and self.sidebar.filter.suggested else None
+            # at the top: every paper above it marked meanwhile (they leave the view with this re-rank)
+            above = self.table.model.ids[:row] if row is not None and row <= TOP_ROWS else None
+            at_top = above is not None and len(self.library.triaged_among(above)) == len(above)
             self._top_when_reranked = current if at_top else None
             self.search_bar.run()
             self.detail.set_explainer(self._explain)
