@@ -153,6 +153,18 @@ def test_an_action_on_several_papers_says_what_it_did_with_undo_one_click_away(q
     one = in_table(qtbot, window, 3)
     qtbot.keyClick(window.table.view, "s")  # one paper: the row says it, no notice
     assert window.library.paper(one).state == "skimmed" and window.notice.text() == ""
+    title = window.library.paper(one).title
+    in_table(qtbot, window, 5)
+    window.actionUndo.trigger()  # Ctrl+Z says what it undid, and of which paper (it may not be the one shown)
+    assert window.library.paper(one).state == "unread" and window.table.current_id == one
+    shown = title if len(title) <= 60 else title[:59].rstrip() + "…"
+    assert (
+        window.notice.text() == f"Undone: Marked 1 paper skimmed — “{shown}”." and window.notice.action_text == "Redo"
+    )
+    window.actionRedo.trigger()
+    assert window.notice.text().startswith("Redone: Marked 1 paper skimmed") and window.notice.action_text == "Undo"
+    qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
+    assert window.library.paper(one).state == "unread" and window.notice.text().startswith("Undone: ")
 
 
 # ---- 2. columns, sorting ------------------------------------------------------------------------------

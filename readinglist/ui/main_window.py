@@ -87,7 +87,7 @@ from readinglist.ui.undo import (
     SetTitleCommand,
     UpdateListCommand,
 )
-from readinglist.ui.wording import papers
+from readinglist.ui.wording import papers, quoted
 from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
@@ -265,6 +265,8 @@ class MainWindow(QMainWindow):
         self.actionRedo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         for a in (self.actionUndo, self.actionRedo):
             self.addAction(a)
+        self.actionUndo.triggered.connect(lambda: self._say_undone(redone=False))  # after the stack's own slot
+        self.actionRedo.triggered.connect(lambda: self._say_undone(redone=True))
         self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
         self.actionExport = act("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
         self.actionBackup = act("actionBackup", "&Back Up Annotations…", [], lambda: self.backups.backup_dialog())
@@ -851,10 +853,23 @@ class MainWindow(QMainWindow):
             self.notice.clear("undo")
 
     def _undo_from_notice(self) -> None:
-        command = self.undo_stack.command(self.undo_stack.index() - 1)
-        self.undo_stack.undo()
-        if isinstance(command, PaperCommand):
-            self.notice.show_message(f"Undone: {command.summary}.", 15000, "Redo", self.undo_stack.redo, kind="undo")
+        self.actionUndo.trigger()
+
+    def _say_undone(self, redone: bool) -> None:
+        """Ctrl+Z and its redo say what they did, and of which paper when it is one: an undo may act on a
+        paper other than the one shown (it then selects it), and said nothing (a new user's trial)."""
+        stack = self.undo_stack
+        command = stack.command(stack.index() - 1 if redone else stack.index())
+        if not isinstance(command, PaperCommand):
+            return
+        said = command.summary
+        if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
+            title = paper.title if len(paper.title) <= 60 else paper.title[:59].rstrip() + "…"
+            said += f" — {quoted(title)}"
+        again, verb = (self.actionUndo, "Undo") if redone else (self.actionRedo, "Redo")
+        self.notice.show_message(
+            f"{'Redone' if redone else 'Undone'}: {said}.", 15000, verb, again.trigger, kind="undo"
+        )
 
     def _changed(self, ids: Sequence[int]) -> None:
         """After any edit (or its undo): refresh those rows, the counts, and the paper shown; an undo or a
