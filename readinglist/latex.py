@@ -235,9 +235,10 @@ def _note_line(line: str, ascii_only: bool) -> str:
     out, pos = [], 0
     for start, end, body in math_spans(hidden):
         kept = hidden[start:end]
-        if kept != f"${body}$" or "$" in body or math_latex(body) != body or plain_from_bibtex(kept) != kept:
-            continue  # \(…\), $$…$$ (read back on lines of its own) and a formula LaTeX or the reading back
-            # would change stay text, as typed
+        if kept not in (f"${body}$", f"$${body}$$") or "$" in body or math_latex(body) != body:
+            continue  # \(…\) and a formula LaTeX would change stay text, as typed
+        if plain_from_bibtex(kept) != kept:
+            continue  # … and one the reading back would change
         out += [escape_text(hidden[pos:start].replace("\ue010", "\\$"), ascii_only), kept]
         pos = end
     out.append(escape_text(hidden[pos:].replace("\ue010", "\\$"), ascii_only))
@@ -262,9 +263,19 @@ def plain_from_bibtex(value: str) -> str:
     return "\n".join(lines)
 
 
+_DISPLAY_MATH_RE = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$")
+
+
 def _decode_line(text: str) -> str:
     if "\\" not in text and "{" not in text and "}" not in text:
         return text
+    if "$$" in text:  # a note's display formula, as written (pylatexenc sets it on lines of its own)
+        kept, pos = [], 0
+        for m in _DISPLAY_MATH_RE.finditer(text):
+            kept += [_decode_line(text[pos : m.start()]) if m.start() > pos else "", m.group(0)]
+            pos = m.end()
+        if kept:
+            return "".join(kept) + (_decode_line(text[pos:]) if pos < len(text) else "")
     out: list[str] = []
     pos = 0
     for m in _SPECIAL_BACK_RE.finditer(text):
