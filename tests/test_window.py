@@ -598,7 +598,10 @@ def test_with_preview_on_a_paper_without_a_note_shows_the_field_to_write_one(qtb
     assert editors.previewToggle.isChecked() and editors.notesStack.currentWidget() is editors.notesEditor
     editors.notesEditor.setFocus()
     type_keys(qtbot, "hello")
-    assert editors.notesEditor.toPlainText() == "hello"
+    second = window.table.current_id
+    qtbot.waitUntil(lambda: window.library.paper(second).note == "hello", timeout=5000)  # saved, loaded again
+    type_keys(qtbot, " world")  # the reader types on: the field stays (the preview took the keys)
+    assert editors.notesEditor.toPlainText() == "hello world" and editors.notesEditor.hasFocus()
     in_table(qtbot, window, row=0)  # a paper with a note: its preview
     assert editors.notesStack.currentWidget() is editors.notesPreview
     assert "thoughts" in editors.notesPreview.toPlainText() and "*" not in editors.notesPreview.toPlainText()

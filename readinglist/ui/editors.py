@@ -176,6 +176,7 @@ class Editors(QWidget):
         self.tagEditor.setEnabled(paper_id is not None)
         self.tagEditor.setReadOnly(not enabled)
         if paper_id != self._paper or self.notesEditor.toPlainText() == self._note_saved:
+            another = paper_id != self._paper
             self._paper = paper_id
             self._note_saved = note
             if self.notesEditor.toPlainText() != note:
@@ -184,8 +185,10 @@ class Editors(QWidget):
                 self.notesEditor.blockSignals(False)
             if self.previewToggle.isChecked():
                 self._show_preview(note)
+            if self.previewToggle.isChecked() and another:
                 # a paper without a note shows the field to write one (its placeholder says so), not a blank
-                # preview that ignores typing; a paper with one, its preview, as the toggle asks
+                # preview that ignores typing; a paper with one, its preview, as the toggle asks. Only on
+                # moving to a paper: a first note's autosave loads it again while the reader types on
                 self.notesStack.setCurrentIndex(1 if note.strip() else 0)
         self.notesEditor.setEnabled(paper_id is not None)
         self.notesEditor.setReadOnly(not enabled)
