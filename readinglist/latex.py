@@ -242,7 +242,10 @@ def _note_line(line: str, ascii_only: bool) -> str:
         out += [escape_text(hidden[pos:start].replace("\ue010", "\\$"), ascii_only), kept]
         pos = end
     out.append(escape_text(hidden[pos:].replace("\ue010", "\\$"), ascii_only))
-    return "".join(out)
+    written = "".join(out)
+    if pos and plain_from_bibtex(written) != line:  # the reading back of a line with a kept formula decodes
+        return escape_text(line, ascii_only)  # its text too ("--" as "–"): then all of it is text, as typed
+    return written
 
 
 _SPECIALS_BACK = {v: k for k, v in _TEXT_SPECIALS.items()}

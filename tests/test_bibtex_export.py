@@ -90,6 +90,8 @@ def test_a_notes_formulas_are_kept_as_latex_and_read_back_as_typed():
     assert "\\input{" not in value and "$a\\%b$" not in value  # unsafe, or changed on reading back: text
     assert "$$\\sum_i x_i$$" in value  # a display formula too
     assert latex.plain_from_bibtex(value) == note
+    for prose in ("$\\alpha$ -- the rate", "pp. 3--5, $\\alpha$", "$\\gamma$ is ``good''", "$a$$b$ é $c$$d$"):
+        assert latex.plain_from_bibtex(latex.note_to_bibtex(prose)) == prose  # the text around it as typed too
     for odd in ("a $$x$ b", "$x$$", "$ $", "$\\$"):  # a dollar inside never opens math in the file
         value = latex.note_to_bibtex(odd)
         assert latex.plain_from_bibtex(value) == odd and "$$x$" not in value
