@@ -357,8 +357,10 @@ def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
 
 def _m0020_tex_logos(db: sqlite3.Connection) -> None:
     """The TeX family's logos in a title ("The {\\TeX book}" was "The book"; markup.decode_text): those
-    titles are derived again, with their sort key in the table."""
-    _set_columns(db, _titles_derived_again(db, "instr(title, 'TeX') > 0"))
+    titles are derived again, with their sort key in the table and the key an import matches them by."""
+    ids = _titles_derived_again(db, "instr(title, 'TeX') > 0")
+    _set_columns(db, ids)
+    _set_keys(db, ids)
 
 
 def _titles_derived_again(db: sqlite3.Connection, where: str) -> list[int]:

@@ -289,6 +289,7 @@ def test_titles_with_tex_logos_are_derived_again(tmp_path):
     db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
     db.execute("UPDATE papers SET auto_title = 'The book'")
     db.execute("UPDATE paper_columns SET title_key = 'book'")
+    db.execute("UPDATE paper_keys SET title_key = 'the book'")
     db.execute("DELETE FROM schema_migrations WHERE name = '0020_tex_logos'")
     db.commit()
     db.close()
@@ -298,6 +299,10 @@ def test_titles_with_tex_logos_are_derived_again(tmp_path):
         assert lib.papers(lib.search("").ids)[0].title == "The TeXbook"
         key = lib.store.db.execute("SELECT title_key FROM paper_columns").fetchone()[0]
         assert key != "book"
+        again = tmp_path / "again.bib"  # the same book from another file: matched, not added twice
+        again.write_text("@book{k2,title={The {\\TeX book}},author={Knuth, Donald},year={1984}}\n")
+        lib.import_files([again])
+        assert lib.store.count() == 1
     finally:
         lib.close()
 
