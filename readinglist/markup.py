@@ -235,16 +235,17 @@ def _decode_short_span(span: str) -> str:
     return out.replace("\xa0", " ")
 
 
-# the TeX family's logos, which pylatexenc drops ("The {\TeX book}" was "The book"); a space after one is
-# TeX's end of the command ("\TeX book" is "TeXbook"), "\ " or "{}" after it a space kept
+# the TeX family's logos, which pylatexenc drops ("The {\TeX book}" was "The book"); the spaces after one
+# end the command, as in TeX ("\TeX book" is "TeXbook"), and so does "{}" ("\TeX{} and" keeps its space);
+# "\ " is a space
 _LOGO_RE = re.compile(
-    r"\\(TeX|LaTeXe|LaTeX|BibTeX|BibLaTeX|XeTeX|XeLaTeX|LuaTeX|LuaLaTeX|AmSTeX|ConTeXt)(?![a-zA-Z])(\{\}|\\ | ?)"
+    r"\\(TeX|LaTeXe|LaTeX|BibTeX|BibLaTeX|XeTeX|XeLaTeX|LuaTeX|LuaLaTeX|AmSTeX|ConTeXt)(?![a-zA-Z])(\{\}|\\ | *)"
 )
 _LOGOS = {"LaTeXe": "LaTeX2ε"}
 
 
 def _logo(m: re.Match[str]) -> str:
-    return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) in ("{}", "\\ ") else "")
+    return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) == "\\ " else "")
 
 
 def decode_text(chunk: str) -> str:

@@ -188,6 +188,7 @@ def test_a_hyphenated_word_highlights_the_half_that_matched_and_whole_when_both_
 def test_tex_logos_are_words_as_tex_sets_them():
     assert markup.title_plain(r"The {\TeX book}") == "The TeXbook"  # a space ends the command
     assert markup.title_plain(r"{\TeX}: The Program") == "TeX: The Program"
+    assert markup.title_plain(r"\TeX{}book, \TeX  book") == "TeXbook, TeXbook"  # "{}" and spaces end it
     assert (
         markup.to_plain(r"The \LaTeX\ Companion, \LaTeXe{} and Bib\TeX.") == "The LaTeX Companion, LaTeX2ε and BibTeX."
     )
