@@ -78,6 +78,7 @@ from readinglist.index.vocabulary import (
 )
 from readinglist.papers import Paper, QueryError, SearchResult
 
+MAX_NAME_CORRECTED = 24  # letters of an author's name no paper has that a correction is looked for
 BULK_PROCS_MIN_DOCS = 2000  # below this, starting Whoosh's writer processes costs more time than it saves
 # ...but with a window open, time is not the point: a writer in the window's process sorts its postings in
 # one call that holds the interpreter lock (even a small import froze the window)
@@ -902,8 +903,12 @@ class Index:
             word = getattr(leaf, "text", None)
             if type(leaf) is not query.Term or fields.get(word) != {"authors"} or not isinstance(word, str):
                 continue  # an author's name asked for (a plain word is looked for among the names too)
-            if word in corrections or len(word) < MIN_SUGGESTION_LENGTH or not word.isalpha():
-                continue
+            if (
+                word in corrections
+                or not MIN_SUGGESTION_LENGTH <= len(word) <= MAX_NAME_CORRECTED
+                or not word.isalpha()
+            ):
+                continue  # (each edit of a name is a look-up: a pasted paragraph is no name)
             if frequency("authors", word):
                 continue
             weight, best = max(((frequency("authors", c) * w, c) for c, w in edits(word)), default=(0.0, ""))
