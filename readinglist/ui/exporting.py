@@ -40,7 +40,10 @@ def ask_export(
         return (Path(chosen), options, scope) if chosen else None
     ext = EXPORT_FORMATS[options.format].extension
     path, _ = QFileDialog.getSaveFileName(
-        parent, "Export Reading List", str(Path(folder) / f"{file_stem(name)}{ext}"), f"{options.format} (*{ext})"
+        parent,
+        "Export Reading List",
+        str(Path(folder) / f"{file_stem(name if scope == 'results' else '')}{ext}"),  # the list's papers, named so
+        f"{options.format} (*{ext})",
     )
     return (Path(path), options, scope) if path else None
 
