@@ -606,7 +606,7 @@ class MainWindow(QMainWindow):
         try:
             found = self.table.show_results(shown, same_query, keep, first=keep is None)
             self._current_auto = wanted is None and (self._current_auto or not found)
-            self._say_ranked_above()
+            self._say_ranked_above(same_query)
             if self._reveal:
                 self.table.select_ids(self._reveal)
                 self._reveal = []
@@ -1020,11 +1020,13 @@ class MainWindow(QMainWindow):
             self.search_bar.run()
             self.detail.set_explainer(self._explain)
 
-    def _say_ranked_above(self) -> None:
+    def _say_ranked_above(self, same_query: bool) -> None:
         """The reader triaging from the top of Suggested keeps their paper through a re-rank; papers the re-rank
         put above it are said, with the way to them (they were passed over unseen: a new user's trial). The
         current paper does not change under the reader's keys: they could mark one they never saw."""
         top, self._top_when_reranked = self._top_when_reranked, None
+        if not same_query:
+            return  # results of a query typed meanwhile: their order is the query's, not the re-rank's
         row = self.table.model.row_of(top) if top is not None and self.table.current_id == top else None
         if row:
             self.notice.show_message(
