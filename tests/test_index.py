@@ -45,6 +45,15 @@ def test_fields_phrases_prefix_fuzzy_boolean(lib):
     assert lib.search("title:BEXA").ids
 
 
+def test_a_comparison_sign_pasted_from_an_abstract_is_text(lib):
+    """"<50 F1" (copied from an abstract) was Whoosh's comparison with no field: "cannot read that query
+    (list index out of range)", in the window and on the command line (a new user's trial)."""
+    for pasted in ("<50 F1", "< 1%", ">=5 points"):
+        lib.search(pasted)  # no QueryError
+    assert lib.search("<50 F1").ids and lib.search("<50 F1").ids == lib.search("50 F1").ids
+    assert len(lib.search("year:>=2026").ids) == 19 and not lib.search("year:<2026").ids  # a field's: a comparison
+
+
 def test_a_notes_words_between_markdown_stars_are_found(lib):
     """Whoosh's word pattern keeps a star inside a word: "*hierarchy*" was indexed as itself, and
     `note:hierarchy` found nothing (found by a new user's trial)."""

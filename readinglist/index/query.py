@@ -586,6 +586,8 @@ _VALUE_RE = re.compile(r"(?<![\w\\])(?:state|priority):\w+")
 def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
     balanced; punctuation of pasted text that Whoosh would read as syntax made plain."""
+    if "<" in text or ">" in text:  # a comparison is a field's (year:>=2020); "<50 F1" pasted is text
+        text = _STRAY_COMPARISON_RE.sub(" ", text)
     text = _RANGE_RE.sub(_year_range, text)
     if "~" in text:
         text = _FUZZY_RE.sub(_fuzzy, text)
@@ -637,6 +639,7 @@ def preprocess(text: str) -> str:
     return _VALUE_RE.sub(lambda m: m.group(0).lower(), _FIELD_RE.sub(field, text))
 
 
+_STRAY_COMPARISON_RE = re.compile(r"(?<!:)(?:[<>]=?|=[<>])")  # Whoosh's "<50" with no field failed to parse
 _YEAR_VALUE_RE = re.compile(r"(?:[<>]=?)?\d{4}\b|\[")  # a year, a comparison, or a range made one by _year_range
 
 
