@@ -46,7 +46,7 @@ def test_fields_phrases_prefix_fuzzy_boolean(lib):
 
 
 def test_a_comparison_sign_pasted_from_an_abstract_is_text(lib):
-    """"<50 F1" (copied from an abstract) was Whoosh's comparison with no field: "cannot read that query
+    """ "<50 F1" (copied from an abstract) was Whoosh's comparison with no field: "cannot read that query
     (list index out of range)", in the window and on the command line (a new user's trial)."""
     for pasted in ("<50 F1", "< 1%", ">=5 points"):
         lib.search(pasted)  # no QueryError
