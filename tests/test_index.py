@@ -54,6 +54,13 @@ def test_a_comparison_sign_pasted_from_an_abstract_is_text(lib):
     assert len(lib.search("year:>=2026").ids) == 19 and not lib.search("year:<2026").ids  # a field's: a comparison
 
 
+def test_latex_typed_as_the_abstract_has_it_is_searched_as_shown(lib):
+    """`\\ell_2` found nothing where `l2` found the paper whose abstract has `$\\ell_2$ norms` (a new user's trial)."""
+    found = lib.search("l2 norms").ids
+    assert found and lib.search("\\ell_2 norms").ids == found == lib.search("$\\ell_2$ norms").ids
+    assert lib.search("\\emph").unknown == ["emph"]  # a command that is no symbol, or one being typed: its letters
+
+
 def test_a_notes_words_between_markdown_stars_are_found(lib):
     """Whoosh's word pattern keeps a star inside a word: "*hierarchy*" was indexed as itself, and
     `note:hierarchy` found nothing (found by a new user's trial)."""

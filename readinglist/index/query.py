@@ -588,6 +588,8 @@ def preprocess(text: str) -> str:
     balanced; punctuation of pasted text that Whoosh would read as syntax made plain."""
     if "<" in text or ">" in text:  # a comparison is a field's (year:>=2020); "<50 F1" pasted is text
         text = _STRAY_COMPARISON_RE.sub(" ", text)
+    if "\\" in text:  # LaTeX as the abstract has it ("\ell_2"): its words as the index holds them (ℓ₂, l2)
+        text = _LATEX_IN_QUERY_RE.sub(_latex_as_text, text)
     text = _RANGE_RE.sub(_year_range, text)
     if "~" in text:
         text = _FUZZY_RE.sub(_fuzzy, text)
@@ -637,6 +639,17 @@ def preprocess(text: str) -> str:
 
     # and so are states and priorities (state:Read)
     return _VALUE_RE.sub(lambda m: m.group(0).lower(), _FIELD_RE.sub(field, text))
+
+
+_LATEX_IN_QUERY_RE = re.compile(r"\$?\\[A-Za-z]+(?:\{[^{}\s]*\}|[_^](?:\{[^{}\s]*\}|[A-Za-z0-9]))*\$?")
+
+
+def _latex_as_text(m: re.Match[str]) -> str:
+    from readinglist.markup import math_plain
+
+    shown = math_plain(m.group(0).strip("$"))
+    # a command that is no symbol, or one being typed (\em): its letters, never an error while typing
+    return shown if any(c.isalnum() for c in shown) else " ".join(re.findall(r"[A-Za-z0-9]+", m.group(0)))
 
 
 _STRAY_COMPARISON_RE = re.compile(r"(?<!:)(?:[<>]=?|=[<>])")  # Whoosh's "<50" with no field failed to parse
