@@ -243,6 +243,10 @@ def test_a_list_of_a_queue_with_a_priority(qtbot, window, monkeypatch):  # noqa:
     assert [sl.name for sl in lib.smart_lists()] == ["Queued · priority 1"]
     assert sorted(w.table.model.ids) == sorted(ids[:2])
     qtbot.waitUntil(lambda: list_labels(w) == ["Queued · priority 1  (2)"], timeout=10000)
+    w.actionUndo.trigger()  # the list goes, and the status bar says so (it said nothing)
+    assert not lib.smart_lists() and w.notice.text() == "Undone: Save list “Queued · priority 1”."
+    w.actionRedo.trigger()
+    assert len(lib.smart_lists()) == 1 and w.notice.text() == "Redone: Save list “Queued · priority 1”."
 
 
 def test_lists_rename_move_and_delete_with_undo(qtbot, window, monkeypatch):  # noqa: F811

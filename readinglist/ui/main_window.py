@@ -860,7 +860,12 @@ class MainWindow(QMainWindow):
         paper other than the one shown (it then selects it), and said nothing (a new user's trial)."""
         stack = self.undo_stack
         command = stack.command(stack.index() - 1 if redone else stack.index())
-        if not isinstance(command, PaperCommand):
+        if command is None:
+            return
+        if not isinstance(command, PaperCommand):  # a list saved, renamed, moved or deleted: its own words
+            self.notice.show_message(f"{'Redone' if redone else 'Undone'}: {command.text()}.", 15000,
+                                     "Undo" if redone else "Redo",
+                                     (self.actionUndo if redone else self.actionRedo).trigger, kind="undo")  # fmt: skip
             return
         said = command.summary
         if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
