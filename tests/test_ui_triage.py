@@ -144,7 +144,10 @@ def test_the_sidebar_combines_a_state_with_a_tag_and_says_so(qtbot, window):  # 
     assert caption.text() == "Queued · tag rl" and clear.isVisible()
     assert w.statusLabel.text().endswith("1 shown · triaged 1 of 1")
     with qtbot.waitSignal(w.searchFinished):
-        click_sidebar(qtbot, w, ("all", None))  # every state, still within the tag
+        click_sidebar(qtbot, w, ("all", None))  # All is every paper: the tag goes too (it said "All (19)" for 2)
+    assert len(w.table.model.ids) == 19 and caption.text() == "All papers" and clear.isHidden()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "rl"))  # every state within the tag: All, then the tag
     assert sorted(w.table.model.ids) == sorted([ids[0], ids[5]]) and caption.text() == "All · tag rl"
     with qtbot.waitSignal(w.searchFinished):
         click_sidebar(qtbot, w, ("state", "unread"))
@@ -171,10 +174,9 @@ def test_arrow_keys_in_the_sidebar_pick_a_state_without_losing_the_tag(qtbot, wi
     with qtbot.waitSignal(w.searchFinished):
         click_sidebar(qtbot, w, ("tag", "rl"))
     w.sidebar.setFocus()
-    w.sidebar.setCurrentIndex(w.sidebar.entries.find(("all", None)))
+    w.sidebar.setCurrentIndex(w.sidebar.entries.find(("state", "unread")))
     qtbot.waitUntil(lambda: w.search_bar.idle)
-    with qtbot.waitSignal(w.searchFinished):
-        qtbot.keyClick(w.sidebar, Qt.Key.Key_Down)  # Unread
+    assert (w.sidebar.filter.state, w.sidebar.filter.tag) == ("unread", "rl")
     with qtbot.waitSignal(w.searchFinished):
         qtbot.keyClick(w.sidebar, Qt.Key.Key_Down)  # Queued
     assert (w.sidebar.filter.state, w.sidebar.filter.tag) == ("queued", "rl") and w.table.model.ids == [ids[0]]

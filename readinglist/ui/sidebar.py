@@ -303,7 +303,8 @@ class Sidebar(QTreeView):
 
     def _pick(self, key: Key) -> Filter:
         """The filter after picking the row `key`: a state keeps the tag or list, a tag or list keeps the
-        state (a list brings its own)."""
+        state (a list brings its own); All is every paper, lets go of them too (two readers' trials expected
+        it: it said "All (19)" and showed the tag's 2)."""
         kind, value = key
         view = self._filter
         if kind == "duplicates":
@@ -311,7 +312,7 @@ class Sidebar(QTreeView):
         if kind == "suggested":  # the untriaged papers, within the tag chosen (a list brings a state of its own)
             return Filter(tag=view.tag, suggested=True)
         if kind == "all":
-            return replace(view, state=None, suggested=False, duplicates=False)
+            return Filter()
         if kind == "state":
             return replace(view, state=value, suggested=False, duplicates=False)
         if kind == "tag":
