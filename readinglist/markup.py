@@ -477,6 +477,7 @@ def title_plain(raw: str) -> str:
 def math_plain(src: str) -> str:
     """Math as plain text with real sub- and superscripts where Unicode has them all (ℓ₁, x², O(n²)), as
     math_html shows it; otherwise as decode_math gives it (α_i)."""
+    src = src.replace("\\operatorname*", "\\operatorname")  # (its limits' placing is nothing in text)
     shown = math_html(src)
     if "<" in shown:
         shown = _UPRIGHT_TAG_RE.sub("", shown)  # upright or bold is the HTML's; plain text has no style
@@ -588,7 +589,7 @@ def math_html(src: str, depth: int = 0) -> str:
     long or too deeply nested (made to hurt) is shown as it is."""
     if len(src) > MAX_DECODED or depth > MAX_MATH_DEPTH:
         return _escape_shown(src)
-    src = src.replace("\\|", "‖").replace("\\{", "{").replace("\\}", "}")
+    src = src.replace("\\operatorname*", "\\operatorname").replace("\\|", "‖").replace("\\{", "{").replace("\\}", "}")
     out: list[str] = []
     buf: list[str] = []
     after_command = False  # buf ends with a \\command (and maybe its {arguments}): a group is one more
@@ -630,6 +631,16 @@ def math_html(src: str, depth: int = 0) -> str:
         elif ch == "\\":
             m = _COMMAND_RE.match(src, i)
             word = m.group(0) if m else "\\"
+            if word in _MATH_SPACES or word in _OPERATORS:  # \quad, \, … as spaces; \min, \log … upright
+                flush()
+                shown = _MATH_SPACES.get(word)
+                if shown is None:  # an operator stands apart from a letter before it: n log n, not nlog n
+                    lead = "\u2009" if out and out[-1][-1:].isalnum() else ""
+                    shown = f'{lead}<span style="font-style:normal;">{word[1:]}</span>'
+                out.append(shown)
+                i += len(word)
+                after_command = False
+                continue
             if word in _UPRIGHT and src.startswith("{", i + len(word)):  # \mathrm{KL}: not in the formula's italics
                 flush()
                 arg, i = _group(src, i + len(word))
@@ -650,6 +661,10 @@ def math_html(src: str, depth: int = 0) -> str:
     return "".join(out)
 
 
+_MATH_SPACES = {"\\quad": "\u2003", "\\qquad": "\u2003\u2003", "\\ ": " ", "\\,": "\u2009", "\\;": "\u2005",
+                "\\:": "\u2005", "\\>": "\u2005", "\\!": ""}  # fmt: skip
+_OPERATOR_NAMES = "min max log ln exp sin cos tan sinh cosh tanh lim liminf limsup sup inf arg det Pr ker dim deg gcd"
+_OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax"))
 _UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
 _BOLD = frozenset({"\\mathbf", "\\textbf"})
 _UPRIGHT_TAG_RE = re.compile(r'<span style="font-style:normal;[a-z: -]*;?">|</span>')

@@ -355,10 +355,11 @@ def _m0011_titles_with_math(db: sqlite3.Connection) -> None:
     _titles_derived_again(db, "instr(title, '$') > 0 OR instr(title, '\\(') > 0")
 
 
-def _m0020_tex_logos(db: sqlite3.Connection) -> None:
-    """The TeX family's logos in a title ("The {\\TeX book}" was "The book"; markup.decode_text): those
-    titles are derived again, with their sort key in the table and the key an import matches them by."""
-    ids = _titles_derived_again(db, "instr(title, 'TeX') > 0")
+def _m0020_titles_with_latex(db: sqlite3.Connection) -> None:
+    """Titles with LaTeX commands, as markup reads them now (session 25): TeX's logos ("The {\\TeX book}" was
+    "The book"), operators apart from the letter before them ("n log n", was "nlog n"), \\operatorname*. Those
+    that change are derived again, with their sort key in the table and the key an import matches them by."""
+    ids = _titles_derived_again(db, "instr(title, '\\') > 0")
     _set_columns(db, ids)
     _set_keys(db, ids)
 
@@ -565,7 +566,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0017_packed_abstracts", _m0017_packed_abstracts),
     ("0018_source_index", _m0018_source_index),
     ("0019_note_words", _m0019_note_words),
-    ("0020_tex_logos", _m0020_tex_logos),
+    ("0020_titles_with_latex", _m0020_titles_with_latex),
 ]
 
 

@@ -192,3 +192,12 @@ def test_tex_logos_are_words_as_tex_sets_them():
     assert (
         markup.to_plain(r"The \LaTeX\ Companion, \LaTeXe{} and Bib\TeX.") == "The LaTeX Companion, LaTeX2ε and BibTeX."
     )
+
+
+def test_operators_are_upright_and_spaces_are_kept_in_a_formula():
+    """A display formula previewed "minπ 𝔼[c(s)] s.t.∑": \\min in italics, \\quad and "\\ " lost (a trial)."""
+    html = markup.math_html(r"\min_\pi \mathbb{E}[c(s)] \quad \text{s.t.}\ \sum_i p_i")
+    assert html.startswith('<span style="font-style:normal;">min</span><sub>π</sub>')
+    assert "\u2003" in html and "s.t.</span> ∑" in html
+    assert markup.title_plain(r"An $\mathcal{O}(n\log n)$ bound") == "An 𝒪(n log n) bound"  # not "nlog n"
+    assert markup.title_plain(r"$\operatorname*{argmin}_x f$") == "argmin_x f"  # no stray star

@@ -290,7 +290,7 @@ def test_titles_with_tex_logos_are_derived_again(tmp_path):
     db.execute("UPDATE papers SET auto_title = 'The book'")
     db.execute("UPDATE paper_columns SET title_key = 'book'")
     db.execute("UPDATE paper_keys SET title_key = 'the book'")
-    db.execute("DELETE FROM schema_migrations WHERE name = '0020_tex_logos'")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0020_titles_with_latex'")
     db.commit()
     db.close()
     lib = Library.open(tmp_path / "data", seed=False)
