@@ -358,7 +358,8 @@ class Library:
         duplicates: bool = False,
         typing: bool = False,
     ) -> SearchResult:
-        """Matches in rank order; with no query, every paper (filtered) in library order. `topic` (the
+        """Matches in rank order; with no query, every paper (filtered) in library order (the queued ones by
+        priority first: a reader's queue is read P1 first). `topic` (the
         sidebar's choice) and the query's own topic: clauses keep the papers of those topics. `within` is a
         smart list's query: the matches are searched among its papers. `duplicates`: only the papers of the
         possible duplicates (without a query, each pair's papers together). `typing`: the text is being typed
@@ -372,7 +373,7 @@ class Library:
         words, wanted, unwanted = self._topic_filters(text, topic)
         if not words.strip() and not within.strip():
             ids = self.store.ordered_ids(
-                "added",
+                "priority" if state == "queued" else "added",  # the reading queue: P1 first, then as queued
                 state=state,
                 tag=tag,
                 topics=None if wanted is None else sorted(wanted),

@@ -251,6 +251,22 @@ def test_a_list_of_a_queue_with_a_priority(qtbot, window, monkeypatch):  # noqa:
     assert len(lib.smart_lists()) == 1 and w.notice.text() == "Redone: Save list “Queued · priority 1”."
 
 
+def test_the_queue_is_read_p1_first(qtbot, window):  # noqa: F811
+    """Queued in the order added put a P1 third (a new user's trial): the queue is by priority, then as added."""
+    w, lib = window, window.library
+    ids = lib.search("").ids
+    lib.set_state(ids[:5], "queued")
+    lib.set_priority([ids[3]], 1)
+    lib.set_priority([ids[1]], 2)
+    w.update_counts()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "queued"))
+    assert w.table.model.ids == [ids[3], ids[1], ids[0], ids[2], ids[4]]
+    assert w.order_note.label.text() == "By priority, then in the order added"
+    search(qtbot, w, "exit")  # a query ranks by relevance, as anywhere
+    assert w.order_note.label.text() != "By priority, then in the order added"
+
+
 def test_lists_rename_move_and_delete_with_undo(qtbot, window, monkeypatch):  # noqa: F811
     w, lib = window, window.library
     a = lib.add_smart_list("Alpha", "", "queued")

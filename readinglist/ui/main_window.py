@@ -636,8 +636,9 @@ class MainWindow(QMainWindow):
         suggested = "view" if self.sidebar.filter.suggested else "sort" if self.actionSortSuggested.isChecked() else ""
         if suggested == "view" and self._shown_by_relevance:
             suggested = "view by relevance"
+        queue = not query and self.sidebar.filter.state == "queued" and not self.current_view()[0]
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested,
-                                   unranked=self.suggester.ranking is None)  # fmt: skip
+                                   unranked=self.suggester.ranking is None, queue=queue)  # fmt: skip
         self.actionSortRelevance.setChecked(column is None and suggested in ("", "view by relevance"))
 
     def sort_by_relevance(self) -> None:

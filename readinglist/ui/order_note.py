@@ -31,14 +31,21 @@ class OrderNote(QWidget):
         layout.addWidget(self.button)
 
     def show_order(
-        self, column: str | None, descending: bool, query: bool, suggested: str = "", unranked: bool = False
+        self,
+        column: str | None,
+        descending: bool,
+        query: bool,
+        suggested: str = "",
+        unranked: bool = False,
+        queue: bool = False,
     ) -> None:
         """`column` is the label of the column sorted by (None: the results' own order); `query` whether
         the results are a query's (rank order) or every paper (the order they were added); `suggested`:
         "view" for the Suggested view, "sort" for the Suggested sort of any view (by predicted interest),
         "view by relevance" for a query's untriaged papers in rank order, asked for in the Suggested view;
-        `unranked`: there is no predicted interest yet (nothing to learn from), so the papers keep their own order."""
-        own = "Relevance" if query else "Order added"
+        `unranked`: there is no predicted interest yet (nothing to learn from), so the papers keep their own order;
+        `queue`: the queued papers without a query, by priority and then in the order added (Library.search)."""
+        own = "Relevance" if query else "Priority" if queue else "Order added"
         self._back_to_interest = column is None and suggested == "view by relevance"
         if column is None and suggested and unranked:
             own_order = "Ranked by relevance" if query else "In the order added"
@@ -58,7 +65,13 @@ class OrderNote(QWidget):
             self.button.setToolTip("Rank order: the best matches first" if query else "")
             self.button.setVisible(suggested == "sort")
         elif column is None:
-            self.label.setText("Ranked by relevance" if query else "In the order added")
+            self.label.setText(
+                "Ranked by relevance"
+                if query
+                else "By priority, then in the order added"
+                if queue
+                else "In the order added"
+            )
             self.button.hide()
         else:
             self.label.setText(f"Sorted by {column}, {'descending' if descending else 'ascending'} · back to")
