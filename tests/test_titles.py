@@ -1139,6 +1139,29 @@ def test_bundled_corpus_topic_is_not_cut_from_a_coordination():
     assert t.startswith("PaperGuard: Benchmark for ") and " into " not in t, t
 
 
+def test_bundled_corpus_a_terms_adverb_stays():
+    # "Partially relevant video retrieval" lost its adverb: "Holmes: … for relevant video retrieval" (a trial)
+    t = derive_title(bundled_abstracts()[3])
+    assert t == "Holmes: Hierarchical evidential learning framework for partially relevant video retrieval", t
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Fully convolutional networks are widely used for segmentation. We study their training.",
+            "Fully convolutional networks",
+        ),
+        (
+            "Highly efficient solvers are rare. Recently proposed methods fail on large instances.",
+            "Efficient solvers",  # an intensifier is no part of a term: dropped from a title's start
+        ),
+    ],
+)
+def test_a_terms_own_adverb_stays_and_an_intensifier_goes(abstract, title):
+    assert derive_title(abstract) == title
+
+
 def test_bold_initials_that_spell_the_name_are_not_capitals():
     # the capital is the source's typography; a title-case run of spelt words (the name's expansion) is kept
     for bold in ("**{}**", "\\textbf{{{}}}", "<b>{}</b>"):

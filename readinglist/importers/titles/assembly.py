@@ -18,6 +18,7 @@ from readinglist.importers.titles.lexicon import (
     MAKERS,
     NOT_SUBJECTS,
     OF_HEADS,
+    TERM_ADVERBS,
     THING,
     WE_REPORT,
 )
@@ -325,7 +326,7 @@ def _phrase_starts(s: Sentence, k: int, limit: int) -> list[int]:
             out.append(k)
             k = end
             continue
-        if tags[k] in ("D", "Q", "J", "N", "M"):
+        if tags[k] in ("D", "Q", "J", "N", "M") or (tags[k] == "X" and s.lows[k] in TERM_ADVERBS):
             end = noun_phrase(s, k)
             if end > k:
                 out.append(k)

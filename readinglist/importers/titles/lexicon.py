@@ -157,6 +157,12 @@ USE_VERBS = _words(
 INTRO_PAST = _words(
     "proposed introduced presented developed designed devised built constructed created described formulated released"
 )
+# adverbs that are part of a technical term before its adjective ("Partially relevant video retrieval", "Fully
+# convolutional networks"); other adverbs are dropped from a title's start ("highly", "recently", "simply")
+TERM_ADVERBS = _words(
+    """fully partially weakly strongly locally globally linearly jointly provably approximately asymptotically
+    differentially adversarially doubly conditionally mutually sparsely densely stochastically"""
+)
 NAMING = _words("called named dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
 # acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is

@@ -17,6 +17,7 @@ from readinglist.importers.titles.lexicon import (
     GENERIC_HEADS,
     GERUND_NOUNS,
     PURPOSE_PARTICIPLES,
+    TERM_ADVERBS,
     TITLE_PREPOSITIONS,
     VERB_FORM,
 )
@@ -181,6 +182,8 @@ def trim(s: Sentence, i: int, j: int) -> int:
     tags, lows = s.tags, s.lows
     dropped = False
     while i < j:
+        if tags[i] == "X" and lows[i] in TERM_ADVERBS and i + 1 < j and tags[i + 1] == "J":
+            break  # a term's own adverb: "Partially relevant video retrieval", "Fully convolutional networks"
         if tags[i] in ("D", "Q", "X", ",") or lows[i] in DROP_LEADING:  # "a simple, optimistic …"
             i += 1
             dropped = True
