@@ -130,6 +130,12 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     prep = first if f" {first} " not in body else second if f" {second} " not in body else ""
     if not prep or len(body) + len(acr) + len(prep) + 2 > budget:
         return body
+    # spelt out where it fits, as a title does ("… in natural language processing (NLP)"; the real titles' words
+    # came closer: content-word F1 up 0.004 on development, validation and held-out papers, session 25)
+    spelt = f"{_lower_first(long)} ({acr})"
+    doubled = spelt.lower().startswith((f"{prep} ", f"{prep}-"))  # not "in in-context learning (ICL)"
+    if long and " " in long and not doubled and len(body) + len(spelt) + len(prep) + 2 <= budget:
+        return f"{body} {prep} {spelt}"
     return f"{body} {prep} {acr}"
 
 
