@@ -864,14 +864,11 @@ class MainWindow(QMainWindow):
         if command is None:
             return
         if not isinstance(command, PaperCommand):  # a list saved, renamed, moved or deleted: its own words
-            self.notice.show_message(f"{'Redone' if redone else 'Undone'}: {command.text()}.", 15000,
-                                     "Undo" if redone else "Redo",
-                                     (self.actionUndo if redone else self.actionRedo).trigger, kind="undo")  # fmt: skip
-            return
-        said = command.summary
-        if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
-            title = paper.title if len(paper.title) <= 60 else paper.title[:59].rstrip() + "…"
-            said += f" — {quoted(title)}"
+            said = command.text()
+        else:
+            said = command.summary
+            if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
+                said += f" — {quoted(paper.title, 60)}"
         again, verb = (self.actionUndo, "Undo") if redone else (self.actionRedo, "Redo")
         self.notice.show_message(
             f"{'Redone' if redone else 'Undone'}: {said}.", 15000, verb, again.trigger, kind="undo"
@@ -985,8 +982,7 @@ class MainWindow(QMainWindow):
                                                self.search_bar.text())  # fmt: skip
             header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             if self.suggester.ranking is None and self.suggester.idle:
-                self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
-                                         self.edit_interests, kind=NO_RANKING)  # fmt: skip
+                self._say_no_ranking()
         else:
             if not self.actionSortSuggested.isChecked():
                 self.notice.clear(NO_RANKING)  # about a view the reader has left
@@ -1001,12 +997,16 @@ class MainWindow(QMainWindow):
         if on:
             self.table.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             if self.suggester.ranking is None:
-                self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…",
-                                         self.edit_interests, kind=NO_RANKING)  # fmt: skip
+                self._say_no_ranking()
         elif not self.sidebar.filter.suggested:
             self.notice.clear(NO_RANKING)
         self.detail.set_explainer(self._explain)
         self.search_bar.run()
+
+    def _say_no_ranking(self) -> None:
+        """Predicted interest asked for (the view or the sort) with no ranking: why, and the way to interests."""
+        self.notice.show_message(reason_text(self.suggester.reason), 15000, "My Interests…", self.edit_interests,
+                                 kind=NO_RANKING)  # fmt: skip
 
     def _header_sorted(self, section: int, _order: Qt.SortOrder) -> None:
         """A column's header sorts by that column: the Suggested sort lets go."""
