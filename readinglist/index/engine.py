@@ -624,8 +624,9 @@ class Index:
                                         hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
         corrections = _of_words_typed(corrections, text, bool(found))
         names_unknown: list[str] = []
+        fields = _fields_of_words(resolved)
         if not found:
-            corrections |= self._name_corrections(resolved, corrections, names_unknown)
+            corrections |= self._name_corrections(resolved, fields, corrections, names_unknown)
         otherwise = spelt_otherwise(resolved)  # "semisupervised", found as "semi-supervised", is no unknown word
         corrections = {w: c for w, c in corrections.items() if w not in otherwise or self._more_common(c, otherwise[w])}
         correction = apply_corrections(text, corrections) if corrections else None
@@ -710,7 +711,7 @@ class Index:
             correction=correction,
             corrections=corrections,
             unknown=[
-                _in_field(w, resolved)
+                _in_field(w, fields)
                 for w, f in typed.items()
                 if f == 0 and w not in corrections and not ranker.estimate(otherwise.get(w, query.NullQuery))
             ]
@@ -889,19 +890,19 @@ class Index:
         words = {t.text for t in _ANALYZER(text[:cut])}
         return words if len(words) < TYPED_WORDS else set()
 
-    def _name_corrections(self, q: query.Query, corrections: dict[str, str], unknown: list[str]) -> dict[str, str]:
+    def _name_corrections(
+        self, q: query.Query, fields: dict[str, set[str]], corrections: dict[str, str], unknown: list[str]
+    ) -> dict[str, str]:
         """For an author's name no paper has, the name one edit away the most papers have, weighed by the
         kind of slip ("author:hintn" → hinton): corrections come from the content words' vocabulary
-        (Vocabulary.suggestions), which holds no names. A name with none is added to `unknown`."""
+        (Vocabulary.suggestions), which holds no names. A name with none is added to `unknown`. `fields`:
+        _fields_of_words(q)."""
         assert self._ranker is not None
         frequency = self._ranker.doc_frequency
         out: dict[str, str] = {}
-        fields: dict[object, set[str]] = {}
-        for leaf in q.leaves():
-            fields.setdefault(getattr(leaf, "text", None), set()).add(getattr(leaf, "fieldname", ""))
         for leaf in q.leaves():
             word = getattr(leaf, "text", None)
-            if type(leaf) is not query.Term or fields.get(word) != {"authors"} or not isinstance(word, str):
+            if type(leaf) is not query.Term or not isinstance(word, str) or fields.get(word) != {"authors"}:
                 continue  # an author's name asked for (a plain word is looked for among the names too)
             if (
                 word in corrections
@@ -989,11 +990,21 @@ class _Cancelled(Exception):
 _CONSTRAINT_FIELDS = {"year", "state"}
 
 
-def _in_field(word: str, q: query.Query) -> str:
+def _fields_of_words(q: query.Query) -> dict[str, set[str]]:
+    """Each word of the query with the fields it is looked for in (a plain word: every default field)."""
+    fields: dict[str, set[str]] = {}
+    for leaf in q.leaves():
+        text = getattr(leaf, "text", None)
+        if isinstance(text, str):
+            fields.setdefault(text, set()).add(getattr(leaf, "fieldname", ""))
+    return fields
+
+
+def _in_field(word: str, fields: dict[str, set[str]]) -> str:
     """An unknown word as the results say it: "note:hierarchy" when the query looked for it in one field
     only (no paper's note has it; abstracts may), else the word."""
-    fields = {leaf.fieldname for leaf in q.leaves() if isinstance(leaf, Stemmed) and leaf.text == word}
-    return f"{next(iter(fields))}:{word}" if len(fields) == 1 else word
+    found = fields.get(word, set())
+    return f"{next(iter(found))}:{word}" if len(found) == 1 else word
 
 
 def key_terms(text: str, ranker: Ranker, documents: int, count: int = KEY_TERMS) -> list[tuple[str, float]]:
