@@ -328,16 +328,21 @@ def _m0018_source_index(db: sqlite3.Connection) -> None:
 _m0018_source_index.compacts = True  # type: ignore[attr-defined]
 
 
-def _new_revision_for(db: sqlite3.Connection, ids: Sequence[int]) -> int:
-    """A migration changed these papers: a new revision is theirs, and the index journal has them (it exists
-    from 0006 on), so the index takes what changed."""
+def _take_rev(db: sqlite3.Connection) -> int:
+    """The library's next revision, taken (a write's, or a migration's)."""
     row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
     rev = int(row[0]) + 1 if row else 1
     db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+    return rev
+
+
+def _new_revision_for(db: sqlite3.Connection, ids: Sequence[int]) -> None:
+    """A migration changed these papers: a new revision is theirs, and the index journal has them (it exists
+    from 0006 on), so the index takes what changed."""
+    rev = _take_rev(db)
     for chunk in _chunks(list(ids), 900):
         db.execute(f"UPDATE papers SET rev = {rev} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-    db.executemany("INSERT OR REPLACE INTO index_journal(paper_id, rev) VALUES (?, ?)", [(pid, rev) for pid in ids])
-    return rev
+    Store._journal(db, ids, rev)
 
 
 def _m0019_note_words(db: sqlite3.Connection) -> None:
@@ -782,9 +787,7 @@ class Store:
         return len(self._threads.connections())
 
     def next_rev(self, db: sqlite3.Connection) -> int:
-        row = db.execute("SELECT value FROM meta WHERE key = 'rev'").fetchone()
-        rev = int(row[0]) + 1 if row else 1
-        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('rev', ?)", (str(rev),))
+        rev = _take_rev(db)
         self.own_revs.add(rev)
         self._local.taken.append(rev)
         return rev
