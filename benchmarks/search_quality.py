@@ -15,7 +15,11 @@ top 10 is reported for each:
 - and, for a sample of its own, papers whose whole title a longer title holds ("Latent Dirichlet Allocation",
   held by "Spatial Latent Dirichlet Allocation"): the exact title, as pasted;
 - and, for another, papers whose title has a hyphenated word ("Multi-Task Feature Learning"): the title in
-  lower case with those words joined ("multitask feature learning"), a spelling many papers use.
+  lower case with those words joined ("multitask feature learning"), a spelling many papers use;
+- and, for another, papers whose title has a word written joined that the library's abstracts also write
+  hyphenated ("Scalable Hyperparameter Transfer Learning"; "hyper-parameter" elsewhere): that word typed as
+  two, with up to three of the title's other words (not stop words) around it, in lower case ("scalable hyper
+  parameter transfer learning").
 
 A result counts as the paper when it is the paper, or a paper the query cannot tell apart from it (for the
 title kinds: the same title, ignoring case and punctuation; for the sentence: an abstract holding the same
@@ -45,6 +49,8 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
+from whoosh.analysis.filters import STOP_WORDS  # the words the index leaves out
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("READINGLIST_SHARED", ROOT.parent / "shared")) / "corpora"
 KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
@@ -59,6 +65,10 @@ KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
     # a sample of its own: papers whose title has a hyphenated word ("Multi-Task", "Semi-Supervised"), the title
     # in lower case with those words written joined ("multitask feature learning"), as many papers spell them
     "joined_title": ("title with its hyphenated words joined, lower case", "first", 0.90),
+    # a sample of its own: papers whose title has a word written joined that abstracts of the library write
+    # hyphenated too ("Hyperparameter", "hyper-parameter"): up to four of the title's words around it, in lower
+    # case, that word typed as two ("scalable hyper parameter transfer learning")
+    "apart_words": ("a joined word of the title typed as two, with the words around it", "top10", 0.90),
 }
 _HYPHENATED = re.compile(r"(?<![\w-])([A-Za-z]{2,})-([A-Za-z]{2,})(?![\w-])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'“])")
@@ -155,6 +165,44 @@ def joined(title: str) -> str | None:
     return normal(_HYPHENATED.sub(lambda m: m.group(1) + m.group(2), title))
 
 
+def apart(title: str, hyphenated: dict[str, str]) -> str | None:
+    """The title's first word that the library's abstracts also write hyphenated (`hyphenated`: joined →
+    "head tail"), typed as two, with up to three of the title's other words around it that are not stop words
+    (a reader types "hyper parameter transfer learning", not "of"), lower case; None if it has no such word."""
+    words = [w for w in normal(title).split() if w not in STOP_WORDS]
+    at = next((i for i, w in enumerate(words) if w in hyphenated), None)
+    if at is None:
+        return None
+    start = max(0, min(at - 1, len(words) - 4))
+    window = words[start : start + 4]
+    window[at - start] = hyphenated[words[at]]
+    return " ".join(window)
+
+
+def apart_papers(lib, n: int, seed: int) -> tuple[list, dict[str, str]]:
+    """A fixed random sample of papers with an imported title holding a word that abstracts write hyphenated,
+    and those words (joined → "head tail"): each half a word of two titles at least, on its own (not what a
+    line break leaves: "informa-tion"), the head two letters at least and the tail three ("co-ordinate",
+    "feed-forward"; not "Q-learning"), neither a stop word ("on-line": the index leaves "on" out, and "on line"
+    typed is the query "line")."""
+    ids = sorted(lib.search("").ids)
+    papers = []
+    for start in range(0, len(ids), 2000):
+        papers += [p for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip()]
+    in_titles = Counter(w for p in papers for w in set(normal(p.title).split()))
+    hyphenated = {
+        (m.group(1) + m.group(2)).lower(): f"{m.group(1)} {m.group(2)}".lower()
+        for p in papers
+        for m in _HYPHENATED.finditer(p.plain_abstract)
+        if len(m.group(2)) >= 3
+        and min(in_titles[m.group(1).lower()], in_titles[m.group(2).lower()]) >= 2
+        and STOP_WORDS.isdisjoint((m.group(1).lower(), m.group(2).lower()))
+    }
+    found = [p.id for p in papers if apart(p.title, hyphenated)]
+    random.Random(seed).shuffle(found)
+    return lib.papers(found[:n]), hyphenated
+
+
 def joined_papers(lib, n: int, seed: int) -> list:
     """A fixed random sample of papers with an imported title that has a hyphenated word."""
     ids = sorted(lib.search("").ids)
@@ -180,7 +228,10 @@ def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     return min(candidates) + 1 if candidates else None
 
 
-def measure(lib, papers: list, seed: int, log, held: list | None = None, hyphenated: list | None = None) -> dict:
+def measure(
+    lib, papers: list, seed: int, log, held: list | None = None, hyphenated: list | None = None,
+    written_apart: tuple[list, dict[str, str]] | None = None,
+) -> dict:  # fmt: skip
     from readinglist.papers import QueryError
 
     queries = make_queries(papers, seed)
@@ -189,7 +240,12 @@ def measure(lib, papers: list, seed: int, log, held: list | None = None, hyphena
         {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"joined_title": joined(p.title)}}
         for p in hyphenated or []
     ]
-    by_id = {p.id: p for p in [*papers, *(held or []), *(hyphenated or [])]}
+    apart_list, joined_words = written_apart or ([], {})
+    queries += [
+        {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"apart_words": apart(p.title, joined_words)}}
+        for p in apart_list
+    ]
+    by_id = {p.id: p for p in [*papers, *(held or []), *(hyphenated or []), *apart_list]}
     results: dict[str, dict] = {k: {"n": 0, "first": 0, "top10": 0, "errors": 0, "ms": [], "misses": []} for k in KINDS}
     for item in queries:
         target = by_id[item["id"]]
@@ -297,8 +353,9 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         f"Measured {run['date']} by `python -m benchmarks.search_quality` (seed {run['seed']}; raw numbers and "
         f"the misses: `benchmarks/results/{json_name}`). A sample of papers with an imported title and an "
         "abstract, each searched five ways through the library, a sample of papers whose title a longer "
-        "title holds, by their exact title, and one of titles with a hyphenated word, searched with it "
-        "joined; a hit is the paper or one the query cannot tell from it (same title; same sentence). Search "
+        "title holds, by their exact title, one of titles with a hyphenated word, searched with it "
+        "joined, and one of titles with a joined word the abstracts write hyphenated, typed as two; a hit is "
+        "the paper or one the query cannot tell from it (same title; same sentence). Search "
         "times are from the same process, one search after another, on a shared 2-core machine: compare them "
         "only within a row.",
     ]
@@ -355,9 +412,11 @@ def main() -> int:
             papers = sample_papers(lib, sample, args.seed)
             held = held_papers(lib, sample, args.seed)
             hyphenated = joined_papers(lib, sample, args.seed)
+            written_apart = apart_papers(lib, sample, args.seed)
             log(f"{corpus.name}: {len(papers)} papers sampled, {len(held)} whose title a longer one holds, "
-                f"{len(hyphenated)} with a hyphenated word in the title")  # fmt: skip
-            kinds = measure(lib, papers, args.seed, log, held, hyphenated)
+                f"{len(hyphenated)} with a hyphenated word in the title, {len(written_apart[0])} with a joined "
+                "word abstracts write hyphenated")  # fmt: skip
+            kinds = measure(lib, papers, args.seed, log, held, hyphenated, written_apart)
             run["corpora"].append(
                 {"corpus": corpus.name, "papers": lib.counts()["all"], "sample": len(papers), "kinds": kinds}
             )

@@ -805,6 +805,33 @@ def test_a_word_typed_joined_finds_it_hyphenated_and_the_other_way_round(tmp_pat
         lib.close()
 
 
+def test_two_words_typed_apart_find_the_word_they_make_joined(tmp_path):
+    """ "red team" typed for Self-RedTeam found nothing (session 25): two words typed one after the other find
+    the word they make joined too, as a word of both ("red teaming" is a form of it), and are no words "no
+    paper has"; the papers with both words apart are found as before, and a stop word joins nothing."""
+    rows = [
+        {"title": "Self-play attacks", "abstract": "We introduce Self-RedTeam, an online self-play algorithm."},
+        {"title": "Red and blue", "abstract": "The red agent and the blue team compete."},
+        {"title": "A new dataset", "abstract": "We release a dataset of images."},
+        {"title": "Online learning", "abstract": "Regret of online learners."},
+        {"title": "Coordinate descent", "abstract": "One coordinate at a time."},
+        *[{"title": f"Filler {i}", "abstract": f"Policies {i} and values; the line is on top."} for i in range(6)],
+    ]
+    lib = library_of(tmp_path, rows, "apart")
+    try:
+        assert set(titles(lib, "red team")) == {"Self-play attacks", "Red and blue"}
+        assert titles(lib, "self red team") == ["Self-play attacks"]
+        assert "Self-play attacks" in titles(lib, "red teaming")
+        found = lib.search("self red team")
+        assert found.unknown == [] and not found.partial
+        assert titles(lib, "data set") == ["A new dataset"]
+        assert titles(lib, "co ordinate descent") == ["Coordinate descent"]  # a two-letter head
+        assert "Online learning" not in titles(lib, "on line")  # "on" is a stop word: no "online"
+        assert titles(lib, "team red") == ["Red and blue"]  # the words in their order only: no "teamred"
+    finally:
+        lib.close()
+
+
 def test_a_hyphenated_word_finds_its_words_together(tmp_path):
     """ "q-learning" found every paper with a "Q" and "learning" anywhere (its Q-function, its learning rate):
     at 8k, 67 papers of which 27 say Q-learning, the others among the first twenty. Now the two words stand

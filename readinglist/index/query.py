@@ -247,7 +247,13 @@ def with_compounds(q: query.Query, vocabulary: Vocabulary, text: str, together: 
             ands = [sub for sub in part.subqueries if type(sub) is query.And]
             out[i] = _joined(ands, vocabulary, whole=part) or part
             continue
-        if _plain_word(part) is not None:  # "multitask": that, or "multi task(s)" in a title or abstract
+        word = _plain_word(part)
+        if word is not None and together is not None and i + 1 < len(parts):
+            joined = _typed_apart(part, word, parts[i + 1], vocabulary)
+            if joined is not None:  # "red team": that, or "redteam" (Self-RedTeam) in a title or abstract
+                out[i], out[i + 1] = joined, None
+                continue
+        if word is not None:  # "multitask": that, or "multi task(s)" in a title or abstract
             out[i] = _split(part.subqueries, vocabulary, whole=part, together=together) or part
             continue
         if isinstance(part, Stemmed):  # a field's word: "title:multitask", or "title:multi-task" as two parts
@@ -304,6 +310,20 @@ def _word_key(q: query.Query) -> str | tuple[str, str] | None:
         if isinstance(a, str) and isinstance(b, str):
             return a, b
     return None
+
+
+def _typed_apart(part: query.Query, word: str, nxt: query.Query, vocabulary: Vocabulary) -> query.Query | None:
+    """Two words typed one after the other and the word they make joined, in a title or abstract, as a Compound
+    ("red team" is "RedTeam" too, "data set" "dataset", "co ordinate" "coordinate"); None when no paper has them
+    joined, or one is a stop word ("on line" is no "online" query: "on" is not looked for at all), a one-letter
+    head or a tail shorter than COMPOUND_PART. The joined word weighs the two words it stands for."""
+    second = _plain_word(nxt)
+    if second is None or not (word + second).isalpha() or len(word) < 2 or len(second) < COMPOUND_PART:
+        return None
+    if word in STOP_WORDS or second in STOP_WORDS:
+        return None
+    joined = _as_word(word + second, vocabulary, COMPOUND_FIELDS, boost=2.0)
+    return None if joined is None else Compound([query.And([part, nxt]), joined])
 
 
 def _split(
@@ -430,8 +450,15 @@ def spelt_otherwise(q: query.Query) -> dict[str, query.Query]:
     (a word no paper has as typed is not unknown if its other spelling is found)."""
     out: dict[str, query.Query] = {}
     for part in top_level(q):
-        if type(part) is Compound and (word := _plain_word(part.subqueries[0])) is not None:
+        if type(part) is not Compound:
+            continue
+        first = part.subqueries[0]
+        if (word := _plain_word(first)) is not None:
             out[word] = part.subqueries[1]
+        elif type(first) is query.And:  # two words typed apart, found joined ("red team" as "RedTeam")
+            for sub in first.subqueries:
+                if (word := _plain_word(sub)) is not None:
+                    out[word] = part.subqueries[1]
     return out
 
 
