@@ -138,6 +138,42 @@ def test_proceedings_gives_venue_and_year(tmp_path):
     assert (r.venue, r.year) == ("XYZ", 2031)
 
 
+def test_a_proceedings_entry_is_the_venue_only_of_its_own_papers(tmp_path):
+    """A personal file's one @proceedings (a trial's: line 6,121 of 986 entries) was the venue and year of every
+    entry, books and journal articles included. Now it is the venue of the entries naming it, and, in a file it
+    opens (PMLR's), of the papers naming no venue and citing no other volume."""
+    f = tmp_path / "mine.bib"
+    f.write_text(
+        "@book{pm, title = {Principia Mathematica}, year = 1925, abstract = {Logic.}}\n"
+        "@article{j, title = {A}, journal = {IJCAI-75}, year = 1975, abstract = {Text.}}\n"
+        "@inproceedings{c, title = {B}, crossref = {ACL-89}, abstract = {Text.}}\n"
+        "@inproceedings{n, title = {C}, booktitle = {{Working Notes}, AAAI Symposium}, abstract = {Text.}}\n"
+        "@proceedings{P, title = {Working Notes, AAAI Symposium}, shortname = {WN}, year = {1994}}\n"
+    )
+    got = {r.citation_key: (r.venue, r.year) for r in parse_file(f).records}
+    assert got == {"pm": ("", 1925), "j": ("IJCAI-75", 1975), "c": ("", None), "n": ("WN", 1994)}
+
+
+def test_quote_marks_around_an_author_list_are_not_part_of_the_names(tmp_path):
+    """PMLR's COLT 2025 file has `author = {"Gast, Nicolas and Narasimha, Dheeraj"}`: the table showed
+    `"Gast, Narasimha`."""
+    f = tmp_path / "q.bib"
+    f.write_text('@inproceedings{g, title = {T}, author = {"Gast, Nicolas and Narasimha, Dheeraj"}, abstract = {A.}}\n')
+    (r,) = parse_file(f).records
+    assert r.authors == ["Nicolas Gast", "Dheeraj Narasimha"]
+
+
+def test_a_crossrefs_date_gives_the_year(tmp_path):
+    """biblatex writes a volume's year as `date`: an entry citing it took its title but no year."""
+    f = tmp_path / "b.bib"
+    f.write_text(
+        "@incollection{w, title = {The True Frontier}, crossref = {v}, abstract = {Films.}}\n"
+        "@collection{v, title = {Space and Beyond}, date = 2000}\n"
+    )
+    (r,) = parse_file(f).records
+    assert (r.venue, r.year) == ("Space and Beyond", 2000)
+
+
 @pytest.mark.parametrize(
     ("name", "content", "problem"),
     [

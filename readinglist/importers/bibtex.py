@@ -85,8 +85,9 @@ MONTHS = dict(
 )
 CHUNK_CHARS = 256 * 1024  # text handed to bibtexparser at a time
 CONTAINERS = {"proceedings", "mvproceedings", "book", "mvbook", "collection", "mvcollection", "reference"}
-PARENT_FIELDS = ("booktitle", "title", "year")
+PARENT_FIELDS = ("booktitle", "title", "year", "date")
 PROCEEDINGS_FIELDS = ("shortname", "booktitle", "title", "year")
+PROCEEDINGS_PAPERS = frozenset(("inproceedings", "conference", "paper"))  # the entries a @proceedings holds
 MAX_VOLUMES = 20_000  # volumes kept for the other files of an import to cite (IRIDIA's crossref.bib: 327)
 
 # where bibtexparser starts a block when it recovers: `@type{` or `@type(` at the start of a line
@@ -164,7 +165,11 @@ _NAME_MARKS = re.compile(r"[{}]|\s+and\s+", re.I)
 
 
 def split_names(text: str) -> list[str]:
-    """`Last, First and Other, A.` → ["First Last", "A. Other"], splitting only on top-level "and"."""
+    """`Last, First and Other, A.` → ["First Last", "A. Other"], splitting only on top-level "and". Quote marks
+    around the whole list (`{"Gast, Nicolas and Narasimha, Dheeraj"}`, in a PMLR file) are not part of it."""
+    text = text.strip()
+    if len(text) > 1 and text[0] == text[-1] == '"' and '"' not in text[1:-1]:
+        text = text[1:-1]
     names, depth, start = [], 0, 0
     for m in _NAME_MARKS.finditer(text):
         token = m.group()
@@ -468,14 +473,22 @@ UNREADABLE = "the entry could not be parsed (unbalanced braces or quotes?)"  # w
 # ---- the file --------------------------------------------------------------------------------------------
 
 
+def _volume_key(title: str) -> str:
+    """A volume's title as two entries naming it may differ (case, braces, spaces)."""
+    return " ".join(title_plain(title).casefold().split())
+
+
 @dataclass
 class _Directory:
     """What entries may refer to anywhere in the file."""
 
     parents: dict[str, dict[str, str]] = field(default_factory=dict)
     cited: set[str] = field(default_factory=set)  # keys crossrefs name, in this file or another of the import
+    # a file's one @proceedings (PMLR's): the venue and year of its papers that name no venue of their own
     default_venue: str = ""
     default_year: int | None = None
+    volume_titles: frozenset[str] = frozenset()  # its booktitle and title: an entry naming it is in it
+    volume_file: bool = False  # it opens the file: the file is that volume's, its papers naming no venue in it
 
 
 class BibFile:
@@ -530,6 +543,7 @@ class BibFile:
         referenced: set[str] = set()
         parents: dict[str, _Entry] = {}
         proceedings: list[_Entry] = []  # the first two: only one gives its venue and year to the file
+        opens, entries = False, 0  # does a @proceedings open the file (a volume's own file: PMLR's)?
         seen = 0
         context = self.context
         self.macros = 0
@@ -553,6 +567,8 @@ class BibFile:
                     referenced.add(crossref.strip().strip('{}"').strip().lower())
                 if kind == "proceedings" and len(proceedings) < 2:
                     proceedings.append(item)
+                    opens = opens or entries == 0
+                entries += 1
                 if item.key and (kind in CONTAINERS or item.key.lower() in referenced):
                     parents.setdefault(item.key.lower(), item)
         if not seen:
@@ -567,6 +583,8 @@ class BibFile:
             p = self._fields(proceedings[0], PROCEEDINGS_FIELDS)
             directory.default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
             directory.default_year = parse_year(p.get("year"))
+            directory.volume_titles = frozenset(_volume_key(p[k]) for k in ("booktitle", "title") if p.get(k))
+            directory.volume_file = opens
         self.directory = directory
 
     # ---- the entries ----
@@ -619,20 +637,28 @@ class BibFile:
         if not title and not abstract:
             where = f"entry {snippet(entry.key) or '(no key)'} (line {entry.line})"
             return Skip(where, why_no_text(None, fields.get("abstract")))
-        venue = (
-            directory.default_venue
-            or fields.get("journal")
+        own = (
+            fields.get("journal")
             or fields.get("journaltitle")
             or fields.get("booktitle")
             or parent.get("booktitle")
             or parent.get("title")
             or ""
         )
+        # the file's @proceedings is the venue of the papers that name that volume (its short name then) and, in
+        # a file it opens (PMLR's), of those that name none and cite no other; never of a book or an article,
+        # nor of a paper citing another volume, beside it in a personal file
+        in_volume = bool(directory.default_venue) and (
+            (own and _volume_key(own) in directory.volume_titles)
+            or (not own and not cited and kind in PROCEEDINGS_PAPERS and directory.volume_file)
+        )
+        venue = directory.default_venue if in_volume else own
         year = (
             parse_year(fields.get("year"))
             or parse_year(fields.get("date"))
             or parse_year(parent.get("year"))
-            or directory.default_year
+            or parse_year(parent.get("date"))
+            or (directory.default_year if in_volume else None)
         )
         url = fields.get("url", "")
         if not url and fields.get("doi"):
