@@ -762,6 +762,22 @@ def test_a_typed_slip_that_a_title_misspells_too_is_offered_the_common_word(tmp_
         lib.close()
 
 
+def test_an_authors_name_typed_is_offered_no_correction(tmp_path):
+    """ "Gergely Neu" found his paper and was offered "Gergely New" (a trial, COLT 2025): a word of the authors
+    is a word, however rare, beside a common one a slip away."""
+    papers = [{"title": f"A new method {i}", "abstract": "A new bound, new rates."} for i in range(31)]
+    papers.append({"title": "Optimistic exploration", "abstract": "Regret bounds.", "authors": ["Gergely Neu"]})
+    lib = library_of(tmp_path, papers, "names")
+    try:
+        for text in ("Gergely Neu", "neu"):
+            found = lib.search(text)
+            assert found.correction is None
+            assert [p.title for p in lib.papers(found.ids)] == ["Optimistic exploration"]
+        assert lib.search("nwe method").correction == "new method"  # a slip is still offered its word
+    finally:
+        lib.close()
+
+
 COMPOUNDS = [
     {"title": "Multi-Task Feature Learning", "abstract": "Features shared by related tasks, learnt jointly."},
     {"title": "Multitask learning with kernels", "abstract": "One kernel for every task at once."},

@@ -750,6 +750,8 @@ class Index:
         for word, frequency in typed.items():
             if frequency and not hint and ranker.doc_frequency("title", word):
                 continue  # a rare word in a title is a word, not a slip (titles are edited)
+            if frequency and a_name(word):
+                continue  # "Gergely Neu" found his papers and was offered "Gergely New" (a trial)
             found = []
             if frequency <= RARE_DF:
                 found = vocabulary.suggestions(word, frequency)
