@@ -620,7 +620,8 @@ def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window
 
 def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, window):
     """ "vis" and Enter, with "vision" offered, is the tag "vision" (it made a new tag "vis"); the typed
-    text stays a new tag once the list is closed with Esc."""
+    text stays a new tag once the list is closed with Esc. Enter on the list only takes the completion (the
+    reader may type more tags); Enter again applies."""
     ids = window.library.search("").ids
     window.library.add_tags(ids[:2], ["vision"])
     window.editors.update_completions()
@@ -633,6 +634,9 @@ def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, windo
     popup = window.editors.completer.popup()
     qtbot.waitUntil(popup.isVisible)
     qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    assert field.text() == "exits, vision" and field.hasFocus() and window.library.paper(pid).tags == []
+    qtbot.keyClick(field, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.library.paper(pid).tags == ["exits", "vision"])
     other = in_table(qtbot, window, row=6)
     qtbot.waitUntil(lambda: field.isEnabled() and window.detail.paper_id == other)

@@ -1,14 +1,17 @@
 """The editors under the detail pane: the mark buttons, the tags (with completion) and the note (Markdown,
 saved as you type, with a preview that renders math as the abstract does). They edit the paper the detail
 pane shows (`load`); each edit leaves as a signal that the window turns into an undoable command. Enter in
-the tag editor applies the tags and the reader is done with it (`finished`); Esc puts back the paper's tags."""
+the tag editor applies the tags and the reader is done with it (`finished`); leaving the field otherwise (Tab,
+a click elsewhere, another paper made current, the window closed) applies them too, as the note is saved and a
+title edited in the table is; Esc puts back the paper's tags. Enter on the list of completions only takes the
+completion: the reader goes on typing tags."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QKeyEvent, QTextCursor, QTextDocument
+from PySide6.QtGui import QAction, QFocusEvent, QKeyEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
@@ -63,9 +66,12 @@ class TagCompleter(QCompleter):
         return head + str(index.data())
 
 
-class _EnterTakesFirst(QObject):
-    """On the completer's popup, before the completer sees the key: Enter with no completion highlighted
-    puts the first one in the field (the completer then closes the list and the field's Enter applies)."""
+class _EnterTakesCompletion(QObject):
+    """On the completer's popup, before the completer sees the key: Enter takes the completion highlighted,
+    else the first one ("vis" Enter is the tag "vision" the list shows, not a new tag "vis"), into the field
+    and closes the list, and that is all it does: the cursor stays in the field for more tags, and Enter with
+    the list closed applies. (The completer passed the Enter on to the field, which applied the tags and
+    went back to the papers, so that ", video" typed next started a search.)"""
 
     def __init__(self, completer: QCompleter, field: QLineEdit):
         super().__init__(field)
@@ -75,10 +81,14 @@ class _EnterTakesFirst(QObject):
         if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
                 and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):  # fmt: skip
             popup = self._completer.popup()
-            if (popup is not None and popup.isVisible() and not popup.currentIndex().isValid()
-                    and self._completer.completionCount()):  # fmt: skip
-                first = self._completer.completionModel().index(0, 0)
-                self._field.setText(self._completer.pathFromIndex(first))
+            if popup is not None and popup.isVisible():
+                index = popup.currentIndex()
+                if not index.isValid() and self._completer.completionCount():
+                    index = self._completer.completionModel().index(0, 0)
+                popup.hide()
+                if index.isValid():
+                    self._field.setText(self._completer.pathFromIndex(index))
+                return True
         return False
 
 
@@ -107,6 +117,7 @@ class Editors(QWidget):
         self._paper: int | None = None  # the paper whose tags and note are in the editors
         self._note_saved = ""
         self._tags_shown: list[str] = []  # the tags the field was given (what Enter's changes are made to)
+        self._tags_for: list[int] = []  # the papers the tags in the field are being typed for
         # the states on a row of their own, the priorities beside the tags: one row of both was cut to
         # "Qu…ed" at 1024 px wide
         buttons, tag_row = QHBoxLayout(), QHBoxLayout()
@@ -127,12 +138,14 @@ class Editors(QWidget):
         self.completer = TagCompleter(library.tag_names(), self.tagEditor)
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.tagEditor.setCompleter(self.completer)
-        # Enter while the list of completions is open takes its first one ("vis" Enter is the tag "vision"
-        # the list shows, not a new tag "vis"); a new tag is typed out whole, or the list closed with Esc
-        self._enter_takes_first = _EnterTakesFirst(self.completer, self.tagEditor)
+        # Enter while the list of completions is open takes the completion highlighted, else its first one,
+        # and only that; a new tag is typed out whole, or the list closed with Esc
+        self._enter_takes_completion = _EnterTakesCompletion(self.completer, self.tagEditor)
         popup = self.completer.popup()
         if popup is not None:
-            popup.installEventFilter(self._enter_takes_first)
+            popup.installEventFilter(self._enter_takes_completion)
+        self.tagEditor.textEdited.connect(self._tags_typed)
+        self.tagEditor.installEventFilter(self)  # leaving the field applies what was typed
         self.notesEditor = QPlainTextEdit(self)
         self.notesEditor.setObjectName("notesEditor")
         self.notesEditor.setPlaceholderText("Notes (Markdown), saved as you type")
@@ -170,7 +183,11 @@ class Editors(QWidget):
         paper_id = paper.id if paper is not None else None
         tags, note = (paper.tags, paper.note) if paper is not None else ([], "")
         enabled = paper_id is not None and not self._read_only
-        if not self.tagEditor.hasFocus() or paper_id != self._paper:
+        if paper_id != self._paper and self.tags_pending():
+            # another paper made current while the field kept the cursor (Next Paper from the menu, Alt+Left):
+            # what was typed goes to the papers it was typed for, as the note is saved; the new one's tags shown
+            self.apply_tags(self._tags_for)
+        if paper_id != self._paper or not (self.tagEditor.hasFocus() or self.tags_pending()):
             common = self._common_tags() if len(self._selection()) > 1 else tags
             self._set_tags_field(common)
         self.tagEditor.setEnabled(paper_id is not None)
@@ -210,9 +227,28 @@ class Editors(QWidget):
         self.apply_tags()
         self.finished.emit()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The reader left the tag field — Tab, a click elsewhere, another window, the window closed: what was
+        typed is applied (one undoable step), as the note is saved and a title edited in the table is kept.
+        Not while the list of completions or a menu is open over it: the field gets the cursor back."""
+        if watched is self.tagEditor and event.type() == QEvent.Type.FocusOut and isinstance(event, QFocusEvent):
+            popup = self.completer.popup()
+            over = event.reason() in (Qt.FocusReason.PopupFocusReason, Qt.FocusReason.MenuBarFocusReason)
+            if not over and not (popup is not None and popup.isVisible()) and self.tags_pending():
+                self.apply_tags()
+        return super().eventFilter(watched, event)
+
+    def _tags_typed(self, _text: str) -> None:
+        self._tags_for = self._selection()
+
+    def tags_pending(self) -> bool:
+        """Whether the field holds tags typed and not applied (nor put back with Esc)."""
+        return normalise_tags([self.tagEditor.text()]) != self._tags_shown
+
     def _set_tags_field(self, tags: list[str]) -> None:
         """The field shows these tags, and Enter applies what is typed as changes to them (see apply_tags)."""
         self._tags_shown = list(tags)
+        self._tags_for = self._selection()
         self.tagEditor.setText(", ".join(tags))
 
     def revert_tags(self) -> None:
@@ -232,11 +268,12 @@ class Editors(QWidget):
         first = next(iter(tag_map.values()))
         return [t for t in first if t in common]
 
-    def apply_tags(self) -> None:
-        """Enter: what was typed is applied as changes to the tags the field showed — the tags added, those
-        taken out removed — to one paper or to several (their common tags shown). A tag another process (the
-        command line) gave a paper while the reader typed is not one the reader took out: it stays."""
-        ids = self._selection()
+    def apply_tags(self, ids: list[int] | None = None) -> None:
+        """Enter, or leaving the field: what was typed is applied as changes to the tags the field showed — the
+        tags added, those taken out removed — to one paper or to several (their common tags shown): `ids`, else
+        the selection. A tag another process (the command line) gave a paper while the reader typed is not one
+        the reader took out: it stays. The field then holds no change: leaving it after Enter applies nothing."""
+        ids = self._selection() if ids is None else ids
         if not ids or self._read_only:
             return
         typed = normalise_tags([self.tagEditor.text()])
@@ -252,6 +289,7 @@ class Editors(QWidget):
                 for pid, tags in current.items()
             }
         after = {pid: tags for pid, tags in after.items() if tags != current.get(pid)}  # what changes
+        self._tags_shown = typed
         if after:
             self.tagsApplied.emit(after, tags_change_text(current, after))
         self.update_completions()

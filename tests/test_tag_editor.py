@@ -1,0 +1,159 @@
+"""The tag editor under the detail pane, as a reader uses it: `t`, type, take a completion, go on typing;
+Enter applies, leaving the field (Tab, a click elsewhere, another paper) applies as the note saves, and Esc
+puts back the paper's tags. Keys go to the widget that has the focus, as a user's do."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from readinglist.app import create_main_window
+
+
+@pytest.fixture
+def window(qtbot, data_dir):
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == w.library.counts()["all"] and w.search_bar.idle)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
+def type_keys(qtbot, text):
+    for ch in text:
+        qtbot.keyClick(QApplication.focusWidget(), ch)
+
+
+def in_table(qtbot, w, row=0):
+    w.table.view.setFocus()
+    w.table.select_row(row)
+    qtbot.waitUntil(lambda: w.table.view.hasFocus() and w.detail.paper_id == w.table.current_id)
+    return w.table.current_id
+
+
+def tagged(qtbot, w, row, tags):
+    """The paper at `row`, current, with these tags, shown in the field."""
+    pid = in_table(qtbot, w, row)
+    w.library.add_tags([pid], tags)
+    w.editors.update_completions()
+    w.detail.refresh([pid])
+    qtbot.waitUntil(lambda: w.editors.tagEditor.text() == ", ".join(tags))
+    return pid
+
+
+def start_tags(qtbot, w):
+    qtbot.keyClick(w.table.view, "t")
+    qtbot.waitUntil(w.editors.tagEditor.hasFocus)
+    return w.editors.tagEditor
+
+
+def test_enter_on_a_completion_takes_it_and_the_reader_types_on(qtbot, window):
+    """`r`, Down, Enter on "rl": the field reads "rl" and keeps the cursor; `, video` goes on in it (it went
+    to the search, the tags applied and the field left); Enter with the list closed applies both."""
+    lib = window.library
+    lib.add_tags([lib.search("").ids[-1]], ["rl"])
+    window.editors.update_completions()
+    pid = in_table(qtbot, window)
+    field = start_tags(qtbot, window)
+    qtbot.keyClick(field, "r")
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    assert field.text() == "rl" and field.hasFocus()
+    assert lib.paper(pid).tags == []  # only the completion was taken
+    type_keys(qtbot, ", video")
+    assert field.text() == "rl, video" and window.search_bar.field.text() == ""
+    if popup.isVisible():  # ("video" is no tag yet: nothing to offer, but close the list as a reader would)
+        qtbot.keyClick(popup, Qt.Key.Key_Escape)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert lib.paper(pid).tags == ["rl", "video"]
+    assert window.table.view.hasFocus()
+
+
+def test_enter_with_the_list_open_takes_its_first_completion_and_stays(qtbot, window):
+    lib = window.library
+    lib.add_tags([lib.search("").ids[-1]], ["vision"])
+    window.editors.update_completions()
+    pid = in_table(qtbot, window)
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, "vis")
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Enter)
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    assert field.text() == "vision" and field.hasFocus() and lib.paper(pid).tags == []
+    qtbot.keyClick(field, Qt.Key.Key_Enter)
+    assert lib.paper(pid).tags == ["vision"] and window.table.view.hasFocus()
+
+
+def test_tags_typed_then_tab_are_applied_and_undoable(qtbot, window):
+    """`t`, `, saf`, Tab, Esc, j, k: the field showed "rl, saf", then "rl" again, nothing saved."""
+    pid = tagged(qtbot, window, 0, ["rl"])
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, ", saf")
+    qtbot.keyClick(field, Qt.Key.Key_Tab)
+    assert not field.hasFocus()
+    assert window.library.paper(pid).tags == ["rl", "saf"]
+    assert "saf" in window.actionUndo.text() or "saf" in window.actionUndo.toolTip()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+    window.table.view.setFocus()
+    type_keys(qtbot, "jk")
+    qtbot.waitUntil(lambda: window.table.current_id == pid and window.detail.paper_id == pid)
+    assert field.text() == "rl, saf" and window.library.paper(pid).tags == ["rl", "saf"]
+    window.actionUndo.trigger()
+    assert window.library.paper(pid).tags == ["rl"]
+    qtbot.waitUntil(lambda: field.text() == "rl")
+
+
+def test_clicking_another_paper_applies_the_tags_to_the_paper_they_were_typed_for(qtbot, window):
+    pid = tagged(qtbot, window, 0, ["rl"])
+    start_tags(qtbot, window)
+    type_keys(qtbot, ", saf")
+    view = window.table.view
+    qtbot.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(window.table.model.index(2, 1)).center()
+    )
+    qtbot.waitUntil(lambda: window.table.current_id != pid and window.detail.paper_id == window.table.current_id)
+    other = window.table.current_id
+    assert window.library.paper(pid).tags == ["rl", "saf"]
+    assert window.library.paper(other).tags == []
+    assert window.editors.tagEditor.text() == ""
+
+
+def test_another_paper_made_current_while_typing_gets_none_of_the_tags(qtbot, window):
+    """Next Paper from the menu (the field keeps the focus): what was typed goes to the paper it was typed
+    for, as a note is saved when the paper changes, and the next paper's tags are shown."""
+    pid = tagged(qtbot, window, 0, ["rl"])
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, ", saf")
+    window.actionNext.trigger()
+    qtbot.waitUntil(lambda: window.table.current_id != pid and window.detail.paper_id == window.table.current_id)
+    other = window.table.current_id
+    qtbot.waitUntil(lambda: field.text() == "")
+    assert window.library.paper(pid).tags == ["rl", "saf"]
+    assert window.library.paper(other).tags == []
+    window.actionUndo.trigger()
+    assert window.library.paper(pid).tags == ["rl"]
+
+
+def test_esc_still_puts_back_the_tags_and_applies_nothing(qtbot, window):
+    pid = tagged(qtbot, window, 0, ["rl"])
+    depth = window.undo_stack.count()
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, ", saf")
+    qtbot.keyClick(field, Qt.Key.Key_Escape)
+    assert window.table.view.hasFocus() and field.text() == "rl"
+    assert window.library.paper(pid).tags == ["rl"] and window.undo_stack.count() == depth
+
+
+def test_tags_typed_are_applied_when_the_window_closes(qtbot, window):
+    pid = tagged(qtbot, window, 0, ["rl"])
+    start_tags(qtbot, window)
+    type_keys(qtbot, ", saf")
+    window.close()
+    assert window.library.paper(pid).tags == ["rl", "saf"]
