@@ -858,6 +858,8 @@ class Library:
         return self.set_tags(self.plan_delete_tag(name))
 
     def set_note(self, paper_id: int, note: str) -> str:
+        """Replace a paper's note (StoreError, changing nothing, if it is too long: _check_note)."""
+        _check_note(note)
         before = self.store.set_note(paper_id, note)
         if before != note:
             self._reindex([paper_id])
@@ -865,7 +867,9 @@ class Library:
 
     def save_note(self, paper_id: int, note: str, base: str, keep_both: bool = True) -> tuple[str, str]:
         """The window's save of a note it loaded as `base` (see Store.save_note: a note another process changed
-        meanwhile is kept beside it, not overwritten). Returns the note stored before and the one stored now."""
+        meanwhile is kept beside it, not overwritten). Returns the note stored before and the one stored now.
+        StoreError, changing nothing, for a note too long (_check_note)."""
+        _check_note(note)
         before, after = self.store.save_note(paper_id, note, base, keep_both)
         if before != after:
             self._reindex([paper_id])
@@ -936,6 +940,29 @@ class Library:
         if not sl.query.strip():
             return self.store.count_where(sl.state, sl.tag)
         return len(self.search_list(sl).ids)
+
+
+# a note's characters each take at most this many in a BibTeX export ("\\" is "\\textbackslash{}"): a note this
+# much shorter than an import's field limit needs no export written to know that it imports back
+_MOST_ESCAPED = 20
+
+
+def _check_note(note: str) -> None:
+    """StoreError if the note, as a BibTeX export writes it (its escapes the longest of every format's), is over
+    what an import reads of one field: a 1 MB note was kept, and the export of it refused whole (a trial)."""
+    from readinglist.importers.limits import DEFAULT_LIMITS
+    from readinglist.latex import note_to_bibtex
+
+    limit = DEFAULT_LIMITS.field_chars
+    if len(note) * _MOST_ESCAPED <= limit:
+        return
+    written = len(note_to_bibtex(note, True)) if len(note) <= limit else len(note)
+    if written > limit:
+        raise StoreError(
+            f"This note is too long to export and import back: {written:,} characters as a BibTeX export writes "
+            f"it, where an import reads at most {limit:,}. Shorten it, or keep the long text in a file and link "
+            "it from the note."
+        )
 
 
 def _import_or_merge(

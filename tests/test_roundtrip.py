@@ -8,8 +8,9 @@ import pytest
 from readinglist import export
 from readinglist.export import ExportOptions
 from readinglist.importers import parse_file
+from readinglist.importers.limits import DEFAULT_LIMITS
 from readinglist.library import Library
-from readinglist.papers import Paper
+from readinglist.papers import Paper, StoreError
 from tests.conftest import corpus
 
 NOTES = [
@@ -83,6 +84,36 @@ def test_an_export_restores_annotations_in_a_fresh_library_and_changes_nothing_i
     [back] = lib.import_files([file])  # into the library it came from: every paper found
     assert (back.added, back.unchanged) == (0, len(want))
     assert state_of(lib) == before
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_note_is_kept_only_if_every_export_imports_it_back(lib, tmp_path, fmt):
+    """A 1 MB note was kept, and its BibTeX export refused whole on import (a field over the importers'
+    limit; a trial). A note is kept if its BibTeX export (whose escapes are the longest) fits that limit; one
+    that nearly does, of characters every format escapes, comes back from every export; a longer one is refused,
+    changing nothing."""
+    pid = lib.search("").ids[0]
+    plain = "Notes on the method, with a formula $x^2$ and **bold** words.\n"
+    escaped = '% & {x}_#~^ "q"\n'
+    limit = DEFAULT_LIMITS.field_chars
+    note = (plain * (limit // len(plain)))[: limit - 20_000] + escaped * 100
+    lib.set_note(pid, note)
+    assert lib.paper(pid).note == note
+    with pytest.raises(StoreError, match="too long to export"):
+        lib.set_note(pid, note + escaped * 1_000)
+    with pytest.raises(StoreError, match="too long to export"):
+        lib.save_note(pid, "x" * (limit + 1), note)
+    assert lib.paper(pid).note == note
+    file = tmp_path / f"long{SUFFIX[fmt]}"
+    write(lib, fmt, file)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        [summary] = fresh.import_files([file])
+        assert summary.added == len(everything(lib))
+        [back] = [p for p in everything(fresh) if p.title == lib.paper(pid).title]
+        assert "".join(back.note.split()) == "".join(note.split())
+    finally:
+        fresh.close()
 
 
 def test_papers_the_library_has_keep_their_annotations(lib, tmp_path):

@@ -490,6 +490,21 @@ def test_notes_autosave_after_typing_and_on_selection_change(qtbot, window):
     assert window.library.paper(pid).note == ""
 
 
+def test_a_note_too_long_to_export_is_not_saved_and_says_so(qtbot, window):
+    """A 1 MB note was kept, and its BibTeX export could not be imported back (a trial): such a note is not
+    saved; the notice says why, the text stays in the field, and the note as last saved stays stored."""
+    pid = select_paper(qtbot, window, "BEXA")
+    window.editors.notesEditor.setFocus()
+    qtbot.keyClicks(window.editors.notesEditor, "kept")
+    qtbot.waitUntil(lambda: window.library.paper(pid).note == "kept", timeout=3000)
+    long = "kept " + "a long pasted text. " * 20_000
+    window.editors.notesEditor.setPlainText(long)
+    window.editors.save_note()
+    assert "The note is not saved" in window.notice.text() and "too long to export" in window.notice.text()
+    assert window.library.paper(pid).note == "kept"
+    assert window.editors.notesEditor.toPlainText() == long
+
+
 def test_note_preview_renders_markdown(qtbot, window):
     select_paper(qtbot, window, "BEXA")
     window.editors.notesEditor.setPlainText("**bold** and a [link](https://x.org)")

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import Paper, normalise_tags
+from readinglist.papers import Paper, StoreError, normalise_tags
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
 
@@ -98,6 +98,7 @@ class Editors(QWidget):
     # a note saved here had been changed elsewhere meanwhile: both versions kept (False: the reader had emptied
     # it, and the other version is what stays)
     noteKeptBoth = Signal(bool)
+    noteRefused = Signal(str)  # why the note typed could not be saved (too long to export): it stays in the field
     linkClicked = Signal(QUrl)  # in the note's preview
     finished = Signal()  # Enter in the tag editor: the tags are applied, back to the papers
 
@@ -310,7 +311,11 @@ class Editors(QWidget):
         text = self.notesEditor.toPlainText()
         if pid is None or self._read_only or text == self._note_saved:
             return
-        before, after = self._library.save_note(pid, text, self._note_saved)
+        try:
+            before, after = self._library.save_note(pid, text, self._note_saved)
+        except StoreError as exc:  # the note as last saved stays stored, the text typed in the field
+            self.noteRefused.emit(str(exc))
+            return
         self._note_saved = after
         if after != text:
             self._show_kept(text, after)

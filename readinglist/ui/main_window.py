@@ -449,6 +449,7 @@ class MainWindow(QMainWindow):
                 15000,
             )
         )
+        editors.noteRefused.connect(lambda why: self.notice.show_message(f"The note is not saved. {why}", 0))
         editors.linkClicked.connect(detail.open_link)
         editors.finished.connect(lambda: table.view.setFocus())
         self.history.changed.connect(self._history_changed)
