@@ -235,8 +235,28 @@ def test_a_rerank_that_puts_papers_above_the_readers_says_so_and_keeps_their_pap
     assert w.table.current_id == first and row is not None and row > 0  # their paper stays theirs
     above = f"{row} paper{'s' if row != 1 else ''} now rank{'s' if row == 1 else ''} above this one"
     assert above in w.notice.text() and w.notice.action_text == "Go to the top"
+    assert w.notice.text().startswith("Re-ranked: ")  # not "by your marks": interests saved re-rank too
     qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)
     assert w.table.model.row_of(w.table.current_id) == 0 and w.table.current_id != first
+    assert "above this one" not in w.notice.text()
+
+
+def test_the_notice_of_papers_ranked_above_goes_when_the_reader_moves(qtbot, planted_window):
+    """It stayed ten seconds, saying papers rank above "this one" about a paper left, or now at the top (a
+    trial): the reader moving on takes it away."""
+    w, relevant, rest = planted_window
+    marked_three_each(qtbot, w, relevant, rest)
+    click_sidebar(qtbot, w, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: w.search_bar.idle and w.table.current_id is not None)
+    first = w.table.current_id
+    w.library.set_state([p for p in relevant[3:] if p != first], "skipped")
+    w.library.set_state(rest[3:30], "read")
+    with qtbot.waitSignal(w.suggester.rankingChanged, timeout=10000):
+        w.suggester.schedule(force=True)
+    qtbot.waitUntil(lambda: w.suggester.idle and w.search_bar.idle)
+    assert "above this one" in w.notice.text()
+    w.table.select_row(w.table.model.row_of(first) + 1)  # the reader moves on (Down)
+    assert w.table.current_id != first and "above this one" not in w.notice.text()
 
 
 def test_with_nothing_to_learn_suggested_says_what_to_do(qtbot, planted_window):

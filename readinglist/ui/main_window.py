@@ -684,6 +684,7 @@ class MainWindow(QMainWindow):
             self._current_auto = False
             if paper_id is not None:
                 self._wanted, self._reveal = None, []
+            self.notice.clear(RANKED_ABOVE)  # about the paper left ("now ranks above this one" at the top: a trial)
             self._moved()
 
     def target_ids(self) -> list[int]:
@@ -1037,7 +1038,7 @@ class MainWindow(QMainWindow):
         row = self.table.model.row_of(top) if top is not None and self.table.current_id == top else None
         if row:
             self.notice.show_message(
-                f"Re-ranked by your marks: {papers(row)} now rank{'s' if row == 1 else ''} above this one",
+                f"Re-ranked: {papers(row)} now rank{'s' if row == 1 else ''} above this one",
                 10000, "Go to the top", lambda: self.table.select_row(0), kind=RANKED_ABOVE,
             )  # fmt: skip
         elif top is not None:
