@@ -155,6 +155,26 @@ def test_related_papers(lib):
     assert 0 < len(related) <= 5 and pid not in related
 
 
+def test_a_paper_sharing_one_key_word_is_not_related(tmp_path):
+    """In a mixed library a paper on trauma warnings was "related" to one on planning by the one word
+    "decisions" (a trial): a related paper shares two of the paper's key words at least."""
+    from conftest import library_of
+
+    rows = [
+        {"title": "Planning under uncertainty", "abstract": "Sequential decisions by a planner: planning horizons, "
+         "rollouts and value estimates for planning agents."},
+        {"title": "Rollout planners", "abstract": "Planning with rollouts: a planner estimates values."},
+        {"title": "Trigger warnings", "abstract": "Readers' decisions after trigger warnings in trauma studies."},
+        *[{"title": f"Filler {i}", "abstract": f"Graph kernels and spectra {i}."} for i in range(8)],
+    ]  # fmt: skip
+    lib = library_of(tmp_path, rows, "mixed")
+    try:
+        [planning] = lib.search('title:"planning under uncertainty"').ids
+        assert [p.title for p in lib.papers(lib.related(planning))] == ["Rollout planners"]
+    finally:
+        lib.close()
+
+
 def test_related_papers_give_way_to_a_search(lib):
     import threading
 

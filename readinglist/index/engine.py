@@ -91,6 +91,8 @@ SMALL_IMPORT_WORKER_MB = 96
 MERGE_FACTOR = 4  # this many segments of one size class are merged into one
 MERGE_LIMITS = (4, 16, 64, 256, 1024)  # the size classes: segments under this many documents
 KEY_TERMS = 10  # words of a paper searched for its related papers
+RELATED_SHARED_TERMS = 2  # ...of which a related paper has at least this many
+RELATED_CANDIDATES = 3  # ...looked for among this many times as many papers as are shown, the best first
 SEARCH_CACHE = 64  # results of this many recent queries are kept (until the next write)
 # ...holding this many matches at most: a result of 33k hits is 2.4 MB of Python ids and scores, and
 # typing a few common words fills 64 entries with such results
@@ -963,13 +965,22 @@ class Index:
                 if cancel is not None and cancel.is_set():
                     raise _Cancelled
 
-            assert self._ranker is not None
+            ranker = self._ranker
+            assert ranker is not None
             try:
-                best = ranked(self._ranker.evaluate(q, check), top + 1, self._pids)
+                best = ranked(ranker.evaluate(q, check), RELATED_CANDIDATES * top + 1, self._pids)
+                # a paper sharing one key word only is no relation: "decisions" put a paper on trauma warnings
+                # beside one on planning in a mixed library (a trial)
+                shared = dict.fromkeys(best, 0)
+                for word, _weight in terms:
+                    check()
+                    for d in ranker.evaluate_within(query.Term("abstract", word), best):
+                        shared[d] += 1
             except _Cancelled:
                 return []
             pids = self._pids or []
-            return [pid for pid in map(pids.__getitem__, best) if pid != paper_id][:top]
+            kept = [pids[d] for d in best if shared[d] >= RELATED_SHARED_TERMS]
+            return [pid for pid in kept if pid != paper_id][:top]
 
 
 def _has_live_document(s: Searcher, pids: list[int], paper_id: int) -> bool:
