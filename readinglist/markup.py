@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from readinglist.math_commands import MATH_COMMANDS
+
 logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
 
@@ -475,13 +477,13 @@ def title_plain(raw: str) -> str:
 
 
 def math_plain(src: str) -> str:
-    """Math as plain text with real sub- and superscripts where Unicode has them all (ℓ₁, x², O(n²)), as
-    math_html shows it; otherwise as decode_math gives it (α_i)."""
-    src = src.replace("\\operatorname*", "\\operatorname")  # (its limits' placing is nothing in text)
-    shown = math_html(src)
-    if "<" in shown:
-        shown = _UPRIGHT_TAG_RE.sub("", shown)  # upright or bold is the HTML's; plain text has no style
-    return decode_math(src) if "<" in shown else html.unescape(shown)
+    """Math as plain text, as math_html shows it: real sub- and superscripts where Unicode has them all (ℓ₁,
+    x², O(n²)), else ^ and _ (α_i) with a group of more than one token in parentheses (ε^(-4/7))."""
+    how = _Out(html=False)
+    shown = _math(src, how)
+    if how.unrepresentable:
+        shown = _math(src, _Out(html=False, unicode_scripts=False))
+    return shown.strip()
 
 
 def escape_markdown(text: str) -> str:
@@ -584,74 +586,142 @@ def _group(src: str, i: int) -> tuple[str, int]:
     return src[i], i + 1
 
 
-def math_html(src: str, depth: int = 0) -> str:
+def math_html(src: str) -> str:
     """Math as readable HTML: Unicode symbols from pylatexenc, real sub- and superscripts. A formula too
     long or too deeply nested (made to hurt) is shown as it is."""
-    if len(src) > MAX_DECODED or depth > MAX_MATH_DEPTH:
-        return _escape_shown(src)
-    src = src.replace("\\operatorname*", "\\operatorname").replace("\\|", "‖").replace("\\{", "{").replace("\\}", "}")
+    return _math(src, _Out(html=True))
+
+
+def _math(src: str, how: _Out) -> str:
+    """A whole formula written as `how` asks: \\{ and \\} are braces shown, not a group (marked before the
+    formula is read, and shown once it is written)."""
+    if len(src) > MAX_DECODED:
+        return _escape_shown(src) if how.html else src
+    if _OWN_MARKS_RE.search(src):  # private-use characters the writer uses for its own marks: never meant
+        src = _OWN_MARKS_RE.sub("", src)
+    src = src.replace("\\operatorname*", "\\operatorname").replace("\\|", "‖")
+    src = src.replace("\\{", _BRACE_OPEN).replace("\\}", _BRACE_CLOSE)
+    shown = _render(src, 0, how)
+    return shown.replace(_BRACE_OPEN, "{").replace(_BRACE_CLOSE, "}")
+
+
+class _Out:
+    """How a formula is written: as HTML, or as plain text, which has Unicode's sub- and superscript
+    characters only when every script in the formula has them (ℓ₁, O(n²)) and else writes all as ^ and _
+    (α_i, x_i^2), so that one formula does not mix the two."""
+
+    __slots__ = ("html", "unicode_scripts", "unrepresentable")
+
+    def __init__(self, html: bool, unicode_scripts: bool = True) -> None:
+        self.html = html
+        self.unicode_scripts = unicode_scripts
+        self.unrepresentable = False  # a script plain text had to write with ^ or _
+
+
+def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
+    """A formula's piece, read once from the left: runs of symbols decoded by pylatexenc, and what it flattens
+    (scripts, groups, fractions, a command's arguments holding any of them) written here, the same at
+    every depth; `script`: the piece is a sub- or superscript, set tight as TeX sets one."""
+    if depth > MAX_MATH_DEPTH:
+        return _escape_shown(src) if how.html else src
     out: list[str] = []
     buf: list[str] = []
-    after_command = False  # buf ends with a \\command (and maybe its {arguments}): a group is one more
+    held: list[str] = []  # the arguments buf holds as marks (_ARG_MARKS), written here when it is flushed
+    after_command = False  # buf ends with a \\command (and maybe its {arguments}): a plain group is one more
+    after_operator = False  # out ends with an operator's name: a letter or digit after it stands apart
+
+    def emit(piece: str, attached: bool = False) -> None:
+        nonlocal after_operator
+        if not piece:
+            return
+        if after_operator and not attached and _first_shown(piece).isalnum():
+            out.append(_OPERATOR_GAP if how.html else " ")
+        out.append(piece)
+        after_operator = False
 
     def flush() -> None:
         if buf:
             raw = "".join(buf)
-            if raw.isspace():  # between two groups: one space, not a lead and a trail
-                out.append(" ")
-                buf.clear()
-                return
-            text = decode_math(raw) if ("\\" in raw or "{" in raw or "}" in raw) else raw
-            text = _MATH_OP_RE.sub(r" \1 ", text)
-            lead = " " if raw[:1].isspace() else ""
-            trail = " " if raw[-1:].isspace() else ""
-            out.append(lead + _escape_shown(text.strip()) + trail)
             buf.clear()
+            shown = " " if raw.isspace() else _shown(raw, how, script)  # between two groups: one space
+            for k, arg in enumerate(held):  # \sqrt{c_2 T}: pylatexenc wrote √(mark), the mark is c₂ T
+                shown = shown.replace(_ARG_MARKS[k], _render(arg, depth + 1, how, script))
+            held.clear()
+            emit(shown)
+
+    def hold(arg: str) -> str:
+        """An argument pylatexenc would flatten, as a mark in buf."""
+        held.append(arg)
+        return _ARG_MARKS[len(held) - 1]
 
     i, n = 0, len(src)
     while i < n:
         ch = src[i]
         if ch in "^_":
+            while buf and buf[-1].isspace():  # x ^2 is x²: TeX sets a script against its base
+                buf.pop()
             flush()
             after_command = False
             arg, i = _group(src, i + 1)
-            table = _SUP if ch == "^" else _SUB
-            if arg and all(c in table for c in arg):
-                out.append("".join(table[c] for c in arg))
-            else:
-                tag = "sup" if ch == "^" else "sub"
-                out.append(f"<{tag}>{math_html(arg, depth + 1)}</{tag}>")
+            emit(_script(ch, arg, depth, how), attached=True)
         elif ch == "{":
             arg, i = _group(src, i)
-            if after_command:
+            if after_command and not _needs_own(arg):
                 buf.append("{" + arg + "}")
+            elif after_command and len(held) < len(_ARG_MARKS):  # \bm{x_i}: an unknown command's argument
+                buf.append("{" + hold(arg) + "}")
             else:
                 flush()
-                out.append(math_html(arg, depth + 1))
+                after_command = False
+                emit(_render(arg, depth + 1, how, script))
         elif ch == "\\":
             m = _COMMAND_RE.match(src, i)
             word = m.group(0) if m else "\\"
+            start, i = i, i + len(word)
+            after_command = False
             if word in _MATH_SPACES or word in _OPERATORS:  # \quad, \, … as spaces; \min, \log … upright
                 flush()
-                shown = _MATH_SPACES.get(word)
-                if shown is None:  # an operator stands apart from a letter before it: n log n, not nlog n
-                    lead = "\u2009" if out and out[-1][-1:].isalnum() else ""
-                    shown = f'{lead}<span style="font-style:normal;">{word[1:]}</span>'
-                out.append(shown)
-                i += len(word)
-                after_command = False
-                continue
-            if word in _UPRIGHT and src.startswith("{", i + len(word)):  # \mathrm{KL}: not in the formula's italics
+                if word in _MATH_SPACES:
+                    emit(_MATH_SPACES[word])
+                    continue
+                # an operator stands apart from a letter before it: n log n, not nlog n
+                lead = (_OPERATOR_GAP if how.html else " ") if _last_shown(out).isalnum() else ""
+                emit(lead + (f'<span style="font-style:normal;">{word[1:]}</span>' if how.html else word[1:]))
+                after_operator = True
+            elif word in _UPRIGHT and src.startswith("{", i):  # \mathrm{KL}: not in the formula's italics
                 flush()
-                arg, i = _group(src, i + len(word))
-                inner = math_html(arg, depth + 1)
-                bold = " font-weight:bold;" if word in _BOLD else ""
-                out.append(f'<span style="font-style:normal;{bold}">{inner}</span>')
-                after_command = False
-                continue
-            buf.append(word)
-            i += len(word)
-            after_command = word[1:2].isalpha()
+                arg, i = _group(src, i)
+                inner = _render(arg, depth + 1, how, script)
+                if how.html:
+                    bold = " font-weight:bold;" if word in _BOLD else ""
+                    inner = f'<span style="font-style:normal;{bold}">{inner}</span>'
+                emit(inner)
+                after_operator = word == "\\operatorname"
+            else:
+                spec = _argspec(word)
+                args, i = _arguments(src, i, spec)
+                if word in _FRACTIONS and len(args) == 2:
+                    flush()
+                    emit(_fraction(args[0][1], args[1][1], depth, how, script))
+                    if src.startswith(("^", "_"), _skip_spaces(src, i)):  # \frac{a}{b}^2 is (a/b)²
+                        out[-1] = f"({out[-1]})"
+                    continue
+                own = [kind == "{" and _needs_own(arg) for kind, arg in args]
+                if len(held) + sum(own) > len(_ARG_MARKS):
+                    flush()
+                missing = "{}" * (spec.count("{") - sum(kind == "{" for kind, _ in args))  # pylatexenc's, not $
+                if any(own):  # \sqrt{c_2 T}, \hat{x_i}: each such argument written here, at its mark
+                    buf.append(
+                        word
+                        + "".join(
+                            _argument(kind, hold(arg) if mine else arg)
+                            for (kind, arg), mine in zip(args, own, strict=True)
+                        )
+                        + missing
+                    )
+                else:  # symbols and arguments pylatexenc decodes as they are (\alpha, \mathcal{O}, \hat{x})
+                    buf.append(src[start:i] + missing)
+                after_command = word[1:2].isalpha()
         else:
             buf.append(ch)
             i += 1
@@ -661,14 +731,200 @@ def math_html(src: str, depth: int = 0) -> str:
     return "".join(out)
 
 
+def _shown(raw: str, how: _Out, script: bool) -> str:
+    """A run of symbols (no scripts, no groups of its own) decoded, spaced and, for HTML, escaped."""
+    text = _decode_piece(raw) if ("\\" in raw or "{" in raw or "}" in raw) else raw
+    if script:  # TeX sets a script tight: (1 - γ)^(-7/2), not ^(- 7 / 2)
+        text = _SCRIPT_OP_RE.sub(r"\1", text).strip()
+        lead = " " if raw[:1].isspace() and text[:1] not in _SCRIPT_OPS else ""
+        trail = " " if raw[-1:].isspace() and text[-1:] not in _SCRIPT_OPS else ""
+    else:
+        text = _MATH_OP_RE.sub(r" \1 ", text).strip()
+        lead = " " if raw[:1].isspace() else ""
+        trail = " " if raw[-1:].isspace() else ""
+    return lead + (_escape_shown(text) if how.html else text) + trail
+
+
+@lru_cache(maxsize=20000)
+def _decode_piece(raw: str) -> str:
+    """pylatexenc's Unicode for a run of symbols; one that decodes to nothing shows nothing when its commands
+    are LaTeX's own (\\limits, \\displaystyle, \\left) and as written when not (an author's \\R)."""
+    try:
+        out = _latex_to_text("$" + raw + "$").replace("\xa0", " ")
+    except Exception:  # pylatexenc gives up on some malformed input
+        return raw
+    if out.strip():
+        return out
+    return "" if all(name in MATH_COMMANDS for name in _COMMAND_NAME_RE.findall(raw)) else raw
+
+
+def _needs_own(arg: str) -> bool:
+    """Does a command's argument hold what pylatexenc would flatten (a script, a fraction, an operator's
+    name it runs into the digit before: √(2log T)), so that it is written here? Else pylatexenc writes
+    the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
+    if "^" in arg or "_" in arg:
+        return True
+    return "\\" in arg and any(name in _OWN_COMMANDS for name in _COMMAND_NAME_RE.findall(arg))
+
+
+def _script(mark: str, arg: str, depth: int, how: _Out) -> str:
+    """A sub- or superscript: Unicode's characters where it has them all (x², ℓ₁), else <sup>/<sub> in HTML,
+    and in plain text ^ or _ before one token (x^n, α_i) or before the group in parentheses (^(-7/2))."""
+    table = _SUP if mark == "^" else _SUB
+    if arg and (how.html or how.unicode_scripts) and all(c in table for c in arg):
+        return "".join(table[c] for c in arg)
+    inner = _render(arg, depth + 1, how, script=True)
+    if how.html:
+        tag = "sup" if mark == "^" else "sub"
+        return f"<{tag}>{inner}</{tag}>"
+    how.unrepresentable = True
+    if not inner.strip():
+        return ""
+    items, scripted = _shape(arg)
+    return mark + (inner.strip() if items == 1 and not scripted else f"({inner.strip()})")
+
+
+def _fraction(top: str, bottom: str, depth: int, how: _Out, script: bool) -> str:
+    """\\frac{a}{b} as a/b, a part of more than one item in parentheses: (a+b)/c, 1/(2n), 1/i²."""
+    parts = []
+    for part in (top, bottom):
+        shown = _render(part, depth + 1, how, script).strip()
+        parts.append(shown if _shape(part)[0] <= 1 else f"({shown})")
+    return "/".join(parts)
+
+
+def _argument(kind: str, text: str) -> str:
+    """An argument as LaTeX again: {text}, [text] or the star."""
+    return "{" + text + "}" if kind == "{" else ("[" + text + "]" if kind == "[" else text)
+
+
+def _skip_spaces(src: str, i: int) -> int:
+    """The position of the first character from src[i] on that is not a space."""
+    while i < len(src) and src[i] == " ":
+        i += 1
+    return i
+
+
+@lru_cache(maxsize=4096)
+def _argspec(word: str) -> str:
+    """The arguments a command takes, as pylatexenc's macro table has them ("{{" for \\frac, "[{" for
+    \\sqrt): "{" one, "[" an optional one, "*" a star; "" for a symbol or a command it does not know."""
+    if word in _FRACTIONS:
+        return "{{"
+    if not word[1:2].isalpha():
+        return ""
+    spec = _walker_context().get_macro_spec(word[1:])
+    argspec = getattr(getattr(spec, "args_parser", None), "argspec", "") if spec is not None else ""
+    return "".join(c for c in str(argspec or "") if c in "{[*")[: len(_ARG_MARKS)]
+
+
+def _arguments(src: str, i: int, spec: str) -> tuple[list[tuple[str, str]], int]:
+    """The arguments `spec` asks for from src[i] on, as (kind, text): a mandatory one braced or one token,
+    an optional [one] and a star only when there; the position after them."""
+    got: list[tuple[str, str]] = []
+    n = len(src)
+    for kind in spec:
+        j = _skip_spaces(src, i)
+        if kind == "{":
+            if j >= n or src[j] in "}^_":
+                break  # missing: pylatexenc is given an empty group for it
+            arg, i = _group(src, j)
+            got.append(("{", arg))
+        elif j < n and src[j] == kind == "*":
+            got.append(("*", "*"))
+            i = j + 1
+        elif j < n and src[j] == kind == "[":
+            end = _closing(src, j, "[", "]")
+            if end > j:
+                got.append(("[", src[j + 1 : end]))
+                i = end + 1
+    return got, i
+
+
+def _closing(src: str, i: int, opener: str, closer: str) -> int:
+    """Where the `closer` matching the `opener` at src[i] is, or -1."""
+    depth = 0
+    for j in range(i, len(src)):
+        if src[j] == opener:
+            depth += 1
+        elif src[j] == closer:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _shape(src: str) -> tuple[int, bool]:
+    """How many items a piece of formula has at its top (a character, a number, a command with its
+    arguments, a {group}, a (part)), counted to 2, and whether a script follows one: one item without a
+    script is written after ^ or _ as it is, a fraction's part of one item without parentheses."""
+    items, scripted = 0, False
+    i, n = 0, len(src)
+    while i < n and items < 2:
+        ch = src[i]
+        if ch.isspace():
+            i += 1
+        elif ch in "^_":
+            _, i = _group(src, i + 1)
+            scripted = True
+        elif ch == "\\":
+            m = _COMMAND_RE.match(src, i)
+            word = m.group(0) if m else "\\"
+            i += len(word)
+            if word in _MATH_SPACES:
+                continue
+            items += 2 if word in _FRACTIONS else 1  # a/b is two parts
+            _, i = _arguments(src, i, _argspec(word))
+            while word[1:2].isalpha() and src.startswith("{", i):  # an unknown command's groups, as _render
+                _, i = _group(src, i)
+        else:
+            items += 1
+            if ch == "{":
+                _, i = _group(src, i)
+            elif ch == "(":
+                end = _closing(src, i, "(", ")")
+                i = end + 1 if end > i else i + 1
+            elif ch.isdigit():
+                m = _NUMBER_RE.match(src, i)
+                i = m.end() if m else i + 1
+            else:
+                i += 1
+    return items, scripted
+
+
+def _first_shown(piece: str) -> str:
+    """The first character a piece of HTML or text shows (past its opening tags)."""
+    return _LEADING_TAGS_RE.sub("", piece, count=1)[:1]
+
+
+def _last_shown(out: list[str]) -> str:
+    """The last character shown so far (before any closing tags)."""
+    for piece in reversed(out):
+        text = _TRAILING_TAGS_RE.sub("", piece) if piece.endswith(">") else piece
+        if text:
+            return text[-1]
+    return ""
+
+
 _MATH_SPACES = {"\\quad": "\u2003", "\\qquad": "\u2003\u2003", "\\ ": " ", "\\,": "\u2009", "\\;": "\u2005",
                 "\\:": "\u2005", "\\>": "\u2005", "\\!": ""}  # fmt: skip
 _OPERATOR_NAMES = "min max log ln exp sin cos tan sinh cosh tanh lim liminf limsup sup inf arg det Pr ker dim deg gcd"
 _OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax"))
+_OPERATOR_GAP = "\u2009"  # a thin space between an operator and a letter or digit, in HTML
 _UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
 _BOLD = frozenset({"\\mathbf", "\\textbf"})
-_UPRIGHT_TAG_RE = re.compile(r'<span style="font-style:normal;[a-z: -]*;?">|</span>')
+_FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
+_OWN_COMMANDS = frozenset(word[1:] for word in (*_OPERATORS, *_FRACTIONS, "\\quad", "\\qquad"))
 _MATH_OP_RE = re.compile(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*")
+_SCRIPT_OPS = "=≤≥<>∈∉≈≠→⊂⊆+-−±∓×·*/,;:"
+_SCRIPT_OP_RE = re.compile(r"\s*([" + re.escape(_SCRIPT_OPS) + r"])\s*")
+_NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
+_COMMAND_NAME_RE = re.compile(r"\\([a-zA-Z]+)")
+_LEADING_TAGS_RE = re.compile(r"^(?:<[^<>]*>)+")
+_TRAILING_TAGS_RE = re.compile(r"(?:<[^<>]*>)+$")
+_BRACE_OPEN, _BRACE_CLOSE = "\ue013", "\ue014"  # \{ and \} while a formula is read: braces shown, not a group
+_ARG_MARKS = "".join(chr(0xE020 + k) for k in range(16))  # a command's arguments, while pylatexenc writes it
+_OWN_MARKS_RE = re.compile("[\ue013\ue014\ue020-\ue02f]")
 _WORD_SPLIT_RE = re.compile(r"(\w[\w'\-]*\w|\w)")
 _MARK = '<span style="background-color:#ffd54f;color:#000">{}</span>'
 

@@ -369,6 +369,15 @@ def _m0020_titles_with_latex(db: sqlite3.Connection) -> None:
     _set_keys(db, ids)
 
 
+def _m0021_titles_with_scripts(db: sqlite3.Connection) -> None:
+    """Titles with math as markup writes it now (session 26): a script of several tokens keeps its group
+    ("𝒪(ϵ^(-4/7))", was "𝒪(ϵ^-4/7)"), \\{ \\} are braces, \\frac's parts are bracketed. Those that change are
+    derived again, with their sort key in the table and the key an import matches them by."""
+    ids = _titles_derived_again(db, "instr(title, '$') > 0 OR instr(title, '\\(') > 0")
+    _set_columns(db, ids)
+    _set_keys(db, ids)
+
+
 def _titles_derived_again(db: sqlite3.Connection, where: str) -> list[int]:
     """The plain title of the papers `where` selects, from their imported title as markup reads it now;
     returns the papers whose title changed (a new revision, and the index journal, has them)."""
@@ -572,6 +581,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0018_source_index", _m0018_source_index),
     ("0019_note_words", _m0019_note_words),
     ("0020_titles_with_latex", _m0020_titles_with_latex),
+    ("0021_titles_with_scripts", _m0021_titles_with_scripts),
 ]
 
 

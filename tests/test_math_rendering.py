@@ -1,0 +1,65 @@
+"""A formula's grouping survives its rendering as plain text (titles in the table, the CLI) and as HTML (the
+detail pane, the note preview): a new user found exponents, braces and spaces lost, which changed the math."""
+
+from readinglist import markup
+from readinglist.markup import math_html, math_plain, note_markdown, title_plain, to_html
+
+UPRIGHT = '<span style="font-style:normal;">'
+
+
+def test_a_multi_token_script_keeps_its_group():
+    """(1 - γ)^- 7 / 2 T read as a different formula: a group Unicode has no characters for is (…) in plain
+    text and <sup>…</sup> in HTML, written tight as TeX sets a script."""
+    assert math_plain(r"(1 - \gamma)^{- 7 / 2} T") == "(1 - γ)^(-7/2) T"
+    assert "(1 - γ)<sup>-7/2</sup> T" in to_html(r"within $(1 - \gamma)^{- 7 / 2} T$ steps")
+    assert title_plain(r"${\mathcal{O}}(\epsilon^{-4/7})$ rates") == "𝒪(ϵ^(-4/7)) rates"
+    assert math_plain(r"e^{-x^2}") == "e^(-x^2)" and math_html(r"e^{-x^2}") == "e<sup>-x²</sup>"
+    assert math_plain(r"x^{ab} + x^{(k)}") == "x^(ab) + x^(k)"  # a parenthesised group is not wrapped twice
+
+
+def test_a_single_token_script_stays_as_it_was():
+    assert math_plain("x^2") == "x²" and math_plain("x^{2}") == "x²" and math_plain(r"\ell_1") == "ℓ₁"
+    assert math_plain(r"\alpha_i") == "α_i" and math_plain(r"x_i^{2}") == "x_i^2" and math_plain("x^{10}") == "x¹⁰"
+    assert math_plain(r"x_{\text{max}}") == "x_max" and math_plain(r"x^\top") == "x^⊤"
+
+
+def test_escaped_braces_are_literal_braces():
+    assert math_plain(r"\min\{K/\log(K),d\}") == "min{K/log(K),d}"
+    assert math_html(r"\min\{a,b\}") == UPRIGHT + "min</span>{a,b}"
+    assert math_plain(r"\{x_i\}_{i=1}^n") == "{x_i}_(i=1)^n"
+    assert "{" in math_plain(r"\left\{ x \right\}") and "}" in math_plain(r"\left\{ x \right\}")
+
+
+def test_an_operator_stands_apart_from_the_letter_or_digit_after_it():
+    assert math_plain(r"\log{n}") == "log n" and math_plain(r"\sqrt{2\log T}") == "√(2 log T)"
+    assert math_html(r"\sqrt{2\log T}") == "√(2\u2009" + UPRIGHT + "log</span> T)"
+    assert math_plain(r"\max_i x") == "max_i x" and math_plain(r"\log(n)") == "log(n)"  # no space before ( or _
+
+
+def test_scripts_inside_a_commands_argument_render_as_outside():
+    assert math_html(r"c_1 \sqrt{c_2 T}") == "c₁ √(c₂ T)" and math_plain(r"c_1 \sqrt{c_2 T}") == "c₁ √(c₂ T)"
+    assert math_html(r"\sqrt{x_i}") == "√(x<sub>i</sub>)" and math_plain(r"\sqrt{x_i}") == "√(x_i)"
+    assert math_html(r"\hat{\theta}_n") == "θ̂<sub>n</sub>" and math_plain(r"\mathbb{R}^{d \times d}") == "ℝ^(d×d)"
+    assert "(1 - γ)<sup>-7/2</sup> T" in math_html(r"\tilde{O}(\sqrt{(1 - \gamma)^{- 7 / 2} T})")
+    assert math_html(r"\bm{x_i}") == "x<sub>i</sub>"  # an author's own command: its argument still written
+    assert math_plain(r"\vec{\mathbf{x}}") == "𝐱⃗"  # an argument with nothing to write is pylatexenc's, as before
+
+
+def test_a_fraction_keeps_its_parts_grouped():
+    assert math_plain(r"\frac{a+b}{c}") == "(a+b)/c" and math_plain(r"\frac{1}{2n}") == "1/(2n)"
+    assert math_plain(r"\frac{1}{2}") == "1/2" and math_plain(r"\dfrac{a}{b}") == "a/b"
+    assert math_html(r"\frac{1}{i^2}") == "1/i²" and math_plain(r"\frac{1}{x_i}") == "1/x_i"
+    assert math_plain(r"\frac{\frac{a}{b}}{c}") == "(a/b)/c" and math_plain(r"2^{\frac{1}{2}}") == "2^(1/2)"
+    assert math_plain(r"\frac{a}{b}^2") == "(a/b)²" and math_plain(r"\sqrt{\frac{1}{n}}") == "√(1/n)"
+
+
+def test_the_note_preview_renders_the_same_math():
+    shown = note_markdown(r"Sum $\frac{1}{i^2}$, take $\min\{a,b\}$ and $\sqrt{2\log T}$.")
+    assert "1/i²" in shown and UPRIGHT + "min</span>{a,b}" in shown and "√(2\u2009" + UPRIGHT + "log" in shown
+    assert "^" not in shown and "_" not in shown
+
+
+def test_a_commands_unrendered_pieces_show_nothing_raw():
+    assert math_plain(r"\max\limits_{i} x") == "max_i x" and "\\" not in math_html(r"\max\limits_{i} x")
+    assert math_plain(r"\sqrt[3]{x}") == "√(x)" and "$" not in math_html(r"\sqrt[3]{x}")
+    assert markup.to_plain(r"$\frac{1}{2}$") == "1/2"  # the index's text is decode_math's, as before
