@@ -83,6 +83,19 @@ def test_import_summary_and_bad_file(capsys, dd, tmp_path):
     assert code == 1 and "empty.bib" in err and "is empty" in err and err.count("\n") == 1
 
 
+def test_a_new_library_whose_first_command_imports_holds_the_files_only(capsys, tmp_path):
+    """ "8,263 added" and 8,282 papers: a new library's first import brought the bundled corpus along (a
+    trial). A new library opened for another command still starts with it."""
+    f = tmp_path / "mine.jsonl"
+    f.write_text('{"title": "My paper", "abstract": "Words of my own."}\n')
+    code, out, _ = run(capsys, "--data-dir", str(tmp_path / "mine"), "import", str(f))
+    assert code == 0 and "1 added" in out
+    _, out, _ = run(capsys, "--data-dir", str(tmp_path / "mine"), "list", "--json")
+    assert [p["title"] for p in json.loads(out)] == ["My paper"]
+    _, out, _ = run(capsys, "--data-dir", str(tmp_path / "other"), "list", "--json")
+    assert len(json.loads(out)) == 19  # the bundled ICML 2026 abstracts
+
+
 def test_errors_are_one_line_with_exit_codes(capsys, dd):
     code, _, err = run(capsys, "--data-dir", dd, "search", "nosuchfield:x")
     assert code == 1 and err.count("\n") == 1 and "unknown field" in err
