@@ -109,6 +109,10 @@ def startup_failure_text(warnings: list[str], message: str, explain=None) -> str
     platform = failed_platform(warnings, message)
     hints = [w for w in warnings if "needed" in w or "Could not load" in w or "Could not find" in w]
     cause = (hints[0] if hints else message.splitlines()[0]).strip()
+    unreachable = next((w for w in warnings if "could not connect to display" in w), None)
+    if unreachable is not None:  # Qt then also says xcb-cursor "is needed", whether it is there or not (a trial)
+        display = os.environ.get("DISPLAY", "")
+        cause = f"{unreachable.strip()}: is the X server running, and is DISPLAY={display} the right one?"
     lines = [f"readinglist: cannot start the window: {cause}"]
     lines += [f"  {line}" for line in (explain or system_libs.explain_missing)(platform)]
     others = [p for p in ("wayland", "xcb") if p != platform]

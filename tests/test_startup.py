@@ -93,6 +93,22 @@ def test_missing_system_libraries_are_each_named_with_the_command_that_installs_
     assert "QT_QPA_PLATFORM=wayland" in text and "QT_QPA_PLATFORM=xcb" not in text  # not the plugin that failed
 
 
+def test_a_display_that_cannot_be_reached_is_said_so(monkeypatch):
+    """With DISPLAY=:99 and no X server there, the message said xcb-cursor was needed (it was installed)."""
+    from readinglist.app import startup_failure_text
+
+    monkeypatch.setenv("DISPLAY", ":99")
+    warnings = [
+        "could not connect to display :99",
+        "From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin.",
+        'Could not load the Qt platform plugin "xcb" in "" even though it was found.',
+    ]
+    fatal = "This application failed to start because no Qt platform plugin could be initialized."
+    text = startup_failure_text(warnings, fatal, explain=lambda platform: [])
+    first = text.splitlines()[0]
+    assert "could not connect to display :99" in first and "DISPLAY=:99" in first and "xcb-cursor" not in first
+
+
 def test_the_readme_lists_what_a_bare_system_needs():
     from pathlib import Path
 
