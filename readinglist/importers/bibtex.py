@@ -445,10 +445,11 @@ def _salvage(text: str, first_line: int) -> _Entry | None:
     fields = _strict(text, head.end(), close)
     if fields is not None:
         odd = [name for name, value, _ in fields if "\\{" in value or "\\}" in value]
-        how = "bibtexparser could not read it; read by BibTeX's own rules"
-        if odd:
-            how = f"field '{snippet(odd[0])}' has a \\{{ or \\}}, a brace bibtexparser leaves open; "
-            how += "read by BibTeX's brace rule"
+        how = "not standard BibTeX; read as BibTeX itself reads it"
+        if odd:  # (bibtexparser takes \{ as a brace escaped, which BibTeX does not: it left the entry open)
+            how = (
+                f"field '{snippet(odd[0])}' has a \\{{ or \\}}, which BibTeX counts as a brace; read as BibTeX reads it"
+            )
     else:
         fields = _by_lines(text, head.end(), close)
         odd = [name for name, value, _ in fields if not _balanced(value)]
