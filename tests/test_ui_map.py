@@ -7,7 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QLabel
 from test_topics import planted, write_jsonl
@@ -334,6 +334,23 @@ def test_pan_and_zoom(qtbot, window):
     qtbot.mouseClick(window.map_pane.fitButton, Qt.MouseButton.LeftButton)
     assert view.zoom == 1.0 and view.screen_pos(pid) == before
     settle(qtbot, view)
+
+
+def test_the_map_follows_the_current_paper_off_the_part_shown(qtbot, window):
+    """Zoomed in, the ring of the paper made current in the table was often off screen (a trial): a paper off
+    the part shown is brought to the middle; one on it leaves the view where it is."""
+    view, lib = window.map_pane.view, window.library
+    ids = lib.search("").ids
+    view.zoom_by(8.0, QPointF(view.width() / 2, view.height() / 2))
+    inside = QRectF(view.rect()).adjusted(30, 30, -30, -30)
+    away = next(p for p in ids if not inside.contains(view.screen_pos(p)))
+    view.set_current(away)
+    middle = QRectF(view.rect()).center()
+    assert (view.screen_pos(away) - middle).manhattanLength() < 1.0
+    near = next(p for p in ids if p != away and inside.contains(view.screen_pos(p)))
+    before = view.screen_pos(near)
+    view.set_current(near)
+    assert view.screen_pos(near) == before
 
 
 def test_export_png_and_svg(qtbot, window, tmp_path):

@@ -68,6 +68,7 @@ STATE_COLOURS = {"unread": 0xA7B1BC, "skimmed": 0x3D7BE0, "read": 0x2EB872, "ski
 DIM_KEEP = 0.22  # how much of its colour a dot outside the results keeps
 MARGIN = 0.25  # the image drawn reaches this share of the view beyond each side (a pan shows it at once)
 MAX_ZOOM = 400.0
+FOLLOW_MARGIN = 24.0  # a current paper this near the edge (logical pixels) is brought to the middle
 PICK_PX = 6.0  # how near the pointer a dot is picked (logical pixels)
 DRAG_PX = 4  # a press that moves farther than this is a drag, not a click
 LABEL_REACH = 4.0  # a topic's name is shown if it is at most this many times as wide as its papers on screen
@@ -429,13 +430,19 @@ class MapView(QWidget):
             self._request_render()
 
     def set_current(self, paper_id: int | None) -> None:
-        """The table's current paper, ringed on the map."""
+        """The table's current paper, ringed on the map, which follows it: a paper off the part shown is brought
+        to the middle (the ring was often off screen after moving through the table: a trial)."""
         row = -1
         if self.data is not None and paper_id is not None:
             rows = self.data.rows_of([paper_id])
             row = int(rows[0]) if len(rows) else -1
         if row != self._current:
             self._current = row
+            at = self.screen_pos(paper_id) if row >= 0 and paper_id is not None else None
+            shown = QRectF(self.rect()).adjusted(FOLLOW_MARGIN, FOLLOW_MARGIN, -FOLLOW_MARGIN, -FOLLOW_MARGIN)
+            if at is not None and shown.isValid() and not shown.contains(at):
+                middle = QRectF(self.rect()).center()
+                self.pan_by(middle.x() - at.x(), middle.y() - at.y())
             self.update()
 
     # ---- the area selected ----
