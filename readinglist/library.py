@@ -886,6 +886,16 @@ class Library:
         return self.store.citation_keys(ids)
 
     def set_title(self, paper_id: int, title: str | None) -> str | None:
+        """The reader's own title ('' or None: the imported one again). Its formulas ($\\epsilon$-greedy) are
+        kept as the imported titles' are, as text (ϵ-greedy); the rest as typed, braces and backslashes too."""
+        if title and ("$" in title or "\\(" in title):
+            from readinglist.markup import math_plain, math_spans
+
+            parts, at = [], 0
+            for start, end, body in math_spans(title):
+                parts += [title[at:start], math_plain(body)]
+                at = end
+            title = "".join(parts) + title[at:]
         before = self.store.set_user_title(paper_id, title)
         self._reindex([paper_id])
         return before

@@ -113,6 +113,17 @@ def test_user_title_and_fallback(lib):
     assert lib.paper(pid).title == derived
 
 
+def test_a_users_title_shows_its_formulas_as_imported_titles_do(lib):
+    """A title set with F2 holding $\\epsilon$ showed "$\\epsilon$" in the table (a trial); the rest of what
+    was typed stays as typed (a price's "$5", braces, "C#")."""
+    pid = lib.search("BEXA").ids[0]
+    lib.set_title(pid, "$\\epsilon$-greedy exits at $5")
+    assert lib.paper(pid).title == "ϵ-greedy exits at $5"
+    lib.set_title(pid, "A {B} of \\(x_1^{2}\\) in C#")
+    assert lib.paper(pid).title == "A {B} of x₁² in C#"
+    assert lib.search("greedy").ids == []  # the old title's words are gone from the index
+
+
 def test_whole_neurips_corpus(empty_lib):
     (summary,) = empty_lib.import_files([corpus("neurips_1987_2018.jsonl.gz")])
     assert summary.added == 8263
