@@ -414,7 +414,7 @@ def folder_note_body(p: Paper, options: ExportOptions) -> tuple[str, str]:
     """(the note as the file holds it, the note as a re-import reads it back): headings one level deeper,
     raw HTML and foreign links disarmed."""
     written = mdtext.inert_note(mdtext.shift_headings(p.note.strip(), FOLDER_NOTE_DEPTH)) if options.notes else ""
-    return written, mdtext.shift_headings(written, -FOLDER_NOTE_DEPTH).strip()
+    return written, mdtext.live_note(mdtext.shift_headings(written, -FOLDER_NOTE_DEPTH).strip())
 
 
 def folder_note(p: Paper, key: str, options: ExportOptions, today: date) -> str:

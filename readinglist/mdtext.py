@@ -67,6 +67,8 @@ def link(text: str, url: str) -> str:
 # ---- a user's note: Markdown kept, HTML and foreign links disarmed ------------------------------------
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")  # what a Markdown backslash escapes
+_ESCAPED = frozenset("\\<[]`")  # what inert_note escapes that live_note puts back
 _AUTOLINK_RE = re.compile(r"<(https?://[^\s<>]*)>", re.IGNORECASE)
 _LINK_RE = re.compile(
     r"(!?)\[((?:[^\[\]\\\n]|\\.)*)\]"  # [text] (or ![alt])
@@ -96,6 +98,65 @@ def inert_note(note: str) -> str:
     return "\n".join(out)
 
 
+def live_note(note: str) -> str:
+    """A note read back from an export: what `inert_note` escaped is put back — outside code, `\\<`, `\\[`,
+    `\\]`, `\\``, and a backslash of the reader's before punctuation written twice ("p < 0.05" came back
+    "p \\< 0.05"; "[1]" came back "\\[1\\]"); in a formula, `\\lt ` and `\\textasciigrave `. An export from
+    before session 26 wrote the reader's own `\\[` as it is: read back, it is a bracket."""
+    if "\\" not in note:
+        return note
+    out: list[str] = []
+    fence: str | None = None
+    for line in note.split("\n"):
+        m = _FENCE_RE.match(line)
+        if fence is not None:
+            out.append(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line[m.end() :].strip():
+                fence = None
+            continue
+        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
+            fence = m.group(1)
+            out.append(line)
+            continue
+        out.append(_live_inline(line) if "\\" in line else line)
+    return "\n".join(out)
+
+
+def _live_inline(text: str) -> str:
+    """One line of `live_note` outside code blocks: code spans as they are, formulas and the rest undone."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "`":
+            j = i
+            while j < n and text[j] == "`":
+                j += 1
+            close = re.compile(r"(?<!`)" + text[i:j] + r"(?!`)").search(text, j)
+            end = close.end() if close else j
+            out.append(text[i:end])
+            i = end
+        elif ch == "$":
+            dollars = "$$" if text.startswith("$$", i) else "$"
+            end = text.find(dollars, i + len(dollars))
+            if end < 0:
+                out.append(text[i:])
+                break
+            body = text[i + len(dollars) : end].replace("\\lt ", "<").replace("\\textasciigrave ", "`")
+            out.append(dollars + body + dollars)
+            i = end + len(dollars)
+        elif ch == "\\" and i + 1 < n and text[i + 1] in _ESCAPED:
+            out.append(text[i + 1])  # what inert_note escaped: \\< \\[ \\] \\` and a backslash of the reader's
+            i += 2
+        elif ch == "\\" and i + 1 < n:
+            out.append(text[i : i + 2])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def _inert_inline(text: str) -> str:
     """One line outside code blocks: code spans kept, links checked, every other `<`, `[`, `]` escaped."""
     out: list[str] = []
@@ -112,6 +173,11 @@ def _inert_inline(text: str) -> str:
                 continue
             no_closer = True
             out.append(ch)
+            i += 1
+        elif ch == "\\" and i + 1 < n and text[i + 1] in _PUNCTUATION:
+            # the reader's backslash before punctuation is theirs ("\\[ x \\]" display math, "\\_"): written
+            # as a backslash shown, the punctuation after it handled as any (so `live_note` reads both back)
+            out.append("\\\\")
             i += 1
         elif ch == "\\" and i + 1 < n:
             out.append(text[i : i + 2])

@@ -162,7 +162,7 @@ def _note_body(body: str) -> str:
     if i < len(lines) and lines[i].startswith("> [!abstract]"):
         while i < len(lines) and lines[i].startswith(">"):
             i += 1
-    return mdtext.shift_headings("\n".join(lines[i:]).strip("\n"), -FOLDER_NOTE_DEPTH).strip()
+    return mdtext.live_note(mdtext.shift_headings("\n".join(lines[i:]).strip("\n"), -FOLDER_NOTE_DEPTH).strip())
 
 
 def note_files(paths: Sequence[Path]) -> Iterator[Path]:

@@ -96,6 +96,36 @@ def test_edits_in_the_files_merge_back(lib, tmp_path):
     assert (again.changed, again.conflicts) == (0, [])
 
 
+MARKED_UP = "p < 0.05 in [1]; $x<y$, `a<b`, display \\[ x^2 \\] and \\_ kept\n\n```\n<b>[raw]</b>\n```"
+
+
+def test_a_note_edited_in_its_file_comes_back_as_written_not_escaped(lib, tmp_path):
+    """A note with "<" or "[1]", edited in its file and merged back, came back "p \\< 0.05 in \\[1\\]": the
+    escapes that keep an export inert are undone on reading, and the reader's own backslashes are kept."""
+    pid = lib.search("").ids[0]
+    lib.set_note(pid, MARKED_UP)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    assert lib.merge_notes([folder]).changed == 0  # as exported: nothing to merge
+    path = file_of(folder, lib, pid)
+    path.write_text(path.read_text(encoding="utf-8").replace("0.05", "0.01"), encoding="utf-8")
+    assert lib.merge_notes([folder]).changed == 1
+    assert lib.paper(pid).note == MARKED_UP.replace("0.05", "0.01")
+
+
+def test_a_markdown_reading_list_gives_its_notes_back_as_written(lib, tmp_path):
+    pid = lib.search("").ids[0]
+    lib.set_note(pid, MARKED_UP)
+    file = tmp_path / "list.md"
+    export.export(lib.papers([pid]), ExportOptions(format="markdown"), file)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        fresh.import_files([file])
+        assert [p.note for p in fresh.papers(fresh.search("").ids)] == [MARKED_UP]
+    finally:
+        fresh.close()
+
+
 def test_an_unedited_folder_changes_nothing_even_after_the_library_changed(lib, tmp_path):
     ids = annotated(lib)
     folder = tmp_path / "notes"

@@ -110,7 +110,7 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
             abstract.append(text[4:] if text.startswith("  > ") else "")
         elif not abstract:
             note_lines.append(text[2:] if text.startswith("  ") else text)
-    note = mdtext.shift_headings("\n".join(note_lines).strip("\n"), -LIST_NOTE_DEPTH)
+    note = mdtext.live_note(mdtext.shift_headings("\n".join(note_lines).strip("\n"), -LIST_NOTE_DEPTH))
     return Record(
         title=" ".join(title.split()),
         abstract="\n".join(abstract).strip(),
