@@ -37,6 +37,7 @@ class NoteFile:
     path: Path
     front: dict[str, Any]
     note: str
+    as_written: str = ""  # the note with the export's escapes left in: what a file from before session 26 marks
 
 
 @dataclass
@@ -145,7 +146,8 @@ def read_note(path: Path) -> NoteFile | None:
         ) from None
     if not isinstance(front, dict) or "exported" not in front or not (front.get("id") or front.get("citation-key")):
         return None
-    return NoteFile(path, front, _note_body(text[m.end() :]))
+    written = _note_body(text[m.end() :])
+    return NoteFile(path, front, mdtext.live_note(written), written)
 
 
 def _note_body(body: str) -> str:
@@ -162,7 +164,7 @@ def _note_body(body: str) -> str:
     if i < len(lines) and lines[i].startswith("> [!abstract]"):
         while i < len(lines) and lines[i].startswith(">"):
             i += 1
-    return mdtext.live_note(mdtext.shift_headings("\n".join(lines[i:]).strip("\n"), -FOLDER_NOTE_DEPTH).strip())
+    return mdtext.shift_headings("\n".join(lines[i:]).strip("\n"), -FOLDER_NOTE_DEPTH).strip()
 
 
 def note_files(paths: Sequence[Path]) -> Iterator[Path]:
@@ -277,8 +279,8 @@ def _merge_one(library: Library, note: NoteFile, paper: Paper, summary: MergeSum
         if h_theirs == h_ours:
             continue
         lib_at_export, file_at_export = marks.get(name, ("", "")) if marks else ("", "")
-        if h_theirs == file_at_export:
-            continue  # the file did not change it: the library's value stands
+        if h_theirs == file_at_export or (name == "note" and value_hash(note.as_written) == file_at_export):
+            continue  # the file did not change it (an older export's escapes in it too): the library's stands
         library_changed = h_ours != lib_at_export if marks else _has(name, ours)
         if library_changed:
             summary.conflicts.append(f"{who} {name}: changed in both the library and the file since the export; "

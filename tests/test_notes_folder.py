@@ -113,6 +113,21 @@ def test_a_note_edited_in_its_file_comes_back_as_written_not_escaped(lib, tmp_pa
     assert lib.paper(pid).note == MARKED_UP.replace("0.05", "0.01")
 
 
+def test_a_file_exported_before_backslashes_were_doubled_changes_nothing_unedited(lib, tmp_path):
+    """Before session 26 a note's own "\\[ x \\]" was written as it is; read now, its backslashes undone, it
+    must not pass for an edit that turns the reader's formula into "[ x ]"."""
+    pid = lib.search("").ids[0]
+    lib.set_note(pid, "display \\[ x^2 \\] here")
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    path = file_of(folder, lib, pid)
+    old = path.read_text(encoding="utf-8").replace("\\\\\\[", "\\[").replace("\\\\\\]", "\\]")
+    assert "display \\[ x^2 \\] here" in old
+    path.write_text(old, encoding="utf-8")
+    assert lib.merge_notes([folder]).changed == 0
+    assert lib.paper(pid).note == "display \\[ x^2 \\] here"
+
+
 def test_a_markdown_reading_list_gives_its_notes_back_as_written(lib, tmp_path):
     pid = lib.search("").ids[0]
     lib.set_note(pid, MARKED_UP)
