@@ -24,6 +24,7 @@ SEARCH_SYNTAX = [
     ),
     ('"early exit"', "the phrase"),
     ("multitask, multi-task", "either spelling: joined finds hyphenated or apart, and the other way round"),
+    ("red team, drop out", "two words typed also find them joined (RedTeam, Dropout)"),
     ("transform*", "a prefix"),
     ("reinforcment~", "fuzzy: one edit away (~2 for two)"),
     ("a OR b, a NOT b, (a OR b) c", "boolean; AND is implied"),
