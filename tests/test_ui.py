@@ -1166,6 +1166,30 @@ def test_the_window_notices_changes_made_by_another_process(qtbot, window, data_
         other.close()
 
 
+def test_a_note_set_outside_while_the_reader_is_in_it_is_not_swapped_under_their_cursor(qtbot, window, data_dir):
+    """The reader typed "my draft", it was saved; the command line set the note; the window put the command
+    line's note in the field, the cursor at its start, and "123" typed next went before it: "my draft" was
+    lost (a trial). Both are kept now, the reader's first, the cursor where it was, and the notice says so."""
+    pid = select_paper(qtbot, window, "BEXA")
+    other = Library.open(data_dir)
+    try:
+        editor = window.editors.notesEditor
+        editor.setFocus()
+        qtbot.keyClicks(editor, "my draft")
+        qtbot.waitUntil(lambda: other.paper(pid).note == "my draft", timeout=3000)  # type: ignore[union-attr]
+        other.set_note(pid, "set from CLI")
+        with qtbot.waitSignal(window.editors.noteKeptBoth, timeout=5000):
+            window.outside.look()
+        kept = "my draft" + NOTE_SEPARATOR + "set from CLI"
+        assert editor.toPlainText() == kept and other.paper(pid).note == kept  # type: ignore[union-attr]
+        assert editor.textCursor().position() == len("my draft")
+        qtbot.keyClicks(editor, "123")
+        window.editors.save_note()
+        assert other.paper(pid).note == "my draft123" + NOTE_SEPARATOR + "set from CLI"  # type: ignore[union-attr]
+    finally:
+        other.close()
+
+
 def test_a_note_changed_by_another_process_while_typed_here_keeps_both(qtbot, window, data_dir):
     """The command line sets a note while the reader types one: the autosave keeps both (the reader's as
     typed, the other below a rule) and says so, instead of overwriting the command line's; one undo goes back

@@ -193,7 +193,23 @@ class Editors(QWidget):
             self._set_tags_field(common)
         self.tagEditor.setEnabled(paper_id is not None)
         self.tagEditor.setReadOnly(not enabled)
-        if paper_id != self._paper or self.notesEditor.toPlainText() == self._note_saved:
+        if self._writing_note(paper_id, note):
+            # the note changed outside (the command line) while the reader is in it, all they typed saved: it
+            # is not swapped under their cursor (what they wrote was lost, the typing went on at its start: a
+            # trial); both versions are kept, theirs first, as for an edit made meanwhile (save_note)
+            typed = self.notesEditor.toPlainText()
+            assert paper_id is not None
+            try:
+                before, after = self._library.save_note(paper_id, typed, typed)
+            except StoreError as exc:
+                self.noteRefused.emit(str(exc))
+            else:
+                self._note_saved = after
+                if after != typed:
+                    self._show_kept(typed, after)
+                if after != before:
+                    self.noteEdited.emit(paper_id, before, after)
+        elif paper_id != self._paper or self.notesEditor.toPlainText() == self._note_saved:
             another = paper_id != self._paper
             self._paper = paper_id
             self._note_saved = note
@@ -210,6 +226,22 @@ class Editors(QWidget):
                 self.notesStack.setCurrentIndex(1 if note.strip() else 0)
         self.notesEditor.setEnabled(paper_id is not None)
         self.notesEditor.setReadOnly(not enabled)
+
+    def _writing_note(self, paper_id: int | None, stored: str) -> bool:
+        """Is the reader in this paper's note (its field has the window's focus, whether or not the window is
+        active: they may have gone to a terminal), with all they typed saved, and the stored note another?"""
+        window = self.window()
+        typed = self.notesEditor.toPlainText()
+        return (
+            paper_id is not None
+            and paper_id == self._paper
+            and not self._read_only
+            and window is not None
+            and window.focusWidget() is self.notesEditor
+            and typed == self._note_saved
+            and stored != typed
+            and bool(typed.strip())
+        )
 
     def focus_tags(self) -> None:
         self.tagEditor.setFocus()
