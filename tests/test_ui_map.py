@@ -180,7 +180,12 @@ def test_dragging_selects_an_area_and_r_marks_every_paper_in_it(qtbot, window):
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     assert all(lib.paper(i).tags == ["control", "to read"] for i in expected)
     assert lib.tag_counts() == [("control", len(expected)), ("to read", len(expected))]
-    view.setFocus()
+    assert view.hasFocus()  # back to the map: the tag field kept the keys, "j" typed into it (a trial)
+    qtbot.keyClick(view, Qt.Key.Key_T)
+    qtbot.keyClicks(editor, ", typo")
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)  # Esc: the tags as they were, back to the map
+    assert view.hasFocus() and editor.text() == "control, to read"
+    assert all(lib.paper(i).tags == ["control", "to read"] for i in expected)
     qtbot.keyClick(view, Qt.Key.Key_Escape)  # Esc leaves the area: every result again
     assert view.area_ids == [] and not window.areaChip.isVisible()
     assert len(window.table.model.ids) == lib.counts()["all"]

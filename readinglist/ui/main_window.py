@@ -451,7 +451,7 @@ class MainWindow(QMainWindow):
         )
         editors.noteRefused.connect(lambda why: self.notice.show_message(f"The note is not saved. {why}", 0))
         editors.linkClicked.connect(detail.open_link)
-        editors.finished.connect(lambda: table.view.setFocus())
+        editors.finished.connect(self.focus_papers)
         self.history.changed.connect(self._history_changed)
         self.undo_stack.indexChanged.connect(self._undo_index_changed)
         self.import_bar.stopped.connect(self._after_import)
@@ -1277,6 +1277,14 @@ class MainWindow(QMainWindow):
     def focus_search(self) -> None:
         self.search_bar.focus()
 
+    def focus_papers(self) -> None:
+        """Back to the papers shown, out of an editor: the table, or the map on its tab (the table's focus on
+        the Map tab went nowhere: the tag field kept the keys, and "j" typed "rl-policyj": a trial)."""
+        if self._map_pane is not None and self.centerTabs.currentIndex() == 1:
+            self._map_pane.view.setFocus()
+        else:
+            self.table.view.setFocus()
+
     def focus_tags(self) -> None:
         if self.target_ids():
             self.editors.focus_tags()
@@ -1294,10 +1302,10 @@ class MainWindow(QMainWindow):
             return
         if focus is editors.tagEditor:
             editors.revert_tags()
-            self.table.view.setFocus()
+            self.focus_papers()
         elif focus is editors.notesEditor:
             editors.save_note()
-            self.table.view.setFocus()
+            self.focus_papers()
         else:
             self.search_bar.clear()
             self.search_bar.focus()
