@@ -491,6 +491,24 @@ def test_an_export_is_named_after_the_list_or_tag_shown(qtbot, window, monkeypat
     assert file_stem("RL / Écoles") == "rl-écoles" and file_stem("") == file_stem("???") == "reading-list"
 
 
+def test_an_export_takes_the_format_the_file_name_asks_for(qtbot, window, monkeypatch, tmp_path):
+    """RIS chosen (the dialog remembers the last format) and "list.csv" typed wrote RIS into list.csv (a
+    trial): the extension's format is written; one two formats share keeps the one chosen of them."""
+    from readinglist.ui import exporting
+
+    monkeypatch.setattr(exporting.ExportDialog, "exec", lambda dialog: 1)
+    monkeypatch.setattr(exporting.ExportDialog, "options", lambda dialog: ExportOptions(format="ris"))
+    monkeypatch.setattr(exporting.ExportDialog, "scope", lambda dialog: "all")
+    target = tmp_path / "list.csv"
+    monkeypatch.setattr(exporting.QFileDialog, "getSaveFileName", lambda *a: (str(target), ""))
+    with qtbot.waitSignal(window.exportFinished, timeout=20000):
+        window.export_dialog()
+    assert target.read_text(encoding="utf-8-sig").startswith("id,title,authors")
+    kept = exporting.format_of_name(Path("refs.bib"), ExportOptions(format="biblatex"))
+    assert kept.format == "biblatex"  # .bib is BibLaTeX's too
+    assert exporting.format_of_name(Path("refs.txt"), ExportOptions(format="ris")).format == "ris"
+
+
 @pytest.mark.parametrize("mask", [0o022, 0o002])
 def test_export_files_are_created_with_the_users_umask(qtbot, window, tmp_path, mask):
     old = os.umask(mask)

@@ -4,6 +4,7 @@ worker (rendering thousands of papers would hold up the window) with its progres
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -45,7 +46,15 @@ def ask_export(
         str(Path(folder) / f"{file_stem(name if scope == 'results' else '')}{ext}"),  # the list's papers, named so
         f"{options.format} (*{ext})",
     )
-    return (Path(path), options, scope) if path else None
+    return (Path(path), format_of_name(Path(path), options), scope) if path else None
+
+
+def format_of_name(path: Path, options: ExportOptions) -> ExportOptions:
+    """The options with the format the file's extension names, when it names another than the one chosen: RIS
+    chosen (remembered from the last export) and "list.csv" typed wrote RIS into list.csv (a trial). An
+    extension two formats share (.bib, .json) keeps the one chosen of them; an unknown one, the choice."""
+    named = [f.name for f in EXPORT_FORMATS.values() if f.extension and f.extension == path.suffix.lower()]
+    return replace(options, format=named[0]) if named and options.format not in named else options
 
 
 class Exporter(QObject):
