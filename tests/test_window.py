@@ -491,6 +491,24 @@ def test_an_export_is_named_after_the_list_or_tag_shown(qtbot, window, monkeypat
     assert file_stem("RL / Écoles") == "rl-écoles" and file_stem("") == file_stem("???") == "reading-list"
 
 
+def test_ctrl_e_exports_from_the_search_field_and_its_editing_keys_stay_its_own(qtbot, window, monkeypatch):
+    """After an export the keyboard is back in the search field, where Ctrl+E did nothing (Qt's line edit
+    took it as End on Linux) and what was typed next became a query (a trial). The offscreen platform binds
+    no Ctrl+E in a line edit, so this passes there without the fix too: it failed under Xvfb (xcb), by hand."""
+    from readinglist.ui import exporting
+
+    asked: list[int] = []
+    monkeypatch.setattr(exporting.ExportDialog, "exec", lambda dialog: asked.append(1) and 0)
+    field = window.search_bar.field
+    field.setFocus()
+    qtbot.waitUntil(field.hasFocus)
+    qtbot.keyClick(field, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked == [1]
+    field.setText("early exit")
+    qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # select all: the field's own
+    assert field.selectedText() == "early exit"
+
+
 def test_an_export_takes_the_format_the_file_name_asks_for(qtbot, window, monkeypatch, tmp_path):
     """RIS chosen (the dialog remembers the last format) and "list.csv" typed wrote RIS into list.csv (a
     trial): the extension's format is written; one two formats share keeps the one chosen of them."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from readinglist.library import Library
@@ -69,6 +69,10 @@ def hint_text(result: SearchResult) -> str:
         parts.append(unknown)
     parts.extend(result.notes)
     return " · ".join(parts)
+
+
+_Std = QKeySequence.StandardKey
+_FIELD_KEYS = (_Std.Copy, _Std.Paste, _Std.Cut, _Std.Undo, _Std.Redo, _Std.SelectAll)  # a text field's own keys
 
 
 class SearchBar(QWidget):
@@ -231,6 +235,13 @@ class SearchBar(QWidget):
         return True
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if (
+            obj is self.field
+            and event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and self._window_key(event)
+        ):
+            return True  # the window's: Ctrl+E exports (the field took it as End, and Ctrl+E did nothing)
         if obj is self.field and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.has_results:
                 self.resultsFocusRequested.emit()
@@ -239,6 +250,23 @@ class SearchBar(QWidget):
                 self.apply_correction()  # with none offered the key is still no text (Qt would type a "d")
                 return True
         return super().eventFilter(obj, event)
+
+    def _window_key(self, event: QKeyEvent) -> bool:
+        """Is the key a shortcut of one of the window's actions, with Ctrl or Alt, and not one a text field keeps
+        (copy, paste, cut, undo, redo, select all)? The field otherwise takes some as its own editing keys."""
+        wanted = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+        keys = QKeySequence(event.keyCombination())
+        exact = QKeySequence.SequenceMatch.ExactMatch
+        if not (event.modifiers() & wanted) or any(
+            keys.matches(kept) == exact for key in _FIELD_KEYS for kept in QKeySequence.keyBindings(key)
+        ):
+            return False
+        return any(
+            keys.matches(shortcut) == exact
+            for action in self.window().findChildren(QAction)
+            if action.isEnabled()
+            for shortcut in action.shortcuts()
+        )
 
     # ---- searching ----
 
