@@ -960,8 +960,11 @@ def test_a_prefix_of_a_hyphenated_word_finds_its_words_together(tmp_path):
         # typed, the last word read as a start keeps the hyphen too
         typed = lib.search("multi-tas", typing=True)
         assert typed.started == "tas" and {p.title for p in lib.papers(typed.ids)} == wanted
-        # a hyphen with no word before it is no hyphenated word: "agents -tas" reads "tas" as a start still
-        assert lib.search("agents -tas", typing=True).started == "tas"
+        # a hyphen with no word before it is no hyphenated word: in a pasted sentence (a minus there is text)
+        # "tas" is read as a start still; typed, "agents -tas" is agents NOT tas (a minus), no start of a word
+        assert lib.search("agents allocate a task to -tas", typing=True).started == "tas"
+        typed = lib.search("agents -tas", typing=True)
+        assert typed.started is None and typed.ids == lib.search("agents NOT tas", typing=True).ids != []
         # a wildcard, an en dash, a saved list's query, and a chain's last word
         assert set(titles(lib, "multi-ta?k")) == wanted  # not "Multi-agent task allocation" either
         assert set(titles(lib, "multi\u2013task*")) == wanted
@@ -1151,3 +1154,129 @@ def test_a_year_filter_says_what_it_takes_and_reads_a_range_either_way(tmp_path)
         lib.search("We found, in year: the second, that papers were written")  # pasted text: no error raised
     finally:
         lib.close()
+
+
+# ---- a minus before a word leaves it out, as on a search engine ----
+
+MINUS_ROWS = [
+    {"title": "Fast video diffusion", "abstract": "A diffusion model for video generation, made fast.",
+     "authors": ["Bo Chen"], "year": 2024},
+    {"title": "Diffusion models for tabular data", "abstract": "Denoising diffusion based on tables.",
+     "authors": ["Ann Smith"], "year": 2023},
+    {"title": "Diffusion policies for control", "abstract": "Diffusion as a policy class: self attention over "
+     "states, trained supervised.", "authors": ["Cy Park"], "year": 2022},
+    {"title": "Self-supervised diffusion", "abstract": "A self-supervised objective for diffusion models.",
+     "authors": ["Di Lee"], "year": 2021},
+    {"title": "Diffusion for video editing", "abstract": "We edit video with diffusion.", "authors": ["Ed Wu"],
+     "year": 2020},
+    {"title": "Contrastive learning", "abstract": "Self-supervised contrastive learning of images.",
+     "authors": ["Fay Lin"], "year": 2019},
+    *[{"title": f"Filler {i}", "abstract": "Graphs and kernels."} for i in range(6)],
+]  # fmt: skip
+
+
+@pytest.fixture
+def minus_lib(tmp_path):
+    lib = library_of(tmp_path, MINUS_ROWS, "minus")
+    lib.add_tags(lib.search('"tabular data"').ids, ["tables"])
+    lib.flush_index()
+    yield lib
+    lib.close()
+
+
+def assert_read_alike(lib, text, meant, typing=False):
+    """`text` found what `meant` finds, in the same order, with the same words highlighted and the same
+    things said about it (closest matches, notes, words no paper has)."""
+    got, want = lib.search(text, typing=typing), lib.search(meant, typing=typing)
+    assert got.ids == want.ids and got.scores == want.scores, (text, meant)
+    for name in ("terms", "partial", "matched", "word_count", "corrections", "unknown", "notes", "started"):
+        assert getattr(got, name) == getattr(want, name), (text, name)
+    assert got.query == text
+
+
+@pytest.mark.parametrize(
+    "text, meant",
+    [
+        ("diffusion -video", "diffusion NOT video"),
+        ("-video", "NOT video"),
+        ("-video diffusion", "NOT video diffusion"),
+        ('diffusion -"video generation"', 'diffusion NOT "video generation"'),
+        ("diffusion -author:smith", "diffusion NOT author:smith"),
+        ("diffusion -tag:tables", "diffusion NOT tag:tables"),
+        ("diffusion -year:2020..2022", "diffusion NOT year:2020..2022"),
+        ("diffusion -self-supervised", "diffusion NOT self-supervised"),
+        ("diffusion -vid*", "diffusion NOT vid*"),
+        ("(diffusion -video) OR contrastive", "(diffusion NOT video) OR contrastive"),
+        ("diffusion -video -tables", "diffusion NOT video NOT tables"),
+    ],
+)
+def test_a_minus_before_a_word_leaves_it_out_as_not_does(minus_lib, text, meant):
+    """ "diffusion -video" (a search engine's habit) found only the video papers: the minus was read as a
+    hyphen, and "video" as a word every match needs. A minus at the start of the query or after a space, right
+    before a word, a phrase or a field, is NOT, whether the query is typed or given whole."""
+    assert_read_alike(minus_lib, text, meant)
+    assert_read_alike(minus_lib, text, meant, typing=True)
+
+
+def test_what_a_minus_leaves_out(minus_lib):
+    assert set(titles(minus_lib, "diffusion -video")) == {
+        "Diffusion models for tabular data", "Diffusion policies for control", "Self-supervised diffusion",
+    }  # fmt: skip
+    assert "Diffusion for video editing" in titles(minus_lib, 'diffusion -"video generation"')
+    assert "Diffusion models for tabular data" not in titles(minus_lib, "diffusion -author:smith")
+    # the hyphenated word's words together: "self attention … supervised" is no self-supervised paper
+    assert "Diffusion policies for control" in titles(minus_lib, "diffusion -self-supervised")
+
+
+def test_a_word_left_out_by_a_minus_while_typed_is_not_read_as_one_every_match_has(minus_lib):
+    """Every "fast" paper has "video": "fast -video" finds nothing, and the last word, read as the start of a
+    word while typing, must not turn into "fast video*" (which finds the very paper left out)."""
+    for typing in (False, True):
+        assert titles(minus_lib, "fast -video", typing=typing) == []
+        assert titles(minus_lib, "fast -vid", typing=typing) == titles(minus_lib, "fast NOT vid", typing=typing)
+
+
+def test_a_minus_before_a_topic_leaves_the_topic_out():
+    from readinglist.index.query import split_topics
+
+    assert split_topics("diffusion -topic:12") == ("diffusion", [("12", True)])
+    assert split_topics('-topic:"sparse attention" video') == ("video", [('"sparse attention"', True)])
+    assert split_topics("diffusion topic:12") == ("diffusion", [("12", False)])
+
+
+@pytest.mark.parametrize(
+    "text, same_as",
+    [
+        ("self-supervised diffusion", None),  # a hyphen inside a word
+        ("q-learning", None),
+        ("end-to-end diffusion", None),
+        ("diffusion -1", "diffusion 1"),  # a number
+        ("diffusion year:2020..2024", None),
+        ("diffusion <50 F1", None),  # pasted: "<" is text
+        ("diffusion - video", "diffusion video"),  # a dash alone
+        ("diffusion – video", "diffusion video"),
+        ("diffusion –video", None),  # an en dash is no minus
+        ("diffusion --video", None),
+        ("diffusion\n-based", "diffusion based"),  # a line break's hyphen
+        (r"diffusion $-\log p$", None),  # math
+        ("exp(-x) diffusion", None),
+        ('"diffusion -video"', '"diffusion video"'),  # inside a phrase
+        # a pasted sentence (TYPED_WORDS words or more): its minus is text
+        ("we propose a diffusion -based model for tables", "we propose a diffusion based model for tables"),
+        ("a denoising diffusion model -video generation", "a denoising diffusion model video generation"),
+    ],
+)
+def test_a_minus_that_is_no_not_reads_as_before(minus_lib, text, same_as):
+    parsed = repr(minus_lib.index.parse(text))
+    assert "Not(" not in parsed, text
+    if same_as is not None:
+        assert parsed == repr(minus_lib.index.parse(same_as))
+    minus_lib.search(text)  # (no error)
+    minus_lib.search(text, typing=True)
+
+
+def test_a_pasted_sentence_with_a_minus_finds_its_paper(minus_lib):
+    assert titles(minus_lib, "Denoising diffusion -based on tables for tabular data")[0] == (
+        "Diffusion models for tabular data"
+    )
+    assert titles(minus_lib, "Diffusion\n-based on tables")[0] == "Diffusion models for tabular data"

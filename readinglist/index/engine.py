@@ -44,6 +44,7 @@ from readinglist.index import patches
 from readinglist.index.analysis import WordAnalyzer, stem
 from readinglist.index.query import (
     KNOWN_FIELDS,
+    TYPED_WORDS,
     ExactTerm,
     Stemmed,
     any_form,
@@ -51,6 +52,7 @@ from readinglist.index.query import (
     hyphen_chains,
     hyphenated_words,
     make_parser,
+    negating_minuses,
     parse,
     resolve,
     spelt_otherwise,
@@ -98,7 +100,6 @@ SEARCH_CACHE = 64  # results of this many recent queries are kept (until the nex
 # typing a few common words fills 64 entries with such results
 SEARCH_CACHE_HITS = 200_000
 OPEN_RETRIES = 5  # a searcher opened while another process commits can miss a file it just merged away
-TYPED_WORDS = 6  # a query of more words was pasted, not typed (see Index._settled_words)
 TITLE_PHRASE_CANDIDATES = 200  # the best this many matches are looked at for the title-phrase bonus
 # a title that is the query ranks first if its phrase scores at least this share of the best title's that holds it
 WHOLE_TITLE_SHARE = 0.5
@@ -676,7 +677,7 @@ class Index:
             candidates = ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids)
             bonus = ranker.evaluate_within(phrase, candidates)
         plain = split_words(shown)[0]
-        if not bonus and found and PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST and not _SYNTAX_RE.search(text):
+        if not bonus and found and PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST and not _has_syntax(text):
             # (a title holding the whole query decides alone: a pasted title in a titled library pays nothing)
             best = ranked(keys, PROXIMITY_CANDIDATES, self._pids)
             near = ranker.proximity(plain, best, ("title", "abstract"), PROXIMITY_GAP)
@@ -869,8 +870,8 @@ class Index:
         if found and typed.get(folded[0], 0) > RARE_DF and not self._begins_more(folded[0]):
             return None
         head = text[: len(text) - len(word)]  # "self-sup*": the words side by side, the last a prefix (parse)
-        if head.endswith("-") and not _AFTER_A_WORD.search(head):
-            head = head[:-1] + " "  # "deep learning -sup": no word before the hyphen (a minus, or a slip)
+        if head.endswith("-") and not _AFTER_A_WORD.search(head) and len(head) - 1 not in negating_minuses(text):
+            head = head[:-1] + " "  # "a deep learning model -sup": no word before the hyphen (a slip), nor a NOT
         try:
             widened = typed_prefixes(self.parse(head + word + "*", state, tag, within), folded[0])
         except Exception:  # the text as typed parsed; with a star it may not (then the word stays a word)
@@ -1129,11 +1130,16 @@ def _typing_word(text: str) -> str | None:
 _SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?:' + "|".join(KNOWN_FIELDS) + r"):)")
 
 
+def _has_syntax(text: str) -> bool:
+    """Does the query hold syntax (a minus that is a NOT, "-video", too), not only plain words?"""
+    return _SYNTAX_RE.search(text) is not None or bool(negating_minuses(text))
+
+
 def title_phrase(text: str) -> query.Phrase | None:
     """For a query of plain words (a title, or its start, typed or pasted), the phrase of all its words,
     stop words too, in the title: the papers whose title holds it rank above those that only hold the
     words (by the phrase's BM25F, added)."""
-    if _SYNTAX_RE.search(text):
+    if _has_syntax(text):
         return None
     words = [w for w, _ in _ANALYZER.words(text)]
     return query.Phrase("title", words) if 1 < len(words) <= TITLE_PHRASE_WORDS else None

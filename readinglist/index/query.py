@@ -7,6 +7,12 @@ index holds (`Stemmed`), keeping exact forms — a quoted phrase, a quoted word 
 is read as text: a colon after a word that names no field ("BERT: Pre-training"), a question mark ending a
 word, a lone "=" or "--" are punctuation, not syntax. Queries with a cost no one means to pay are refused
 with a message that says what to type instead (a fuzzy distance above 2, a term made only of wildcards).
+
+A minus right before a word, a phrase or a field, at the start of the query or after a space, is NOT, as on a
+search engine: "diffusion -video", '-"video generation"', "-author:smith" (`negating_minuses`). A hyphen
+inside a word ("self-supervised"), a minus before a number ("-1"), a dash alone ("a - b"), a minus after a
+line break (a wrapped line's hyphen: "diffusion\n-based") and any minus in a query of TYPED_WORDS words or more
+(a pasted sentence) stay text, read as before.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ RELATED_WEIGHT = 0.35  # a derived stem's form (Stemmed.related) counts as this 
 RELATED_FIELDS = {"abstract"}  # where a word matches its derivations (a title is short, and often derived from it)
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
 PASTED_WORDS = 4  # a query longer than this is pasted text: "name:" in it that names no field is no error
+# a query of more words was pasted, not typed (see engine.Index._settled_words): a minus in it is text
+TYPED_WORDS = 6
 URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name:" that is no field, in pasted text
 _FUZZY_RE = re.compile(r"(?<=\w)~(\d+)?(?![\d/])")
 _RANGE_RE = re.compile(r"\byear:(\d{4})?\s*\.\.(?:\s*(\d{4}))?")
@@ -211,7 +219,8 @@ TOGETHER_MIN = 2
 TAIL_ALONE = 2  # ...and the tail in this many times as many papers as have the two side by side (see _written_apart)
 Together = Callable[[str, str, str], tuple[float, int]]  # (field, head, tail) → (share side by side, papers with both)
 _DASHES = "\u2010\u2011\u2013-"  # a hyphen as typed, and as pasted from a PDF (hyphen, non-breaking, en dash)
-_CHAIN_RE = re.compile(rf"(?<![\w{_DASHES}])[A-Za-z]+(?:[{_DASHES}][A-Za-z]+)+(?![\w{_DASHES}])")
+# (a chain may follow a minus that is a NOT: "-self-supervised" is NOT self-supervised)
+_CHAIN_RE = re.compile(rf"(?:(?<![\w{_DASHES}])|(?<=(?<![^\s(])-))[A-Za-z]+(?:[{_DASHES}][A-Za-z]+)+(?![\w{_DASHES}])")
 _DASH_RE = re.compile(f"[{_DASHES}]")
 
 
@@ -608,11 +617,30 @@ def _as_word(word: str, vocabulary: Vocabulary, fields: Iterable[str], boost: fl
 
 
 _VALUE_RE = re.compile(r"(?<![\w\\])(?:state|priority):\w+")
+# a quoted phrase (skipped), or a minus at the start, after a space or tab, or after a "(" that opens a group,
+# right before a letter or a quote: not after a line break (a wrapped line's hyphen), nor before a digit ("-1")
+_MINUS_RE = re.compile(r'"[^"]*"?|(?:(?<![^ \t])|(?<=(?<![^ \t(])\())-(?=[^\W\d_]|")')
+
+
+def negating_minuses(text: str) -> list[int]:
+    """Where in `text` a minus means NOT ("diffusion -video", '-"a phrase"', "-author:smith"): none in a query of
+    TYPED_WORDS words or more, which was pasted ("a diffusion -based model" is text)."""
+    if "-" not in text or len(text.split()) >= TYPED_WORDS:
+        return []
+    return [m.start() for m in _MINUS_RE.finditer(text) if m.group(0) == "-"]
+
+
+def minus_as_not(text: str) -> str:
+    """The text with each minus that means NOT (`negating_minuses`) written NOT."""
+    for at in reversed(negating_minuses(text)):
+        text = f"{text[:at]}NOT {text[at + 1 :]}"
+    return text
 
 
 def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
-    balanced; punctuation of pasted text that Whoosh would read as syntax made plain."""
+    balanced, -word → NOT word; punctuation of pasted text that Whoosh would read as syntax made plain."""
+    text = minus_as_not(text)
     if "<" in text or ">" in text:  # a comparison is a field's (year:>=2020); "<50 F1" pasted is text
         text = _STRAY_COMPARISON_RE.sub(" ", text)
     if "\\" in text:  # LaTeX as the abstract has it ("\ell_2"): its words as the index holds them (ℓ₂, l2)
@@ -712,22 +740,27 @@ _TOPIC_RE = re.compile(r'(?<![\w"\\])topic:("[^"]*"?|[^\s()]+)', re.I)
 
 def split_topics(text: str) -> tuple[str, list[tuple[str, bool]]]:
     """The query's top-level topic: clauses taken out (the library filters by them through the store, as the
-    sidebar's state and tag): the rest of the query, and each clause's value and whether NOT came before
-    it. A clause inside parentheses or beside OR stays, and preprocess says why it cannot be."""
+    sidebar's state and tag): the rest of the query, and each clause's value and whether NOT (or a minus:
+    "-topic:12") came before it. A clause inside parentheses or beside OR stays, and preprocess says why it
+    cannot be."""
     masked = re.sub(r'"[^"]*"?', lambda m: '"' + " " * (len(m.group()) - 2) + '"' if len(m.group()) > 1 else '"', text)
     clauses: list[tuple[str, bool]] = []
     cuts: list[tuple[int, int]] = []
+    minuses = set(negating_minuses(text))
     for m in _TOPIC_RE.finditer(masked):
         before, after = masked[: m.start()], masked[m.end() :]
         if before.count("(") > before.count(")"):
             continue
+        minus = m.start() - 1 in minuses  # "-topic:12"
+        if minus:
+            before = before[:-1]
         previous = before.split()[-1:] or [""]
         following = after.split()[:1] or [""]
         if "OR" in (previous[0], following[0]):
             continue
-        start = m.start()
-        negated = previous[0] == "NOT"
-        if negated:
+        start = m.start() - 1 if minus else m.start()
+        negated = minus or previous[0] == "NOT"
+        if negated and not minus:
             start = before.rstrip().rfind("NOT")
         clauses.append((text[m.start(1) : m.end(1)], negated))
         cuts.append((start, m.end()))
