@@ -7,6 +7,7 @@ method returns.
 from __future__ import annotations
 
 import argparse
+import re
 import gc
 import json
 import os
@@ -750,6 +751,9 @@ def window_options(argv: Sequence[str]) -> tuple[str | None, bool] | None:
     return data_dir, smoke_test
 
 
+_QUERY_WORD = re.compile(r"-?[^\W\d_]|[^-]")  # a word of a query left unquoted, or one with a minus: "-video"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     window = window_options(sys.argv[1:] if argv is None else argv)
     if window is not None:
@@ -758,7 +762,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run(window[0], smoke_test=window[1])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # the query's words unquoted, and a minus that is NOT ("search diffusion -video": argparse took
+        # "-video" for an option it did not know, and a second word for an argument too many)
+        if not hasattr(args, "query") or any(word.startswith("--") or not _QUERY_WORD.match(word) for word in extra):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.query = " ".join([args.query, *extra]).strip()
     if args.command is not None:
         gc.enable()  # an entry point may have paused collection for the window's start-up (__main__.py)
     if args.command is None:

@@ -96,6 +96,20 @@ def test_a_new_library_whose_first_command_imports_holds_the_files_only(capsys, 
     assert len(json.loads(out)) == 19  # the bundled ICML 2026 abstracts
 
 
+def test_a_query_may_be_left_unquoted_and_hold_a_minus(capsys, dd):
+    """`search diffusion -video` was refused ("unrecognized arguments: -video"), as was a second word left
+    unquoted: the words after the query are the query's; an option misspelt is still refused."""
+    _, quoted, _ = run(capsys, "--data-dir", dd, "search", "diffusion NOT video", "--json")
+    code, out, _ = run(capsys, "--data-dir", dd, "search", "diffusion", "-video", "--json")
+    assert code == 0 and json.loads(out) == json.loads(quoted) and json.loads(out)
+    code, out, _ = run(capsys, "--data-dir", dd, "list", "diffusion", "models", "--json")
+    _, quoted, _ = run(capsys, "--data-dir", dd, "list", "diffusion models", "--json")
+    assert code == 0 and json.loads(out) == json.loads(quoted) and len(json.loads(out)) == 2
+    with pytest.raises(SystemExit) as info:
+        main(["--data-dir", dd, "search", "diffusion", "--limt", "3"])
+    assert info.value.code == 2
+
+
 def test_errors_are_one_line_with_exit_codes(capsys, dd):
     code, _, err = run(capsys, "--data-dir", dd, "search", "nosuchfield:x")
     assert code == 1 and err.count("\n") == 1 and "unknown field" in err
