@@ -7,10 +7,10 @@ method returns.
 from __future__ import annotations
 
 import argparse
-import re
 import gc
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
