@@ -505,6 +505,26 @@ def test_a_note_too_long_to_export_is_not_saved_and_says_so(qtbot, window):
     assert window.editors.notesEditor.toPlainText() == long
 
 
+def test_the_state_and_priority_buttons_show_the_paper_shown(qtbot, window):
+    """SVOO, queued with P1, showed no button pressed (a trial): the buttons (and the Paper menu) check the
+    paper shown's state and priority, again after a key that marks it as it already was; none for several."""
+    select_paper(qtbot, window, "SVOO")
+    checked = lambda: {a.iconText() for a in (*window.mark_actions.values(), *window.priority_actions) if a.isChecked()}  # noqa: E731
+    qtbot.waitUntil(lambda: checked() == {"Unread"})
+    window.actionAutoAdvance.setChecked(False)
+    window.mark_actions["queued"].trigger()
+    window.priority_actions[0].trigger()
+    qtbot.waitUntil(lambda: checked() == {"Queued", "P1"})
+    window.mark_actions["queued"].trigger()  # queued again: still checked, not toggled off
+    assert checked() == {"Queued", "P1"}
+    window.mark_actions["read"].trigger()
+    qtbot.waitUntil(lambda: checked() == {"Read", "P1"})
+    window.priority_actions[0].trigger()  # P1 again
+    assert checked() == {"Read", "P1"}
+    window.table.select_ids(window.table.model.ids[:2])
+    qtbot.waitUntil(lambda: checked() == set())
+
+
 def test_note_preview_renders_markdown(qtbot, window):
     select_paper(qtbot, window, "BEXA")
     window.editors.notesEditor.setPlainText("**bold** and a [link](https://x.org)")

@@ -50,6 +50,7 @@ from readinglist.papers import (
     STATE_LABELS,
     STATES,
     ExportOptions,
+    Paper,
     QueryError,
     SearchResult,
     SmartList,
@@ -221,7 +222,7 @@ class MainWindow(QMainWindow):
         action = QAction(text, self)
         action.setObjectName(name)
         action.setShortcut(QKeySequence(key))
-        action.triggered.connect(slot)
+        action.triggered.connect(lambda _checked=False: slot())  # (a checkable one says whether it is checked)
         self.key_actions.append(action)
         return action
 
@@ -236,6 +237,7 @@ class MainWindow(QMainWindow):
             text = f"Mark {label[:at]}&{label[at:]}" if at >= 0 else f"Mark {label}"
             action = key(f"actionMark{label}", text, STATE_KEYS[state], partial(self.mark, state))
             action.setIconText(label)  # the editors' buttons
+            action.setCheckable(True)  # checked: the state of the paper shown (its button and the menu show it)
             self.mark_actions[state] = action
             setattr(self, f"actionMark{label}", action)
         self.priority_actions: list[QAction] = []
@@ -244,6 +246,7 @@ class MainWindow(QMainWindow):
             action = key(f"actionPriority{priority}", text, str(priority), partial(self.set_priority, priority or None))
             action.setIconText(f"P{priority}" if priority else "P–")
             action.setToolTip(f"Priority {priority} (key {priority})" if priority else "No priority (key 0)")
+            action.setCheckable(bool(priority))  # checked: the priority of the paper shown ("P–" is no mark)
             self.priority_actions.append(action)
         self.actionNext = key("actionNext", "Next Paper", "J", lambda: self.move_selection(1))
         self.actionPrevious = key("actionPrevious", "Previous Paper", "K", lambda: self.move_selection(-1))
@@ -435,6 +438,7 @@ class MainWindow(QMainWindow):
         table.navigate.connect(self.go)
         table.contextMenuRequested.connect(self._paper_menu)
         detail.paperShown.connect(editors.load)
+        detail.paperShown.connect(self._show_marks)
         detail.paperRequested.connect(self.go_to_paper)
         detail.linkFailed.connect(lambda text: self.notice.show_message(text, 8000))
         detail.libraryRequested.connect(self.show_in_library)
@@ -947,21 +951,36 @@ class MainWindow(QMainWindow):
         new = None if title == paper.auto_title else title
         self._push(SetTitleCommand(self.library, paper_id, new, self._changed))
 
+    def _show_marks(self, paper: Paper | None = None) -> None:
+        """The state and priority buttons (and the Paper menu) check the paper shown's; none for several papers
+        selected (SVOO queued with P1 showed no button pressed: a trial)."""
+        if paper is None and self.detail.current_id is not None:
+            paper = self.library.paper(self.detail.current_id)
+        one = paper is not None and len(self.table.selected_ids()) <= 1
+        for state, action in self.mark_actions.items():
+            action.setChecked(one and paper is not None and paper.state == state)
+        for action, priority in zip(self.priority_actions, (*PRIORITIES, 0), strict=True):
+            action.setChecked(one and paper is not None and bool(priority) and paper.priority == priority)
+
     def mark(self, state: str) -> None:
         ids = self.target_ids()
         if not ids or self.read_only:
+            self._show_marks()  # (the key unchecked its own action)
             return
         advance = self.actionAutoAdvance.isChecked() and len(ids) == 1 and self.table.current_id is not None
         self._push(SetStateCommand(self.library, ids, state, self._changed))
         if advance:
             self.move_selection(1)
+        self._show_marks()
 
     def set_priority(self, priority: int | None) -> None:
         """Keys 1 2 3 (0 clears): the table stays on the paper, so that q or r can follow."""
         ids = self.target_ids()
         if not ids or self.read_only:
+            self._show_marks()
             return
         self._push(SetPriorityCommand(self.library, ids, priority, self._changed))
+        self._show_marks()
 
     # ---- suggestions ----
 
