@@ -946,6 +946,46 @@ def test_close_and_reopen_keeps_every_edit_and_the_layout(qtbot, data_dir):
     w2.library.close()
 
 
+def test_a_restart_opens_on_the_view_it_was_closed_on(qtbot, data_dir):
+    """Closed on "Skimmed · tag exits", the window opened on All with the query kept, mid-triage (a trial): the
+    state, tag (or saved list, or Suggested) come back, what still exists of them; a tag gone since is let go."""
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
+    ids = w.library.search("").ids
+    w.library.add_tags(ids[:3], ["exits"])
+    w.library.set_state(ids[1:3], "skimmed")
+    w.update_counts()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "skimmed"))
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "exits"))
+    qtbot.waitUntil(lambda: set(w.table.model.ids) == set(ids[1:3]))
+    w.close()
+    w.runner.wait()
+    w.library.close()
+
+    w2 = create_main_window(data_dir)
+    qtbot.addWidget(w2)
+    w2.show()
+    qtbot.waitUntil(lambda: set(w2.table.model.ids) == set(ids[1:3]))
+    assert (w2.sidebar.filter.state, w2.sidebar.filter.tag) == ("skimmed", "exits")
+    w2.library.remove_tags(ids[:3], ["exits"])
+    w2.close()
+    w2.runner.wait()
+    w2.library.close()
+
+    w3 = create_main_window(data_dir)  # the tag is gone: its state stays, the tag is let go
+    qtbot.addWidget(w3)
+    w3.show()
+    qtbot.waitUntil(lambda: set(w3.table.model.ids) == set(ids[1:3]))
+    assert (w3.sidebar.filter.state, w3.sidebar.filter.tag) == ("skimmed", None)
+    w3.close()
+    w3.runner.wait()
+    w3.library.close()
+
+
 def test_read_only_window_disables_editing(qtbot, data_dir):
     w = create_main_window(data_dir)  # creates the library
     w.close()

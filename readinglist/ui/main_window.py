@@ -15,13 +15,14 @@ behaviour lives in the panes and in menus.py, history.py, notice.py, paper_actio
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QPoint, QSettings, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -69,7 +70,7 @@ from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS, LABELS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import CORRECTION_KEY, SearchBar
-from readinglist.ui.sidebar import ALL, Sidebar, ViewSummary
+from readinglist.ui.sidebar import ALL, Filter, Sidebar, ViewSummary
 from readinglist.ui.suggestions import Suggester, reason_text
 from readinglist.ui.topics_bar import TopicsBar
 from readinglist.ui.topics_section import TopicsSection
@@ -151,6 +152,7 @@ class MainWindow(QMainWindow):
         if read_only_reason:
             self.notice.show_message(read_only_reason, 0)
         self.search_bar.set_text(str(self.settings.value("lastQuery", "") or ""))
+        self._restore_view()
         self._update_caption()
         self._wanted = self._last_paper()  # the paper the reader was on comes back with their query
         self.search_bar.run()
@@ -565,6 +567,36 @@ class MainWindow(QMainWindow):
             return None
         return pid if self.library.paper(pid) is not None else None
 
+    def _restore_view(self) -> None:
+        """The sidebar's view and the topic the window was closed on, what still exists of them: a restart
+        on "Queued · tag rl-policy" opened on All, mid-triage (a trial). Set without a search of their own:
+        the window's first search is in them."""
+        try:
+            saved = json.loads(str(self.settings.value("lastView", "") or "{}"))
+        except ValueError:
+            saved = {}
+        if not isinstance(saved, dict):
+            saved = {}
+        state = saved.get("state") if saved.get("state") in STATES else None
+        tag = saved.get("tag") if isinstance(saved.get("tag"), str) else None
+        if tag is not None and tag not in self.library.tag_names():
+            tag = None
+        smart = next((sl for sl in self.sidebar.lists if sl.id == saved.get("list")), None)
+        if smart is not None:
+            state, tag = smart.state, None
+        duplicates = saved.get("duplicates") is True and bool(self.library.counts().get("duplicates"))
+        view = Filter(state=state, tag=tag, smart_list=smart, suggested=saved.get("suggested") is True,
+                      duplicates=duplicates)  # fmt: skip
+        if view.suggested:
+            view = Filter(tag=tag, suggested=True)
+        self.sidebar.restore(view)
+        if view.suggested:
+            self.detail.set_explainer(self._explain)
+        topic = str(self.settings.value("lastTopic", "") or "")
+        if topic.isdigit():
+            with QSignalBlocker(self.topics_section):
+                self.topics_section.set_topic(int(topic))
+
     def _default_columns(self) -> None:
         """Until the reader picks columns, Authors shows only once some paper has authors: the bundled
         corpus has none, and an empty column would take the titles' room."""
@@ -583,6 +615,12 @@ class MainWindow(QMainWindow):
         s.setValue("rightSplitter", self.rightSplitter.saveState())
         s.setValue(HEADER_KEY, self.table.view.header_state())
         s.setValue("lastQuery", self.search_bar.text())
+        view = self.sidebar.filter
+        s.setValue("lastView", json.dumps({
+            "state": view.state, "tag": view.tag, "list": view.smart_list.id if view.smart_list else None,
+            "suggested": view.suggested, "duplicates": view.duplicates,
+        }))  # fmt: skip
+        s.setValue("lastTopic", self.topics_section.topic if self.topics_section.topic is not None else "")
         s.setValue("lastPaper", self.detail.current_id if self.detail.current_id is not None else "")
         s.sync()
 

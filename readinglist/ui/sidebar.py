@@ -267,6 +267,12 @@ class Sidebar(QTreeView):
         """Show `view` picked (filterChanged is emitted if it differs from the filter before)."""
         self._apply(view)
 
+    def restore(self, view: Filter) -> None:
+        """Show `view` picked without a word of it (the window opening on the view it was closed on searches
+        once, after)."""
+        self._filter = view
+        self._show_choice()
+
     def clear_narrowing(self) -> None:
         """Let go of the tag or list, keeping the state."""
         self._apply(replace(self._filter, tag=None, smart_list=None))
