@@ -294,19 +294,33 @@ class Library:
 
         out: list[ImportSummary | MergeSummary] = []
         files: list[Path] = []
+        notes: list[Path] = []  # note files chosen together merge as one (19 files chosen: one line, not 19)
+
+        def merge() -> None:
+            try:
+                out.append(self.merge_notes(notes))
+            except ImportFailure as exc:
+                if failures is None:
+                    raise
+                failures.append(exc)
+            notes.clear()
+
         for path in map(Path, paths):
             if is_notes(path):
                 if files:
                     out += self.import_files(files, progress, cancel, failures=failures)
                     files = []
-                try:
-                    out.append(self.merge_notes([path]))
-                except ImportFailure as exc:
-                    if failures is None:
-                        raise
-                    failures.append(exc)
+                if path.is_dir() and notes:
+                    merge()
+                notes.append(path)
+                if path.is_dir():
+                    merge()
             else:
+                if notes:
+                    merge()
                 files.append(path)
+        if notes:
+            merge()
         if files:
             out += self.import_files(files, progress, cancel, failures=failures)
         return out

@@ -236,6 +236,40 @@ def test_the_window_merges_a_notes_folder_it_is_given(qtbot, data_dir, tmp_path)
         window.library.close()
 
 
+def test_a_folder_merged_from_the_file_menu_and_its_files_chosen_together_say_one_line(qtbot, data_dir, tmp_path,
+                                                                                     monkeypatch):  # fmt: skip
+    """Ctrl+O picks files only: a trial chose a folder's 19 notes, and the notice listed every file, cut off
+    before its counts. File → Merge Notes Folder… picks the folder; note files chosen together merge as one."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from readinglist.app import create_main_window
+
+    window = create_main_window(data_dir)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
+    try:
+        lib = window.library
+        ids = annotated(lib)
+        folder = tmp_path / "notes"
+        write(lib, folder)
+        edit(file_of(folder, lib, ids[3]), state="queued")
+        monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a: str(folder))
+        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+            window.actionMergeNotes.trigger()
+        [summary] = got.args[0]
+        assert (summary.files, summary.changed) == (len(ids), 1)
+        edit(file_of(folder, lib, ids[4]), state="skipped")
+        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+            window.start_import(sorted(folder.glob("*.md")))
+        [summary] = got.args[0]  # one merge of the files chosen together, named after their folder
+        assert (summary.files, summary.changed, summary.path) == (len(ids), 1, folder)
+        assert lib.paper(ids[4]).state == "skipped"
+    finally:
+        window.runner.wait()
+        window.library.close()
+
+
 def test_the_export_dialog_offers_the_notes_folder_with_abstracts(qtbot):
     from PySide6.QtCore import QSettings
 

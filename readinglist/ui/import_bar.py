@@ -38,6 +38,18 @@ def ask_import(parent: QWidget, settings: QSettings) -> list[Path]:
     return [Path(f) for f in files]
 
 
+def ask_notes_folder(parent: QWidget, settings: QSettings) -> Path | None:
+    """A notes folder (an Obsidian/Logseq vault, or a folder in one) to merge back: the import's file dialog
+    picks files only, and a folder exported had to be merged as its every file chosen (a trial)."""
+    from PySide6.QtWidgets import QFileDialog
+
+    folder = str(settings.value("notesFolder", settings.value("exportFolder", str(Path.home()))))
+    chosen = QFileDialog.getExistingDirectory(parent, "Merge a Notes Folder", folder)
+    if chosen:
+        settings.setValue("notesFolder", chosen)
+    return Path(chosen) if chosen else None
+
+
 def details(summaries: Sequence[ImportSummary | MergeSummary]) -> list[str]:
     """Every warning and every skipped record, file by file, for the details view."""
     lines: list[str] = []

@@ -273,6 +273,8 @@ class MainWindow(QMainWindow):
         self.actionUndo.triggered.connect(lambda: self._say_undone(redone=False))  # after the stack's own slot
         self.actionRedo.triggered.connect(lambda: self._say_undone(redone=True))
         self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
+        self.actionMergeNotes = act("actionMergeNotes", "&Merge Notes Folder…", [], self.merge_notes_dialog)
+        self.actionMergeNotes.setToolTip("Merge back the notes, tags and states edited in an exported notes folder")
         self.actionExport = act("actionExport", "&Export…", ["Ctrl+E"], self.export_dialog)
         self.actionBackup = act("actionBackup", "&Back Up Annotations…", [], lambda: self.backups.backup_dialog())
         self.actionRestore = act("actionRestore", "&Restore Annotations…", [], lambda: self.backups.restore_dialog())
@@ -318,9 +320,9 @@ class MainWindow(QMainWindow):
         esc.setContext(Qt.ShortcutContext.WindowShortcut)
         esc.activated.connect(self.escape)
         if self.read_only:
-            for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionRestore,
-                      self.actionEditTitle, self.actionRemove, self.actionSaveList, self.actionInterests,
-                      self.actionMerge, self.actionKeepApart):  # fmt: skip
+            for a in (*self.mark_actions.values(), *self.priority_actions, self.actionImport, self.actionMergeNotes,
+                      self.actionRestore, self.actionEditTitle, self.actionRemove, self.actionSaveList,
+                      self.actionInterests, self.actionMerge, self.actionKeepApart):  # fmt: skip
                 a.setEnabled(False)
 
     def _build_panes(self) -> None:
@@ -1372,6 +1374,12 @@ class MainWindow(QMainWindow):
     def import_dialog(self) -> None:
         if not self.read_only and (files := ask_import(self, self.settings)):
             self.start_import(files)
+
+    def merge_notes_dialog(self) -> None:
+        from readinglist.ui.import_bar import ask_notes_folder
+
+        if not self.read_only and (folder := ask_notes_folder(self, self.settings)) is not None:
+            self.start_import([folder])
 
     def start_import(self, files: Sequence[Path]) -> None:
         """Import on a worker with progress in the status bar; importFinished says how it went."""

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def build(w: MainWindow) -> None:
     bar = w.menuBar()
     file_menu = bar.addMenu("&File")
-    file_menu.addActions([w.actionImport, w.actionExport])
+    file_menu.addActions([w.actionImport, w.actionMergeNotes, w.actionExport])
     file_menu.addSeparator()
     file_menu.addAction(w.actionSaveList)
     file_menu.addSeparator()
