@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from urllib.parse import quote, urlsplit
 
 _ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|&~!])")
@@ -81,6 +82,11 @@ _BACKSLASH_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 def inert_note(note: str) -> str:
     """A note's Markdown with raw HTML escaped and only http(s) links kept (others become their text);
     fenced code blocks stay as written (a renderer shows them as text)."""
+    return _outside_fences(note, _inert_inline)
+
+
+def _outside_fences(note: str, inline: Callable[[str], str]) -> str:
+    """The note with `inline` applied to each line outside fenced code blocks (those stay as written)."""
     out: list[str] = []
     fence: str | None = None
     for line in note.split("\n"):
@@ -94,7 +100,7 @@ def inert_note(note: str) -> str:
             fence = m.group(1)
             out.append(line)
             continue
-        out.append(_inert_inline(line))
+        out.append(inline(line))
     return "\n".join(out)
 
 
@@ -105,21 +111,7 @@ def live_note(note: str) -> str:
     before session 26 wrote the reader's own `\\[` as it is: read back, it is a bracket."""
     if "\\" not in note:
         return note
-    out: list[str] = []
-    fence: str | None = None
-    for line in note.split("\n"):
-        m = _FENCE_RE.match(line)
-        if fence is not None:
-            out.append(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line[m.end() :].strip():
-                fence = None
-            continue
-        if m and not (m.group(1)[0] == "`" and "`" in line[m.end() :]):
-            fence = m.group(1)
-            out.append(line)
-            continue
-        out.append(_live_inline(line) if "\\" in line else line)
-    return "\n".join(out)
+    return _outside_fences(note, lambda line: _live_inline(line) if "\\" in line else line)
 
 
 def _live_inline(text: str) -> str:
