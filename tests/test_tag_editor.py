@@ -7,24 +7,15 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-
-from readinglist.app import create_main_window
+from test_window import open_window, type_keys
 
 
 @pytest.fixture
 def window(qtbot, data_dir):
-    w = create_main_window(data_dir)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.table.model.rowCount() == w.library.counts()["all"] and w.search_bar.idle)
+    w = open_window(qtbot, data_dir)
     yield w
     w.runner.wait()
     w.library.close()
-
-
-def type_keys(qtbot, text):
-    for ch in text:
-        qtbot.keyClick(QApplication.focusWidget(), ch)
 
 
 def in_table(qtbot, w, row=0):
