@@ -16,6 +16,8 @@ top 10 is reported for each:
   held by "Spatial Latent Dirichlet Allocation"): the exact title, as pasted;
 - and, for another, papers whose title has a hyphenated word ("Multi-Task Feature Learning"): the title in
   lower case with those words joined ("multitask feature learning"), a spelling many papers use;
+- for the main sample again: a two-word key phrase of the abstract that few papers have (PHRASE_PAPERS) though
+  many have both words (PHRASE_APART), typed ("dataset shift"); a hit is any paper with the phrase;
 - and, for another, papers whose title has a word written joined that the library's abstracts also write
   hyphenated ("Scalable Hyperparameter Transfer Learning"; "hyper-parameter" elsewhere): that word typed as
   two, with up to three of the title's other words (not stop words) around it, in lower case ("scalable hyper
@@ -69,7 +71,13 @@ KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
     # hyphenated too ("Hyperparameter", "hyper-parameter"): up to four of the title's words around it, in lower
     # case, that word typed as two ("scalable hyper parameter transfer learning")
     "apart_words": ("a joined word of the title typed as two, with the words around it", "top10", 0.90),
+    # of the main sample: two words side by side in the abstract, a phrase at most PHRASE_PAPERS papers have
+    # though PHRASE_APART or more have both words ("dataset shift"), typed; a hit is a paper with the phrase
+    "abstract_phrase": ("a rare two-word phrase of the abstract, typed", "top10", 0.90),
 }
+PHRASE_PAPERS = 3
+PHRASE_APART = 10
+PHRASE_TRIES = 12  # word pairs of an abstract tried, in order, for one that is such a phrase
 _HYPHENATED = re.compile(r"(?<![\w-])([A-Za-z]{2,})-([A-Za-z]{2,})(?![\w-])")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'“])")
 _PUNCT = re.compile(r"[^\w\s]|_")
@@ -203,6 +211,30 @@ def apart_papers(lib, n: int, seed: int) -> tuple[list, dict[str, str]]:
     return lib.papers(found[:n]), hyphenated
 
 
+def abstract_phrase(lib, paper) -> str | None:
+    """The first two-word key phrase of the paper's abstract (readinglist.keyphrases: content words side by
+    side, no stop word, no punctuation between them), in lower case, that at most PHRASE_PAPERS papers have
+    and PHRASE_APART or more have both words of; None if none of its first PHRASE_TRIES is one."""
+    from readinglist.keyphrases import phrases
+
+    found = [ph.text.lower() for k, ph in phrases("", paper.plain_abstract).items() if len(k) == 2]
+    for phrase in found[:PHRASE_TRIES]:
+        if not all(w.isalpha() and len(w) > 2 for w in phrase.split()):
+            continue
+        if len(lib.search(f'"{phrase}"').ids) <= PHRASE_PAPERS and len(lib.search(phrase).ids) >= PHRASE_APART:
+            return phrase
+    return None
+
+
+def holds_phrase(lib, pid: int, phrase: str) -> bool:
+    """Does the paper's title or abstract have the phrase (its words side by side, in any form of each)?"""
+    from readinglist.keyphrases import phrases
+
+    p = lib.paper(pid)
+    wanted = next((k for k in phrases("", phrase) if len(k) == 2), None)
+    return p is not None and wanted is not None and wanted in phrases(p.title, p.plain_abstract)
+
+
 def joined_papers(lib, n: int, seed: int) -> list:
     """A fixed random sample of papers with an imported title that has a hyphenated word."""
     ids = sorted(lib.search("").ids)
@@ -216,6 +248,8 @@ def joined_papers(lib, n: int, seed: int) -> list:
 def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     """1-based rank of the paper (or of one the query cannot tell from it) among the first ten, else None."""
     top = ids[:10]
+    if kind == "abstract_phrase":  # any paper with the phrase is one the query cannot tell from it
+        return next((i + 1 for i, pid in enumerate(top) if holds_phrase(lib, pid, query)), None)
     first = top.index(target.id) if target.id in top else None
     papers = {p.id: p for p in lib.papers(top)} if (first is None or first > 0) else {}
     if kind == "sentence":
@@ -235,6 +269,8 @@ def measure(
     from readinglist.papers import QueryError
 
     queries = make_queries(papers, seed)
+    for item, p in zip(queries, papers, strict=True):
+        item["queries"]["abstract_phrase"] = abstract_phrase(lib, p)
     queries += [{"id": p.id, "uid": p.uid, "title": p.title, "queries": {"held_title": p.title}} for p in held or []]
     queries += [
         {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"joined_title": joined(p.title)}}
@@ -352,7 +388,8 @@ def write_report(run: dict, baseline: dict | None, json_name: str) -> None:
         "",
         f"Measured {run['date']} by `python -m benchmarks.search_quality` (seed {run['seed']}; raw numbers and "
         f"the misses: `benchmarks/results/{json_name}`). A sample of papers with an imported title and an "
-        "abstract, each searched five ways through the library, a sample of papers whose title a longer "
+        "abstract, each searched five ways through the library and by a rare two-word phrase of its abstract "
+        "(a hit: any paper with the phrase), a sample of papers whose title a longer "
         "title holds, by their exact title, one of titles with a hyphenated word, searched with it "
         "joined, and one of titles with a joined word the abstracts write hyphenated, typed as two; a hit is "
         "the paper or one the query cannot tell from it (same title; same sentence). Search "

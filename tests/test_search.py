@@ -877,6 +877,28 @@ def test_two_words_typed_apart_find_the_word_they_make_joined(tmp_path):
         lib.close()
 
 
+def test_two_words_typed_rank_the_papers_with_them_side_by_side_first(tmp_path):
+    """ "dataset shift": the one paper with the phrase ranked 9th of 12, under papers that say "dataset" and
+    "shift" apart, more often (a trial). Two or three words typed rank a paper with them side by side higher;
+    a title with them keeps its own bonus."""
+    rows = [
+        {
+            "title": f"Scattered {i}",
+            "abstract": f"A dataset, a large dataset {i}; then a shift, a shift in the dataset.",
+        }
+        for i in range(10)
+    ]
+    rows.append({"title": "Uncertainty of ensembles", "abstract": "We evaluate under dataset shift."})
+    rows += [{"title": f"Filler {i}", "abstract": f"Graph kernels {i}."} for i in range(6)]
+    lib = library_of(tmp_path, rows, "phrase")
+    try:
+        assert titles(lib, "dataset shift")[0] == "Uncertainty of ensembles"
+        assert len(titles(lib, "dataset shift")) == 11  # every paper with both words still
+        assert titles(lib, "shift dataset")[0] != "Uncertainty of ensembles"  # the words in their order
+    finally:
+        lib.close()
+
+
 def test_a_hyphenated_word_finds_its_words_together(tmp_path):
     """ "q-learning" found every paper with a "Q" and "learning" anywhere (its Q-function, its learning rate):
     at 8k, 67 papers of which 27 say Q-learning, the others among the first twenty. Now the two words stand
