@@ -821,6 +821,9 @@ _FUNCTION_TEXT = (
     "why within without work would achieve achieved achieves great popular success successful"
 )
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+# alone, words that say how much or how good, not what: never a reason by themselves (a trial saw "level",
+# "high", and "art" of "state-of-the-art"); in a phrase they stay ("high fidelity", "low-rank")
+_DEGREE_WORDS = frozenset("art high higher low lower level levels".split())
 _ADVERB_ENDINGS = ("ically", "ively", "ously", "ently", "antly", "ingly", "edly")  # empirically, provably…
 
 
@@ -896,7 +899,7 @@ def _merge_phrases(surfaces: list[str], limit: int, text: str, pairs: Iterable[s
             p = p[1:]
         while p and _glue(p[-1]):
             p = p[:-1]
-        if not p:
+        if not p or (len(p) == 1 and p[0] in _DEGREE_WORDS):
             continue
         shown = _literal(" ".join(p), lowered) or " ".join(p) if len(p) > 1 else p[0]
         if shown not in out:

@@ -463,6 +463,15 @@ def test_a_reason_says_what_a_paper_is_about_not_how_it_is_written():
     assert "update" in reasons and "actor-critic" in reasons  # words of the subject stay
 
 
+def test_a_reason_is_no_word_of_degree_alone():
+    """A trial read "diffusion, generative, high, art" (art of "state-of-the-art") and "efficiency, level"."""
+    text = "state-of-the-art diffusion models reach high fidelity at a high level of efficiency"
+    surfaces = ["diffusion", "art", "high", "level", "efficiency", "high fidelity"]
+    reasons = interest._merge_phrases(surfaces, 5, text)
+    assert not {"art", "high", "level"} & set(reasons)
+    assert reasons[0] == "diffusion" and {"efficiency", "high fidelity"} <= set(reasons)  # a phrase keeps "high"
+
+
 def test_a_ranking_holds_its_candidates_as_arrays_not_python_numbers(empty_lib, tmp_path):
     """The window keeps the ranking and, while it re-ranks, the next one: as lists of Python ints and floats
     with the id → score dictionary an explanation builds, 12 MB each at 94k papers; 16 bytes a paper now."""
