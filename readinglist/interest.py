@@ -823,7 +823,7 @@ _FUNCTION_TEXT = (
 _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 # alone, words that say how much or how good, not what: never a reason by themselves (a trial saw "level",
 # "high", and "art" of "state-of-the-art"); in a phrase they stay ("high fidelity", "low-rank")
-_DEGREE_WORDS = frozenset("art high higher low lower level levels".split())
+_DEGREE_WORDS = frozenset(["art", "high", "higher", "low", "lower", "level", "levels"])
 _ADVERB_ENDINGS = ("ically", "ively", "ously", "ently", "antly", "ingly", "edly")  # empirically, provably…
 
 
