@@ -1045,10 +1045,22 @@ def note_markdown(text: str) -> str:
         part = parts[i].replace("\\$", "\ue010")
         out, pos = [], 0
         for start, end, body in math_spans(part):
-            out += [
-                part[pos:start],
-                f'<span style="font-family:serif; font-style:italic">{math_html(body.strip())}</span>',
-            ]
+            shown = f'<span style="font-family:serif; font-style:italic">{math_html(body.strip())}</span>'
+            if part.startswith(("$$", "\\["), start) and _in_paragraph_line(part, start):
+                shown = f"\n\n{shown}\n\n"  # display math on a line of its own, as TeX sets it (it ran inline)
+            out += [part[pos:start], shown]
             pos = end
         parts[i] = ("".join(out) + part[pos:]).replace("\ue010", "\\$")
     return "".join(parts)
+
+
+_BLOCK_LINE_RE = re.compile(r"\s*(?:[-*+>]|\d+[.)])\s")  # a list item's or a quote's line
+
+
+def _in_paragraph_line(text: str, at: int) -> bool:
+    """Is the formula at `at` on a plain paragraph's line (not a list item's or a quote's, whose structure a
+    paragraph break would end), with text beside it?"""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    return _BLOCK_LINE_RE.match(line) is None and line.strip() != text[at : at + len(line)].strip()

@@ -201,3 +201,15 @@ def test_operators_are_upright_and_spaces_are_kept_in_a_formula():
     assert "\u2003" in html and "s.t.</span> ∑" in html
     assert markup.title_plain(r"An $\mathcal{O}(n\log n)$ bound") == "An 𝒪(n log n) bound"  # not "nlog n"
     assert markup.title_plain(r"$\operatorname*{argmin}_x f$") == "argmin_x f"  # no stray star
+
+
+def test_display_math_in_a_note_is_set_on_a_line_of_its_own():
+    """A note's $$…$$ showed inline in the preview (a trial): on a paragraph's line it is a paragraph of its
+    own; in a list item it stays in the item (a paragraph break would end the list); inline math stays."""
+    from readinglist.markup import note_markdown
+
+    shown = note_markdown("Before $$\\sum_i x_i$$ after.")
+    before, formula, after = (p.strip() for p in shown.split("\n\n"))
+    assert before == "Before" and "∑" in formula and after == "after."
+    assert "\n\n" not in note_markdown("- item $$x^2$$ here\n- two")
+    assert "\n\n" not in note_markdown("Inline $x$ stays")
