@@ -196,19 +196,8 @@ class Editors(QWidget):
         if self._writing_note(paper_id, note):
             # the note changed outside (the command line) while the reader is in it, all they typed saved: it
             # is not swapped under their cursor (what they wrote was lost, the typing went on at its start: a
-            # trial); both versions are kept, theirs first, as for an edit made meanwhile (save_note)
-            typed = self.notesEditor.toPlainText()
-            assert paper_id is not None
-            try:
-                before, after = self._library.save_note(paper_id, typed, typed)
-            except StoreError as exc:
-                self.noteRefused.emit(str(exc))
-            else:
-                self._note_saved = after
-                if after != typed:
-                    self._show_kept(typed, after)
-                if after != before:
-                    self.noteEdited.emit(paper_id, before, after)
+            # trial); both versions are kept, the reader's first, as for an edit made meanwhile
+            self.save_note(unchanged_too=True)
         elif paper_id != self._paper or self.notesEditor.toPlainText() == self._note_saved:
             another = paper_id != self._paper
             self._paper = paper_id
@@ -334,14 +323,15 @@ class Editors(QWidget):
             self._show_preview(self.notesEditor.toPlainText())
         self._note_timer.start()
 
-    def save_note(self) -> None:
+    def save_note(self, unchanged_too: bool = False) -> None:
         """Autosave: shortly after the last keystroke, when the current paper changes, and on close. Saved over
         the note as it was loaded: if another process (the command line) changed it meanwhile, both are kept,
-        its text appended here below a rule, and `noteKeptBoth` says so."""
+        its text appended here below a rule, and `noteKeptBoth` says so. `unchanged_too`: saved even when
+        nothing was typed since the last save (another process's note has come while the reader is in it)."""
         self._note_timer.stop()
         pid = self._paper
         text = self.notesEditor.toPlainText()
-        if pid is None or self._read_only or text == self._note_saved:
+        if pid is None or self._read_only or (text == self._note_saved and not unchanged_too):
             return
         try:
             before, after = self._library.save_note(pid, text, self._note_saved)
