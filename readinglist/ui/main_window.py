@@ -240,6 +240,7 @@ class MainWindow(QMainWindow):
             action = key(f"actionMark{label}", text, STATE_KEYS[state], partial(self.mark, state))
             action.setIconText(label)  # the editors' buttons
             action.setCheckable(True)  # checked: the state of the paper shown (its button and the menu show it)
+            action.triggered.connect(lambda _checked=False: self._show_marks())  # after the mark: what it is now
             self.mark_actions[state] = action
             setattr(self, f"actionMark{label}", action)
         self.priority_actions: list[QAction] = []
@@ -249,6 +250,7 @@ class MainWindow(QMainWindow):
             action.setIconText(f"P{priority}" if priority else "P–")
             action.setToolTip(f"Priority {priority} (key {priority})" if priority else "No priority (key 0)")
             action.setCheckable(bool(priority))  # checked: the priority of the paper shown ("P–" is no mark)
+            action.triggered.connect(lambda _checked=False: self._show_marks())
             self.priority_actions.append(action)
         self.actionNext = key("actionNext", "Next Paper", "J", lambda: self.move_selection(1))
         self.actionPrevious = key("actionPrevious", "Previous Paper", "K", lambda: self.move_selection(-1))
@@ -586,11 +588,11 @@ class MainWindow(QMainWindow):
         smart = next((sl for sl in self.sidebar.lists if sl.id == saved.get("list")), None)
         if smart is not None:
             state, tag = smart.state, None
-        duplicates = saved.get("duplicates") is True and bool(self.library.counts().get("duplicates"))
-        view = Filter(state=state, tag=tag, smart_list=smart, suggested=saved.get("suggested") is True,
-                      duplicates=duplicates)  # fmt: skip
-        if view.suggested:
+        if saved.get("suggested") is True:  # the untriaged papers, within the tag
             view = Filter(tag=tag, suggested=True)
+        else:
+            duplicates = saved.get("duplicates") is True and bool(self.library.counts().get("duplicates"))
+            view = Filter(state=state, tag=tag, smart_list=smart, duplicates=duplicates)
         self.sidebar.restore(view)
         if view.suggested:
             self.detail.set_explainer(self._explain)
@@ -1005,22 +1007,18 @@ class MainWindow(QMainWindow):
     def mark(self, state: str) -> None:
         ids = self.target_ids()
         if not ids or self.read_only:
-            self._show_marks()  # (the key unchecked its own action)
             return
         advance = self.actionAutoAdvance.isChecked() and len(ids) == 1 and self.table.current_id is not None
         self._push(SetStateCommand(self.library, ids, state, self._changed))
         if advance:
             self.move_selection(1)
-        self._show_marks()
 
     def set_priority(self, priority: int | None) -> None:
         """Keys 1 2 3 (0 clears): the table stays on the paper, so that q or r can follow."""
         ids = self.target_ids()
         if not ids or self.read_only:
-            self._show_marks()
             return
         self._push(SetPriorityCommand(self.library, ids, priority, self._changed))
-        self._show_marks()
 
     # ---- suggestions ----
 
