@@ -903,13 +903,9 @@ class Library:
         """The reader's own title ('' or None: the imported one again). Its formulas ($\\epsilon$-greedy) are
         kept as the imported titles' are, as text (ϵ-greedy); the rest as typed, braces and backslashes too."""
         if title and ("$" in title or "\\(" in title):
-            from readinglist.markup import math_plain, math_spans
+            from readinglist.markup import formulas_as_text
 
-            parts, at = [], 0
-            for start, end, body in math_spans(title):
-                parts += [title[at:start], math_plain(body)]
-                at = end
-            title = "".join(parts) + title[at:]
+            title = formulas_as_text(title)
         before = self.store.set_user_title(paper_id, title)
         self._reindex([paper_id])
         return before

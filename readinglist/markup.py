@@ -476,6 +476,16 @@ def title_plain(raw: str) -> str:
     return re.sub(r"\s+", " ", "".join(parts)).strip()
 
 
+def formulas_as_text(text: str) -> str:
+    """The text with each formula ($…$, \\(…\\)) as math_plain writes it and the rest as it is: a title typed
+    by the reader, who means "$\\epsilon$" as ϵ but "C#" and braces as typed (title_plain reads it all as LaTeX)."""
+    parts, at = [], 0
+    for start, end, body in math_spans(text):
+        parts += [text[at:start], math_plain(body)]
+        at = end
+    return "".join(parts) + text[at:]
+
+
 def math_plain(src: str) -> str:
     """Math as plain text, as math_html shows it: real sub- and superscripts where Unicode has them all (ℓ₁,
     x², O(n²)), else ^ and _ (α_i) with a group of more than one token in parentheses (ε^(-4/7))."""

@@ -364,16 +364,19 @@ def _m0020_titles_with_latex(db: sqlite3.Connection) -> None:
     """Titles with LaTeX commands, as markup reads them now (session 25): TeX's logos ("The {\\TeX book}" was
     "The book"), operators apart from the letter before them ("n log n", was "nlog n"), \\operatorname*. Those
     that change are derived again, with their sort key in the table and the key an import matches them by."""
-    ids = _titles_derived_again(db, "instr(title, '\\') > 0")
-    _set_columns(db, ids)
-    _set_keys(db, ids)
+    _titles_and_keys_derived_again(db, "instr(title, '\\') > 0")
 
 
 def _m0021_titles_with_scripts(db: sqlite3.Connection) -> None:
     """Titles with math as markup writes it now (session 26): a script of several tokens keeps its group
     ("𝒪(ϵ^(-4/7))", was "𝒪(ϵ^-4/7)"), \\{ \\} are braces, \\frac's parts are bracketed. Those that change are
     derived again, with their sort key in the table and the key an import matches them by."""
-    ids = _titles_derived_again(db, "instr(title, '$') > 0 OR instr(title, '\\(') > 0")
+    _titles_and_keys_derived_again(db, "instr(title, '$') > 0 OR instr(title, '\\(') > 0")
+
+
+def _titles_and_keys_derived_again(db: sqlite3.Connection, where: str) -> None:
+    """`_titles_derived_again`, with the table's sort keys and the import's match keys of the titles changed."""
+    ids = _titles_derived_again(db, where)
     _set_columns(db, ids)
     _set_keys(db, ids)
 
