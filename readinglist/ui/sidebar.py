@@ -279,8 +279,7 @@ class Sidebar(QTreeView):
 
     def _apply(self, view: Filter) -> None:
         changed = view != self._filter
-        self._filter = view
-        self._show_choice()
+        self.restore(view)
         if changed:
             self.filterChanged.emit(view)
 
