@@ -1198,3 +1198,101 @@ def test_a_shorthand_for_one_word_is_not_the_subject():
     assert t == "Offline goal-conditioned learning over long horizons in graph state (GS)", t
     t = derive_title(body.format("electroencephalogram (EEG)", "EEG", "EEG", "EEG"))
     assert t == "Offline goal-conditioned learning over long horizons in EEG", t
+
+
+def test_referred_to_as_introduces_a_name():
+    # "referred to as" and "which we refer to as" name what the sentence brings in, as "called" does
+    t = derive_title(
+        "Many optimizers exist. We devise a novel algorithm, referred to as Recursive One-Over-T SGD (ROOT-SGD), "
+        "based on recursive averaging of past stochastic gradients. ROOT-SGD is fast."
+    )
+    assert t.startswith("ROOT-SGD: "), t
+    t = derive_title(
+        "Offline reinforcement learning is pessimistic. We propose a lookahead pessimistic model for offline "
+        "learning, which we refer to as LP-MDP, and show that it plans further ahead. LP-MDP is fast."
+    )
+    assert t.startswith("LP-MDP: "), t
+
+
+def test_our_method_in_apposition_names_it():
+    # "Our method, the Long Form (ACR), …", "Our methods, NAME 1 and 2, …": the name of the contribution
+    t = derive_title(
+        "Scheduling is hard. Our method, the Bayesian Active Site Calculator (BASC), outperforms differential "
+        "evolution on adsorption problems."
+    )
+    assert t.startswith("BASC: Bayesian Active Site Calculator"), t
+    t = derive_title(
+        "Matrix completion is hard. We propose two methods for low-rank matrix completion on a Riemannian "
+        "manifold. Our methods, RTRMC 1 and 2, outperform state-of-the-art algorithms on many problem instances."
+    )
+    assert t.startswith("RTRMC: "), t
+    # not someone else's: an apposition after another word than "our <method>"
+    t = derive_title(
+        "Scheduling is hard. Their method, the Bayesian Active Site Calculator (BASC), is slow. We propose a "
+        "greedy scheduler for adsorption problems."
+    )
+    assert not t.startswith("BASC"), t
+
+
+def test_the_code_links_name_is_the_methods_when_nothing_else_names_it():
+    abstract = (
+        "Online learning is hard for deep models. We propose a multilearner architecture that trains shallow and "
+        "deep learners together online. It adapts its depth to the stream. We make our code available: "
+        "https://github.com/AntonValk/{}"
+    )
+    assert derive_title(abstract.format("MODL")).startswith("MODL: "), derive_title(abstract.format("MODL"))
+    # a repository's name that is no method's name: words joined by underscores, a venue and year
+    for repo in ("QN_With_Guarantees", "Deep-Hash-Table-ICML18", "readinglist"):
+        t = derive_title(abstract.format(repo))
+        assert t == "Multilearner architecture for online learning", (repo, t)
+
+
+def test_a_name_defined_as_what_its_sentence_is_about():
+    # "X is a simple extension to …": the abstract defines its own X (used for the first time)
+    t = derive_title(
+        "Instability of deep reinforcement learning algorithms hurts their performance. Averaged-DQN is a simple "
+        "extension to the DQN algorithm, based on averaging previously learned Q-values estimates."
+    )
+    assert t.startswith("Averaged-DQN: "), t
+    # "X is a recent successful …" is someone else's, and so is a name used before
+    for abstract in (
+        "Imitation learning needs many samples. GAIL is a recent successful imitation learning architecture that "
+        "uses adversarial training. We make it sample-efficient with off-policy updates.",
+        "We study GAIL in depth. GAIL is a method that uses adversarial training. We make it sample-efficient.",
+    ):
+        assert not derive_title(abstract).startswith("GAIL:"), derive_title(abstract)
+
+
+def test_a_subject_acronym_keeps_its_lower_case_head():
+    # "t-SNE" is not "SNE", nor "k-NN" "NN"; a longer head is a modifier ("meta-RL" counts for RL)
+    from readinglist.importers.titles.abstract import Abstract
+    from readinglist.importers.titles.assembly import subject_acronym
+
+    ab = Abstract.read(
+        "Data visualization is a first line of attack in exploratory data analysis. The t-SNE heuristic is the "
+        "standard for it. We analyse the performance of t-SNE on clusterable data."
+    )
+    assert subject_acronym(ab) == ("t-SNE", ""), subject_acronym(ab)
+    t = derive_title(ab.text)
+    assert "t-SNE" in t and " SNE" not in t, t
+    ab = Abstract.read(
+        "Sample efficiency matters in RL. We propose a meta-RL algorithm that reuses experience. Our meta-RL "
+        "agent learns new tasks in a few episodes."
+    )
+    assert subject_acronym(ab) == ("RL", ""), subject_acronym(ab)
+
+
+def test_a_long_form_in_the_title_gets_its_acronym_beside_it():
+    # the subject acronym is spelt out in the title: a reader scans for "PCA", so it stands beside its long
+    # form ("Sparse principal component analysis (PCA)"); not beside words whose initials merely spell it
+    t = derive_title(
+        "Sparse principal component analysis is a basic problem. We give a reduction that yields the first full "
+        "characterization of the computational barrier for it. Lower bounds for PCA, and for sparse PCA, "
+        "follow; we also discuss principal component analysis (PCA) in general."
+    )
+    assert t == "Sparse principal component analysis (PCA)", t
+    t = derive_title(
+        "Lossy population recovery is a basic problem. We give the first efficient algorithm for it. The "
+        "algorithm uses linear programming (LP); the LP is small."
+    )
+    assert "(LP)" not in t, t

@@ -43,9 +43,12 @@ MAX_TITLE = 90
 # 1.7 points of inclusion there and gained nothing in F1.
 SUBJECT_USES = 2
 NAMED_SUBJECT_USES = 3
-# a word with a capital after its first letter, from the word's start (a cheap first test; is_name decides)
+# a word with a capital after its first letter, from the word's start (a cheap first test; is_name decides),
+# with a short lower-case or numeric head joined by a hyphen: "t-SNE", "k-NN", "non-IID" (not "SNE", "NN",
+# "IID"); a longer head is a modifier of its own ("meta-RL" counts for RL)
 _NAME_WORD = re.compile(
-    r"(?<![A-Za-z0-9])(?:[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z](?=-[A-Za-z0-9]))(?:-[A-Za-z0-9]+)*"
+    r"(?<![A-Za-z0-9])(?:(?<![A-Za-z0-9-])[a-z0-9]{1,3}-)?"
+    r"(?:[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z](?=-[A-Za-z0-9]))(?:-[A-Za-z0-9]+)*"
 )
 
 
@@ -101,6 +104,23 @@ def _spelt(body: str, acr: str, long: str) -> bool:
     return n >= 2 and any(inits[i : i + n] == letters for i in range(len(inits) - n + 1))
 
 
+def _beside_long_form(body: str, acr: str, long: str, budget: int) -> str:
+    """The acronym in brackets after its long form in the body ("Sparse principal component analysis (PCA)"),
+    as real titles name it, when it is a plain acronym (not a CamelCase name), room allowing, and the long
+    form ends a word outside brackets, with no bracket after it already. Not after words whose initials
+    merely spell it: that is too often a chance ("Lossy population (LP)")."""
+    at = body.lower().find(long.lower())
+    end = at + len(long)
+    letters = acr[:-1] if acr.endswith("s") else acr
+    if at < 0 or not (letters.isupper() and letters.isalpha()) or len(body) + len(acr) + 3 > budget:
+        return body
+    if body[end : end + 2] == " (" or body[end : end + 1] == "-" or body[end : end + 1].isalnum():
+        return body  # bracketed already, or inside a word ("random feature|s")
+    if body.count("(", 0, end) != body.count(")", 0, end):
+        return body
+    return f"{body[:end]} ({acr}){body[end:]}"
+
+
 # "Method for X", "Framework for X": real titles seldom open on the generic head ("X", or "<name>: X")
 _GENERIC_FOR = re.compile(
     r"(?:method|framework|algorithm|approach|technique|scheme|procedure|strategy)s? for (?=\S+ \S)", re.IGNORECASE
@@ -124,7 +144,11 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     key = _plural_key(acr)
     if long and " " not in long and "-" not in long and long.islower() and len(key) < 3:
         return body  # "keypoint (KP)": the abstract's shorthand for a word, not a field a reader knows it by
-    if mentions(body, acr) or mentions(body, key) or mentions(body, key + "s") or _spelt(body, acr, long):
+    if mentions(body, acr) or mentions(body, key) or mentions(body, key + "s"):
+        return body
+    if long and long.lower() in body.lower():
+        return _beside_long_form(body, acr, long, budget)
+    if _spelt(body, acr, long):
         return body
     first, second = ("for", "in") if skip else ("in", "for")  # a named method is for something
     prep = first if f" {first} " not in body else second if f" {second} " not in body else ""

@@ -163,6 +163,11 @@ TERM_ADVERBS = _words(
     """fully partially weakly strongly locally globally linearly jointly provably approximately asymptotically
     differentially adversarially doubly conditionally mutually sparsely densely stochastically"""
 )
+# what "X is a …" says of a name that is not the abstract's own ("GAIL is a recent successful …")
+KNOWN = _words(
+    """popular recent recently successful well-known widely classical standard common celebrated prominent
+    leading state-of-the-art famous seminal fundamental powerful traditional"""
+)
 NAMING = _words("called named dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
 # acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is

@@ -3,6 +3,7 @@ never a tool it merely uses: not a name used before it is brought in, nor one af
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from readinglist.acronyms import long_form
@@ -11,6 +12,7 @@ from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
     INTRO_PAST,
     INTRO_VERBS,
+    KNOWN,
     NAMING,
     NOT_SUBJECTS,
     PLACEHOLDERS,
@@ -148,8 +150,12 @@ def _introduced(s: Sentence, i: int) -> int:
             return 3  # "we developed X", "the proposed X"
         if low in USE_VERBS and not crossed:
             return 0
+        if low == "as" and any(w in ("refer", "referred") for w in lows[max(k - 4, 0) : k]):
+            return 3  # "a novel algorithm, referred to as … (ROOT-SGD)", "we refer to this as the MNL-Bandit"
         if tg == "," and k == just_before:
             crossed = True  # "… a new method for MARL, QTRAN, which"
+        elif tg == "," and k >= 2 and lows[k - 2] == "our" and norm(lows[k - 1]) in THING and lows[k + 1] == "the":
+            return 3  # "Our method, the Bayesian Active Site Calculator (BASC), outperforms …"
         elif tg == "P" and crossed and low in TITLE_PREPOSITIONS:
             pass
         elif tg == "P" and low == "of" and k >= 1 and lows[k - 1] in COLLECTIVE:
@@ -275,8 +281,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             if j > q and (j == n or tags[j] in (",", "(", ".")):
                 word, end = ab.text[s.starts[i] : s.end(j - 1)], j
         nxt = tags[end] if end < n else ""
-        if nxt in NOMINAL and not named and lows[end] not in THING:
-            continue  # a modifier ("KV caching"), not the name of the thing
+        if nxt in NOMINAL and not named and lows[end] not in THING and not words[end].isdigit():
+            continue  # a modifier ("KV caching"), not the name of the thing (nor "RTRMC 1 and 2")
         start, long = i, ""
         if i in longs:  # Long Form (ACR)
             start, end = longs[i], i + 2
@@ -342,7 +348,7 @@ def find_name(ab: Abstract) -> Name | None:
     # of two names, one built on the other (AdaGDA on GDA, BigCharts-R1 on BigCharts), the built one
     found = [n for n in found if not any(n.text in m.text and n.text != m.text for m in found)]
     if not found:
-        return _named_after(ab)
+        return _named_after(ab) or _defined_subject(ab) or _named_by_repository(ab)
     counts = {n.text: mentions(ab.text, n.text) for n in found}
     return max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
 
@@ -363,4 +369,44 @@ def _named_after(ab: Abstract) -> Name | None:
         name = Name(first, "", si + 1, 1, 0, 1)
         if not _used_before(ab, name) and mentions(ab.text, first) >= 2:  # a name the abstract goes on using
             return name
+    return None
+
+
+def _defined_subject(ab: Abstract) -> Name | None:
+    """A name the abstract defines as what its sentence is about, the first time it uses it: "Averaged-DQN is
+    a simple extension to the DQN algorithm, …" (the weakest of the names, as _named_after)."""
+    for si in range(len(ab)):
+        first, _, rest = ab.raw[si][1].partition(" ")
+        if not rest.startswith(("is a ", "is an ")) or not is_name(first) or first in NOT_SUBJECTS:
+            continue
+        if rest.split(" ", 3)[2].lower().rstrip(",") in KNOWN:
+            continue  # "GAIL is a recent successful imitation learning architecture": someone else's
+        name = Name(first, "", si, 1, 0, 1)
+        if not _used_before(ab, name):
+            return name
+    return None
+
+
+_REPOSITORY_NAME = re.compile(r"[A-Za-z]+[0-9]?(?:-[A-Za-z]+)?")
+_REPOSITORY = re.compile(r"(?:github\.com|gitlab\.com|huggingface\.co)/[\w.-]+/([\w-]+)", re.IGNORECASE)
+
+
+def _named_by_repository(ab: Abstract) -> Name | None:
+    """The name the abstract's code link gives, when it reads as a name (an acronym or CamelCase word, not
+    words joined by underscores): "… our code: github.com/…/MODL" for the method the abstract describes
+    without saying "we propose X" (the weakest of the names)."""
+    m = _REPOSITORY.search(ab.text)
+    if m is None:
+        return None
+    repo = m.group(1).casefold()
+    if not _REPOSITORY_NAME.fullmatch(m.group(1)) or len(repo) > 20:
+        return None  # "QN_With_Guarantees", "Deep-Hash-Table-ICML18": a repository's name, not a method's
+    for si in range(len(ab)):
+        if repo not in ab.raw[si][1].casefold():
+            continue  # (the cheap test first: most sentences are never tagged)
+        s = ab.toks(si)
+        for i, word in enumerate(s.words):
+            if word.casefold() == repo and is_name(word) and word not in NOT_SUBJECTS:
+                name = Name(word, "", si, i + 1, i, 1)
+                return None if _used_before(ab, name) else name
     return None
