@@ -1,5 +1,6 @@
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,9 @@ def test_neurips_jsonl_gz():
     # pdfminer's soft hyphens at line breaks are gone and the words whole again
     assert not any("(cid:173)" in r.abstract for r in parsed.records)
     assert any("Bernstein polynomials" in r.abstract for r in parsed.records)
+    # and the ligatures inside words are letters again ("classi(cid:12)cation" in about 80 abstracts)
+    assert not any(re.search(r"[a-z]\(cid:(2|3|11|12|13|14)\)[a-z]", r.abstract) for r in parsed.records)
+    assert sum("classification" in r.abstract for r in parsed.records) > 500
 
 
 def test_soft_hyphens_join_the_broken_word(tmp_path):
@@ -38,6 +42,23 @@ def test_soft_hyphens_join_the_broken_word(tmp_path):
     a, b = parse_file(f).records
     assert a.abstract == "the process of Bernstein"
     assert b.abstract == "an optimization; (cid:12) stays"  # other font codes have no meaning we know
+
+
+def test_pdf_ligature_codes_become_letters(tmp_path):
+    # pdfminer's codes for the TeX fonts' ligatures, inside a lower-case word, and Windows-1252's quotes
+    f = tmp_path / "ligatures.jsonl"
+    abstracts = [
+        "pattern classi(cid:12)cation at (cid:12)xed points; e(cid:11)ective coe(cid:14)cients",
+        "a signi(cid:2)cant, in(cid:3)uenced, (cid:147)tempered(cid:148) Nystr(cid:246)m",
+        "an N(cid:2)N grid, soft (cid:15)-tubes, a parameter (cid:11) which",
+    ]
+    rows = [{"title": t, "abstract": a} for t, a in zip("ABC", abstracts, strict=True)]
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    a, b, c = parse_file(f).records
+    assert a.abstract == "pattern classification at fixed points; effective coefficients"
+    assert b.abstract == "a significant, influenced, \u201ctempered\u201d Nystr\u00f6m"
+    # between capitals, before a hyphen or a space, a code is a math symbol (N×N, ε-tubes, α): left alone
+    assert c.abstract == "an N(cid:2)N grid, soft (cid:15)-tubes, a parameter (cid:11) which"
 
 
 def test_pmlr_jsonl_and_bib_agree():

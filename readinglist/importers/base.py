@@ -153,12 +153,33 @@ _SOFT_HYPHEN = re.compile(r"(?:\(cid:173\)|\u00ad)\s*")
 _PLACEHOLDER_CHARS = max(map(len, PLACEHOLDER_ABSTRACTS))
 
 
+# The other codes pdfminer could not map, where their meaning is certain: the TeX fonts' ligatures (OT1:
+# 11 ff, 12 fi, 13 fl, 14 ffi, 15 ffl; 2 fi and 3 fl in another font; 222 fi, as Mac Roman has it) inside a
+# lower-case word ("classi(cid:12)cation", "(cid:12)xed", "e(cid:11)ect": in about 80 NeurIPS abstracts), and
+# Windows-1252's quotes and ö ("(cid:147)tempered(cid:148)", "Nystr(cid:246)m"). A code between capitals or
+# before a space or hyphen is a math symbol ("N(cid:2)N" is N×N, "(cid:15)-tubes" ε-tubes), left as it is.
+_LIGATURES = {"2": "fi", "3": "fl", "11": "ff", "12": "fi", "13": "fl", "14": "ffi", "15": "ffl", "222": "fi"}
+_LIGATURE = re.compile(r"(?<![A-Z0-9])\(cid:(2|3|11|12|13|14|15|222)\)(?=[a-z])")
+_CHARACTERS = {"147": "\u201c", "148": "\u201d", "246": "\u00f6"}
+_CHARACTER = re.compile(r"\(cid:(147|148|246)\)")
+
+
+def _pdf_codes(text: str) -> str:
+    """The text with the soft hyphens, ligatures and characters of the codes above in their place."""
+    if "\u00ad" in text or "(cid:173)" in text:
+        text = _SOFT_HYPHEN.sub("", text)
+    if "(cid:" in text:
+        text = _LIGATURE.sub(lambda m: _LIGATURES[m.group(1)], text)
+        text = _CHARACTER.sub(lambda m: _CHARACTERS[m.group(1)], text)
+    return text
+
+
 def clean_abstract(text: object) -> str:
     """The abstract, or '' for a missing or placeholder one."""
     if not isinstance(text, str):
         return ""
-    if "(cid:173)" in text or "\u00ad" in text:  # two substring scans are cheaper than the regex's
-        text = _SOFT_HYPHEN.sub("", text)
+    if "(cid:" in text or "\u00ad" in text:  # two substring scans are cheaper than the regexes
+        text = _pdf_codes(text)
     text = text.strip()
     core = text.strip(" .")
     if len(core) <= _PLACEHOLDER_CHARS and core.casefold() in PLACEHOLDER_ABSTRACTS:  # casefold only lengthens
