@@ -834,8 +834,17 @@ class Library:
         self.store.restore_priorities(priorities)
         self._reindex(list(priorities))
 
+    def spelt_tags(self, typed: Sequence[str]) -> list[str]:
+        """The tags as typed, where one typed all in lower case takes the spelling its tag has ("llm" is
+        "LLM" when the library has LLM): capitals are typed on purpose, their lack seldom is. A tag is spelt
+        as it was last typed with capitals, or renamed (`set_tags` takes the spelling it is given)."""
+        tags = normalise_tags(typed)
+        known = {t.casefold(): t for t in self.tag_names()} if any(t == t.lower() for t in tags) else {}
+        return [known.get(t.casefold(), t) if t == t.lower() else t for t in tags]
+
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
-        before = self.store.add_tags(ids, normalise_tags(tags))
+        """Adds the tags as `spelt_tags` spells them; returns each paper's tags before, for undo."""
+        before = self.store.add_tags(ids, self.spelt_tags(tags))
         self._reindex(ids)
         return before
 

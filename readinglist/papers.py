@@ -272,14 +272,15 @@ class Merge:
 
 
 def normalise_tags(tags: Iterable[str]) -> list[str]:
-    """Tags are trimmed, single-spaced and lower-case; commas separate tags, so none is kept inside one."""
-    out: dict[str, None] = {}
+    """Tags are trimmed and single-spaced, in the case they were typed ("LLM", "RL"); two that differ only in
+    case are one tag (the first spelling kept); commas separate tags, so none is kept inside one."""
+    out: dict[str, str] = {}
     for tag in tags:
         for part in tag.split(","):
-            clean = " ".join(part.split()).lower()
+            clean = " ".join(part.split())
             if clean:
-                out.setdefault(clean, None)
-    return list(out)
+                out.setdefault(clean.casefold(), clean)
+    return list(out.values())
 
 
 # ---- smart lists -------------------------------------------------------------------------------------

@@ -1435,22 +1435,27 @@ class Store:
             out.update(dict(self.db.execute(f"SELECT id, state FROM papers WHERE id IN ({marks})", chunk)))
         return out
 
-    def _tag_id(self, db: sqlite3.Connection, name: str) -> int:
-        row = db.execute("SELECT id FROM tags WHERE name = ?", (name,)).fetchone()
-        if row:
-            return int(row[0])
-        return int(db.execute("INSERT INTO tags(name) VALUES (?)", (name,)).lastrowid or 0)
+    def _tag_id(self, db: sqlite3.Connection, name: str, respell: bool = False) -> int:
+        """The tag of this name in any case (the column's NOCASE), made if there is none. `respell`: the
+        reader typed it, and a tag is spelt as it was last typed ("llm" becomes "LLM" on every paper)."""
+        row = db.execute("SELECT id, name FROM tags WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return int(db.execute("INSERT INTO tags(name) VALUES (?)", (name,)).lastrowid or 0)
+        if respell and row[1] != name:
+            db.execute("UPDATE tags SET name = ? WHERE id = ?", (name, row[0]))
+            self._touch(db, [r[0] for r in db.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", (row[0],))])
+        return int(row[0])
 
-    def _add_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str]) -> None:
+    def _add_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], respell: bool = False) -> None:
         for tag in tags:
-            tid = self._tag_id(db, tag)
+            tid = self._tag_id(db, tag, respell)
             db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
 
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
         """Returns each paper's tags before, for undo."""
         with self.transaction() as db:
             before = self.tags_of(ids)
-            self._add_tags(db, ids, tags)
+            self._add_tags(db, ids, tags, respell=True)
             self._touch(db, ids)
         return before
 
@@ -1472,7 +1477,7 @@ class Store:
             before = self.tags_of(list(tags_by_paper))
             for pid, tags in tags_by_paper.items():
                 db.execute("DELETE FROM paper_tags WHERE paper_id = ?", (pid,))
-                self._add_tags(db, [pid], tags)
+                self._add_tags(db, [pid], tags, respell=True)
             self._drop_unused_tags(db)
             self._touch(db, list(tags_by_paper))
         return before

@@ -90,6 +90,25 @@ def test_cancel_rolls_back(empty_lib):
     assert empty_lib.index.doc_count() == 0
 
 
+def test_tags_keep_the_case_they_were_typed_in(lib):
+    # "LLM" stays LLM; typed in lower case it is the same tag, spelt as the library has it; typed with other
+    # capitals, or renamed, every paper shows the new spelling; undo puts the old back; search ignores case
+    a, b, c = lib.search("").ids[:3]
+    lib.add_tags([a], ["LLM", "Reinforcement Learning"])
+    assert lib.paper(a).tags == ["LLM", "Reinforcement Learning"]
+    lib.add_tags([b], ["llm", "reinforcement learning"])
+    assert lib.paper(b).tags == ["LLM", "Reinforcement Learning"]
+    assert lib.tag_counts() == [("LLM", 2), ("Reinforcement Learning", 2)]
+    assert set(lib.search("tag:llm").ids) == set(lib.search("tag:LLM").ids) == {a, b}
+    lib.add_tags([c], ["LLMs", "RL", "Llm"])  # capitals typed on purpose: the tag is spelt so now
+    assert lib.paper(a).tags == ["Llm", "Reinforcement Learning"] and lib.paper(c).tags == ["Llm", "LLMs", "RL"]
+    before = lib.rename_tag("Llm", "llm")  # a rename spells it as given, lower case too
+    assert [t for t, _ in lib.tag_counts()] == ["llm", "LLMs", "Reinforcement Learning", "RL"]
+    lib.set_tags(before)  # undo
+    assert lib.paper(b).tags == ["Llm", "Reinforcement Learning"]
+    assert lib.spelt_tags(["reinforcement  learning, new tag, NEW TAG"]) == ["Reinforcement Learning", "new tag"]
+
+
 def test_tag_rename_merge_delete(lib):
     a, b = lib.search("").ids[:2]
     lib.add_tags([a], ["ml"])

@@ -148,3 +148,24 @@ def test_tags_typed_are_applied_when_the_window_closes(qtbot, window):
     type_keys(qtbot, ", saf")
     window.close()
     assert window.library.paper(pid).tags == ["rl", "saf"]
+
+
+def test_a_tag_typed_in_lower_case_takes_the_spelling_the_library_has(qtbot, window):
+    """`t`, `llm, Vision` Enter, where the library has "LLM": the paper gets LLM (capitals are typed on
+    purpose, their lack seldom is) and Vision as typed; the completion list offers LLM as spelt."""
+    lib = window.library
+    lib.add_tags([lib.search("").ids[-1]], ["LLM"])
+    window.editors.update_completions()
+    pid = in_table(qtbot, window)
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, "ll")
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    assert popup.model().index(0, 0).data() == "LLM"
+    type_keys(qtbot, "m, Vision")
+    assert field.text() == "llm, Vision"
+    if popup.isVisible():
+        qtbot.keyClick(popup, Qt.Key.Key_Escape)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert lib.paper(pid).tags == ["LLM", "Vision"]
+    qtbot.waitUntil(lambda: field.text() == "LLM, Vision")

@@ -482,7 +482,7 @@ def test_an_export_is_named_after_the_list_or_tag_shown(qtbot, window, monkeypat
     from test_ui import click_sidebar
 
     with qtbot.waitSignal(window.searchFinished):
-        click_sidebar(qtbot, window, ("tag", "must read"))
+        click_sidebar(qtbot, window, ("tag", "Must Read"))
     window.export_dialog()
     monkeypatch.setattr(exporting.ExportDialog, "scope", lambda dialog: "all")  # every paper: not the tag's name
     window.export_dialog()

@@ -222,13 +222,14 @@ def parse_year(value: object) -> int | None:
 
 
 def split_tags(value: object) -> list[str]:
+    """Tags from a list or "a; b, c", in the case the file gives them (two that differ only in case: one)."""
     items = [str(v) for v in value] if isinstance(value, list) else re.split(r"[;,]", str(value or ""))
-    out: dict[str, None] = {}
+    out: dict[str, str] = {}
     for item in items:
-        tag = re.sub(r"\s+", " ", item).strip().lower()
+        tag = re.sub(r"\s+", " ", item).strip()
         if tag:
-            out.setdefault(tag, None)
-    return list(out)
+            out.setdefault(tag.casefold(), tag)
+    return list(out.values())
 
 
 _VENUES = {"nips": "NeurIPS", "neurips": "NeurIPS", "icml": "ICML", "iclr": "ICLR", "colt": "COLT"}

@@ -298,7 +298,7 @@ class Editors(QWidget):
         ids = self._selection() if ids is None else ids
         if not ids or self._read_only:
             return
-        typed = normalise_tags([self.tagEditor.text()])
+        typed = self._library.spelt_tags([self.tagEditor.text()])
         current = self._library.tags_of(ids)
         shown = self._tags_shown
         if len(ids) == 1 and current.get(ids[0]) == shown:
@@ -312,6 +312,8 @@ class Editors(QWidget):
             }
         after = {pid: tags for pid, tags in after.items() if tags != current.get(pid)}  # what changes
         self._tags_shown = typed
+        if ids == self._selection() and self.tagEditor.text() != ", ".join(typed):
+            self.tagEditor.setText(", ".join(typed))  # as the library spells them ("llm" typed: "LLM")
         if after:
             self.tagsApplied.emit(after, tags_change_text(current, after))
         self.update_completions()

@@ -583,8 +583,8 @@ class MainWindow(QMainWindow):
             saved = {}
         state = saved.get("state") if saved.get("state") in STATES else None
         tag = saved.get("tag") if isinstance(saved.get("tag"), str) else None
-        if tag is not None and tag not in self.library.tag_names():
-            tag = None
+        if tag is not None:  # the tag as it is spelt now, if it is still there
+            tag = next((t for t in self.library.tag_names() if t.casefold() == tag.casefold()), None)
         smart = next((sl for sl in self.sidebar.lists if sl.id == saved.get("list")), None)
         if smart is not None:
             state, tag = smart.state, None

@@ -339,7 +339,7 @@ class Sidebar(QTreeView):
     def _narrows(view: Filter, key: Key) -> bool:
         """Whether `view` is narrowed by the tag or list row `key`."""
         if key[0] == "tag":
-            return view.tag is not None and view.tag == key[1]
+            return view.tag is not None and view.tag.casefold() == (key[1] or "").casefold()
         return key[0] == "list" and view.smart_list is not None and str(view.smart_list.id) == key[1]
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -487,15 +487,17 @@ class Sidebar(QTreeView):
         except StoreError as exc:
             QMessageBox.warning(self.window(), "Rename Tag", str(exc))
             return
-        merge = new.strip().lower() in self.library.tag_names() and new.strip().lower() != old
+        new = " ".join(new.split())
+        names = {t.casefold() for t in self.library.tag_names()}
+        merge = new.casefold() in names and new.casefold() != old.casefold()
         self.tagsEdited.emit(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”")
-        if self._filter.tag == old:
-            self._filter = replace(self._filter, tag=new.strip().lower())
+        if self._filter.tag is not None and self._filter.tag.casefold() == old.casefold():
+            self._filter = replace(self._filter, tag=new)
         self.filterChanged.emit(self._filter)
 
     def delete_tag(self, name: str) -> None:
         self.tagsEdited.emit(self.library.plan_delete_tag(name), f"Delete tag “{name}”")
-        if self._filter.tag == name:
+        if self._filter.tag is not None and self._filter.tag.casefold() == name.casefold():
             self._filter = replace(self._filter, tag=None)
         self.filterChanged.emit(self._filter)
 
