@@ -844,11 +844,15 @@ def check_installation() -> int:
             with big.open("w", encoding="utf-8") as f:
                 for i in range(2500):
                     f.write(json.dumps({"title": f"Check paper {i}", "abstract": f"checkword{i} gradient"}) + "\n")
+                f.write(json.dumps({"title": "Check broken", "abstract": "checkbroken gradient con- structs"}) + "\n")
             lib.import_files([big])
             found = len(lib.search("gradient").ids)
-            if found < 2500:
-                raise RuntimeError(f"the import of 2,500 papers is searchable for {found} of them")
-            print("ok   import through Whoosh's writer processes: 2,500 papers searchable")
+            if found < 2501:
+                raise RuntimeError(f"the import of 2,501 papers is searchable for {found} of them")
+            print("ok   import through Whoosh's writer processes: 2,501 papers searchable")
+            if len(lib.search("checkbroken constructs").ids) != 1:  # pyspellchecker's English word list, bundled
+                raise RuntimeError("a word broken at a line end (“con- structs”) was not joined")
+            print("ok   a word broken at a line end joined (the English word list loads)")
             lib.start_background_indexing()
             first = lib.search("checkword7").ids
             lib.set_state(first, "read")

@@ -32,6 +32,11 @@ def test_neurips_jsonl_gz():
     # and the ligatures inside words are letters again ("classi(cid:12)cation" in about 80 abstracts)
     assert not any(re.search(r"[a-z]\(cid:(2|3|11|12|13|14)\)[a-z]", r.abstract) for r in parsed.records)
     assert sum("classification" in r.abstract for r in parsed.records) > 500
+    # and the words broken at line ends are whole: what is left of "word- word" stands before a function word
+    left = {m.group(1) for r in parsed.records for m in re.finditer(r"\b[A-Za-z]+- ([a-z]+)\b", r.abstract)}
+    assert left <= {"and", "or", "to", "in", "of", "the", "a", "with", "was", "that", "which", "there", "is",
+                    "for", "whose", "just", "we", "it", "as", "an", "but", "from", "than", "on", "by", "then", "vs",
+                    "versus"}, left  # fmt: skip
 
 
 def test_soft_hyphens_join_the_broken_word(tmp_path):
@@ -59,6 +64,40 @@ def test_pdf_ligature_codes_become_letters(tmp_path):
     assert b.abstract == "a significant, influenced, \u201ctempered\u201d Nystr\u00f6m"
     # between capitals, before a hyphen or a space, a code is a math symbol (N×N, ε-tubes, α): left alone
     assert c.abstract == "an N(cid:2)N grid, soft (cid:15)-tubes, a parameter (cid:11) which"
+
+
+def test_words_broken_at_a_pdfs_line_ends_are_whole_again(tmp_path):
+    # "con- structs": a PDF's line-end hyphen, the line break read as a space; joined where the joined word is
+    # English, a compound's own hyphen kept, a suspended hyphen or a dash before a function word left alone
+    f = tmp_path / "broken.jsonl"
+    abstracts = [
+        "The method first con- structs a distribution over classifiers, an im- provement. How- ever, algo- rithms "
+        "on eigen- functions work.",
+        "In high- dimensional and real- world settings, state-of-the- art TMS- induced responses.",
+        "Both pre- and post-processing, first- or second-order; the inhibition- was strong.",
+    ]
+    f.write_text("\n".join(json.dumps({"title": t, "abstract": a}) for t, a in zip("ABC", abstracts, strict=True)))
+    a, b, c = parse_file(f).records
+    assert a.abstract == (
+        "The method first constructs a distribution over classifiers, an improvement. However, algorithms on "
+        "eigenfunctions work."
+    )
+    assert b.abstract == "In high-dimensional and real-world settings, state-of-the-art TMS-induced responses."
+    assert c.abstract == abstracts[2]
+
+
+def test_broken_words_in_the_neurips_abstracts_are_found_by_their_words(tmp_path):
+    # a trial: "constructs a distribution over classifiers" did not find the paper that says "con- structs"
+    from conftest import library_of
+
+    abstract = "The method first con- structs a distribution over classifiers: an order of magnitude im- provement."
+    rows = [{"title": "Boosting with a distribution", "abstract": abstract, "authors": ["A. B"], "year": 2001}]
+    lib = library_of(tmp_path, rows)
+    try:
+        assert len(lib.search("constructs a distribution over classifiers").ids) == 1
+        assert len(lib.search('"order of magnitude improvement"').ids) == 1
+    finally:
+        lib.close()
 
 
 def test_pmlr_jsonl_and_bib_agree():

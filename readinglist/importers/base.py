@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from readinglist.importers.limits import DEFAULT_LIMITS, Limits
 from readinglist.papers import IMPORT_SUFFIXES, PRIORITIES, STATES, ImportFailure, strip_compression
@@ -174,12 +176,57 @@ def _pdf_codes(text: str) -> str:
     return text
 
 
+# A word a PDF broke at a line end with a hyphen, its text extracted with the line break as a space: "con-
+# structs", "algo- rithms", "How- ever" (in 855 of the NeurIPS abstracts, 2,274 times). Joined again when the
+# joined word is an English word; a compound broken at its own hyphen keeps it ("high- dimensional",
+# "state-of-the- art"); kept as it is before a function word: a suspended hyphen ("pre- and post-processing",
+# "first- or second-order") or a dash ("inhibition- was"). Neither part a word: joined ("eigen- functions").
+_BROKEN_WORD = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
+_NOT_A_WORDS_END = frozenset(
+    re.findall(
+        r"\w+",
+        """a an the and or nor but to of in on at by for from with via as than vs versus into onto is was are
+        were be been it its we our they their this that these those which who whose where when there then just
+        so not no if while whereas""",
+    )
+)
+
+
+@functools.cache
+def _english() -> Any:
+    """pyspellchecker's English word list (160,000 words; loaded once, ~0.2 s, when a broken word is met)."""
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1)
+
+
+def _joined(m: re.Match[str]) -> str:
+    first, second = m.group(1), m.group(2)
+    if second in _NOT_A_WORDS_END:
+        return m.group(0)
+    if sum(ch.isupper() for ch in first) > 1:
+        return f"{first}-{second}"  # an acronym's compound: "TMS- induced"
+    english = _english()
+    if (first + second).lower() in english:
+        return first + second
+    if first.lower() in english and second in english:
+        return f"{first}-{second}"
+    return first + second
+
+
+def join_broken_words(text: str) -> str:
+    """The text with the words a PDF's line ends broke joined again (see _BROKEN_WORD)."""
+    return _BROKEN_WORD.sub(_joined, text) if "- " in text else text
+
+
 def clean_abstract(text: object) -> str:
     """The abstract, or '' for a missing or placeholder one."""
     if not isinstance(text, str):
         return ""
     if "(cid:" in text or "\u00ad" in text:  # two substring scans are cheaper than the regexes
         text = _pdf_codes(text)
+    if "- " in text:
+        text = join_broken_words(text)
     text = text.strip()
     core = text.strip(" .")
     if len(core) <= _PLACEHOLDER_CHARS and core.casefold() in PLACEHOLDER_ABSTRACTS:  # casefold only lengthens
