@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 __all__ = ["Library"]
 
 
+_NO_BUNDLED_CORPUS = "no_bundled_corpus"  # meta: the library began with an import of the reader's own
+
+
 class Library:
     def __init__(
         self,
@@ -131,6 +134,10 @@ class Library:
         """Open (creating on first use, with the bundled corpus) and make the index trustworthy — now, or
         with defer_index at its first use."""
         lib = cls(paths.data_dir(data_dir), notify=notify, read_only=read_only, read_only_reason=read_only_reason)
+        if not lib.read_only and lib.is_new() and not seed:
+            # the reader's first command imports their own papers: the library never takes the bundled corpus,
+            # even when that import fails (the next command found it empty and took it: a trial)
+            lib.store.set_meta(_NO_BUNDLED_CORPUS, "1")
         if seed and not lib.read_only and lib.is_new():
             lib.import_files([paths.bundled_corpus()], bundled=True)
         elif not defer_index:
@@ -138,7 +145,8 @@ class Library:
         return lib
 
     def is_new(self) -> bool:
-        return self.store.is_empty()
+        """Never used: no paper, no source, and not begun without the bundled corpus (see `open`)."""
+        return self.store.is_empty() and self.store.meta(_NO_BUNDLED_CORPUS) is None
 
     def close(self) -> None:
         """Write what is pending to the index (for a moment: the journal keeps the rest for the next start),

@@ -94,6 +94,17 @@ def test_a_new_library_whose_first_command_imports_holds_the_files_only(capsys, 
     assert [p["title"] for p in json.loads(out)] == ["My paper"]
     _, out, _ = run(capsys, "--data-dir", str(tmp_path / "other"), "list", "--json")
     assert len(json.loads(out)) == 19  # the bundled ICML 2026 abstracts
+    # a first import that fails leaves the library without the bundled corpus too (it came with the next
+    # command: a trial), and the reader's next import is all it holds
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    code, _, err = run(capsys, "--data-dir", str(tmp_path / "third"), "import", str(empty))
+    assert code == 1 and "empty.jsonl" in err
+    _, out, _ = run(capsys, "--data-dir", str(tmp_path / "third"), "list", "--json")
+    assert json.loads(out) == []
+    run(capsys, "--data-dir", str(tmp_path / "third"), "import", str(f))
+    _, out, _ = run(capsys, "--data-dir", str(tmp_path / "third"), "list", "--json")
+    assert [p["title"] for p in json.loads(out)] == ["My paper"]
 
 
 def test_a_query_may_be_left_unquoted_and_hold_a_minus(capsys, dd):
