@@ -230,10 +230,17 @@ def _decode_short_span(span: str) -> str:
         return ""
     if span in ("\\end{abstract}", "\\begin{abstract}"):
         return ""
+    # the export's ^ and ~ (\^{} \~{}) inside a {Protected} group: pylatexenc reads them as accents on
+    # nothing and drops them ("{A\^{}2-Nets:}" came back "A2-Nets:", a trial)
+    literal = "\\^{}" in span or "\\~{}" in span
+    if literal:
+        span = span.replace("\\^{}", "\ue013").replace("\\~{}", "\ue014")
     try:
         out = _latex_to_text(span)
     except Exception:  # pylatexenc gives up on some malformed input; show it without commands
         out = _strip_commands(span)
+    if literal:
+        out = out.replace("\ue013", "^").replace("\ue014", "~")
     return out.replace("\xa0", " ")
 
 

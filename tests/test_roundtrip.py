@@ -182,3 +182,27 @@ def test_neurips_round_trip(tmp_path, fmt):
         assert back.added == 0 and state_of(lib) == before
     finally:
         lib.close()
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_titles_with_carets_come_back_as_they_were(tmp_path, fmt):
+    # "A^2-Nets" came back from a BibTeX export as "A2-Nets" ({A\^{}2-Nets:} lost its caret), and a search
+    # for the title found nothing (a trial)
+    from conftest import library_of
+
+    titles = ["A^2-Nets: Double Attention Networks", "(RF)^2 and the Trick", "50% & C++ for #1"]
+    rows = [{"title": t, "abstract": f"Abstract {n}.", "authors": ["A. B"], "year": 2018} for n, t in enumerate(titles)]
+    lib = library_of(tmp_path, rows)
+    try:
+        file = tmp_path / f"out{SUFFIX[fmt]}"
+        write(lib, fmt, file)
+        fresh = Library.open(tmp_path / "fresh", seed=False)
+        try:
+            fresh.import_files([file])
+            assert sorted(p.title for p in everything(lib)) == sorted(titles)  # as the library shows them
+            assert sorted(p.title for p in everything(fresh)) == sorted(titles)
+            assert len(fresh.search("A^2-Nets").ids) == 1
+        finally:
+            fresh.close()
+    finally:
+        lib.close()
