@@ -807,6 +807,25 @@ def test_an_authors_name_typed_is_offered_no_correction(tmp_path):
         lib.close()
 
 
+def test_an_author_quoted_last_name_first_finds_the_papers_by_that_name(tmp_path):
+    """author:"Bengio, Yoshua", as a reference list writes him, found only the paper where "Samy Bengio,
+    Yoshua Bengio" stood next to each other (a trial): it is the phrase "Yoshua Bengio"."""
+    by = {
+        "Parallel mixtures of SVMs": ["R. Collobert", "Samy Bengio", "Yoshua Bengio"],
+        "A neural probabilistic language model": ["Yoshua Bengio", "R. Ducharme"],
+        "Torch": ["Samy Bengio"],
+        "t-SNE": ["Laurens van der Maaten", "Geoffrey Hinton"],
+    }
+    papers = [{"title": title, "abstract": "Text.", "authors": authors} for title, authors in by.items()]
+    lib = library_of(tmp_path, papers, "names")
+    try:
+        found = lib.papers(lib.search('author:"Bengio, Yoshua"').ids)
+        assert sorted(p.title for p in found) == ["A neural probabilistic language model", "Parallel mixtures of SVMs"]
+        assert [p.title for p in lib.papers(lib.search('author:"van der Maaten, Laurens"').ids)] == ["t-SNE"]
+    finally:
+        lib.close()
+
+
 COMPOUNDS = [
     {"title": "Multi-Task Feature Learning", "abstract": "Features shared by related tasks, learnt jointly."},
     {"title": "Multitask learning with kernels", "abstract": "One kernel for every task at once."},

@@ -641,6 +641,8 @@ def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
     balanced, -word → NOT word; punctuation of pasted text that Whoosh would read as syntax made plain."""
     text = minus_as_not(text)
+    if "," in text and '"' in text:  # author:"Bengio, Yoshua", as a reference list writes it: the name as papers do
+        text = _LAST_FIRST_RE.sub(r'\1:"\3 \2"', text)
     if "<" in text or ">" in text:  # a comparison is a field's (year:>=2020); "<50 F1" pasted is text
         text = _STRAY_COMPARISON_RE.sub(" ", text)
     if "\\" in text:  # LaTeX as the abstract has it ("\ell_2"): its words as the index holds them (ℓ₂, l2)
@@ -696,6 +698,7 @@ def preprocess(text: str) -> str:
     return _VALUE_RE.sub(lambda m: m.group(0).lower(), _FIELD_RE.sub(field, text))
 
 
+_LAST_FIRST_RE = re.compile(r'\b(authors?):"([^",]+),\s*([^",]+)"', re.IGNORECASE)
 _LATEX_IN_QUERY_RE = re.compile(r"\$?\\[A-Za-z]+(?:\{[^{}\s]*\}|[_^](?:\{[^{}\s]*\}|[A-Za-z0-9]))*\$?")
 
 
