@@ -615,3 +615,19 @@ def test_a_ranking_from_mapped_rows_is_the_ranking_from_rows_in_memory(planted_l
         ranking = ranker.rank(lib.store, relevant[:3], rest[:3])
         rankings.append((ranking.ids, ranking.scores, [repr(s) for s in ranking.top(5)]))
     assert rankings[0] == rankings[1]
+
+
+def test_a_paper_of_a_few_words_does_not_top_the_suggestions(empty_lib, tmp_path):
+    """ "Hierarchical memory-based RL" with "Sridhar Mahadevan" for its abstract was the first suggestion
+    after five marks (a trial): a row of a few terms puts all its weight on them. Its score is scaled down
+    below SHORT_TERMS terms; the papers that speak of the subject at length come first, and it still ranks
+    above the papers that do not."""
+    papers = synthetic()
+    papers.append({"title": "Quasar", "abstract": "Halos.", "year": 2020, "venue": "Synthetic"})  # the last id
+    empty_lib.import_files([write_papers(tmp_path / "short.jsonl", papers)])
+    ids = empty_lib.store.all_ids()
+    relevant, short = ids[:10], ids[-1]
+    ranking = empty_lib.interest_ranking(relevant[:3], ids[10:13])
+    assert ranking.ids.index(short) >= 7  # after the seven planted papers left
+    assert ranking.ids.index(short) < ranking.ids.index(ids[13])
+    assert ranking.every_score()[len(ids) - 1] == ranking.score(short)  # a view sorted by interest agrees
