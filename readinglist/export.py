@@ -214,7 +214,9 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
         fields.append(("priority", jabref_priority(p.priority) or ""))
     kind = "inproceedings" if p.venue else "misc"
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
-    return f"@{kind}{{{key},\n{body}\n}}\n"
+    # outside the entry BibTeX reads nothing: a reader who opens the file sees the title is no paper's own
+    derived = "% The source had no title: readinglist derived this one from the abstract.\n" if p.title_derived else ""
+    return f"{derived}@{kind}{{{key},\n{body}\n}}\n"
 
 
 def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:

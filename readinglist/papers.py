@@ -178,10 +178,16 @@ class Paper:
     citation_key: str = ""  # given once when stored (citekeys), then only the user changes it
     priority: int | None = None  # 1–3, 1 first; None: none given
 
+    @property
+    def title_derived(self) -> bool:
+        """The title shown is one derived from the abstract: the source had none and the reader gave none."""
+        return not self.raw_title and not self.user_title
+
     def to_json(self) -> dict[str, object]:
         return {
             "id": self.uid,
             "title": self.title,
+            "title_derived": self.title_derived,
             "abstract": self.abstract,
             "authors": self.authors,
             "venue": self.venue,

@@ -280,6 +280,41 @@ def test_the_authors_a_search_matched_are_highlighted(qtbot, tmp_path):
         lib.close()
 
 
+def test_a_derived_title_says_so_in_the_detail_pane_and_the_exports(qtbot, tmp_path):
+    """A title-less abstract's title is the app's guess: the detail pane says so, and so do a BibTeX export
+    (a comment BibTeX reads past) and a JSON export (which reads back as title-less); a title the source
+    gave, or the reader, is the paper's own (a trial: a derived title was exported as if it were real)."""
+    from PySide6.QtGui import QPalette
+
+    from readinglist import export
+    from readinglist.export import ExportOptions
+    from readinglist.importers import parse_file
+    from readinglist.ui.detail import paper_html
+
+    rows = [{"abstract": "We propose GraphNet, a network for sparse graphs. GraphNet is fast."},
+            {"title": "A real title", "abstract": "Words of its own."}]  # fmt: skip
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        (tmp_path / "p.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        lib.import_files([tmp_path / "p.jsonl"])
+        papers = lib.papers(lib.search("").ids)
+        real = next(p for p in papers if p.title == "A real title")
+        derived = next(p for p in papers if p is not real)
+        assert derived.title_derived and not real.title_derived
+        assert "derived from the abstract" in paper_html(derived, QPalette())
+        assert "derived from the abstract" not in paper_html(real, QPalette())
+        bib = export.bibtex([derived, real], ExportOptions(format="bibtex"))
+        assert bib.count("% The source had no title") == 1 and bib.index("% The source") < bib.index("GraphNet")
+        out = tmp_path / "out.json"
+        export.export([derived, real], ExportOptions(format="json"), out)
+        records = parse_file(out).records
+        assert sorted(r.title for r in records) == ["", "A real title"]
+        lib.set_title(derived.id, "GraphNet")
+        assert not lib.paper(derived.id).title_derived
+    finally:
+        lib.close()
+
+
 def test_clearing_the_search_clears_the_highlights_of_the_paper_shown(qtbot, window):
     """The paper the reader chose stays current when the search is cleared; its query's words stayed
     highlighted (found by the new user's trial)."""

@@ -36,7 +36,7 @@ _Object = tuple[int, int, str, Any]
 
 def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int | None) -> Record | None:
     get = obj.get
-    title = get("title")
+    title = get("title") if get("title_derived") is not True else ""  # the app's export: derived again here
     title = " ".join(str(title).split()) if title else ""
     abstract = clean_abstract(get("abstract"))
     if not title and not abstract:

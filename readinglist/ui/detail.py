@@ -67,6 +67,9 @@ def paper_html(
         f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABELS[p.state]}'
         f"{f' · priority {p.priority}' if p.priority else ''}"
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
+        '<p class="muted">The source has no title: this one is derived from the abstract (F2 gives it its own)</p>'
+        if p.title_derived
+        else "",
     ]
     if why is not None:
         parts.append(why_html(*why))
