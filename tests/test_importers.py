@@ -1,5 +1,6 @@
 import gzip
 import json
+import lzma
 import re
 from pathlib import Path
 
@@ -263,6 +264,17 @@ def test_truncated_gzip(tmp_path):
     f.write_bytes(data[: len(data) // 2])
     with pytest.raises(ImportFailure, match=r"cut\.jsonl\.gz: is not a readable gzip file"):
         parse_file(f)
+
+
+def test_a_file_named_gz_that_is_not_compressed_says_so(tmp_path):
+    # it was "line 1: invalid JSON Lines record" (a trial); a file compressed otherwise is read all the same
+    f = tmp_path / "fake.jsonl.gz"
+    f.write_text("<html>Not found</html>\n")
+    with pytest.raises(ImportFailure, match=r"fake\.jsonl\.gz: is named \.gz but is not gzip-compressed"):
+        parse_file(f)
+    other = tmp_path / "other.jsonl.gz"
+    other.write_bytes(lzma.compress(b'{"title": "A"}\n'))
+    assert [r.title for r in parse_file(other).records] == ["A"]
 
 
 def test_latin1_file_is_read_with_a_warning(tmp_path):

@@ -42,6 +42,9 @@ _C1 = "readinglist-c1-controls"
 codecs.register_error(_C1, _c1_controls)
 
 
+_NAMED_KINDS = {".gz": "gzip", ".xz": "xz", ".bz2": "bzip2"}  # what a file's last suffix says it is
+
+
 def _compression(head: bytes) -> str:
     return next((kind for magic, kind in _MAGIC.items() if head.startswith(magic)), "")
 
@@ -141,6 +144,13 @@ class TextReader:
                 self.size = size = fh.seek(0, 2)
                 fh.seek(0)
                 kind = _compression(head)
+                named = _NAMED_KINDS.get(self.path.suffix.lower())
+                if named and not kind and size:  # a saved error page, a renamed file: said plainly, not as an
+                    raise ImportFailure(  # "invalid JSON Lines record" (a trial); another compression is read
+                        self.path,
+                        f"is named {self.path.suffix} but is not {named}-compressed; if it is plain text, "
+                        f"rename it without “{self.path.suffix}”",
+                    )
                 if not kind:
                     if size > limits.total_bytes:
                         raise ImportFailure(
