@@ -159,11 +159,12 @@ _PLACEHOLDER_CHARS = max(map(len, PLACEHOLDER_ABSTRACTS))
 # 11 ff, 12 fi, 13 fl, 14 ffi, 15 ffl; 2 fi and 3 fl in another font; 222 fi, as Mac Roman has it) inside a
 # lower-case word ("classi(cid:12)cation", "(cid:12)xed", "e(cid:11)ect": in about 80 NeurIPS abstracts), and
 # Windows-1252's quotes and ö ("(cid:147)tempered(cid:148)", "Nystr(cid:246)m"). A code between capitals or
-# before a space or hyphen is a math symbol ("N(cid:2)N" is N×N, "(cid:15)-tubes" ε-tubes), left as it is.
+# before a space or hyphen is a math symbol ("N(cid:2)N" is N×N, "(cid:15)-tubes" ε-tubes) whose font is unknown.
 _LIGATURES = {"2": "fi", "3": "fl", "11": "ff", "12": "fi", "13": "fl", "14": "ffi", "15": "ffl", "222": "fi"}
 _LIGATURE = re.compile(r"(?<![A-Z0-9])\(cid:(2|3|11|12|13|14|15|222)\)(?=[a-z])")
 _CHARACTERS = {"147": "\u201c", "148": "\u201d", "246": "\u00f6"}
 _CHARACTER = re.compile(r"\(cid:(147|148|246)\)")
+_UNKNOWN_CODE = re.compile(r"\(cid:\d+\)")
 
 
 def _pdf_codes(text: str) -> str:
@@ -173,6 +174,9 @@ def _pdf_codes(text: str) -> str:
     if "(cid:" in text:
         text = _LIGATURE.sub(lambda m: _LIGATURES[m.group(1)], text)
         text = _CHARACTER.sub(lambda m: _CHARACTERS[m.group(1)], text)
+        # the rest, a symbol of a font pdfminer had no table for: shown as the character that stands for one
+        # unknown (U+FFFD), which no search matches ("cid" found 8 papers, and was a related paper's "why")
+        text = _UNKNOWN_CODE.sub("\ufffd", text)
     return text
 
 
