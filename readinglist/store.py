@@ -374,6 +374,12 @@ def _m0021_titles_with_scripts(db: sqlite3.Connection) -> None:
     _titles_and_keys_derived_again(db, "instr(title, '$') > 0 OR instr(title, '\\(') > 0")
 
 
+def _m0022_title_keys_with_pluses(db: sqlite3.Connection) -> None:
+    """The import's match key of a title keeps the pluses that end a word (session 27: "PointNet++" was
+    "PointNet"): written again for the titles with a plus, so that a file imported again still finds them."""
+    _set_keys(db, [r[0] for r in db.execute("SELECT id FROM papers WHERE instr(title, '+') > 0")])
+
+
 def _titles_and_keys_derived_again(db: sqlite3.Connection, where: str) -> None:
     """`_titles_derived_again`, with the table's sort keys and the import's match keys of the titles changed."""
     ids = _titles_derived_again(db, where)
@@ -585,6 +591,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0019_note_words", _m0019_note_words),
     ("0020_titles_with_latex", _m0020_titles_with_latex),
     ("0021_titles_with_scripts", _m0021_titles_with_scripts),
+    ("0022_title_keys_with_pluses", _m0022_title_keys_with_pluses),
 ]
 
 

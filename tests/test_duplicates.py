@@ -40,6 +40,38 @@ def test_title_key_ignores_case_punctuation_accents_and_markup():
     assert title_key_of_raw(r"Learning to {\"O}rder") == title_key_of_raw("Learning to Örder")
 
 
+def test_a_words_closing_pluses_are_part_of_the_title():
+    # "Hyperbolic Neural Networks" and "…Networks++" were "the same title at two venues" (a trial)
+    assert title_key("Hyperbolic Neural Networks++") != title_key("Hyperbolic Neural Networks")
+    assert (
+        title_key("PointNet++: Deep Hierarchical Feature Learning") == "pointnet++ deep hierarchical feature learning"
+    )
+    assert title_key("C++ templates, a+b") == "c++ templates a b"
+    older = cand(title="Hyperbolic Neural Networks", authors=["Octavian Ganea"], text="Hyperbolic spaces. " * 9)
+    newer = cand(title="Hyperbolic Neural Networks++", authors=["Ryohei Shimizu"], year=2021, venue="ICLR",
+                 text="Generalized operations in the Poincaré ball model. " * 5)  # fmt: skip
+    assert compare(older, newer)[0] is Verdict.DISTINCT
+    assert compare(older, cand(title="Hyperbolic Neural Networks", authors=["Ryohei Shimizu"], year=2021,
+                               venue="ICLR", text=newer.text))[0] is Verdict.POSSIBLE  # fmt: skip
+
+
+def test_migration_0022_writes_the_keys_of_titles_with_pluses_again(empty_lib, tmp_path):
+    f = tmp_path / "plus.jsonl"
+    f.write_text('{"title": "PointNet++: Deep Learning on Point Sets", "abstract": "Points.", "authors": ["C. Qi"]}\n')
+    empty_lib.import_files([f])
+    db = empty_lib.store.db
+    with empty_lib.store.transaction() as tx:  # as a library of session 26 holds it
+        tx.execute("UPDATE paper_keys SET title_key = 'pointnet deep learning on point sets'")
+    from readinglist.store import _m0022_title_keys_with_pluses
+
+    with empty_lib.store.transaction() as tx:
+        _m0022_title_keys_with_pluses(tx)
+        _m0022_title_keys_with_pluses(tx)  # idempotent
+    assert db.execute("SELECT title_key FROM paper_keys").fetchone()[0] == "pointnet++ deep learning on point sets"
+    [again] = empty_lib.import_files([f])
+    assert (again.added, empty_lib.store.count()) == (0, 1)
+
+
 def test_surnames_are_read_from_both_name_orders():
     assert surname("Zhang, Lijun") == surname("Lijun Zhang") == "zhang"
     assert authors_compatible(["Zhang, Lijun", "Zhou, Zhi-Hua"], ["Lijun Zhang"])

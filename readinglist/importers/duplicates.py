@@ -56,8 +56,13 @@ def _fold(text: str) -> str:
 
 
 def title_key(plain_title: str) -> str:
-    """The title up to case, accents, punctuation and spacing: what two sources of a paper agree on."""
-    return " ".join(re.findall(r"[^\W_]+", _fold(plain_title)))
+    """The title up to case, accents, punctuation and spacing: what two sources of a paper agree on. The
+    pluses ending a word are its own ("PointNet++", "C++"): "Hyperbolic Neural Networks++" is not
+    "Hyperbolic Neural Networks" (a trial found them called the same title)."""
+    return " ".join(_TITLE_WORD.findall(_fold(plain_title)))
+
+
+_TITLE_WORD = re.compile(r"[^\W_]+(?:\++(?![^\W_]))?")
 
 
 def title_key_of_raw(raw_title: str) -> str:
