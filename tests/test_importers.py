@@ -302,6 +302,17 @@ def test_json_authors_forms_and_missing_keys(tmp_path):
     assert parsed.records[3].abstract == ""
 
 
+def test_a_name_suffix_split_off_by_the_list_stays_with_its_name(tmp_path):
+    # NeurIPS 1987: ["J.L. WYATT", "Jr", "D.L. STANDLEY"] read as three authors, "Jr" one of them (a trial)
+    f = tmp_path / "jr.jsonl"
+    rows = [{"title": "One", "authors": ["J.L. WYATT", "Jr", "D.L. STANDLEY"]},
+            {"title": "Two", "authors": "A. B, Jr., C. D, E. F III"}]  # fmt: skip
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    one, two = parse_file(f).records
+    assert one.authors == ["J.L. WYATT Jr", "D.L. STANDLEY"]
+    assert two.authors == ["A. B Jr.", "C. D", "E. F III"]
+
+
 # ---- BibTeX recovery (issue 12.6) ------------------------------------------------------------------------------
 
 

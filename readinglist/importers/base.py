@@ -252,7 +252,19 @@ def split_authors(value: object) -> list[str]:
             names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
         else:
             names = text.split(",") if text.count(",") > 1 or " " in text else [text]
-    return [author_name(n) for n in names if n and not n.isspace()]
+    out: list[str] = []
+    for n in names:
+        if not n or n.isspace():
+            continue
+        name = author_name(n)
+        if out and _SUFFIX.fullmatch(name):  # "J.L. Wyatt", "Jr": one author (the list split his name)
+            out[-1] = f"{out[-1]} {name}"
+        else:
+            out.append(name)
+    return out
+
+
+_SUFFIX = re.compile(r"(?:Jr|Sr|JR|SR)\.?|II|III|IV")
 
 
 def author_name(name: str) -> str:
