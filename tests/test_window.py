@@ -269,7 +269,9 @@ def test_the_context_menu_marks_tags_opens_copies_and_removes(qtbot, window, mon
     assert QApplication.clipboard().text() == window.library.paper(pid).uid
     window.actionCopyBibtex.trigger()
     bib = QApplication.clipboard().text()
-    assert bib.startswith("@inproceedings{") and "booktitle = {ICML}" in bib and "readstatus" not in bib
+    # (a bundled paper's title is derived: a comment before the entry says so, which BibTeX reads past)
+    assert bib.startswith(("@inproceedings{", "% The source had no title")) and "@inproceedings{" in bib
+    assert "booktitle = {ICML}" in bib and "readstatus" not in bib
     window.actionCopyCitation.trigger()
     assert QApplication.clipboard().text().startswith("(2026). ")
     opened = []
