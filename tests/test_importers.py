@@ -30,6 +30,9 @@ def test_neurips_jsonl_gz():
     # pdfminer's soft hyphens at line breaks are gone and the words whole again
     assert not any("(cid:" in r.abstract for r in parsed.records)  # nor any other code: letters, or U+FFFD
     assert any("Bernstein polynomials" in r.abstract for r in parsed.records)
+    # an abstract that is only an author's name ("Sridhar Mahadevan") or NeurIPS's cut "Part of" is none
+    assert not any(r.abstract in ("Part of", "Sridhar Mahadevan", "Shimon Ullman") for r in parsed.records)
+    assert sum(not r.abstract for r in parsed.records) >= 17 + 16 + 55
     # and the ligatures inside words are letters again ("classi(cid:12)cation" in about 80 abstracts)
     assert not any(re.search(r"[a-z]\(cid:(2|3|11|12|13|14)\)[a-z]", r.abstract) for r in parsed.records)
     assert sum("classification" in r.abstract for r in parsed.records) > 500
@@ -300,6 +303,16 @@ def test_json_authors_forms_and_missing_keys(tmp_path):
     assert [r.authors for r in parsed.records[:2]] == [["A. B", "C. D"], ["A. B", "C. D"]]
     assert len(parsed.records) == 4 and parsed.skipped == 1
     assert parsed.records[3].abstract == ""
+
+
+def test_an_abstract_that_is_only_an_authors_name_is_none(tmp_path):
+    # a scrape took the byline for the abstract: shown as one, it topped the suggestions (a trial)
+    f = tmp_path / "byline.jsonl"
+    rows = [{"title": "Hierarchical RL", "abstract": "Sridhar  Mahadevan", "authors": ["N. H.", "Sridhar Mahadevan"]},
+            {"title": "Kept", "abstract": "Sridhar Mahadevan shows how.", "authors": ["Sridhar Mahadevan"]},
+            {"title": "Cut", "abstract": "Part of"}]  # fmt: skip
+    f.write_text("\n".join(json.dumps(r) for r in rows))
+    assert [r.abstract for r in parse_file(f).records] == ["", "Sridhar Mahadevan shows how.", ""]
 
 
 def test_a_name_suffix_split_off_by_the_list_stays_with_its_name(tmp_path):

@@ -23,6 +23,7 @@ PLACEHOLDER_ABSTRACTS = {
     "null",
     "tba",
     "-",
+    "part of",  # NeurIPS's pages: "Part of Advances in Neural Information Processing Systems …", cut (16 papers)
 }
 
 
@@ -236,6 +237,16 @@ def clean_abstract(text: object) -> str:
     if len(core) <= _PLACEHOLDER_CHARS and core.casefold() in PLACEHOLDER_ABSTRACTS:  # casefold only lengthens
         return ""
     return text
+
+
+def not_a_name(abstract: str, authors: list[str]) -> str:
+    """The abstract, or '' when it is only one of the authors' names (a scrape that took the byline for the
+    abstract: "Sridhar Mahadevan", 17 NeurIPS papers; shown as the abstract, it topped the suggestions)."""
+    if abstract and len(abstract) < 80 and authors:
+        words = " ".join(abstract.split()).casefold()
+        if any(words == " ".join(a.split()).casefold() for a in authors):
+            return ""
+    return abstract
 
 
 def split_authors(value: object) -> list[str]:

@@ -15,6 +15,7 @@ from readinglist.importers.base import (
     Skip,
     Warnings,
     clean_abstract,
+    not_a_name,
     parse_year,
     priority_from_text,
     split_authors,
@@ -39,9 +40,11 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
     title = get("title") if get("title_derived") is not True else ""  # the app's export: derived again here
     title = " ".join(str(title).split()) if title else ""
     abstract = clean_abstract(get("abstract"))
+    authors = get("authors") if "authors" in obj else get("author")
+    names = split_authors(authors) if authors is not None else []
+    abstract = not_a_name(abstract, names)
     if not title and not abstract:
         return None
-    authors = get("authors") if "authors" in obj else get("author")
     url = ""
     for k in _URL_KEYS:
         value = get(k)
@@ -53,7 +56,7 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
     return Record(
         title=title,
         abstract=abstract,
-        authors=split_authors(authors) if authors is not None else [],
+        authors=names,
         year=(year if isinstance(year, int) and 1000 < year < 3000 else parse_year(year)) or default_year,
         venue=str(get("venue") or default_venue or "").strip(),
         url=url,
