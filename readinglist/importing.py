@@ -376,10 +376,15 @@ def _import_source(
             def store_chunk() -> None:
                 _check_cancel(cancel, path)
                 papers, possible = sifter.sift(chunk)
-                titles = unique_among([p.auto_title for p in papers], claims.taken)
-                for paper, title in zip(papers, titles, strict=True):
+                # a derived title is made unique within its source ("… (2)"); a title the file gives is the
+                # paper's own and stays as it is, a reprint's or an edition's too (it had "(2)" added, which
+                # every export then carried: a trial)
+                derived = [p for p in papers if not p.title]
+                own = {p.auto_title.casefold() for p in papers if p.title}
+                titles = unique_among([p.auto_title for p in derived], lambda keys: claims.taken(keys) | (keys & own))
+                for paper, title in zip(derived, titles, strict=True):
                     paper.auto_title = title
-                claims.claim(titles)
+                claims.claim([p.auto_title for p in papers])
                 ids = store.insert_papers(source_id, papers, rev)
                 kept = {id(p) for p in papers}  # a record merged into a paper here brings no annotations
                 given = [n for p, n in zip(chunk, notes, strict=True) if id(p) in kept]

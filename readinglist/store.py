@@ -380,6 +380,12 @@ def _m0022_title_keys_with_pluses(db: sqlite3.Connection) -> None:
     _set_keys(db, [r[0] for r in db.execute("SELECT id FROM papers WHERE instr(title, '+') > 0")])
 
 
+def _m0023_own_titles_without_numbers(db: sqlite3.Connection) -> None:
+    """A title the file gave had " (2)" added when the source held it twice (a reprint, an edition), as a
+    derived title does (session 27): those titles are read again from the file's, without the number."""
+    _titles_and_keys_derived_again(db, "title != '' AND auto_title GLOB '* ([0-9]*)'")
+
+
 def _titles_and_keys_derived_again(db: sqlite3.Connection, where: str) -> None:
     """`_titles_derived_again`, with the table's sort keys and the import's match keys of the titles changed."""
     ids = _titles_derived_again(db, where)
@@ -592,6 +598,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0020_titles_with_latex", _m0020_titles_with_latex),
     ("0021_titles_with_scripts", _m0021_titles_with_scripts),
     ("0022_title_keys_with_pluses", _m0022_title_keys_with_pluses),
+    ("0023_own_titles_without_numbers", _m0023_own_titles_without_numbers),
 ]
 
 

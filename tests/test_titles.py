@@ -232,6 +232,37 @@ def test_import_derives_titles_and_keeps_them_unique(empty_lib, tmp_path):
     assert titles == ["BEXA", "BEXA (2)"]
 
 
+def test_a_title_the_file_gives_twice_is_kept_as_it_is(empty_lib, tmp_path):
+    # a reprint, an edition: "Information Theory and Statistics (2)" was stored, shown and exported (a trial);
+    # a derived title still keeps clear of the file's own
+    import json
+
+    rows = [{"title": "Information Theory and Statistics", "abstract": "A book.", "year": 1959},
+            {"title": "Information Theory and Statistics", "abstract": "A reprint.", "year": 1968},
+            {"abstract": "We propose BEXA."}, {"title": "BEXA", "abstract": "Another paper."}]  # fmt: skip
+    src = tmp_path / "twice.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    empty_lib.import_files([src])
+    titles = sorted(p.title for p in empty_lib.papers(empty_lib.search("").ids))
+    assert titles == ["BEXA", "BEXA (2)", "Information Theory and Statistics", "Information Theory and Statistics"]
+
+
+def test_migration_0023_takes_the_number_off_a_files_own_title(empty_lib, tmp_path):
+    import json
+
+    src = tmp_path / "one.jsonl"
+    src.write_text(json.dumps({"title": "Ant Colony Optimization", "abstract": "Ants."}) + "\n")
+    empty_lib.import_files([src])
+    with empty_lib.store.transaction() as db:  # as an import before session 27 left it
+        db.execute("UPDATE papers SET auto_title = 'Ant Colony Optimization (3)'")
+    from readinglist.store import _m0023_own_titles_without_numbers
+
+    with empty_lib.store.transaction() as db:
+        _m0023_own_titles_without_numbers(db)
+        _m0023_own_titles_without_numbers(db)
+    assert [p.title for p in empty_lib.papers(empty_lib.search("").ids)] == ["Ant Colony Optimization"]
+
+
 # ---- names the first rules missed (issue 19, second pass): one case per rule -------------------------------
 
 
