@@ -79,6 +79,10 @@ _LINK_RE = re.compile(
 _BACKSLASH_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+# not before "(" or "[": "[[x]](javascript:…)" is a Markdown link whose text is "[x]", and is checked as one
+_WIKILINK_RE = re.compile(r"\[\[[^\[\]\n]+\]\](?![\](\[])")
+
+
 def inert_note(note: str) -> str:
     """A note's Markdown with raw HTML escaped and only http(s) links kept (others become their text);
     fenced code blocks stay as written (a renderer shows them as text)."""
@@ -195,6 +199,9 @@ def _inert_inline(text: str) -> str:
             else:
                 out.append("\\<")
                 i += 1
+        elif ch == "[" and (w := _WIKILINK_RE.match(text, i)):
+            out.append(w.group(0))  # Obsidian's and Logseq's [[link]]: a renderer without them shows its text
+            i = w.end()
         elif ch in "[!":
             m = _LINK_RE.match(text, i)
             if m is None:

@@ -63,7 +63,8 @@ HOSTILE_NOTES = [
     "[ok](https://example.org/a_(b)) <https://example.org/auto> `code <b>` <!-- comment -->\n"
     "```\n<script>alert(26)</script>\n```\n=SUM(1)",
     "@note [x](<javascript:alert(27)>) [y](\\javascript:alert(28)) [z](JAVASCRIPT:alert(29))",
-    "-note [w](data:text/html,<script>alert(30)</script>) ` unclosed <img src=x onerror=alert(31)>",
+    "-note [w](data:text/html,<script>alert(30)</script>) ` unclosed <img src=x onerror=alert(31)>\n"
+    "[[wiki]](javascript:alert(35)) [[w2]][d] [[ok wikilink|alias]] [[x]]]: javascript:alert(36)",
     "+note with a last backslash \\",
 ]
 

@@ -113,6 +113,19 @@ def test_a_note_edited_in_its_file_comes_back_as_written_not_escaped(lib, tmp_pa
     assert lib.paper(pid).note == MARKED_UP.replace("0.05", "0.01")
 
 
+def test_a_wikilink_in_a_note_is_written_as_obsidian_reads_it(lib, tmp_path):
+    """`[[MaaHin2008tsne]]` typed in Obsidian came back escaped on the next export (`\\[\\[…`): no link any
+    more (a trial). A wikilink is kept as it is; one that is a Markdown link's text ("[[x]](…)") is not."""
+    pid = lib.search("").ids[0]
+    note = "See [[MaaHin2008tsne]] and [[Reading|the list]]; [[x]](javascript:alert(1)) stays text."
+    lib.set_note(pid, note)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    text = file_of(folder, lib, pid).read_text(encoding="utf-8")
+    assert "See [[MaaHin2008tsne]] and [[Reading|the list]];" in text and "\\[\\[x\\]\\](javascript" in text
+    assert lib.merge_notes([folder]).changed == 0 and lib.paper(pid).note == note
+
+
 def test_a_file_exported_before_backslashes_were_doubled_changes_nothing_unedited(lib, tmp_path):
     """Before session 26 a note's own "\\[ x \\]" was written as it is; read now, its backslashes undone, it
     must not pass for an edit that turns the reader's formula into "[ x ]"."""
