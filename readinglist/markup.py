@@ -218,6 +218,21 @@ _TEXT_SYMBOLS = {
 }  # fmt: skip
 
 
+# Commands that only set type or space, which pylatexenc's text tables do not know and which show as nothing
+_FORMATTING = frozenset(
+    """noindent indent bf it em rm sf tt sl sc md up small large Large LARGE huge Huge normalsize footnotesize
+    scriptsize tiny par newline linebreak pagebreak hfill vfill quad qquad relax medskip smallskip bigskip
+    clearpage newpage maketitle protect ignorespaces nobreak xspace boldmath unboldmath centering raggedright
+    raggedleft null hline displaystyle textstyle scriptstyle normalfont itshape bfseries upshape mdseries
+    rmfamily sffamily ttfamily scshape slshape and left right big Big bigl bigr Bigl Bigr bigg Bigg texttt textsf
+    textrm textit textbf textsc textnormal emph mathbb mathcal mathbf mathrm mathsf mathtt mathit cal frak
+    boldsymbol operatorname limits nolimits""".split()  # noqa: SIM905 - a word list, read as prose
+)
+# the paper's own shorthands that abstracts keep most (all-venues file: \ie 29, \eps 34, \eg 14)
+_SHORTHANDS = {"ie": "i.e.", "eg": "e.g.", "etal": "et al.", "wrt": "w.r.t.", "vs": "vs.", "eps": "ε"}
+_BARE_COMMAND = re.compile(r"\\([a-zA-Z]+)\*?(?:\{\})?")
+
+
 @lru_cache(maxsize=20000)
 def _decode_short_span(span: str) -> str:
     """Spans repeat (accents, {Braces}), so they are cached."""
@@ -228,6 +243,11 @@ def _decode_short_span(span: str) -> str:
         return symbol
     if span.startswith(("\\cite", "\\ref", "\\label", "\\footnote", "\\eqref", "\\citep", "\\citet")):
         return ""
+    bare = _BARE_COMMAND.fullmatch(span)
+    if bare and bare.group(1) not in _FORMATTING and _l2t().latex_context.get_macro_spec(bare.group(1)) is None:
+        # a macro of the paper's own preamble ("The proposed method, \method, addresses …"): pylatexenc
+        # drops it, and the method's name with it (a trial); shown as written
+        return _SHORTHANDS.get(bare.group(1), span.removesuffix("{}"))
     if span in ("\\end{abstract}", "\\begin{abstract}"):
         return ""
     # the export's ^ and ~ (\^{} \~{}) inside a {Protected} group: pylatexenc reads them as accents on

@@ -213,3 +213,13 @@ def test_display_math_in_a_note_is_set_on_a_line_of_its_own():
     assert before == "Before" and "∑" in formula and after == "after."
     assert "\n\n" not in note_markdown("- item $$x^2$$ here\n- two")
     assert "\n\n" not in note_markdown("Inline $x$ stays")
+
+
+def test_a_macro_of_the_papers_own_preamble_is_shown_as_written():
+    # "The proposed method, \method, addresses": pylatexenc dropped it and the method's name with it (a trial);
+    # type and spacing commands still show as nothing, common shorthands as what they stand for
+    assert markup.to_plain(r"The proposed method, \method, addresses it; \ours{} wins") == (
+        r"The proposed method, \method, addresses it; \ours wins"
+    )
+    assert markup.to_plain(r"\noindent We \texttt {fit} \left( x \right), \ie a test") == "We fit ( x ), i.e. a test"
+    assert markup.title_plain(r"\method: a title") == r"\method: a title"
