@@ -53,9 +53,11 @@ class MergeSummary:
 
     def line(self, compact: bool = False) -> str:
         """How the folder's merge went, in a line (as short `compact` as not)."""
-        text = f"{self.path.name}: {self.files} notes — {self.matched} matched, annotations changed on {self.changed}"
+        notes = "note" if self.files == 1 else "notes"
+        text = f"{self.path.name}: {self.files} {notes} — {self.matched} matched, annotations changed on {self.changed}"
         if self.conflicts:
-            text += f"; {len(self.conflicts)} conflicts (the library's kept)"
+            n = len(self.conflicts)
+            text += f"; {n} conflict{'' if n == 1 else 's'} (the library's kept)"
         if self.not_found:
             text += f"; {len(self.not_found)} not in this library"
         if self.problems:

@@ -4,6 +4,7 @@ named."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import yaml
 
@@ -182,6 +183,9 @@ def test_a_field_both_sides_changed_is_a_conflict_and_the_library_keeps_its_valu
     assert p is not None
     assert (p.state, p.note) == ("skipped", "the library's note")
     assert "file" in p.tags  # only the file changed the tags: taken
+    assert "; 2 conflicts (the library's kept)" in summary.line()
+    one = replace(summary, conflicts=summary.conflicts[:1], files=1)
+    assert "notes: 1 note —" in one.line() and "; 1 conflict (the library's kept)" in one.line()  # "1 conflicts"
 
 
 def test_other_markdown_files_and_unknown_papers_are_left_alone(lib, tmp_path):
