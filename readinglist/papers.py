@@ -277,6 +277,11 @@ class Merge:
     pair: tuple[str, str] | None  # the pair's (status, why) before, if it was listed
 
 
+def same_tag(a: str | None, b: str | None) -> bool:
+    """Whether two names are one tag: tags differ by more than case (see normalise_tags)."""
+    return a is not None and b is not None and a.casefold() == b.casefold()
+
+
 def normalise_tags(tags: Iterable[str]) -> list[str]:
     """Tags are trimmed and single-spaced, in the case they were typed ("LLM", "RL"); two that differ only in
     case are one tag (the first spelling kept); commas separate tags, so none is kept inside one."""

@@ -188,11 +188,10 @@ def _pdf_codes(text: str) -> str:
 # "first- or second-order") or a dash ("inhibition- was"). Neither part a word: joined ("eigen- functions").
 _BROKEN_WORD = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
 _NOT_A_WORDS_END = frozenset(
-    re.findall(
-        r"\w+",
+    str.split(
         """a an the and or nor but to of in on at by for from with via as than vs versus into onto is was are
         were be been it its we our they their this that these those which who whose where when there then just
-        so not no if while whereas""",
+        so not no if while whereas"""
     )
 )
 
@@ -230,8 +229,7 @@ def clean_abstract(text: object) -> str:
         return ""
     if "(cid:" in text or "\u00ad" in text:  # two substring scans are cheaper than the regexes
         text = _pdf_codes(text)
-    if "- " in text:
-        text = join_broken_words(text)
+    text = join_broken_words(text)
     text = text.strip()
     core = text.strip(" .")
     if len(core) <= _PLACEHOLDER_CHARS and core.casefold() in PLACEHOLDER_ABSTRACTS:  # casefold only lengthens

@@ -57,6 +57,7 @@ from readinglist.papers import (
     SmartList,
     StoreError,
     describe_view,
+    same_tag,
 )
 from readinglist.ui import menus, runtime
 from readinglist.ui.detail import DetailPane
@@ -584,7 +585,7 @@ class MainWindow(QMainWindow):
         state = saved.get("state") if saved.get("state") in STATES else None
         tag = saved.get("tag") if isinstance(saved.get("tag"), str) else None
         if tag is not None:  # the tag as it is spelt now, if it is still there
-            tag = next((t for t in self.library.tag_names() if t.casefold() == tag.casefold()), None)
+            tag = next((t for t in self.library.tag_names() if same_tag(t, tag)), None)
         smart = next((sl for sl in self.sidebar.lists if sl.id == saved.get("list")), None)
         if smart is not None:
             state, tag = smart.state, None

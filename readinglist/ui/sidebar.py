@@ -44,7 +44,17 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import DEFAULT_STATE, STATE_HINTS, STATE_KEYS, STATE_LABELS, STATES, SmartList, StoreError
+from readinglist.papers import (
+    DEFAULT_STATE,
+    STATE_HINTS,
+    STATE_KEYS,
+    STATE_LABELS,
+    STATES,
+    SmartList,
+    StoreError,
+    normalise_tags,
+    same_tag,
+)
 from readinglist.ui.wording import CAPTION_QUERY_CHARS, quoted
 
 Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
@@ -339,7 +349,7 @@ class Sidebar(QTreeView):
     def _narrows(view: Filter, key: Key) -> bool:
         """Whether `view` is narrowed by the tag or list row `key`."""
         if key[0] == "tag":
-            return view.tag is not None and view.tag.casefold() == (key[1] or "").casefold()
+            return same_tag(view.tag, key[1])
         return key[0] == "list" and view.smart_list is not None and str(view.smart_list.id) == key[1]
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
@@ -487,17 +497,16 @@ class Sidebar(QTreeView):
         except StoreError as exc:
             QMessageBox.warning(self.window(), "Rename Tag", str(exc))
             return
-        new = " ".join(new.split())
-        names = {t.casefold() for t in self.library.tag_names()}
-        merge = new.casefold() in names and new.casefold() != old.casefold()
+        new = normalise_tags([new])[0]  # the name plan_rename_tag gave the papers
+        merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
         self.tagsEdited.emit(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”")
-        if self._filter.tag is not None and self._filter.tag.casefold() == old.casefold():
+        if same_tag(self._filter.tag, old):
             self._filter = replace(self._filter, tag=new)
         self.filterChanged.emit(self._filter)
 
     def delete_tag(self, name: str) -> None:
         self.tagsEdited.emit(self.library.plan_delete_tag(name), f"Delete tag “{name}”")
-        if self._filter.tag is not None and self._filter.tag.casefold() == name.casefold():
+        if same_tag(self._filter.tag, name):
             self._filter = replace(self._filter, tag=None)
         self.filterChanged.emit(self._filter)
 
