@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
 import yaml
 
 from readinglist import export
@@ -228,63 +229,53 @@ def test_cli_exports_a_folder_and_import_merges_it(lib, tmp_path, capsys):
     assert "annotations changed on 1" in out
 
 
-def test_the_window_merges_a_notes_folder_it_is_given(qtbot, data_dir, tmp_path):
-    from readinglist.app import create_main_window
+@pytest.fixture
+def window(qtbot, data_dir):
+    from test_window import open_window
 
-    window = create_main_window(data_dir)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
-    try:
-        lib = window.library
-        ids = annotated(lib)
-        folder = tmp_path / "notes"
-        write(lib, folder)
-        edit(file_of(folder, lib, ids[3]), state="queued", tags=["from obsidian"])
-        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
-            window.start_import([folder])
-        [summary] = got.args[0]
-        assert (summary.matched, summary.changed) == (len(ids), 1)
-        p = lib.paper(ids[3])
-        assert p is not None and (p.state, p.tags) == ("queued", ["from obsidian"])
-        assert lib.counts()["all"] == len(ids)  # merged, nothing imported
-    finally:
-        window.runner.wait()
-        window.library.close()
+    w = open_window(qtbot, data_dir, 19)
+    yield w
+    w.runner.wait()
+    w.library.close()
 
 
-def test_a_folder_merged_from_the_file_menu_and_its_files_chosen_together_say_one_line(qtbot, data_dir, tmp_path,
+def test_the_window_merges_a_notes_folder_it_is_given(qtbot, window, tmp_path):
+    lib = window.library
+    ids = annotated(lib)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    edit(file_of(folder, lib, ids[3]), state="queued", tags=["from obsidian"])
+    with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+        window.start_import([folder])
+    [summary] = got.args[0]
+    assert (summary.matched, summary.changed) == (len(ids), 1)
+    p = lib.paper(ids[3])
+    assert p is not None and (p.state, p.tags) == ("queued", ["from obsidian"])
+    assert lib.counts()["all"] == len(ids)  # merged, nothing imported
+
+
+def test_a_folder_merged_from_the_file_menu_and_its_files_chosen_together_say_one_line(qtbot, window, tmp_path,
                                                                                      monkeypatch):  # fmt: skip
     """Ctrl+O picks files only: a trial chose a folder's 19 notes, and the notice listed every file, cut off
     before its counts. File → Merge Notes Folder… picks the folder; note files chosen together merge as one."""
     from PySide6.QtWidgets import QFileDialog
 
-    from readinglist.app import create_main_window
-
-    window = create_main_window(data_dir)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: window.table.model.rowCount() == 19)
-    try:
-        lib = window.library
-        ids = annotated(lib)
-        folder = tmp_path / "notes"
-        write(lib, folder)
-        edit(file_of(folder, lib, ids[3]), state="queued")
-        monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a: str(folder))
-        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
-            window.actionMergeNotes.trigger()
-        [summary] = got.args[0]
-        assert (summary.files, summary.changed) == (len(ids), 1)
-        edit(file_of(folder, lib, ids[4]), state="skipped")
-        with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
-            window.start_import(sorted(folder.glob("*.md")))
-        [summary] = got.args[0]  # one merge of the files chosen together, named after their folder
-        assert (summary.files, summary.changed, summary.path) == (len(ids), 1, folder)
-        assert lib.paper(ids[4]).state == "skipped"
-    finally:
-        window.runner.wait()
-        window.library.close()
+    lib = window.library
+    ids = annotated(lib)
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    edit(file_of(folder, lib, ids[3]), state="queued")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a: str(folder))
+    with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+        window.actionMergeNotes.trigger()
+    [summary] = got.args[0]
+    assert (summary.files, summary.changed) == (len(ids), 1)
+    edit(file_of(folder, lib, ids[4]), state="skipped")
+    with qtbot.waitSignal(window.importFinished, timeout=20000) as got:
+        window.start_import(sorted(folder.glob("*.md")))
+    [summary] = got.args[0]  # one merge of the files chosen together, named after their folder
+    assert (summary.files, summary.changed, summary.path) == (len(ids), 1, folder)
+    assert lib.paper(ids[4]).state == "skipped"
 
 
 def test_the_export_dialog_offers_the_notes_folder_with_abstracts(qtbot):
