@@ -60,6 +60,26 @@ def lib(data_dir):
     library.close()
 
 
+def open_window(qtbot, data_dir, rows=None):
+    """The window on the library in data_dir, shown, its rows listed (`rows`, else every paper) and idle."""
+    from readinglist.app import create_main_window
+
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == (rows or w.library.counts()["all"]) and w.search_bar.idle)
+    return w
+
+
+@pytest.fixture
+def window(qtbot, data_dir):
+    """The window on a new library (the bundled 19 papers); a module's own `window` fixture overrides it."""
+    w = open_window(qtbot, data_dir, 19)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
 @pytest.fixture
 def empty_lib(data_dir):
     from readinglist.library import Library

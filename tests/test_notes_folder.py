@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-import pytest
 import yaml
 
 from readinglist import export
@@ -227,16 +226,6 @@ def test_cli_exports_a_folder_and_import_merges_it(lib, tmp_path, capsys):
     assert main(["--data-dir", data, "import", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "annotations changed on 1" in out
-
-
-@pytest.fixture
-def window(qtbot, data_dir):
-    from test_window import open_window
-
-    w = open_window(qtbot, data_dir, 19)
-    yield w
-    w.runner.wait()
-    w.library.close()
 
 
 def test_the_window_merges_a_notes_folder_it_is_given(qtbot, window, tmp_path):

@@ -4,18 +4,9 @@ puts back the paper's tags. Keys go to the widget that has the focus, as a user'
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-from test_window import open_window, type_keys
-
-
-@pytest.fixture
-def window(qtbot, data_dir):
-    w = open_window(qtbot, data_dir)
-    yield w
-    w.runner.wait()
-    w.library.close()
+from test_window import type_keys
 
 
 def in_table(qtbot, w, row=0):

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import open_window
 from PySide6.QtCore import QEvent, QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QHelpEvent, QPalette, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox, QToolTip
@@ -31,24 +32,8 @@ def _short_rest(monkeypatch):
     monkeypatch.setattr(history_module, "REST_MS", 150)  # Back/Forward record a place once the reader rests
 
 
-def open_window(qtbot, data_dir, rows=None):
-    w = create_main_window(data_dir)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.table.model.rowCount() == (rows or w.library.counts()["all"]) and w.search_bar.idle)
-    return w
-
-
 def close(w):
     w.close()
-    w.runner.wait()
-    w.library.close()
-
-
-@pytest.fixture
-def window(qtbot, data_dir):
-    w = open_window(qtbot, data_dir, 19)
-    yield w
     w.runner.wait()
     w.library.close()
 
