@@ -135,11 +135,12 @@ class Library:
         """Open (creating on first use, with the bundled corpus) and make the index trustworthy — now, or
         with defer_index at its first use."""
         lib = cls(paths.data_dir(data_dir), notify=notify, read_only=read_only, read_only_reason=read_only_reason)
-        if not lib.read_only and lib.is_new() and not seed:
+        new = not lib.read_only and lib.is_new()
+        if new and not seed:
             # the reader's first command imports their own papers: the library never takes the bundled corpus,
             # even when that import fails (the next command found it empty and took it: a trial)
             lib.store.set_meta(_NO_BUNDLED_CORPUS, "1")
-        if seed and not lib.read_only and lib.is_new():
+        if new and seed:
             lib.import_files([paths.bundled_corpus()], bundled=True)
         elif not defer_index:
             lib.sync_index()
