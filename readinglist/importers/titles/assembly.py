@@ -99,9 +99,17 @@ def _spelt(body: str, acr: str, long: str) -> bool:
     if long and long.lower() in body.lower():
         return True
     letters = [ch.lower() for ch in acr if ch.isupper()]
-    inits = [w[0].lower() for w in re.findall(r"[A-Za-z][A-Za-z\-]*", body)]
+    words = re.findall(r"[A-Za-z][A-Za-z\-]*", body)
     n = len(letters)
-    return n >= 2 and any(inits[i : i + n] == letters for i in range(len(inits) - n + 1))
+    if n < 2:
+        return False
+    tries = [[w[0].lower() for w in words]]
+    if n >= 3:  # "… mixtures of all trees" for MoAT: the small words spell nothing (two letters match by chance)
+        tries.append([w[0].lower() for w in words if w.lower() not in _SMALL])
+    return any(inits[i : i + n] == letters for inits in tries for i in range(len(inits) - n + 1))
+
+
+_SMALL = frozenset(("of", "and", "the", "for", "a", "an", "to", "in", "on", "with", "via"))
 
 
 def _beside_long_form(body: str, acr: str, long: str, budget: int) -> str:
@@ -127,10 +135,24 @@ _GENERIC_FOR = re.compile(
 )
 
 
+# "Technique called graph fission", "Introduced methodology called deep bucket elimination": what it is called
+_GENERIC_CALLED = re.compile(
+    r"(?:[\w-]+ ){0,3}?(?:method|methodology|framework|algorithm|approach|technique|scheme|procedure|strategy|model"
+    r"|network|concept|protocol|class|family|notion|measure|tool)s? (?:called|named|dubbed|termed|coined) (?=\S+ \S)",
+    re.IGNORECASE,
+)
+_NOT_BEFORE_GENERIC = frozenset(("of", "for", "in", "on", "to", "with", "by", "a", "an", "the", "and", "or"))
+
+
 def _strip_generic(body: str) -> str:
-    """The body without an opening "method for" (when two words or more follow)."""
+    """The body without an opening "method for" or "technique called" (when two words or more follow)."""
     m = _GENERIC_FOR.match(body)
-    return body[m.end() :] if m else body
+    if m:
+        return body[m.end() :]
+    m = _GENERIC_CALLED.match(body)
+    if m and _NOT_BEFORE_GENERIC.isdisjoint(m.group(0).lower().split()[:-2]):
+        return body[m.end() :]
+    return body
 
 
 def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
@@ -585,7 +607,8 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         clean, head = [], name.text.split(" ", 1)[0]  # "OLMo 2": nor "… for OLMo"
         for b in bodies:
             t = b.text.replace(f" ({name.text})", "")
-            if (not mentions(t, name.text) and not mentions(t, head) and t != name.long) or b.named:
+            lowered = mentions(t.casefold(), name.text.casefold())  # "… for bonsai": a combined phrase lowers it
+            if (not lowered and not mentions(t, head) and t != name.long) or b.named:
                 clean.append((b, t))
         clean = [(b, t) for b, t in clean if len(t) <= budget]
         # a body that points back into the abstract only if nothing else says what the name is, and then

@@ -168,7 +168,7 @@ KNOWN = _words(
     """popular recent recently successful well-known widely classical standard common celebrated prominent
     leading state-of-the-art famous seminal fundamental powerful traditional"""
 )
-NAMING = _words("called named dubbed termed coined nicknamed referred")
+NAMING = _words("called named renamed dubbed termed coined nicknamed referred")
 # "a family of X", "a new class of X": X is still what the sentence brings in
 # acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is
 # about, and a citation's placeholder ("(CITATION)"): never a title's subject acronym, nor a name in brackets

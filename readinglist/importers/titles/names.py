@@ -57,10 +57,12 @@ def _long_form_before(s: Sentence, paren: int, name: str) -> int:
     head = name.split("-")[0]
     if not n and head != name and len(head) > 1:  # "SPIN-Bench": the acronym is its head
         n = long_form(head, window)
-    if not n:
-        n = _initials_before(s, paren, name)
-        if n:
-            s.spelt.add(paren + 1)
+    initials = _initials_before(s, paren, name)
+    if initials and not n:
+        s.spelt.add(paren + 1)  # found by its initials only
+        n = initials
+    elif initials > n and _whole_run(words[paren - initials : paren]):
+        n = initials  # a run the search cut short: "Support Regularized Sparse Coding (SRSC)"
     if not n:
         return -1
     start = paren - n
@@ -107,6 +109,14 @@ def _initials_before(s: Sentence, paren: int, name: str) -> int:
     return 0
 
 
+def _whole_run(words: list[str]) -> bool:
+    """Do the words read as one term, every one spelling the name ("deep dependency networks") or in title
+    case ("Support Regularized Sparse Coding"), not a phrase whose small words were passed over ("solution
+    for semi-supervised learning")?"""
+    content = [w for w in words if w.lower() not in _SKIPPED]
+    return len(content) == len(words) or all(w[0].isupper() for w in content)
+
+
 def _initial(word: str) -> str:
     """What a word gives an acronym: its first letter, or a leading number with its capitals ("3D")."""
     if word[0].isdigit():
@@ -144,6 +154,8 @@ def _introduced(s: Sentence, i: int) -> int:
     just_before = k
     while k >= 0 and i - k <= 12:
         low, tg = lows[k], tags[k]
+        if low in NAMING and not _OLD_NAMED.isdisjoint(lows[max(k - 4, 0) : k]):
+            return 0  # "we build upon a recently introduced methodology called Deep Bucket Elimination (DBE)"
         if low in NAMING or low in INTRO_VERBS or low in ("call", "name", "dub", "term", "our"):
             return 3
         if low in INTRO_PAST and (after_we(s, k) or (low == "proposed" and k >= 1 and lows[k - 1] == "the")):
@@ -168,6 +180,29 @@ def _introduced(s: Sentence, i: int) -> int:
     return 0
 
 
+def _or_alias(s: Sentence, j: int) -> bool:
+    """Does "(or NAME)" open at word j: "the compact WY (or CWY) transform"?"""
+    tags = s.tags
+    return (
+        0 <= j
+        and j + 3 < len(tags)
+        and tags[j] == "("
+        and s.lows[j + 1] == "or"
+        and tags[j + 2] == "M"
+        and tags[j + 3] == ")"
+    )
+
+
+def _spelt_before_or(s: Sentence, i: int) -> int:
+    """The first word of the long form NAME at i stands for after "or", or -1: "we propose a memory-efficient
+    convolution or MEC with compact lowering"."""
+    if i < 2 or s.lows[i - 1] != "or":
+        return -1
+    window = s.words[max(i - 9, 0) : i - 1]
+    n = long_form(s.words[i], window)
+    return i - 1 - n if n else -1
+
+
 _CALLS = ("call", "name", "dub", "term")
 _ARTICLES = ("a", "an", "the")
 
@@ -183,6 +218,9 @@ def _called(s: Sentence) -> dict[int, int]:
         if lows[k] in _CALLS and lows[k - 1] == "we":
             last, j = -1, k + 1
             for j in range(k + 1, min(k + 13, len(tags))):
+                if _or_alias(s, j):
+                    last = j + 2  # "… called the compact WY (or CWY) transform": the alias is the name
+                    break
                 if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
                     break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
                 if tags[j] == "M" or (words[j][0].isupper() and words[j][0].isalpha()):
@@ -198,8 +236,11 @@ def _called(s: Sentence) -> dict[int, int]:
 
 
 def _title_word(word: str) -> bool:
-    """A plain word in title case ("Online", "Matrix"), not an acronym or CamelCase name."""
-    return len(word) > 1 and word[0].isupper() and word[1:].replace("-", "").islower()
+    """A plain word in title case ("Online", "Matrix", "Layer-level", "Information-Directed"), not an acronym
+    or CamelCase name."""
+    if len(word) < 2 or not word[0].isupper():
+        return False
+    return word[1:].replace("-", "").islower() or all(p[:1].isupper() and p[1:].islower() for p in word.split("-"))
 
 
 def _title_run(s: Sentence, i: int) -> int:
@@ -209,7 +250,7 @@ def _title_run(s: Sentence, i: int) -> int:
     j = i + 1
     while j < n and j - i < 6 and (_title_word(words[j]) or tags[j] == "M"):
         j += 1
-    if j > i + 1 and (j == n or tags[j] in (",", "(", ".", "C", "V", "T") or words[j].islower()):
+    if j > i + 1 and (j == n or tags[j] in (",", "(", ")", ".", '"', "C", "V", "T") or words[j].islower()):
         return j
     return i + 1
 
@@ -234,6 +275,7 @@ def _bracketed(ab: Abstract, s: Sentence, si: int, i: int) -> bool:
 
 
 _OLD = frozenset(("existing", "previous", "prior", "standard", "popular", "such", "other", "classical", "common"))
+_OLD_NAMED = frozenset(("recently", "previously", "earlier", "existing", "upon"))
 
 
 def _names_in(ab: Abstract, si: int) -> list[Name]:
@@ -243,13 +285,16 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
     longs = long_forms(s)
     covered = {k for acr, start in longs.items() for k in range(start, acr - 1)}
     called = _called(s)
+    aliases = set()  # where "(or CWY)" opens
+    if "(or " in ab.raw[si][1]:
+        aliases = {j - 1 for j, low in enumerate(lows) if low == "or" and _or_alias(s, j - 1)}
     found = []
     for i in range(n):
         if i in covered:
             continue
         word = words[i]
-        if word in PLACEHOLDERS:
-            continue  # "(CITATION)", "[REF]": a citation the source left out, not a name
+        if word in PLACEHOLDERS or i + 1 in aliases:
+            continue  # "(CITATION)", "[REF]": a citation the source left out; "WY (or CWY)": the alias names it
         if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()):
             continue  # a name is a method-like word, or a capitalised one the sentence names (below)
         b = i - 1  # the word before and the word after, quote marks skipped ("a ‘superword’ tokenizer")
@@ -260,7 +305,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             q += 1
         prev = lows[b] if b >= 0 else ""
         named = prev in NAMING or i in called
-        run = called.get(i) or (_title_run(s, i) if prev in NAMING and _title_word(word) else i + 1)
+        naming = prev in NAMING or (prev == "as" and b >= 1 and lows[b - 1] in NAMING)  # "dubbed as Neural DUDE"
+        run = called.get(i) or (_title_run(s, i) if naming and _title_word(word) else i + 1)
         if run > i + 1 and q == i + 1:  # a name of several title-case words ("we call these Online Matrix Games")
             word, q = ab.text[s.starts[i] : s.end(run - 1)], run
         named = named or (prev == "as" and b >= 1 and (lows[b - 1] in ("to", "it", "them") or lows[b - 1] in NAMING))
@@ -284,7 +330,12 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         if nxt in NOMINAL and not named and lows[end] not in THING and not words[end].isdigit():
             continue  # a modifier ("KV caching"), not the name of the thing (nor "RTRMC 1 and 2")
         start, long = i, ""
-        if i in longs:  # Long Form (ACR)
+        spelt = _spelt_before_or(s, i)
+        if i - 2 in aliases and i >= 3:  # "the compact WY (or CWY) transform": brought in where WY stands
+            start = i - 3
+        elif spelt >= 0:  # "a memory-efficient convolution or MEC"
+            start, long = spelt, ab.text[s.starts[spelt] : s.end(i - 3 if s.tags[i - 2] == "," else i - 2)]
+        elif i in longs:  # Long Form (ACR)
             start, end = longs[i], i + 2
             if i in s.spelt and words[start][0].islower():
                 continue  # "simultaneous localization and mapping (SLAM)": a term, not a title-case name
@@ -304,6 +355,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             new = lows[end + 2] in ("new", "novel") or (end + 3 < n and lows[end + 3] in ("new", "novel"))
             colon = words[end] == ":" and si in ab.defines  # "… in SchNet: a novel deep learning architecture"
             strength = 2 if ((start == 0 or new) and si in ab.brings) or colon else 0
+        if not strength and prev in ("new", "novel") and nxt == "N" and norm(lows[end]) in THING and si in ab.brings:
+            strength = 2  # "… in the new Remix-UCB algorithm, …, that we introduce"
         if not strength and prev == "(" and b == i - 1 and i not in longs and _bracketed(ab, s, si, i):
             strength = 2  # "we propose … that yields two explanation techniques (PatternNet and PatternAttribution)"
         if strength:
@@ -345,12 +398,25 @@ def find_name(ab: Abstract) -> Name | None:
     found = [n for si in ab.cues if si in ab.brings for n in _names_in(ab, si)]
     # a name the abstract used before it brought it in is background (a tool, the field), not the contribution
     found = [n for n in found if not _used_before(ab, n)]
-    # of two names, one built on the other (AdaGDA on GDA, BigCharts-R1 on BigCharts), the built one
-    found = [n for n in found if not any(n.text in m.text and n.text != m.text for m in found)]
+    # of two names, one built on the other (AdaGDA on GDA, BigCharts-R1 on BigCharts), the built one, unless
+    # it is a follow-on brought in later ("We also propose an extension, SDF-Bayes-AR, …")
+    found = [n for n in found if not any(n.text in m.text and n.text != m.text and not _follow_on(ab, n, m)
+                                         for m in found)]  # fmt: skip
     if not found:
         return _named_after(ab) or _defined_subject(ab) or _named_by_repository(ab)
     counts = {n.text: mentions(ab.text, n.text) for n in found}
     return max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
+
+
+_FOLLOW_ON = frozenset(("also", "further", "additionally", "extension", "variant", "variants"))
+
+
+def _follow_on(ab: Abstract, base: Name, built: Name) -> bool:
+    """Is the built name a follow-on to its base, brought in by a later sentence that says so before it
+    ("We also propose an extension, SDF-Bayes-AR, …", "We further develop a novel Truncated CWY (or T-CWY)")?
+    Not "… SRQ that …, to further reduce …"."""
+    lows = ab.toks(built.sentence).lows
+    return built.sentence > base.sentence and not _FOLLOW_ON.isdisjoint(lows[: built.before])
 
 
 def _named_after(ab: Abstract) -> Name | None:

@@ -16,6 +16,7 @@ from readinglist.importers.titles.lexicon import (
     DROP_LEADING,
     GENERIC_HEADS,
     GERUND_NOUNS,
+    NAMING,
     PURPOSE_PARTICIPLES,
     TERM_ADVERBS,
     TITLE_PREPOSITIONS,
@@ -191,6 +192,8 @@ def trim(s: Sentence, i: int, j: int) -> int:
             i += 1  # "a simple and scalable approach" → "scalable approach"
         elif lows[i] in GENERIC_HEADS and i + 1 < j and lows[i + 1] == "of":
             i += 2
+        elif lows[i] in NAMING and i + 2 < j and lows[i + 1] != "as":
+            i += 1  # "one promising approach, called predictive optimization, …" (not a name alone)
         else:
             break
     return i
