@@ -184,7 +184,7 @@ def _or_alias(s: Sentence, j: int) -> bool:
     """Does "(or NAME)" open at word j: "the compact WY (or CWY) transform"?"""
     tags = s.tags
     return (
-        0 <= j
+        j >= 0
         and j + 3 < len(tags)
         and tags[j] == "("
         and s.lows[j + 1] == "or"
