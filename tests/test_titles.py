@@ -1460,3 +1460,45 @@ def test_a_called_name_of_title_case_words_is_kept_whole(sentence, name):
     # a hyphenated title-case word, "dubbed as", a closing quote: the name runs on to its last title-case word
     t = derive_title(f"Bandits are hard. In this paper {sentence}. It is simple, and it is fast in practice.")
     assert t.startswith(f"{name}: ") or t == name, t
+
+
+def test_an_acronym_stands_beside_the_words_that_spell_it():
+    # the abstract's subject acronym, spelt by the title's words (each word's initial, three letters or more),
+    # stands beside them as a real title has it: "Steerable convolutional neural networks (CNNs)"
+    t = derive_title(
+        "It has long been recognized that the invariance and equivariance properties of a representation are "
+        "critically important for success in many vision tasks. In this paper we present Steerable Convolutional "
+        "Neural Networks, an efficient and flexible class of equivariant convolutional networks. We show that "
+        "steerable CNNs achieve state of the art results on the CIFAR image classification benchmark, and that "
+        "CNNs built this way use their parameters well."
+    )
+    assert "neural networks (CNNs)" in t, t
+    # the acronym's number follows the words ("analysis (PCA)", "network (GNN)")
+    t = derive_title(
+        "Sparse principal component analysis is a basic problem. This trend has been driven by a line of research "
+        "on the average-case complexity of sparse PCA. Our reductions to sparse PCA are tight; PCA is everywhere."
+    )
+    assert "analysis (PCA)" in t, t
+
+
+@pytest.mark.parametrize(
+    ("body", "acr", "named", "expected"),
+    [
+        ("Quantization for recurrent neural networks", "RNN", False,
+         "Quantization for recurrent neural networks (RNNs)"),
+        ("Deep generative model for memory units", "DGMs", False, "Deep generative model (DGM) for memory units"),
+        # not inside a title-case name, nor a name's expansion, nor over a small word, nor before a bracket
+        ("Predictive State Recurrent Neural Networks", "PSRs", True, "Predictive State Recurrent Neural Networks"),
+        ("Weakly Supervised Neuro-Symbolic Module Network", "NMN", True,
+         "Weakly Supervised Neuro-Symbolic Module Network"),
+        ("Semantic Inference Network for streaming label learning", "FSLL", True,
+         "Semantic Inference Network for streaming label learning"),
+        ("Asynchronous momentum stochastic gradient descent algorithms (Async-MSGD)", "MSGD", False,
+         "Asynchronous momentum stochastic gradient descent algorithms (Async-MSGD)"),
+        ("Lossy population recovery", "LP", False, "Lossy population recovery"),
+    ],
+)  # fmt: skip
+def test_where_an_acronym_goes_beside_its_initials(body, acr, named, expected):
+    from readinglist.importers.titles.assembly import beside_initials
+
+    assert beside_initials(body, acr, 90, named) == expected

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from readinglist.acronyms import long_form
 from readinglist.importers.titles.abstract import Abstract, expected_f1, norm
@@ -129,6 +130,42 @@ def _beside_long_form(body: str, acr: str, long: str, budget: int) -> str:
     return f"{body[:end]} ({acr}){body[end:]}"
 
 
+def beside_initials(body: str, acr: str, budget: int, named: bool) -> str:
+    """The acronym in brackets after the words of the body whose initials spell it, each word's, when it has
+    three letters or more ("Steerable convolutional neural networks (CNNs)", "Sparse principal component
+    analysis (PCA)"): two letters are too often a chance."""
+    letters = acr[:-1] if acr.endswith("s") else acr
+    if len(letters) < 3 or not (letters.isupper() and letters.isalpha()) or len(body) + len(acr) + 3 > budget:
+        return body
+    words = list(re.finditer(r"[A-Za-z][A-Za-z\-]*", body))
+    n = len(letters)
+    for i in range(len(words) - n + 1):
+        run = words[i : i + n]
+        if "".join(m.group(0)[0] for m in run).upper() != letters:
+            continue
+        if any(body[a.end() : b.start()] != " " for a, b in pairwise(run)):
+            continue  # the words stand apart ("… networks, and …")
+        if any(m.group(0).lower() in _SMALL for m in run):
+            continue  # "for streaming label learning" is not FSLL
+        end = run[-1].end()
+        if named and all(w[:1].isupper() or w in _SMALL for w in body[:end].split()):
+            return body  # inside a name's expansion ("WNSMN: Weakly Supervised Neuro-Symbolic Module Network")
+        if "(" in body[end:]:
+            return body  # "… descent algorithms (Async-MSGD)": an acronym in brackets follows already
+        if (
+            body[end : end + 2] == " ("
+            or body[end : end + 1] in ("-", "'")
+            or body.count("(", 0, end) != body.count(")", 0, end)
+        ):
+            return body
+        if body[end : end + 2].strip()[:1].isupper():
+            return body  # inside a title-case name ("Predictive State Recurrent Neural Networks")
+        last = run[-1].group(0)  # as the words have it: "network (GNN)", "networks (RNNs)", "analysis (PCA)"
+        plural = last.endswith("s") and not last.endswith(("ss", "is", "us"))
+        return f"{body[:end]} ({letters + 's' if plural else letters}){body[end:]}"
+    return body
+
+
 # "Method for X", "Framework for X": real titles seldom open on the generic head ("X", or "<name>: X")
 _GENERIC_FOR = re.compile(
     r"(?:method|framework|algorithm|approach|technique|scheme|procedure|strategy)s? for (?=\S+ \S)", re.IGNORECASE
@@ -171,7 +208,7 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
     if long and long.lower() in body.lower():
         return _beside_long_form(body, acr, long, budget)
     if _spelt(body, acr, long):
-        return body
+        return beside_initials(body, acr, budget, bool(skip))
     first, second = ("for", "in") if skip else ("in", "for")  # a named method is for something
     prep = first if f" {first} " not in body else second if f" {second} " not in body else ""
     if not prep or len(body) + len(acr) + len(prep) + 2 > budget:
