@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from readinglist.collation import PLAIN_LETTERS
+
 # Better BibTeX's skip words (function words a title's "first word" passes over), the common ones
 SKIP_WORDS = frozenset(
     [
@@ -147,9 +149,7 @@ def ascii_fold(text: str) -> str:
     it, NFKD leaves it as it is), and most of an import's names and title words are ASCII."""
     if text.isascii():
         return text
-    text = text.replace("ß", "ss").replace("ø", "o").replace("Ø", "O").replace("ł", "l").replace("Ł", "L")
-    text = text.replace("æ", "ae").replace("Æ", "AE").replace("œ", "oe").replace("Œ", "OE").replace("đ", "d")
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return unicodedata.normalize("NFKD", text.translate(PLAIN_LETTERS)).encode("ascii", "ignore").decode()
 
 
 def last_name(author: str) -> str:

@@ -21,6 +21,12 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+# Letters NFKD does not take apart into a base letter and a mark, as a reader types them in ASCII ("Høgsgaard"
+# as "hogsgaard", "Łukasz" as "Lukasz"): the search index's fold and citation keys spell them so
+PLAIN_LETTERS = str.maketrans(
+    {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "đ": "d", "Đ": "D",
+     "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss", "ı": "i", "ħ": "h", "Ħ": "H"}
+)  # fmt: skip
 TITLE_KEY_LENGTH = 64
 AUTHORS_KEY_LENGTH = 48
 _GREEK = re.compile(r"GREEK (?:SMALL |CAPITAL )?(?:LETTER )?(?:FINAL |ARCHAIC )?([A-Z]+)(?: SYMBOL)?$")

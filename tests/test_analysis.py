@@ -41,6 +41,8 @@ def test_every_word_kept_in_its_own_form_and_folded():
                      "cafe"]  # fmt: skip
     assert fold("ℓ_1") == fold("ℓ₁") == fold("L1") == "l1"  # $\ell_1$'s plain text, a title's ℓ₁ and L1
     assert fold("ﬁne") == "fine" and fold("STRASSE") == fold("straße") == "strasse"
+    # letters NFKD leaves whole, as a reader types them in ASCII
+    assert fold("Høgsgaard") == "hogsgaard" and fold("Łukasz") == "lukasz" and fold("Ærø") == "aero"
 
 
 def test_a_whole_value_is_one_folded_token():

@@ -1321,3 +1321,22 @@ def test_a_pasted_sentence_with_a_minus_finds_its_paper(minus_lib):
         "Diffusion models for tabular data"
     )
     assert titles(minus_lib, "Diffusion\n-based on tables")[0] == "Diffusion models for tabular data"
+
+
+def test_letters_without_a_mark_to_drop_are_found_as_typed_in_ascii(tmp_path):
+    """ø, ł and æ are letters of their own to NFKD: "author:hogsgaard" found nothing for Høgsgaard."""
+    lib = library_of(
+        tmp_path,
+        [
+            {"title": "Optimal weak to strong learning", "authors": ["Kasper Green Larsen", "Mikael Møller Høgsgaard"],
+             "abstract": "Boosting a weak learner to a strong one with few samples."},
+            {"title": "Sparse coding in Łódź", "authors": ["Łukasz Kaiser"], "abstract": "A study of codes by Ærø."},
+        ],
+    )  # fmt: skip
+    try:
+        for query in ("author:hogsgaard", "hogsgaard", "Høgsgaard", "author:moller"):
+            assert titles(lib, query) == ["Optimal weak to strong learning"], query
+        for query in ("author:lukasz", "Lukasz Kaiser", "lodz", "aero"):
+            assert titles(lib, query) == ["Sparse coding in Łódź"], query
+    finally:
+        lib.close()

@@ -27,19 +27,22 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.analysis.tokenizers import default_pattern
 from whoosh.lang.porter import stem as porter_stem
 
+from readinglist.collation import PLAIN_LETTERS
+
 stem = lru_cache(maxsize=200_000)(porter_stem)
 _WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern.flags)  # whole matches
 
 
 @lru_cache(maxsize=100_000)
 def _fold_unicode(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    decomposed = unicodedata.normalize("NFKD", word.casefold().translate(PLAIN_LETTERS))
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def fold(word: str) -> str:
     """A word as the index holds it: lower case; for non-ASCII, case-folded, compatibility-decomposed and
-    without combining marks (é → e, ℓ₁ → l1, ﬁ → fi); underscores dropped, so the plain text of `$\\ell_1$`
+    without combining marks (é → e, ℓ₁ → l1, ﬁ → fi), and the letters NFKD leaves whole spelt as a reader
+    types them (ø → o, ł → l, æ → ae); underscores dropped, so the plain text of `$\\ell_1$`
     ("ℓ_1") is the same word as "l1"."""
     w = word.lower() if word.isascii() else _fold_unicode(word)
     return w.replace("_", "") if "_" in w else w
