@@ -4,10 +4,11 @@ sidebar combining a state with a tag or a list, and smart lists saved, renamed, 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QLabel, QMessageBox, QProgressBar, QToolButton
+from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QMessageBox, QProgressBar, QToolButton
 from test_ui import click_sidebar, search, window  # noqa: F401 - the window fixture
 
 from readinglist.app import create_main_window
+from readinglist.ui import menus
 from readinglist.ui.paper_model import COLUMNS
 from readinglist.ui.sidebar import SidebarModel
 
@@ -360,3 +361,24 @@ def test_a_priority_counts_as_triaged_as_the_suggestions_count_it(qtbot, window)
     assert window.library.counts()["triaged"] == 1 and window.library.counts()["untriaged"] == 18
     qtbot.keyClick(window.table.view, Qt.Key.Key_0)
     qtbot.waitUntil(lambda: window.statusLabel.text() == "19 papers · 19 shown · triaged 0 of 19")
+
+
+def test_ctrl_0_goes_back_to_every_paper_from_anywhere(qtbot, window):  # noqa: F811
+    # a state, a tag or a list had no key back to All: the search field's Esc clears only the query
+    w, lib = window, window.library
+    ids = lib.search("").ids
+    lib.add_tags(ids[:2], ["rl"])
+    w.update_counts()
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "unread"))
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("tag", "rl"))
+    assert len(w.table.model.ids) == 2
+    w.search_bar.focus()  # from the search field, where a letter key is text
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert (w.sidebar.filter.state, w.sidebar.filter.tag) == (None, None)
+    assert len(w.table.model.ids) == len(ids) and highlighted(w) == [("all", None)]
+    page = menus.show_shortcuts(w)
+    assert "All Papers" in page.browser.toPlainText() and "Ctrl+0" in page.browser.toPlainText()
+    page.close()

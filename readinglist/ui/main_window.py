@@ -317,6 +317,8 @@ class MainWindow(QMainWindow):
         )
         self.actionAbout = act("actionAbout", "&About readinglist", [], lambda: menus.show_about(self))
         self.scheme_actions: dict[str, QAction] = {}  # View → Appearance (menus.py)
+        self.actionShowAll = act("actionShowAll", "&All Papers", ["Ctrl+0"], self.show_all)
+        self.actionShowAll.setToolTip("Every paper: no state, tag or list (the search stays)")
         self.actionShowPapers = act("actionShowPapers", "&Papers", ["Ctrl+1"], lambda: self.show_tab(0))
         self.actionShowMap = act("actionShowMap", "&Map", ["Ctrl+2"], lambda: self.show_tab(1))
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
@@ -1350,6 +1352,11 @@ class MainWindow(QMainWindow):
     def focus_notes(self) -> None:
         if self.target_ids():
             self.editors.focus_notes()
+
+    def show_all(self) -> None:
+        """Ctrl+0: back to every paper from a state, tag, list, Suggested or the duplicates, as a click on All
+        does, from the keyboard wherever the focus is."""
+        self.sidebar.set_filter(Filter())
 
     def escape(self) -> None:
         """Esc: out of an editor, back to the papers (the tags as they were); anywhere else the search is

@@ -46,6 +46,8 @@ def build(w: MainWindow) -> None:
     go.addActions([w.actionBack, w.actionForward])
     go.addSeparator()
     go.addActions([w.actionNext, w.actionPrevious])
+    go.addSeparator()
+    go.addAction(w.actionShowAll)
     view = bar.addMenu("&View")
     view.addActions([w.actionShowPapers, w.actionShowMap])
     view.addSeparator()
