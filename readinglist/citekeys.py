@@ -149,7 +149,7 @@ def ascii_fold(text: str) -> str:
     it, NFKD leaves it as it is), and most of an import's names and title words are ASCII."""
     if text.isascii():
         return text
-    return unicodedata.normalize("NFKD", text.translate(PLAIN_LETTERS)).encode("ascii", "ignore").decode()
+    return unicodedata.normalize("NFKD", text).translate(PLAIN_LETTERS).encode("ascii", "ignore").decode()
 
 
 def last_name(author: str) -> str:

@@ -43,6 +43,7 @@ def test_every_word_kept_in_its_own_form_and_folded():
     assert fold("ﬁne") == "fine" and fold("STRASSE") == fold("straße") == "strasse"
     # letters NFKD leaves whole, as a reader types them in ASCII
     assert fold("Høgsgaard") == "hogsgaard" and fold("Łukasz") == "lukasz" and fold("Ærø") == "aero"
+    assert fold("ǿ") == "o" and fold("Ǽ") == "ae"  # such a letter with a mark of its own
 
 
 def test_a_whole_value_is_one_folded_token():

@@ -143,3 +143,4 @@ def test_ascii_text_is_its_own_fold_without_decomposing_it(monkeypatch):
         assert citekeys.ascii_fold(every) == every
         assert citekeys.base_key("Attention Is All You Need", ["Ashish Vaswani"], 2017) == "vaswani2017attention"
     assert citekeys.ascii_fold("Gödel–Straße Øre Łukasz") == "GodelStrasse Ore Lukasz"  # the dash dropped
+    assert citekeys.ascii_fold("Þórðarson Ǿ ıi") == "Thordarson O ii"  # ð, þ, ı and a marked ø too

@@ -35,7 +35,7 @@ _WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern
 
 @lru_cache(maxsize=100_000)
 def _fold_unicode(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.casefold().translate(PLAIN_LETTERS))
+    decomposed = unicodedata.normalize("NFKD", word.casefold()).translate(PLAIN_LETTERS)  # ǿ: ø and a mark
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 

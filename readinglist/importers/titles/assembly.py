@@ -17,8 +17,10 @@ from readinglist.importers.titles.lexicon import (
     EMPTY_HEADS,
     EPONYMS,
     MAKERS,
+    NAMING,
     NOT_SUBJECTS,
     OF_HEADS,
+    SMALL_WORDS,
     TERM_ADVERBS,
     THING,
     WE_REPORT,
@@ -106,36 +108,29 @@ def _spelt(body: str, acr: str, long: str) -> bool:
         return False
     tries = [[w[0].lower() for w in words]]
     if n >= 3:  # "… mixtures of all trees" for MoAT: the small words spell nothing (two letters match by chance)
-        tries.append([w[0].lower() for w in words if w.lower() not in _SMALL])
+        tries.append([w[0].lower() for w in words if w.lower() not in SMALL_WORDS])
     return any(inits[i : i + n] == letters for inits in tries for i in range(len(inits) - n + 1))
-
-
-_SMALL = frozenset(("of", "and", "the", "for", "a", "an", "to", "in", "on", "with", "via"))
 
 
 def _beside_long_form(body: str, acr: str, long: str, budget: int) -> str:
     """The acronym in brackets after its long form in the body ("Sparse principal component analysis (PCA)"),
-    as real titles name it, when it is a plain acronym (not a CamelCase name), room allowing, and the long
-    form ends a word outside brackets, with no bracket after it already. Not after words whose initials
-    merely spell it: that is too often a chance ("Lossy population (LP)")."""
+    as real titles name it, when it is a plain acronym (not a CamelCase name); see _bracketed_after. Words
+    that spell it without being its long form: beside_initials, three letters or more ("Lossy population"
+    is no "LP")."""
     at = body.lower().find(long.lower())
-    end = at + len(long)
     letters = acr[:-1] if acr.endswith("s") else acr
-    if at < 0 or not (letters.isupper() and letters.isalpha()) or len(body) + len(acr) + 3 > budget:
+    if at < 0 or not (letters.isupper() and letters.isalpha()):
         return body
-    if body[end : end + 2] == " (" or body[end : end + 1] == "-" or body[end : end + 1].isalnum():
-        return body  # bracketed already, or inside a word ("random feature|s")
-    if body.count("(", 0, end) != body.count(")", 0, end):
-        return body
-    return f"{body[:end]} ({acr}){body[end:]}"
+    return _bracketed_after(body, at + len(long), acr, budget)
 
 
 def beside_initials(body: str, acr: str, budget: int, named: bool) -> str:
     """The acronym in brackets after the words of the body whose initials spell it, each word's, when it has
     three letters or more ("Steerable convolutional neural networks (CNNs)", "Sparse principal component
-    analysis (PCA)"): two letters are too often a chance."""
+    analysis (PCA)"): two letters are too often a chance. `acr` is the form the abstract uses most: a plural
+    one stands after words in the plural, else its singular ("fluid dynamics (CFD)", "time series (MTS)")."""
     letters = acr[:-1] if acr.endswith("s") else acr
-    if len(letters) < 3 or not (letters.isupper() and letters.isalpha()) or len(body) + len(acr) + 3 > budget:
+    if len(letters) < 3 or not (letters.isupper() and letters.isalpha()):
         return body
     words = list(re.finditer(r"[A-Za-z][A-Za-z\-]*", body))
     n = len(letters)
@@ -145,25 +140,30 @@ def beside_initials(body: str, acr: str, budget: int, named: bool) -> str:
             continue
         if any(body[a.end() : b.start()] != " " for a, b in pairwise(run)):
             continue  # the words stand apart ("… networks, and …")
-        if any(m.group(0).lower() in _SMALL for m in run):
+        if any(m.group(0).lower() in SMALL_WORDS for m in run):
             continue  # "for streaming label learning" is not FSLL
         end = run[-1].end()
-        if named and all(w[:1].isupper() or w in _SMALL for w in body[:end].split()):
+        if named and all(w[:1].isupper() or w in SMALL_WORDS for w in body[:end].split()):
             return body  # inside a name's expansion ("WNSMN: Weakly Supervised Neuro-Symbolic Module Network")
-        if "(" in body[end:]:
-            return body  # "… descent algorithms (Async-MSGD)": an acronym in brackets follows already
-        if (
-            body[end : end + 2] == " ("
-            or body[end : end + 1] in ("-", "'")
-            or body.count("(", 0, end) != body.count(")", 0, end)
-        ):
-            return body
-        if body[end : end + 2].strip()[:1].isupper():
-            return body  # inside a title-case name ("Predictive State Recurrent Neural Networks")
-        last = run[-1].group(0)  # as the words have it: "network (GNN)", "networks (RNNs)", "analysis (PCA)"
-        plural = last.endswith("s") and not last.endswith(("ss", "is", "us"))
-        return f"{body[:end]} ({letters + 's' if plural else letters}){body[end:]}"
+        if "(" in body[end:] or body[end : end + 2].strip()[:1].isupper():
+            return body  # an acronym in brackets follows already ("… algorithms (Async-MSGD)"), or the words go on
+            # as a title-case name ("Predictive State Recurrent Neural Networks")
+        last = run[-1].group(0)
+        plural = acr.endswith("s") and last.endswith("s") and not last.endswith(("ss", "is", "us", "ics"))
+        return _bracketed_after(body, end, acr if plural else letters, budget)
     return body
+
+
+def _bracketed_after(body: str, end: int, acr: str, budget: int) -> str:
+    """The body with " (ACR)" after the words ending at `end`, room allowing, when they end a word outside
+    brackets with no bracket after them already; else the body as it is."""
+    if len(body) + len(acr) + 3 > budget:
+        return body
+    if body[end : end + 2] == " (" or body[end : end + 1] in ("-", "'") or body[end : end + 1].isalnum():
+        return body  # bracketed already, or inside a word ("random feature|s")
+    if body.count("(", 0, end) != body.count(")", 0, end):
+        return body
+    return f"{body[:end]} ({acr}){body[end:]}"
 
 
 # "Method for X", "Framework for X": real titles seldom open on the generic head ("X", or "<name>: X")
@@ -175,10 +175,11 @@ _GENERIC_FOR = re.compile(
 # "Technique called graph fission", "Introduced methodology called deep bucket elimination": what it is called
 _GENERIC_CALLED = re.compile(
     r"(?:[\w-]+ ){0,3}?(?:method|methodology|framework|algorithm|approach|technique|scheme|procedure|strategy|model"
-    r"|network|concept|protocol|class|family|notion|measure|tool)s? (?:called|named|dubbed|termed|coined) (?=\S+ \S)",
+    r"|network|concept|protocol|class|family|notion|measure|tool)s? (?:"
+    + "|".join(sorted(NAMING - {"referred"}))
+    + r") (?!entit|by |for |to |in |on |with |as |from )(?=\S+ \S)",  # not "… named entity recognizer", "… called by"
     re.IGNORECASE,
 )
-_NOT_BEFORE_GENERIC = frozenset(("of", "for", "in", "on", "to", "with", "by", "a", "an", "the", "and", "or"))
 
 
 def _strip_generic(body: str) -> str:
@@ -187,7 +188,7 @@ def _strip_generic(body: str) -> str:
     if m:
         return body[m.end() :]
     m = _GENERIC_CALLED.match(body)
-    if m and _NOT_BEFORE_GENERIC.isdisjoint(m.group(0).lower().split()[:-2]):
+    if m and SMALL_WORDS.isdisjoint(m.group(0).lower().split()[:-2]):  # not "Performance of a protocol called …"
         return body[m.end() :]
     return body
 

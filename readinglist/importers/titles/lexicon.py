@@ -168,7 +168,18 @@ KNOWN = _words(
     """popular recent recently successful well-known widely classical standard common celebrated prominent
     leading state-of-the-art famous seminal fundamental powerful traditional"""
 )
-NAMING = _words("called named renamed dubbed termed coined nicknamed referred")
+NAMING = _words("called named renamed dubbed termed coined nicknamed referred denoted")
+# before a name brought in: someone else's thing ("the existing methods (X, Y)", "the current state-of-the-art
+# method (360MonoDepth)", "a recently introduced methodology called DBE")
+EARLIER_WORK = _words(
+    "existing previous previously prior standard popular such other classical common well-known state-of-the-art"
+)
+EARLIER_NAMED = _words("recently previously earlier existing upon")
+# a name brought in after another as its follow-on ("We also propose an extension, SDF-Bayes-AR, …")
+FOLLOW_ON = _words("also further additionally")
+FOLLOW_ON_NOUNS = _words("extension variant variants")
+# small words a long form or a title's run of initials passes over ("Mixtures of All Trees" for MoAT)
+SMALL_WORDS = _words("and of the to for in on a an with via &")
 # "a family of X", "a new class of X": X is still what the sentence brings in
 # acronyms that say where or on what a paper was run (venues, hardware, common data sets), not what it is
 # about, and a citation's placeholder ("(CITATION)"): never a title's subject acronym, nor a name in brackets

@@ -4,18 +4,24 @@ never a tool it merely uses: not a name used before it is brought in, nor one af
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from readinglist.acronyms import long_form
 from readinglist.importers.titles.abstract import Abstract, after_we, norm
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
+    EARLIER_NAMED,
+    EARLIER_WORK,
+    FOLLOW_ON,
+    FOLLOW_ON_NOUNS,
     INTRO_PAST,
     INTRO_VERBS,
     KNOWN,
     NAMING,
     NOT_SUBJECTS,
     PLACEHOLDERS,
+    SMALL_WORDS,
     THING,
     TITLE_PREPOSITIONS,
     USE_VERBS,
@@ -81,7 +87,6 @@ def _long_form_before(s: Sentence, paren: int, name: str) -> int:
 
 
 _NOT_FIRST = frozenset(("D", "P", "T", "C", "R", "A", "Q"))
-_SKIPPED = frozenset(("and", "of", "the", "to", "for", "in", "on", "a", "an", "with", "via", "&"))
 _PUNCTUATION_TAGS = frozenset((",", "(", ")", ".", '"'))
 
 
@@ -100,10 +105,10 @@ def _initials_before(s: Sentence, paren: int, name: str) -> int:
         k = paren - m
         if tags[k] in _PUNCTUATION_TAGS or not words[k][0].isalnum():
             return 0
-        if tags[k] in _NOT_FIRST or lows[k] in _SKIPPED:
+        if tags[k] in _NOT_FIRST or lows[k] in SMALL_WORDS:
             continue
         every = "".join(map(_initial, words[k:paren]))
-        content = "".join(_initial(w) for w in words[k:paren] if w.lower() not in _SKIPPED)
+        content = "".join(_initial(w) for w in words[k:paren] if w.lower() not in SMALL_WORDS)
         if every == caps or content == caps:
             return m
     return 0
@@ -113,7 +118,7 @@ def _whole_run(words: list[str]) -> bool:
     """Do the words read as one term, every one spelling the name ("deep dependency networks") or in title
     case ("Support Regularized Sparse Coding"), not a phrase whose small words were passed over ("solution
     for semi-supervised learning")?"""
-    content = [w for w in words if w.lower() not in _SKIPPED]
+    content = [w for w in words if w.lower() not in SMALL_WORDS]
     return len(content) == len(words) or all(w[0].isupper() for w in content)
 
 
@@ -154,7 +159,13 @@ def _introduced(s: Sentence, i: int) -> int:
     just_before = k
     while k >= 0 and i - k <= 12:
         low, tg = lows[k], tags[k]
-        if low in NAMING and not _OLD_NAMED.isdisjoint(lows[max(k - 4, 0) : k]):
+        if (
+            low == "namely"
+            and _NAMELY_AFTER.intersection(lows[max(k - 12, 0) : k])
+            and EARLIER_WORK.isdisjoint(lows[max(k - 12, 0) : k])
+        ):
+            return 3  # "we propose a novel optical flow estimation framework, namely MFCFlow"
+        if low in NAMING and not EARLIER_NAMED.isdisjoint(lows[max(k - 4, 0) : k]):
             return 0  # "we build upon a recently introduced methodology called Deep Bucket Elimination (DBE)"
         if low in NAMING or low in INTRO_VERBS or low in ("call", "name", "dub", "term", "our"):
             return 3
@@ -162,8 +173,11 @@ def _introduced(s: Sentence, i: int) -> int:
             return 3  # "we developed X", "the proposed X"
         if low in USE_VERBS and not crossed:
             return 0
-        if low == "as" and any(w in ("refer", "referred") for w in lows[max(k - 4, 0) : k]):
-            return 3  # "a novel algorithm, referred to as … (ROOT-SGD)", "we refer to this as the MNL-Bandit"
+        if low == "as" and any(w in ("refer", "referred") for w in lows[max(k - 8, 0) : k]):
+            return 3  # "a novel algorithm, referred to as … (ROOT-SGD)", "we refer to this as the MNL-Bandit",
+            # "We refer to our model trained with LMCL as CosFace"
+        if low == "as" and k >= 1 and lows[k - 1] in NAMING:
+            return 3  # "The proposed network, termed as Locally Adaptive Fusion Networks (LAF-Net), …"
         if tg == "," and k == just_before:
             crossed = True  # "… a new method for MARL, QTRAN, which"
         elif tg == "," and k >= 2 and lows[k - 2] == "our" and norm(lows[k - 1]) in THING and lows[k + 1] == "the":
@@ -204,6 +218,8 @@ def _spelt_before_or(s: Sentence, i: int) -> int:
 
 
 _CALLS = ("call", "name", "dub", "term")
+_LATIN = re.compile("[A-Za-z]")
+_NAMELY_AFTER = INTRO_VERBS | {"our"}  # "namely X" names what a contribution's clause brought in
 _ARTICLES = ("a", "an", "the")
 
 
@@ -218,9 +234,6 @@ def _called(s: Sentence) -> dict[int, int]:
         if lows[k] in _CALLS and lows[k - 1] == "we":
             last, j = -1, k + 1
             for j in range(k + 1, min(k + 13, len(tags))):
-                if _or_alias(s, j):
-                    last = j + 2  # "… called the compact WY (or CWY) transform": the alias is the name
-                    break
                 if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
                     break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
                 if tags[j] == "M" or (words[j][0].isupper() and words[j][0].isalpha()):
@@ -255,6 +268,17 @@ def _title_run(s: Sentence, i: int) -> int:
     return i + 1
 
 
+def _namely(ab: Abstract, s: Sentence, si: int, b: int, i: int) -> bool:
+    """Does "namely" at b bring in the name at i as the contribution ("we propose a two-stage fully 3D
+    network, namely DeepFuse, …"), not list existing ones ("two well-known algorithms, namely PC and FCI")?"""
+    lows, tags = s.lows, s.tags
+    before = lows[max(b - 12, 0) : b]
+    if not _states(ab, si) or not EARLIER_WORK.isdisjoint(before) or not _NAMELY_AFTER.intersection(before):
+        return False
+    j = i + 1
+    return not (j + 1 < len(tags) and (lows[j] == "and" or (tags[j] == "," and tags[j + 1] == "M")))
+
+
 def _states(ab: Abstract, si: int) -> bool:
     """Does sentence si state the contribution plainly ("we propose …", "we introduce …")?"""
     cue = ab.cue.get(si)
@@ -268,14 +292,10 @@ def _bracketed(ab: Abstract, s: Sentence, si: int, i: int) -> bool:
     lows, tags = s.lows, s.tags
     if i < 2 or norm(lows[i - 2]) not in THING or s.words[i] in NOT_SUBJECTS or not _states(ab, si):
         return False
-    if not _OLD.isdisjoint(lows[max(i - 6, 0) : i]):
+    if not EARLIER_WORK.isdisjoint(lows[max(i - 6, 0) : i]):
         return False
     close = next((k for k in range(i + 1, min(i + 5, len(tags))) if tags[k] == ")"), -1)
     return close > 0 and all(tags[k] == "M" or lows[k] == "and" for k in range(i, close))
-
-
-_OLD = frozenset(("existing", "previous", "prior", "standard", "popular", "such", "other", "classical", "common"))
-_OLD_NAMED = frozenset(("recently", "previously", "earlier", "existing", "upon"))
 
 
 def _names_in(ab: Abstract, si: int) -> list[Name]:
@@ -293,6 +313,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         if i in covered:
             continue
         word = words[i]
+        if len(word) < 2 or not _LATIN.search(word if word.isascii() else unicodedata.normalize("NFKC", word)):
+            continue  # "… denoted ℰ": a symbol, not a name (𝚄𝙲𝙱-𝙰𝚅𝙶 is UCB-AVG in mathematical letters)
         if word in PLACEHOLDERS or i + 1 in aliases:
             continue  # "(CITATION)", "[REF]": a citation the source left out; "WY (or CWY)": the alias names it
         if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()):
@@ -305,17 +327,20 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             q += 1
         prev = lows[b] if b >= 0 else ""
         named = prev in NAMING or i in called
-        naming = prev in NAMING or (prev == "as" and b >= 1 and lows[b - 1] in NAMING)  # "dubbed as Neural DUDE"
+        naming = prev in NAMING or prev == "namely" or (prev == "as" and b >= 1 and lows[b - 1] in NAMING)
         run = called.get(i) or (_title_run(s, i) if naming and _title_word(word) else i + 1)
         if run > i + 1 and q == i + 1:  # a name of several title-case words ("we call these Online Matrix Games")
             word, q = ab.text[s.starts[i] : s.end(run - 1)], run
+        # "we propose a two-stage fully 3D network, namely DeepFuse": a name, or title-case words, not one
+        # plain word ("namely “Learning from a Learner”" is not "Learning")
+        namely = prev == "namely" and (tags[i] == "M" or run > i + 1) and _namely(ab, s, si, b, i)
         named = named or (prev == "as" and b >= 1 and (lows[b - 1] in ("to", "it", "them") or lows[b - 1] in NAMING))
         # "we propose Holmes, a …": a capitalised word right after the verb, in apposition
         intro = prev in INTRO_VERBS or (prev in INTRO_PAST and after_we(s, b))
         # "we propose with SVARM-IQ a sampling-based approach": the name before what it is
         named = named or (prev == "with" and b >= 1 and lows[b - 1] in INTRO_VERBS and q < n and lows[q] in _ARTICLES)
         named = named or (intro and q + 1 < n and tags[q] == "," and lows[q + 1] in _ARTICLES)
-        if tags[i] != "M" and not named:
+        if tags[i] != "M" and not named and not namely:
             continue
         end = q
         if tags[i] == "M" and intro:  # "we introduce N-Gram Coverage Attack, a …": a title-case name
@@ -337,6 +362,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             start, long = spelt, ab.text[s.starts[spelt] : s.end(i - 3 if s.tags[i - 2] == "," else i - 2)]
         elif i in longs:  # Long Form (ACR)
             start, end = longs[i], i + 2
+            if start and lows[start - 1] == "namely" and end < n and tags[end] in NOMINAL and words[end].islower():
+                continue  # "namely fault-tolerant (FT) sparsification": a modifier
             if i in s.spelt and words[start][0].islower():
                 continue  # "simultaneous localization and mapping (SLAM)": a term, not a title-case name
             long = ab.text[s.starts[start] : s.end(long_end(s, i))]
@@ -347,7 +374,7 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             if inner and (long_form(word, inner) == len(inner) or long_form(head, inner) == len(inner)):
                 long = ab.text[s.starts[end + 1] : s.end(close - 1)]
                 end = close + 1
-        strength = 4 if i in called else 3 if named else _introduced(s, start)
+        strength = 4 if i in called else 3 if named or namely else _introduced(s, start)
         if strength and nxt in NOMINAL:
             strength = 2  # "a novel MoE architecture, BlockFFN": the name after the comma is the one
         if not strength and end + 2 < n and tags[end] == "," and lows[end + 1] in ("a", "an"):
@@ -408,15 +435,22 @@ def find_name(ab: Abstract) -> Name | None:
     return max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
 
 
-_FOLLOW_ON = frozenset(("also", "further", "additionally", "extension", "variant", "variants"))
-
-
 def _follow_on(ab: Abstract, base: Name, built: Name) -> bool:
-    """Is the built name a follow-on to its base, brought in by a later sentence that says so before it
-    ("We also propose an extension, SDF-Bayes-AR, …", "We further develop a novel Truncated CWY (or T-CWY)")?
-    Not "… SRQ that …, to further reduce …"."""
-    lows = ab.toks(built.sentence).lows
-    return built.sentence > base.sentence and not _FOLLOW_ON.isdisjoint(lows[: built.before])
+    """Is the built name a follow-on to its base, brought in by a later sentence that says so before it:
+    "We also propose an extension, SDF-Bayes-AR, …", "We further develop a novel Truncated CWY (or T-CWY)"?
+    Not "… SRQ that …, to further reduce …", nor "To further accelerate it, we propose AdaGDA": "also" and
+    "further" count beside "we" or the verb that brings the name in."""
+    if built.sentence <= base.sentence:
+        return False
+    lows = ab.toks(built.sentence).lows[: built.before]
+    if not FOLLOW_ON_NOUNS.isdisjoint(lows):
+        return True
+    return any(
+        low in FOLLOW_ON
+        and (lows[k - 1] == "we" or (k + 1 < len(lows) and (lows[k + 1] in INTRO_VERBS or lows[k + 1] in INTRO_PAST)))
+        for k, low in enumerate(lows)
+        if k
+    )
 
 
 def _named_after(ab: Abstract) -> Name | None:

@@ -192,8 +192,9 @@ def trim(s: Sentence, i: int, j: int) -> int:
             i += 1  # "a simple and scalable approach" → "scalable approach"
         elif lows[i] in GENERIC_HEADS and i + 1 < j and lows[i + 1] == "of":
             i += 2
-        elif lows[i] in NAMING and i + 2 < j and lows[i + 1] != "as":
-            i += 1  # "one promising approach, called predictive optimization, …" (not a name alone)
+        elif lows[i] in NAMING and i + 2 < j and lows[i + 1] != "as" and i and tags[i - 1] == ",":
+            i += 1  # "one promising approach, called predictive optimization, …" (not a name alone, nor
+            # "named entity recognition")
         else:
             break
     return i
