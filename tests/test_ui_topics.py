@@ -286,3 +286,15 @@ def test_a_topic_combines_with_a_smart_list_and_the_caption_names_it(qtbot, wind
     click_topic(qtbot, window, None)
     assert sorted(window.table.model.ids) == sorted(in_list)
     assert window.view_summary.caption.text() == "List: Graphs or rewards"
+
+
+def test_ctrl_0_lets_go_of_a_topic_too(qtbot, window):
+    # a trial picked a topic, pressed Ctrl+0 and saw "All" highlighted over the topic's papers only
+    lib = window.library
+    graphs = topic_of_theme(lib, "graphs")
+    click_topic(qtbot, window, graphs.id)
+    assert len(window.table.model.ids) == graphs.size
+    window.table.view.setFocus()
+    qtbot.keyClick(window.table.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.search_bar.idle and len(window.table.model.ids) == len(lib.search("").ids))
+    assert window.topics_section.topic is None and window.view_summary.caption.text() == "All papers"

@@ -318,7 +318,7 @@ class MainWindow(QMainWindow):
         self.actionAbout = act("actionAbout", "&About readinglist", [], lambda: menus.show_about(self))
         self.scheme_actions: dict[str, QAction] = {}  # View → Appearance (menus.py)
         self.actionShowAll = act("actionShowAll", "&All Papers", ["Ctrl+0"], self.show_all)
-        self.actionShowAll.setToolTip("Every paper: no state, tag or list (the search stays)")
+        self.actionShowAll.setToolTip("Every paper: no state, tag, list or topic (the search stays)")
         self.actionShowPapers = act("actionShowPapers", "&Papers", ["Ctrl+1"], lambda: self.show_tab(0))
         self.actionShowMap = act("actionShowMap", "&Map", ["Ctrl+2"], lambda: self.show_tab(1))
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
@@ -1354,8 +1354,9 @@ class MainWindow(QMainWindow):
             self.editors.focus_notes()
 
     def show_all(self) -> None:
-        """Ctrl+0: back to every paper from a state, tag, list, Suggested or the duplicates, as a click on All
-        does, from the keyboard wherever the focus is."""
+        """Ctrl+0: back to every paper from a state, tag, list, topic, Suggested or the duplicates, from the
+        keyboard wherever the focus is (a click on All keeps a topic picked: this lets go of it too)."""
+        self.topics_section.set_topic(None)
         self.sidebar.set_filter(Filter())
 
     def escape(self) -> None:

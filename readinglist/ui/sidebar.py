@@ -558,7 +558,7 @@ class ViewSummary(QWidget):
         self.progress.setTextVisible(False)
         self.progress.setFixedHeight(max(self.fontMetrics().height() // 3, 4))
         for shown in (self.count, self.progress):
-            shown.setToolTip("Papers shown that have a state other than unread")
+            shown.setToolTip("Papers shown that have been triaged: a state other than unread, or a priority")
         head = QHBoxLayout()
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.caption, 1)
