@@ -30,6 +30,7 @@ from readinglist.papers import (
     EXPORT_FORMATS,
     EXPORT_GROUPS,
     FORMULA_STARTS,
+    PRIORITIES,
     REPORT_ORDER,
     STATE_LABELS,
     ExportError,
@@ -136,8 +137,9 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
         groups = [(mdtext.code_span(t), by_tag[t]) for t in sorted(by_tag, key=str.casefold)]
         if untagged:
             groups.append(("Untagged", untagged))
-    elif options.group == "state":
-        groups = [(STATE_LABELS[s], [p for p in papers if p.state == s]) for s in GROUP_ORDER]
+    elif options.group == "state":  # each state's P1s first, then P2, P3 and the rest, in the order given
+        by_priority = sorted(papers, key=lambda p: p.priority or len(PRIORITIES) + 1)
+        groups = [(STATE_LABELS[s], [p for p in by_priority if p.state == s]) for s in GROUP_ORDER]
     else:
         groups = [("", list(papers))]
     for heading, members in groups:

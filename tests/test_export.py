@@ -74,3 +74,16 @@ def test_export_is_atomic(lib, tmp_path, monkeypatch):
         export(papers, ExportOptions(), out)
     assert out.read_text() == "old list"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_markdown_lists_each_states_priorities_first(lib):
+    # a trial's "## Queued" put an unprioritised paper before a P1: a reading list reads P1 first
+    ids = lib.search("").ids
+    lib.set_state(ids[:4], "queued")
+    lib.set_priority([ids[3]], 1)
+    lib.set_priority([ids[2]], 2)
+    md = render(lib.papers(ids), ExportOptions())
+    queued = md.split("## Queued (4)")[1].split("## ")[0]
+    titles = [p.title for p in lib.papers([ids[3], ids[2], ids[0], ids[1]])]
+    at = [queued.index(t[:40]) for t in titles]
+    assert at == sorted(at), queued
