@@ -3,7 +3,16 @@ from pathlib import Path
 import pytest
 from whoosh.analysis import RegexTokenizer
 
-from readinglist.index.analysis import FoldFilter, TagAnalyzer, WordAnalyzer, fold, stem, stem_prefix, tag_key
+from readinglist.index.analysis import (
+    FoldFilter,
+    TagAnalyzer,
+    WordAnalyzer,
+    fold,
+    spelt_out,
+    stem,
+    stem_prefix,
+    tag_key,
+)
 
 TEXTS = [
     "We propose Budgeted EXit Actor (BEXA), a novel actor-critic architecture; it's 3.5x faster.",
@@ -14,6 +23,7 @@ TEXTS = [
     "Reinforcment",
     "the",
     "ℓ₁-regression, ℓ_1 and α_i; x² __init__ _ a_b __",
+    "Klaus-Robert Müller, Mørup and Å. Grünewälder on Schrödinger (MÜLLER)",
 ]
 CORPUS = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text()
 
@@ -37,13 +47,24 @@ def test_every_word_kept_in_its_own_form_and_folded():
     """Stop words, one-letter words and unstemmed forms are all in the index: a pasted title's "is" and
     "of" are found, and the exact form of a word can be told from its stem's other forms."""
     words = [w for w, _ in WordAnalyzer().words("Attention Is All You Need: the Learners of ℓ₁ in Schölkopf's café")]
-    assert words == ["attention", "is", "all", "you", "need", "the", "learners", "of", "l1", "in", "scholkopf", "s",
+    assert words == ["attention", "is", "all", "you", "need", "the", "learners", "of", "l1", "in", "scholkopf", "schoelkopf", "s",
                      "cafe"]  # fmt: skip
     assert fold("ℓ_1") == fold("ℓ₁") == fold("L1") == "l1"  # $\ell_1$'s plain text, a title's ℓ₁ and L1
     assert fold("ﬁne") == "fine" and fold("STRASSE") == fold("straße") == "strasse"
     # letters NFKD leaves whole, as a reader types them in ASCII
     assert fold("Høgsgaard") == "hogsgaard" and fold("Łukasz") == "lukasz" and fold("Ærø") == "aero"
     assert fold("ǿ") == "o" and fold("Ǽ") == "ae"  # such a letter with a mark of its own
+
+
+def test_a_word_with_an_umlaut_is_also_held_spelt_out():
+    """Müller is "muller" and, at the same place, "mueller": German and Scandinavian names typed in ASCII."""
+    words = WordAnalyzer().words("Klaus-Robert Müller, Mørup and Grünewälder")
+    assert words == [("klaus", 0), ("robert", 1), ("muller", 2), ("mueller", 2), ("morup", 3), ("moerup", 3),
+                     ("and", 4), ("grunewalder", 5), ("gruenewaelder", 5)]  # fmt: skip
+    assert spelt_out("Schrödinger") == "schroedinger" and spelt_out("Muller") == spelt_out("Łódź") == ""
+    assert spelt_out("Mu\u0308ller") == "mueller"  # a decomposed ü too
+    query = [t.text for t in WordAnalyzer()("Müller", mode="query")]
+    assert query == ["muller"]  # a query's word stays one word (a phrase of it must match)
 
 
 def test_a_whole_value_is_one_folded_token():

@@ -48,6 +48,22 @@ def fold(word: str) -> str:
     return w.replace("_", "") if "_" in w else w
 
 
+# ä, ö, ü, ø and å as German and Scandinavian names are written in ASCII: Müller as Mueller, Mørup as Moerup
+_SPELT_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ø": "oe", "å": "aa"})
+_SPELT_OUT_LETTERS = frozenset("äöüøå")
+
+
+@lru_cache(maxsize=100_000)
+def spelt_out(word: str) -> str:
+    """The word as ASCII spells out its ä, ö, ü, ø or å (Müller → "mueller", Mørup → "moerup"), folded;
+    "" for a word without them. The index holds it beside the folded word ("muller"), at the same place, so
+    `author:mueller` finds Müller as `author:muller` does."""
+    low = unicodedata.normalize("NFC", word.casefold())
+    if _SPELT_OUT_LETTERS.isdisjoint(low):
+        return ""
+    return fold(low.translate(_SPELT_OUT))
+
+
 def stem_prefix(stemmed: str) -> str:
     """What every word with this stem starts with, as far as Porter's rules go: the stem without a final
     e or i, which Porter may have added (hoping → hope) or put for a y (study → studi), or the l of a
@@ -58,13 +74,18 @@ def stem_prefix(stemmed: str) -> str:
 
 
 class FoldFilter(Filter):
-    """Whoosh filter form of `fold` (the reference chain the one-pass analyzer is tested against)."""
+    """Whoosh filter form of `fold` and `spelt_out` (the reference chain the one-pass analyzer is tested
+    against)."""
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
         for t in tokens:
-            t.text = fold(t.text)
+            word = t.text
+            t.text = fold(word)
             if t.text:
                 yield t
+                if not word.isascii() and t.mode != "query" and (other := spelt_out(word)) and other != t.text:
+                    t.text = other
+                    yield t
 
 
 class WordAnalyzer(Analyzer):
@@ -114,11 +135,12 @@ class WordAnalyzer(Analyzer):
             yield t
             return
         for i, match in enumerate(self.expression.finditer(value)):
-            text = fold(match.group(0))
+            word = match.group(0)
+            text = fold(word)
             if not text:  # only underscores or marks: dropped, its position left empty (as the chain does)
                 continue
             if keeporiginal:
-                t.original = match.group(0)
+                t.original = word
             t.text = text
             t.stopped = False
             t.boost = 1.0
@@ -127,6 +149,9 @@ class WordAnalyzer(Analyzer):
             if chars:
                 t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             yield t
+            if not word.isascii() and mode != "query" and (other := spelt_out(word)) and other != text:
+                t.text = other  # Müller is "muller" and, at the same place, "mueller" (a query's word is one word)
+                yield t
 
     def words(self, value: str) -> list[tuple[str, int]]:
         """The (word, position) pairs `__call__` yields when indexing, without Token objects."""
@@ -136,7 +161,14 @@ class WordAnalyzer(Analyzer):
                 return list(zip(found, range(len(found)), strict=True))
             found = [w.replace("_", "") for w in found]
         else:
-            found = list(map(fold, _WORDS.findall(value)))
+            out = []
+            for pos, word in enumerate(_WORDS.findall(value)):
+                folded = fold(word)
+                if folded:
+                    out.append((folded, pos))
+                    if not word.isascii() and (other := spelt_out(word)) and other != folded:
+                        out.append((other, pos))
+            return out
         return [(w, pos) for pos, w in enumerate(found) if w]
 
 
