@@ -16,6 +16,7 @@ from conftest import corpus
 from PySide6.QtCore import QIdentityProxyModel, QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDropEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -395,6 +396,27 @@ def test_home_and_end_go_to_the_first_and_last_paper_selected(qtbot, window):
     qtbot.waitUntil(lambda: window.table.current_id == shown)
     qtbot.keyClick(table, Qt.Key.Key_R)
     assert window.library.paper(shown).state == "read"  # the paper shown is the one marked
+
+
+def test_tab_leaves_the_list_and_shift_tab_reaches_the_sidebar(qtbot, window):
+    """Tab in the list moved Qt's current cell along the row, then to the next paper, away from the selection
+    that keys act on; a trial pressed it eight times and never left the list."""
+    table = window.table.view
+    window.activateWindow()
+    table.setFocus()
+    window.table.select_row(3)
+    shown = window.table.current_id
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is table)
+    for _ in range(6):
+        qtbot.keyClick(table, Qt.Key.Key_Tab)
+    assert window.table.current_id == shown and QApplication.focusWidget() is not table
+    table.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is table)
+    for _ in range(3):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+        if QApplication.focusWidget() is window.sidebar:
+            break
+    assert QApplication.focusWidget() is window.sidebar
 
 
 def test_keyboard_triage_with_auto_advance_and_undo(qtbot, window):

@@ -392,6 +392,9 @@ class PaperTable(QObject):
         self.model = PaperTableModel(library, self)
         self.view = PaperTableView(self.model, gate, parent)
         self.view.setObjectName("paperTable")
+        # Tab leaves the list for the next pane, as in a file list: Qt's table moved the current cell instead,
+        # and at the row's end the current paper, out of the selection that keys act on
+        self.view.setTabKeyNavigation(False)
         self.key_actions: list[QAction] = []
         self.model.titleEdited.connect(self.titleEdited)
         self.view.typed.connect(self.typed)
