@@ -114,6 +114,18 @@ def content_hash(r: Record) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+REKEYED_SHOWN = 5  # the renamed citation keys a warning names; the rest are counted
+
+
+def _rekeyed_warning(path: Path, shown_keys: list[tuple[str, str]], n: int) -> str:
+    """Which citation keys of the file another paper had (n of them; the first few given), and the keys their
+    papers got instead: a `\\cite` of one in the user's LaTeX would find the other paper."""
+    shown = ", ".join(f"{given} → {new}" for given, new in shown_keys)
+    more = f" and {n - len(shown_keys):,} more" if n > len(shown_keys) else ""
+    return (f"{path.name}: {n:,} citation key{'s' if n != 1 else ''} the file gives another paper already "
+            f"had; {'they were' if n != 1 else 'it was'} given a new one: {shown}{more}")  # fmt: skip
+
+
 def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
     """Derived forms are computed once, here: plain text for the index, links, and the display title."""
     plain = markup.to_plain(r.abstract)
@@ -329,7 +341,8 @@ def _import_source(
     writer = None
     revised_ids: list[int] = []
     added_ids = array("q")  # 8 bytes a paper, not a list of int objects
-    counts = {"annotated": 0}
+    counts = {"annotated": 0, "rekeyed": 0}
+    rekeyed: list[tuple[str, str]] = []  # the first citation keys the file gives that another paper had
     elsewhere: dict[int, int] = {}
     try:
         with store.transaction() as db:
@@ -385,7 +398,10 @@ def _import_source(
                 for paper, title in zip(derived, titles, strict=True):
                     paper.auto_title = title
                 claims.claim([p.auto_title for p in papers])
-                ids = store.insert_papers(source_id, papers, rev)
+                batch: list[tuple[str, str]] = []
+                ids = store.insert_papers(source_id, papers, rev, batch)
+                counts["rekeyed"] += len(batch)
+                rekeyed.extend(batch[: REKEYED_SHOWN - len(rekeyed)])  # a chunk's worth at most, the rest counted
                 kept = {id(p) for p in papers}  # a record merged into a paper here brings no annotations
                 given = [n for p, n in zip(chunk, notes, strict=True) if id(p) in kept]
                 counts["annotated"] += store.annotate_new([(pid, *n) for pid, n in zip(ids, given, strict=True)])
@@ -433,6 +449,8 @@ def _import_source(
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
+    if rekeyed:
+        summary.warnings.append(_rekeyed_warning(path, rekeyed, counts["rekeyed"]))
     if revised_ids or restored or sifter.changed or counts["annotated"]:
         updater.changed()  # annotations are journalled after the papers' first documents
     summary.merged = sifter.merged

@@ -915,7 +915,11 @@ class Store:
         rows = self.db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
         return {r[0] for r in rows}
 
-    def insert_papers(self, source_id: int, papers: Sequence[NewPaper], rev: int) -> list[int]:
+    def insert_papers(
+        self, source_id: int, papers: Sequence[NewPaper], rev: int, rekeyed: list[tuple[str, str]] | None = None
+    ) -> list[int]:
+        """Store new papers; a citation key the file gives that another paper has gets a new key, appended
+        to `rekeyed` as (given, new) so that the import can say so (a `\\cite` of it would find the other)."""
         ids = []
         stamp = now()
         self._epoch += 1  # before and after: a count taken meanwhile is not kept
@@ -927,6 +931,8 @@ class Store:
                     uid = self._new_uid(db, p.uid_seed)
                     key = p.citation_key if p.citation_key and self._key_free(db, p.citation_key) else ""
                     key = key or keys.new(p.auto_title or p.title, p.authors, p.year)
+                    if p.citation_key and key != p.citation_key and rekeyed is not None:
+                        rekeyed.append((p.citation_key, key))
                     cur = db.execute(
                         f"INSERT INTO papers(id, uid, source_id, {', '.join(CONTENT_COLUMNS)}, citation_key, added_at,"
                         f" updated_at, rev) VALUES (?, ?, ?, {', '.join('?' * len(CONTENT_COLUMNS))}, ?, ?, ?, ?)",

@@ -178,3 +178,21 @@ def test_counts_follow_state_changes(lib):
         "triaged": 4,
         "untriaged": 15,
     }
+
+
+def test_a_citation_key_another_paper_has_is_renamed_and_the_import_says_so(empty_lib, tmp_path):
+    """Two entries keyed Rich:83 (a trial's legacy file) became Rich:83 and rich1983default without a word:
+    a \\cite{Rich:83} in the user's LaTeX would find one of them."""
+    f = tmp_path / "legacy.bib"
+    f.write_text(
+        "@book{Rich:83, title={Artificial Intelligence}, author={Rich, Elaine}, year={1983}}\n"
+        "@article{Rich:83, title={Default Reasoning as Likelihood Reasoning}, author={Rich, Elaine}, year={1983}}\n"
+        "@article{Other:90, title={Something Else Entirely}, author={Doe, Jane}, year={1990}}\n"
+    )
+    (summary,) = empty_lib.import_files([f])
+    assert summary.added == 3
+    (warning,) = [w for w in summary.warnings if "citation key" in w]
+    assert warning.startswith("legacy.bib: 1 citation key the file gives another paper already had; it was given")
+    assert "Rich:83 → rich1983default" in warning, warning
+    keys = empty_lib.store.citation_keys(empty_lib.search("").ids)
+    assert sorted(keys.values()) == ["Other:90", "Rich:83", "rich1983default"]
