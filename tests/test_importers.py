@@ -382,6 +382,17 @@ def test_papers3_library_keeps_every_entry():
     parsed = parse_file(corpus("bib/zotero-bbt-fixtures/papers3_library_issue1296.bib.gz"))
     assert len(parsed.records) == 3725 and parsed.skipped == 0
     assert sum("unbalanced brace" in w for w in parsed.warnings) == 23
+    # its reading-list field: read = {Yes} (2,292 entries) is the state read
+    assert sum(r.state == "read" for r in parsed.records) == 2292
+
+
+def test_a_read_flag_is_the_state_read_and_readstatus_wins(tmp_path):
+    f = tmp_path / "x.bib"
+    f.write_text(
+        "@article{a, title = {Read One}, read = {Yes}}\n@article{b, title = {Not Flagged}, read = {No}}\n"
+        "@article{c, title = {Skimmed Says JabRef}, read = {1}, readstatus = {skimmed}}\n"
+    )
+    assert [r.state for r in parse_file(f).records] == ["read", "", "skimmed"]
 
 
 def test_crossref_parent_after_the_child_gives_the_venue(tmp_path):

@@ -674,7 +674,12 @@ class BibFile:
             key=entry.key,
             tags=split_tags(title_plain(fields["keywords"])) if fields.get("keywords") else [],
             note=plain_from_bibtex(fields["annote"]).strip("\n") if fields.get("annote") else "",
-            state=state_from_text(fields.get("readstatus", "")),
+            state=state_from_text(fields.get("readstatus", "")) or _read_flag(fields.get("read", "")),
             priority=priority_from_text(fields.get("priority", "")),
             citation_key=entry.key.strip(),
         )
+
+
+def _read_flag(value: str) -> str:
+    """Papers (Papers3) and BibDesk mark a paper read with `read = {Yes}` (or 1, true): read, else ''."""
+    return "read" if value.strip().lower() in ("yes", "true", "1") else ""
