@@ -1561,3 +1561,34 @@ def test_denoted_termed_as_referred_as_and_namely_name_the_contribution(sentence
 def test_namely_listing_others_a_modifier_one_word_or_a_symbol_is_no_name(sentence):
     t = derive_title(f"Causal discovery is hard. In this paper, {sentence}. It is fast and it is simple.")
     assert not t.startswith(("PC:", "FCI:", "FT:", "Learning:", "ℰ")), t
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        ("we present the first learning-based neighborhood search algorithm, denoted by ReinforceNS, for it",
+         "ReinforceNS"),
+        ("a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background", "PG-Net"),
+    ],
+)  # fmt: skip
+def test_denoted_by_and_is_proposed_name_it(sentence, name):
+    t = derive_title(f"Tracking is hard. In this paper, {sentence}. It is fast and it is simple.")
+    assert t.startswith(f"{name}: "), t
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # notation, not a name
+        "Coresets are small. Our goal is to select rows of A and labels of B, denoted by SA and SB, so that the "
+        "error stays small. We show how to select them deterministically.",
+        # the field's history, and what a new method is of or for
+        "Inspired by text-based question answering, visual question answering (VQA) is proposed to answer "
+        "questions about an image. We study attention over several levels for it.",
+        "Autoencoders are popular. A new method for learning variational autoencoders (VAEs) is developed, based "
+        "on Stein variational gradient descent. It is fast.",
+    ],
+)
+def test_notation_history_and_what_a_method_is_for_are_no_names(abstract):
+    t = derive_title(abstract)
+    assert not t.startswith(("SA:", "SB:", "VQA:", "VAEs:", "VAE:")), t

@@ -147,7 +147,8 @@ def _our_contribution_is(lows: list[str], i: int) -> bool:
 
 
 def has_cue(s: Sentence) -> bool:
-    """Does the sentence bring something in ("we propose", "we developed", "called", "we call", "our …")?"""
+    """Does the sentence bring something in ("we propose", "we developed", "called", "we call", "our …",
+    "… Network (PG-Net) is proposed")?"""
     if _BRINGING.isdisjoint(s.lows):
         return False
     return any(
@@ -157,6 +158,7 @@ def has_cue(s: Sentence) -> bool:
         or (low in INTRO_PAST and after_we(s, i))
         or (low == "proposed" and i and s.lows[i - 1] == "the")
         or (low in _WE_CALL and i and s.lows[i - 1] == "we")
+        or (low in INTRO_PAST and i > 1 and s.lows[i - 1] in ("is", "are") and s.tags[i - 2] in (")", "M"))
         for i, low in enumerate(s.lows)
     )
 

@@ -219,6 +219,8 @@ def _spelt_before_or(s: Sentence, i: int) -> int:
 
 _CALLS = ("call", "name", "dub", "term")
 _LATIN = re.compile("[A-Za-z]")
+_THIS_WORK = frozenset(("paper", "work", "study", "article", "novel", "new", "we", "our"))
+_NAMING_THEN = {"denoted": ("by",)}  # a word between a naming word and its name
 _NAMELY_AFTER = INTRO_VERBS | {"our"}  # "namely X" names what a contribution's clause brought in
 _ARTICLES = ("a", "an", "the")
 
@@ -279,6 +281,18 @@ def _namely(ab: Abstract, s: Sentence, si: int, b: int, i: int) -> bool:
     return not (j + 1 < len(tags) and (lows[j] == "and" or (tags[j] == "," and tags[j + 1] == "M")))
 
 
+def _heads_the_subject(s: Sentence, start: int) -> bool:
+    """Does the phrase at `start` open its clause's subject, no preposition before it since the clause began
+    ("In this paper, a novel … (PG-Net) is proposed"), so that it is what the clause brings in, not what
+    that is of or for ("a new method for learning variational autoencoders (VAEs) is developed")?"""
+    k = start - 1
+    while k >= 0 and s.tags[k] != ",":
+        if s.tags[k] == "P":
+            return False
+        k -= 1
+    return True
+
+
 def _states(ab: Abstract, si: int) -> bool:
     """Does sentence si state the contribution plainly ("we propose …", "we introduce …")?"""
     cue = ab.cue.get(si)
@@ -326,6 +340,11 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         while q < n and tags[q] == '"' and b < i - 1:  # a quoted name: its closing quote too
             q += 1
         prev = lows[b] if b >= 0 else ""
+        if b >= 1 and lows[b - 1] in _NAMING_THEN and prev in _NAMING_THEN[lows[b - 1]]:
+            b -= 1  # "denoted by ReinforceNS": the naming word's name
+            prev = lows[b]
+        if prev == "denoted" and (len(word) < 3 or (i + 1 < n and lows[i + 1] == "and")):
+            continue  # "… rows of A and labels of B, denoted by SA and SB": notation, not a name
         named = prev in NAMING or i in called
         naming = prev in NAMING or prev == "namely" or (prev == "as" and b >= 1 and lows[b - 1] in NAMING)
         run = called.get(i) or (_title_run(s, i) if naming and _title_word(word) else i + 1)
@@ -375,6 +394,10 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
                 long = ab.text[s.starts[end + 1] : s.end(close - 1)]
                 end = close + 1
         strength = 4 if i in called else 3 if named or namely else _introduced(s, start)
+        if not strength and end + 1 < n and lows[end] in ("is", "are") and lows[end + 1] in INTRO_PAST:
+            own = not _THIS_WORK.isdisjoint(lows)  # "In this paper, …", "a novel …": not the field's history
+            strength = 3 if own and _heads_the_subject(s, start) else 0  # "a Pixel to Global Matching Network
+            # (PG-Net) is proposed to …", not "A new form of variational autoencoder (VAE) is developed"
         if strength and nxt in NOMINAL:
             strength = 2  # "a novel MoE architecture, BlockFFN": the name after the comma is the one
         if not strength and end + 2 < n and tags[end] == "," and lows[end + 1] in ("a", "an"):
