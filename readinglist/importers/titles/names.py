@@ -159,11 +159,7 @@ def _introduced(s: Sentence, i: int) -> int:
     just_before = k
     while k >= 0 and i - k <= 12:
         low, tg = lows[k], tags[k]
-        if (
-            low == "namely"
-            and _NAMELY_AFTER.intersection(lows[max(k - 12, 0) : k])
-            and EARLIER_WORK.isdisjoint(lows[max(k - 12, 0) : k])
-        ):
+        if low == "namely" and _namely_brings(lows, k):
             return 3  # "we propose a novel optical flow estimation framework, namely MFCFlow"
         if low in NAMING and not EARLIER_NAMED.isdisjoint(lows[max(k - 4, 0) : k]):
             return 0  # "we build upon a recently introduced methodology called Deep Bucket Elimination (DBE)"
@@ -270,12 +266,19 @@ def _title_run(s: Sentence, i: int) -> int:
     return i + 1
 
 
+def _namely_brings(lows: list[str], k: int) -> bool:
+    """Does "namely" at k follow a clause that brings something in ("we propose a … network, namely …"), not
+    one about earlier work ("two well-known algorithms, namely …")?"""
+    before = lows[max(k - 12, 0) : k]
+    return bool(_NAMELY_AFTER.intersection(before)) and EARLIER_WORK.isdisjoint(before)
+
+
 def _namely(ab: Abstract, s: Sentence, si: int, b: int, i: int) -> bool:
     """Does "namely" at b bring in the name at i as the contribution ("we propose a two-stage fully 3D
-    network, namely DeepFuse, …"), not list existing ones ("two well-known algorithms, namely PC and FCI")?"""
+    network, namely DeepFuse, …"), in a sentence that states it, and not as the first of a list ("namely PC
+    and FCI")?"""
     lows, tags = s.lows, s.tags
-    before = lows[max(b - 12, 0) : b]
-    if not _states(ab, si) or not EARLIER_WORK.isdisjoint(before) or not _NAMELY_AFTER.intersection(before):
+    if not _states(ab, si) or not _namely_brings(lows, b):
         return False
     j = i + 1
     return not (j + 1 < len(tags) and (lows[j] == "and" or (tags[j] == "," and tags[j + 1] == "M")))
