@@ -144,6 +144,10 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(not self.read_only)
         self._build_actions()
         self._build_panes()
+        # Tab goes search → sidebar → list (→ the panes after it): Shift+Tab from the list is the sidebar,
+        # where the topics' filter and list stood between them (a trial found no key into the sidebar)
+        QWidget.setTabOrder(self.search_bar.field, self.sidebar)
+        QWidget.setTabOrder(self.sidebar, self.table.view)
         self.history = History(self._here, self)
         self._wire()
         menus.build(self)
