@@ -35,7 +35,8 @@ def reference():
 
 @pytest.mark.parametrize("text", TEXTS)
 @pytest.mark.parametrize("options", [{}, {"positions": True}, {"positions": True, "chars": True},
-                                     {"removestops": False, "positions": True}, {"mode": "query"}])  # fmt: skip
+                                     {"removestops": False, "positions": True}, {"mode": "query"},
+                                     {"mode": "index", "positions": True}])  # fmt: skip
 def test_same_tokens_as_the_whoosh_chain(text, options):
     def tokens(analyzer):
         return [(t.text, getattr(t, "pos", None), getattr(t, "startchar", None)) for t in analyzer(text, **options)]
@@ -47,8 +48,8 @@ def test_every_word_kept_in_its_own_form_and_folded():
     """Stop words, one-letter words and unstemmed forms are all in the index: a pasted title's "is" and
     "of" are found, and the exact form of a word can be told from its stem's other forms."""
     words = [w for w, _ in WordAnalyzer().words("Attention Is All You Need: the Learners of ℓ₁ in Schölkopf's café")]
-    assert words == ["attention", "is", "all", "you", "need", "the", "learners", "of", "l1", "in", "scholkopf",
-                     "schoelkopf", "s", "cafe"]  # fmt: skip
+    assert words == ["attention", "is", "all", "you", "need", "the", "learners", "of", "l1", "in", "scholkopf", "s",
+                     "cafe"]  # fmt: skip
     assert fold("ℓ_1") == fold("ℓ₁") == fold("L1") == "l1"  # $\ell_1$'s plain text, a title's ℓ₁ and L1
     assert fold("ﬁne") == "fine" and fold("STRASSE") == fold("straße") == "strasse"
     # letters NFKD leaves whole, as a reader types them in ASCII
@@ -58,13 +59,17 @@ def test_every_word_kept_in_its_own_form_and_folded():
 
 def test_a_word_with_an_umlaut_is_also_held_spelt_out():
     """Müller is "muller" and, at the same place, "mueller": German and Scandinavian names typed in ASCII."""
-    words = WordAnalyzer().words("Klaus-Robert Müller, Mørup and Grünewälder")
+    words = WordAnalyzer().words("Klaus-Robert Müller, Mørup and Grünewälder", spell_out=True)
     assert words == [("klaus", 0), ("robert", 1), ("muller", 2), ("mueller", 2), ("morup", 3), ("moerup", 3),
                      ("and", 4), ("grunewalder", 5), ("gruenewaelder", 5)]  # fmt: skip
+    indexed = [(t.text, t.pos) for t in WordAnalyzer()("Klaus-Robert Müller", positions=True, mode="index")]
+    assert indexed == [("klaus", 0), ("robert", 1), ("muller", 2), ("mueller", 2)]
+    # a query's text, and any text not being indexed, keeps one word a place (a pasted title's phrase)
+    assert WordAnalyzer().words("Müller") == [("muller", 0)]
     assert spelt_out("Schrödinger") == "schroedinger" and spelt_out("Muller") == spelt_out("Łódź") == ""
     assert spelt_out("Mu\u0308ller") == "mueller"  # a decomposed ü too
-    query = [t.text for t in WordAnalyzer()("Müller", mode="query")]
-    assert query == ["muller"]  # a query's word stays one word (a phrase of it must match)
+    for mode in ("query", ""):
+        assert [t.text for t in WordAnalyzer()("Müller", mode=mode)] == ["muller"]
 
 
 def test_a_whole_value_is_one_folded_token():

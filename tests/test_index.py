@@ -261,3 +261,15 @@ def test_title_lengths_are_read_for_documents_in_every_segment(lib):
         lengths = Ranker(searcher).field_lengths("title", docs)
         assert lengths == {d: searcher.reader().doc_field_length(d, "title", 0) for d in docs}
         assert sorted(lengths.values()).count(2) >= 1 and 4 in lengths.values()
+
+
+def test_a_spelt_out_word_shares_its_place_in_the_fields_length(lib):
+    """Müller is held as "muller" and "mueller" at one place: the title's length counts the place once, as
+    BM25 and "the title is the query" (its length equals the query's words) read it."""
+    pid = lib.search("").ids[0]
+    lib.set_title(pid, "Schrödinger Bridges for Müller")
+    lib.flush_index()
+    with lib.index.ix.searcher() as searcher:
+        (docnum,) = [d for d in searcher.postings("title", "mueller").all_ids() if not searcher.reader().is_deleted(d)]
+        assert searcher.reader().doc_field_length(docnum, "title", 0) == 4
+    assert titles(lib, "schroedinger bridges for mueller")[0] == "Schrödinger Bridges for Müller"

@@ -57,7 +57,8 @@ _SPELT_OUT_LETTERS = frozenset("äöüøå")
 def spelt_out(word: str) -> str:
     """The word as ASCII spells out its ä, ö, ü, ø or å (Müller → "mueller", Mørup → "moerup"), folded;
     "" for a word without them. The index holds it beside the folded word ("muller"), at the same place, so
-    `author:mueller` finds Müller as `author:muller` does."""
+    `author:mueller` finds Müller as `author:muller` does; a query's text is never spelt out (a pasted
+    title's phrase, a word being typed and a phrase's highlight keep one word a place)."""
     low = unicodedata.normalize("NFC", word.casefold())
     if _SPELT_OUT_LETTERS.isdisjoint(low):
         return ""
@@ -83,7 +84,7 @@ class FoldFilter(Filter):
             t.text = fold(word)
             if t.text:
                 yield t
-                if not word.isascii() and t.mode != "query" and (other := spelt_out(word)) and other != t.text:
+                if not word.isascii() and t.mode == "index" and (other := spelt_out(word)) and other != t.text:
                     t.text = other
                     yield t
 
@@ -149,12 +150,14 @@ class WordAnalyzer(Analyzer):
             if chars:
                 t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             yield t
-            if not word.isascii() and mode != "query" and (other := spelt_out(word)) and other != text:
-                t.text = other  # Müller is "muller" and, at the same place, "mueller" (a query's word is one word)
+            if not word.isascii() and mode == "index" and (other := spelt_out(word)) and other != text:
+                t.text = other  # indexing only: Müller is "muller" and, at the same place, "mueller"
                 yield t
 
-    def words(self, value: str) -> list[tuple[str, int]]:
-        """The (word, position) pairs `__call__` yields when indexing, without Token objects."""
+    def words(self, value: str, spell_out: bool = False) -> list[tuple[str, int]]:
+        """The (word, position) pairs `__call__` yields, without Token objects: when indexing (`spell_out`)
+        with each spelt-out word after its folded one, at its place; else (a query's text, key terms) one word
+        a place, as a query's words are."""
         if value.isascii():  # lower-casing the whole text first is the same, and faster
             found = _WORDS.findall(value.lower())
             if "_" not in value:
@@ -166,7 +169,7 @@ class WordAnalyzer(Analyzer):
                 folded = fold(word)
                 if folded:
                     out.append((folded, pos))
-                    if not word.isascii() and (other := spelt_out(word)) and other != folded:
+                    if spell_out and not word.isascii() and (other := spelt_out(word)) and other != folded:
                         out.append((other, pos))
             return out
         return [(w, pos) for pos, w in enumerate(found) if w]

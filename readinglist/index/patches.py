@@ -235,7 +235,7 @@ def word_positions(analyzer: Any, value: str) -> dict[str, list[int]]:
     """Each word of `value`, as the word analyzer gives them, with its positions in order: what a document's
     postings of one field are made from (Positions.word_values and the workers' _word_items alike)."""
     poses: dict[str, list[int]] = {}
-    for text, pos in analyzer.words(value):
+    for text, pos in analyzer.words(value, spell_out=True):
         got = poses.get(text)
         if got is None:
             poses[text] = [pos]
@@ -746,6 +746,8 @@ def _word_items(fieldname: str, field: Any, value: str, docnum: int, boost: floa
         items.append((fieldname, tbytes, docnum, float(n) * fb * boost, vbytes))
         length += n
         size += len(tbytes) * 2 + len(vbytes)
+    if not value.isascii():  # a spelt-out word shares its place with its folded one: a place counts once
+        length = len({pos for p in poses.values() for pos in p})
     return items, length, size + (150 + len(fieldname)) * len(items)
 
 

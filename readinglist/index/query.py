@@ -28,7 +28,7 @@ from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
 from readinglist.acronyms import acronym_key
-from readinglist.index.analysis import WordAnalyzer, fold, stem, tag_key
+from readinglist.index.analysis import WordAnalyzer, fold, spelt_out, stem, tag_key
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import PRIORITIES, STATES, QueryError
 
@@ -1001,7 +1001,9 @@ class Highlighter:
         self.phrases = [[fold(w) for w in t.split()] for t in terms if " " in t]
 
     def __call__(self, word: str) -> bool:
-        return fold(word) in self.words or any(t.text in self.words for t in _WORDS(word))
+        if fold(word) in self.words or any(t.text in self.words for t in _WORDS(word)):
+            return True
+        return not word.isascii() and spelt_out(word) in self.words  # "mueller" found Müller: it shows
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where in `text` a phrase of the query stands: (start, end) character ranges."""

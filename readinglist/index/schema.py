@@ -26,9 +26,10 @@ from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 # 7: priority (and the states queued, skipped); 8: positions as varint deltas (CompactPositions), id not stored;
 # 9: posting blocks in patches.encode_block's binary form, not pickled; 10: a derived title weighs less;
 # 11: the acronyms each abstract defines; 12: no id field (a paper's documents are found by the pid column)
-# 13: ø, ł, æ and the other letters NFKD leaves whole folded as a reader types them (collation.PLAIN_LETTERS),
-# and a word with ä, ö, ü, ø or å held spelt out too (Müller: muller and mueller; analysis.spelt_out)
-SCHEMA_VERSION = 13
+# 13: ø, ł, æ and the other letters NFKD leaves whole folded as a reader types them (collation.PLAIN_LETTERS);
+# 14: and a word with ä, ö, ü, ø or å held spelt out too (Müller: muller and mueller; analysis.spelt_out),
+# its place counted once in the field's length
+SCHEMA_VERSION = 14
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
