@@ -15,6 +15,8 @@ from readinglist.importers.titles.lexicon import (
     BE,
     CUE_VERBS,
     CUE_WORDS,
+    EARLIER_NAMED,
+    EARLIER_WORK,
     INTRO_PAST,
     INTRO_VERBS,
     NAMING,
@@ -22,6 +24,7 @@ from readinglist.importers.titles.lexicon import (
     STUDY_VERBS,
     SUBJECT_WORDS,
     THING,
+    THIS_WORK,
 )
 from readinglist.importers.titles.tagging import Sentence, is_name, split_sentences, tag
 from readinglist.paths import resources_dir
@@ -158,9 +161,21 @@ def has_cue(s: Sentence) -> bool:
         or (low in INTRO_PAST and after_we(s, i))
         or (low == "proposed" and i and s.lows[i - 1] == "the")
         or (low in _WE_CALL and i and s.lows[i - 1] == "we")
-        or (low in INTRO_PAST and i > 1 and s.lows[i - 1] in ("is", "are") and s.tags[i - 2] in (")", "M"))
+        or (
+            low in INTRO_PAST
+            and i > 1
+            and s.lows[i - 1] in ("is", "are")
+            and s.tags[i - 2] in (")", "M")
+            and own_work(s.lows)
+        )
         for i, low in enumerate(s.lows)
     )
+
+
+def own_work(lows: list[str]) -> bool:
+    """Does the sentence speak of the paper's own work ("In this paper, …", "we", "our"), and not of earlier
+    work ("Recently, a new Graph Attention Network (GAT) is proposed", "prior work shows")?"""
+    return not THIS_WORK.isdisjoint(lows) and EARLIER_WORK.isdisjoint(lows) and EARLIER_NAMED.isdisjoint(lows)
 
 
 # a name defined after a colon: "SchNet: a novel deep learning architecture", "RLlib: a library that …"

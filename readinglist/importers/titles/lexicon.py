@@ -175,6 +175,8 @@ EARLIER_WORK = _words(
     "existing previous previously prior standard popular such other classical common well-known state-of-the-art"
 )
 EARLIER_NAMED = _words("recently previously earlier existing upon")
+# a sentence about the paper's own work ("In this paper, a … (PG-Net) is proposed"), not the field's
+THIS_WORK = _words("this we our")
 # a name brought in after another as its follow-on ("We also propose an extension, SDF-Bayes-AR, …")
 FOLLOW_ON = _words("also further additionally")
 FOLLOW_ON_NOUNS = _words("extension variant variants")

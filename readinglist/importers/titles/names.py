@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from readinglist.acronyms import long_form
-from readinglist.importers.titles.abstract import Abstract, after_we, norm
+from readinglist.importers.titles.abstract import Abstract, after_we, norm, own_work
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
     EARLIER_NAMED,
@@ -215,7 +215,6 @@ def _spelt_before_or(s: Sentence, i: int) -> int:
 
 _CALLS = ("call", "name", "dub", "term")
 _LATIN = re.compile("[A-Za-z]")
-_THIS_WORK = frozenset(("paper", "work", "study", "article", "novel", "new", "we", "our"))
 _NAMING_THEN = {"denoted": ("by",)}  # a word between a naming word and its name
 _NAMELY_AFTER = INTRO_VERBS | {"our"}  # "namely X" names what a contribution's clause brought in
 _ARTICLES = ("a", "an", "the")
@@ -284,13 +283,25 @@ def _namely(ab: Abstract, s: Sentence, si: int, b: int, i: int) -> bool:
     return not (j + 1 < len(tags) and (lows[j] == "and" or (tags[j] == "," and tags[j + 1] == "M")))
 
 
+def _denotes_a_thing(s: Sentence, b: int, i: int) -> bool:
+    """Does "denoted" at b name a method, model or the like ("a transfer learning procedure, denoted
+    NetTailor"), or the paper's own thing ("our resulting stopping rule, denoted PPR-1v1"), with a name of
+    three letters or more and not the first of a list, rather than notation ("the Gram matrix, denoted by
+    GW1")?"""
+    lows = s.lows
+    k = b - 1 if b >= 1 and s.tags[b - 1] != "," else b - 2
+    if k < 0 or len(s.words[i]) < 3 or (i + 1 < len(lows) and lows[i + 1] == "and"):
+        return False
+    return norm(lows[k]) in THING or "our" in lows[max(b - 6, 0) : b]
+
+
 def _heads_the_subject(s: Sentence, start: int) -> bool:
     """Does the phrase at `start` open its clause's subject, no preposition before it since the clause began
     ("In this paper, a novel … (PG-Net) is proposed"), so that it is what the clause brings in, not what
     that is of or for ("a new method for learning variational autoencoders (VAEs) is developed")?"""
     k = start - 1
     while k >= 0 and s.tags[k] != ",":
-        if s.tags[k] == "P":
+        if s.tags[k] == "P" and not (k + 1 < start and s.lows[k + 1] == "this"):  # "In this paper a … is"
             return False
         k -= 1
     return True
@@ -346,8 +357,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         if b >= 1 and lows[b - 1] in _NAMING_THEN and prev in _NAMING_THEN[lows[b - 1]]:
             b -= 1  # "denoted by ReinforceNS": the naming word's name
             prev = lows[b]
-        if prev == "denoted" and (len(word) < 3 or (i + 1 < n and lows[i + 1] == "and")):
-            continue  # "… rows of A and labels of B, denoted by SA and SB": notation, not a name
+        if prev == "denoted" and not _denotes_a_thing(s, b, i):
+            continue  # "… rows of A and labels of B, denoted by SA and SB", "the Gram matrix, denoted by GW1"
         named = prev in NAMING or i in called
         naming = prev in NAMING or prev == "namely" or (prev == "as" and b >= 1 and lows[b - 1] in NAMING)
         run = called.get(i) or (_title_run(s, i) if naming and _title_word(word) else i + 1)
@@ -398,8 +409,9 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
                 end = close + 1
         strength = 4 if i in called else 3 if named or namely else _introduced(s, start)
         if not strength and end + 1 < n and lows[end] in ("is", "are") and lows[end + 1] in INTRO_PAST:
-            own = not _THIS_WORK.isdisjoint(lows)  # "In this paper, …", "a novel …": not the field's history
-            strength = 3 if own and _heads_the_subject(s, start) else 0  # "a Pixel to Global Matching Network
+            strength = (
+                3 if own_work(lows) and _heads_the_subject(s, start) else 0
+            )  # "a Pixel to Global Matching Network
             # (PG-Net) is proposed to …", not "A new form of variational autoencoder (VAE) is developed"
         if strength and nxt in NOMINAL:
             strength = 2  # "a novel MoE architecture, BlockFFN": the name after the comma is the one
