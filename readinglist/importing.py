@@ -118,12 +118,15 @@ REKEYED_SHOWN = 5  # the renamed citation keys a warning names; the rest are cou
 
 
 def _rekeyed_warning(path: Path, shown_keys: list[tuple[str, str]], n: int) -> str:
-    """Which citation keys of the file another paper had (n of them; the first few given), and the keys their
-    papers got instead: a `\\cite` of one in the user's LaTeX would find the other paper."""
+    """Which entries of the file could not keep their citation key (n of them; the first few named) and the
+    keys they got instead: another paper has the key (a `\\cite` of it in the user's LaTeX finds that one),
+    or it is no valid key (a space, an accent)."""
     shown = ", ".join(f"{given} → {new}" for given, new in shown_keys)
     more = f" and {n - len(shown_keys):,} more" if n > len(shown_keys) else ""
-    return (f"{path.name}: {n:,} citation key{'s' if n != 1 else ''} the file gives another paper already "
-            f"had; {'they were' if n != 1 else 'it was'} given a new one: {shown}{more}")  # fmt: skip
+    entries = f"{n:,} entr{'ies' if n != 1 else 'y'}"
+    return (f"{path.name}: {entries} could not keep {'their' if n != 1 else 'its'} citation key (another "
+            f"paper has it, or it is not a valid key) and got {'new ones' if n != 1 else 'a new one'}: "
+            f"{shown}{more}")  # fmt: skip
 
 
 def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:

@@ -918,8 +918,8 @@ class Store:
     def insert_papers(
         self, source_id: int, papers: Sequence[NewPaper], rev: int, rekeyed: list[tuple[str, str]] | None = None
     ) -> list[int]:
-        """Store new papers; a citation key the file gives that another paper has gets a new key, appended
-        to `rekeyed` as (given, new) so that the import can say so (a `\\cite` of it would find the other)."""
+        """Store new papers; a citation key the file gives that another paper has, or that is no valid key,
+        gets a new key, appended to `rekeyed` as (given, new) so that the import can say so."""
         ids = []
         stamp = now()
         self._epoch += 1  # before and after: a count taken meanwhile is not kept

@@ -192,7 +192,7 @@ def test_a_citation_key_another_paper_has_is_renamed_and_the_import_says_so(empt
     (summary,) = empty_lib.import_files([f])
     assert summary.added == 3
     (warning,) = [w for w in summary.warnings if "citation key" in w]
-    assert warning.startswith("legacy.bib: 1 citation key the file gives another paper already had; it was given")
+    assert warning.startswith("legacy.bib: 1 entry could not keep its citation key (another paper has it, or")
     assert "Rich:83 → rich1983default" in warning, warning
     keys = empty_lib.store.citation_keys(empty_lib.search("").ids)
     assert sorted(keys.values()) == ["Other:90", "Rich:83", "rich1983default"]

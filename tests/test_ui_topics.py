@@ -5,6 +5,7 @@ test_topics, driven as a user would."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import Qt, QTimer, QUrl
@@ -298,3 +299,13 @@ def test_ctrl_0_lets_go_of_a_topic_too(qtbot, window):
     qtbot.keyClick(window.table.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.search_bar.idle and len(window.table.model.ids) == len(lib.search("").ids))
     assert window.topics_section.topic is None and window.view_summary.caption.text() == "All papers"
+    # a state and a topic both let go: one search, not one for each
+    click_topic(qtbot, window, graphs.id)
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.set_filter(replace(window.sidebar.filter, state="unread"))
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    searches = []
+    window.search_bar.runningChanged.connect(lambda on: on and searches.append(1))  # each search started
+    qtbot.keyClick(window.table.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.search_bar.idle and len(window.table.model.ids) == len(lib.search("").ids))
+    assert searches == [1] and window.topics_section.topic is None and window.sidebar.filter.state is None

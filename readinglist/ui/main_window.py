@@ -1360,7 +1360,12 @@ class MainWindow(QMainWindow):
     def show_all(self) -> None:
         """Ctrl+0: back to every paper from a state, tag, list, topic, Suggested or the duplicates, from the
         keyboard wherever the focus is (a click on All keeps a topic picked: this lets go of it too)."""
-        self.topics_section.set_topic(None)
+        section = self.topics_section
+        if section.topic is not None and self.sidebar.filter != Filter():
+            with QSignalBlocker(section):  # one search, the sidebar's, with the topic let go (not two)
+                section.set_topic(None)
+        else:
+            section.set_topic(None)
         self.sidebar.set_filter(Filter())
 
     def escape(self) -> None:
