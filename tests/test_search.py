@@ -1359,6 +1359,9 @@ def test_letters_without_a_mark_to_drop_are_found_as_typed_in_ascii(tmp_path):
         assert titles(lib, "Schrödinger Bridges on Graphs")[0] == "Schrödinger Bridges on Graphs"
         assert titles(lib, "schrodinger bridges on graphs")[0] == "Schrödinger Bridges on Graphs"
         assert lib.highlighter({"mueller"})("Müller")  # what "mueller" found shows in the paper
+        text = "by Klaus-Robert Müller and others"
+        (span,) = lib.highlighter({"robert mueller"}).spans(text)  # and a phrase of it, as a phrase
+        assert text[span[0] : span[1]] == "Robert Müller"
         # a word being typed with an umlaut is still read as the start of a word ("Grünewä" of Grünewälder)
         typed = lib.search("kernels Grünewä", typing=True)
         assert any("read as the start of a word" in n for n in typed.notes), typed.notes

@@ -1010,12 +1010,14 @@ class Highlighter:
         if not self.phrases:
             return []
         found = [(t.startchar, t.endchar, t.text) for t in _WORDS(text, chars=True)]
-        words = [w for _, _, w in found]
+        # each place's words: the folded one, and the spelt-out one the index holds beside it ("robert
+        # mueller" stands where "Robert Müller" does)
+        forms = [{w} if text.isascii() else {w, spelt_out(text[a:b])} for a, b, w in found]
         out = []
         for phrase in self.phrases:
             n = len(phrase)
-            for i in range(len(words) - n + 1):
-                if words[i : i + n] == phrase:
+            for i in range(len(forms) - n + 1):
+                if all(phrase[k] in forms[i + k] for k in range(n)):
                     out.append((found[i][0], found[i + n - 1][1]))
         return sorted(out)
 
