@@ -1535,17 +1535,23 @@ def test_where_an_acronym_goes_beside_its_initials(body, acr, named, expected):
 @pytest.mark.parametrize(
     ("sentence", "name"),
     [
-        ("we propose a transfer learning procedure, denoted NetTailor, in which layers of a pretrained CNN are "
-         "used as universal blocks", "NetTailor"),
-        ("the proposed network, termed as Locally Adaptive Fusion Networks (LAF-Net), learns locally-varying "
-         "attention maps", "LAF-Net"),
-        ("we refer to our model trained with this loss as CosFace", "CosFace"),
-        ("we propose a two-stage fully 3D network, namely DeepFuse, to estimate human pose in 3D space",
-         "DeepFuse"),
+        ("In this paper, we propose a transfer learning procedure, denoted NetTailor, in which layers of a "
+         "pretrained CNN are used as universal blocks", "NetTailor"),
+        ("In this paper, we present the first learning-based neighborhood search algorithm, denoted by "
+         "ReinforceNS, for it", "ReinforceNS"),
+        ("In this paper, the proposed network, termed as Locally Adaptive Fusion Networks (LAF-Net), learns "
+         "locally-varying attention maps", "LAF-Net"),
+        ("In this paper, we refer to our model trained with this loss as CosFace", "CosFace"),
+        ("In this paper, we propose a two-stage fully 3D network, namely DeepFuse, to estimate human pose in 3D "
+         "space", "DeepFuse"),
+        ("In this paper, a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",
+         "PG-Net"),
+        ("In this paper a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",
+         "PG-Net"),
     ],
 )  # fmt: skip
-def test_denoted_termed_as_referred_as_and_namely_name_the_contribution(sentence, name):
-    t = derive_title(f"Pose and depth estimation are hard. In this paper, {sentence}. It is fast and it is simple.")
+def test_denoted_termed_as_referred_as_namely_and_is_proposed_name_the_contribution(sentence, name):
+    t = derive_title(f"Pose estimation and tracking are hard. {sentence}. It is fast and it is simple.")
     assert t.startswith(f"{name}: "), t
 
 
@@ -1561,21 +1567,6 @@ def test_denoted_termed_as_referred_as_and_namely_name_the_contribution(sentence
 def test_namely_listing_others_a_modifier_one_word_or_a_symbol_is_no_name(sentence):
     t = derive_title(f"Causal discovery is hard. In this paper, {sentence}. It is fast and it is simple.")
     assert not t.startswith(("PC:", "FCI:", "FT:", "Learning:", "ℰ")), t
-
-
-@pytest.mark.parametrize(
-    ("sentence", "name"),
-    [
-        ("we present the first learning-based neighborhood search algorithm, denoted by ReinforceNS, for it",
-         "ReinforceNS"),
-        ("a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background", "PG-Net"),
-        ("in this paper a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",
-         "PG-Net"),
-    ],
-)  # fmt: skip
-def test_denoted_by_and_is_proposed_name_it(sentence, name):
-    t = derive_title(f"Tracking is hard. In this paper, {sentence}. It is fast and it is simple.")
-    assert t.startswith(f"{name}: "), t
 
 
 @pytest.mark.parametrize(
