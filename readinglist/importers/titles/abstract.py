@@ -161,15 +161,16 @@ def has_cue(s: Sentence) -> bool:
         or (low in INTRO_PAST and after_we(s, i))
         or (low == "proposed" and i and s.lows[i - 1] == "the")
         or (low in _WE_CALL and i and s.lows[i - 1] == "we")
-        or (
-            low in INTRO_PAST
-            and i > 1
-            and s.lows[i - 1] in ("is", "are")
-            and s.tags[i - 2] in (")", "M")
-            and own_work(s.lows)
-        )
+        or (low in INTRO_PAST and i > 1 and s.tags[i - 2] in (")", "M") and brought_in_passively(s, i - 1))
         for i, low in enumerate(s.lows)
     )
+
+
+def brought_in_passively(s: Sentence, j: int) -> bool:
+    """Does "is/are proposed" (or introduced, developed …) stand at word j of a sentence about the paper's own
+    work: "In this paper, a … Network (PG-Net) is proposed"?"""
+    lows = s.lows
+    return j + 1 < len(lows) and lows[j] in ("is", "are") and lows[j + 1] in INTRO_PAST and own_work(lows)
 
 
 def own_work(lows: list[str]) -> bool:

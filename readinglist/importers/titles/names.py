@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from readinglist.acronyms import long_form
-from readinglist.importers.titles.abstract import Abstract, after_we, norm, own_work
+from readinglist.importers.titles.abstract import Abstract, after_we, brought_in_passively, norm
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
     EARLIER_NAMED,
@@ -215,7 +215,6 @@ def _spelt_before_or(s: Sentence, i: int) -> int:
 
 _CALLS = ("call", "name", "dub", "term")
 _LATIN = re.compile("[A-Za-z]")
-_NAMING_THEN = {"denoted": ("by",)}  # a word between a naming word and its name
 _NAMELY_AFTER = INTRO_VERBS | {"our"}  # "namely X" names what a contribution's clause brought in
 _ARTICLES = ("a", "an", "the")
 
@@ -354,9 +353,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         while q < n and tags[q] == '"' and b < i - 1:  # a quoted name: its closing quote too
             q += 1
         prev = lows[b] if b >= 0 else ""
-        if b >= 1 and lows[b - 1] in _NAMING_THEN and prev in _NAMING_THEN[lows[b - 1]]:
-            b -= 1  # "denoted by ReinforceNS": the naming word's name
-            prev = lows[b]
+        if prev == "by" and b >= 1 and lows[b - 1] == "denoted":
+            b, prev = b - 1, "denoted"  # "denoted by ReinforceNS" names it as "denoted ReinforceNS" does
         if prev == "denoted" and not _denotes_a_thing(s, b, i):
             continue  # "… rows of A and labels of B, denoted by SA and SB", "the Gram matrix, denoted by GW1"
         named = prev in NAMING or i in called
@@ -408,11 +406,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
                 long = ab.text[s.starts[end + 1] : s.end(close - 1)]
                 end = close + 1
         strength = 4 if i in called else 3 if named or namely else _introduced(s, start)
-        if not strength and end + 1 < n and lows[end] in ("is", "are") and lows[end + 1] in INTRO_PAST:
-            strength = (
-                3 if own_work(lows) and _heads_the_subject(s, start) else 0
-            )  # "a Pixel to Global Matching Network
-            # (PG-Net) is proposed to …", not "A new form of variational autoencoder (VAE) is developed"
+        if not strength and brought_in_passively(s, end) and _heads_the_subject(s, start):
+            strength = 3  # "a … Network (PG-Net) is proposed", not "A new form of variational autoencoder (VAE) is …"
         if strength and nxt in NOMINAL:
             strength = 2  # "a novel MoE architecture, BlockFFN": the name after the comma is the one
         if not strength and end + 2 < n and tags[end] == "," and lows[end + 1] in ("a", "an"):
