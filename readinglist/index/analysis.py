@@ -58,7 +58,10 @@ def spelt_out(word: str) -> str:
     """The word as ASCII spells out its ä, ö, ü, ø or å (Müller → "mueller", Mørup → "moerup"), folded;
     "" for a word without them. The index holds it beside the folded word ("muller"), at the same place, so
     `author:mueller` finds Müller as `author:muller` does; a query's text is never spelt out (a pasted
-    title's phrase, a word being typed and a phrase's highlight keep one word a place)."""
+    title's phrase, a word being typed and a phrase's highlight keep one word a place). Never the folded
+    word itself: it spells each such letter with two."""
+    if word.isascii():
+        return ""
     low = unicodedata.normalize("NFC", word.casefold())
     if _SPELT_OUT_LETTERS.isdisjoint(low):
         return ""
@@ -84,7 +87,7 @@ class FoldFilter(Filter):
             t.text = fold(word)
             if t.text:
                 yield t
-                if not word.isascii() and t.mode == "index" and (other := spelt_out(word)) and other != t.text:
+                if t.mode == "index" and (other := spelt_out(word)):
                     t.text = other
                     yield t
 
@@ -150,7 +153,7 @@ class WordAnalyzer(Analyzer):
             if chars:
                 t.startchar, t.endchar = start_char + match.start(), start_char + match.end()
             yield t
-            if not word.isascii() and mode == "index" and (other := spelt_out(word)) and other != text:
+            if mode == "index" and (other := spelt_out(word)):
                 t.text = other  # indexing only: Müller is "muller" and, at the same place, "mueller"
                 yield t
 
@@ -169,7 +172,7 @@ class WordAnalyzer(Analyzer):
                 folded = fold(word)
                 if folded:
                     out.append((folded, pos))
-                    if spell_out and not word.isascii() and (other := spelt_out(word)) and other != folded:
+                    if spell_out and not word.isascii() and (other := spelt_out(word)):  # (no call per ASCII word)
                         out.append((other, pos))
             return out
         return [(w, pos) for pos, w in enumerate(found) if w]

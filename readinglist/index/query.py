@@ -1003,7 +1003,7 @@ class Highlighter:
     def __call__(self, word: str) -> bool:
         if fold(word) in self.words or any(t.text in self.words for t in _WORDS(word)):
             return True
-        return not word.isascii() and spelt_out(word) in self.words  # "mueller" found Müller: it shows
+        return spelt_out(word) in self.words  # "mueller" found Müller: it shows
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where in `text` a phrase of the query stands: (start, end) character ranges."""
