@@ -118,10 +118,16 @@ def _beside_long_form(body: str, acr: str, long: str, budget: int) -> str:
     that spell it without being its long form: beside_initials, three letters or more ("Lossy population"
     is no "LP")."""
     at = body.lower().find(long.lower())
-    letters = acr[:-1] if acr.endswith("s") else acr
-    if at < 0 or not (letters.isupper() and letters.isalpha()):
+    if at < 0 or not _plain_letters(acr):
         return body
     return _bracketed_after(body, at + len(long), acr, budget)
+
+
+def _plain_letters(acr: str) -> str:
+    """A plain acronym's capitals, its plural's "s" dropped ("CNNs" → "CNN"); "" for a CamelCase name or one
+    with digits, which no words' initials spell."""
+    letters = acr[:-1] if acr.endswith("s") else acr
+    return letters if letters.isupper() and letters.isalpha() else ""
 
 
 def beside_initials(body: str, acr: str, budget: int, named: bool) -> str:
@@ -129,8 +135,8 @@ def beside_initials(body: str, acr: str, budget: int, named: bool) -> str:
     three letters or more ("Steerable convolutional neural networks (CNNs)", "Sparse principal component
     analysis (PCA)"): two letters are too often a chance. `acr` is the form the abstract uses most: a plural
     one stands after words in the plural, else its singular ("fluid dynamics (CFD)", "time series (MTS)")."""
-    letters = acr[:-1] if acr.endswith("s") else acr
-    if len(letters) < 3 or not (letters.isupper() and letters.isalpha()):
+    letters = _plain_letters(acr)
+    if len(letters) < 3:
         return body
     words = list(re.finditer(r"[A-Za-z][A-Za-z\-]*", body))
     n = len(letters)
