@@ -174,8 +174,11 @@ def _introduced(s: Sentence, i: int) -> int:
             # "We refer to our model trained with LMCL as CosFace"
         if low == "as" and k >= 1 and lows[k - 1] in NAMING:
             return 3  # "The proposed network, termed as Locally Adaptive Fusion Networks (LAF-Net), …"
-        if tg == "," and k == just_before:
-            crossed = True  # "… a new method for MARL, QTRAN, which"
+        if low == "as" and k == just_before and k >= 2 and lows[k - 1] == "known":
+            k -= 2  # "we propose a novel … method known as … (TEAM)": what the phrase before it is brought in by
+            continue
+        if k == just_before and (tg == "," or (low in _DASHES and _one_thing(lows, k - 1))):
+            crossed = True  # "… a new method for MARL, QTRAN, which", "a novel … parsing method – SEQZERO"
         elif tg == "," and k >= 2 and lows[k - 2] == "our" and norm(lows[k - 1]) in THING and lows[k + 1] == "the":
             return 3  # "Our method, the Bayesian Active Site Calculator (BASC), outperforms …"
         elif tg == "P" and crossed and low in TITLE_PREPOSITIONS:
@@ -188,6 +191,12 @@ def _introduced(s: Sentence, i: int) -> int:
             return 0
         k -= 1
     return 0
+
+
+def _one_thing(lows: list[str], k: int) -> bool:
+    """Is word k one method, model or the like ("method", "system"), not a plural that lists several ("two new
+    datasets – HSNS and …", "established benchmarks – DomainNet, …")?"""
+    return k >= 0 and norm(lows[k]) in THING and norm(lows[k]) == lows[k]
 
 
 def _or_alias(s: Sentence, j: int) -> bool:
@@ -214,6 +223,7 @@ def _spelt_before_or(s: Sentence, i: int) -> int:
 
 
 _CALLS = ("call", "name", "dub", "term")
+_DASHES = frozenset(("-", "–", "—"))
 _LATIN = re.compile("[A-Za-z]")
 _NAMELY_AFTER = INTRO_VERBS | {"our"}  # "namely X" names what a contribution's clause brought in
 _ARTICLES = ("a", "an", "the")
@@ -413,7 +423,9 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         if not strength and end + 2 < n and tags[end] == "," and lows[end + 1] in ("a", "an"):
             # "NAME, a new …" opening a sentence that brings something in; "…, NAME: a novel …" anywhere in one
             new = lows[end + 2] in ("new", "novel") or (end + 3 < n and lows[end + 3] in ("new", "novel"))
-            colon = words[end] == ":" and si in ab.defines  # "… in SchNet: a novel deep learning architecture"
+            # "… in SchNet: a novel deep learning architecture", "we propose … through the BasisVAE: a combination
+            # of …", not a bracketed acronym ("frameworks that leverage conformal prediction (CP): a global …")
+            colon = words[end] == ":" and (si in ab.defines or (si in ab.brings and i not in longs))
             strength = 2 if ((start == 0 or new) and si in ab.brings) or colon else 0
         if not strength and prev in ("new", "novel") and nxt == "N" and norm(lows[end]) in THING and si in ab.brings:
             strength = 2  # "… in the new Remix-UCB algorithm, …, that we introduce"
