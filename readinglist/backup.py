@@ -26,7 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from readinglist import paths
-from readinglist.papers import DEFAULT_STATE, PRIORITIES, STATES, ImportFailure, Paper, StoreError, normalise_tags
+from readinglist.papers import (
+    DEFAULT_STATE,
+    PRIORITIES,
+    STATES,
+    ImportFailure,
+    Paper,
+    StoreError,
+    normalise_tags,
+    tag_key,
+)
 
 if TYPE_CHECKING:
     from readinglist.importers.base import Record
@@ -75,7 +84,8 @@ def _entry(p: Paper) -> dict[str, Any]:
         "year": p.year,
         "url": p.url,
         "source": p.source,
-        "tags": p.tags,
+        "tags": p.own_tags,
+        "keywords": p.keywords,  # the tags a file gave (a backup from before has them in "tags": the user's then)
         "state": p.state,
         "priority": p.priority,
         "note": p.note,
@@ -268,13 +278,18 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         current = {p.id: p for p in store.papers(list(found.values()))}
         touched = set(store.annotated_ids())
         tags_after: dict[int, list[str]] = {}
+        imported_after: dict[int, set[str]] = {}
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
             changed = False
             want_tags = normalise_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
-            union = list(dict.fromkeys([*paper.tags, *want_tags]))
-            if union != paper.tags:
-                tags_after[pid] = union
+            want_keywords = normalise_tags(str(t) for t in entry.get("keywords") or [] if isinstance(t, str))
+            union = list(dict.fromkeys([*paper.tags, *want_tags, *want_keywords]))
+            # a keyword stays one unless the user made it theirs, here or in the backup
+            theirs = {tag_key(t) for t in [*paper.own_tags, *want_tags]}
+            imported = {tag_key(t) for t in [*paper.keywords, *want_keywords]} - theirs
+            if union != paper.tags or imported != {tag_key(t) for t in paper.keywords}:
+                tags_after[pid], imported_after[pid] = union, imported
                 changed = True
             state = entry.get("state")
             if state in STATES and state != DEFAULT_STATE and state != paper.state:
@@ -319,5 +334,5 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
                     )
             summary.changed += changed
         if tags_after:
-            store.set_tags(tags_after)
+            store.set_tags(tags_after, imported_after)
     return summary

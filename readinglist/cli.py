@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def paper_line(p: Paper, width: int) -> str:
     meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
-    tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.tags)
+    tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.own_tags)  # as the table: the user's, not a file's
     head = f"{p.uid:<7} [{STATE_MARKS[p.state]}] "
     tail = "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
     room = max(20, width - len(head) - len(tail))
@@ -289,8 +289,10 @@ def show_paper(p: Paper) -> str:
     lines.append(f"id {p.uid}{key} · {p.state}{priority}" + (f" · {meta}" if meta else ""))
     if p.authors:
         lines.append(", ".join(p.authors))
-    if p.tags:
-        lines.append("tags: " + ", ".join(p.tags))
+    if p.own_tags:
+        lines.append("tags: " + ", ".join(p.own_tags))
+    if p.keywords:  # what a file gave, apart from the user's tags (the window's Keywords)
+        lines.append("keywords: " + ", ".join(p.keywords))
     if p.links:
         lines += [f"  {u}" for u in p.links]
     if p.abstract:
@@ -434,7 +436,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)
         p = lib.paper(pid)
         assert p is not None
-        print(f"{p.uid}: {', '.join(p.tags) or '(no tags)'}")
+        print(f"{p.uid}: {', '.join(p.own_tags) or '(no tags)'}")
         return 0
     if cmd == "mark":
         pid = lib.resolve(args.id)

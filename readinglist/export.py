@@ -91,8 +91,8 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
     if p.authors:
         shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 else "")
         bits.insert(0, mdtext.escape(shown))
-    if p.tags:
-        bits.append(" ".join(mdtext.code_span(t) for t in p.tags))
+    if p.own_tags:  # the reader's tags (a reading list; a file's keywords are not theirs)
+        bits.append(" ".join(mdtext.code_span(t) for t in p.own_tags))
     codes = [u for u in code_links(p) if mdtext.safe_url(u)]
     if codes:
         bits.append(" ".join(mdtext.link("code" if i == 0 else f"code {i + 1}", u) for i, u in enumerate(codes)))
@@ -130,9 +130,9 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
         by_tag: dict[str, list[Paper]] = {}
         untagged = []
         for p in papers:
-            for t in p.tags:
+            for t in p.own_tags:  # a file's hundreds of keywords would each make a group
                 by_tag.setdefault(t, []).append(p)
-            if not p.tags:
+            if not p.own_tags:
                 untagged.append(p)
         groups = [(mdtext.code_span(t), by_tag[t]) for t in sorted(by_tag, key=str.casefold)]
         if untagged:
@@ -208,6 +208,8 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
         fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
     if p.tags:
         fields.append(("keywords", latex.plain_to_bibtex(", ".join(p.tags), ascii_only)))
+    if p.own_tags:  # which of them are the reader's, not a file's keywords (as Mendeley's mendeley-tags)
+        fields.append(("readinglist-tags", latex.plain_to_bibtex(", ".join(p.own_tags), ascii_only)))
     if options.notes and p.note.strip():
         fields.append(("annote", latex.note_to_bibtex(p.note, ascii_only)))
     if p.state in JABREF_READSTATUS:
@@ -255,11 +257,12 @@ def csv_text(papers: Sequence[Paper]) -> str:
                 p.year or "",
                 p.state,
                 p.priority or "",
-                ", ".join(p.tags),
+                ", ".join(p.own_tags),
                 p.note,
                 p.url,
                 " ".join(p.links),
                 p.plain_abstract,
+                ", ".join(p.keywords),
             ]
         )
     return buf.getvalue()

@@ -152,6 +152,7 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
         url=r.url,
         links=links,
         tags=r.tags,
+        keywords=r.keywords,
         title_key=key,
         text_key=duplicates.text_key(plain),
         citation_key=r.citation_key,
@@ -542,7 +543,7 @@ class _Duplicates:
         self.store.link_source(pid, self.source_id, p.content_hash, p.title, p.source_key)
         if self.store.fill_missing(pid, p, self.rev):
             self.changed = True
-        if p.tags:
-            self.store.add_tags([pid], p.tags)
+        if p.tags or p.keywords:
+            self.store.add_file_tags([pid], p.tags, p.keywords)
             self.changed = True
         self.merged += 1

@@ -14,7 +14,7 @@ import re
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,7 @@ from readinglist.papers import (
     TopicsStatus,
     normalise_tags,
     same_tag,
+    tag_key,
 )
 from readinglist.store import now, open_store, unwritable
 
@@ -863,10 +864,74 @@ class Library:
         self._reindex(ids)
         return before
 
-    def set_tags(self, tags_by_paper: dict[int, list[str]]) -> dict[int, list[str]]:
-        before = self.store.set_tags({pid: normalise_tags(t) for pid, t in tags_by_paper.items()})
+    def set_tags(
+        self, tags_by_paper: dict[int, list[str]], imported: Mapping[int, Iterable[str]] | None = None
+    ) -> dict[int, list[str]]:
+        """Each paper gets exactly these tags; a tag it keeps stays a file's keyword if it was one, and
+        `imported` (undo: `imported_of` before the edit) says which are. Returns the tags before."""
+        before = self.store.set_tags({pid: normalise_tags(t) for pid, t in tags_by_paper.items()}, imported)
         self._reindex(list(tags_by_paper))
         return before
+
+    # ---- keywords: the tags imported files gave (BibTeX keywords, RIS KW, a keywords column) ----
+
+    def tag_summary(self) -> tuple[list[tuple[str, int]], set[str]]:
+        """`tag_counts` and `keyword_tags` in one pass over the tags (the sidebar asks after every edit)."""
+        return self.store.tag_summary()
+
+    def keyword_tags(self) -> set[str]:
+        """The tags only files gave, on no paper as the user's: the sidebar shows them apart, as Keywords."""
+        return self.store.keyword_tags()
+
+    def imported_of(self, ids: Sequence[int]) -> dict[int, set[str]]:
+        """Each paper's tags that a file gave it (by tag_key): what undo of a tag edit puts back as such."""
+        return self.store.imported_of(ids)
+
+    def own_tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
+        """Each paper's tags the user gave (or made theirs): what the tag editor shows and edits."""
+        tags, imported = self.store.tags_of(ids), self.store.imported_of(ids)
+        return {pid: [t for t in ts if tag_key(t) not in imported[pid]] for pid, ts in tags.items()}
+
+    def keywords_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
+        """Each paper's tags a file gave that the user has not made theirs."""
+        tags, imported = self.store.tags_of(ids), self.store.imported_of(ids)
+        return {pid: [t for t in ts if tag_key(t) in imported[pid]] for pid, ts in tags.items()}
+
+    def keywords_after_rename(self, old: str, new: str, after: dict[int, list[str]]) -> dict[int, set[str]]:
+        """Which tags of each paper (`after`: plan_rename_tag's) are a file's keywords once `old` is `new`: a
+        renamed keyword stays one, unless the paper has `new` as the user's tag already."""
+        was, own = self.store.imported_of(list(after)), self.own_tags_of(list(after))
+        old_key, new_key = tag_key(old), tag_key(normalise_tags([new])[0]) if normalise_tags([new]) else ""
+        out = {}
+        for pid in after:
+            keys = set(was[pid])
+            if old_key in keys:
+                keys.discard(old_key)
+                if new_key and new_key not in {tag_key(t) for t in own[pid]}:
+                    keys.add(new_key)
+            out[pid] = keys
+        return out
+
+    def keyword_links(self) -> list[tuple[int, str]]:
+        """Every (paper, tag) of the Keywords (`keyword_tags`: the tags only files gave)."""
+        keywords = {tag_key(t) for t in self.store.keyword_tags()}
+        return [(pid, name) for pid, name in self.store.imported_links() if tag_key(name) in keywords]
+
+    def make_keywords_tags(self, links: Sequence[tuple[int, str]], own: bool = True) -> None:
+        """These keywords become the user's tags (own=False: back to keywords, for undo). The papers' tags
+        and the index stay as they are: only where the tags came from changes."""
+        self.store.mark_imported(links, not own)
+
+    def plan_remove_keywords(self) -> dict[int, list[str]]:
+        """Each paper's tags without the Keywords (`keyword_tags`: those only files gave), for `set_tags`
+        (undoable). A tag that is also the user's on some paper is under Tags, and stays."""
+        keywords = {tag_key(t) for t in self.store.keyword_tags()}
+        drop: dict[int, set[str]] = {}
+        for pid, name in self.store.imported_links():
+            if tag_key(name) in keywords:
+                drop.setdefault(pid, set()).add(tag_key(name))
+        current = self.store.tags_of(list(drop))
+        return {pid: [t for t in tags if tag_key(t) not in drop[pid]] for pid, tags in current.items()}
 
     def plan_rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
         """Each affected paper's tags after renaming `old` to `new` (onto an existing tag: a merge)."""

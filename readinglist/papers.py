@@ -112,7 +112,8 @@ IMPORT_SUFFIXES: dict[str, str] = {
 # may not start with — OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +,
 # -, @; tab and carriage return start one in some spreadsheets); the full-width forms are folded to them by some
 CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
-               "abstract"]  # fmt: skip
+               "abstract", "keywords"]  # fmt: skip
+OWN_CSV_HEADER = CSV_COLUMNS[:12]  # what every version of the export starts with ("keywords" came later)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 STREAMED_SUFFIXES = (".jsonl", ".ndjson")  # one record per line: read as a stream, never whole
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")
@@ -172,11 +173,20 @@ class Paper:
     state: str
     note: str
     tags: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)  # those of `tags` a file gave and the user has not made theirs
     source: str = ""
     in_source: bool = True
     updated_at: str = ""
     citation_key: str = ""  # given once when stored (citekeys), then only the user changes it
     priority: int | None = None  # 1–3, 1 first; None: none given
+
+    @property
+    def own_tags(self) -> list[str]:
+        """The tags the user gave (or made theirs), not a file's keywords."""
+        if not self.keywords:
+            return self.tags
+        imported = set(self.keywords)
+        return [t for t in self.tags if t not in imported]
 
     @property
     def title_derived(self) -> bool:
@@ -193,7 +203,8 @@ class Paper:
             "venue": self.venue,
             "year": self.year,
             "url": self.url,
-            "tags": self.tags,
+            "tags": self.own_tags,
+            "keywords": self.keywords,
             "state": self.state,
             "priority": self.priority,
             "note": self.note,
@@ -220,6 +231,7 @@ class NewPaper:
     url: str
     links: list[str]
     tags: list[str]
+    keywords: list[str] = field(default_factory=list)  # a file's keywords: tags marked imported (store)
     title_key: str = ""  # what duplicates are found by (importers.duplicates); computed from the title if ''
     text_key: str = ""
     citation_key: str = ""  # the key a file gave it (the app's own export), kept when no other paper has it
@@ -275,6 +287,16 @@ class Merge:
     moved_sources: list[tuple[int, str]]  # (source id, content hash) rows moved from the merged paper
     added_source: tuple[int, str] | None  # the merged paper's own source, added to the kept one
     pair: tuple[str, str] | None  # the pair's (status, why) before, if it was listed
+    keywords: list[str] = field(default_factory=list)  # which of the kept paper's tags were a file's keywords
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def tag_key(name: str) -> str:
+    """A tag's name as the library tells tags apart (SQLite's NOCASE: ASCII letters folded, no others), so
+    that which of a paper's tags are a file's keywords is kept per stored tag ("Éducation" is not "éducation")."""
+    return name.translate(_ASCII_LOWER)
 
 
 def same_tag(a: str | None, b: str | None) -> bool:

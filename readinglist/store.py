@@ -44,6 +44,7 @@ from readinglist.papers import (
     StoreError,
     TableRow,
     Topic,
+    tag_key,
 )
 
 T = TypeVar("T")
@@ -51,6 +52,7 @@ PAGE_SIZE = 16384
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # a removed paper's topic, kept in its removed record (beside its columns) for undo
 REMOVED_TOPIC = "_topic"
+REMOVED_KEYWORDS = "_keywords"  # a removed paper's tags that were a file's keywords (tag_key)
 
 
 def _resize_topics(db: sqlite3.Connection, topics: Sequence[int], by: int) -> None:
@@ -73,9 +75,10 @@ SORT_COLUMNS = {
     "priority": "COALESCE(p.priority, 9)",  # 1 first, none last
     "added": "p.id",
     "authors": "lower(p.authors)",
-    # the tags as the table shows them, in order: a paper tagged "zeta" then "alpha" sorts by "alpha, zeta"
+    # the tags as the table shows them (the user's: a file's keywords are apart), in order: a paper tagged
+    # "zeta" then "alpha" sorts by "alpha, zeta"
     "tags": "(SELECT lower(group_concat(name, ', ')) FROM (SELECT t.name FROM paper_tags pt JOIN tags t"
-    " ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE))",
+    " ON t.id = pt.tag_id WHERE pt.paper_id = p.id AND pt.imported = 0 ORDER BY t.name COLLATE NOCASE))",
 }
 
 
@@ -158,6 +161,7 @@ def _m0001_initial(db: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS paper_tags(
             paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
             tag_id INTEGER NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+            imported INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (paper_id, tag_id)
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS paper_tags_tag ON paper_tags(tag_id, paper_id);
@@ -575,6 +579,15 @@ def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
         )
 
 
+def _m0024_imported_tags(db: sqlite3.Connection) -> None:
+    """Which of a paper's tags an imported file gave (BibTeX keywords, RIS KW, a keywords column), as
+    Zotero's automatic tags: the sidebar keeps them apart from the user's own (a Mendeley file gave 762 for
+    512 papers). A tag the user gives a paper is theirs; the links before this migration count as theirs. A
+    new library has the column from 0001 (an ALTER there grew the write-ahead log: test_a_full_disk_is_named)."""
+    if "imported" not in _columns(db, "paper_tags"):
+        db.execute("ALTER TABLE paper_tags ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -599,6 +612,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0021_titles_with_scripts", _m0021_titles_with_scripts),
     ("0022_title_keys_with_pluses", _m0022_title_keys_with_pluses),
     ("0023_own_titles_without_numbers", _m0023_own_titles_without_numbers),
+    ("0024_imported_tags", _m0024_imported_tags),
 ]
 
 
@@ -669,6 +683,7 @@ class Store:
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
         self._state_writes = 0  # moves on around every change of states (see state_counts)
         self._priority_sql: str | None = None  # "p.priority", or NULL in a read-only library older than 0009
+        self._has_imported: bool | None = None  # paper_tags.imported (0024)
         if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
@@ -943,6 +958,8 @@ class Store:
                     ids.append(pid)
                     if p.tags:
                         self._add_tags(db, [pid], p.tags)
+                    if p.keywords:
+                        self._add_imported_tags(db, [pid], p.keywords)
                 if self.has_table("paper_columns"):  # not in a library older than migration 0012 (tests make one)
                     db.executemany(
                         "INSERT OR REPLACE INTO paper_columns(paper_id, title_key, authors_key, authors, added)"
@@ -1080,7 +1097,7 @@ class Store:
             self._priority_sql = "p.priority" if "priority" in _columns(self.db, "papers") else "NULL"
         return self._priority_sql
 
-    def _paper(self, row: tuple, tags: list[str]) -> Paper:
+    def _paper(self, row: tuple, tags: list[str], keywords: list[str] | None = None) -> Paper:
         abstract = unpack(row[6])
         return Paper(
             id=row[0],
@@ -1104,6 +1121,7 @@ class Store:
             citation_key=row[17] or "",
             priority=row[18],
             tags=tags,
+            keywords=keywords or [],
         )
 
     def papers(self, ids: Sequence[int]) -> list[Paper]:
@@ -1115,14 +1133,18 @@ class Store:
         for chunk in _chunks(list(ids), 900):
             marks = ",".join("?" * len(chunk))
             tags: dict[int, list[str]] = {}
-            for pid, name in db.execute(
-                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
+            keywords: dict[int, list[str]] = {}
+            imported = "pt.imported" if self.has_imported_tags else "0"
+            for pid, name, from_file in db.execute(
+                f"SELECT pt.paper_id, t.name, {imported} FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
                 f" WHERE pt.paper_id IN ({marks}) ORDER BY t.name COLLATE NOCASE",
                 chunk,
             ):
                 tags.setdefault(pid, []).append(name)
+                if from_file:
+                    keywords.setdefault(pid, []).append(name)
             for row in db.execute(f"{self._select_papers()} WHERE p.id IN ({marks})", chunk):
-                found[row[0]] = self._paper(row, tags.get(row[0], []))
+                found[row[0]] = self._paper(row, tags.get(row[0], []), keywords.get(row[0], []))
         return [found[i] for i in ids if i in found]
 
     def paper(self, paper_id: int) -> Paper | None:
@@ -1145,8 +1167,8 @@ class Store:
             marks = ",".join("?" * len(chunk))
             for row in db.execute(
                 "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.venue, p.year, p.state,"
-                " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt"
-                " JOIN tags t ON t.id = pt.tag_id WHERE pt.paper_id = p.id ORDER BY t.name COLLATE NOCASE)), ''),"
+                " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt JOIN tags t"
+                f" ON t.id = pt.tag_id WHERE pt.paper_id = p.id{self._own_only} ORDER BY t.name COLLATE NOCASE)), ''),"
                 f" {self.priority_sql}{extra} FROM papers p {self._rows_hint}{join} WHERE p.id IN ({marks})",
                 chunk,
             ):
@@ -1175,6 +1197,7 @@ class Store:
         """Every paper id in a column's order, filtered by state, tag and topics (in any of `topics`, in none
         of `not_topics`): sorting is SQLite's job."""
         expr = SORT_COLUMNS.get(sort, SORT_COLUMNS["added"]).replace("p.priority", self.priority_sql)
+        expr = expr.replace(" AND pt.imported = 0", self._own_only)
         if expr == "p.id" and state is None and tag is None and topics is None and not not_topics:
             known = self._ids_without_scan()
             if known is not None:
@@ -1467,9 +1490,45 @@ class Store:
         return int(row[0])
 
     def _add_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], respell: bool = False) -> None:
+        """The user's tags: one a paper has from a file becomes theirs too."""
+        own = "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)"
+        if self.has_imported_tags:
+            own = ("INSERT INTO paper_tags(paper_id, tag_id) VALUES (?, ?)"
+                   " ON CONFLICT(paper_id, tag_id) DO UPDATE SET imported = 0")  # fmt: skip
         for tag in tags:
             tid = self._tag_id(db, tag, respell)
-            db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
+            db.executemany(own, [(i, tid) for i in ids])
+
+    def _add_imported_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str]) -> None:
+        """A file's keywords: a tag the paper has already stays as it is (the user's stays theirs)."""
+        if not self.has_imported_tags:
+            self._add_tags(db, ids, tags)
+            return
+        for tag in tags:
+            tid = self._tag_id(db, tag)
+            db.executemany(
+                "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id, imported) VALUES (?, ?, 1)", [(i, tid) for i in ids]
+            )
+
+    @property
+    def has_imported_tags(self) -> bool:
+        """Whether tags keep where they came from (migration 0024; a library opened read-only may predate it)."""
+        if self._has_imported is None:
+            self._has_imported = "imported" in _columns(self.db, "paper_tags")
+        return self._has_imported
+
+    @property
+    def _own_only(self) -> str:
+        """The condition that keeps the user's tags in a query on paper_tags pt ("" before migration 0024)."""
+        return " AND pt.imported = 0" if self.has_imported_tags else ""
+
+    def add_file_tags(self, ids: Sequence[int], tags: Sequence[str], keywords: Sequence[str]) -> None:
+        """What a file says of papers the library has (a re-import, a duplicate merged): its tags as the
+        user's, its keywords as imported, every spelling the library has kept."""
+        with self.transaction() as db:
+            self._add_tags(db, ids, tags)
+            self._add_imported_tags(db, ids, keywords)
+            self._touch(db, ids)
 
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
         """Returns each paper's tags before, for undo."""
@@ -1491,16 +1550,83 @@ class Store:
             self._touch(db, ids)
         return before
 
-    def set_tags(self, tags_by_paper: dict[int, list[str]]) -> dict[int, list[str]]:
-        """Each paper gets exactly these tags (undo of any tag edit)."""
+    def set_tags(
+        self, tags_by_paper: dict[int, list[str]], imported: Mapping[int, Iterable[str]] | None = None
+    ) -> dict[int, list[str]]:
+        """Each paper gets exactly these tags (undo of any tag edit). A tag a paper keeps stays imported if it
+        was; `imported` (undo: `imported_of` before the edit) says which of each paper's tags are."""
+        ids = list(tags_by_paper)
         with self.transaction() as db:
-            before = self.tags_of(list(tags_by_paper))
+            before = self.tags_of(ids)
+            was = self.imported_of(ids) if imported is None else {i: set(imported.get(i, ())) for i in ids}
             for pid, tags in tags_by_paper.items():
                 db.execute("DELETE FROM paper_tags WHERE paper_id = ?", (pid,))
                 self._add_tags(db, [pid], tags, respell=True)
+                if was.get(pid):
+                    self._mark_imported(db, [(pid, t) for t in tags if tag_key(t) in was[pid]], True)
             self._drop_unused_tags(db)
-            self._touch(db, list(tags_by_paper))
+            self._touch(db, ids)
         return before
+
+    def imported_of(self, ids: Sequence[int]) -> dict[int, set[str]]:
+        """Each paper's tags that a file gave it, by tag_key."""
+        out: dict[int, set[str]] = {i: set() for i in ids}
+        if not self.has_imported_tags:
+            return out
+        for chunk in _chunks(list(ids), 900):
+            marks = ",".join("?" * len(chunk))
+            for pid, name in self.db.execute(
+                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
+                f" WHERE pt.imported = 1 AND pt.paper_id IN ({marks})",
+                chunk,
+            ):
+                out[pid].add(tag_key(name))
+        return out
+
+    def _mark_imported(self, db: sqlite3.Connection, links: Iterable[tuple[int, str]], imported: bool) -> None:
+        db.executemany(
+            "UPDATE paper_tags SET imported = ? WHERE paper_id = ? AND tag_id = (SELECT id FROM tags WHERE name = ?)",
+            [(int(imported), pid, name) for pid, name in links],
+        )
+
+    def imported_links(self) -> list[tuple[int, str]]:
+        """Every (paper, tag) a file gave and the user has not made theirs."""
+        if not self.has_imported_tags:
+            return []
+        return list(
+            self.db.execute(
+                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.imported = 1"
+            )
+        )
+
+    def mark_imported(self, links: Sequence[tuple[int, str]], imported: bool) -> None:
+        """These (paper, tag) links become the user's (False), or imported again (True: undo)."""
+        if not self.has_imported_tags or not links:
+            return
+        with self.transaction() as db:
+            self._mark_imported(db, links, imported)
+            self._touch(db, sorted({pid for pid, _ in links}))
+
+    def tag_summary(self) -> tuple[list[tuple[str, int]], set[str]]:
+        """Each tag with its count, and those only files gave (`keyword_tags`), in one query."""
+        imported = "min(pt.imported)" if self.has_imported_tags else "0"
+        rows = self.db.execute(
+            f"SELECT t.name, count(pt.paper_id), {imported} FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id"
+            " GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
+        ).fetchall()
+        return [(name, n) for name, n, _ in rows], {name for name, _, only in rows if only}
+
+    def keyword_tags(self) -> set[str]:
+        """The tags only files gave, on no paper as the user's own: the sidebar's Keywords."""
+        if not self.has_imported_tags:
+            return set()
+        return {
+            name
+            for (name,) in self.db.execute(
+                "SELECT t.name FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id"
+                " GROUP BY t.id HAVING min(pt.imported) = 1"
+            )
+        }
 
     def _drop_unused_tags(self, db: sqlite3.Connection) -> None:
         db.execute("DELETE FROM tags WHERE id NOT IN (SELECT DISTINCT tag_id FROM paper_tags)")
@@ -2060,7 +2186,8 @@ class Store:
                     added = (src[0], src[1])
                     self.link_source(keep, src[0], src[1], src[2], src[3])
             tags = list(dict.fromkeys([*a.tags, *b.tags]))
-            self.set_tags({keep: tags})
+            theirs = {tag_key(t) for t in [*a.own_tags, *b.own_tags]}  # a keyword of one, the other's tag: a tag
+            self.set_tags({keep: tags}, {keep: {tag_key(t) for t in [*a.keywords, *b.keywords]} - theirs})
             if a.state == DEFAULT_STATE and b.state != DEFAULT_STATE:
                 self.set_state([keep], b.state)
             if a.priority is None and b.priority is not None:
@@ -2069,7 +2196,7 @@ class Store:
                 self.set_note(keep, f"{a.note.rstrip()}{NOTE_SEPARATOR}{b.note.strip()}" if a.note.strip() else b.note)
             if not a.user_title and b.user_title:
                 self.set_user_title(keep, b.user_title)
-        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair)
+        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, a.keywords)
 
     def unmerge_papers(self, m: Merge) -> int:
         """Take a merge back: the merged paper returns with its annotations and sources, the kept one gets its
@@ -2087,7 +2214,7 @@ class Store:
                 "UPDATE paper_sources SET paper_id = ? WHERE paper_id = ? AND source_id = ? AND content_hash = ?",
                 [(back, m.kept, sid, h) for sid, h in m.moved_sources],
             )
-            self.set_tags({m.kept: m.tags})
+            self.set_tags({m.kept: m.tags}, {m.kept: {tag_key(t) for t in m.keywords}})
             self.restore_states({m.kept: m.state})
             self.restore_priorities({m.kept: m.priority})
             self.set_note(m.kept, m.note)
@@ -2109,6 +2236,7 @@ class Store:
                 rev = self.next_rev(db)
                 stamp = now()
                 tags = self.tags_of(ids)
+                imported = self.imported_of(ids)
                 topic_of = self.topic_of(ids) if self.has_table("paper_topics") else {}
                 for chunk in _chunks(list(dict.fromkeys(ids)), 900):
                     cur = db.execute(f"SELECT * FROM papers WHERE id IN ({','.join('?' * len(chunk))})", chunk)
@@ -2119,6 +2247,8 @@ class Store:
                         pid = record["id"]
                         if pid in topic_of:  # kept, for undo: not a column, so never written back as one
                             record[REMOVED_TOPIC] = topic_of[pid]
+                        if imported.get(pid):  # which tags were a file's keywords (so too)
+                            record[REMOVED_KEYWORDS] = sorted(imported[pid])
                         db.execute(
                             "INSERT OR REPLACE INTO removed_papers(id, uid, source_id, content_hash, removed_at,"
                             " paper, tags) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -2175,7 +2305,10 @@ class Store:
                             [record[n] for n in names],
                         )
                         pid = int(cur.lastrowid or 0)
-                        self._add_tags(db, [pid], json.loads(tags_json))
+                        keywords = set(whole.get(REMOVED_KEYWORDS) or ())
+                        back = json.loads(tags_json)
+                        self._add_tags(db, [pid], [t for t in back if tag_key(t) not in keywords])
+                        self._add_imported_tags(db, [pid], [t for t in back if tag_key(t) in keywords])
                         topic = whole.get(REMOVED_TOPIC)
                         if topic is not None and db.execute("SELECT 1 FROM topics WHERE id = ?", (topic,)).fetchone():
                             db.execute("INSERT INTO paper_topics(paper_id, topic_id) VALUES (?, ?)", (pid, topic))

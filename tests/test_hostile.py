@@ -206,6 +206,14 @@ def test_a_field_over_the_limit(annotated, tmp_path):
     refused(annotated, f, "line 2", "the abstract is longer than the limit of 262,144 characters")
 
 
+def test_keywords_over_the_field_limit(annotated, tmp_path):
+    # a file's keywords are tags kept apart: held to the tag list's limit (the record's is larger)
+    f = tmp_path / "keywords.jsonl"
+    keywords = [f"keyword {i:06d}" for i in range(20_000)]  # 280,000 characters
+    f.write_text(json.dumps({"title": "ok"}) + "\n" + json.dumps({"title": "t", "keywords": keywords}) + "\n")
+    refused(annotated, f, "line 2", "the tag list is longer than the limit of 262,144 characters")
+
+
 def test_a_json_element_over_the_record_limit(annotated, tmp_path):
     f = tmp_path / "big.json"
     f.write_text('[{"title": "ok"},\n {"title": "t", "junk": "' + "x" * (2 * MiB) + '"}]')

@@ -140,10 +140,11 @@ def test_paperlists_json_array_gets_venue_and_year_from_file_name():
     assert parsed.records[0].authors == ["Lijun Zhang", "Zhi-Hua Zhou"]
 
 
-def test_iclr_tsv_keywords_become_tags():
+def test_iclr_tsv_keywords_become_imported_keywords():
     parsed = parse_file(corpus("originals/iclr2021-openreviewdata/paperlist.tsv.gz"))
     assert len(parsed.records) == 2966
-    assert "generative adversarial network" in parsed.records[0].tags
+    assert "generative adversarial network" in parsed.records[0].keywords
+    assert parsed.records[0].tags == []  # the user's own tags: none in a conference's list
 
 
 def test_iridia_macros_across_files():
@@ -592,7 +593,7 @@ def test_iridia_set_imports_whole_in_the_order_a_dialog_gives(tmp_path):
     lib.close()
 
 
-def test_bibtex_keywords_become_tags_with_their_math_and_accents_read(tmp_path):
+def test_bibtex_keywords_become_keywords_with_their_math_and_accents_read(tmp_path):
     """IRIDIA's keywords hold "$\\epsilon$-dominance": the sidebar listed the tag with its dollars and
     backslash. Keywords are read as titles are (math to Unicode); an escaped dollar stays a dollar."""
     f = tmp_path / "k.bib"
@@ -601,7 +602,8 @@ def test_bibtex_keywords_become_tags_with_their_math_and_accents_read(tmp_path):
         encoding="utf-8",
     )
     (record,) = parse_file(f).records
-    assert record.tags == ["ϵ-dominance", "öptimal Pareto sets", "cost $5"]  # in the case the file gives
+    assert record.keywords == ["ϵ-dominance", "öptimal Pareto sets", "cost $5"]  # in the case the file gives
+    assert record.tags == []
 
 
 def test_an_undefined_macro_is_kept_as_its_name_with_a_warning(tmp_path):

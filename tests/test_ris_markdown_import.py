@@ -44,7 +44,8 @@ def test_ris_fields(tmp_path):
     assert a.title == "Deep learning for the wrapped title"
     assert a.authors == ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"]
     assert (a.year, a.venue, a.abstract, a.note) == (2015, "Nature", "An abstract.", "Read this first")
-    assert a.tags == ["Neural networks", "Review"]  # in the case the file gives
+    assert a.keywords == ["Neural networks", "Review"]  # in the case the file gives
+    assert a.tags == []
     assert a.url == "https://doi.org/10.1038/nature14539"
     assert (b.authors, b.year, b.venue, b.url, b.citation_key) == (
         ["J. Smith Jr."],

@@ -160,7 +160,7 @@ def test_a_tag_or_a_note_does_not_re_rank(qtbot, planted_window):
     mark(qtbot, w, [relevant[0]], "read")
     wait_for_rerank(qtbot, w)
     before, ranking = w.suggester.reranks, w.suggester.ranking
-    w.editors.tagsApplied.emit({relevant[1]: ["astro"]}, "Add tag")
+    w.editors.tagsApplied.emit({relevant[1]: ["astro"]}, "Add tag", None)
     qtbot.waitUntil(lambda: w.library.paper(relevant[1]).tags == ["astro"])
     qtbot.waitUntil(lambda: w.suggester.idle)
     assert w.suggester.reranks == before and w.suggester.ranking is ranking

@@ -38,7 +38,8 @@ class Record:
     venue: str = ""
     url: str = ""
     key: str = ""
-    tags: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)  # the user's own (a readinglist export's, a tags column)
+    keywords: list[str] = field(default_factory=list)  # the file's keywords: tags kept apart as imported
     # what a readinglist export carries besides the paper (see annotations.py): applied to a paper the
     # import adds, never to one the library has
     note: str = ""
@@ -137,7 +138,8 @@ def check_fields(path: Path, rec: Record, line: int, limits: Limits) -> None:
     if len(rec.abstract) > limit or len(rec.title) > limit or len(rec.venue) > limit or len(rec.url) > limit:
         name = next(n for n in ("abstract", "title", "venue", "url") if len(getattr(rec, n)) > limit)
         raise ImportFailure(path, f"the {name} is longer than the limit of {limit:,} characters", line)
-    if len(rec.key) > limit or sum(map(len, rec.authors)) > limit or sum(map(len, rec.tags)) > limit:
+    tags = sum(map(len, rec.tags)) + sum(map(len, rec.keywords))
+    if len(rec.key) > limit or sum(map(len, rec.authors)) > limit or tags > limit:
         name = "key" if len(rec.key) > limit else "author list" if sum(map(len, rec.authors)) > limit else "tag list"
         raise ImportFailure(path, f"the {name} is longer than the limit of {limit:,} characters", line)
 

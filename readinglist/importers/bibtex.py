@@ -664,6 +664,7 @@ class BibFile:
         url = fields.get("url", "")
         if not url and fields.get("doi"):
             url = "https://doi.org/" + fields["doi"].strip()
+        tags, keywords = _tags_and_keywords(fields)
         return Record(
             title=title,
             abstract=abstract,
@@ -672,12 +673,26 @@ class BibFile:
             venue=title_plain(venue),
             url=url if url.startswith("http") else "",
             key=entry.key,
-            tags=split_tags(title_plain(fields["keywords"])) if fields.get("keywords") else [],
+            tags=tags,
+            keywords=keywords,
             note=plain_from_bibtex(fields["annote"]).strip("\n") if fields.get("annote") else "",
             state=state_from_text(fields.get("readstatus", "")) or _read_flag(fields.get("read", "")),
             priority=priority_from_text(fields.get("priority", "")),
             citation_key=entry.key.strip(),
         )
+
+
+def _tags_and_keywords(fields: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The reader's own tags (Mendeley's `mendeley-tags`; `readinglist-tags`, which the app's export writes
+    beside `keywords`, that has every tag) and the file's keywords, the rest of `keywords`. A BibTeX
+    file's keywords are imported keywords: authors' (IEEE's, ACM's) as often as a reader's."""
+
+    def read(name: str) -> list[str]:
+        return split_tags(title_plain(fields[name])) if fields.get(name) else []
+
+    tags = read("readinglist-tags") + read("mendeley-tags")
+    own = {t.casefold() for t in tags}
+    return tags, [k for k in read("keywords") if k.casefold() not in own]
 
 
 def _read_flag(value: str) -> str:

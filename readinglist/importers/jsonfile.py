@@ -51,7 +51,7 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
         if isinstance(value, str) and value.startswith("http"):
             url = value
             break
-    tags = get("tags") if "tags" in obj else get("keywords")
+    tags, keywords = get("tags"), get("keywords")
     year = get("year")
     return Record(
         title=title,
@@ -62,6 +62,7 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
         url=url,
         key=str(get("id") or get("paper_id") or get("key") or f"r{n}"),
         tags=split_tags(tags) if tags is not None else [],
+        keywords=split_tags(keywords) if keywords is not None else [],
         **_annotations(obj),
     )
 

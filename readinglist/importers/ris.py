@@ -106,7 +106,7 @@ def _record(fields: dict[str, list[str]], line: int, default_venue: str, default
         venue=_first(fields, VENUE_TAGS) or default_venue,
         url=url if url.startswith("http") else "",
         key=key or f"r{line}",
-        tags=split_tags(fields.get("KW", [])),
+        keywords=split_tags(fields.get("KW", [])),
         note="\n".join(v for v in fields.get("N1", []) if v),
         citation_key=key,
     )

@@ -1,4 +1,4 @@
-"""CSV and TSV with a header row; a keywords column becomes tags."""
+"""CSV and TSV with a header row; a tags column gives the user's tags, a keywords column imported keywords."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from readinglist.importers.base import (
 )
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
-from readinglist.papers import CSV_COLUMNS, FORMULA_STARTS, ImportFailure, format_suffix
+from readinglist.papers import FORMULA_STARTS, OWN_CSV_HEADER, ImportFailure, format_suffix
 
 _COLUMNS = {
     "title": ("title", "paper title", "name"),
@@ -32,14 +32,15 @@ _COLUMNS = {
     "year": ("year", "publication year", "date"),
     "venue": ("venue", "conference", "journal", "booktitle", "source"),
     "url": ("url", "link", "pdf", "doi url"),
-    "tags": ("keywords", "tags", "keyword", "author keywords"),
+    "tags": ("tags", "tag"),
+    "keywords": ("keywords", "keyword", "author keywords"),
     "key": ("paper_id", "id", "key"),
     "state": ("state", "readstatus"),
     "priority": ("priority",),
     "note": ("note", "notes", "annote"),
     "citation_key": ("citation_key", "citation key", "citekey"),
 }
-OWN_HEADER = CSV_COLUMNS  # the app's own export: its id column is a readinglist id, its cells formula-guarded
+OWN_HEADER = OWN_CSV_HEADER  # the app's own export: its id column is a readinglist id, its cells formula-guarded
 
 
 def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
@@ -96,6 +97,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
                     url=get("url") if get("url").startswith("http") else "",
                     key=get("key") or f"r{rows.line_num}",
                     tags=split_tags(get("tags")),
+                    keywords=split_tags(get("keywords")),
                     note=get("note").strip("\n") if own or cols["note"] is not None else "",
                     state=state_from_text(get("state")),
                     priority=priority_from_text(get("priority")),

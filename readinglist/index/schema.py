@@ -180,5 +180,5 @@ def document(p: Paper) -> dict[str, object]:
 
 def new_document(paper_id: int, p: NewPaper) -> dict[str, object]:
     """The document of a just-imported paper, from what the import prepared (no read-back from SQLite)."""
-    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, p.tags, "", p.venue, p.year, DEFAULT_STATE,
-                     derived_title=not p.title.strip())  # fmt: skip
+    return _document(paper_id, p.auto_title, p.plain_abstract, p.authors, [*p.tags, *p.keywords], "", p.venue, p.year,
+                     DEFAULT_STATE, derived_title=not p.title.strip())  # fmt: skip

@@ -78,7 +78,7 @@ def paper_html(
         parts.append(f"<p><i>{highlight_text(shown, match)}</i></p>")  # "author:smith" shows whose name matched
     if topic is not None:
         parts.append(f'<p class="muted">Topic: <a href="topic:{topic[0]}">{html.escape(topic[1])}</a></p>')
-    if p.tags:
+    if p.own_tags:
         chip_bg = palette.color(QPalette.ColorRole.Highlight)
         chip_bg.setAlpha(255)
         chip_bg = (
@@ -86,9 +86,11 @@ def paper_html(
         )
         chips = "&nbsp;".join(
             f'<span style="background-color:{chip_bg.name()}; color:{text};">&nbsp;{html.escape(t)}&nbsp;</span>'
-            for t in p.tags
+            for t in p.own_tags
         )
         parts.append(f"<p>{chips}</p>")
+    if p.keywords:  # a file's keywords, apart from the user's tags (the sidebar's Keywords)
+        parts.append(f'<p class="muted">Keywords: {html.escape(" · ".join(p.keywords))}</p>')
     if p.abstract and whole:
         parts.append(to_html(p.abstract, match))
     elif p.abstract:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import Paper, StoreError, normalise_tags
+from readinglist.papers import Paper, StoreError, normalise_tags, tag_key
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
 
@@ -93,7 +93,7 @@ class _EnterTakesCompletion(QObject):
 
 
 class Editors(QWidget):
-    tagsApplied = Signal(object, str)  # {paper id: its tags after}, the undo text
+    tagsApplied = Signal(object, str, object)  # {paper id: its tags after}, the undo text, {id: keywords after}
     noteEdited = Signal(int, str, str)  # paper id, note before, note after
     # a note saved here had been changed elsewhere meanwhile: both versions kept (False: the reader had emptied
     # it, and the other version is what stays)
@@ -182,7 +182,7 @@ class Editors(QWidget):
     def load(self, paper: Paper | None) -> None:
         """The paper shown (or shown again, edited). Tags being typed for it and a note not yet saved stay."""
         paper_id = paper.id if paper is not None else None
-        tags, note = (paper.tags, paper.note) if paper is not None else ([], "")
+        tags, note = (paper.own_tags, paper.note) if paper is not None else ([], "")  # a file's keywords apart
         enabled = paper_id is not None and not self._read_only
         if paper_id != self._paper and self.tags_pending():
             # another paper made current while the field kept the cursor (Next Paper from the menu, Alt+Left):
@@ -279,10 +279,10 @@ class Editors(QWidget):
         if len(ids) > 1:
             self._set_tags_field(self._common_tags())
         else:
-            self._set_tags_field(self._library.tags_of(ids).get(ids[0], []) if ids else [])
+            self._set_tags_field(self._library.own_tags_of(ids).get(ids[0], []) if ids else [])
 
     def _common_tags(self) -> list[str]:
-        tag_map = self._library.tags_of(self._selection())
+        tag_map = self._library.own_tags_of(self._selection())
         if not tag_map:
             return []
         sets = [set(t) for t in tag_map.values()]
@@ -299,7 +299,7 @@ class Editors(QWidget):
         if not ids or self._read_only:
             return
         typed = self._library.spelt_tags([self.tagEditor.text()])
-        current = self._library.tags_of(ids)
+        current = self._library.own_tags_of(ids)  # the user's: a file's keywords are kept apart, and stay
         shown = self._tags_shown
         if len(ids) == 1 and current.get(ids[0]) == shown:
             after = {ids[0]: typed}  # nothing changed meanwhile: the tags as typed, in the reader's order
@@ -315,7 +315,14 @@ class Editors(QWidget):
         if ids == self._selection() and self.tagEditor.text() != ", ".join(typed):
             self.tagEditor.setText(", ".join(typed))  # as the library spells them ("llm" typed: "LLM")
         if after:
-            self.tagsApplied.emit(after, tags_change_text(current, after))
+            # each paper's keywords stay, but one typed here is the user's tag now
+            keywords = self._library.keywords_of(list(after))
+            whole, imported = {}, {}
+            for pid, tags in after.items():
+                mine = {tag_key(t) for t in tags}
+                kept = [k for k in keywords[pid] if tag_key(k) not in mine]
+                whole[pid], imported[pid] = tags + kept, {tag_key(k) for k in kept}
+            self.tagsApplied.emit(whole, tags_change_text(current, after), imported)
         self.update_completions()
 
     # ---- the note ----

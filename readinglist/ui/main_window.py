@@ -78,6 +78,7 @@ from readinglist.ui.topics_section import TopicsSection
 from readinglist.ui.undo import (
     DeleteListCommand,
     KeepApartCommand,
+    KeywordsToTagsCommand,
     MergePapersCommand,
     MoveListCommand,
     PaperCommand,
@@ -435,6 +436,9 @@ class MainWindow(QMainWindow):
         self.sidebar.filterChanged.connect(lambda _filter: self._update_caption())
         search.field.textChanged.connect(lambda _text: self._update_caption())
         self.sidebar.tagsEdited.connect(self._push_tags)
+        self.sidebar.keywordsMadeTags.connect(
+            lambda links, text: self._push(KeywordsToTagsCommand(self.library, links, text, self._changed))
+        )
         self.sidebar.saveListRequested.connect(lambda: self.save_list())
         self.sidebar.listRenameRequested.connect(self.rename_list)
         self.sidebar.listRedefineRequested.connect(self.redefine_list)
@@ -987,8 +991,8 @@ class MainWindow(QMainWindow):
         self._reload_map()
         self.suggester.schedule(force=True)
 
-    def _push_tags(self, after: dict[int, list[str]], text: str) -> None:
-        self._push(SetTagsCommand(self.library, after, text, self._changed))
+    def _push_tags(self, after: dict[int, list[str]], text: str, imported: dict[int, set[str]] | None = None) -> None:
+        self._push(SetTagsCommand(self.library, after, text, self._changed, imported))
 
     def _push_note(self, paper_id: int, before: str, after: str) -> None:
         self._push(SetNoteCommand(self.library, paper_id, before, after, self._changed))

@@ -16,7 +16,7 @@ counts, the caption and the context menus all read that one selection.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -60,6 +60,7 @@ from readinglist.ui.wording import CAPTION_QUERY_CHARS, quoted
 Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
 ALL_KEY: Key = ("all", None)
 SUGGESTED_KEY: Key = ("suggested", None)
+KEYWORDS_OPEN = 12  # a Keywords section of more entries than this starts closed (a click on its heading opens it)
 DUPLICATES_KEY: Key = ("duplicates", None)
 
 
@@ -139,7 +140,8 @@ class SidebarModel(QStandardItemModel):
         self.library_root = QStandardItem("Library")
         self.lists_root = QStandardItem("Lists")
         self.tags_root = QStandardItem("Tags")
-        for root in (self.library_root, self.lists_root, self.tags_root):
+        self.keywords_root = QStandardItem("Keywords")
+        for root in (self.library_root, self.lists_root, self.tags_root, self.keywords_root):
             root.setSelectable(False)
             root.setEditable(False)
             font = root.font()
@@ -148,6 +150,10 @@ class SidebarModel(QStandardItemModel):
             self.appendRow(root)
         self.lists_root.setToolTip("Saved views: a query, a state and a tag, counted live (File → Save View as List)")
         self.tags_root.setToolTip("Click a tag to show its papers in the state chosen above; click it again to let go")
+        self.keywords_root.setToolTip(
+            "Keywords: the tags imported files gave (BibTeX keywords, RIS KW, a keywords column), kept apart from "
+            "yours. Click here to show or hide them; right-click to make them your tags or remove them"
+        )
 
     @staticmethod
     def library_entries(counts: dict[str, int]) -> list[tuple[str, Key, str]]:
@@ -162,7 +168,10 @@ class SidebarModel(QStandardItemModel):
             entries.append(("Possible duplicates", DUPLICATES_KEY, f"{counts['duplicates']:,}"))
         return entries
 
-    def update_counts(self, counts: dict[str, int], tags: list[tuple[str, int]]) -> None:
+    def update_counts(
+        self, counts: dict[str, int], tags: list[tuple[str, int]], keywords: Collection[str] = ()
+    ) -> None:
+        """The counts, and the tags: the user's under Tags, those only files gave (`keywords`) under Keywords."""
         self._fill(self.library_root, self.library_entries(counts))
         for r in range(self.library_root.rowCount()):
             item = self.library_root.child(r)
@@ -177,8 +186,12 @@ class SidebarModel(QStandardItemModel):
             elif key == SUGGESTED_KEY and not item.toolTip().startswith("Suggested:"):
                 item.setToolTip("Suggested: the papers you have not triaged (unread, no priority), those you will "
                                 "most likely care about first, learned from your marks and interests")  # fmt: skip
-        self._fill(self.tags_root, [(name, ("tag", name), f"{n:,}") for name, n in tags])
-        self.tags_root.setText(f"Tags ({len(tags)})" if tags else "Tags")
+        own = [(name, n) for name, n in tags if name not in keywords]
+        given = [(name, n) for name, n in tags if name in keywords]
+        self._fill(self.tags_root, [(name, ("tag", name), f"{n:,}") for name, n in own])
+        self.tags_root.setText(f"Tags ({len(own)})" if own else "Tags")
+        self._fill(self.keywords_root, [(name, ("tag", name), f"{n:,}") for name, n in given])
+        self.keywords_root.setText(f"Keywords ({len(given)})" if given else "Keywords")
 
     def update_lists(self, lists: list[SmartList], counts: dict[int, int]) -> None:
         """The saved lists in their order, with the counts known (… until counted)."""
@@ -233,7 +246,9 @@ class Sidebar(QTreeView):
     """The sidebar pane; it owns the filter (`filter`) that searches combine with the query."""
 
     filterChanged = Signal(object)  # Filter: another entry was picked, or the papers under the filter changed
-    tagsEdited = Signal(object, str)  # {paper id: its tags after the edit}, the undo text
+    # {paper id: its tags after the edit}, the undo text, and {paper id: which are keywords after} or None
+    tagsEdited = Signal(object, str, object)
+    keywordsMadeTags = Signal(object, str)  # [(paper id, tag)]: keywords files gave, now the user's; the undo text
     listRenameRequested = Signal(int, str)  # list id, new name
     listRedefineRequested = Signal(int)  # list id: give it the view shown now
     listMoveRequested = Signal(int, int)  # list id, new place
@@ -255,9 +270,11 @@ class Sidebar(QTreeView):
         self.setRootIsDecorated(False)
         self.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)  # the two choices, shown by us
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setExpandsOnDoubleClick(False)  # the Keywords heading opens and closes on a click (_clicked)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._menu)
         self.expandAll()
+        self.collapse(self.entries.keywords_root.index())  # opened when it gets its first few (_rows_replaced)
         self.selectionModel().currentChanged.connect(self._current_changed)
         self.clicked.connect(self._clicked)
         self.setMinimumWidth(150)
@@ -311,6 +328,8 @@ class Sidebar(QTreeView):
             index = self.entries.find(key)
             if index.isValid():
                 selection.select(index, index)
+                if index.parent() == self.entries.keywords_root.index() and not self.isExpanded(index.parent()):
+                    self.expand(index.parent())  # a keyword chosen (a saved list's, the last session's): in sight
         self.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
     def _key_at(self, index: QModelIndex) -> Key | None:
@@ -367,6 +386,8 @@ class Sidebar(QTreeView):
         """A click on the tag or list that was chosen before it lets it go; on any other row, picks it."""
         key = self._key_at(index)
         before, self._at_press = self._at_press, None
+        if index == self.entries.keywords_root.index():
+            self.setExpanded(index, not self.isExpanded(index))  # no arrow here: the heading opens and closes
         if key is None:
             self._show_choice()
         elif before is not None and self._narrows(before, key):
@@ -412,7 +433,7 @@ class Sidebar(QTreeView):
     def update_counts(self, counts: dict[str, int]) -> None:
         """New counts (from `Library.counts()`) and the tags as they are now; the choice stays lit."""
         with self._rows_replaced():
-            self.entries.update_counts(counts, self.library.tag_counts())
+            self.entries.update_counts(counts, *self.library.tag_summary())
         if self._filter.duplicates and not counts.get("duplicates"):
             # the last pair merged or kept apart: its entry is gone, and its view (empty now) with it
             self._apply(replace(self._filter, duplicates=False))
@@ -424,14 +445,15 @@ class Sidebar(QTreeView):
         """Rows change under the view: the current row (the keyboard's place) stays on its entry, and its
         moving is not taken for the user's pick."""
         current = self._key_at(self.currentIndex())
-        roots = (self.entries.library_root, self.entries.lists_root, self.entries.tags_root)
+        roots = (self.entries.library_root, self.entries.lists_root, self.entries.tags_root, self.entries.keywords_root)
         empty = [root for root in roots if not root.hasChildren()]
         self._updating = True
         try:
             yield
-            # a section gets its first entry: open it (expandAll on every key costs a pass over the tree)
+            # a section gets its first entry: open it (expandAll on every key costs a pass over the tree); the
+            # keywords only when few (a file's hundreds would push the rest out of sight: a click opens them)
             for root in empty:
-                if root.hasChildren():
+                if root.hasChildren() and (root is not self.entries.keywords_root or root.rowCount() <= KEYWORDS_OPEN):
                     self.expand(root.index())
             index = self.entries.find(current) if current is not None else QModelIndex()
             if index.isValid() and index != self.currentIndex():
@@ -463,10 +485,19 @@ class Sidebar(QTreeView):
         from PySide6.QtWidgets import QMenu  # the menus' and dialogs' classes: not before the first paint
 
         menu = QMenu(self)
-        if key and key[0] == "tag" and key[1]:
+        keywords = self.library.keyword_tags()
+        if key and key[0] == "tag" and key[1] and key[1] in keywords:
+            name = key[1]
+            menu.addAction("Make It My Tag", lambda: self.make_keywords_tags(name))
+            menu.addAction("Rename or Merge…", lambda: self.rename_tag(name))
+            menu.addAction("Delete Keyword", lambda: self.delete_tag(name))
+        elif key and key[0] == "tag" and key[1]:
             name = key[1]
             menu.addAction("Rename or Merge…", lambda: self.rename_tag(name))
             menu.addAction("Delete Tag", lambda: self.delete_tag(name))
+        elif index == self.entries.keywords_root.index() and keywords:
+            menu.addAction("Make Them All My Tags", self.make_keywords_tags)
+            menu.addAction("Remove All Keywords", self.remove_keywords)
         elif key and key[0] == "list" and key[1]:
             lid = int(key[1])
             place = next((i for i, sl in enumerate(self._lists) if sl.id == lid), 0)
@@ -499,13 +530,30 @@ class Sidebar(QTreeView):
             return
         new = normalise_tags([new])[0]  # the name plan_rename_tag gave the papers
         merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
-        self.tagsEdited.emit(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”")
+        keywords = self.library.keywords_after_rename(old, new, after)  # a keyword renamed is still one
+        self.tagsEdited.emit(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”", keywords)
         if same_tag(self._filter.tag, old):
             self._filter = replace(self._filter, tag=new)
         self.filterChanged.emit(self._filter)
 
+    def make_keywords_tags(self, name: str | None = None) -> None:
+        """Make a keyword (None: every keyword a file gave) the user's tag, on every paper that has it."""
+        links = [(pid, t) for pid, t in self.library.keyword_links() if name is None or same_tag(t, name)]
+        if links:
+            self.keywordsMadeTags.emit(links, f"Make keyword “{name}” a tag" if name else "Make all keywords tags")
+
+    def remove_keywords(self) -> None:
+        """Take every keyword files gave (and the user has not made theirs) off its papers (undoable)."""
+        after = self.library.plan_remove_keywords()
+        if after:
+            keywords = self.library.keyword_tags()
+            self.tagsEdited.emit(after, "Remove imported keywords", None)
+            if self._filter.tag is not None and any(same_tag(self._filter.tag, k) for k in keywords):
+                self._filter = replace(self._filter, tag=None)
+            self.filterChanged.emit(self._filter)
+
     def delete_tag(self, name: str) -> None:
-        self.tagsEdited.emit(self.library.plan_delete_tag(name), f"Delete tag “{name}”")
+        self.tagsEdited.emit(self.library.plan_delete_tag(name), f"Delete tag “{name}”", None)
         if same_tag(self._filter.tag, name):
             self._filter = replace(self._filter, tag=None)
         self.filterChanged.emit(self._filter)

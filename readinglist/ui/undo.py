@@ -18,7 +18,7 @@ from readinglist.ui.wording import papers
 Changed = Callable[[Sequence[int]], None]
 
 _PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merged", "Delete": "Deleted",
-         "Edit": "Edited", "Remove": "Removed", "Give": "Gave", "Change": "Changed"}  # fmt: skip
+         "Edit": "Edited", "Remove": "Removed", "Give": "Gave", "Change": "Changed", "Make": "Made"}  # fmt: skip
 
 
 class PaperCommand(QUndoCommand):
@@ -50,11 +50,21 @@ class SetStateCommand(PaperCommand):
 class SetTagsCommand(PaperCommand):
     """Any tag change, stated as each paper's tags after it; undo puts back each paper's tags before."""
 
-    def __init__(self, library: Library, after: dict[int, list[str]], text: str, changed: Changed):
+    def __init__(
+        self,
+        library: Library,
+        after: dict[int, list[str]],
+        text: str,
+        changed: Changed,
+        imported_after: dict[int, set[str]] | None = None,
+    ):
+        """`imported_after`: which of each paper's tags after are a file's keywords (tag_key), where the edit
+        says (a keyword renamed, one typed in the tag editor); else each kept tag stays what it was."""
         super().__init__(text)
-        self.library, self.after, self.changed = library, after, changed
+        self.library, self.after, self.changed, self.imported_after = library, after, changed, imported_after
         self.ids = list(after)
         self.before: dict[int, list[str]] = {}
+        self.imported: dict[int, set[str]] = {}
 
     @property
     def summary(self) -> str:
@@ -62,11 +72,29 @@ class SetTagsCommand(PaperCommand):
         return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
     def redo(self) -> None:
-        self.before = self.library.set_tags(self.after)
+        self.imported = self.library.imported_of(self.ids)  # which were a file's keywords: so again on undo
+        self.before = self.library.set_tags(self.after, self.imported_after)
         self.changed(self.ids)
 
     def undo(self) -> None:
-        self.library.set_tags(self.before)
+        self.library.set_tags(self.before, self.imported)
+        self.changed(self.ids)
+
+
+class KeywordsToTagsCommand(PaperCommand):
+    """Keywords files gave (each a paper and a tag) made the user's tags; undo makes them keywords again."""
+
+    def __init__(self, library: Library, links: Sequence[tuple[int, str]], text: str, changed: Changed):
+        super().__init__(text)
+        self.library, self.links, self.changed = library, list(links), changed
+        self.ids = sorted({pid for pid, _ in self.links})
+
+    def redo(self) -> None:
+        self.library.make_keywords_tags(self.links)
+        self.changed(self.ids)
+
+    def undo(self) -> None:
+        self.library.make_keywords_tags(self.links, own=False)
         self.changed(self.ids)
 
 

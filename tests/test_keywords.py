@@ -1,0 +1,332 @@
+"""A file's keywords (BibTeX keywords, RIS KW, a keywords column) are tags kept apart from the user's own, as
+Zotero's automatic tags are: the sidebar lists them under Keywords, a click makes them the user's, and every
+edit keeps where each tag came from (undo included)."""
+
+import json
+import sqlite3
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+
+from readinglist.library import Library
+from readinglist.store import Store
+
+BIB = """@inproceedings{a, title = {Deep Residual Learning}, author = {He, Kaiming}, year = {2016},
+  keywords = {vision, residual networks}}
+@inproceedings{b, title = {Attention Is All You Need}, author = {Vaswani, Ashish}, year = {2017},
+  keywords = {attention, vision}}
+"""
+
+
+def _import(lib: Library, tmp_path, text: str = BIB, name: str = "k.bib") -> dict[str, int]:
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    lib.import_files([f])
+    return {p.title: p.id for p in lib.papers(lib.search("").ids)}
+
+
+def test_a_files_keywords_are_tags_kept_apart_and_found_as_tags(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    resnet = empty_lib.paper(ids["Deep Residual Learning"])
+    assert resnet.tags == ["residual networks", "vision"] and resnet.keywords == resnet.tags
+    assert resnet.own_tags == []
+    assert empty_lib.keyword_tags() == {"attention", "residual networks", "vision"}
+    assert dict(empty_lib.tag_counts())["vision"] == 2
+    assert len(empty_lib.search("tag:vision").ids) == 2  # searched and filtered as any tag
+
+
+def test_a_tag_the_user_gives_is_theirs_and_a_reimport_keeps_it_so(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
+    empty_lib.add_tags([a], ["vision"])  # typed by the user on one of the two papers
+    assert empty_lib.paper(a).own_tags == ["vision"] and empty_lib.paper(b).keywords == ["attention", "vision"]
+    assert empty_lib.keyword_tags() == {"attention", "residual networks"}  # "vision" is theirs (on a) now
+    _import(empty_lib, tmp_path, BIB.replace("vision, residual", "Vision, residual"))  # the file again, revised
+    assert empty_lib.paper(a).own_tags == ["vision"]  # nor respelt by the file
+    assert empty_lib.keyword_tags() == {"attention", "residual networks"}
+
+
+def test_an_edit_keeps_where_each_kept_tag_came_from_and_undo_puts_it_back(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a = ids["Deep Residual Learning"]
+    was = empty_lib.imported_of([a])
+    before = empty_lib.set_tags({a: ["vision", "mine"]})  # the tag editor: one keyword dropped, one tag typed
+    p = empty_lib.paper(a)
+    assert p.keywords == ["vision"] and p.own_tags == ["mine"]
+    empty_lib.set_tags(before, was)  # undo
+    p = empty_lib.paper(a)
+    assert p.tags == ["residual networks", "vision"] and p.keywords == p.tags
+
+
+def test_keywords_made_tags_and_back_and_removed(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    links = [(pid, t) for pid, t in empty_lib.keyword_links() if t == "vision"]
+    empty_lib.make_keywords_tags(links)
+    assert empty_lib.keyword_tags() == {"attention", "residual networks"}
+    assert empty_lib.paper(ids["Attention Is All You Need"]).own_tags == ["vision"]
+    empty_lib.make_keywords_tags(links, own=False)  # undo
+    assert empty_lib.keyword_tags() == {"attention", "residual networks", "vision"}
+    empty_lib.add_tags([ids["Deep Residual Learning"]], ["mine"])
+    after = empty_lib.plan_remove_keywords()
+    assert after == {ids["Deep Residual Learning"]: ["mine"], ids["Attention Is All You Need"]: []}
+    empty_lib.set_tags(after)
+    assert empty_lib.tag_counts() == [("mine", 1)] and empty_lib.keyword_tags() == set()
+
+
+def test_a_removed_paper_and_a_merged_duplicate_keep_their_keywords_as_keywords(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
+    empty_lib.add_tags([a], ["mine"])
+    removed = empty_lib.remove([a])
+    p = empty_lib.paper(empty_lib.restore_removed(removed)[a])
+    assert p.own_tags == ["mine"] and p.keywords == ["residual networks", "vision"]
+    empty_lib.add_tags([b], ["residual networks"])  # the other paper's keyword is this one's tag
+    empty_lib.merge(p.id, b)
+    kept = empty_lib.paper(p.id)
+    assert set(kept.own_tags) == {"mine", "residual networks"} and set(kept.keywords) == {"attention", "vision"}
+
+
+def test_undoing_a_merge_puts_back_which_tags_were_keywords(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
+    empty_lib.set_tags({b: ["vision"]})  # on b, "vision" is the user's (the keyword "attention" dropped)
+    empty_lib.make_keywords_tags([(b, "vision")])
+    merged = empty_lib.merge(a, b)
+    assert "vision" in empty_lib.paper(a).own_tags  # b's tag: the user's on the merged paper
+    empty_lib.unmerge(merged)
+    assert empty_lib.paper(a).keywords == ["residual networks", "vision"]
+
+
+def test_a_keyword_renamed_stays_a_keyword_unless_it_becomes_a_tag_the_paper_has(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
+    empty_lib.add_tags([b], ["ResNets"])
+    after = empty_lib.plan_rename_tag("residual networks", "ResNets")
+    keywords = empty_lib.keywords_after_rename("residual networks", "ResNets", after)
+    empty_lib.set_tags(after, keywords)
+    assert empty_lib.paper(a).keywords == ["ResNets", "vision"] and empty_lib.paper(a).own_tags == []
+    assert empty_lib.paper(b).own_tags == ["ResNets"]
+
+
+def test_the_same_paper_from_another_file_adds_its_keywords_as_keywords(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a = ids["Deep Residual Learning"]
+    empty_lib.add_tags([a], ["mine"])
+    ris = (
+        "TY  - CONF\nTI  - Deep Residual Learning\nAU  - He, Kaiming\nPY  - 2016\nKW  - mine\nKW  - shortcuts\nER  - \n"
+    )
+    (tmp_path / "k.ris").write_text(ris, encoding="utf-8")
+    empty_lib.import_files([tmp_path / "k.ris"])
+    p = empty_lib.paper(a)
+    assert p.own_tags == ["mine"] and p.keywords == ["residual networks", "shortcuts", "vision"]
+
+
+def test_tags_differing_in_a_non_ascii_letters_case_are_two_tags_and_each_keeps_its_origin(empty_lib, tmp_path):
+    # SQLite's NOCASE folds ASCII letters only: "Éducation" and "éducation" are two tags of one paper
+    ids = _import(empty_lib, tmp_path, "@article{e, title = {Schools}, keywords = {éducation}}\n")
+    pid = ids["Schools"]
+    empty_lib.add_tags([pid], ["Éducation"])
+    assert empty_lib.plan_remove_keywords() == {pid: ["Éducation"]}
+    empty_lib.set_tags({pid: ["Éducation", "new"]})  # a tag typed: the user's "Éducation" is not taken for the keyword
+    p = empty_lib.paper(pid)
+    assert p.own_tags == ["new", "Éducation"] and p.keywords == []
+
+
+def test_exports_say_which_are_keywords_and_a_new_library_reads_them_so(empty_lib, tmp_path, data_dir):
+    from readinglist import export
+    from readinglist.papers import ExportOptions
+
+    ids = _import(empty_lib, tmp_path)
+    empty_lib.add_tags([ids["Deep Residual Learning"]], ["mine"])
+    papers = empty_lib.papers(list(ids.values()))
+    row = json.loads(json.dumps(papers[0].to_json()))
+    assert row["tags"] == ["mine"] and row["keywords"] == ["residual networks", "vision"]
+    for fmt, suffix in (("json", "json"), ("csv", "csv"), ("bibtex", "bib"), ("biblatex", "bib")):
+        out = tmp_path / f"out-{fmt}.{suffix}"
+        out.write_text(export.render(papers, ExportOptions(format=fmt)), encoding="utf-8")
+        other = Library.open(tmp_path / f"other-{fmt}", seed=False)
+        try:
+            other.import_files([out])
+            back = {p.title: p for p in other.papers(other.search("").ids)}["Deep Residual Learning"]
+            assert back.own_tags == ["mine"] and back.keywords == ["residual networks", "vision"], fmt
+        finally:
+            other.close()
+
+
+def test_bibtex_keywords_are_keywords_but_a_readers_mendeley_tags_are_tags(empty_lib, tmp_path):
+    _import(
+        empty_lib,
+        tmp_path,
+        "@article{m, title = {Mendeley paper}, keywords = {Internet, to read, eWOM}, mendeley-tags = {to read}}\n"
+        "@article{r, title = {Only mine}, keywords = {mine}, readinglist-tags = {mine}}\n",
+    )
+    papers = {p.title: p for p in empty_lib.papers(empty_lib.search("").ids)}
+    assert papers["Mendeley paper"].own_tags == ["to read"] and papers["Mendeley paper"].keywords == [
+        "eWOM",
+        "Internet",
+    ]
+    assert papers["Only mine"].own_tags == ["mine"] and papers["Only mine"].keywords == []
+
+
+def test_a_csv_export_from_before_the_keywords_column_is_still_the_apps_own(empty_lib, tmp_path):
+    from readinglist.papers import OWN_CSV_HEADER
+
+    f = tmp_path / "old.csv"
+    f.write_text(",".join(OWN_CSV_HEADER) + "\r\nx1,A paper,,V,2020,read,,mine,,,,An abstract.\r\n", encoding="utf-8")
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    assert p.own_tags == ["mine"] and p.state == "read"
+
+
+def test_a_library_from_before_keeps_its_tags_as_the_users(tmp_path):
+    path = tmp_path / "l.db"
+    s = Store(path)
+    s.close()
+    old = sqlite3.connect(path)
+    old.execute("ALTER TABLE paper_tags DROP COLUMN imported")
+    old.execute("DELETE FROM schema_migrations WHERE name = '0024_imported_tags'")
+    old.commit()
+    old.close()
+    ro = Store(path, read_only=True)  # another window has it: no migration, and no keywords to show
+    assert ro.keyword_tags() == set() and ro.imported_links() == []
+    ro.close()
+    s = Store(path)
+    assert "imported" in {r[1] for r in s.db.execute("PRAGMA table_info(paper_tags)")}
+    s.close()
+
+
+def test_a_backup_restores_keywords_as_keywords_and_a_restore_changes_nothing_twice(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a = ids["Deep Residual Learning"]
+    empty_lib.add_tags([a], ["mine"])
+    file = tmp_path / "b.json.gz"
+    empty_lib.backup(file)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        fresh.restore(file)
+        (p,) = fresh.papers(fresh.search("Residual").ids)
+        assert p.own_tags == ["mine"] and p.keywords == ["residual networks", "vision"]
+        again = fresh.restore(file)
+        assert (again.changed, again.conflicts) == (0, [])
+    finally:
+        fresh.close()
+
+
+def test_the_command_line_shows_keywords_apart(capsys, tmp_path):
+    from readinglist.cli import main
+
+    dd = str(tmp_path / "cli-data")
+    f = tmp_path / "k.bib"
+    f.write_text(BIB, encoding="utf-8")
+    assert main(["--data-dir", dd, "import", str(f)]) == 0
+    capsys.readouterr()
+    assert main(["--data-dir", dd, "search", "Residual", "--json"]) == 0
+    (hit,) = json.loads(capsys.readouterr().out)
+    assert hit["tags"] == [] and hit["keywords"] == ["residual networks", "vision"]
+    assert main(["--data-dir", dd, "tag", hit["id"], "mine"]) == 0
+    capsys.readouterr()
+    assert main(["--data-dir", dd, "show", hit["id"]]) == 0
+    out = capsys.readouterr().out
+    assert "tags: mine" in out and "keywords: residual networks, vision" in out
+
+
+# ---- the window ----
+
+
+def test_the_table_and_a_reading_list_show_the_users_tags_not_a_files_keywords(empty_lib, tmp_path):
+    from readinglist import export
+    from readinglist.papers import ExportOptions
+
+    ids = _import(empty_lib, tmp_path)
+    a = ids["Deep Residual Learning"]
+    empty_lib.add_tags([a], ["mine"])
+    assert empty_lib.rows([a])[a].tags == "mine"
+    text = export.render(empty_lib.papers(list(ids.values())), ExportOptions(format="markdown", group="tag"))
+    assert "`mine`" in text and "vision" not in text
+
+
+def _keyword_labels(w) -> list[str]:
+    root = w.sidebar.entries.keywords_root
+    return [root.child(r).text() for r in range(root.rowCount())]
+
+
+def test_the_sidebar_lists_keywords_apart_and_makes_them_tags_or_removes_them_with_undo(qtbot, window, tmp_path):
+    from test_ui import tag_labels
+
+    lib = window.library
+    _import(lib, tmp_path)
+    window.update_counts()
+    assert _keyword_labels(window) == ["attention  (1)", "residual networks  (1)", "vision  (2)"]
+    assert window.sidebar.entries.keywords_root.text() == "Keywords (3)"
+    assert "vision  (2)" not in tag_labels(window)
+    window.sidebar.make_keywords_tags("vision")
+    assert "vision  (2)" in tag_labels(window) and _keyword_labels(window) == [
+        "attention  (1)",
+        "residual networks  (1)",
+    ]
+    window.actionUndo.trigger()
+    assert "vision  (2)" in _keyword_labels(window)
+    window.sidebar.remove_keywords()
+    assert _keyword_labels(window) == [] and lib.keyword_tags() == set()
+    window.actionUndo.trigger()  # back, and still keywords
+    assert lib.keyword_tags() == {"attention", "residual networks", "vision"}
+    assert _keyword_labels(window) == ["attention  (1)", "residual networks  (1)", "vision  (2)"]
+
+
+def test_a_keyword_renamed_in_the_sidebar_stays_a_keyword_and_undo_puts_it_back(qtbot, window, tmp_path):
+    lib = window.library
+    _import(lib, tmp_path)
+    window.update_counts()
+    window.sidebar.rename_tag("residual networks", "ResNets")
+    assert "ResNets  (1)" in _keyword_labels(window) and lib.keyword_tags() == {"attention", "ResNets", "vision"}
+    window.actionUndo.trigger()
+    assert lib.keyword_tags() == {"attention", "residual networks", "vision"}
+
+
+def test_the_tag_editor_shows_the_users_tags_and_a_keyword_typed_there_becomes_theirs(qtbot, window, tmp_path):
+    from test_ui import select_paper
+
+    lib = window.library
+    _import(lib, tmp_path)
+    window.update_counts()
+    pid = select_paper(qtbot, window, "Deep Residual Learning")
+    assert window.editors.tagEditor.text() == ""  # the paper's keywords are not in the field
+    window.editors.tagEditor.setFocus()
+    qtbot.keyClicks(window.editors.tagEditor, "vision, mine")
+    qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
+    p = lib.paper(pid)
+    assert p.own_tags == ["mine", "vision"] and p.keywords == ["residual networks"]
+    window.actionUndo.trigger()
+    p = lib.paper(pid)
+    assert p.own_tags == [] and p.keywords == ["residual networks", "vision"]
+
+
+def test_many_keywords_start_closed_and_the_heading_opens_them(qtbot, window, tmp_path):
+    from readinglist.ui.sidebar import KEYWORDS_OPEN
+
+    words = ", ".join(f"kw{i:02d}" for i in range(KEYWORDS_OPEN + 1))
+    _import(window.library, tmp_path, f"@article{{z, title = {{Many}}, keywords = {{{words}}}}}\n")
+    window.update_counts()
+    root = window.sidebar.entries.keywords_root.index()
+    assert window.sidebar.entries.keywords_root.rowCount() == KEYWORDS_OPEN + 1
+    assert not window.sidebar.isExpanded(root)
+    window.sidebar.clicked.emit(root)
+    assert window.sidebar.isExpanded(root)
+    assert not window.sidebar.expandsOnDoubleClick()  # a double click is two clicks: open, then closed
+    window.sidebar.clicked.emit(root)
+    assert not window.sidebar.isExpanded(root)
+    window.sidebar.set_filter(replace(window.sidebar.filter, tag="kw05"))  # a keyword chosen: shown
+    assert window.sidebar.isExpanded(root)
+
+
+def test_the_paper_shows_its_keywords_apart_from_its_tags(qapp, empty_lib, tmp_path):
+    from PySide6.QtGui import QPalette
+
+    from readinglist.ui.detail import paper_html
+
+    ids = _import(empty_lib, tmp_path)
+    pid = ids["Deep Residual Learning"]
+    empty_lib.add_tags([pid], ["mine"])
+    shown = paper_html(empty_lib.paper(pid), QPalette())
+    assert "Keywords: residual networks · vision" in shown
+    assert "&nbsp;mine&nbsp;" in shown and "&nbsp;vision&nbsp;" not in shown  # a chip for the user's tag only
