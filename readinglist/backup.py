@@ -278,18 +278,19 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         current = {p.id: p for p in store.papers(list(found.values()))}
         touched = set(store.annotated_ids())
         tags_after: dict[int, list[str]] = {}
-        imported_after: dict[int, set[str]] = {}
+        known = {tag_key(name) for name, _ in store.tag_counts()}  # a tag the library has stays what it is
+        keywords: dict[str, str] = {}  # the backup's keywords, by tag_key, that the library has no tag of
+        theirs: set[str] = set()
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
             changed = False
             want_tags = normalise_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
             want_keywords = normalise_tags(str(t) for t in entry.get("keywords") or [] if isinstance(t, str))
+            theirs.update(tag_key(t) for t in want_tags)
+            keywords.update((tag_key(k), k) for k in want_keywords if tag_key(k) not in known)
             union = list(dict.fromkeys([*paper.tags, *want_tags, *want_keywords]))
-            # a keyword stays one unless the user made it theirs, here or in the backup
-            theirs = {tag_key(t) for t in [*paper.own_tags, *want_tags]}
-            imported = {tag_key(t) for t in [*paper.keywords, *want_keywords]} - theirs
-            if union != paper.tags or imported != {tag_key(t) for t in paper.keywords}:
-                tags_after[pid], imported_after[pid] = union, imported
+            if union != paper.tags:
+                tags_after[pid] = union
                 changed = True
             state = entry.get("state")
             if state in STATES and state != DEFAULT_STATE and state != paper.state:
@@ -334,5 +335,6 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
                     )
             summary.changed += changed
         if tags_after:
-            store.set_tags(tags_after, imported_after)
+            store.set_tags(tags_after)
+            store.mark_imported([name for key, name in keywords.items() if key not in theirs], True)
     return summary

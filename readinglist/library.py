@@ -867,8 +867,8 @@ class Library:
     def set_tags(
         self, tags_by_paper: dict[int, list[str]], imported: Mapping[int, Iterable[str]] | None = None
     ) -> dict[int, list[str]]:
-        """Each paper gets exactly these tags; a tag it keeps stays a file's keyword if it was one, and
-        `imported` (undo: `imported_of` before the edit) says which are. Returns the tags before."""
+        """Each paper gets exactly these tags; a tag stays a keyword or the user's as it was, and `imported`
+        (undo: `imported_of` before the edit) says which are keywords. Returns the tags before."""
         before = self.store.set_tags({pid: normalise_tags(t) for pid, t in tags_by_paper.items()}, imported)
         self._reindex(list(tags_by_paper))
         return before
@@ -880,11 +880,11 @@ class Library:
         return self.store.tag_summary()
 
     def keyword_tags(self) -> set[str]:
-        """The tags only files gave, on no paper as the user's: the sidebar shows them apart, as Keywords."""
+        """The keywords: tags files gave that the user has not made theirs (the sidebar shows them apart)."""
         return self.store.keyword_tags()
 
     def imported_of(self, ids: Sequence[int]) -> dict[int, set[str]]:
-        """Each paper's tags that a file gave it (by tag_key): what undo of a tag edit puts back as such."""
+        """Each paper's keywords (by tag_key): what undo of a tag edit puts back as keywords."""
         return self.store.imported_of(ids)
 
     def own_tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
@@ -893,43 +893,37 @@ class Library:
         return {pid: [t for t in ts if tag_key(t) not in imported[pid]] for pid, ts in tags.items()}
 
     def keywords_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
-        """Each paper's tags a file gave that the user has not made theirs."""
+        """Each paper's keywords (tags files gave that the user has not made theirs)."""
         tags, imported = self.store.tags_of(ids), self.store.imported_of(ids)
         return {pid: [t for t in ts if tag_key(t) in imported[pid]] for pid, ts in tags.items()}
 
     def keywords_after_rename(self, old: str, new: str, after: dict[int, list[str]]) -> dict[int, set[str]]:
-        """Which tags of each paper (`after`: plan_rename_tag's) are a file's keywords once `old` is `new`: a
-        renamed keyword stays one, unless the paper has `new` as the user's tag already."""
-        was, own = self.store.imported_of(list(after)), self.own_tags_of(list(after))
-        old_key, new_key = tag_key(old), tag_key(normalise_tags([new])[0]) if normalise_tags([new]) else ""
-        out = {}
-        for pid in after:
-            keys = set(was[pid])
-            if old_key in keys:
-                keys.discard(old_key)
-                if new_key and new_key not in {tag_key(t) for t in own[pid]}:
-                    keys.add(new_key)
-            out[pid] = keys
-        return out
+        """Which tags of each paper (`after`: plan_rename_tag's) are keywords once `old` is `new` (for
+        `set_tags`): a tag renamed stays what it was, keyword or the user's; renamed onto another tag, it is
+        what that one is."""
+        names = {tag_key(t) for t in self.tag_names()}
+        keywords = {tag_key(t) for t in self.store.keyword_tags()}
+        new_names = normalise_tags([new])
+        old_key, new_key = tag_key(old), tag_key(new_names[0]) if new_names else ""
+        onto = new_key in names and new_key != old_key
+        is_keyword = (new_key if onto else old_key) in keywords
+        was = self.store.imported_of(list(after))
+        return {pid: (was[pid] - {old_key}) | ({new_key} if is_keyword else set()) for pid in after}
 
     def keyword_links(self) -> list[tuple[int, str]]:
-        """Every (paper, tag) of the Keywords (`keyword_tags`: the tags only files gave)."""
-        keywords = {tag_key(t) for t in self.store.keyword_tags()}
-        return [(pid, name) for pid, name in self.store.imported_links() if tag_key(name) in keywords]
+        """Every (paper, keyword): what the sidebar's Keywords hold."""
+        return self.store.imported_links()
 
     def make_keywords_tags(self, links: Sequence[tuple[int, str]], own: bool = True) -> None:
-        """These keywords become the user's tags (own=False: back to keywords, for undo). The papers' tags
-        and the index stay as they are: only where the tags came from changes."""
-        self.store.mark_imported(links, not own)
+        """The keywords of these (paper, keyword) links become the user's tags, on every paper (own=False: back
+        to keywords, for undo). The papers' tags and the index stay as they are."""
+        self.store.mark_imported(dict.fromkeys(name for _, name in links), not own)
 
     def plan_remove_keywords(self) -> dict[int, list[str]]:
-        """Each paper's tags without the Keywords (`keyword_tags`: those only files gave), for `set_tags`
-        (undoable). A tag that is also the user's on some paper is under Tags, and stays."""
-        keywords = {tag_key(t) for t in self.store.keyword_tags()}
+        """Each paper's tags without its keywords (for `set_tags`, undoable)."""
         drop: dict[int, set[str]] = {}
         for pid, name in self.store.imported_links():
-            if tag_key(name) in keywords:
-                drop.setdefault(pid, set()).add(tag_key(name))
+            drop.setdefault(pid, set()).add(tag_key(name))
         current = self.store.tags_of(list(drop))
         return {pid: [t for t in tags if tag_key(t) not in drop[pid]] for pid, tags in current.items()}
 

@@ -173,7 +173,7 @@ class Paper:
     state: str
     note: str
     tags: list[str] = field(default_factory=list)
-    keywords: list[str] = field(default_factory=list)  # those of `tags` a file gave and the user has not made theirs
+    keywords: list[str] = field(default_factory=list)  # those of `tags` that are keywords (files gave), not the user's
     source: str = ""
     in_source: bool = True
     updated_at: str = ""
@@ -231,7 +231,7 @@ class NewPaper:
     url: str
     links: list[str]
     tags: list[str]
-    keywords: list[str] = field(default_factory=list)  # a file's keywords: tags marked imported (store)
+    keywords: list[str] = field(default_factory=list)  # a file's keywords: keywords unless the user has such a tag
     title_key: str = ""  # what duplicates are found by (importers.duplicates); computed from the title if ''
     text_key: str = ""
     citation_key: str = ""  # the key a file gave it (the app's own export), kept when no other paper has it
@@ -287,7 +287,6 @@ class Merge:
     moved_sources: list[tuple[int, str]]  # (source id, content hash) rows moved from the merged paper
     added_source: tuple[int, str] | None  # the merged paper's own source, added to the kept one
     pair: tuple[str, str] | None  # the pair's (status, why) before, if it was listed
-    keywords: list[str] = field(default_factory=list)  # which of the kept paper's tags were a file's keywords
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

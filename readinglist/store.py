@@ -52,7 +52,7 @@ PAGE_SIZE = 16384
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # a removed paper's topic, kept in its removed record (beside its columns) for undo
 REMOVED_TOPIC = "_topic"
-REMOVED_KEYWORDS = "_keywords"  # a removed paper's tags that were a file's keywords (tag_key)
+REMOVED_KEYWORDS = "_keywords"  # a removed paper's tags that were keywords (tag_key): so again if made again
 
 
 def _resize_topics(db: sqlite3.Connection, topics: Sequence[int], by: int) -> None:
@@ -78,7 +78,7 @@ SORT_COLUMNS = {
     # the tags as the table shows them (the user's: a file's keywords are apart), in order: a paper tagged
     # "zeta" then "alpha" sorts by "alpha, zeta"
     "tags": "(SELECT lower(group_concat(name, ', ')) FROM (SELECT t.name FROM paper_tags pt JOIN tags t"
-    " ON t.id = pt.tag_id WHERE pt.paper_id = p.id AND pt.imported = 0 ORDER BY t.name COLLATE NOCASE))",
+    " ON t.id = pt.tag_id WHERE pt.paper_id = p.id AND t.imported = 0 ORDER BY t.name COLLATE NOCASE))",
 }
 
 
@@ -156,12 +156,12 @@ def _m0001_initial(db: sqlite3.Connection) -> None:
         CREATE INDEX IF NOT EXISTS papers_state ON papers(state);
         CREATE TABLE IF NOT EXISTS tags(
             id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL UNIQUE COLLATE NOCASE
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            imported INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE IF NOT EXISTS paper_tags(
             paper_id INTEGER NOT NULL REFERENCES papers(id) ON DELETE CASCADE,
             tag_id INTEGER NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
-            imported INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (paper_id, tag_id)
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS paper_tags_tag ON paper_tags(tag_id, paper_id);
@@ -580,12 +580,13 @@ def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
 
 
 def _m0024_imported_tags(db: sqlite3.Connection) -> None:
-    """Which of a paper's tags an imported file gave (BibTeX keywords, RIS KW, a keywords column), as
-    Zotero's automatic tags: the sidebar keeps them apart from the user's own (a Mendeley file gave 762 for
-    512 papers). A tag the user gives a paper is theirs; the links before this migration count as theirs. A
-    new library has the column from 0001 (an ALTER there grew the write-ahead log: test_a_full_disk_is_named)."""
-    if "imported" not in _columns(db, "paper_tags"):
-        db.execute("ALTER TABLE paper_tags ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
+    """Which tags are keywords that imported files gave (BibTeX keywords, RIS KW, a keywords column) and not
+    the user's, as Zotero's automatic tags: the sidebar keeps them apart (a Mendeley file gave 762 for 512
+    papers). A tag, not each paper's: a name the user gives any paper is their tag on every paper that has it.
+    The tags before this migration are the user's. A new library has the column from 0001 (an ALTER there
+    grew the write-ahead log: test_a_full_disk_is_named)."""
+    if "imported" not in _columns(db, "tags"):
+        db.execute("ALTER TABLE tags ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
 
 
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
@@ -1134,7 +1135,7 @@ class Store:
             marks = ",".join("?" * len(chunk))
             tags: dict[int, list[str]] = {}
             keywords: dict[int, list[str]] = {}
-            imported = "pt.imported" if self.has_imported_tags else "0"
+            imported = "t.imported" if self.has_imported_tags else "0"
             for pid, name, from_file in db.execute(
                 f"SELECT pt.paper_id, t.name, {imported} FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
                 f" WHERE pt.paper_id IN ({marks}) ORDER BY t.name COLLATE NOCASE",
@@ -1197,7 +1198,7 @@ class Store:
         """Every paper id in a column's order, filtered by state, tag and topics (in any of `topics`, in none
         of `not_topics`): sorting is SQLite's job."""
         expr = SORT_COLUMNS.get(sort, SORT_COLUMNS["added"]).replace("p.priority", self.priority_sql)
-        expr = expr.replace(" AND pt.imported = 0", self._own_only)
+        expr = expr.replace(" AND t.imported = 0", self._own_only)
         if expr == "p.id" and state is None and tag is None and topics is None and not not_topics:
             known = self._ids_without_scan()
             if known is not None:
@@ -1478,10 +1479,12 @@ class Store:
             out.update(dict(self.db.execute(f"SELECT id, state FROM papers WHERE id IN ({marks})", chunk)))
         return out
 
-    def _tag_id(self, db: sqlite3.Connection, name: str, respell: bool = False) -> int:
+    def _tag_id(self, db: sqlite3.Connection, name: str, respell: bool = False, imported: bool = False) -> int:
         """The tag of this name in any case (the column's NOCASE), made if there is none. `respell`: the
         reader typed it, and a tag is spelt as it was last typed ("llm" becomes "LLM" on every paper)."""
         row = db.execute("SELECT id, name FROM tags WHERE name = ?", (name,)).fetchone()
+        if row is None and imported:  # a keyword a file brought (has_imported_tags)
+            return int(db.execute("INSERT INTO tags(name, imported) VALUES (?, 1)", (name,)).lastrowid or 0)
         if row is None:
             return int(db.execute("INSERT INTO tags(name) VALUES (?)", (name,)).lastrowid or 0)
         if respell and row[1] != name:
@@ -1489,42 +1492,39 @@ class Store:
             self._touch(db, [r[0] for r in db.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", (row[0],))])
         return int(row[0])
 
-    def _add_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], respell: bool = False) -> None:
-        """The user's tags: one a paper has from a file becomes theirs too."""
-        own = "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)"
-        if self.has_imported_tags:
-            own = ("INSERT INTO paper_tags(paper_id, tag_id) VALUES (?, ?)"
-                   " ON CONFLICT(paper_id, tag_id) DO UPDATE SET imported = 0")  # fmt: skip
+    def _add_tags(
+        self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], respell: bool = False, mine: bool = True
+    ) -> None:
+        """The user's tags (`mine`: a keyword of that name becomes their tag, on every paper that has it; else a
+        tag keeps what it is, and one made here is theirs)."""
         for tag in tags:
             tid = self._tag_id(db, tag, respell)
-            db.executemany(own, [(i, tid) for i in ids])
+            if mine and self.has_imported_tags:
+                db.execute("UPDATE tags SET imported = 0 WHERE id = ? AND imported = 1", (tid,))
+            db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
 
     def _add_imported_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str]) -> None:
-        """A file's keywords: a tag the paper has already stays as it is (the user's stays theirs)."""
-        if not self.has_imported_tags:
-            self._add_tags(db, ids, tags)
-            return
+        """A file's keywords: a tag the library has keeps what it is (the user's stays theirs), one it has not
+        is made a keyword."""
         for tag in tags:
-            tid = self._tag_id(db, tag)
-            db.executemany(
-                "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id, imported) VALUES (?, ?, 1)", [(i, tid) for i in ids]
-            )
+            tid = self._tag_id(db, tag, imported=self.has_imported_tags)
+            db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
 
     @property
     def has_imported_tags(self) -> bool:
         """Whether tags keep where they came from (migration 0024; a library opened read-only may predate it)."""
         if self._has_imported is None:
-            self._has_imported = "imported" in _columns(self.db, "paper_tags")
+            self._has_imported = "imported" in _columns(self.db, "tags")
         return self._has_imported
 
     @property
     def _own_only(self) -> str:
-        """The condition that keeps the user's tags in a query on paper_tags pt ("" before migration 0024)."""
-        return " AND pt.imported = 0" if self.has_imported_tags else ""
+        """The condition that keeps the user's tags in a query on tags t ("" before migration 0024)."""
+        return " AND t.imported = 0" if self.has_imported_tags else ""
 
     def add_file_tags(self, ids: Sequence[int], tags: Sequence[str], keywords: Sequence[str]) -> None:
         """What a file says of papers the library has (a re-import, a duplicate merged): its tags as the
-        user's, its keywords as imported, every spelling the library has kept."""
+        user's, its keywords as keywords unless the library has them as tags, every spelling kept."""
         with self.transaction() as db:
             self._add_tags(db, ids, tags)
             self._add_imported_tags(db, ids, keywords)
@@ -1553,23 +1553,26 @@ class Store:
     def set_tags(
         self, tags_by_paper: dict[int, list[str]], imported: Mapping[int, Iterable[str]] | None = None
     ) -> dict[int, list[str]]:
-        """Each paper gets exactly these tags (undo of any tag edit). A tag a paper keeps stays imported if it
-        was; `imported` (undo: `imported_of` before the edit) says which of each paper's tags are."""
+        """Each paper gets exactly these tags (undo of any tag edit). A tag keeps what it is, keyword or the
+        user's, and one made here is theirs; `imported` (undo: `imported_of` before the edit; a keyword typed
+        as a tag) says which of each paper's tags are keywords, the rest the user's."""
         ids = list(tags_by_paper)
         with self.transaction() as db:
             before = self.tags_of(ids)
-            was = self.imported_of(ids) if imported is None else {i: set(imported.get(i, ())) for i in ids}
             for pid, tags in tags_by_paper.items():
                 db.execute("DELETE FROM paper_tags WHERE paper_id = ?", (pid,))
-                self._add_tags(db, [pid], tags, respell=True)
-                if was.get(pid):
-                    self._mark_imported(db, [(pid, t) for t in tags if tag_key(t) in was[pid]], True)
+                self._add_tags(db, [pid], tags, respell=True, mine=False)
+                if imported is not None and self.has_imported_tags:
+                    keywords = set(imported.get(pid, ()))
+                    db.executemany(
+                        "UPDATE tags SET imported = ? WHERE name = ?", [(int(tag_key(t) in keywords), t) for t in tags]
+                    )
             self._drop_unused_tags(db)
             self._touch(db, ids)
         return before
 
     def imported_of(self, ids: Sequence[int]) -> dict[int, set[str]]:
-        """Each paper's tags that a file gave it, by tag_key."""
+        """Each paper's keywords (tag_key): its tags that are keywords, not the user's tags."""
         out: dict[int, set[str]] = {i: set() for i in ids}
         if not self.has_imported_tags:
             return out
@@ -1577,56 +1580,55 @@ class Store:
             marks = ",".join("?" * len(chunk))
             for pid, name in self.db.execute(
                 "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-                f" WHERE pt.imported = 1 AND pt.paper_id IN ({marks})",
+                f" WHERE t.imported = 1 AND pt.paper_id IN ({marks})",
                 chunk,
             ):
                 out[pid].add(tag_key(name))
         return out
 
-    def _mark_imported(self, db: sqlite3.Connection, links: Iterable[tuple[int, str]], imported: bool) -> None:
-        db.executemany(
-            "UPDATE paper_tags SET imported = ? WHERE paper_id = ? AND tag_id = (SELECT id FROM tags WHERE name = ?)",
-            [(int(imported), pid, name) for pid, name in links],
-        )
-
     def imported_links(self) -> list[tuple[int, str]]:
-        """Every (paper, tag) a file gave and the user has not made theirs."""
+        """Every (paper, keyword)."""
         if not self.has_imported_tags:
             return []
         return list(
             self.db.execute(
-                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.imported = 1"
+                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE t.imported = 1"
             )
         )
 
-    def mark_imported(self, links: Sequence[tuple[int, str]], imported: bool) -> None:
-        """These (paper, tag) links become the user's (False), or imported again (True: undo)."""
-        if not self.has_imported_tags or not links:
+    def mark_imported(self, names: Iterable[str], imported: bool) -> None:
+        """These keywords become the user's tags (False), on every paper; or keywords again (True: undo)."""
+        names = list(names)
+        if not self.has_imported_tags or not names:
             return
         with self.transaction() as db:
-            self._mark_imported(db, links, imported)
-            self._touch(db, sorted({pid for pid, _ in links}))
+            db.executemany("UPDATE tags SET imported = ? WHERE name = ?", [(int(imported), n) for n in names])
+            papers: set[int] = set()
+            for chunk in _chunks(names, 900):
+                papers.update(
+                    r[0]
+                    for r in db.execute(
+                        "SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
+                        f" WHERE t.name IN ({','.join('?' * len(chunk))})",
+                        chunk,
+                    )
+                )
+            self._touch(db, sorted(papers))
 
     def tag_summary(self) -> tuple[list[tuple[str, int]], set[str]]:
-        """Each tag with its count, and those only files gave (`keyword_tags`), in one query."""
-        imported = "min(pt.imported)" if self.has_imported_tags else "0"
+        """Each tag with its count, and the keywords (`keyword_tags`), in one query."""
+        imported = "t.imported" if self.has_imported_tags else "0"
         rows = self.db.execute(
             f"SELECT t.name, count(pt.paper_id), {imported} FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id"
             " GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
         ).fetchall()
-        return [(name, n) for name, n, _ in rows], {name for name, _, only in rows if only}
+        return [(name, n) for name, n, _ in rows], {name for name, _, kw in rows if kw}
 
     def keyword_tags(self) -> set[str]:
-        """The tags only files gave, on no paper as the user's own: the sidebar's Keywords."""
+        """The keywords: tags files gave that the user has not made theirs (the sidebar's Keywords)."""
         if not self.has_imported_tags:
             return set()
-        return {
-            name
-            for (name,) in self.db.execute(
-                "SELECT t.name FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id"
-                " GROUP BY t.id HAVING min(pt.imported) = 1"
-            )
-        }
+        return {name for (name,) in self.db.execute("SELECT name FROM tags WHERE imported = 1")}
 
     def _drop_unused_tags(self, db: sqlite3.Connection) -> None:
         db.execute("DELETE FROM tags WHERE id NOT IN (SELECT DISTINCT tag_id FROM paper_tags)")
@@ -2186,8 +2188,8 @@ class Store:
                     added = (src[0], src[1])
                     self.link_source(keep, src[0], src[1], src[2], src[3])
             tags = list(dict.fromkeys([*a.tags, *b.tags]))
-            theirs = {tag_key(t) for t in [*a.own_tags, *b.own_tags]}  # a keyword of one, the other's tag: a tag
-            self.set_tags({keep: tags}, {keep: {tag_key(t) for t in [*a.keywords, *b.keywords]} - theirs})
+            # each keeps what it is, keyword or the user's (one only the merged paper had was dropped with it)
+            self.set_tags({keep: tags}, {keep: {tag_key(t) for t in [*a.keywords, *b.keywords]}})
             if a.state == DEFAULT_STATE and b.state != DEFAULT_STATE:
                 self.set_state([keep], b.state)
             if a.priority is None and b.priority is not None:
@@ -2196,7 +2198,7 @@ class Store:
                 self.set_note(keep, f"{a.note.rstrip()}{NOTE_SEPARATOR}{b.note.strip()}" if a.note.strip() else b.note)
             if not a.user_title and b.user_title:
                 self.set_user_title(keep, b.user_title)
-        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, a.keywords)
+        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair)
 
     def unmerge_papers(self, m: Merge) -> int:
         """Take a merge back: the merged paper returns with its annotations and sources, the kept one gets its
@@ -2214,7 +2216,7 @@ class Store:
                 "UPDATE paper_sources SET paper_id = ? WHERE paper_id = ? AND source_id = ? AND content_hash = ?",
                 [(back, m.kept, sid, h) for sid, h in m.moved_sources],
             )
-            self.set_tags({m.kept: m.tags}, {m.kept: {tag_key(t) for t in m.keywords}})
+            self.set_tags({m.kept: m.tags})
             self.restore_states({m.kept: m.state})
             self.restore_priorities({m.kept: m.priority})
             self.set_note(m.kept, m.note)
@@ -2307,7 +2309,7 @@ class Store:
                         pid = int(cur.lastrowid or 0)
                         keywords = set(whole.get(REMOVED_KEYWORDS) or ())
                         back = json.loads(tags_json)
-                        self._add_tags(db, [pid], [t for t in back if tag_key(t) not in keywords])
+                        self._add_tags(db, [pid], [t for t in back if tag_key(t) not in keywords], mine=False)
                         self._add_imported_tags(db, [pid], [t for t in back if tag_key(t) in keywords])
                         topic = whole.get(REMOVED_TOPIC)
                         if topic is not None and db.execute("SELECT 1 FROM topics WHERE id = ?", (topic,)).fetchone():

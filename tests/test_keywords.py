@@ -1,12 +1,13 @@
 """A file's keywords (BibTeX keywords, RIS KW, a keywords column) are tags kept apart from the user's own, as
 Zotero's automatic tags are: the sidebar lists them under Keywords, a click makes them the user's, and every
-edit keeps where each tag came from (undo included)."""
+edit keeps which tags are keywords (undo included). A name is one tag: the user's on one paper is theirs on
+every paper that has it (a trial found a name under Tags on one paper and a keyword on twelve confusing)."""
 
 import json
 import sqlite3
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 
 from readinglist.library import Library
 from readinglist.store import Store
@@ -35,12 +36,13 @@ def test_a_files_keywords_are_tags_kept_apart_and_found_as_tags(empty_lib, tmp_p
     assert len(empty_lib.search("tag:vision").ids) == 2  # searched and filtered as any tag
 
 
-def test_a_tag_the_user_gives_is_theirs_and_a_reimport_keeps_it_so(empty_lib, tmp_path):
+def test_a_tag_the_user_gives_is_theirs_on_every_paper_and_a_reimport_keeps_it_so(empty_lib, tmp_path):
     ids = _import(empty_lib, tmp_path)
     a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
     empty_lib.add_tags([a], ["vision"])  # typed by the user on one of the two papers
-    assert empty_lib.paper(a).own_tags == ["vision"] and empty_lib.paper(b).keywords == ["attention", "vision"]
-    assert empty_lib.keyword_tags() == {"attention", "residual networks"}  # "vision" is theirs (on a) now
+    assert empty_lib.paper(a).own_tags == ["vision"] and empty_lib.paper(b).own_tags == ["vision"]
+    assert empty_lib.paper(b).keywords == ["attention"]
+    assert empty_lib.keyword_tags() == {"attention", "residual networks"}  # "vision" is theirs now
     _import(empty_lib, tmp_path, BIB.replace("vision, residual", "Vision, residual"))  # the file again, revised
     assert empty_lib.paper(a).own_tags == ["vision"]  # nor respelt by the file
     assert empty_lib.keyword_tags() == {"attention", "residual networks"}
@@ -77,35 +79,36 @@ def test_a_removed_paper_and_a_merged_duplicate_keep_their_keywords_as_keywords(
     ids = _import(empty_lib, tmp_path)
     a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
     empty_lib.add_tags([a], ["mine"])
-    removed = empty_lib.remove([a])
+    removed = empty_lib.remove([a])  # its keyword "residual networks" leaves the library with it
+    assert "residual networks" not in empty_lib.keyword_tags()
     p = empty_lib.paper(empty_lib.restore_removed(removed)[a])
     assert p.own_tags == ["mine"] and p.keywords == ["residual networks", "vision"]
-    empty_lib.add_tags([b], ["residual networks"])  # the other paper's keyword is this one's tag
-    empty_lib.merge(p.id, b)
+    empty_lib.add_tags([b], ["theirs"])
+    merged = empty_lib.merge(p.id, b)
     kept = empty_lib.paper(p.id)
-    assert set(kept.own_tags) == {"mine", "residual networks"} and set(kept.keywords) == {"attention", "vision"}
-
-
-def test_undoing_a_merge_puts_back_which_tags_were_keywords(empty_lib, tmp_path):
-    ids = _import(empty_lib, tmp_path)
-    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
-    empty_lib.set_tags({b: ["vision"]})  # on b, "vision" is the user's (the keyword "attention" dropped)
-    empty_lib.make_keywords_tags([(b, "vision")])
-    merged = empty_lib.merge(a, b)
-    assert "vision" in empty_lib.paper(a).own_tags  # b's tag: the user's on the merged paper
+    assert set(kept.own_tags) == {"mine", "theirs"} and set(kept.keywords) == {
+        "attention",
+        "residual networks",
+        "vision",
+    }
     empty_lib.unmerge(merged)
-    assert empty_lib.paper(a).keywords == ["residual networks", "vision"]
+    assert empty_lib.paper(p.id).keywords == ["residual networks", "vision"]
 
 
-def test_a_keyword_renamed_stays_a_keyword_unless_it_becomes_a_tag_the_paper_has(empty_lib, tmp_path):
+def test_a_keyword_renamed_stays_a_keyword_and_renamed_onto_a_tag_is_that_tag(empty_lib, tmp_path):
     ids = _import(empty_lib, tmp_path)
     a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
-    empty_lib.add_tags([b], ["ResNets"])
-    after = empty_lib.plan_rename_tag("residual networks", "ResNets")
-    keywords = empty_lib.keywords_after_rename("residual networks", "ResNets", after)
-    empty_lib.set_tags(after, keywords)
+
+    def rename(old: str, new: str) -> None:
+        after = empty_lib.plan_rename_tag(old, new)
+        empty_lib.set_tags(after, empty_lib.keywords_after_rename(old, new, after))
+
+    rename("residual networks", "ResNets")
     assert empty_lib.paper(a).keywords == ["ResNets", "vision"] and empty_lib.paper(a).own_tags == []
-    assert empty_lib.paper(b).own_tags == ["ResNets"]
+    empty_lib.add_tags([b], ["mine"])
+    rename("ResNets", "mine")  # onto the user's tag: merged into it
+    assert empty_lib.paper(a).own_tags == ["mine"] and empty_lib.paper(a).keywords == ["vision"]
+    assert empty_lib.paper(b).own_tags == ["mine"] and empty_lib.keyword_tags() == {"attention", "vision"}
 
 
 def test_the_same_paper_from_another_file_adds_its_keywords_as_keywords(empty_lib, tmp_path):
@@ -168,6 +171,14 @@ def test_bibtex_keywords_are_keywords_but_a_readers_mendeley_tags_are_tags(empty
     assert papers["Only mine"].own_tags == ["mine"] and papers["Only mine"].keywords == []
 
 
+def test_csl_json_keyword_is_read_as_keywords(empty_lib, tmp_path):
+    f = tmp_path / "csl.json"
+    f.write_text(json.dumps([{"type": "paper-conference", "title": "A paper", "keyword": "Deep Learning, GNN"}]))
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    assert p.keywords == ["Deep Learning", "GNN"] and p.own_tags == []
+
+
 def test_a_csv_export_from_before_the_keywords_column_is_still_the_apps_own(empty_lib, tmp_path):
     from readinglist.papers import OWN_CSV_HEADER
 
@@ -183,7 +194,7 @@ def test_a_library_from_before_keeps_its_tags_as_the_users(tmp_path):
     s = Store(path)
     s.close()
     old = sqlite3.connect(path)
-    old.execute("ALTER TABLE paper_tags DROP COLUMN imported")
+    old.execute("ALTER TABLE tags DROP COLUMN imported")
     old.execute("DELETE FROM schema_migrations WHERE name = '0024_imported_tags'")
     old.commit()
     old.close()
@@ -191,7 +202,7 @@ def test_a_library_from_before_keeps_its_tags_as_the_users(tmp_path):
     assert ro.keyword_tags() == set() and ro.imported_links() == []
     ro.close()
     s = Store(path)
-    assert "imported" in {r[1] for r in s.db.execute("PRAGMA table_info(paper_tags)")}
+    assert "imported" in {r[1] for r in s.db.execute("PRAGMA table_info(tags)")}
     s.close()
 
 
@@ -257,9 +268,10 @@ def test_the_sidebar_lists_keywords_apart_and_makes_them_tags_or_removes_them_wi
     _import(lib, tmp_path)
     window.update_counts()
     assert _keyword_labels(window) == ["attention  (1)", "residual networks  (1)", "vision  (2)"]
-    assert window.sidebar.entries.keywords_root.text() == "Keywords (3)"
+    assert window.sidebar.entries.keywords_root.text() == "Keywords (3) ▾"  # few: open
     assert "vision  (2)" not in tag_labels(window)
     window.sidebar.make_keywords_tags("vision")
+    assert window.notice.text() == "Made keyword “vision” a tag (2 papers)."
     assert "vision  (2)" in tag_labels(window) and _keyword_labels(window) == [
         "attention  (1)",
         "residual networks  (1)",
@@ -268,6 +280,7 @@ def test_the_sidebar_lists_keywords_apart_and_makes_them_tags_or_removes_them_wi
     assert "vision  (2)" in _keyword_labels(window)
     window.sidebar.remove_keywords()
     assert _keyword_labels(window) == [] and lib.keyword_tags() == set()
+    assert window.sidebar.isRowHidden(window.sidebar.entries.keywords_root.row(), QModelIndex())  # none: no heading
     window.actionUndo.trigger()  # back, and still keywords
     assert lib.keyword_tags() == {"attention", "residual networks", "vision"}
     assert _keyword_labels(window) == ["attention  (1)", "residual networks  (1)", "vision  (2)"]
@@ -310,7 +323,14 @@ def test_many_keywords_start_closed_and_the_heading_opens_them(qtbot, window, tm
     root = window.sidebar.entries.keywords_root.index()
     assert window.sidebar.entries.keywords_root.rowCount() == KEYWORDS_OPEN + 1
     assert not window.sidebar.isExpanded(root)
+    assert window.sidebar.entries.keywords_root.text() == f"Keywords ({KEYWORDS_OPEN + 1}) ▸"
     window.sidebar.clicked.emit(root)
+    assert window.sidebar.isExpanded(root) and window.sidebar.entries.keywords_root.text().endswith("▾")
+    window.sidebar.setFocus()
+    window.sidebar.setCurrentIndex(root)
+    qtbot.keyClick(window.sidebar, Qt.Key.Key_Return)  # the keyboard opens and closes it too
+    assert not window.sidebar.isExpanded(root)
+    qtbot.keyClick(window.sidebar, Qt.Key.Key_Space)
     assert window.sidebar.isExpanded(root)
     assert not window.sidebar.expandsOnDoubleClick()  # a double click is two clicks: open, then closed
     window.sidebar.clicked.emit(root)

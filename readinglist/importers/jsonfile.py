@@ -51,7 +51,7 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
         if isinstance(value, str) and value.startswith("http"):
             url = value
             break
-    tags, keywords = get("tags"), get("keywords")
+    tags, keywords = get("tags"), get("keywords") if "keywords" in obj else get("keyword")  # CSL-JSON's
     year = get("year")
     return Record(
         title=title,

@@ -275,10 +275,23 @@ class Sidebar(QTreeView):
         self.customContextMenuRequested.connect(self._menu)
         self.expandAll()
         self.collapse(self.entries.keywords_root.index())  # opened when it gets its first few (_rows_replaced)
+        self.expanded.connect(self._mark_keywords_heading)
+        self.collapsed.connect(self._mark_keywords_heading)
+        self._mark_keywords_heading()
         self.selectionModel().currentChanged.connect(self._current_changed)
         self.clicked.connect(self._clicked)
         self.setMinimumWidth(150)
         self._show_choice()
+
+    def _mark_keywords_heading(self, _index: QModelIndex | None = None) -> None:
+        """The Keywords heading says it opens and closes (▸ ▾: the tree draws no arrows), and is hidden while
+        the library has no keywords."""
+        root = self.entries.keywords_root
+        count = root.rowCount()
+        text = f"Keywords ({count}) {'▾' if self.isExpanded(root.index()) else '▸'}" if count else "Keywords"
+        if root.text() != text:
+            root.setText(text)
+        self.setRowHidden(root.row(), QModelIndex(), not count)
 
     # ---- the filter ----
 
@@ -411,6 +424,10 @@ class Sidebar(QTreeView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Space toggles the current tag or list, as a click does; Delete and F2 act on a list."""
         key = self._key_at(self.currentIndex())
+        heading = self.entries.keywords_root.index()
+        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex() == heading:
+            self.setExpanded(heading, not self.isExpanded(heading))
+            return
         if event.key() == Qt.Key.Key_Space and key is not None:
             self._at_press = self._filter
             self._clicked(self.currentIndex())
@@ -434,6 +451,7 @@ class Sidebar(QTreeView):
         """New counts (from `Library.counts()`) and the tags as they are now; the choice stays lit."""
         with self._rows_replaced():
             self.entries.update_counts(counts, *self.library.tag_summary())
+        self._mark_keywords_heading()
         if self._filter.duplicates and not counts.get("duplicates"):
             # the last pair merged or kept apart: its entry is gone, and its view (empty now) with it
             self._apply(replace(self._filter, duplicates=False))
@@ -497,7 +515,7 @@ class Sidebar(QTreeView):
             menu.addAction("Delete Tag", lambda: self.delete_tag(name))
         elif index == self.entries.keywords_root.index() and keywords:
             menu.addAction("Make Them All My Tags", self.make_keywords_tags)
-            menu.addAction("Remove All Keywords", self.remove_keywords)
+            menu.addAction("Remove All Keywords…", self._confirm_remove_keywords)
         elif key and key[0] == "list" and key[1]:
             lid = int(key[1])
             place = next((i for i, sl in enumerate(self._lists) if sl.id == lid), 0)
@@ -541,6 +559,19 @@ class Sidebar(QTreeView):
         links = [(pid, t) for pid, t in self.library.keyword_links() if name is None or same_tag(t, name)]
         if links:
             self.keywordsMadeTags.emit(links, f"Make keyword “{name}” a tag" if name else "Make all keywords tags")
+
+    def _confirm_remove_keywords(self) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        links = self.library.keyword_links()
+        names, papers = len({t for _, t in links}), len({pid for pid, _ in links})
+        asked = QMessageBox.question(
+            self.window(),
+            "Remove All Keywords",
+            f"Remove {names:,} keywords from {papers:,} papers? Edit → Undo brings them back (until you quit).",
+        )
+        if asked == QMessageBox.StandardButton.Yes:
+            self.remove_keywords()
 
     def remove_keywords(self) -> None:
         """Take every keyword files gave (and the user has not made theirs) off its papers (undoable)."""

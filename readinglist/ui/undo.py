@@ -89,6 +89,10 @@ class KeywordsToTagsCommand(PaperCommand):
         self.library, self.links, self.changed = library, list(links), changed
         self.ids = sorted({pid for pid, _ in self.links})
 
+    @property
+    def summary(self) -> str:
+        return f"{super().summary} ({papers(len(self.ids))})"
+
     def redo(self) -> None:
         self.library.make_keywords_tags(self.links)
         self.changed(self.ids)
