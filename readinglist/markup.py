@@ -17,6 +17,7 @@ keeping them together is what keeps them agreeing (tests/test_markup.py checks t
 from __future__ import annotations
 
 import html
+import html.entities
 import io
 import logging
 import re
@@ -74,6 +75,18 @@ _URL_CMD_RE = re.compile(r"\\(?:url|path)\s*\{([^{}]*)\}|\\href\s*\{([^{}]*)\}\s
 _MD_BOLD_RE = re.compile(r"\*\*(?=\S)([^*]+(?:\*[^*]+)*?)(?<=\S)\*\*")
 _MD_ITALIC_RE = re.compile(r"(?<![\w*])\*(?=[^\s*$])([^*$\n]+?)(?<=[^\s*])\*(?![\w*])")
 _HTML_TAG_RE = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*>")
+# a named or numeric character reference with its semicolon ("&nbsp;", "&#8217;"): "R&D;" and "AT&T" are text
+_HTML_ENTITY_RE = re.compile(r"&(?:[a-zA-Z][a-zA-Z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
+
+
+def _entity(m: re.Match[str]) -> str:
+    """The character a reference names, exactly (html.unescape reads "&notanentity;" as "¬anentity;"); a
+    no-break space as a space."""
+    ref = m.group(0)
+    char = html.unescape(ref) if ref[1] == "#" else html.entities.html5.get(ref[1:], ref)
+    return char.replace("\xa0", " ")
+
+
 _MATH_OPEN_RE = re.compile(r"\$\$?|\\[(\[]")
 _MATH_CLOSE = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
 _PARA_RE = re.compile(r"\n[ \t]*(?:%[ \t]*)?\n\s*|\n[ \t]*%[ \t]*\n")
@@ -178,6 +191,8 @@ def _style_markers(text: str) -> str:
         text = _HTML_TAG_RE.sub(tag, text)
         if "&" in text:
             text = html.unescape(text)
+    elif "&" in text:  # an entity with no tag about it ("Abstract&nbsp;&nbsp;The effect …", a JabRef file's 16)
+        text = _HTML_ENTITY_RE.sub(_entity, text)
     if "*" in text:
         text = _MD_BOLD_RE.sub(lambda m: B_ON + m.group(1) + B_OFF, text)
         text = _MD_ITALIC_RE.sub(lambda m: I_ON + m.group(1) + I_OFF, text)

@@ -13,6 +13,16 @@ def test_plain_decodes_latex_and_strips_markup():
     assert "50% better" in plain  # a bare % is not a LaTeX comment here
 
 
+def test_html_entities_without_tags_are_read_and_text_with_an_ampersand_is_left_alone():
+    # a JabRef file's abstracts open "Abstract&nbsp;&nbsp;The effect …": shown raw, and "nbsp" was a related
+    # paper's shared word
+    assert markup.to_plain("Abstract&nbsp;&nbsp;The effect of x &amp; y") == "Abstract The effect of x & y"
+    assert markup.to_plain("it&#8217;s &lt;fine&gt;") == "it’s <fine>"
+    assert "&lt;fine&gt;" in markup.to_html("it&#8217;s &lt;fine&gt;")  # and written back escaped
+    for text in ("R&D; AT&T and P&L", "Q&A &notanentity; x"):
+        assert markup.to_plain(text) == text
+
+
 def test_links_trim_trailing_punctuation_and_keep_balanced_parens():
     raw = "Code: https://github.com/a_b/c. See (https://x.org/a(b)). Also \\url{https://u.org/x}, and github.com/q/r"
     assert markup.extract_links(raw) == [
