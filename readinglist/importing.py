@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record,
 from readinglist.importers.base import base_name
 from readinglist.importers.matching import Existing, LibraryMatcher, Matcher
 from readinglist.importers.titles import derive_title, unique_among
-from readinglist.papers import DEFAULT_STATE, ImportCancelled, ImportFailure, NewPaper, describe_error
+from readinglist.papers import DEFAULT_STATE, ImportCancelled, ImportFailure, NewPaper, describe_error, tag_key
 from readinglist.store import Store
 
 if TYPE_CHECKING:
@@ -229,6 +230,9 @@ class _Scan:
     titles: list[str] | None
     records: list[Record] | None
     in_library: dict[int, int] = field(default_factory=dict)  # own exports' records the library has: number → id
+    # a keyword the file spells several ways (by tag_key): its commonest spelling, which the tag takes (the
+    # first met took it: "Graph Neural networks", 1 of an ICLR file's 65)
+    spellings: dict[str, str] = field(default_factory=dict)
 
 
 def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
@@ -255,10 +259,13 @@ def _scan(
     library: LibraryMatcher | None = None
     chars = 0
     count = 0
+    spelt: dict[str, Counter[str]] = {}
     for i, r in enumerate(source.records()):
         h = content_hash(r)
         chain.update(h.encode())
         count = i + 1
+        for k in r.keywords:
+            spelt.setdefault(tag_key(k), Counter())[k] += 1
         if hashes is not None and titles is not None:
             hashes.append(h)
             titles.append(r.title)
@@ -278,7 +285,8 @@ def _scan(
             if progress:
                 progress(*source.progress(), label)
     _check_cancel(cancel, source.path)
-    return _Scan(count, chain.hexdigest(), hashes, titles, kept, in_library)
+    spellings = {key: c.most_common(1)[0][0] for key, c in spelt.items() if len(c) > 1}
+    return _Scan(count, chain.hexdigest(), hashes, titles, kept, in_library, spellings)
 
 
 def _size(r: Record) -> int:
@@ -420,6 +428,8 @@ def _import_source(
                 for i, r, h in _read_again(source, scan):
                     if i in unchanged or i in elsewhere:
                         continue
+                    if scan.spellings and r.keywords:
+                        r.keywords = [scan.spellings.get(tag_key(k), k) for k in r.keywords]
                     if i in revised:
                         if revised[i] in linked:  # a merged record revised: the paper keeps its own text
                             store.relink_source(revised[i], source_id, h, r.title)

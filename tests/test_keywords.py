@@ -171,6 +171,21 @@ def test_bibtex_keywords_are_keywords_but_a_readers_mendeley_tags_are_tags(empty
     assert papers["Only mine"].own_tags == ["mine"] and papers["Only mine"].keywords == []
 
 
+def test_a_keyword_spelt_several_ways_in_a_file_takes_its_commonest_spelling(empty_lib, tmp_path):
+    # an ICLR file: "Graph Neural Networks" 33 times, "graph neural networks" 31, "Graph Neural networks" once,
+    # first: the tag took that one
+    entries = [("Graph Neural networks", 1), ("graph neural networks", 2), ("Graph Neural Networks", 3)]
+    n = 0
+    text = ""
+    for spelling, times in entries:
+        for _ in range(times):
+            n += 1
+            text += f"@article{{p{n}, title = {{Paper {n}}}, keywords = {{{spelling}}}}}\n"
+    _import(empty_lib, tmp_path, text)
+    assert empty_lib.keyword_tags() == {"Graph Neural Networks"}
+    assert dict(empty_lib.tag_counts()) == {"Graph Neural Networks": 6}
+
+
 def test_csl_json_keyword_is_read_as_keywords(empty_lib, tmp_path):
     f = tmp_path / "csl.json"
     f.write_text(json.dumps([{"type": "paper-conference", "title": "A paper", "keyword": "Deep Learning, GNN"}]))
