@@ -285,6 +285,9 @@ def test_the_sidebar_lists_keywords_apart_and_makes_them_tags_or_removes_them_wi
     assert _keyword_labels(window) == ["attention  (1)", "residual networks  (1)", "vision  (2)"]
     assert window.sidebar.entries.keywords_root.text() == "Keywords (3) ▾"  # few: open
     assert "vision  (2)" not in tag_labels(window)
+    window.sidebar.set_filter(replace(window.sidebar.filter, tag="vision"))
+    qtbot.waitUntil(lambda: window.view_summary.caption.text() == "All · keyword vision")  # the words say so
+    window.sidebar.set_filter(replace(window.sidebar.filter, tag=None))
     window.sidebar.make_keywords_tags("vision")
     assert window.notice.text() == "Made keyword “vision” a tag (2 papers)."
     assert "vision  (2)" in tag_labels(window) and _keyword_labels(window) == [

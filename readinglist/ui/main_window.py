@@ -1307,9 +1307,14 @@ class MainWindow(QMainWindow):
         self.statusLabel.setText(" · ".join(parts))
         self.view_summary.show_triaged(triaged, shown)
 
+    def _keyword(self, view: Filter) -> bool:
+        """Whether the view's tag is one of the Keywords (the words say "keyword", not "tag")."""
+        return view.tag is not None and any(same_tag(view.tag, k) for k in self.library.keyword_tags())
+
     def _update_caption(self) -> None:
         topic = self.topics_section.picked
-        self.view_summary.show_view(self.sidebar.filter, self.search_bar.text(), topic.label if topic else None)
+        view = self.sidebar.filter
+        self.view_summary.show_view(view, self.search_bar.text(), topic.label if topic else None, self._keyword(view))
 
     def _update_empty(self, unreadable: bool = False) -> None:
         """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
@@ -1318,7 +1323,7 @@ class MainWindow(QMainWindow):
         else:
             empty = self.library.counts()["all"] == 0
             view = self.sidebar.filter
-            phrase = view.phrase() if view != ALL else None
+            phrase = view.phrase(self._keyword(view)) if view != ALL else None
             text = empty_text(empty, self.search_bar.text().strip(), phrase, unreadable=unreadable)
             topic = self.topics_section.picked
             if topic is not None and not empty:
@@ -1460,7 +1465,7 @@ class MainWindow(QMainWindow):
             ids = list(self.table.model.ids)
             options.query = self.search_bar.text().strip()
             view = self.sidebar.filter
-            options.scope = view.phrase() if view != ALL else ""
+            options.scope = view.phrase(self._keyword(view)) if view != ALL else ""
             topic = self.topics_section.picked
             if topic is not None:
                 options.scope = " · ".join(x for x in (options.scope, f"topic {topic.label}") if x)

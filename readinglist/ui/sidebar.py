@@ -84,30 +84,34 @@ class Filter:
         state = DEFAULT_STATE if self.suggested else self.state
         return {"state": state, "tag": sl.tag if sl else self.tag, "within": sl.query if sl else ""}
 
-    def phrase(self) -> str:
-        """The papers shown, in words that fit a sentence: "unread papers tagged “rl”"."""
+    def phrase(self, keyword: bool = False) -> str:
+        """The papers shown, in words that fit a sentence: "unread papers tagged “rl”" (`keyword`: the tag is
+        one of the Keywords: "papers with the keyword “CuO”")."""
+        tagged = f" with the keyword “{self.tag}”" if keyword else f" tagged “{self.tag}”"
         if self.duplicates:
             return "possible duplicates"
         if self.suggested:
-            return "suggested papers" + (f" tagged “{self.tag}”" if self.tag else "")
+            return "suggested papers" + (tagged if self.tag else "")
         head = f"{STATE_LABELS[self.state].lower()} papers" if self.state else "papers"
         if self.smart_list is not None:
             return f"{head} in the list “{self.smart_list.name}”"
-        return f"{head} tagged “{self.tag}”" if self.tag else head
+        return f"{head}{tagged}" if self.tag else head
 
-    def caption(self) -> str:
-        """What the sidebar's caption says: "Unread · tag rl", "List: To read", "List: To read · Read"."""
+    def caption(self, keyword: bool = False) -> str:
+        """What the sidebar's caption says: "Unread · tag rl", "List: To read", "List: To read · Read"
+        (`keyword`: "All · keyword CuO")."""
+        kind = "keyword" if keyword else "tag"
         if self.duplicates:
             return "Possible duplicates"
         if self.suggested:
-            return f"Suggested · tag {self.tag}" if self.tag else "Suggested"
+            return f"Suggested · {kind} {self.tag}" if self.tag else "Suggested"
         state = STATE_LABELS[self.state] if self.state else "All"
         sl = self.smart_list
         if sl is not None:
             if self.state == sl.state:
                 return f"List: {sl.name}"
             return f"List: {sl.name} · {state if self.state else 'every state'}"
-        return f"{state} · tag {self.tag}" if self.tag else ("All papers" if self.state is None else state)
+        return f"{state} · {kind} {self.tag}" if self.tag else ("All papers" if self.state is None else state)
 
     @property
     def narrowed(self) -> bool:
@@ -649,14 +653,15 @@ class ViewSummary(QWidget):
         layout.addWidget(self.count)
         layout.addWidget(self.progress)
 
-    def show_view(self, view: Filter, query: str, topic: str | None = None) -> None:
-        """The view in words: the sidebar's filter, the topic picked under it (if any) and the query."""
-        text = view.caption() + (f" · topic {topic}" if topic else "")
+    def show_view(self, view: Filter, query: str, topic: str | None = None, keyword: bool = False) -> None:
+        """The view in words: the sidebar's filter (`keyword`: its tag is a keyword), the topic picked under it
+        (if any) and the query."""
+        text = view.caption(keyword) + (f" · topic {topic}" if topic else "")
         if query.strip():
             text += f" · {quoted(query, CAPTION_QUERY_CHARS)}"  # a pasted abstract would push the tags down
         self.caption.setText(text)
         self.caption.setToolTip(
-            f"Showing {view.phrase()}"
+            f"Showing {view.phrase(keyword)}"
             + (f" in the topic {quoted(topic)}" if topic else "")
             + (f" matching {quoted(query)}" if query.strip() else "")
         )
