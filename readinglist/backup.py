@@ -281,12 +281,14 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         known = {tag_key(name) for name, _ in store.tag_counts()}  # a tag the library has stays what it is
         keywords: dict[str, str] = {}  # the backup's keywords, by tag_key, that the library has no tag of
         theirs: set[str] = set()
+        their_names: list[str] = []
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
             changed = False
             want_tags = normalise_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
             want_keywords = normalise_tags(str(t) for t in entry.get("keywords") or [] if isinstance(t, str))
             theirs.update(tag_key(t) for t in want_tags)
+            their_names.extend(want_tags)
             keywords.update((tag_key(k), k) for k in want_keywords if tag_key(k) not in known)
             union = list(dict.fromkeys([*paper.tags, *want_tags, *want_keywords]))
             if union != paper.tags:
@@ -337,4 +339,6 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         if tags_after:
             store.set_tags(tags_after)
             store.mark_imported([name for key, name in keywords.items() if key not in theirs], True)
+        # the backup's own tags are the user's, a keyword of the library's made theirs again ("Make It My Tag")
+        store.mark_imported([name for name, kw in store.tag_marks(their_names).values() if kw], False)
     return summary

@@ -323,7 +323,7 @@ def _per_record(source: SourceFile, scan: _Scan) -> _Scan:
     for _, r, h in _read_again(source, scan):
         hashes.append(h)
         titles.append(r.title)
-    return _Scan(scan.count, scan.digest, hashes, titles, scan.records, scan.in_library)
+    return _Scan(scan.count, scan.digest, hashes, titles, scan.records, scan.in_library, scan.spellings)
 
 
 def _texts(source: SourceFile, scan: _Scan, wanted: set[int]) -> Iterator[tuple[int, str]]:

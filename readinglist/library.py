@@ -899,16 +899,27 @@ class Library:
 
     def keywords_after_rename(self, old: str, new: str, after: dict[int, list[str]]) -> dict[int, set[str]]:
         """Which tags of each paper (`after`: plan_rename_tag's) are keywords once `old` is `new` (for
-        `set_tags`): a tag renamed stays what it was, keyword or the user's; renamed onto another tag, it is
-        what that one is."""
+        `set_tags`): a keyword renamed stays one unless renamed onto the user's tag; theirs stays theirs."""
         names = {tag_key(t) for t in self.tag_names()}
         keywords = {tag_key(t) for t in self.store.keyword_tags()}
         new_names = normalise_tags([new])
         old_key, new_key = tag_key(old), tag_key(new_names[0]) if new_names else ""
         onto = new_key in names and new_key != old_key
-        is_keyword = (new_key if onto else old_key) in keywords
+        # a keyword renamed stays one, onto another keyword too; the user's tag renamed (onto a keyword or not),
+        # or a keyword renamed onto theirs, is theirs
+        is_keyword = old_key in keywords and (not onto or new_key in keywords)
         was = self.store.imported_of(list(after))
-        return {pid: (was[pid] - {old_key}) | ({new_key} if is_keyword else set()) for pid in after}
+        return {pid: (was[pid] - {old_key, new_key}) | ({new_key} if is_keyword else set()) for pid in after}
+
+    def tag_marks(self, names: Iterable[str]) -> dict[str, tuple[str, bool]]:
+        """Of these names, the tags the library has (by tag_key): each one's name and whether it is a keyword
+        (what undo of a tag edit compares: a mark the edit changed goes back, if nothing changed it since)."""
+        return self.store.tag_marks(names)
+
+    def set_keyword_marks(self, marks: dict[str, bool]) -> None:
+        """These tags (by name) become keywords (True) or the user's (False)."""
+        for value in (True, False):
+            self.store.mark_imported([name for name, kw in marks.items() if kw is value], value)
 
     def keyword_links(self) -> list[tuple[int, str]]:
         """Every (paper, keyword): what the sidebar's Keywords hold."""

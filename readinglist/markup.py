@@ -84,7 +84,12 @@ def _entity(m: re.Match[str]) -> str:
     no-break space as a space."""
     ref = m.group(0)
     char = html.unescape(ref) if ref[1] == "#" else html.entities.html5.get(ref[1:], ref)
+    if char in _MARKUP_CHARS:
+        return ref  # "&#36;5" read as "$5" would open a formula: as written
     return char.replace("\xa0", " ")
+
+
+_MARKUP_CHARS = frozenset("$\\*_{}~`")  # what a later step reads as markup (math, LaTeX, Markdown)
 
 
 _MATH_OPEN_RE = re.compile(r"\$\$?|\\[(\[]")

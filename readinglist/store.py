@@ -579,7 +579,7 @@ def _set_keys(db: sqlite3.Connection, ids: Sequence[int]) -> None:
         )
 
 
-def _m0024_imported_tags(db: sqlite3.Connection) -> None:
+def _m0024_keyword_tags(db: sqlite3.Connection) -> None:
     """Which tags are keywords that imported files gave (BibTeX keywords, RIS KW, a keywords column) and not
     the user's, as Zotero's automatic tags: the sidebar keeps them apart (a Mendeley file gave 762 for 512
     papers). A tag, not each paper's: a name the user gives any paper is their tag on every paper that has it.
@@ -613,7 +613,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0021_titles_with_scripts", _m0021_titles_with_scripts),
     ("0022_title_keys_with_pluses", _m0022_title_keys_with_pluses),
     ("0023_own_titles_without_numbers", _m0023_own_titles_without_numbers),
-    ("0024_imported_tags", _m0024_imported_tags),
+    ("0024_keyword_tags", _m0024_keyword_tags),
 ]
 
 
@@ -1614,6 +1614,18 @@ class Store:
                     )
                 )
             self._touch(db, sorted(papers))
+
+    def tag_marks(self, names: Iterable[str]) -> dict[str, tuple[str, bool]]:
+        """Of these names, the tags the library has (by tag_key): each one's name and whether it is a keyword."""
+        names = list(dict.fromkeys(names))
+        out: dict[str, tuple[str, bool]] = {}
+        imported = "imported" if self.has_imported_tags else "0"
+        for chunk in _chunks(names, 900):
+            for name, kw in self.db.execute(
+                f"SELECT name, {imported} FROM tags WHERE name IN ({','.join('?' * len(chunk))})", chunk
+            ):
+                out[tag_key(name)] = (name, bool(kw))
+        return out
 
     def tag_summary(self) -> tuple[list[tuple[str, int]], set[str]]:
         """Each tag with its count, and the keywords (`keyword_tags`), in one query."""

@@ -135,6 +135,38 @@ def test_tags_differing_in_a_non_ascii_letters_case_are_two_tags_and_each_keeps_
     assert p.own_tags == ["new", "Éducation"] and p.keywords == []
 
 
+def test_undo_puts_back_the_marks_an_edit_changed_and_only_those(qapp, empty_lib, tmp_path):
+    from readinglist.ui.undo import SetTagsCommand
+
+    ids = _import(empty_lib, tmp_path)
+    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
+    # "residual networks" typed on b: the user's tag on a too; undo makes it a keyword again on a
+    cmd = SetTagsCommand(empty_lib, {b: ["attention", "residual networks", "vision"]}, "Tag", lambda _: None,
+                         {b: {"attention", "vision"}})  # fmt: skip
+    cmd.redo()
+    assert empty_lib.paper(a).own_tags == ["residual networks"]
+    cmd.undo()
+    assert empty_lib.paper(a).keywords == ["residual networks", "vision"] and empty_lib.paper(b).tags == [
+        "attention",
+        "vision",
+    ]
+    # a mark changed since (the command line made "vision" the user's) is left as it is
+    cmd = SetTagsCommand(empty_lib, {a: ["residual networks"]}, "Untag", lambda _: None)
+    cmd.redo()
+    empty_lib.add_tags([b], ["vision"])
+    cmd.undo()
+    assert empty_lib.paper(a).own_tags == ["vision"] and empty_lib.paper(b).own_tags == ["vision"]
+
+
+def test_the_users_tag_renamed_onto_a_keyword_makes_it_theirs(empty_lib, tmp_path):
+    ids = _import(empty_lib, tmp_path)
+    a, b = ids["Deep Residual Learning"], ids["Attention Is All You Need"]
+    empty_lib.add_tags([b], ["ml"])
+    after = empty_lib.plan_rename_tag("ml", "vision")
+    empty_lib.set_tags(after, empty_lib.keywords_after_rename("ml", "vision", after))
+    assert empty_lib.paper(b).own_tags == ["vision"] and empty_lib.paper(a).own_tags == ["vision"]
+
+
 def test_exports_say_which_are_keywords_and_a_new_library_reads_them_so(empty_lib, tmp_path, data_dir):
     from readinglist import export
     from readinglist.papers import ExportOptions
@@ -210,7 +242,7 @@ def test_a_library_from_before_keeps_its_tags_as_the_users(tmp_path):
     s.close()
     old = sqlite3.connect(path)
     old.execute("ALTER TABLE tags DROP COLUMN imported")
-    old.execute("DELETE FROM schema_migrations WHERE name = '0024_imported_tags'")
+    old.execute("DELETE FROM schema_migrations WHERE name = '0024_keyword_tags'")
     old.commit()
     old.close()
     ro = Store(path, read_only=True)  # another window has it: no migration, and no keywords to show
@@ -236,6 +268,16 @@ def test_a_backup_restores_keywords_as_keywords_and_a_restore_changes_nothing_tw
         assert (again.changed, again.conflicts) == (0, [])
     finally:
         fresh.close()
+    # a keyword made the user's tag, backed up, comes back theirs into a library that has it as a keyword
+    empty_lib.make_keywords_tags([(a, "vision")])
+    empty_lib.backup(file)
+    other = Library.open(tmp_path / "other", seed=False)
+    try:
+        _import(other, tmp_path)
+        other.restore(file)
+        assert "vision" not in other.keyword_tags()
+    finally:
+        other.close()
 
 
 def test_the_command_line_shows_keywords_apart(capsys, tmp_path):

@@ -21,6 +21,9 @@ def test_html_entities_without_tags_are_read_and_text_with_an_ampersand_is_left_
     assert "&lt;fine&gt;" in markup.to_html("it&#8217;s &lt;fine&gt;")  # and written back escaped
     for text in ("R&D; AT&T and P&L", "Q&A &notanentity; x"):
         assert markup.to_plain(text) == text
+    # a reference to a character markup reads is left as written: "&#36;5 to &#36;10" is no formula
+    assert markup.to_plain("price &#36;5 to &#36;10 each") == "price &#36;5 to &#36;10 each"
+    assert "<i>" not in markup.to_html("&#92;emph{this}")
 
 
 def test_links_trim_trailing_punctuation_and_keep_balanced_parens():

@@ -64,7 +64,9 @@ class SetTagsCommand(PaperCommand):
         self.library, self.after, self.changed, self.imported_after = library, after, changed, imported_after
         self.ids = list(after)
         self.before: dict[int, list[str]] = {}
-        self.imported: dict[int, set[str]] = {}
+        # each tag whose mark (keyword or the user's) the edit changed: its name, the mark before, the mark the
+        # edit left (None: the tag went) — a keyword typed on one paper is the user's tag on every paper
+        self.marks: dict[str, tuple[str, bool, bool | None]] = {}
 
     @property
     def summary(self) -> str:
@@ -72,12 +74,20 @@ class SetTagsCommand(PaperCommand):
         return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
     def redo(self) -> None:
-        self.imported = self.library.imported_of(self.ids)  # which were a file's keywords: so again on undo
+        names = [t for tags in [*self.after.values(), *self.library.tags_of(self.ids).values()] for t in tags]
+        was = self.library.tag_marks(names)
         self.before = self.library.set_tags(self.after, self.imported_after)
+        now = self.library.tag_marks(names)
+        self.marks = {key: (name, kw, now[key][1] if key in now else None) for key, (name, kw) in was.items()
+                      if key not in now or now[key][1] != kw}  # fmt: skip
         self.changed(self.ids)
 
     def undo(self) -> None:
-        self.library.set_tags(self.before, self.imported)
+        self.library.set_tags(self.before)  # marks as they are: a tag made again is the user's
+        now = self.library.tag_marks(name for name, _, _ in self.marks.values())
+        # back only where the mark is still what the edit left (the command line may have changed it since)
+        still = {key for key, (_, _, left) in self.marks.items() if key in now and left in (None, now[key][1])}
+        self.library.set_keyword_marks({now[key][0]: self.marks[key][1] for key in still})
         self.changed(self.ids)
 
 
