@@ -278,18 +278,15 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         current = {p.id: p for p in store.papers(list(found.values()))}
         touched = set(store.annotated_ids())
         tags_after: dict[int, list[str]] = {}
-        known = {tag_key(name) for name, _ in store.tag_counts()}  # a tag the library has stays what it is
-        keywords: dict[str, str] = {}  # the backup's keywords, by tag_key, that the library has no tag of
-        theirs: set[str] = set()
-        their_names: list[str] = []
+        keywords: list[str] = []  # the backup's keywords and the user's tags, each marked so once restored
+        theirs: list[str] = []
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
             changed = False
             want_tags = normalise_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
             want_keywords = normalise_tags(str(t) for t in entry.get("keywords") or [] if isinstance(t, str))
-            theirs.update(tag_key(t) for t in want_tags)
-            their_names.extend(want_tags)
-            keywords.update((tag_key(k), k) for k in want_keywords if tag_key(k) not in known)
+            theirs += want_tags
+            keywords += want_keywords
             union = list(dict.fromkeys([*paper.tags, *want_tags, *want_keywords]))
             if union != paper.tags:
                 tags_after[pid] = union
@@ -336,9 +333,11 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
                         f"{paper.uid} citation key: kept {paper.citation_key}, the backup has {key}"
                     )
             summary.changed += changed
+        known = store.tag_marks(keywords)  # a tag the library has stays what it is
         if tags_after:
             store.set_tags(tags_after)
-            store.mark_imported([name for key, name in keywords.items() if key not in theirs], True)
+        mine = {tag_key(t) for t in theirs}
+        store.mark_imported([k for k in keywords if tag_key(k) not in known and tag_key(k) not in mine], True)
         # the backup's own tags are the user's, a keyword of the library's made theirs again ("Make It My Tag")
-        store.mark_imported([name for name, kw in store.tag_marks(their_names).values() if kw], False)
+        store.mark_imported([name for name, kw in store.tag_marks(theirs).values() if kw], False)
     return summary

@@ -868,7 +868,7 @@ class Library:
         self, tags_by_paper: dict[int, list[str]], imported: Mapping[int, Iterable[str]] | None = None
     ) -> dict[int, list[str]]:
         """Each paper gets exactly these tags; a tag stays a keyword or the user's as it was, and `imported`
-        (undo: `imported_of` before the edit) says which are keywords. Returns the tags before."""
+        (a keyword typed as a tag, one renamed) says which are keywords. Returns the tags before."""
         before = self.store.set_tags({pid: normalise_tags(t) for pid, t in tags_by_paper.items()}, imported)
         self._reindex(list(tags_by_paper))
         return before
@@ -884,18 +884,16 @@ class Library:
         return self.store.keyword_tags()
 
     def imported_of(self, ids: Sequence[int]) -> dict[int, set[str]]:
-        """Each paper's keywords (by tag_key): what undo of a tag edit puts back as keywords."""
+        """Each paper's keywords (by tag_key)."""
         return self.store.imported_of(ids)
 
     def own_tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
         """Each paper's tags the user gave (or made theirs): what the tag editor shows and edits."""
-        tags, imported = self.store.tags_of(ids), self.store.imported_of(ids)
-        return {pid: [t for t in ts if tag_key(t) not in imported[pid]] for pid, ts in tags.items()}
+        return self.store.tags_of(ids, keywords=False)
 
     def keywords_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
         """Each paper's keywords (tags files gave that the user has not made theirs)."""
-        tags, imported = self.store.tags_of(ids), self.store.imported_of(ids)
-        return {pid: [t for t in ts if tag_key(t) in imported[pid]] for pid, ts in tags.items()}
+        return self.store.tags_of(ids, keywords=True)
 
     def keywords_after_rename(self, old: str, new: str, after: dict[int, list[str]]) -> dict[int, set[str]]:
         """Which tags of each paper (`after`: plan_rename_tag's) are keywords once `old` is `new` (for
@@ -931,12 +929,8 @@ class Library:
         self.store.mark_imported(dict.fromkeys(name for _, name in links), not own)
 
     def plan_remove_keywords(self) -> dict[int, list[str]]:
-        """Each paper's tags without its keywords (for `set_tags`, undoable)."""
-        drop: dict[int, set[str]] = {}
-        for pid, name in self.store.imported_links():
-            drop.setdefault(pid, set()).add(tag_key(name))
-        current = self.store.tags_of(list(drop))
-        return {pid: [t for t in tags if tag_key(t) not in drop[pid]] for pid, tags in current.items()}
+        """Each paper that has keywords, with its tags without them (for `set_tags`, undoable)."""
+        return self.store.tags_of(list(dict.fromkeys(pid for pid, _ in self.store.imported_links())), keywords=False)
 
     def plan_rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
         """Each affected paper's tags after renaming `old` to `new` (onto an existing tag: a merge)."""

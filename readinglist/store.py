@@ -684,7 +684,7 @@ class Store:
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
         self._state_writes = 0  # moves on around every change of states (see state_counts)
         self._priority_sql: str | None = None  # "p.priority", or NULL in a read-only library older than 0009
-        self._has_imported: bool | None = None  # paper_tags.imported (0024)
+        self._has_imported: bool | None = None  # tags.imported (0024)
         if not self.read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.exists():
@@ -1135,14 +1135,9 @@ class Store:
             marks = ",".join("?" * len(chunk))
             tags: dict[int, list[str]] = {}
             keywords: dict[int, list[str]] = {}
-            imported = "t.imported" if self.has_imported_tags else "0"
-            for pid, name, from_file in db.execute(
-                f"SELECT pt.paper_id, t.name, {imported} FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-                f" WHERE pt.paper_id IN ({marks}) ORDER BY t.name COLLATE NOCASE",
-                chunk,
-            ):
+            for pid, name, keyword in self._tags_marked(chunk):
                 tags.setdefault(pid, []).append(name)
-                if from_file:
+                if keyword:
                     keywords.setdefault(pid, []).append(name)
             for row in db.execute(f"{self._select_papers()} WHERE p.id IN ({marks})", chunk):
                 found[row[0]] = self._paper(row, tags.get(row[0], []), keywords.get(row[0], []))
@@ -1554,8 +1549,8 @@ class Store:
         self, tags_by_paper: dict[int, list[str]], imported: Mapping[int, Iterable[str]] | None = None
     ) -> dict[int, list[str]]:
         """Each paper gets exactly these tags (undo of any tag edit). A tag keeps what it is, keyword or the
-        user's, and one made here is theirs; `imported` (undo: `imported_of` before the edit; a keyword typed
-        as a tag) says which of each paper's tags are keywords, the rest the user's."""
+        user's, and one made here is theirs; `imported` (a keyword typed as a tag, one renamed) says which of
+        each paper's tags are keywords, the rest the user's."""
         ids = list(tags_by_paper)
         with self.transaction() as db:
             before = self.tags_of(ids)
@@ -1573,18 +1568,7 @@ class Store:
 
     def imported_of(self, ids: Sequence[int]) -> dict[int, set[str]]:
         """Each paper's keywords (tag_key): its tags that are keywords, not the user's tags."""
-        out: dict[int, set[str]] = {i: set() for i in ids}
-        if not self.has_imported_tags:
-            return out
-        for chunk in _chunks(list(ids), 900):
-            marks = ",".join("?" * len(chunk))
-            for pid, name in self.db.execute(
-                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-                f" WHERE t.imported = 1 AND pt.paper_id IN ({marks})",
-                chunk,
-            ):
-                out[pid].add(tag_key(name))
-        return out
+        return {pid: {tag_key(t) for t in names} for pid, names in self.tags_of(ids, keywords=True).items()}
 
     def imported_links(self) -> list[tuple[int, str]]:
         """Every (paper, keyword)."""
@@ -1645,15 +1629,21 @@ class Store:
     def _drop_unused_tags(self, db: sqlite3.Connection) -> None:
         db.execute("DELETE FROM tags WHERE id NOT IN (SELECT DISTINCT tag_id FROM paper_tags)")
 
-    def tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
-        out: dict[int, list[str]] = {i: [] for i in ids}
+    def _tags_marked(self, ids: Sequence[int]) -> Iterator[tuple[int, str, int]]:
+        """(paper, tag, 1 if the tag is a keyword) of these papers, each paper's tags in name order."""
+        imported = "t.imported" if self.has_imported_tags else "0"
         for chunk in _chunks(list(ids), 900):
-            marks = ",".join("?" * len(chunk))
-            for pid, name in self.db.execute(
-                "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-                f" WHERE pt.paper_id IN ({marks}) ORDER BY t.name COLLATE NOCASE",
+            yield from self.db.execute(
+                f"SELECT pt.paper_id, t.name, {imported} FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
+                f" WHERE pt.paper_id IN ({','.join('?' * len(chunk))}) ORDER BY t.name COLLATE NOCASE",
                 chunk,
-            ):
+            )
+
+    def tags_of(self, ids: Sequence[int], keywords: bool | None = None) -> dict[int, list[str]]:
+        """Each paper's tags in name order: all of them, or only its keywords (True), or only the user's (False)."""
+        out: dict[int, list[str]] = {i: [] for i in ids}
+        for pid, name, keyword in self._tags_marked(ids):
+            if keywords is None or bool(keyword) is keywords:
                 out[pid].append(name)
         return out
 

@@ -1309,7 +1309,8 @@ class MainWindow(QMainWindow):
 
     def _keyword(self, view: Filter) -> bool:
         """Whether the view's tag is one of the Keywords (the words say "keyword", not "tag")."""
-        return view.tag is not None and any(same_tag(view.tag, k) for k in self.library.keyword_tags())
+        # one tag looked up by name (the caption follows every keystroke), not every keyword read
+        return view.tag is not None and any(kw for _, kw in self.library.tag_marks([view.tag]).values())
 
     def _update_caption(self) -> None:
         topic = self.topics_section.picked

@@ -194,8 +194,8 @@ class SidebarModel(QStandardItemModel):
         given = [(name, n) for name, n in tags if name in keywords]
         self._fill(self.tags_root, [(name, ("tag", name), f"{n:,}") for name, n in own])
         self.tags_root.setText(f"Tags ({len(own)})" if own else "Tags")
+        # the Keywords heading is the view's to write (Sidebar._mark_keywords_heading: it says whether it is open)
         self._fill(self.keywords_root, [(name, ("tag", name), f"{n:,}") for name, n in given])
-        self.keywords_root.setText(f"Keywords ({len(given)})" if given else "Keywords")
 
     def update_lists(self, lists: list[SmartList], counts: dict[int, int]) -> None:
         """The saved lists in their order, with the counts known (… until counted)."""
