@@ -1563,6 +1563,23 @@ def test_denoted_termed_as_referred_as_namely_and_is_proposed_name_the_contribut
 
 
 @pytest.mark.parametrize(
+    ("abstract", "name"),
+    [
+        # a setting called in words, then a method brought in by name: the method's name
+        ("In this paper, we introduce a new online decision making paradigm that we call Thresholding Graph "
+         "Bandits. The arms are similar. We present GrAPL, a novel algorithm for the thresholding graph bandit "
+         "problem. It works.", "GrAPL"),
+        # ... but not the called words' own initials: they are one name
+        ("In this paper, we introduce a new module that we call Partial-Sampling Straight-Through. We present "
+         "PSST, a novel estimator for captioning. It works.", "Partial-Sampling Straight-Through"),
+    ],
+)  # fmt: skip
+def test_a_coined_name_wins_over_a_setting_called_in_words(abstract, name):
+    t = derive_title(abstract)
+    assert t.startswith(f"{name}: "), t
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         "we propose to adapt two well-known algorithms, namely PC and FCI, to time series with lagged relations",

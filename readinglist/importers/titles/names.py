@@ -477,7 +477,25 @@ def find_name(ab: Abstract) -> Name | None:
     if not found:
         return _named_after(ab) or _defined_subject(ab) or _named_by_repository(ab)
     counts = {n.text: mentions(ab.text, n.text) for n in found}
-    return max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
+    best = max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
+    if " " in best.text:  # a setting called in words ("a paradigm that we call Thresholding Graph Bandits"),
+        # then a method brought in by its own name ("We present GrAPL, a novel algorithm for …"): the method
+        coined = [n for n in found if n.strength >= 3 and " " not in n.text and not n.long
+                  and not _abbreviates(n.text, best.text)]  # fmt: skip
+        if coined:
+            return max(coined, key=lambda n: (n.strength, counts[n.text], -n.sentence))
+    return best
+
+
+def _abbreviates(short: str, words: str) -> bool:
+    """Are the short name's capitals the initials of the words, in order (MSDN for Multi-level Scene
+    Description Network, PSST for Partial-Sampling Straight-Through)?"""
+    caps = [ch for ch in short if ch.isupper()]
+    initials = [w[0].upper() for w in re.split(r"[\s-]+", words) if w]
+    if len(caps) < 2 or not initials or caps[0] != initials[0]:
+        return False
+    rest = iter(initials)
+    return all(ch in rest for ch in caps)
 
 
 def _follow_on(ab: Abstract, base: Name, built: Name) -> bool:
