@@ -1544,6 +1544,8 @@ def test_where_an_acronym_goes_beside_its_initials(body, acr, named, expected):
         ("In this paper, we refer to our model trained with this loss as CosFace", "CosFace"),
         ("In this paper, we propose a two-stage fully 3D network, namely DeepFuse, to estimate human pose in 3D "
          "space", "DeepFuse"),
+        ("In this paper, we propose a novel top-down approach to generate road network graphs with a holistic "
+         "model, namely TD-Road", "TD-Road"),
         ("In this paper, a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",
          "PG-Net"),
         ("In this paper a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",

@@ -274,11 +274,15 @@ def _title_run(s: Sentence, i: int) -> int:
     return i + 1
 
 
-def _namely_brings(lows: list[str], k: int) -> bool:
+def _namely_brings(lows: list[str], k: int, far: bool = False) -> bool:
     """Does "namely" at k follow a clause that brings something in ("we propose a … network, namely …"), not
-    one about earlier work ("two well-known algorithms, namely …")?"""
+    one about earlier work ("two well-known algorithms, namely …")? With `far`, a verb up to 18 words back
+    counts (not "our", so often said): "we propose a novel top-down approach to generate road network graphs
+    with a holistic model, namely TD-Road"."""
     before = lows[max(k - 12, 0) : k]
-    return bool(_NAMELY_AFTER.intersection(before)) and EARLIER_WORK.isdisjoint(before)
+    further = lows[max(k - 18, 0) : max(k - 12, 0)] if far else []
+    brings = bool(_NAMELY_AFTER.intersection(before)) or not INTRO_VERBS.isdisjoint(further)
+    return brings and EARLIER_WORK.isdisjoint(before + further)
 
 
 def _namely(ab: Abstract, s: Sentence, si: int, b: int, i: int) -> bool:
@@ -286,7 +290,7 @@ def _namely(ab: Abstract, s: Sentence, si: int, b: int, i: int) -> bool:
     network, namely DeepFuse, …"), in a sentence that states it, and not as the first of a list ("namely PC
     and FCI")?"""
     lows, tags = s.lows, s.tags
-    if not _states(ab, si) or not _namely_brings(lows, b):
+    if not _states(ab, si) or not _namely_brings(lows, b, far=True):
         return False
     j = i + 1
     return not (j + 1 < len(tags) and (lows[j] == "and" or (tags[j] == "," and tags[j + 1] == "M")))
