@@ -1546,6 +1546,9 @@ def test_where_an_acronym_goes_beside_its_initials(body, acr, named, expected):
          "space", "DeepFuse"),
         ("In this paper, we propose a novel top-down approach to generate road network graphs with a holistic "
          "model, namely TD-Road", "TD-Road"),
+        # "news" is a noun, not a verb's third person that would make "revision" a verb after it
+        ("To facilitate analysis of this evolution, we present the first publicly available dataset of news "
+         "revision histories, NewsEdits", "NewsEdits"),
         ("In this paper, a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",
          "PG-Net"),
         ("In this paper a Pixel to Global Matching Network (PG-Net) is proposed to suppress the background",

@@ -228,4 +228,13 @@ def tag(sentence: str, offset: int = 0) -> Sentence:
 
 def verb_like_s(low: str) -> bool:
     """A word ending in -s that may be a verb's third person ("threatens"), not "loss", "corpus", "physics"."""
-    return low.endswith("s") and not low.endswith(("ss", "us", "is", "ics", "ous")) and len(low) > 3
+    return (
+        low.endswith("s")
+        and not low.endswith(("ss", "us", "is", "ics", "ous"))
+        and len(low) > 3
+        and low not in _NOUNS_IN_S
+    )
+
+
+# nouns that only look like a verb's third person ("news revision histories" is no "news revises")
+_NOUNS_IN_S = frozenset(("news", "series", "species", "means", "lens", "mathematics", "physics"))
