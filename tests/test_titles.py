@@ -1546,6 +1546,8 @@ def test_where_an_acronym_goes_beside_its_initials(body, acr, named, expected):
          "space", "DeepFuse"),
         ("In this paper, we propose a novel top-down approach to generate road network graphs with a holistic "
          "model, namely TD-Road", "TD-Road"),
+        ("In this paper, we propose a novel FL framework, i.e., FedDUAP, with two original contributions",
+         "FedDUAP"),
         # "news" is a noun, not a verb's third person that would make "revision" a verb after it
         ("To facilitate analysis of this evolution, we present the first publicly available dataset of news "
          "revision histories, NewsEdits", "NewsEdits"),
@@ -1593,6 +1595,8 @@ def test_a_coined_name_wins_over_a_setting_called_in_words(abstract, name):
         "we derive the minimax regret of the learner, denoted ℰ, with the help of loss predictors",
         # after a dash, several things or someone else's are no name of this work
         "we propose novel splits of two standard detection datasets – MSCOCO and VisualGenome",
+        "we propose two new metrics, i.e., DomainNet and Consecutive Wrong Word Rate, for the two problems",
+        "we present a baseline model based on a vision-language Transformer (i.e., DomainNet) and ablations",
         "we evaluate our approach on established benchmarks – DomainNet, as well as a new one",
         # "also known as", "the method known as": another name of something known
         "we propose a new step size for stochastic gradient descent, also known as SGD, for time series",

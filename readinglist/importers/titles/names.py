@@ -227,6 +227,7 @@ _DASHES = frozenset(("-", "–", "—"))
 _LATIN = re.compile("[A-Za-z]")
 _NAMELY_AFTER = INTRO_VERBS | {"our"}  # "namely X" names what a contribution's clause brought in
 _ARTICLES = ("a", "an", "the")
+_THAT_IS = ["i", ".", "e", "."]  # "i.e.", as the tagger splits it
 
 
 def _called(s: Sentence) -> dict[int, int]:
@@ -367,6 +368,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         while q < n and tags[q] == '"' and b < i - 1:  # a quoted name: its closing quote too
             q += 1
         prev = lows[b] if b >= 0 else ""
+        if prev == "," and b >= 6 and lows[b - 4 : b] == _THAT_IS and lows[b - 5] == "," and _one_thing(lows, b - 6):
+            b, prev = b - 4, "namely"  # "a novel FL framework, i.e., FedDUAP, …", not "two metrics, i.e., …"
         if prev == "by" and b >= 1 and lows[b - 1] == "denoted":
             b, prev = b - 1, "denoted"  # "denoted by ReinforceNS" names it as "denoted ReinforceNS" does
         if prev == "denoted" and not _denotes_a_thing(s, b, i):
