@@ -1548,6 +1548,11 @@ def test_where_an_acronym_goes_beside_its_initials(body, acr, named, expected):
          "model, namely TD-Road", "TD-Road"),
         ("In this paper, we propose a novel FL framework, i.e., FedDUAP, with two original contributions",
          "FedDUAP"),
+        # a name the framework is "based" on gives way to the framework's own, and is one when there is none
+        ("In this paper, we propose a novel reinforcement learning (RL) based framework for Transformer "
+         "explanation via attention matrix, namely AttExplainer", "AttExplainer"),
+        ("In this paper, we propose a Local Coordinate Coding (LCC) based sampling method to improve GANs",
+         "LCC"),
         # "news" is a noun, not a verb's third person that would make "revision" a verb after it
         ("To facilitate analysis of this evolution, we present the first publicly available dataset of news "
          "revision histories, NewsEdits", "NewsEdits"),

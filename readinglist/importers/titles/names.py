@@ -402,7 +402,7 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
         nxt = tags[end] if end < n else ""
         if nxt in NOMINAL and not named and lows[end] not in THING and not words[end].isdigit():
             continue  # a modifier ("KV caching"), not the name of the thing (nor "RTRMC 1 and 2")
-        start, long = i, ""
+        start, long, based = i, "", False
         spelt = _spelt_before_or(s, i)
         if i - 2 in aliases and i >= 3:  # "the compact WY (or CWY) transform": brought in where WY stands
             start = i - 3
@@ -412,6 +412,11 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             start, end = longs[i], i + 2
             if start and lows[start - 1] == "namely" and end < n and tags[end] in NOMINAL and words[end].islower():
                 continue  # "namely fault-tolerant (FT) sparsification": a modifier
+            k = end + 1 if end < n and words[end] == "-" else end
+            # "a novel reinforcement learning (RL) based framework, namely AttExplainer": what the framework
+            # is built on, a name only when the abstract has no other ("a Local Coordinate Coding (LCC) based
+            # sampling method")
+            based = k + 1 < n and lows[k] == "based" and tags[k + 1] in NOMINAL
             if i in s.spelt and words[start][0].islower():
                 continue  # "simultaneous localization and mapping (SLAM)": a term, not a title-case name
             long = ab.text[s.starts[start] : s.end(long_end(s, i))]
@@ -438,6 +443,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             strength = 2  # "… in the new Remix-UCB algorithm, …, that we introduce"
         if not strength and prev == "(" and b == i - 1 and i not in longs and _bracketed(ab, s, si, i):
             strength = 2  # "we propose … that yields two explanation techniques (PatternNet and PatternAttribution)"
+        if strength and based:
+            strength = 1
         if strength:
             if long and " " not in long and long[0].isupper() and is_name(long):
                 word, long = long, ""  # "LongCodeBench (LCB)": the long one is the name
