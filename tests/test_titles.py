@@ -1584,9 +1584,16 @@ def test_denoted_termed_as_referred_as_namely_and_is_proposed_name_the_contribut
         # ... but not the called words' own initials: they are one name
         ("In this paper, we introduce a new module that we call Partial-Sampling Straight-Through. We present "
          "PSST, a novel estimator for captioning. It works.", "Partial-Sampling Straight-Through"),
+        # a name brought in with or on an earlier one: the later one, unless a follow-on
+        ("We propose a packing operator (PackOp) to combine all head branches. With PackOp, we propose a new "
+         "anchor-free one-stage detector, PackDet, which features a single deeper head. It works.", "PackDet"),
+        ("We introduce a directional distance function (DDF) for implicit shapes. Based on our DDF, we present a "
+         "novel fast algorithm (FIRe) to reconstruct 3D shapes. It works.", "FIRe"),
+        ("In this paper, we present a new benchmark dataset named Weather2K for forecasting. Based on Weather2K, "
+         "we further propose a Multi-Graph Convolution Network (MFMGCN) for it. It works.", "Weather2K"),
     ],
 )  # fmt: skip
-def test_a_coined_name_wins_over_a_setting_called_in_words(abstract, name):
+def test_a_coined_name_wins_over_a_setting_called_in_words_or_the_name_it_is_built_with(abstract, name):
     t = derive_title(abstract)
     assert t.startswith(f"{name}: "), t
 

@@ -490,6 +490,10 @@ def find_name(ab: Abstract) -> Name | None:
                                          for m in found)]  # fmt: skip
     if not found:
         return _named_after(ab) or _defined_subject(ab) or _named_by_repository(ab)
+    # a name brought in on another ("With PackOp, we propose a new … detector, PackDet", "Based on our DDF,
+    # we present a novel fast algorithm (FIRe)"): the later one, built with the first, unless a follow-on
+    # ("Based on Weather2K, we further propose …")
+    found = [n for n in found if not any(_built_with(ab, n, m) and not _follow_on(ab, n, m) for m in found)] or found
     counts = {n.text: mentions(ab.text, n.text) for n in found}
     best = max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
     if " " in best.text:  # a setting called in words ("a paradigm that we call Thresholding Graph Bandits"),
@@ -499,6 +503,19 @@ def find_name(ab: Abstract) -> Name | None:
         if coined:
             return max(coined, key=lambda n: (n.strength, counts[n.text], -n.sentence))
     return best
+
+
+def _built_with(ab: Abstract, base: Name, built: Name) -> bool:
+    """Does the sentence that brings in `built` open with `base`, as what it is made with or based on ("With
+    PackOp, …", "Based on our DDF, …")?"""
+    if built.sentence <= base.sentence or base.text == built.text:
+        return False
+    s = ab.toks(built.sentence)
+    lows = s.lows
+    k = 1 if lows[:1] == ["with"] else 2 if lows[:2] == ["based", "on"] else 0
+    if k and k < len(lows) and lows[k] == "our":
+        k += 1
+    return bool(k) and k + 1 < built.before and s.words[k] == base.text and lows[k + 1] == ","
 
 
 def _abbreviates(short: str, words: str) -> bool:
