@@ -16,6 +16,7 @@ behaviour lives in the panes and in menus.py, history.py, notice.py, paper_actio
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -106,6 +107,8 @@ HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before 
 RANKED_ABOVE = "ranked-above"  # the notice that a re-rank put papers above the reader's
 TOP_ROWS = 50  # a reader this far down Suggested with every paper above marked is triaging from the top
 NO_RANKING = "no-ranking"  # the notice that the Suggested order has nothing to learn from: withdrawn on leaving it
+# a query that filters by a tag ("tag:CuO", "tags:rl"): which papers it means changes with the tags
+_TAG_TERM = re.compile(r"\btags?:", re.IGNORECASE)
 
 
 class MainWindow(QMainWindow):
@@ -435,9 +438,11 @@ class MainWindow(QMainWindow):
         self.sidebar.filterChanged.connect(lambda _filter: search.run())
         self.sidebar.filterChanged.connect(lambda _filter: self._update_caption())
         search.field.textChanged.connect(lambda _text: self._update_caption())
-        self.sidebar.tagsEdited.connect(self._push_tags)
+        self.sidebar.tagsEdited.connect(self._push_sidebar_tags)
         self.sidebar.keywordsMadeTags.connect(
-            lambda links, text: self._push(KeywordsToTagsCommand(self.library, links, text, self._changed))
+            lambda links, text: self._push_from_sidebar(
+                KeywordsToTagsCommand(self.library, links, text, self._refresh_changed), self.sidebar.filter
+            )
         )
         self.sidebar.saveListRequested.connect(lambda: self.save_list())
         self.sidebar.listRenameRequested.connect(self.rename_list)
@@ -917,7 +922,8 @@ class MainWindow(QMainWindow):
 
     def _say_undone(self, redone: bool) -> None:
         """Ctrl+Z and its redo say what they did, and of which paper when it is one: an undo may act on a
-        paper other than the one shown (it then selects it), and said nothing (a new user's trial)."""
+        paper other than the one shown (it then selects it, unless done from the sidebar), and said nothing (a
+        new user's trial). One done from the sidebar shows its filter as it was on that side of it (_show_views)."""
         stack = self.undo_stack
         command = stack.command(stack.index() - 1 if redone else stack.index())
         if command is None:
@@ -925,6 +931,8 @@ class MainWindow(QMainWindow):
         if not isinstance(command, PaperCommand):  # a list saved, renamed, moved or deleted: its own words
             said = command.text()
         else:
+            if command.views is not None:
+                self._show_views(command.views, redone)
             said = command.summary
             if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
                 said += f" — {quoted(paper.title, 60)}"
@@ -934,8 +942,9 @@ class MainWindow(QMainWindow):
         )
 
     def _changed(self, ids: Sequence[int]) -> None:
-        """After any edit (or its undo): refresh those rows, the counts, and the paper shown; an undo or a
-        redo selects and shows the papers it changed."""
+        """After an edit of the papers selected (or its undo): refresh those rows, the counts, and the paper
+        shown; an undo or a redo selects and shows the papers it changed (where the reader was). An edit
+        made from the sidebar refreshes only (_push_from_sidebar)."""
         self._refresh_changed(ids)
         if not self._pushing and ids:
             self._show_changed(ids)
@@ -993,6 +1002,40 @@ class MainWindow(QMainWindow):
 
     def _push_tags(self, after: dict[int, list[str]], text: str, imported: dict[int, set[str]] | None = None) -> None:
         self._push(SetTagsCommand(self.library, after, text, self._changed, imported))
+
+    def _push_sidebar_tags(
+        self, after: dict[int, list[str]], text: str, imported: dict[int, set[str]] | None, view: Filter
+    ) -> None:
+        """A tag renamed or deleted, or the keywords removed, from the sidebar (which then shows `view`)."""
+        self._push_from_sidebar(SetTagsCommand(self.library, after, text, self._refresh_changed, imported), view)
+
+    def _push_from_sidebar(self, command: PaperCommand, view: Filter) -> None:
+        """An edit of a tag or the keywords chosen in the sidebar, which leaves its filter `view`: its undo and
+        redo refresh the papers it changed, never select them (a tag's 2,613 papers selected made the
+        next r or x a mass edit: a trial), and show the filter of their side (_show_views)."""
+        command.views = (self.sidebar.filter, view)
+        self._push(command)
+
+    def _show_views(self, views: tuple[Filter, Filter], redone: bool) -> None:
+        """After the undo (or redo) of an edit made from the sidebar: its filter as it was before (after) the
+        edit, if it is still as the edit (its undo) left it — a tag chosen is back with its papers, and a
+        tag renamed back is followed. Else a view filtered by a tag is searched again, as the edit itself
+        was (a `tag:CuO` search stayed "No papers match" after Delete Tag undone). Either way the current
+        paper and the papers selected stay so, where the results hold them."""
+        before, after = views
+        start, end = (before, after) if redone else (after, before)
+        selected = self.table.selected_ids() if self.table.selected_count() > 1 else []
+        current = self.table.current_id
+        if current in selected:  # select_ids makes the first current
+            selected.remove(current)
+            selected.insert(0, current)
+        query, _, tag = self.current_view()
+        if self.sidebar.filter == start and start != end:
+            self._reveal = selected
+            self.sidebar.set_filter(end)  # searched (filterChanged)
+        elif tag is not None or _TAG_TERM.search(query):
+            self._reveal = selected
+            self.search_bar.run()
 
     def _push_note(self, paper_id: int, before: str, after: str) -> None:
         self._push(SetNoteCommand(self.library, paper_id, before, after, self._changed))

@@ -250,8 +250,10 @@ class Sidebar(QTreeView):
     """The sidebar pane; it owns the filter (`filter`) that searches combine with the query."""
 
     filterChanged = Signal(object)  # Filter: another entry was picked, or the papers under the filter changed
-    # {paper id: its tags after the edit}, the undo text, and {paper id: which are keywords after} or None
-    tagsEdited = Signal(object, str, object)
+    # {paper id: its tags after the edit}, the undo text, {paper id: which are keywords after} or None, and the
+    # filter the edit leaves (a tag chosen follows its rename, and is let go when deleted): the window's undo
+    # puts the filter back with the tags
+    tagsEdited = Signal(object, str, object, object)
     keywordsMadeTags = Signal(object, str)  # [(paper id, tag)]: keywords files gave, now the user's; the undo text
     listRenameRequested = Signal(int, str)  # list id, new name
     listRedefineRequested = Signal(int)  # list id: give it the view shown now
@@ -553,10 +555,8 @@ class Sidebar(QTreeView):
         new = normalise_tags([new])[0]  # the name plan_rename_tag gave the papers
         merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
         keywords = self.library.keywords_after_rename(old, new, after)  # a keyword renamed is still one
-        self.tagsEdited.emit(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”", keywords)
-        if same_tag(self._filter.tag, old):
-            self._filter = replace(self._filter, tag=new)
-        self.filterChanged.emit(self._filter)
+        view = replace(self._filter, tag=new) if same_tag(self._filter.tag, old) else self._filter
+        self._edited(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”", keywords, view)
 
     def make_keywords_tags(self, name: str | None = None) -> None:
         """Make a keyword (None: every keyword a file gave) the user's tag, on every paper that has it."""
@@ -582,15 +582,20 @@ class Sidebar(QTreeView):
         after = self.library.plan_remove_keywords()
         if after:
             keywords = self.library.keyword_tags()
-            self.tagsEdited.emit(after, "Remove imported keywords", None)
-            if self._filter.tag is not None and any(same_tag(self._filter.tag, k) for k in keywords):
-                self._filter = replace(self._filter, tag=None)
-            self.filterChanged.emit(self._filter)
+            gone = self._filter.tag is not None and any(same_tag(self._filter.tag, k) for k in keywords)
+            view = replace(self._filter, tag=None) if gone else self._filter
+            self._edited(after, "Remove imported keywords", None, view)
 
     def delete_tag(self, name: str) -> None:
-        self.tagsEdited.emit(self.library.plan_delete_tag(name), f"Delete tag “{name}”", None)
-        if same_tag(self._filter.tag, name):
-            self._filter = replace(self._filter, tag=None)
+        view = replace(self._filter, tag=None) if same_tag(self._filter.tag, name) else self._filter
+        self._edited(self.library.plan_delete_tag(name), f"Delete tag “{name}”", None, view)
+
+    def _edited(
+        self, after: dict[int, list[str]], text: str, keywords: dict[int, set[str]] | None, view: Filter
+    ) -> None:
+        """A tag edit made here, then the filter it leaves, searched again (which papers a tag means changed)."""
+        self.tagsEdited.emit(after, text, keywords, view)
+        self._filter = view
         self.filterChanged.emit(self._filter)
 
     # ---- lists: rename, move ----

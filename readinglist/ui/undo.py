@@ -1,8 +1,12 @@
 """Every edit is an undoable command: state, priority, tags, note, title, removal, merging duplicates (or
 keeping them apart), and the saved lists (QUndoStack does the bookkeeping).
 
-Each command on papers knows the papers it changed (`ids`), so that the window can say what it did to several
-and select them again when it is undone or redone, and says what it did in words (`summary`).
+Each command on papers knows the papers it changed (`ids`), so that the window can say what it did to several,
+and says what it did in words (`summary`). One done on the papers selected (or the one shown) selects them
+again when it is undone or redone: that is where the reader was. One done from the sidebar on a tag or the
+keywords (`views`: the sidebar's filter before and after it) leaves the selection alone, and the window shows
+the filter as it was on each side: selecting the thousands of papers a tag carries would make the reader's
+next key (r, x) a mass edit they never meant, and a tag put back changes which papers a filter on it means.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from PySide6.QtGui import QUndoCommand
 
 from readinglist.library import Library
 from readinglist.papers import Merge, SmartList
+from readinglist.ui.sidebar import Filter
 from readinglist.ui.wording import papers
 
 Changed = Callable[[Sequence[int]], None]
@@ -25,6 +30,8 @@ class PaperCommand(QUndoCommand):
     """A command on some papers; `summary` says in the past tense what it did."""
 
     ids: list[int]
+    # None: done on the papers selected. Else done from the sidebar, with its filter before and after
+    views: tuple[Filter, Filter] | None = None
 
     @property
     def summary(self) -> str:

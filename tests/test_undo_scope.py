@@ -1,0 +1,148 @@
+"""What an undo (or redo) selects, and which papers it shows: an edit of the papers selected selects them
+again; one made from the sidebar on a tag or the keywords (thousands of papers, maybe) leaves the reader's
+selection and current paper alone, and a view filtered by that tag is searched again (a trial: Delete Tag
+undone selected a tag's 2,613 papers, the next x skipped them all; and a `tag:CuO` search stayed empty)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+
+from readinglist.ui.sidebar import ALL
+
+
+def search(qtbot, w, text):
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.search_bar.field.setText(text)
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+
+
+def tagged(w, n: int = 5, tag: str = "CuO") -> list[int]:
+    """The first n papers given `tag` (as an import or the command line would), the sidebar told."""
+    ids = w.library.search("").ids[:n]
+    w.library.add_tags(ids, [tag])
+    w.update_counts()
+    return ids
+
+
+def pick_tag(qtbot, w, tag: str | None) -> None:
+    with qtbot.waitSignal(w.searchFinished, timeout=10000):
+        w.sidebar.set_filter(replace(w.sidebar.filter, tag=tag))
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+
+
+def step(qtbot, w, redo: bool = False) -> None:
+    """Ctrl+Z (Ctrl+Shift+Z), typed in the table; then any search it started has landed."""
+    control = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, control | Qt.KeyboardModifier.ShiftModifier if redo else control)
+    qtbot.waitUntil(lambda: w.search_bar.idle)
+
+
+def test_undoing_a_tag_deleted_in_the_sidebar_keeps_the_readers_selection_and_says_what_it_undid(qtbot, window):
+    carried = tagged(window, 12)
+    window.table.view.setFocus()
+    mine = window.table.model.ids[15]  # a paper without the tag, current
+    window.table.select_ids([mine])
+    qtbot.waitUntil(lambda: window.detail.paper_id == mine)
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.delete_tag("CuO")
+    assert window.notice.text() == "Deleted tag “CuO” (12 papers)."
+    step(qtbot, window)
+    assert all(window.library.paper(i).tags == ["CuO"] for i in carried)
+    assert window.table.selected_ids() == [mine] and window.table.current_id == mine
+    assert window.detail.paper_id == mine
+    assert window.notice.text() == "Undone: Deleted tag “CuO” (12 papers)." and window.notice.action_text == "Redo"
+    step(qtbot, window, redo=True)
+    assert window.library.tag_counts() == []
+    assert window.table.selected_ids() == [mine] and window.notice.text() == "Redone: Deleted tag “CuO” (12 papers)."
+    step(qtbot, window)
+    qtbot.keyClick(window.table.view, "x")  # the reader's next key marks their paper, not the tag's twelve
+    assert window.library.counts()["skipped"] == 1 and window.library.paper(mine).state == "skipped"
+
+
+def test_undoing_a_mark_of_the_papers_selected_selects_them_again(qtbot, window):
+    window.table.view.setFocus()
+    chosen = [window.table.model.ids[i] for i in (1, 3, 4)]
+    window.table.select_ids(chosen)
+    qtbot.keyClick(window.table.view, "r")
+    window.table.select_ids([window.table.model.ids[10]])
+    step(qtbot, window)
+    assert sorted(window.table.selected_ids()) == sorted(chosen)  # where the reader was
+    assert {window.library.paper(i).state for i in chosen} == {"unread"}
+    qtbot.keyClick(window.table.view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # all of them: the same
+    qtbot.keyClick(window.table.view, "q")
+    window.table.select_ids([window.table.model.ids[0]])
+    step(qtbot, window)
+    assert len(window.table.selected_ids()) == 19
+
+
+def test_keywords_made_tags_or_removed_from_the_sidebar_leave_the_selection_on_undo(qtbot, window):
+    carried = tagged(window, 6, "vision")
+    window.library.make_keywords_tags([(i, "vision") for i in carried], own=False)  # a file's keywords
+    window.update_counts()
+    window.table.view.setFocus()
+    mine = window.table.model.ids[2]
+    window.table.select_ids([mine])
+    window.sidebar.make_keywords_tags("vision")
+    step(qtbot, window)
+    assert window.library.keyword_tags() == {"vision"} and window.table.selected_ids() == [mine]
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.remove_keywords()
+    assert window.library.keyword_tags() == set()
+    step(qtbot, window)
+    assert window.library.keyword_tags() == {"vision"} and window.table.selected_ids() == [mine]
+
+
+def test_a_tag_search_emptied_by_delete_tag_is_searched_again_on_undo_and_redo(qtbot, window):
+    carried = tagged(window)
+    search(qtbot, window, "tag:CuO")
+    assert sorted(window.table.model.ids) == sorted(carried)
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.delete_tag("CuO")
+    assert window.table.model.rowCount() == 0  # the delete searched again: no paper carries it now
+    step(qtbot, window)
+    assert sorted(window.table.model.ids) == sorted(carried)  # not "No papers match" until the next search
+    assert len(window.table.selected_ids()) == 1  # the first, as any results: not the five
+    step(qtbot, window, redo=True)
+    assert window.table.model.rowCount() == 0
+
+
+def test_a_tag_chosen_in_the_sidebar_comes_back_with_its_papers_when_its_delete_is_undone(qtbot, window):
+    carried = tagged(window)
+    pick_tag(qtbot, window, "CuO")
+    window.table.view.setFocus()
+    window.table.select_ids(carried[1:3])  # two of them selected, the second of the five current
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.delete_tag("CuO")
+    assert window.sidebar.filter == ALL and window.table.model.rowCount() == 19  # the tag let go
+    window.table.select_ids(carried[1:3])
+    step(qtbot, window)
+    assert window.sidebar.filter.tag == "CuO" and sorted(window.table.model.ids) == sorted(carried)
+    assert window.table.selected_ids() == carried[1:3] and window.table.current_id == carried[1]
+    step(qtbot, window, redo=True)
+    assert window.sidebar.filter == ALL and window.table.model.rowCount() == 19
+    assert window.table.selected_ids() == carried[1:3]
+
+
+def test_a_tag_renamed_in_the_sidebar_is_followed_back_by_the_filter_on_undo(qtbot, window):
+    carried = tagged(window)
+    pick_tag(qtbot, window, "CuO")
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.rename_tag("CuO", "copper oxide")
+    assert window.sidebar.filter.tag == "copper oxide" and window.table.model.rowCount() == 5
+    step(qtbot, window)
+    assert window.sidebar.filter.tag == "CuO" and sorted(window.table.model.ids) == sorted(carried)
+    step(qtbot, window, redo=True)
+    assert window.sidebar.filter.tag == "copper oxide" and sorted(window.table.model.ids) == sorted(carried)
+
+
+def test_a_filter_the_reader_picked_since_stays_when_a_tag_edit_is_undone(qtbot, window):
+    tagged(window)
+    pick_tag(qtbot, window, "CuO")
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.delete_tag("CuO")
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.set_filter(replace(window.sidebar.filter, state="read"))
+    step(qtbot, window)
+    assert window.sidebar.filter == replace(ALL, state="read")
