@@ -160,3 +160,36 @@ def test_a_tag_typed_in_lower_case_takes_the_spelling_the_library_has(qtbot, win
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert lib.paper(pid).tags == ["LLM", "Vision"]
     qtbot.waitUntil(lambda: field.text() == "LLM, Vision")
+
+
+def test_undo_and_redo_keep_a_tag_the_command_line_added_meanwhile(qtbot, window, data_dir):
+    """A trial: "delta" typed in the window, "zeta" added from the command line, Ctrl+Z: "zeta" was gone
+    (undo put back the whole list from before), and redo did not bring it back."""
+    from readinglist.library import Library
+
+    pid = tagged(qtbot, window, 0, ["rl", "VI"])
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, ", delta")
+    qtbot.keyClick(field, Qt.Key.Key_Tab)
+    assert window.library.paper(pid).tags == ["delta", "rl", "VI"]
+    other = Library.open(data_dir)  # the command line, on the same library
+    try:
+        other.add_tags([pid], ["zeta"])
+        window.outside.look()
+        window.actionUndo.trigger()
+        assert other.paper(pid).tags == ["rl", "VI", "zeta"]
+        window.actionRedo.trigger()
+        assert other.paper(pid).tags == ["delta", "rl", "VI", "zeta"]
+        other.set_tags({pid: ["delta", "rl"]})  # the command line takes two away: undo leaves them away
+        window.actionUndo.trigger()
+        assert other.paper(pid).tags == ["rl"]
+    finally:
+        other.close()
+
+
+def test_undoing_a_rename_in_case_only_puts_the_spelling_back():
+    from readinglist.ui.undo import rebased
+
+    assert rebased(["CuO", "zeta"], ["CuO"], ["cuo"]) == ["cuo", "zeta"]
+    assert rebased(["rl", "zeta"], ["delta"], []) == ["rl", "zeta"]
+    assert rebased(["rl"], [], ["delta", "rl"]) == ["rl", "delta"]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtGui import QUndoCommand
 
 from readinglist.library import Library
-from readinglist.papers import Merge, SmartList
+from readinglist.papers import Merge, SmartList, tag_key
 from readinglist.ui.sidebar import Filter
 from readinglist.ui.wording import papers
 
@@ -55,7 +55,9 @@ class SetStateCommand(PaperCommand):
 
 
 class SetTagsCommand(PaperCommand):
-    """Any tag change, stated as each paper's tags after it; undo puts back each paper's tags before."""
+    """Any tag change, stated as each paper's tags after it. Undo takes out the tags it gave and puts back
+    the ones it took, and redo does it again, on each paper's tags as they are then: a tag the command line
+    added meanwhile stays (putting back the whole list before wiped it, and redo's list after too)."""
 
     def __init__(
         self,
@@ -71,6 +73,9 @@ class SetTagsCommand(PaperCommand):
         self.library, self.after, self.changed, self.imported_after = library, after, changed, imported_after
         self.ids = list(after)
         self.before: dict[int, list[str]] = {}
+        # what the edit did to each paper, spelt as it did it (a tag renamed "cuo" → "CuO" is in both)
+        self.gave: dict[int, list[str]] | None = None
+        self.took: dict[int, list[str]] = {}
         # each tag whose mark (keyword or the user's) the edit changed: its name, the mark before, the mark the
         # edit left (None: the tag went) — a keyword typed on one paper is the user's tag on every paper
         self.marks: dict[str, tuple[str, bool, bool | None]] = {}
@@ -83,19 +88,51 @@ class SetTagsCommand(PaperCommand):
     def redo(self) -> None:
         names = [t for tags in [*self.after.values(), *self.library.tags_of(self.ids).values()] for t in tags]
         was = self.library.tag_marks(names)
-        self.before = self.library.set_tags(self.after, self.imported_after)
+        if self.gave is None:  # done: each paper gets the tags the reader left it
+            self.before = self.library.set_tags(self.after, self.imported_after)
+            now_tags = self.library.tags_of(self.ids)
+            self.gave = {pid: [t for t in now_tags.get(pid, []) if t not in self.before.get(pid, [])]
+                         for pid in self.ids}  # fmt: skip
+            self.took = {pid: [t for t in self.before.get(pid, []) if t not in now_tags.get(pid, [])]
+                         for pid in self.ids}  # fmt: skip
+        else:  # redone: the same change on the tags as they are now
+            self.library.set_tags(self._changed_tags(self.took, self.gave), self.imported_after)
         now = self.library.tag_marks(names)
         self.marks = {key: (name, kw, now[key][1] if key in now else None) for key, (name, kw) in was.items()
                       if key not in now or now[key][1] != kw}  # fmt: skip
         self.changed(self.ids)
 
     def undo(self) -> None:
-        self.library.set_tags(self.before)  # marks as they are: a tag made again is the user's
+        self.library.set_tags(self._changed_tags(self.gave or {}, self.took))  # marks as they are: a tag
+        # made again is the user's
         now = self.library.tag_marks(name for name, _, _ in self.marks.values())
         # back only where the mark is still what the edit left (the command line may have changed it since)
         still = {key for key, (_, _, left) in self.marks.items() if key in now and left in (None, now[key][1])}
         self.library.set_keyword_marks({now[key][0]: self.marks[key][1] for key in still})
         self.changed(self.ids)
+
+    def _changed_tags(self, out: dict[int, list[str]], into: dict[int, list[str]]) -> dict[int, list[str]]:
+        """Each paper's tags now, with `out` taken out and `into` put in (in their spelling)."""
+        current = self.library.tags_of(self.ids)
+        return {pid: rebased(current.get(pid, []), out.get(pid, []), into.get(pid, [])) for pid in self.ids}
+
+
+def rebased(tags: Sequence[str], out: Sequence[str], into: Sequence[str]) -> list[str]:
+    """`tags` with `out` taken out and `into` put in, names compared as the store compares them (tag_key);
+    a name in both is respelt ("cuo" → "CuO"), and any other tag stays."""
+    gone = {tag_key(t) for t in out}
+    came = {tag_key(t): t for t in into}
+    kept, seen = [], set()
+    for t in tags:
+        key = tag_key(t)
+        if key in came:
+            kept.append(came[key])
+        elif key not in gone:
+            kept.append(t)
+        else:
+            continue
+        seen.add(key)
+    return kept + [t for key, t in came.items() if key not in seen]
 
 
 class KeywordsToTagsCommand(PaperCommand):
