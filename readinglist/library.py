@@ -678,6 +678,9 @@ class Library:
     def states(self, ids: Sequence[int]) -> dict[int, str]:
         return self.store.states(ids)
 
+    def priorities(self, ids: Sequence[int]) -> dict[int, int | None]:
+        return self.store.priorities(ids)
+
     def tag_counts(self) -> list[tuple[str, int]]:
         return self.store.tag_counts()
 

@@ -193,3 +193,31 @@ def test_undoing_a_rename_in_case_only_puts_the_spelling_back():
     assert rebased(["CuO", "zeta"], ["CuO"], ["cuo"]) == ["cuo", "zeta"]
     assert rebased(["rl", "zeta"], ["delta"], []) == ["rl", "zeta"]
     assert rebased(["rl"], [], ["delta", "rl"]) == ["rl", "delta"]
+
+
+def test_undo_of_a_state_or_priority_leaves_one_the_command_line_set_meanwhile(qtbot, window, data_dir):
+    """The rule undo follows for notes and tags, for states and priorities: "Skimmed" by the window, "Read"
+    from the command line, Ctrl+Z put the paper back to unread."""
+    from readinglist.library import Library
+
+    a = in_table(qtbot, window, 0)
+    b = next(i for i in window.library.search("").ids if i != a)
+    window.table.select_ids([a, b])
+    qtbot.keyClick(window.table.view, "s")
+    qtbot.keyClick(window.table.view, "2")
+    assert window.library.paper(a).state == "skimmed" and window.library.paper(b).priority == 2
+    other = Library.open(data_dir)
+    try:
+        other.set_state([a], "read")
+        other.set_priority([b], 1)
+        window.outside.look()
+        window.actionUndo.trigger()  # the priority: b's is the command line's now
+        window.actionUndo.trigger()  # the state: a's is the command line's now
+        assert other.paper(a).state == "read" and other.paper(b).state == "unread"
+        assert other.paper(a).priority is None and other.paper(b).priority == 1
+        window.actionRedo.trigger()
+        window.actionRedo.trigger()
+        assert other.paper(a).state == "read" and other.paper(b).state == "skimmed"
+        assert other.paper(a).priority == 2 and other.paper(b).priority == 1
+    finally:
+        other.close()

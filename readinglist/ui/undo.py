@@ -44,13 +44,23 @@ class SetStateCommand(PaperCommand):
         super().__init__(f"Mark {papers(len(ids))} {state}")
         self.library, self.ids, self.state, self.changed = library, list(ids), state, changed
         self.before: dict[int, str] = {}
+        self.done = False
 
     def redo(self) -> None:
-        self.before = self.library.set_state(self.ids, self.state)
+        """Done: every paper. Redone: those still in the state the undo left (as the note's edits do, a
+        state the command line set since stays)."""
+        if self.done:
+            now = self.library.states(self.ids)
+            again = [pid for pid in self.ids if now.get(pid) == self.before.get(pid)]
+            if again:
+                self.library.set_state(again, self.state)
+        else:
+            self.before, self.done = self.library.set_state(self.ids, self.state), True
         self.changed(self.ids)
 
     def undo(self) -> None:
-        self.library.restore_states(self.before)
+        now = self.library.states(self.ids)
+        self.library.restore_states({pid: s for pid, s in self.before.items() if now.get(pid) == self.state})
         self.changed(self.ids)
 
 
@@ -207,13 +217,22 @@ class SetPriorityCommand(PaperCommand):
         super().__init__(f"Give {papers(len(ids))} {what}")
         self.library, self.ids, self.priority, self.changed = library, list(ids), priority, changed
         self.before: dict[int, int | None] = {}
+        self.done = False
 
     def redo(self) -> None:
-        self.before = self.library.set_priority(self.ids, self.priority)
+        """As SetStateCommand's: redone only where the priority is still what the undo left."""
+        if self.done:
+            now = self.library.priorities(self.ids)
+            again = [pid for pid in self.ids if now.get(pid) == self.before.get(pid)]
+            if again:
+                self.library.set_priority(again, self.priority)
+        else:
+            self.before, self.done = self.library.set_priority(self.ids, self.priority), True
         self.changed(self.ids)
 
     def undo(self) -> None:
-        self.library.restore_priorities(self.before)
+        now = self.library.priorities(self.ids)
+        self.library.restore_priorities({pid: p for pid, p in self.before.items() if now.get(pid) == self.priority})
         self.changed(self.ids)
 
 
