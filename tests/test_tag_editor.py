@@ -221,3 +221,26 @@ def test_undo_of_a_state_or_priority_leaves_one_the_command_line_set_meanwhile(q
         assert other.paper(a).priority == 2 and other.paper(b).priority == 1
     finally:
         other.close()
+
+
+def test_undo_of_a_title_leaves_one_the_command_line_gave_meanwhile(qtbot, window, data_dir):
+    from readinglist.library import Library
+
+    a = in_table(qtbot, window, 0)
+    window.table.titleEdited.emit(a, "Mine")  # as the title column's editor says it
+    assert window.library.paper(a).user_title == "Mine"
+    other = Library.open(data_dir)
+    try:
+        other.set_title(a, "The command line's")
+        window.actionUndo.trigger()
+        assert other.paper(a).user_title == "The command line's"
+        window.actionRedo.trigger()
+        assert other.paper(a).user_title == "The command line's"
+        other.set_title(a, None)
+        window.actionUndo.trigger()  # back where the undo left it: the redo is one
+        window.actionRedo.trigger()
+        assert other.paper(a).user_title == "Mine"
+        window.actionUndo.trigger()
+        assert other.paper(a).user_title is None
+    finally:
+        other.close()

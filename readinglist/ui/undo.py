@@ -201,14 +201,26 @@ class SetTitleCommand(PaperCommand):
         self.library, self.paper_id, self.title, self.changed = library, paper_id, title, changed
         self.ids = [paper_id]
         self.before: str | None = None
+        self.after: str | None = None  # the title as stored (its formulas as text)
+        self.done = False
 
     def redo(self) -> None:
-        self.before = self.library.set_title(self.paper_id, self.title)
+        """Done: the title. Redone: only where the title is still what the undo left (as a note's)."""
+        if not self.done:
+            self.before, self.done = self.library.set_title(self.paper_id, self.title), True
+            self.after = self._title_now()
+        elif self._title_now() == (self.before or None):
+            self.library.set_title(self.paper_id, self.title)
         self.changed([self.paper_id])
 
     def undo(self) -> None:
-        self.library.set_title(self.paper_id, self.before)
+        if self._title_now() == self.after:
+            self.library.set_title(self.paper_id, self.before)
         self.changed([self.paper_id])
+
+    def _title_now(self) -> str | None:
+        paper = self.library.paper(self.paper_id)
+        return (paper.user_title or None) if paper is not None else None
 
 
 class SetPriorityCommand(PaperCommand):
