@@ -1,0 +1,89 @@
+"""Undo and redo beside the command line on one library: an undo takes back what its edit did and only
+that, where the paper is still as the edit left it, so a tag, state, priority or title the command line
+gave meanwhile stays (a trial: "zeta" added from the shell was gone after Ctrl+Z in the window)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from test_tag_editor import in_table, start_tags, tagged
+from test_window import type_keys
+
+from readinglist.library import Library
+
+
+def test_undo_and_redo_keep_a_tag_the_command_line_added_meanwhile(qtbot, window, data_dir):
+    """A trial: "delta" typed in the window, "zeta" added from the command line, Ctrl+Z: "zeta" was gone
+    (undo put back the whole list from before), and redo did not bring it back."""
+    pid = tagged(qtbot, window, 0, ["rl", "VI"])
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, ", delta")
+    qtbot.keyClick(field, Qt.Key.Key_Tab)
+    assert window.library.paper(pid).tags == ["delta", "rl", "VI"]
+    other = Library.open(data_dir)  # the command line, on the same library
+    try:
+        other.add_tags([pid], ["zeta"])
+        window.outside.look()
+        window.actionUndo.trigger()
+        assert other.paper(pid).tags == ["rl", "VI", "zeta"]
+        window.actionRedo.trigger()
+        assert other.paper(pid).tags == ["delta", "rl", "VI", "zeta"]
+        other.set_tags({pid: ["delta", "rl"]})  # the command line takes two away: undo leaves them away
+        window.actionUndo.trigger()
+        assert other.paper(pid).tags == ["rl"]
+    finally:
+        other.close()
+
+
+def test_undoing_a_rename_in_case_only_puts_the_spelling_back():
+    from readinglist.ui.undo import rebased
+
+    assert rebased(["CuO", "zeta"], ["CuO"], ["cuo"]) == ["cuo", "zeta"]
+    assert rebased(["rl", "zeta"], ["delta"], []) == ["rl", "zeta"]
+    assert rebased(["rl"], [], ["delta", "rl"]) == ["rl", "delta"]
+
+
+def test_undo_of_a_state_or_priority_leaves_one_the_command_line_set_meanwhile(qtbot, window, data_dir):
+    """The rule undo follows for notes and tags, for states and priorities: "Skimmed" by the window, "Read"
+    from the command line, Ctrl+Z put the paper back to unread."""
+    a = in_table(qtbot, window, 0)
+    b = next(i for i in window.library.search("").ids if i != a)
+    window.table.select_ids([a, b])
+    qtbot.keyClick(window.table.view, "s")
+    qtbot.keyClick(window.table.view, "2")
+    assert window.library.paper(a).state == "skimmed" and window.library.paper(b).priority == 2
+    other = Library.open(data_dir)
+    try:
+        other.set_state([a], "read")
+        other.set_priority([b], 1)
+        window.outside.look()
+        window.actionUndo.trigger()  # the priority: b's is the command line's now
+        window.actionUndo.trigger()  # the state: a's is the command line's now
+        assert other.paper(a).state == "read" and other.paper(b).state == "unread"
+        assert other.paper(a).priority is None and other.paper(b).priority == 1
+        window.actionRedo.trigger()
+        window.actionRedo.trigger()
+        assert other.paper(a).state == "read" and other.paper(b).state == "skimmed"
+        assert other.paper(a).priority == 2 and other.paper(b).priority == 1
+    finally:
+        other.close()
+
+
+def test_undo_of_a_title_leaves_one_the_command_line_gave_meanwhile(qtbot, window, data_dir):
+    a = in_table(qtbot, window, 0)
+    window.table.titleEdited.emit(a, "Mine")  # as the title column's editor says it
+    assert window.library.paper(a).user_title == "Mine"
+    other = Library.open(data_dir)
+    try:
+        other.set_title(a, "The command line's")
+        window.actionUndo.trigger()
+        assert other.paper(a).user_title == "The command line's"
+        window.actionRedo.trigger()
+        assert other.paper(a).user_title == "The command line's"
+        other.set_title(a, None)
+        window.actionUndo.trigger()  # back where the undo left it: the redo is one
+        window.actionRedo.trigger()
+        assert other.paper(a).user_title == "Mine"
+        window.actionUndo.trigger()
+        assert other.paper(a).user_title is None
+    finally:
+        other.close()
