@@ -466,7 +466,12 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
                 raise CliError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
         else:
             text = args.text
-        lib.set_note(pid, text)
+        before = lib.set_note(pid, text)
+        # said as tag, mark and priority say what they did (a trial: --set printed nothing)
+        uid = lib.store.uids([pid])[pid]
+        lines = len(text.splitlines())
+        said = "note cleared" if not text.strip() else f"note set ({lines} line{'s' if lines != 1 else ''})"
+        print(f"{uid}: {said}" if before != text else f"{uid}: note unchanged")
         return 0
     if cmd == "title":
         pid = lib.resolve(args.id)

@@ -48,10 +48,11 @@ def test_annotate_then_list_and_export(capsys, dd, tmp_path):
     assert run(capsys, "--data-dir", dd, "tag", uid, "rl", "exits")[0] == 0
     assert run(capsys, "--data-dir", dd, "untag", uid, "exits")[0] == 0
     assert run(capsys, "--data-dir", dd, "mark", uid, "read")[0] == 0
-    assert run(capsys, "--data-dir", dd, "note", uid, "--set", "see §3")[0] == 0
+    assert run(capsys, "--data-dir", dd, "note", uid, "--set", "see §3")[:2] == (0, f"{uid}: note set (1 line)\n")
     note = tmp_path / "n.md"
     note.write_text("from a file")
     assert run(capsys, "--data-dir", dd, "note", uid, "--file", str(note))[0] == 0
+    assert run(capsys, "--data-dir", dd, "note", uid, "--file", str(note))[1] == f"{uid}: note unchanged\n"
     assert run(capsys, "--data-dir", dd, "note", uid)[1].strip() == "from a file"
     assert run(capsys, "--data-dir", dd, "title", uid, "Budgeted exits")[0] == 0
     _, out, _ = run(capsys, "--data-dir", dd, "list", "tag:rl", "--json")

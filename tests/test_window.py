@@ -23,6 +23,7 @@ from readinglist.ui import menus
 from readinglist.ui.dialogs import ImportDetails
 from readinglist.ui.help import HelpWindow
 from readinglist.ui.paper_model import COLUMNS
+from readinglist.ui.wording import quoted
 
 TITLE, AUTHORS, ADDED = COLUMNS.index("title"), COLUMNS.index("authors"), COLUMNS.index("added")
 
@@ -273,11 +274,14 @@ def test_remove_from_the_library_is_undoable_and_keeps_the_annotations(qtbot, wi
     pid = in_table(qtbot, window, 2)
     window.library.add_tags([pid], ["keep"])
     window.library.set_note(pid, "a thought")
+    title = window.library.paper(pid).title
     after = window.table.model.id_at(3)
     qtbot.keyClick(window.table.view, Qt.Key.Key_Delete)
     assert window.table.model.row_of(pid) is None and window.table.current_id == after
     assert window.statusLabel.text().startswith("18 papers")
-    assert window.notice.text() == "Removed 1 paper from the library." and window.notice.action_text == "Undo"
+    # the paper is named (a trial: which one went?)
+    assert window.notice.text() == f"Removed 1 paper from the library — {quoted(title, 60)}."
+    assert window.notice.action_text == "Undo"
     assert window.library.search("tag:keep").ids == []
     qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.table.current_id == pid, timeout=10000)  # back, and selected

@@ -904,13 +904,16 @@ class MainWindow(QMainWindow):
     def _push(self, command: PaperCommand) -> None:
         """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo."""
         self.notice.clear("undo")  # an Undo or Redo offered for an older edit would now do the wrong one
+        # one paper removed is named, as its undo names it (read first: a removed paper has no row to read)
+        one = self.library.paper(command.ids[0]) if len(command.ids) == 1 else None
         self._pushing = True
         try:
             self.undo_stack.push(command)
         finally:
             self._pushing = False
         if len(command.ids) > 1 or isinstance(command, RemovePapersCommand | MergePapersCommand):
-            self.notice.show_message(f"{command.summary}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+            said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
+            self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
 
     def _undo_index_changed(self, _index: int) -> None:
         """An undo, a redo or another edit: an Undo button about an older edit would undo the wrong one."""
