@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-from readinglist import citekeys, latex, mdtext
+from readinglist import biblio, citekeys, latex, mdtext
 from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
 from readinglist.papers import (
@@ -197,10 +197,16 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     fields: list[tuple[str, str]] = [("title", latex.to_bibtex(title, ascii_only, title=True))]
     if p.authors:
         fields.append(("author", _bib_names(p.authors, ascii_only)))
-    if p.venue:
-        fields.append(("booktitle", latex.plain_to_bibtex(p.venue, ascii_only)))
+    kind = biblio.bibtex_type_for(p.bib["type"], ascii_only) if p.bib.get("type") else ""
+    kind = kind or ("inproceedings" if p.venue else "misc")
+    container = next(((n, p.bib[n]) for n in biblio.CONTAINERS if p.bib.get(n)), None)
+    if container is None and p.venue:
+        container = ("journal" if kind == "article" else "booktitle", p.venue)
+    if container is not None:
+        fields.append((container[0], latex.plain_to_bibtex(container[1], ascii_only)))
     if p.year:
         fields.append(("year", str(p.year)))
+    fields += bib_record_fields(p.bib, ascii_only)
     target = mdtext.safe_url(p.url) if p.url else None
     if target:
         fields.append(("url", target))
@@ -216,11 +222,49 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
         fields.append(("readstatus", JABREF_READSTATUS[p.state]))
     if p.priority:
         fields.append(("priority", jabref_priority(p.priority) or ""))
-    kind = "inproceedings" if p.venue else "misc"
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields if value)
+    body = ",\n".join(_bib_field(name, value) for name, value in fields if value)
     # outside the entry BibTeX reads nothing: a reader who opens the file sees the title is no paper's own
     derived = "% The source had no title: readinglist derived this one from the abstract.\n" if p.title_derived else ""
     return f"{derived}@{kind}{{{key},\n{body}\n}}\n"
+
+
+# the record's fields BibTeX writes as they are (biblatex reads doi and eprint verbatim: an escaped underscore
+# would be part of the DOI); biblio keeps them free of braces, backslashes and spaces
+_VERBATIM = frozenset(("doi", "eprint"))
+_MONTH_MACROS = biblio.MONTH_NAMES  # jan … dec: BibTeX's and biblatex's own month macros
+
+
+class _Macro(str):
+    """A value BibTeX reads as a macro (a month's `jun`): written bare, not braced."""
+
+
+def _bib_field(name: str, value: str) -> str:
+    return f"  {name} = {value}" if isinstance(value, _Macro) else f"  {name} = {{{value}}}"
+
+
+def bib_record_fields(bib: dict[str, str], ascii_only: bool) -> list[tuple[str, str]]:
+    """A paper's bibliographic record as BibTeX fields (its type and container apart: bibtex_entry writes
+    them): pages with BibTeX's en dash, a month as its macro, editors as names; an arXiv eprint as biblatex
+    names it (eprinttype, eprintclass) or, in a BibTeX file, as arXiv asks (archivePrefix, primaryClass)."""
+    out: list[tuple[str, str]] = []
+    for name in biblio.FIELDS:
+        value = bib.get(name, "")
+        if not value or name == "type" or name in biblio.CONTAINERS:
+            continue
+        if name in _VERBATIM:
+            text = value
+        elif name == "pages":
+            text = latex.plain_to_bibtex(value, ascii_only).replace("-", "--")
+        elif name == "month" and value.isdigit() and 1 <= int(value) <= 12:
+            text = _Macro(_MONTH_MACROS[int(value) - 1])
+        elif name == "editor":
+            text = _bib_names(biblio.editor_names(value), ascii_only)
+        else:
+            text = latex.plain_to_bibtex(value, ascii_only)
+        if ascii_only and name in ("eprinttype", "eprintclass"):
+            name = {"eprinttype": "archivePrefix", "eprintclass": "primaryClass"}[name]
+        out.append((name, text))
+    return out
 
 
 def bibtex(papers: Sequence[Paper], options: ExportOptions) -> str:
@@ -305,18 +349,22 @@ def _keys(papers: Sequence[Paper]) -> list[str]:
 
 def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
     """One paper as CSL-JSON: what citeproc, pandoc (--citeproc) and Zotero read, under its citation key."""
+    bib = p.bib
     item: dict[str, object] = {
         "id": key,
         "citation-key": key,
-        "type": "paper-conference" if p.venue else "article",
+        "type": biblio.csl_type(bib["type"]) if bib.get("type") else "paper-conference" if p.venue else "article",
         "title": " ".join(p.title.split()),  # already plain: the imported title decoded, or the user's
     }
     if p.authors:
         item["author"] = [split_name(a) for a in p.authors]
-    if p.venue:
-        item["container-title"] = p.venue
+    container = bib.get("journal") or bib.get("booktitle") or p.venue
+    if container:
+        item["container-title"] = container
     if p.year:
-        item["issued"] = {"date-parts": [[p.year]]}
+        month = bib.get("month", "")
+        item["issued"] = {"date-parts": [[p.year, int(month)] if month.isdigit() else [p.year]]}
+    item |= csl_record_fields(bib)
     target = mdtext.safe_url(p.url) if p.url else None
     if target:
         item["URL"] = p.url
@@ -327,6 +375,27 @@ def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
     if options.notes and p.note.strip():
         item["annote"] = p.note.strip()
     return item
+
+
+_CSL_FIELDS = {"doi": "DOI", "volume": "volume", "number": "issue", "pages": "page", "publisher": "publisher",
+               "address": "publisher-place", "edition": "edition", "series": "collection-title",
+               "chapter": "chapter-number", "isbn": "ISBN", "issn": "ISSN"}  # fmt: skip
+_CSL_REPORTS = frozenset(("techreport", "report"))
+
+
+def csl_record_fields(bib: dict[str, str]) -> dict[str, object]:
+    """A paper's bibliographic record in CSL-JSON's names (its type, container and month apart: csl_item
+    writes them): a report's number is its number, an article's its issue; a thesis's school and a report's
+    institution are their publisher, as CSL has it."""
+    out: dict[str, object] = {}
+    for name, csl in _CSL_FIELDS.items():
+        if bib.get(name):
+            out["number" if name == "number" and bib.get("type") in _CSL_REPORTS else csl] = bib[name]
+    if not bib.get("publisher") and (school := bib.get("school") or bib.get("institution")):
+        out["publisher"] = school
+    if bib.get("editor"):
+        out["editor"] = [split_name(n) for n in biblio.editor_names(bib["editor"])]
+    return out
 
 
 def csl_json(papers: Sequence[Paper], options: ExportOptions) -> str:
@@ -345,19 +414,22 @@ def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
         if value:
             lines.append(f"{name}  - {value}")
 
-    lines: list[str] = [f"TY  - {'CPAPER' if p.venue else 'GEN'}"]
+    bib = p.bib
+    kind = biblio.ris_type(bib["type"]) if bib.get("type") else "CPAPER" if p.venue else "GEN"
+    lines: list[str] = [f"TY  - {kind}"]
     tag("ID", key)
     tag("TI", p.title)
     for author in p.authors:
-        name = split_name(author)
-        if "literal" in name:
-            tag("AU", name["literal"])
-        else:
-            family = " ".join(x for x in (name.get("non-dropping-particle", ""), name["family"]) if x)
-            tag("AU", ", ".join(x for x in (family, name["given"], name.get("suffix", "")) if x))
-    tag("T2", p.venue)
+        tag("AU", _ris_name(author))
+    tag("T2", bib.get("journal") or bib.get("booktitle") or p.venue)
     if p.year:
         tag("PY", str(p.year))
+        if bib.get("month", "").isdigit():
+            tag("DA", f"{p.year}/{int(bib['month']):02d}")
+    for name in biblio.editor_names(bib.get("editor", "")):
+        tag("ED", _ris_name(name))
+    for ris_tag, value in ris_record_fields(bib):
+        tag(ris_tag, value)
     if p.url and mdtext.safe_url(p.url):
         tag("UR", p.url)
     tag("AB", p.plain_abstract)
@@ -367,6 +439,33 @@ def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
         tag("N1", p.note)
     lines.append("ER  - ")
     return lines
+
+
+def _ris_name(author: str) -> str:
+    """A name as RIS writes it: "Family, Given[, Suffix]"."""
+    name = split_name(author)
+    if "literal" in name:
+        return name["literal"]
+    family = " ".join(x for x in (name.get("non-dropping-particle", ""), name["family"]) if x)
+    return ", ".join(x for x in (family, name["given"], name.get("suffix", "")) if x)
+
+
+def ris_record_fields(bib: dict[str, str]) -> list[tuple[str, str]]:
+    """A paper's bibliographic record as RIS tags (its type, container and editors apart: ris_record writes
+    them): DO, VL, IS, SP/EP, PB (a thesis's school, a report's institution), CY, SN, ET, T3."""
+    out: list[tuple[str, str]] = []
+    for name, ris_tag in (("doi", "DO"), ("volume", "VL"), ("number", "IS")):
+        if bib.get(name):
+            out.append((ris_tag, bib[name]))
+    if bib.get("pages"):
+        first, last = biblio.split_pages(bib["pages"])
+        out += [("SP", first)] + ([("EP", last)] if last else [])
+    publisher = bib.get("publisher") or bib.get("school") or bib.get("institution")
+    for ris_tag, value in (("PB", publisher), ("CY", bib.get("address")), ("SN", bib.get("issn") or bib.get("isbn")),
+                           ("ET", bib.get("edition")), ("T3", bib.get("series"))):  # fmt: skip
+        if value:
+            out.append((ris_tag, value))
+    return out
 
 
 def ris(papers: Sequence[Paper], options: ExportOptions) -> str:

@@ -157,6 +157,7 @@ def to_new_paper(r: Record, chash: str | None = None) -> NewPaper:
         title_key=key,
         text_key=duplicates.text_key(plain),
         citation_key=r.citation_key,
+        bib=r.bib,
     )
 
 

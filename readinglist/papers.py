@@ -179,6 +179,12 @@ class Paper:
     updated_at: str = ""
     citation_key: str = ""  # given once when stored (citekeys), then only the user changes it
     priority: int | None = None  # 1–3, 1 first; None: none given
+    # the bibliographic record its file gave (readinglist.biblio: type, doi, journal, volume, pages …); {}: none
+    bib: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def doi(self) -> str:
+        return self.bib.get("doi", "")
 
     @property
     def own_tags(self) -> list[str]:
@@ -194,7 +200,9 @@ class Paper:
         return not self.raw_title and not self.user_title
 
     def to_json(self) -> dict[str, object]:
-        return {
+        """The paper as the JSON export and `show --json` write it; the record only where there is one (a
+        paper without one is written as before)."""
+        out: dict[str, object] = {
             "id": self.uid,
             "title": self.title,
             "title_derived": self.title_derived,
@@ -212,6 +220,9 @@ class Paper:
             "source": self.source,
             "citation_key": self.citation_key,
         }
+        if self.bib:
+            out["bib"] = dict(self.bib)
+        return out
 
 
 @dataclass
@@ -235,6 +246,7 @@ class NewPaper:
     title_key: str = ""  # what duplicates are found by (importers.duplicates); computed from the title if ''
     text_key: str = ""
     citation_key: str = ""  # the key a file gave it (the app's own export), kept when no other paper has it
+    bib: dict[str, str] = field(default_factory=dict)  # its bibliographic record (readinglist.biblio)
 
 
 class TableRow(NamedTuple):
@@ -287,6 +299,7 @@ class Merge:
     moved_sources: list[tuple[int, str]]  # (source id, content hash) rows moved from the merged paper
     added_source: tuple[int, str] | None  # the merged paper's own source, added to the kept one
     pair: tuple[str, str] | None  # the pair's (status, why) before, if it was listed
+    bib: dict[str, str] | None = None  # the kept paper's record before, if the merge gave it the other's
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
 from typing import TypeVar
 
-from readinglist import citekeys
+from readinglist import biblio, citekeys
 from readinglist.collation import authors_key, authors_short, title_key
 from readinglist.packed_text import pack, unpack
 from readinglist.papers import (
@@ -85,7 +85,9 @@ SORT_COLUMNS = {
 # what an import writes (and a revised record rewrites); everything else on a paper is the user's
 # (the abstract's plain text is not stored: derived where it is read, see _m0016_derived_plain_abstract)
 CONTENT_COLUMNS = ["content_hash", "source_key", "title", "auto_title", "abstract", "authors", "venue", "year",
-                   "url", "links"]  # fmt: skip
+                   "url", "links", "bib"]  # fmt: skip
+# a paper's DOI as an import compares it (biblio.doi_key), through the index papers_doi (0025)
+_DOI_SQL = "lower(json_extract({p}bib, '$.doi'))"
 
 
 def _to_plain(text: str) -> str:
@@ -103,7 +105,8 @@ def _plain_abstract(stored: str | bytes | None) -> str:
 
 def _content_values(p: NewPaper) -> tuple[object, ...]:
     return (p.content_hash, p.source_key, p.title, p.auto_title, pack(p.abstract),
-            json.dumps(p.authors, ensure_ascii=False), p.venue, p.year, p.url, json.dumps(p.links))  # fmt: skip
+            json.dumps(p.authors, ensure_ascii=False), p.venue, p.year, p.url, json.dumps(p.links),
+            biblio.dumps(p.bib))  # fmt: skip
 
 
 def now() -> str:
@@ -144,6 +147,7 @@ def _m0001_initial(db: sqlite3.Connection) -> None:
             year INTEGER,
             url TEXT NOT NULL DEFAULT '',
             links TEXT NOT NULL DEFAULT '[]',
+            bib TEXT,
             state TEXT NOT NULL DEFAULT 'unread' CHECK (state IN ('unread', 'skimmed', 'read')),
             note TEXT NOT NULL DEFAULT '',
             in_source INTEGER NOT NULL DEFAULT 1,
@@ -589,6 +593,18 @@ def _m0024_keyword_tags(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE tags ADD COLUMN imported INTEGER NOT NULL DEFAULT 0")
 
 
+def _m0025_bibliographic_records(db: sqlite3.Connection) -> None:
+    """Each paper's bibliographic record as its file gave it (readinglist.biblio: entry type, DOI, journal or
+    book title, volume, issue, pages, publisher …), as JSON, NULL where there is none: an export writes it back
+    (an @article came back an @inproceedings with no volume, pages or DOI). Papers imported before have none
+    until their file is imported again. Indexed by DOI, the strongest sign of a duplicate, only where a record
+    is: a library without records pays nothing. A new library has the column from 0001 (an ALTER there grew
+    the write-ahead log: test_a_full_disk_is_named)."""
+    if "bib" not in _columns(db, "papers"):
+        db.execute("ALTER TABLE papers ADD COLUMN bib TEXT")
+    db.execute(f"CREATE INDEX IF NOT EXISTS papers_doi ON papers({_DOI_SQL.format(p='')}) WHERE bib IS NOT NULL")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -614,6 +630,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0022_title_keys_with_pluses", _m0022_title_keys_with_pluses),
     ("0023_own_titles_without_numbers", _m0023_own_titles_without_numbers),
     ("0024_keyword_tags", _m0024_keyword_tags),
+    ("0025_bibliographic_records", _m0025_bibliographic_records),
 ]
 
 
@@ -1079,7 +1096,7 @@ class Store:
     _SELECT = (
         "SELECT p.id, p.uid, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.title, p.auto_title,"
         " p.user_title, p.abstract, p.authors, p.venue, p.year, p.url, p.links, p.state,"
-        " p.note, s.name, p.in_source, p.updated_at, {key}, {priority} FROM papers p"
+        " p.note, s.name, p.in_source, p.updated_at, {key}, {priority}, {bib} FROM papers p"
         " LEFT JOIN sources s ON s.id = p.source_id"
     )
     _select: str | None = None
@@ -1087,8 +1104,12 @@ class Store:
     def _select_papers(self) -> str:
         """_SELECT for this library: one opened read-only may predate the citation keys' column."""
         if self._select is None:
-            has_keys = "citation_key" in _columns(self.db, "papers")
-            self._select = self._SELECT.format(key="p.citation_key" if has_keys else "NULL", priority=self.priority_sql)
+            columns = _columns(self.db, "papers")
+            self._select = self._SELECT.format(
+                key="p.citation_key" if "citation_key" in columns else "NULL",
+                priority=self.priority_sql,
+                bib="p.bib" if "bib" in columns else "NULL",  # a library opened read-only may predate 0025
+            )
         return self._select
 
     @property
@@ -1123,6 +1144,7 @@ class Store:
             priority=row[18],
             tags=tags,
             keywords=keywords or [],
+            bib=biblio.loads(row[19]),
         )
 
     def papers(self, ids: Sequence[int]) -> list[Paper]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ class Record:
     citation_key: str = ""
     uid: str = ""
     own: bool = False  # from one of the app's own exports: matched against the whole library, not one source
+    bib: dict[str, str] = field(default_factory=dict)  # the bibliographic record, cleaned (readinglist.biblio)
 
 
 NOT_A_PAPER = Record(key="\x00")  # what a format yields for an entry that is read but is not a paper (@proceedings)
@@ -142,6 +144,18 @@ def check_fields(path: Path, rec: Record, line: int, limits: Limits) -> None:
     if len(rec.key) > limit or sum(map(len, rec.authors)) > limit or tags > limit:
         name = "key" if len(rec.key) > limit else "author list" if sum(map(len, rec.authors)) > limit else "tag list"
         raise ImportFailure(path, f"the {name} is longer than the limit of {limit:,} characters", line)
+
+
+def bib_fields(
+    raw: dict[str, object], warnings: Warnings, where: str, decode: Callable[[str], str] | None = None
+) -> dict[str, str]:
+    """A record's bibliographic fields cleaned (biblio.clean); what was left out is said once, with where."""
+    from readinglist import biblio
+
+    fields, problems = biblio.clean(raw, decode)
+    if problems:
+        warnings.add(f"{where}: {'; '.join(problems)}: left out")
+    return fields
 
 
 def base_name(path: Path) -> str:

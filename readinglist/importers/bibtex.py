@@ -40,6 +40,7 @@ from bibtexparser.model import (
     String,
 )
 
+from readinglist import biblio
 from readinglist.importers.base import (
     MAX_WARNINGS,
     NOT_A_PAPER,
@@ -47,6 +48,7 @@ from readinglist.importers.base import (
     Record,
     Skip,
     Warnings,
+    bib_fields,
     clean_abstract,
     parse_year,
     priority_from_text,
@@ -85,7 +87,7 @@ MONTHS = dict(
 )
 CHUNK_CHARS = 256 * 1024  # text handed to bibtexparser at a time
 CONTAINERS = {"proceedings", "mvproceedings", "book", "mvbook", "collection", "mvcollection", "reference"}
-PARENT_FIELDS = ("booktitle", "title", "year", "date")
+PARENT_FIELDS = ("booktitle", "title", "year", "date", "publisher", "editor", "volume", "series", "address", "isbn")
 PROCEEDINGS_FIELDS = ("shortname", "booktitle", "title", "year")
 PROCEEDINGS_PAPERS = frozenset(("inproceedings", "conference", "paper"))  # the entries a @proceedings holds
 MAX_VOLUMES = 20_000  # volumes kept for the other files of an import to cite (IRIDIA's crossref.bib: 327)
@@ -608,12 +610,12 @@ class BibFile:
                 fields = ", ".join(f"'{snippet(f)}'" for f in dict.fromkeys(item.repeated))
                 key = snippet(item.key)
                 warnings.add(f"{name}, line {item.line}: entry '{key}' repeats {fields}; the first value is kept")
-            yield item.line, self._record(item, directory)
+            yield item.line, self._record(item, directory, warnings)
         if unreadable:
             shown = ", ".join(map(str, unreadable[:10])) + (" …" if len(unreadable) > 10 else "")
             warnings.add(f"{name}: {len(unreadable)} entries could not be read (lines {shown})")
         if self.undefined:
-            used = list(self.undefined.values())
+            used = sorted(self.undefined.values(), key=lambda u: u[1])  # by line: as a reader meets them
             count = f"{len(used)}" if len(used) < MAX_WARNINGS else f"{len(used)} or more"
             shown = ", ".join(f"'{snippet(macro)}' (line {at})" for macro, at in used[:5]) + (
                 " …" if len(used) > 5 else ""
@@ -624,7 +626,7 @@ class BibFile:
                 "that defines them together with this one"
             )
 
-    def _record(self, entry: _Entry, directory: _Directory) -> Record | Skip:
+    def _record(self, entry: _Entry, directory: _Directory, warnings: Warnings) -> Record | Skip:
         fields = self._fields(entry)
         kind, key = entry.type.lower(), entry.key.strip().lower()
         if not fields.get("abstract") and (
@@ -663,7 +665,7 @@ class BibFile:
         )
         url = fields.get("url", "")
         if not url and fields.get("doi"):
-            url = "https://doi.org/" + fields["doi"].strip()
+            url = biblio.doi_url(fields["doi"])
         tags, keywords = _tags_and_keywords(fields)
         return Record(
             title=title,
@@ -679,7 +681,52 @@ class BibFile:
             state=state_from_text(fields.get("readstatus", "")) or _read_flag(fields.get("read", "")),
             priority=priority_from_text(fields.get("priority", "")),
             citation_key=entry.key.strip(),
+            bib=_bib(
+                entry, fields, parent, warnings, f"{self.path.name}, line {entry.line}: entry '{snippet(entry.key)}'"
+            ),
         )
+
+
+_DATE_MONTH = re.compile(r"\s*\d{4}-(\d{2})")
+
+
+def _bib(
+    entry: _Entry, fields: dict[str, str], parent: dict[str, str], warnings: Warnings, where: str
+) -> dict[str, str]:
+    """The entry's bibliographic record (readinglist.biblio): its type, where it appeared (journal or book
+    title, the crossref'd volume's when it names none), and the fields a citation needs, decoded as titles are."""
+
+    def get(*names: str) -> str:
+        return next((v for n in names if (v := fields.get(n) or parent.get(n))), "")
+
+    editor = get("editor")
+    date = _DATE_MONTH.match(fields.get("date", ""))
+    raw: dict[str, object] = {
+        "type": biblio.bibtex_type(entry.type),
+        "journal": fields.get("journal") or fields.get("journaltitle") or "",
+        "booktitle": fields.get("booktitle") or parent.get("booktitle") or parent.get("title") or "",
+        "editor": "; ".join(split_names(editor)) if editor and len(editor) <= biblio.MAX_VALUE_CHARS else editor,
+        "volume": get("volume"),
+        "number": get("number", "issue"),
+        "pages": get("pages"),
+        "month": fields.get("month") or (date.group(1) if date else ""),
+        "publisher": get("publisher"),
+        "address": get("address", "location"),
+        "edition": get("edition"),
+        "series": get("series"),
+        "chapter": get("chapter"),
+        "institution": get("institution"),
+        "school": get("school"),
+        "organization": get("organization"),
+        "howpublished": get("howpublished"),
+        "isbn": get("isbn"),
+        "issn": get("issn"),
+        "doi": get("doi"),
+        "eprint": get("eprint"),
+        "eprinttype": get("eprinttype", "archiveprefix"),
+        "eprintclass": get("eprintclass", "primaryclass"),
+    }
+    return bib_fields(raw, warnings, where, title_plain)
 
 
 def _tags_and_keywords(fields: dict[str, str]) -> tuple[list[str], list[str]]:

@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from readinglist import biblio
 from readinglist.importers.base import (
     Record,
     Skip,
     Warnings,
+    bib_fields,
     clean_abstract,
     not_a_name,
     parse_year,
@@ -35,13 +37,20 @@ WRAPPER_KEYS = ("papers", "items", "records", "data")  # {"papers": [...]}: the 
 _Object = tuple[int, int, str, Any]
 
 
-def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int | None) -> Record | None:
+def to_record(
+    obj: dict[str, Any],
+    n: int,
+    default_venue: str,
+    default_year: int | None,
+    warnings: Warnings | None = None,
+    where: str = "",
+) -> Record | None:
     get = obj.get
     title = get("title") if get("title_derived") is not True else ""  # the app's export: derived again here
     title = " ".join(str(title).split()) if title else ""
     abstract = clean_abstract(get("abstract"))
     authors = get("authors") if "authors" in obj else get("author")
-    names = split_authors(authors) if authors is not None else []
+    names = split_authors(_csl_names(authors)) if authors is not None else []
     abstract = not_a_name(abstract, names)
     if not title and not abstract:
         return None
@@ -53,18 +62,99 @@ def to_record(obj: dict[str, Any], n: int, default_venue: str, default_year: int
             break
     tags, keywords = get("tags"), get("keywords") if "keywords" in obj else get("keyword")  # CSL-JSON's
     year = get("year")
+    issued = _date_parts(get("issued"))
+    bib = _bib(obj, issued, warnings or Warnings(), where or f"record {n}") if _BIB_KEYS.intersection(obj) else {}
+    venue = get("venue") or (bib.get("journal") or bib.get("booktitle") if "venue" not in obj else "")
     return Record(
         title=title,
         abstract=abstract,
         authors=names,
-        year=(year if isinstance(year, int) and 1000 < year < 3000 else parse_year(year)) or default_year,
-        venue=str(get("venue") or default_venue or "").strip(),
-        url=url,
+        year=(year if isinstance(year, int) and 1000 < year < 3000 else parse_year(year))
+        or parse_year(issued[0] if issued else None)
+        or default_year,
+        venue=str(venue or default_venue or "").strip(),
+        url=url or (biblio.doi_url(bib["doi"]) if bib.get("doi") else ""),
         key=str(get("id") or get("paper_id") or get("key") or f"r{n}"),
         tags=split_tags(tags) if tags is not None else [],
         keywords=split_tags(keywords) if keywords is not None else [],
+        bib=bib,
         **_annotations(obj),
     )
+
+
+# the keys a bibliographic record may be in: the app's own export's "bib", CSL-JSON's (Zotero, pandoc,
+# Crossref) and BibTeX's names, as JSON written from BibTeX (bibtexparser's ENTRYTYPE) has them
+_BIB_KEYS = frozenset((
+    "bib", "type", "ENTRYTYPE", "DOI", "doi", "container-title", "journal", "journaltitle", "booktitle", "volume",
+    "issue", "number", "page", "pages", "publisher", "publisher-place", "address", "editor", "ISBN", "isbn",
+    "ISSN", "issn", "edition", "collection-title", "series", "chapter-number", "institution", "school",
+))  # fmt: skip
+_CSL_NAMES = {  # CSL-JSON's (and Crossref's) names of the fields biblio keeps (container-title: see _bib)
+    "DOI": "doi", "issue": "number", "page": "pages", "publisher-place": "address",
+    "ISBN": "isbn", "ISSN": "issn", "collection-title": "series", "chapter-number": "chapter",
+}  # fmt: skip
+
+
+def _first_text(value: object) -> object:
+    """Crossref's lists of one ("container-title": ["Physica C"], "ISSN": ["0921-4534", …]): the first."""
+    if isinstance(value, list):
+        return next((v for v in value if isinstance(v, str | int) and not isinstance(v, bool)), None)
+    return value
+
+
+def _csl_names(value: object) -> object:
+    """CSL-JSON's names ({"family": "Maaten", "given": "Laurens", "non-dropping-particle": "van der"} or
+    {"literal": "…"}) as the names people write; anything else as it is."""
+    if not isinstance(value, list) or not any(isinstance(v, dict) for v in value):
+        return value
+    out = []
+    for v in value:
+        if isinstance(v, dict):
+            parts = [v.get(k) for k in ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")]
+            name = " ".join(str(p) for p in parts if isinstance(p, str) and p.strip()) or v.get("literal")
+            if isinstance(name, str) and name.strip():
+                out.append(name)
+        elif isinstance(v, str):
+            out.append(v)
+    return out
+
+
+def _date_parts(value: object) -> list[Any]:
+    """CSL-JSON's date ({"date-parts": [[2017, 6]]}) as [year, month …]; [] when it is none."""
+    if isinstance(value, dict):
+        parts = value.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list):
+            return [p for p in parts[0][:3] if isinstance(p, int | str) and not isinstance(p, bool)]
+    return []
+
+
+def _bib(obj: dict[str, Any], issued: list[Any], warnings: Warnings, where: str) -> dict[str, str]:
+    """The record's bibliographic fields (readinglist.biblio): the app's own export's "bib", else CSL-JSON's or
+    BibTeX's keys (a CSL type names the type, a container the journal of an article, else the book). Only for
+    an object that is a bibliographic record (a type, a DOI or a container): a paper list's "number" is no issue."""
+    own = obj.get("bib")
+    if isinstance(own, dict):
+        return bib_fields(dict(own), warnings, where)
+    kind = biblio.type_from_name(obj.get("type")) or biblio.type_from_name(obj.get("ENTRYTYPE"))
+    if not kind and not any(k in obj for k in ("DOI", "doi", "container-title", "journal", "booktitle")):
+        return {}
+    raw: dict[str, object] = {name: _first_text(obj[name]) for name in biblio.FIELDS if name in obj}
+    for name, ours in _CSL_NAMES.items():
+        if name in obj and raw.get(ours) in (None, ""):
+            raw[ours] = _first_text(obj[name])
+    raw["type"] = kind
+    container = _first_text(obj.get("container-title") or obj.get("journaltitle"))
+    slot = "journal" if kind in ("article", "") else "booktitle"
+    if container and not raw.get(slot):
+        raw[slot] = container
+    editor = _csl_names(obj.get("editor"))
+    if isinstance(editor, list):
+        raw["editor"] = "; ".join(str(e) for e in editor if isinstance(e, str))
+    elif isinstance(editor, str):
+        raw["editor"] = "; ".join(split_authors(editor))
+    if len(issued) > 1 and not raw.get("month"):
+        raw["month"] = str(issued[1])
+    return bib_fields(raw, warnings, where)
 
 
 def _annotations(obj: dict[str, Any]) -> dict[str, Any]:
@@ -72,7 +162,7 @@ def _annotations(obj: dict[str, Any]) -> dict[str, Any]:
     state, priority and note; an object with all of id, state and citation_key is one of ours."""
     note = obj.get("note")
     own = all(k in obj for k in ("id", "state", "citation_key"))
-    key = obj.get("citation_key")
+    key = obj.get("citation_key") or obj.get("citation-key")
     return {
         "note": note.strip("\n") if isinstance(note, str) else "",
         "state": state_from_text(obj.get("state")),
@@ -106,7 +196,9 @@ def _depth_failure(path: Path, limits: Limits, line: int) -> ImportFailure:
     return ImportFailure(path, f"this record is nested more than {limits.depth} levels deep (the limit)", line)
 
 
-def _records(path: Path, objects: Iterator[_Object], limits: Limits) -> Iterator[tuple[int, Record | Skip]]:
+def _records(
+    path: Path, objects: Iterator[_Object], limits: Limits, warnings: Warnings
+) -> Iterator[tuple[int, Record | Skip]]:
     """(line, record, or where and why for a skipped object) from the parsed values."""
     venue, year = venue_year_from_name(path)
     seen = False
@@ -114,7 +206,7 @@ def _records(path: Path, objects: Iterator[_Object], limits: Limits) -> Iterator
         seen = True
         if not isinstance(obj, dict):
             raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object", line)
-        rec = to_record(obj, n, venue, year)
+        rec = to_record(obj, n, venue, year, warnings, f"{path.name}, {unit} {n}")
         yield line, rec if rec is not None else Skip(f"{unit} {n}", why_no_text(obj.get("title"), obj.get("abstract")))
     if not seen:
         raise ImportFailure(path, "is empty")
@@ -124,7 +216,7 @@ def read_lines(
     path: Path, reader: TextReader, limits: Limits, warnings: Warnings
 ) -> Iterator[tuple[int, Record | Skip]]:
     """JSON Lines: one object per line, blank lines ignored."""
-    return _records(path, _json_lines(path, reader, limits), limits)
+    return _records(path, _json_lines(path, reader, limits), limits, warnings)
 
 
 def _json_lines(path: Path, reader: TextReader, limits: Limits) -> Iterator[_Object]:
@@ -151,7 +243,7 @@ def read_json(
 ) -> Iterator[tuple[int, Record | Skip]]:
     """JSON: an array of objects, an object whose papers/items/records/data key holds them, one paper, or
     JSON Lines under a .json name (objects one after another)."""
-    return _records(path, _JsonStream(path, reader, limits).objects(), limits)
+    return _records(path, _JsonStream(path, reader, limits).objects(), limits, warnings)
 
 
 _WS = re.compile(r"[ \t\n\r]*")

@@ -8,10 +8,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from readinglist import biblio
 from readinglist.importers.base import (
     Record,
     Skip,
     Warnings,
+    bib_fields,
     clean_abstract,
     parse_year,
     snippet,
@@ -54,12 +56,15 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
             if tag == "TY":
                 if fields is not None:
                     raise ImportFailure(path, f"a record starts before the one at line {start} ends (no “ER  - ”)", n)
-                fields, start, last, size, seen = {}, n, "", 0, True
+                fields, start, last, size, seen = {"TY": [value]}, n, "", 0, True
                 continue
             if fields is None:
                 raise ImportFailure(path, f"the tag {tag} comes before any record's “TY  - ”", n)
             if tag == "ER":
-                yield start, _record(fields, start, default_venue, default_year)
+                rec = _record(fields, start, default_venue, default_year)
+                if isinstance(rec, Record):
+                    rec.bib = _bib(fields, warnings, f"{path.name}, record at line {start}")
+                yield start, rec
                 fields, last = None, ""
                 continue
             tag = "AU" if tag == "A1" else tag  # one author list, in the file's order
@@ -96,7 +101,7 @@ def _record(fields: dict[str, list[str]], line: int, default_venue: str, default
     url = _first(fields, ("UR", "L2"))
     doi = _first(fields, ("DO",))
     if not url.startswith("http") and doi:
-        url = doi if doi.startswith("http") else "https://doi.org/" + doi.removeprefix("doi:").strip()
+        url = doi if doi.startswith("http") else biblio.doi_url(doi)
     key = _first(fields, ("ID",))
     return Record(
         title=title,
@@ -110,3 +115,42 @@ def _record(fields: dict[str, list[str]], line: int, default_venue: str, default
         note="\n".join(v for v in fields.get("N1", []) if v),
         citation_key=key,
     )
+
+
+_THESES = frozenset(("phdthesis", "mastersthesis", "thesis"))
+_REPORTS = frozenset(("techreport", "report"))
+
+
+def _bib(fields: dict[str, list[str]], warnings: Warnings, where: str) -> dict[str, str]:
+    """The record's bibliographic fields (readinglist.biblio) from RIS's tags: TY, DO, VL, IS, SP/EP, PB, CY,
+    ED (or A2/A3), SN (an ISSN or an ISBN), ET, T3, and the journal (JO, JF, JA, or T2 of a JOUR) or the book
+    (T2 of a paper or a chapter); a thesis's PB is its school, a report's its institution."""
+    kind = biblio.RIS_TYPES.get(_first(fields, ("TY",)).strip().upper(), "misc")
+    container = _first(fields, ("T2", "JF", "JO", "JA", "J2") if kind == "article" else ("T2", "BT", "JF", "JO"))
+    first, last = _first(fields, ("SP",)), _first(fields, ("EP",))
+    pages = f"{first}-{last}" if first and last and "-" not in first else first or last
+    publisher = _first(fields, ("PB",))
+    serial = _first(fields, ("SN",))
+    date = _first(fields, ("DA", "PY", "Y1"))
+    parts = date.split("/")
+    editors = [a for t in (("ED",) if kind == "article" else ("ED", "A2", "A3")) for a in fields.get(t, [])]
+    raw: dict[str, object] = {
+        "type": kind,
+        "journal": container if kind == "article" else "",
+        "booktitle": container if kind != "article" else "",
+        "editor": "; ".join(_author(a) for a in editors if a.strip()),
+        "volume": _first(fields, ("VL",)),
+        "number": _first(fields, ("IS", "M1") if kind in _REPORTS else ("IS",)),
+        "pages": pages,
+        "month": parts[1] if len(parts) > 1 and parts[1].strip().isdigit() else "",
+        "publisher": publisher if kind not in _THESES | _REPORTS else "",
+        "school": publisher if kind in _THESES else "",
+        "institution": publisher if kind in _REPORTS else "",
+        "address": _first(fields, ("CY", "PP")),
+        "edition": _first(fields, ("ET",)),
+        "series": _first(fields, ("T3",)),
+        "issn": serial if biblio.is_issn(serial) else "",
+        "isbn": serial if serial and not biblio.is_issn(serial) else "",
+        "doi": _first(fields, ("DO",)),
+    }
+    return bib_fields(raw, warnings, where)

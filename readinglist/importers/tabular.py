@@ -7,10 +7,12 @@ import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
+from readinglist import biblio
 from readinglist.importers.base import (
     Record,
     Skip,
     Warnings,
+    bib_fields,
     clean_abstract,
     parse_year,
     priority_from_text,
@@ -40,6 +42,23 @@ _COLUMNS = {
     "note": ("note", "notes", "annote"),
     "citation_key": ("citation_key", "citation key", "citekey"),
 }
+# a bibliographic record's columns (readinglist.biblio; Zotero's CSV export's names among them), where present
+_BIB_COLUMNS = {
+    "type": ("item type", "entry type", "entrytype", "type"),
+    "doi": ("doi",),
+    "journal": ("journal", "publication title", "journal title", "container-title"),
+    "booktitle": ("booktitle", "book title", "proceedings title"),
+    "volume": ("volume",),
+    "number": ("issue", "number"),
+    "pages": ("pages", "page"),
+    "publisher": ("publisher",),
+    "address": ("place", "address", "publisher place"),
+    "editor": ("editor", "editors"),
+    "edition": ("edition",),
+    "series": ("series",),
+    "isbn": ("isbn",),
+    "issn": ("issn",),
+}
 OWN_HEADER = OWN_CSV_HEADER  # the app's own export: its id column is a readinglist id, its cells formula-guarded
 
 
@@ -63,6 +82,11 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
     cols = {field: next((names.index(a) for a in aliases if a in names), None) for field, aliases in _COLUMNS.items()}
     if cols["title"] is None and cols["abstract"] is None:
         raise ImportFailure(path, f"has no title or abstract column (header: {snippet(', '.join(header[:8]), 80)})", 1)
+    bib_cols: dict[str, int] = {}
+    for name, aliases in _BIB_COLUMNS.items():
+        found = next((names.index(a) for a in aliases if a in names), None)
+        if found is not None:
+            bib_cols[name] = found
     venue, year = venue_year_from_name(path)
     line = 1
     try:
@@ -104,6 +128,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
                     citation_key=get("citation_key"),
                     uid=get("key") if own else "",
                     own=own,
+                    bib=_bib(row, bib_cols, warnings, f"{path.name}, line {line}") if bib_cols else {},
                 ),
             )
     except csv.Error as exc:
@@ -113,3 +138,18 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
         else:
             problem = f"malformed CSV ({problem})"
         raise ImportFailure(path, problem, rows.line_num or line) from None
+
+
+def _bib(row: list[str], cols: dict[str, int], warnings: Warnings, where: str) -> dict[str, str]:
+    """A row's bibliographic fields (readinglist.biblio), from the columns that hold them; a Zotero item type
+    or a BibTeX one names the type, a journal column is the journal (of a paper that is no article: its book)."""
+    raw: dict[str, object] = {f: row[i].strip() for f, i in cols.items() if i < len(row) and row[i].strip()}
+    if not raw:
+        return {}
+    kind = biblio.type_from_name(raw.get("type"))
+    raw["type"] = kind
+    if kind not in ("article", "") and raw.get("journal") and not raw.get("booktitle"):
+        raw["booktitle"] = raw.pop("journal")
+    if isinstance(raw.get("editor"), str):
+        raw["editor"] = "; ".join(split_authors(raw["editor"]))
+    return bib_fields(raw, warnings, where)

@@ -1,0 +1,265 @@
+"""A paper's bibliographic record: the entry type, DOI, journal or book title, volume, issue, pages, publisher
+and the like that a citation style needs, which a title, authors, venue and year do not say.
+
+Importers map their own names (BibTeX fields, RIS tags, CSL-JSON keys, CSV columns) to the names here and
+`clean` them; exports write them back under each format's names. The names are BibTeX's (the richest of the
+formats a researcher brings), the values plain text (LaTeX decoded where the file had it), each short: a
+value longer than MAX_VALUE_CHARS, or a DOI that is no DOI, is left out and said (a truncated DOI would cite
+another paper). Qt-free and store-free: the importers, the store, the exports and the window all use it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from urllib.parse import quote, unquote
+
+MAX_VALUE_CHARS = 2048  # one value (an editor list of 40 names is ~1,000); a longer one is left out
+MAX_DOI_CHARS = 300
+
+# the fields kept, in the order an export writes them
+FIELDS = (
+    "type", "journal", "booktitle", "editor", "volume", "number", "pages", "month", "publisher", "address",
+    "edition", "series", "chapter", "institution", "school", "organization", "howpublished", "isbn", "issn",
+    "doi", "eprint", "eprinttype", "eprintclass",
+)  # fmt: skip
+TEXT_FIELDS = frozenset(("journal", "booktitle", "publisher", "address", "edition", "series", "institution",
+                         "school", "organization", "howpublished", "volume", "number", "chapter"))  # fmt: skip
+CONTAINERS = ("journal", "booktitle")  # where a paper appeared: a journal's name, or the book's (proceedings)
+
+# ---- entry types --------------------------------------------------------------------------------------
+
+TYPES = frozenset((
+    "article", "inproceedings", "proceedings", "book", "inbook", "incollection", "collection", "booklet",
+    "phdthesis", "mastersthesis", "thesis", "techreport", "report", "manual", "misc", "unpublished", "online",
+    "dataset", "software", "patent",
+))  # fmt: skip
+_BIBTEX_ALIASES = {
+    "conference": "inproceedings", "electronic": "online", "www": "online", "webpage": "online",
+    "mvbook": "book", "bookinbook": "inbook", "suppbook": "inbook", "mvcollection": "collection",
+    "suppcollection": "incollection", "mvproceedings": "proceedings", "reference": "collection",
+    "inreference": "incollection", "periodical": "misc", "suppperiodical": "article", "standard": "misc",
+    "artwork": "misc", "audio": "misc", "video": "misc", "image": "misc", "movie": "misc", "music": "misc",
+    "preprint": "misc", "letter": "misc", "commentary": "misc", "review": "article", "jurisdiction": "misc",
+    "legislation": "misc", "legal": "misc", "performance": "misc", "set": "misc", "xdata": "misc",
+}  # fmt: skip
+# the standard BibTeX types (bibtex's styles know no others): what a biblatex-only type is written as
+_BIBTEX_STANDARD = {"online": "misc", "dataset": "misc", "software": "misc", "patent": "misc", "thesis": "phdthesis",
+                    "report": "techreport", "collection": "book"}  # fmt: skip
+RIS_TYPES = {
+    "JOUR": "article", "JFULL": "article", "EJOUR": "article", "MGZN": "article", "NEWS": "article",
+    "ABST": "article", "INPR": "article", "CPAPER": "inproceedings", "CONF": "proceedings", "BOOK": "book",
+    "EBOOK": "book", "EDBOOK": "collection", "CHAP": "incollection", "ECHAP": "incollection", "THES": "phdthesis",
+    "RPRT": "techreport", "GEN": "misc", "ELEC": "online", "WEB": "online", "BLOG": "online", "UNPB": "unpublished",
+    "MANSCPT": "unpublished", "PAT": "patent", "DATA": "dataset", "COMP": "software", "STAND": "misc",
+    "PAMP": "booklet", "SER": "book",
+}  # fmt: skip
+_TO_RIS = {
+    "article": "JOUR", "inproceedings": "CPAPER", "proceedings": "CONF", "book": "BOOK", "collection": "EDBOOK",
+    "inbook": "CHAP", "incollection": "CHAP", "booklet": "PAMP", "phdthesis": "THES", "mastersthesis": "THES",
+    "thesis": "THES", "techreport": "RPRT", "report": "RPRT", "manual": "GEN", "misc": "GEN", "unpublished": "UNPB",
+    "online": "ELEC", "dataset": "DATA", "software": "COMP", "patent": "PAT",
+}  # fmt: skip
+CSL_TYPES = {
+    "article-journal": "article", "article-magazine": "article", "article-newspaper": "article",
+    "paper-conference": "inproceedings", "book": "book", "chapter": "incollection", "thesis": "phdthesis",
+    "report": "techreport", "manuscript": "unpublished", "webpage": "online", "post-weblog": "online",
+    "post": "online", "dataset": "dataset", "software": "software", "patent": "patent", "article": "misc",
+    "entry-encyclopedia": "incollection", "entry-dictionary": "incollection", "pamphlet": "booklet",
+    "document": "misc", "standard": "misc", "review": "article",
+}  # fmt: skip
+_TO_CSL = {
+    "article": "article-journal", "inproceedings": "paper-conference", "proceedings": "book", "book": "book",
+    "collection": "book", "inbook": "chapter", "incollection": "chapter", "booklet": "pamphlet",
+    "phdthesis": "thesis", "mastersthesis": "thesis", "thesis": "thesis", "techreport": "report",
+    "report": "report", "manual": "book", "misc": "article", "unpublished": "manuscript", "online": "webpage",
+    "dataset": "dataset", "software": "software", "patent": "patent",
+}  # fmt: skip
+ZOTERO_TYPES = {  # Zotero's item types, as its CSV export names them ("Item Type")
+    "journalarticle": "article", "magazinearticle": "article", "newspaperarticle": "article",
+    "conferencepaper": "inproceedings", "book": "book", "booksection": "incollection", "thesis": "phdthesis",
+    "report": "techreport", "preprint": "misc", "webpage": "online", "manuscript": "unpublished",
+    "dataset": "dataset", "computerprogram": "software", "patent": "patent", "document": "misc",
+}  # fmt: skip
+
+
+def bibtex_type(name: str) -> str:
+    """A BibTeX or biblatex entry type as kept ("Conference" → inproceedings); one nobody knows is misc."""
+    kind = name.strip().lower()
+    return kind if kind in TYPES else _BIBTEX_ALIASES.get(kind, "misc")
+
+
+def type_from_name(name: object) -> str:
+    """An entry type from any format's name for it (CSL-JSON, BibTeX, RIS, Zotero), or '' when it is none."""
+    if not isinstance(name, str):
+        return ""
+    text = name.strip()
+    lower = text.lower()
+    if lower in CSL_TYPES:
+        return CSL_TYPES[lower]
+    if lower in TYPES:
+        return lower
+    if lower in _BIBTEX_ALIASES:
+        return _BIBTEX_ALIASES[lower]
+    if text.upper() in RIS_TYPES:
+        return RIS_TYPES[text.upper()]
+    return ZOTERO_TYPES.get(lower.replace(" ", ""), "")
+
+
+def bibtex_type_for(kind: str, ascii_only: bool) -> str:
+    """The entry type an export writes: biblatex's own types in a biblatex file, their standard BibTeX kin in a
+    BibTeX one (bibtex's styles know no @online)."""
+    return _BIBTEX_STANDARD.get(kind, kind) if ascii_only else kind
+
+
+def ris_type(kind: str) -> str:
+    return _TO_RIS.get(kind, "GEN")
+
+
+def csl_type(kind: str) -> str:
+    return _TO_CSL.get(kind, "article")
+
+
+# ---- DOIs ---------------------------------------------------------------------------------------------
+
+_DOI = re.compile(r"10\.\d{4,9}/[^\s\"{}\\]+")
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
+_LATEX_ESCAPES = {"\\_": "_", "\\%": "%", "\\&": "&", "\\#": "#", "\\$": "$"}
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def normalize_doi(text: object) -> str:
+    """A DOI as it is kept ("10.1000/xyz"), from "https://doi.org/10.1000/xyz", "doi:10.1000/xyz" or a
+    BibTeX value with its underscores escaped; '' for anything that is not a DOI."""
+    if not isinstance(text, str) or len(text) > 4 * MAX_DOI_CHARS:
+        return ""
+    doi = text.strip().strip("{}").strip()
+    for escaped, plain in _LATEX_ESCAPES.items():
+        doi = doi.replace(escaped, plain)
+    m = _DOI_PREFIX.match(doi)
+    if m:
+        url = m.group().lower().startswith(("http", "doi.org"))
+        doi = doi[m.end() :].strip()
+        if url:
+            doi = unquote(doi)
+    doi = doi.rstrip(".,;")
+    return doi if len(doi) <= MAX_DOI_CHARS and _DOI.fullmatch(doi) else ""
+
+
+def doi_key(doi: str) -> str:
+    """A DOI as two are compared: DOIs are case-insensitive (ASCII: as SQLite's lower() folds them)."""
+    return normalize_doi(doi).translate(_ASCII_LOWER)
+
+
+def doi_url(doi: str) -> str:
+    """The DOI's link at doi.org, percent-encoded where a URL needs it; '' for no DOI."""
+    doi = normalize_doi(doi)
+    return "https://doi.org/" + quote(doi, safe="/:;()._-~") if doi else ""
+
+
+def doi_of_url(url: str) -> str:
+    """The DOI a doi.org link names, or ''."""
+    return normalize_doi(url) if re.match(r"https?://(?:dx\.)?doi\.org/", url, re.IGNORECASE) else ""
+
+
+# ---- values -------------------------------------------------------------------------------------------
+
+MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DASHES = re.compile(r"\s*(?:-{1,3}|\u2013|\u2014|\u2012|\u2212)\s*")
+_ISSN = re.compile(r"\s*\d{4}-?\d{3}[\dXx]\b")
+
+
+def month_number(value: str) -> str:
+    """ "jan", "January", "1", "01" → "1"; other text as it is ("Summer")."""
+    text = value.strip().strip("{}").strip().rstrip(".")
+    if text.isdigit() and 1 <= int(text) <= 12:
+        return str(int(text))
+    lower = text.lower()
+    if len(lower) >= 3 and lower[:3] in MONTH_NAMES and lower.isalpha() and len(lower) <= 9:
+        return str(MONTH_NAMES.index(lower[:3]) + 1)
+    return text
+
+
+def pages_text(value: str) -> str:
+    """A page range with one hyphen ("613--620", "613–620" → "613-620"): each format writes its own dash."""
+    return _DASHES.sub("-", value.strip().strip("{}").strip())
+
+
+def split_pages(pages: str) -> tuple[str, str]:
+    """(first page, last page) of "613-620"; ("e1234", "") of a single page."""
+    first, _, last = pages.partition("-")
+    return first.strip(), last.strip()
+
+
+def is_issn(value: str) -> bool:
+    """An ISSN ("0921-4534", "0921-4534 (Print)"), not an ISBN ("978-0-387-95284-5", "0387952845")."""
+    return bool(_ISSN.match(value)) and len(value) < 40
+
+
+def editor_names(value: str) -> list[str]:
+    """The editors as kept ("A. Editor; B. Other"): one name each."""
+    return [n.strip() for n in value.split(";") if n.strip()]
+
+
+def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None) -> tuple[dict[str, str], list[str]]:
+    """A record's fields as kept: known names only, each plain text on one line (`decode` turns a text
+    field's LaTeX into text), none empty, none longer than MAX_VALUE_CHARS; the type one of TYPES, the DOI
+    normalised, pages with a hyphen, a month as its number. Returns (fields, what was left out and why)."""
+    out: dict[str, str] = {}
+    problems: list[str] = []
+    for name in FIELDS:
+        value = raw.get(name)
+        if value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, int | float):
+            value = str(value)
+        if not isinstance(value, str):
+            problems.append(f"{name} is not text")
+            continue
+        if len(value) > MAX_VALUE_CHARS:
+            problems.append(f"{name} is longer than {MAX_VALUE_CHARS:,} characters")
+            continue
+        if name == "doi":
+            text = normalize_doi(value)
+            if not text and value.strip():
+                problems.append(f"doi “{' '.join(value.split())[:60]}” is not a DOI")
+        elif name == "type":  # the importer has read its format's name for it (bibtex_type, RIS_TYPES …)
+            text = value.strip().lower() if value.strip().lower() in TYPES else ""
+        elif name == "pages":
+            text = pages_text(value)
+        elif name == "month":
+            text = month_number(value)
+        elif name in TEXT_FIELDS and decode is not None and ("\\" in value or "{" in value or "$" in value):
+            text = decode(value)
+        else:
+            text = value
+        text = " ".join(text.split())
+        if text:
+            out[name] = text[:MAX_VALUE_CHARS]
+    return out, problems
+
+
+def dumps(fields: Mapping[str, str]) -> str | None:
+    """The fields as the store keeps them (JSON, in FIELDS order), or None for none."""
+    if not fields:
+        return None
+    return json.dumps({k: fields[k] for k in FIELDS if fields.get(k)}, ensure_ascii=False)
+
+
+def loads(text: str | None) -> dict[str, str]:
+    """Stored fields back (anything damaged reads as none: a record is a courtesy, never a failure)."""
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if k in FIELDS and isinstance(v, str) and v}
+
+
+def richness(fields: Mapping[str, str]) -> int:
+    """How complete a record is (a merge keeps the fuller one whole: two records' fields are not mixed)."""
+    return len(fields) + (2 if fields.get("doi") else 0)
