@@ -1,6 +1,7 @@
 """Annotations in one file: a backup to keep, to restore into any library, or to move to another machine.
 
-A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links)
+A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links, its
+bibliographic record)
 and what the user added (tags, reading state, priority, note, own title, citation key) — and the user's
 "my interests" texts, as gzip-compressed JSON. A restore finds
 each paper in the target library the way a re-import does (the same content, else the same title with
@@ -75,7 +76,7 @@ class RestoreSummary:
 
 
 def _entry(p: Paper) -> dict[str, Any]:
-    return {
+    entry: dict[str, Any] = {
         "id": p.uid,
         "title": p.raw_title,
         "abstract": p.abstract,
@@ -92,6 +93,9 @@ def _entry(p: Paper) -> dict[str, Any]:
         "user_title": p.user_title,
         "citation_key": p.citation_key,
     }
+    if p.bib:  # (a backup from before has none, and reads as before)
+        entry["bib"] = dict(p.bib)
+    return entry
 
 
 def backup_document(store: Store) -> dict[str, Any]:
@@ -199,9 +203,11 @@ def read_document(path: Path) -> dict[str, Any]:
 
 
 def _record(entry: dict[str, Any]) -> Record:
+    from readinglist import biblio
     from readinglist.importers.base import Record
 
     year = entry.get("year")
+    held = entry.get("bib")
     return Record(
         title=str(entry.get("title") or ""),
         abstract=str(entry.get("abstract") or ""),
@@ -210,6 +216,7 @@ def _record(entry: dict[str, Any]) -> Record:
         venue=str(entry.get("venue") or ""),
         url=str(entry.get("url") or ""),
         key=str(entry.get("id") or ""),
+        bib=biblio.clean(held)[0] if isinstance(held, dict) else {},  # checked as an import checks a file's
     )
 
 
@@ -248,6 +255,13 @@ def _find(store: Store, entries: list[dict[str, Any]]) -> tuple[dict[int, int], 
     return found, missing
 
 
+def _fill_record(store: Store, pid: int, bib: dict[str, str]) -> None:
+    """The backup's bibliographic record, where the paper has none (a file's record is never replaced)."""
+    paper = store.paper(pid)
+    if bib and paper is not None and not paper.bib:
+        store.set_record(pid, bib)
+
+
 def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSummary:
     """Bring a backup's annotations (and, where missing, its papers) into `library`, in one transaction."""
     from readinglist.importing import content_hash, to_new_paper
@@ -275,6 +289,10 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
             ids = store.insert_papers(source, new, rev)
             found.update(zip(missing, ids, strict=True))
             summary.added = len(ids)
+        added = set(missing)
+        for i, pid in found.items():  # a record the library lacks (its file imported before records were kept)
+            if i not in added and isinstance(entries[i].get("bib"), dict):
+                _fill_record(store, pid, _record(entries[i]).bib)
         current = {p.id: p for p in store.papers(list(found.values()))}
         touched = set(store.annotated_ids())
         tags_after: dict[int, list[str]] = {}

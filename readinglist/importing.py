@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from readinglist import markup
+from readinglist import biblio, markup
 from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record, SourceFile, duplicates, open_file
 from readinglist.importers.base import base_name
 from readinglist.importers.matching import Existing, LibraryMatcher, Matcher
@@ -234,6 +234,10 @@ class _Scan:
     # a keyword the file spells several ways (by tag_key): its commonest spelling, which the tag takes (the
     # first met took it: "Graph Neural networks", 1 of an ICLR file's 65)
     spellings: dict[str, str] = field(default_factory=dict)
+    # with hashes and titles: each record's DOI (matched first) and its record as stored (an unchanged text
+    # with a record added or corrected in the file gives the paper that record)
+    dois: list[str] | None = None
+    bibs: list[str | None] | None = None
 
 
 def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
@@ -254,6 +258,8 @@ def _scan(
     (one of the app's own exports) is looked up in the whole library here too."""
     hashes: list[str] | None = [] if per_record else None
     titles: list[str] | None = [] if per_record else None
+    dois: list[str] = []
+    bibs: list[str | None] = []
     chain = hashlib.sha1()
     kept: list[Record] | None = []
     in_library: dict[int, int] = {}
@@ -270,6 +276,8 @@ def _scan(
         if hashes is not None and titles is not None:
             hashes.append(h)
             titles.append(r.title)
+            dois.append(r.bib.get("doi", ""))
+            bibs.append(biblio.dumps(r.bib))
         if r.uid or r.citation_key or r.own:
             if library is None:
                 library = LibraryMatcher(store.identities())
@@ -287,7 +295,8 @@ def _scan(
                 progress(*source.progress(), label)
     _check_cancel(cancel, source.path)
     spellings = {key: c.most_common(1)[0][0] for key, c in spelt.items() if len(c) > 1}
-    return _Scan(count, chain.hexdigest(), hashes, titles, kept, in_library, spellings)
+    per = (dois, bibs) if hashes is not None else (None, None)
+    return _Scan(count, chain.hexdigest(), hashes, titles, kept, in_library, spellings, *per)
 
 
 def _size(r: Record) -> int:
@@ -320,11 +329,13 @@ def _per_record(source: SourceFile, scan: _Scan) -> _Scan:
     the library after all: matching them needs these)."""
     if scan.hashes is not None and scan.titles is not None:
         return scan
-    hashes, titles = [], []
+    hashes, titles, dois, bibs = [], [], [], []
     for _, r, h in _read_again(source, scan):
         hashes.append(h)
         titles.append(r.title)
-    return _Scan(scan.count, scan.digest, hashes, titles, scan.records, scan.in_library, scan.spellings)
+        dois.append(r.bib.get("doi", ""))
+        bibs.append(biblio.dumps(r.bib))
+    return _Scan(scan.count, scan.digest, hashes, titles, scan.records, scan.in_library, scan.spellings, dois, bibs)
 
 
 def _texts(source: SourceFile, scan: _Scan, wanted: set[int]) -> Iterator[tuple[int, str]]:
@@ -354,13 +365,15 @@ def _import_source(
     writer = None
     revised_ids: list[int] = []
     added_ids = array("q")  # 8 bytes a paper, not a list of int objects
-    counts = {"annotated": 0, "rekeyed": 0}
+    counts = {"annotated": 0, "rekeyed": 0, "records": 0}
     rekeyed: list[tuple[str, str]] = []  # the first citation keys the file gives that another paper had
     elsewhere: dict[int, int] = {}
     try:
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), source.kind)
-            existing = [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.source_papers(source_id)]
+            existing = [
+                Existing(pid, h, t, a, names, doi) for pid, h, t, a, names, doi in store.source_papers(source_id)
+            ]
             linked = store.linked_ids(source_id)  # papers of other files this file's records were merged into
             existing_ids = [e.id for e in existing if e.id not in linked]
             removed = _removed_existing(store, source_id)  # matched like the others: a match brings one back
@@ -370,7 +383,7 @@ def _import_source(
             if existing or removed:  # nothing to match for a new file
                 scan = _per_record(source, scan)
                 assert scan.hashes is not None and scan.titles is not None
-                matcher = Matcher([*existing, *removed], scan.hashes, scan.titles)
+                matcher = Matcher([*existing, *removed], scan.hashes, scan.titles, scan.dois)
                 del existing, removed  # the matcher holds their stored texts until it is done
                 wanted = matcher.tie_texts()
                 if wanted:  # a title match needs the content to agree: the text and authors, a record at a time
@@ -385,6 +398,9 @@ def _import_source(
                 del matcher  # its stored texts are no longer needed
             restored = _bring_back(store, removed_ids, unchanged, revised)
             rev = store.next_rev(db)
+            if unchanged and scan.bibs is not None:  # a record given or corrected where the text is as it was
+                bibs = scan.bibs
+                counts["records"] = store.refresh_records([(pid, bibs[i]) for i, pid in unchanged.items()], linked, rev)
             claims = store.title_claims(source_id)  # the source's titles, in SQLite: not held here
             # a paper of an own export the library has (in any source) keeps what it has: not added again
             placed = set(unchanged.values()) | set(revised.values())
@@ -466,11 +482,11 @@ def _import_source(
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if rekeyed:
         summary.warnings.append(_rekeyed_warning(path, rekeyed, counts["rekeyed"]))
-    if revised_ids or restored or sifter.changed or counts["annotated"]:
+    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"]:
         updater.changed()  # annotations are journalled after the papers' first documents
     summary.merged = sifter.merged
-    summary.added, summary.updated = len(added_ids), len(revised_ids)
-    summary.unchanged = len(unchanged) + len(elsewhere)
+    summary.added, summary.updated = len(added_ids), len(revised_ids) + counts["records"]
+    summary.unchanged = len(unchanged) + len(elsewhere) - counts["records"]
     summary.missing, summary.restored = len(gone), restored
     return summary
 
@@ -480,7 +496,7 @@ def _import_source(
 
 def _removed_existing(store: Store, source_id: int) -> list[Existing]:
     """The source's removed papers, matched like the others (Store.remove_papers keeps them whole)."""
-    return [Existing(pid, h, t, a, names) for pid, h, t, a, names in store.removed_source_papers(source_id)]
+    return [Existing(pid, h, t, a, n, doi) for pid, h, t, a, n, doi in store.removed_source_papers(source_id)]
 
 
 def _bring_back(store: Store, removed_ids: set[int], unchanged: dict[int, int], revised: dict[int, int]) -> int:
@@ -512,27 +528,32 @@ class _Duplicates:
 
     def sift(self, papers: list[NewPaper]) -> tuple[list[NewPaper], list[tuple[int, int, str]]]:
         """(the papers to add, (position among them, stored paper, why) of each possible duplicate)."""
+        dois = [biblio.doi_key(p.bib.get("doi", "")) for p in papers]
         rows = self.store.duplicate_candidates(
-            [p.title_key for p in papers], [p.text_key for p in papers], self.source_id
+            [p.title_key for p in papers], [p.text_key for p in papers], self.source_id, dois
         )
         if not rows:
             return papers, []
         by_title: dict[str, list[tuple[int, duplicates.Candidate]]] = {}
         by_text: dict[str, list[tuple[int, duplicates.Candidate]]] = {}
-        for pid, tkey, xkey, title, authors, year, venue, text in rows:
-            c = duplicates.Candidate(title, authors, year, venue, text, key=tkey)
+        by_doi: dict[str, list[tuple[int, duplicates.Candidate]]] = {}
+        for pid, tkey, xkey, title, authors, year, venue, text, doi in rows:
+            c = duplicates.Candidate(title, authors, year, venue, text, key=tkey, doi=doi)
             if tkey:
                 by_title.setdefault(tkey, []).append((pid, c))
             if xkey:
                 by_text.setdefault(xkey, []).append((pid, c))
+            if doi:
+                by_doi.setdefault(biblio.doi_key(doi), []).append((pid, c))
         kept: list[NewPaper] = []
         possible: list[tuple[int, int, str]] = []
-        for p in papers:
+        for p, doi in zip(papers, dois, strict=True):
             mine = duplicates.Candidate(p.auto_title if p.title else "", p.authors, p.year, p.venue,
-                                        p.plain_abstract, key=p.title_key)  # fmt: skip
+                                        p.plain_abstract, key=p.title_key, doi=doi)  # fmt: skip
             same, maybe = None, []
             seen: set[int] = set()
-            for pid, c in [*by_title.get(p.title_key, ()), *by_text.get(p.text_key, ())]:  # '' is no key
+            # the DOI's first: the strongest sign ('' is no key)
+            for pid, c in [*by_doi.get(doi, ()), *by_title.get(p.title_key, ()), *by_text.get(p.text_key, ())]:
                 if pid in seen or pid in self._taken:
                     continue
                 seen.add(pid)

@@ -924,25 +924,63 @@ class Store:
             )
             return int(cur.lastrowid or 0)
 
-    def source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
-        """(id, content_hash, title, abstract, authors) of a source's papers, for matching a re-import (the
-        matcher derives an abstract's plain text only if it compares it)."""
+    def source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str]]:
+        """(id, content_hash, title, abstract, authors, DOI) of a source's papers, for matching a re-import
+        (the matcher derives an abstract's plain text only if it compares it)."""
         rows = self.db.execute(
-            "SELECT id, content_hash, title, abstract, authors FROM papers WHERE source_id = ?", (source_id,)
+            f"SELECT id, content_hash, title, abstract, authors, {self._doi_sql('')} FROM papers WHERE source_id = ?",
+            (source_id,),
         )
-        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4])) for r in rows] + self.linked_source_papers(source_id)
+        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4]), r[5] or "") for r in rows] + (
+            self.linked_source_papers(source_id)
+        )
 
-    def linked_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
+    def _doi_sql(self, prefix: str) -> str:
+        """A paper's DOI in a query ('' in a library opened read-only before records were kept)."""
+        return f"json_extract({prefix}bib, '$.doi')" if "bib" in _columns(self.db, "papers") else "''"
+
+    def linked_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str]]:
         """Like `source_papers`, for the papers this source's records were merged into (paper_sources): the
         record's own content hash and title, so that a re-import finds them unchanged."""
         if not self.has_table("paper_sources"):
             return []
         rows = self.db.execute(
-            "SELECT p.id, ps.content_hash, ps.title, p.abstract, p.authors FROM paper_sources ps"
-            " JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
+            f"SELECT p.id, ps.content_hash, ps.title, p.abstract, p.authors, {self._doi_sql('p.')} FROM paper_sources"
+            " ps JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
             (source_id,),
         )
-        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4])) for r in rows]
+        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4]), r[5] or "") for r in rows]
+
+    def refresh_records(self, items: Sequence[tuple[int, str | None]], keep: set[int], rev: int) -> int:
+        """(paper id, record as stored) of records a re-import found unchanged in their text: a record added or
+        corrected in the file (a DOI, the pages) is the paper's now, or, on a paper of another file (`keep`:
+        this file's record was merged into it), only where the paper has none. Returns how many changed."""
+        with self.transaction() as db:
+            changed = []
+            for pid, bib in items:
+                if pid in keep:
+                    if bib is None:
+                        continue
+                    cur = db.execute("UPDATE papers SET bib = ? WHERE id = ? AND bib IS NULL", (bib, pid))
+                else:
+                    cur = db.execute("UPDATE papers SET bib = ? WHERE id = ? AND bib IS NOT ?", (bib, pid, bib))
+                if cur.rowcount:
+                    changed.append(pid)
+            if changed:
+                db.executemany("UPDATE papers SET updated_at = ?, rev = ? WHERE id = ?",
+                               [(now(), rev, pid) for pid in changed])  # fmt: skip
+                self._journal(db, changed, rev)
+        return len(changed)
+
+    def set_record(self, paper_id: int, bib: dict[str, str]) -> dict[str, str]:
+        """Give a paper this bibliographic record ({}: none); returns the one it had (for undo)."""
+        with self.transaction() as db:
+            before = self.papers([paper_id])
+            rev = self.next_rev(db)
+            db.execute("UPDATE papers SET bib = ?, updated_at = ?, rev = ? WHERE id = ?",
+                       (biblio.dumps(bib), now(), rev, paper_id))  # fmt: skip
+            self._journal(db, [paper_id], rev)
+        return before[0].bib if before else {}
 
     def source_titles(self, source_id: int) -> set[str]:
         rows = self.db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
@@ -2058,27 +2096,35 @@ class Store:
     # ---- duplicates: further sources of a paper, the pairs to decide, merging two papers into one ----
 
     def duplicate_candidates(
-        self, title_keys: Sequence[str], text_keys: Sequence[str], source_id: int
-    ) -> list[tuple[int, str, str, str, list[str], int | None, str, str]]:
-        """Papers of other sources that share a title key or a text key with these: (id, title key, text key,
-        plain title, authors, year, venue, plain abstract). Found by the keys' indexes: an import asks this a
-        chunk at a time and never holds the library's abstracts."""
+        self, title_keys: Sequence[str], text_keys: Sequence[str], source_id: int, doi_keys: Sequence[str] = ()
+    ) -> list[tuple[int, str, str, str, list[str], int | None, str, str, str]]:
+        """Papers of other sources that share a title key, a text key or a DOI (biblio.doi_key) with these: (id,
+        title key, text key, plain title, authors, year, venue, plain abstract, DOI). Found by the keys' indexes:
+        an import asks this a chunk at a time and never holds the library's abstracts."""
         if not self.has_table("paper_keys"):
             return []
-        found: dict[int, tuple[int, str, str, str, list[str], int | None, str, str]] = {}
-        for column, keys in (("title_key", title_keys), ("text_key", text_keys)):
+        found: dict[int, tuple[int, str, str, str, list[str], int | None, str, str, str]] = {}
+        doi = self._doi_sql("p.")
+        others = (" AND p.source_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM paper_sources ps"
+                  " WHERE ps.paper_id = p.id AND ps.source_id = ?)")  # fmt: skip
+        queries = [
+            (keys, "SELECT p.id, k.title_key, k.text_key, p.auto_title, p.authors, p.year, p.venue, p.abstract,"
+             f" {doi} FROM paper_keys k JOIN papers p ON p.id = k.paper_id WHERE k.{column} IN ({{marks}})"
+             f" AND k.{column} != ''")  # what lets SQLite use the key's partial index (else: every paper read)
+            for column, keys in (("title_key", title_keys), ("text_key", text_keys))
+        ]  # fmt: skip
+        if doi != "''":  # by the DOI's index (0025), which holds only the papers with a record
+            queries.append((doi_keys, "SELECT p.id, COALESCE(k.title_key, ''), COALESCE(k.text_key, ''),"
+                            f" p.auto_title, p.authors, p.year, p.venue, p.abstract, {doi} FROM papers p LEFT JOIN"
+                            f" paper_keys k ON k.paper_id = p.id WHERE {_DOI_SQL.format(p='p.')} IN ({{marks}})"
+                            " AND p.bib IS NOT NULL"))  # fmt: skip
+        for keys, sql in queries:
             wanted = sorted({k for k in keys if k})
             for chunk in _chunks(wanted, 900):
-                rows = self.db.execute(
-                    "SELECT p.id, k.title_key, k.text_key, p.auto_title, p.authors, p.year, p.venue, p.abstract"
-                    f" FROM paper_keys k JOIN papers p ON p.id = k.paper_id WHERE k.{column} IN ({_marks(chunk)})"
-                    f" AND k.{column} != ''"  # what lets SQLite use the key's partial index (else: every paper read)
-                    " AND p.source_id IS NOT ? AND NOT EXISTS (SELECT 1 FROM paper_sources ps"
-                    " WHERE ps.paper_id = p.id AND ps.source_id = ?)",
-                    [*chunk, source_id, source_id],
-                )
+                rows = self.db.execute(sql.format(marks=_marks(chunk)) + others, [*chunk, source_id, source_id])
                 for r in rows:
-                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], _plain_abstract(r[7]))
+                    found[r[0]] = (r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], _plain_abstract(r[7]),
+                                   r[8] or "")  # fmt: skip
         return list(found.values())
 
     def link_source(self, paper_id: int, source_id: int, content_hash: str, title: str, source_key: str) -> None:
@@ -2116,10 +2162,12 @@ class Store:
         return list(dict.fromkeys(r[0] for r in rows))
 
     def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
-        """What a merged record has and the paper lacks (an abstract, authors, a year, a link) fills the gap;
-        nothing the paper has is replaced. Returns whether anything changed."""
+        """What a merged record has and the paper lacks (an abstract, authors, a year, a link, a bibliographic
+        record) fills the gap; nothing the paper has is replaced. Returns whether anything changed."""
         with self.transaction() as db:
-            row = db.execute("SELECT abstract, authors, year, url FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            row = db.execute(
+                "SELECT abstract, authors, year, url, bib FROM papers WHERE id = ?", (paper_id,)
+            ).fetchone()
             if row is None:
                 return False
             sets: dict[str, object] = {}
@@ -2131,6 +2179,8 @@ class Store:
                 sets["year"] = p.year
             if not row[3] and p.url:
                 sets["url"] = p.url
+            if row[4] is None and p.bib:
+                sets["bib"] = biblio.dumps(p.bib)
             if not sets:
                 return False
             db.execute(
@@ -2222,7 +2272,10 @@ class Store:
                 self.set_note(keep, f"{a.note.rstrip()}{NOTE_SEPARATOR}{b.note.strip()}" if a.note.strip() else b.note)
             if not a.user_title and b.user_title:
                 self.set_user_title(keep, b.user_title)
-        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair)
+            bib = None
+            if biblio.richness(b.bib) > biblio.richness(a.bib):  # the fuller record, whole (never two mixed)
+                bib = self.set_record(keep, b.bib)
+        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib)
 
     def unmerge_papers(self, m: Merge) -> int:
         """Take a merge back: the merged paper returns with its annotations and sources, the kept one gets its
@@ -2245,6 +2298,8 @@ class Store:
             self.restore_priorities({m.kept: m.priority})
             self.set_note(m.kept, m.note)
             self.set_user_title(m.kept, m.user_title)
+            if m.bib is not None:
+                self.set_record(m.kept, m.bib)
             self.set_pair(m.kept, back, m.pair)
         return back
 
@@ -2385,7 +2440,7 @@ class Store:
             raise StoreError(f"paper id {text!r} is ambiguous: {', '.join(p.uid for p in found[:5])}")
         return found[0].id
 
-    def removed_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str]]]:
+    def removed_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str]]:
         """Like `source_papers`, for a source's removed papers: a re-import matches them too."""
         if not self.has_table("removed_papers"):
             return []
@@ -2394,7 +2449,8 @@ class Store:
         out = []
         for (paper_json,) in rows:
             r = json.loads(paper_json)
-            out.append((r["id"], r["content_hash"], r["title"], r["abstract"], json.loads(r["authors"])))
+            doi = biblio.loads(r.get("bib")).get("doi", "")
+            out.append((r["id"], r["content_hash"], r["title"], r["abstract"], json.loads(r["authors"]), doi))
         return out
 
 

@@ -6,7 +6,10 @@ title is compared as a key (markup decoded, case, accents and punctuation droppe
 the year within one. A shared title alone is not a paper: the same title by disjoint authors, or a workshop
 version beside the main-track one, is at most a *possible* duplicate that the user decides. The other way
 in is a near-identical abstract (word shingles), unless the authors disagree: then it is only possible (the
-NeurIPS data has 13 pairs of distinct papers with one abstract).
+NeurIPS data has 13 pairs of distinct papers with one abstract). A DOI says most: two records with one DOI are
+one paper whatever their titles (an arXiv title and the journal's), unless their authors disagree (a file
+that gave every paper its volume's DOI); two with different DOIs are not merged without the user, however
+alike (a conference paper and its journal version).
 Candidates come from the store by the keys (`title_key`, `text_key`), indexed in SQL, so an import of 94k
 records never holds the library's abstracts.
 """
@@ -20,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from readinglist import markup
+from readinglist import biblio, markup
 
 SAME_ABSTRACT = 0.8  # word-3-shingle Jaccard from which two abstracts are one text (a word changed in 50: 0.89)
 SIMILAR_ABSTRACT = 0.5  # … above which a same-title pair with disjoint authors is worth asking about
@@ -46,6 +49,7 @@ class Candidate:
     venue: str = ""
     text: str = ""  # the abstract as plain text
     key: str | None = None  # its title_key, when known (a stored paper's); else computed from the title
+    doi: str = ""
 
 
 def _fold(text: str) -> str:
@@ -172,7 +176,20 @@ def venues_compatible(a: str, b: str) -> bool:
 
 
 def compare(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
-    """Are a and b the same paper? (verdict, why in words)."""
+    """Are a and b the same paper? (verdict, why in words). The DOIs first (see the module's docstring)."""
+    da, db = biblio.doi_key(a.doi), biblio.doi_key(b.doi)
+    if da and db and da == db:
+        if authors_compatible(a.authors, b.authors):
+            return Verdict.SAME, "same DOI"
+        return Verdict.POSSIBLE, "same DOI, but different authors"
+    verdict, why = _compare_texts(a, b)
+    if da and db and verdict is Verdict.SAME:
+        return Verdict.POSSIBLE, f"{why}, but different DOIs"
+    return verdict, why
+
+
+def _compare_texts(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
+    """Are a and b the same paper by their titles, authors, venues, years and abstracts?"""
     ka = a.key if a.key is not None else title_key(a.title)
     kb = b.key if b.key is not None else title_key(b.title)
     same_title = bool(ka) and ka == kb

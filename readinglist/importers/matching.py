@@ -3,7 +3,9 @@
 An erratum edits a few words of an abstract; the paper must stay the same paper so that its tags, note
 and state stay with it. But a title alone is not a paper: a revised file can drop a paper and reuse its
 title for an unrelated one, so a title match counts only when the content agrees too (abstract words,
-authors). Candidates come from shared rare words, so a whole revised file is not n².
+authors). Candidates come from shared rare words, so a whole revised file is not n². A DOI decides before a
+title does: a record whose DOI a stored paper has is that paper (its title corrected) when their authors agree,
+and a stored paper with another DOI is not the paper of a record's title.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+
+from readinglist.biblio import doi_key
 
 SIMILAR = 0.85  # abstract similarity (SequenceMatcher) that makes an untitled record the same paper
 SAME_WORDS = 0.5  # share of abstract words two records with one title must have in common …
@@ -30,6 +34,7 @@ class Existing:
     title: str
     abstract: str
     authors: list[str] = field(default_factory=list)
+    doi: str = ""
     _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -94,7 +99,13 @@ class Matcher:
     (`same_content`), title matches are settled before any abstract similarity, and each step takes the
     records in file order."""
 
-    def __init__(self, existing: Sequence[Existing], hashes: Sequence[str], titles: Sequence[str]):
+    def __init__(
+        self,
+        existing: Sequence[Existing],
+        hashes: Sequence[str],
+        titles: Sequence[str],
+        dois: Sequence[str] | None = None,
+    ):
         self.unchanged: dict[int, int] = {}
         self.revised: dict[int, int] = {}
         self._existing = existing
@@ -114,20 +125,50 @@ class Matcher:
                 rest.append(i)
         self._used = used
         self._hashes = hashes
+        self._dois = [doi_key(d) for d in dois] if dois is not None else [""] * len(hashes)
+        self._authors = {e.id: e.authors for e in existing}
+        self._doi_of = {e.id: doi_key(e.doi) for e in existing if e.doi}
+        self._doi_match: dict[int, int] = {}  # record → the stored paper of its DOI, if the authors allow
         self._by_title: dict[str, list[Existing]] = {}
         for e in existing:
             if e.id not in used and e.title.strip():
                 self._by_title.setdefault(_norm_title(e.title), []).append(e)
+        rest = self._by_doi(rest)
         self._ties: list[int] = []  # records with stored papers of their title: their content decides
         self._still: list[int] = []  # records no title placed
         for i in rest:
             (self._ties if self._candidates(i) else self._still).append(i)
+        self._ties = sorted([*self._ties, *self._doi_match])  # a DOI's match waits for the authors too
         self._pending = set(self._ties)
         self._postings: dict[str, list[Existing]] | None = None
 
+    def _by_doi(self, rest: list[int]) -> list[int]:
+        """Records whose DOI an unused stored paper has: revised, if the authors allow it (they are compared when
+        the text is read: `settle_tie`); returns the records left."""
+        if not self._doi_of or not any(self._dois[i] for i in rest):
+            return rest
+        by_doi: dict[str, list[int]] = {}
+        for stored, key in self._doi_of.items():
+            if stored not in self._used:
+                by_doi.setdefault(key, []).append(stored)
+        left: list[int] = []
+        for i in rest:
+            key = self._dois[i]
+            pid = next((p for p in by_doi.get(key, ()) if p not in self._used), None) if key else None
+            if pid is None:
+                left.append(i)
+            else:
+                self._doi_match[i] = pid
+                self._used.add(pid)
+        return left
+
     def _candidates(self, i: int) -> list[Existing]:
         title = self._titles[i]
-        return [e for e in self._by_title.get(_norm_title(title), []) if e.id not in self._used] if title else []
+        if not title:
+            return []
+        mine = self._dois[i]
+        return [e for e in self._by_title.get(_norm_title(title), []) if e.id not in self._used
+                and not (mine and self._doi_of.get(e.id, mine) != mine)]  # fmt: skip
 
     def _has_text(self, i: int) -> bool:
         """A record whose content matches a stored paper another record took is compared by authors only."""
@@ -143,6 +184,13 @@ class Matcher:
         agrees with its plain text and authors, the closest if several do."""
         self._pending.discard(i)
         rec = Incoming(self._hashes[i], self._titles[i], text if self._has_text(i) else "", list(authors))
+        pid = self._doi_match.pop(i, None)
+        if pid is not None:
+            stored = self._authors[pid]
+            if not stored or not rec.authors or _authors_agree(stored, rec.authors):
+                self.revised[i] = pid
+                return
+            self._used.discard(pid)  # one DOI on papers of other authors (a volume's): the title decides
         cands = [e for e in self._candidates(i) if same_content(e, rec)]
         if not cands:
             self._still.append(i)
