@@ -44,9 +44,6 @@ _BIBTEX_ALIASES = {
     "preprint": "misc", "letter": "misc", "commentary": "misc", "review": "article", "jurisdiction": "misc",
     "legislation": "misc", "legal": "misc", "performance": "misc", "set": "misc", "xdata": "misc",
 }  # fmt: skip
-# the standard BibTeX types (bibtex's styles know no others): what a biblatex-only type is written as
-_BIBTEX_STANDARD = {"online": "misc", "dataset": "misc", "software": "misc", "patent": "misc", "thesis": "phdthesis",
-                    "report": "techreport", "collection": "book"}  # fmt: skip
 RIS_TYPES = {
     "JOUR": "article", "JFULL": "article", "EJOUR": "article", "MGZN": "article", "NEWS": "article",
     "ABST": "article", "INPR": "article", "CPAPER": "inproceedings", "CONF": "proceedings", "BOOK": "book",
@@ -105,12 +102,6 @@ def type_from_name(name: object) -> str:
     if text.upper() in RIS_TYPES:
         return RIS_TYPES[text.upper()]
     return ZOTERO_TYPES.get(lower.replace(" ", ""), "")
-
-
-def bibtex_type_for(kind: str, ascii_only: bool) -> str:
-    """The entry type an export writes: biblatex's own types in a biblatex file, their standard BibTeX kin in a
-    BibTeX one (bibtex's styles know no @online)."""
-    return _BIBTEX_STANDARD.get(kind, kind) if ascii_only else kind
 
 
 def ris_type(kind: str) -> str:
@@ -183,7 +174,7 @@ def month_number(value: str) -> str:
 
 def pages_text(value: str) -> str:
     """A page range with one hyphen ("613--620", "613–620" → "613-620"): each format writes its own dash."""
-    return _DASHES.sub("-", value.strip().strip("{}").strip())
+    return _DASHES.sub("-", value.replace("{", "").replace("}", "").strip())
 
 
 def split_pages(pages: str) -> tuple[str, str]:

@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from readinglist import __version__
+from readinglist import __version__, biblio
 from readinglist.library import Library
 from readinglist.papers import (
     EXPORT_FORMATS,
@@ -293,6 +293,11 @@ def show_paper(p: Paper) -> str:
         lines.append("tags: " + ", ".join(p.own_tags))
     if p.keywords:  # what a file gave, apart from the user's tags (the window's Keywords)
         lines.append("keywords: " + ", ".join(p.keywords))
+    if p.bib:  # the bibliographic record, as an export writes it (the type first; the DOI as its link)
+        record = ", ".join(f"{k} {v}" for k, v in p.bib.items() if k != "doi")
+        lines.append(f"record: {record}" if record else "record:")
+        if p.doi:
+            lines[-1] += f"{', ' if record else ' '}doi {p.doi} ({biblio.doi_url(p.doi)})"
     if p.links:
         lines += [f"  {u}" for u in p.links]
     if p.abstract:

@@ -197,13 +197,12 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     fields: list[tuple[str, str]] = [("title", latex.to_bibtex(title, ascii_only, title=True))]
     if p.authors:
         fields.append(("author", _bib_names(p.authors, ascii_only)))
-    kind = biblio.bibtex_type_for(p.bib["type"], ascii_only) if p.bib.get("type") else ""
-    kind = kind or ("inproceedings" if p.venue else "misc")
-    container = next(((n, p.bib[n]) for n in biblio.CONTAINERS if p.bib.get(n)), None)
-    if container is None and p.venue:
-        container = ("journal" if kind == "article" else "booktitle", p.venue)
-    if container is not None:
-        fields.append((container[0], latex.plain_to_bibtex(container[1], ascii_only)))
+    # the type as the file had it (JabRef's @patent, biblatex's @online: a style that knows none reads @misc)
+    kind = p.bib.get("type") or ("inproceedings" if p.venue else "misc")
+    containers = [(n, p.bib[n]) for n in biblio.CONTAINERS if p.bib.get(n)]  # an article's special issue: both
+    if not containers and p.venue:
+        containers = [("journal" if kind == "article" else "booktitle", p.venue)]
+    fields += [(name, latex.plain_to_bibtex(value, ascii_only)) for name, value in containers]
     if p.year:
         fields.append(("year", str(p.year)))
     fields += bib_record_fields(p.bib, ascii_only)

@@ -152,6 +152,8 @@ def _bib(obj: dict[str, Any], issued: list[Any], warnings: Warnings, where: str)
         raw["editor"] = "; ".join(str(e) for e in editor if isinstance(e, str))
     elif isinstance(editor, str):
         raw["editor"] = "; ".join(split_authors(editor))
+    if kind in ("phdthesis", "techreport") and raw.get("publisher"):  # CSL's publisher of a thesis, a report
+        raw["school" if kind == "phdthesis" else "institution"] = raw.pop("publisher")
     if len(issued) > 1 and not raw.get("month"):
         raw["month"] = str(issued[1])
     return bib_fields(raw, warnings, where)

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
+from readinglist import biblio, mdtext
 from readinglist.library import Library
 from readinglist.papers import DEFAULT_STATE, PRIORITY_LABELS, STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
@@ -100,7 +101,17 @@ def paper_html(
             parts.append(f'<p><a href="showall:{p.id}">Show all ({len(p.abstract):,} characters)</a></p>')
     else:
         parts.append('<p class="muted">No abstract.</p>')
-    links = [u for u in p.links if u.startswith(("http://", "https://"))]
+    doi = biblio.normalize_doi(p.doi)
+    target = mdtext.safe_url(biblio.doi_url(doi)) if doi else None
+    if target:  # the DOI as a link, and not again among the links (an import made one of it)
+        cited = citation_line(p)
+        parts.append(f'<p>{html.escape(cited) + "<br>" if cited else ""}DOI: '
+                     f'<a href="{html.escape(target, quote=True)}">{html.escape(doi)}</a></p>')  # fmt: skip
+    elif cited := citation_line(p):
+        parts.append(f"<p>{html.escape(cited)}</p>")
+    key = biblio.doi_key(doi) if target else ""
+    links = [u for u in p.links if u.startswith(("http://", "https://")) and not (key and biblio.doi_key(
+        biblio.doi_of_url(u)) == key)]  # fmt: skip
     if links:
         items = "".join(
             f'<li><a href="{html.escape(u, quote=True)}">{html.escape(u.split("://", 1)[1])}</a></li>' for u in links
@@ -116,6 +127,21 @@ def paper_html(
         )
         parts.append(f"<p><b>Related papers</b></p><ul style='margin-top:0'>{items}</ul>")
     return "".join(parts)
+
+
+def citation_line(p: Paper) -> str:
+    """Where the paper appeared, as a citation says it, when its record says more than the venue: "Physica C
+    157(1), pp. 169–179", "in Proceedings of … (Springer)"; '' otherwise."""
+    bib = p.bib
+    container = bib.get("journal") or bib.get("booktitle") or ""
+    details = [x for x in (bib.get("volume", "") + (f"({bib['number']})" if bib.get("number") else ""),) if x]
+    if bib.get("pages"):
+        details.append(f"pp. {bib['pages'].replace('-', '–')}")
+    publisher = bib.get("publisher") or bib.get("school") or bib.get("institution") or ""
+    if not details and not publisher and (not container or container == p.venue):
+        return ""
+    text = " ".join(x for x in (container, ", ".join(details)) if x)
+    return text + (f" ({publisher})" if publisher else "")
 
 
 def _why_marked(p: Paper) -> str:

@@ -1,0 +1,476 @@
+"""A paper's bibliographic record (readinglist.biblio): kept from every format that has one, written back by
+every export that can say it, carried by whatever carries the paper, and the DOI the strongest duplicate sign."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import bibtexparser
+import pytest
+from test_bibtex_export import paper
+
+from readinglist import biblio
+from readinglist.export import ExportOptions, render
+from readinglist.importers import parse_file
+from readinglist.library import Library
+from readinglist.papers import Paper
+from readinglist.store import Store
+from tests.conftest import corpus
+
+BIB = r"""
+@Article{Adachi_1989,
+  Title    = {Cluster model investigation of the electronic state in cuprous oxide},
+  Author   = {Adachi, H. and Takano, M.},
+  Journal  = {Physica {C}: Superconductivity},
+  Year     = {1989},
+  Month    = jan,
+  Number   = {1},
+  Pages    = {169--179},
+  Volume   = {157},
+  Publisher = {Elsevier},
+  Doi      = {https://doi.org/10.1016/0921-4534(89)90484-X},
+  ISSN     = {0921-4534},
+}
+
+@InProceedings{lovelace2020,
+  title     = {Notes on the Analytical Engine},
+  author    = {Ada Lovelace and Charles Babbage},
+  booktitle = {Proceedings of the {\"O}sterreichische Conference on Engines},
+  editor    = {Menabrea, Luigi and Taylor, Richard},
+  year      = {2020},
+  pages     = {1--9},
+  publisher = {Springer},
+  address   = {Wien},
+  series    = {LNCS},
+  doi       = {10.1007/978-3-030\_12345},
+  eprint    = {2001.00001},
+  archivePrefix = {arXiv},
+  primaryClass = {cs.LG},
+}
+
+@phdthesis{turing1938,
+  title  = {Systems of Logic Based on Ordinals},
+  author = {Alan Turing},
+  school = {Princeton University},
+  year   = {1938},
+}
+"""
+KEPT = ("type", "journal", "booktitle", "volume", "number", "pages", "doi", "publisher")
+
+
+def _bib_file(tmp_path, text: str = BIB, name: str = "refs.bib"):
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def _by_key(records) -> dict[str, dict[str, str]]:
+    return {r.citation_key: r.bib for r in records}
+
+
+def _entries(text: str) -> dict[str, tuple[str, dict[str, str]]]:
+    parsed = bibtexparser.parse_string(text)
+    assert not parsed.failed_blocks, text
+    return {e.key: (e.entry_type, {f.key: f.value for f in e.fields}) for e in parsed.entries}
+
+
+# ---- import --------------------------------------------------------------------------------------------
+
+
+def test_bibtex_keeps_type_container_volume_pages_doi_and_decodes_latex(tmp_path):
+    got = _by_key(parse_file(_bib_file(tmp_path)).records)
+    assert got["Adachi_1989"] == {
+        "type": "article", "journal": "Physica C: Superconductivity", "volume": "157", "number": "1",
+        "pages": "169-179", "month": "1", "publisher": "Elsevier", "issn": "0921-4534",
+        "doi": "10.1016/0921-4534(89)90484-X",
+    }  # fmt: skip
+    assert got["lovelace2020"] == {
+        "type": "inproceedings", "booktitle": "Proceedings of the Österreichische Conference on Engines",
+        "editor": "Luigi Menabrea; Richard Taylor", "pages": "1-9", "publisher": "Springer", "address": "Wien",
+        "series": "LNCS", "doi": "10.1007/978-3-030_12345", "eprint": "2001.00001", "eprinttype": "arXiv",
+        "eprintclass": "cs.LG",
+    }  # fmt: skip
+    assert got["turing1938"] == {"type": "phdthesis", "school": "Princeton University"}
+
+
+def test_ris_reads_type_doi_volume_issue_pages_publisher_and_journal(tmp_path):
+    f = tmp_path / "refs.ris"
+    f.write_text(
+        "TY  - JOUR\nTI  - Cluster model investigation\nAU  - Adachi, H.\nJO  - Physica C\nPY  - 1989\n"
+        "DA  - 1989/01/15\nVL  - 157\nIS  - 1\nSP  - 169\nEP  - 179\nPB  - Elsevier\nSN  - 0921-4534\n"
+        "DO  - doi:10.1016/0921-4534(89)90484-X\nER  - \n\n"
+        "TY  - CHAP\nTI  - A chapter\nT2  - The Book of Engines\nED  - Menabrea, Luigi\nPB  - Springer\n"
+        "SN  - 978-3-030-12345-6\nSP  - 1-9\nER  - \n\n"
+        "TY  - THES\nTI  - Systems of Logic\nPB  - Princeton University\nER  - \n",
+        encoding="utf-8",
+    )
+    a, chapter, thesis = (r.bib for r in parse_file(f).records)
+    assert a == {"type": "article", "journal": "Physica C", "volume": "157", "number": "1", "pages": "169-179",
+                 "month": "1", "publisher": "Elsevier", "issn": "0921-4534",
+                 "doi": "10.1016/0921-4534(89)90484-X"}  # fmt: skip
+    assert chapter == {"type": "incollection", "booktitle": "The Book of Engines", "editor": "Luigi Menabrea",
+                       "pages": "1-9", "publisher": "Springer", "isbn": "978-3-030-12345-6"}  # fmt: skip
+    assert thesis == {"type": "phdthesis", "school": "Princeton University"}
+
+
+def test_csl_json_reads_type_doi_names_dates_and_container(tmp_path):
+    f = tmp_path / "zotero.json"
+    item = {
+        "id": "vaswani2017", "citation-key": "vaswani2017", "type": "article-journal",
+        "title": "Attention Is All You Need",
+        "author": [{"family": "Vaswani", "given": "Ashish"}, {"family": "Maaten", "given": "Laurens",
+                                                             "non-dropping-particle": "van der"}],
+        "container-title": "Journal of Attention", "issued": {"date-parts": [[2017, 6]]}, "DOI": "10.1000/ATT",
+        "volume": 30, "issue": "2", "page": "5998-6008", "publisher": "Curran", "ISSN": ["1234-5678"],
+        "editor": [{"family": "Guyon", "given": "Isabelle"}],
+    }  # fmt: skip
+    f.write_text(json.dumps([item]), encoding="utf-8")
+    (r,) = parse_file(f).records
+    assert r.authors == ["Ashish Vaswani", "Laurens van der Maaten"] and r.year == 2017
+    assert r.venue == "Journal of Attention" and r.citation_key == "vaswani2017"
+    assert r.bib == {"type": "article", "journal": "Journal of Attention", "editor": "Isabelle Guyon",
+                     "volume": "30", "number": "2", "pages": "5998-6008", "month": "6", "publisher": "Curran",
+                     "issn": "1234-5678", "doi": "10.1000/ATT"}  # fmt: skip
+    conf = dict(item, type="paper-conference", **{"container-title": "Proc. NeurIPS"})
+    f.write_text(json.dumps([conf]), encoding="utf-8")
+    (r,) = parse_file(f).records
+    assert r.bib["type"] == "inproceedings" and r.bib["booktitle"] == "Proc. NeurIPS" and "journal" not in r.bib
+
+
+def test_a_paper_list_without_a_record_gets_none(tmp_path):
+    """A paper list's "number" (an OpenReview submission's) or "type" ("poster") is no bibliographic record."""
+    f = tmp_path / "papers.jsonl"
+    f.write_text(json.dumps({"title": "A paper", "abstract": "Text.", "number": 42, "type": "poster"}) + "\n")
+    (r,) = parse_file(f).records
+    assert r.bib == {}
+
+
+def test_csv_columns_are_read_where_present(tmp_path):
+    f = tmp_path / "zotero.csv"
+    f.write_text(
+        "Item Type,Title,Author,Publication Title,Publication Year,DOI,Volume,Issue,Pages,Publisher,ISSN\n"
+        "journalArticle,A paper,Ada Lovelace,Physica C,1989,10.1000/x,157,1,169-179,Elsevier,0921-4534\n"
+        "conferencePaper,Another,Ada Lovelace,Proc. Engines,2020,,,,,,\n",
+        encoding="utf-8",
+    )
+    a, b = parse_file(f).records
+    assert a.bib == {"type": "article", "journal": "Physica C", "volume": "157", "number": "1",
+                     "pages": "169-179", "publisher": "Elsevier", "issn": "0921-4534", "doi": "10.1000/x"}  # fmt: skip
+    assert b.bib == {"type": "inproceedings", "booktitle": "Proc. Engines"}
+
+
+def test_dois_are_normalised_and_what_is_not_one_is_refused():
+    assert biblio.normalize_doi("https://doi.org/10.1000/A%2FB") == "10.1000/A/B"
+    assert biblio.normalize_doi(" doi: 10.1000/xyz. ") == "10.1000/xyz"
+    assert biblio.normalize_doi("{10.1000/a\\_b}") == "10.1000/a_b"
+    for bad in ("j.desal.2005.02.017", "javascript:alert(1)", "10.1000/a b", "10.12/x", "10.1000/" + "x" * 400, ""):
+        assert biblio.normalize_doi(bad) == ""
+    assert biblio.doi_key("10.1000/ABC") == biblio.doi_key("https://dx.doi.org/10.1000/abc") == "10.1000/abc"
+    assert biblio.doi_url("10.1002/(SICI)1097<461::AID>3.0.CO;2-H") == (
+        "https://doi.org/10.1002/(SICI)1097%3C461::AID%3E3.0.CO;2-H"
+    )
+
+
+def test_bad_fields_are_left_out_and_said_without_a_traceback(tmp_path):
+    f = _bib_file(
+        tmp_path,
+        "@article{x, title = {A paper}, journal = {J {\\'e}t\\'e $\\alpha$}, doi = {not a doi},\n"
+        f"  volume = {{{'9' * 100_000}}}, pages = {{{{1}}--{{2}}}}, month = {{Summer}}}}\n",
+    )
+    parsed = parse_file(f)
+    (r,) = parsed.records
+    assert r.bib == {"type": "article", "journal": "J été α", "pages": "1-2", "month": "Summer"}
+    (warning,) = parsed.warnings
+    assert "volume is longer than 2,048 characters" in warning and "“not a doi” is not a DOI" in warning
+    assert "line 1" in warning and len(warning) < 400
+
+
+def test_a_huge_record_field_past_the_field_limit_fails_the_file_as_any_field_does(empty_lib, tmp_path):
+    from readinglist import importing
+    from readinglist.importers.limits import Limits
+    from readinglist.papers import ImportFailure
+
+    f = _bib_file(tmp_path, "@article{x, title = {A paper}, publisher = {" + "p" * 5000 + "}}\n")
+    with pytest.raises(ImportFailure, match="limit"):
+        importing.import_files(empty_lib.store, empty_lib.updater, [f], limits=Limits(field_chars=4096))
+    assert empty_lib.store.count() == 0
+
+
+# ---- export --------------------------------------------------------------------------------------------
+
+
+def _recorded(**kw) -> Paper:
+    bib = {"type": "article", "journal": "Physica C", "volume": "157", "number": "1", "pages": "169-179",
+           "month": "1", "publisher": "Elsevier", "issn": "0921-4534", "doi": "10.1016/0921_4534",
+           "editor": "Luigi Menabrea; Richard Taylor"}  # fmt: skip
+    return paper(title="Cluster model", venue="Physica C", year=1989, bib=kw.pop("bib", bib), **kw)
+
+
+def test_bibtex_writes_the_entry_type_journal_and_fields():
+    for fmt in ("bibtex", "biblatex"):
+        [(kind, fields)] = _entries(render([_recorded(citation_key="a1989")], ExportOptions(format=fmt))).values()
+        assert kind == "article" and fields["journal"] == "Physica C" and "booktitle" not in fields
+        assert (fields["volume"], fields["number"], fields["pages"]) == ("157", "1", "169--179")
+        assert fields["doi"] == "10.1016/0921_4534"  # as it is: biblatex reads a DOI verbatim
+        assert fields["publisher"] == "Elsevier" and fields["issn"] == "0921-4534"
+        assert fields["editor"] == "Luigi Menabrea and Richard Taylor"
+    text = render([_recorded(citation_key="a1989")], ExportOptions(format="bibtex"))
+    assert "  month = jan,\n" in text
+
+
+def test_bibtex_writes_biblatex_types_and_eprints_as_each_dialect_has_them():
+    p = _recorded(bib={"type": "online", "eprint": "2001.00001", "eprinttype": "arXiv", "eprintclass": "cs.LG"})
+    [(kind, fields)] = _entries(render([p], ExportOptions(format="biblatex"))).values()
+    assert kind == "online" and fields["eprinttype"] == "arXiv" and fields["eprintclass"] == "cs.LG"
+    [(kind, fields)] = _entries(render([p], ExportOptions(format="bibtex"))).values()
+    assert kind == "online" and fields["archivePrefix"] == "arXiv" and fields["primaryClass"] == "cs.LG"
+
+
+def test_a_paper_without_a_record_is_written_as_before():
+    p = paper(title="T", citation_key="k")
+    assert render([p], ExportOptions(format="bibtex")).startswith("@inproceedings{k,\n  title = {{T}},\n  author = ")
+    assert "  booktitle = {NeurIPS},\n  year = {2017}\n}" in render([p], ExportOptions(format="bibtex"))
+    (item,) = json.loads(render([p], ExportOptions(format="csljson")))
+    assert item["type"] == "paper-conference" and set(item) == {"id", "citation-key", "type", "title", "author",
+                                                                  "container-title", "issued"}  # fmt: skip
+    assert render([p], ExportOptions(format="ris")).startswith("TY  - CPAPER\r\n")
+    assert "bib" not in json.loads(render([p], ExportOptions(format="json")))[0]
+
+
+def test_csl_json_writes_type_doi_volume_issue_page_publisher_and_container():
+    (item,) = json.loads(render([_recorded(citation_key="a1989")], ExportOptions(format="csljson")))
+    assert item["type"] == "article-journal" and item["container-title"] == "Physica C"
+    assert (item["DOI"], item["volume"], item["issue"], item["page"]) == ("10.1016/0921_4534", "157", "1", "169-179")
+    assert item["publisher"] == "Elsevier" and item["ISSN"] == "0921-4534"
+    assert item["issued"] == {"date-parts": [[1989, 1]]}
+    assert item["editor"] == [{"family": "Menabrea", "given": "Luigi"}, {"family": "Taylor", "given": "Richard"}]
+    thesis = _recorded(bib={"type": "phdthesis", "school": "Princeton"})
+    (item,) = json.loads(render([thesis], ExportOptions(format="csljson")))
+    assert item["type"] == "thesis" and item["publisher"] == "Princeton"
+
+
+def test_ris_writes_type_doi_volume_issue_pages_publisher_and_journal():
+    lines = render([_recorded(citation_key="a1989")], ExportOptions(format="ris")).split("\r\n")
+    assert lines[0] == "TY  - JOUR"
+    for line in ("T2  - Physica C", "DO  - 10.1016/0921_4534", "VL  - 157", "IS  - 1", "SP  - 169", "EP  - 179",
+                 "PB  - Elsevier", "SN  - 0921-4534", "DA  - 1989/01", "ED  - Menabrea, Luigi"):  # fmt: skip
+        assert line in lines
+
+
+# ---- round trips ----------------------------------------------------------------------------------------
+
+
+def _export(lib: Library, fmt: str, path) -> None:
+    from readinglist import export
+
+    export.export(lib.papers(lib.search("").ids), ExportOptions(format=fmt), path)
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csljson", "ris", "json"])
+def test_a_round_trip_keeps_the_record(empty_lib, tmp_path, fmt):
+    empty_lib.import_files([_bib_file(tmp_path)])
+    want = {p.title: p.bib for p in empty_lib.papers(empty_lib.search("").ids)}
+    assert len(want) == 3 and all(want.values())
+    out = tmp_path / ("out" + {"bibtex": ".bib", "biblatex": ".bib", "ris": ".ris"}.get(fmt, ".json"))
+    _export(empty_lib, fmt, out)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        fresh.import_files([out])
+        got = {p.title: p.bib for p in fresh.papers(fresh.search("").ids)}
+    finally:
+        fresh.close()
+    for title, bib in want.items():
+        kept = {k: v for k, v in bib.items() if k in KEPT}
+        if fmt == "ris":  # RIS has one tag for a thesis's school and a publisher
+            kept.pop("publisher", None) if bib["type"] == "phdthesis" else None
+        assert {k: v for k, v in got[title].items() if k in KEPT} == kept, (fmt, title)
+    if fmt in ("bibtex", "biblatex", "json"):
+        assert got == want
+
+
+def test_the_jabref_file_round_trips_through_bibtex(empty_lib, tmp_path):
+    source = corpus("bib/zotero-bbt-fixtures/jabref210_groups_issue97.bib")
+    empty_lib.import_files([source])
+    before = {p.citation_key: p.bib for p in empty_lib.papers(empty_lib.search("").ids)}
+    assert (
+        sum("doi" in b for b in before.values()) > 300
+        and sum(b.get("type") == "article" for b in before.values()) > 700
+    )
+    out = tmp_path / "out.bib"
+    _export(empty_lib, "bibtex", out)
+    entries = _entries(out.read_text(encoding="utf-8"))
+    (kind, fields) = entries["Abu-Zeid_1986"]
+    assert kind == "article" and fields["journal"] == "Physica Status Solidi (a)" and fields["pages"] == "613--620"
+    assert fields["volume"] == "93" and fields["doi"] == "10.1002/pssa.2210930226"
+    again = {r.citation_key: r.bib for r in parse_file(out).records}
+    assert {k: {f: v for f, v in b.items() if f in KEPT} for k, b in again.items()} == {
+        k: {f: v for f, v in b.items() if f in KEPT} for k, b in before.items()
+    }
+
+
+# ---- the library ----------------------------------------------------------------------------------------
+
+
+def test_an_old_library_is_migrated_and_a_reimport_gives_its_papers_their_records(tmp_path):
+    data = tmp_path / "old"
+    f = _bib_file(tmp_path)
+    lib = Library.open(data, seed=False)
+    lib.import_files([f])
+    pid = lib.search("Cluster").ids[0]
+    lib.set_note(pid, "mine")
+    lib.close()
+    db = sqlite3.connect(data / "library.db")  # as a library was before records were kept
+    db.execute("DROP INDEX papers_doi")
+    db.execute("ALTER TABLE papers DROP COLUMN bib")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0025_bibliographic_records'")
+    db.commit()
+    db.close()
+    ro = Store(data / "library.db", read_only=True)  # another window has it: no migration, no records
+    assert ro.paper(pid).bib == {} and ro.source_papers(1)[0][5] == ""
+    ro.close()
+    lib = Library.open(data, seed=False)
+    try:
+        assert "0025_bibliographic_records" in lib.store.applied_migrations()
+        assert lib.paper(pid).bib == {} and lib.paper(pid).note == "mine"
+        [summary] = lib.import_files([f])
+        assert (summary.added, summary.updated, summary.unchanged) == (0, 3, 0)
+        assert lib.paper(pid).bib["doi"] == "10.1016/0921-4534(89)90484-X" and lib.paper(pid).note == "mine"
+        [summary] = lib.import_files([f])
+        assert (summary.updated, summary.unchanged) == (0, 3)
+    finally:
+        lib.close()
+
+
+def test_a_doi_corrected_in_the_file_is_the_papers_and_a_retitled_entry_stays_the_paper(empty_lib, tmp_path):
+    f = _bib_file(tmp_path)
+    empty_lib.import_files([f])
+    pid = empty_lib.search("Cluster").ids[0]
+    empty_lib.set_note(pid, "kept")
+    f.write_text(BIB.replace("10.1016/0921-4534(89)90484-X", "10.1016/0921-4534(89)90485-0"), encoding="utf-8")
+    [summary] = empty_lib.import_files([f])
+    assert (summary.added, summary.updated) == (0, 1)
+    assert empty_lib.paper(pid).doi == "10.1016/0921-4534(89)90485-0"
+    # a title corrected in the file, no abstract to compare: the DOI says it is the same paper
+    f.write_text(BIB.replace("90484-X", "90485-0").replace("Cluster model", "A cluster model"), encoding="utf-8")
+    [summary] = empty_lib.import_files([f])
+    assert (summary.added, summary.updated, summary.missing) == (0, 1, 0)
+    assert empty_lib.paper(pid).title.startswith("A cluster model") and empty_lib.paper(pid).note == "kept"
+
+
+def test_one_doi_in_two_files_is_one_paper_and_two_dois_are_not(empty_lib, tmp_path):
+    empty_lib.import_files([_bib_file(tmp_path)])
+    other = (
+        "@article{preprint, title = {Electronic states of cuprous oxide clusters}, author = {H. Adachi},"
+        " year = 1989, doi = {10.1016/0921-4534(89)90484-x}}\n"
+        "@inproceedings{again, title = {Notes on the Analytical Engine}, author = {Ada Lovelace},"
+        " booktitle = {Proceedings of the Österreichische Conference on Engines}, year = 2020,"
+        " doi = {10.1007/other}}\n"
+    )
+    [summary] = empty_lib.import_files([_bib_file(tmp_path, other, "other.bib")])
+    assert (summary.added, summary.merged, summary.possible) == (1, 1, 1)
+    assert empty_lib.store.count() == 4
+    (pair,) = empty_lib.possible_duplicates()
+    assert "different DOIs" in pair.why
+
+
+def test_the_duplicate_rules_put_the_doi_first():
+    from readinglist.importers.duplicates import Candidate, Verdict, compare
+
+    a = Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS", doi="10.1000/A")
+    b = Candidate("Transformers", ["A. Vaswani"], 2017, "arXiv", doi="https://doi.org/10.1000/a")
+    assert compare(a, b) == (Verdict.SAME, "same DOI")
+    assert compare(a, Candidate("Transformers", ["Someone Else"], doi="10.1000/a"))[0] is Verdict.POSSIBLE
+    twin = Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS", doi="10.1000/b")
+    assert compare(a, twin) == (Verdict.POSSIBLE, "same title and authors, but different DOIs")
+    assert compare(a, Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS"))[0] is Verdict.SAME
+
+
+def test_merge_keeps_the_fuller_record_and_unmerge_gives_it_back(empty_lib, tmp_path):
+    empty_lib.import_files([_bib_file(tmp_path)])
+    bare = "@misc{bare, title = {Cluster model investigation of the electronic state, again}, year = 1989}\n"
+    empty_lib.import_files([_bib_file(tmp_path, bare, "bare.bib")])
+    full = empty_lib.search("Cluster model investigation of the electronic state in cuprous oxide").ids[0]
+    thin = next(p.id for p in empty_lib.papers(empty_lib.search("").ids) if p.bib == {"type": "misc"})
+    record = empty_lib.paper(full).bib
+    merged = empty_lib.merge(thin, full)
+    assert empty_lib.paper(thin).bib == record
+    back = empty_lib.unmerge(merged)
+    assert empty_lib.paper(thin).bib == {"type": "misc"} and empty_lib.paper(back).bib == record
+    empty_lib.merge(full, thin)  # the fuller one kept: its record stays
+    assert empty_lib.paper(full).bib == record
+
+
+def test_remove_and_restore_keep_the_record(empty_lib, tmp_path):
+    empty_lib.import_files([_bib_file(tmp_path)])
+    pid = empty_lib.search("Cluster").ids[0]
+    record = empty_lib.paper(pid).bib
+    empty_lib.store.remove_papers([pid])
+    assert empty_lib.paper(pid) is None
+    moved = empty_lib.store.restore_papers([pid])
+    assert empty_lib.paper(moved[pid]).bib == record
+
+
+def test_a_backup_keeps_the_record_and_a_restore_fills_a_library_without_it(empty_lib, tmp_path):
+    f = _bib_file(tmp_path)
+    empty_lib.import_files([f])
+    pid = empty_lib.search("Cluster").ids[0]
+    record = empty_lib.paper(pid).bib
+    empty_lib.set_note(pid, "mine")
+    backup = tmp_path / "b.json.gz"
+    empty_lib.backup(backup)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        fresh.restore(backup)  # added from the backup
+        (p,) = fresh.papers(fresh.search("Cluster").ids)
+        assert p.bib == record and p.note == "mine"
+    finally:
+        fresh.close()
+    empty_lib.store.set_record(pid, {})  # a paper imported before records were kept
+    assert empty_lib.paper(pid).bib == {}
+    empty_lib.restore(backup)
+    assert empty_lib.paper(pid).bib == record
+
+
+def test_the_command_line_shows_the_record(capsys, tmp_path):
+    from readinglist.cli import main
+
+    dd = str(tmp_path / "cli-data")
+    assert main(["--data-dir", dd, "import", str(_bib_file(tmp_path))]) == 0
+    capsys.readouterr()
+    assert main(["--data-dir", dd, "search", "Cluster", "--json"]) == 0
+    (hit,) = json.loads(capsys.readouterr().out)
+    assert hit["bib"]["doi"] == "10.1016/0921-4534(89)90484-X" and hit["bib"]["type"] == "article"
+    assert main(["--data-dir", dd, "show", hit["id"]]) == 0
+    out = capsys.readouterr().out
+    assert "record: type article, journal Physica C: Superconductivity, volume 157" in out
+    assert "doi 10.1016/0921-4534(89)90484-X (https://doi.org/10.1016/0921-4534(89)90484-X)" in out
+    assert main(["--data-dir", dd, "show", hit["id"], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bib"]["pages"] == "169-179"
+
+
+def test_the_detail_pane_links_the_doi(qtbot, empty_lib, tmp_path):
+    from readinglist.ui.detail import DetailPane
+    from readinglist.ui.workers import Runner
+
+    empty_lib.import_files([_bib_file(tmp_path)])
+    runner = Runner(threads=1)
+    pane = DetailPane(empty_lib, runner)
+    qtbot.addWidget(pane)
+    try:
+        pid = empty_lib.search("Cluster").ids[0]
+        pane.follow(pid)
+        qtbot.waitUntil(lambda: pane.paper_id == pid)
+        html = pane.toHtml()
+        assert 'href="https://doi.org/10.1016/0921-4534%2889%2990484-X"' in html  # (mdtext.safe_url's encoding)
+        text = pane.toPlainText()
+        assert (
+            "DOI: 10.1016/0921-4534(89)90484-X" in text and "Physica C: Superconductivity 157(1), pp. 169–179" in text
+        )
+        assert "doi.org" not in text.split("Links")[-1] if "Links" in text else True  # not listed twice
+        none = empty_lib.search("Ordinals").ids[0]
+        pane.follow(none)
+        qtbot.waitUntil(lambda: pane.paper_id == none)
+        assert "DOI" not in pane.toPlainText()
+    finally:
+        runner.close()
