@@ -123,12 +123,12 @@ def test_csl_json_reads_type_doi_names_dates_and_container(tmp_path):
                                                              "non-dropping-particle": "van der"}],
         "container-title": "Journal of Attention", "issued": {"date-parts": [[2017, 6]]}, "DOI": "10.1000/ATT",
         "volume": 30, "issue": "2", "page": "5998-6008", "publisher": "Curran", "ISSN": ["1234-5678"],
-        "editor": [{"family": "Guyon", "given": "Isabelle"}],
+        "editor": [{"family": "Guyon", "given": "Isabelle"}], "URL": "https://example.org/att",
     }  # fmt: skip
     f.write_text(json.dumps([item]), encoding="utf-8")
     (r,) = parse_file(f).records
     assert r.authors == ["Ashish Vaswani", "Laurens van der Maaten"] and r.year == 2017
-    assert r.venue == "Journal of Attention" and r.citation_key == "vaswani2017"
+    assert r.venue == "Journal of Attention" and r.citation_key == "vaswani2017" and r.url == "https://example.org/att"
     assert r.bib == {"type": "article", "journal": "Journal of Attention", "editor": "Isabelle Guyon",
                      "volume": "30", "number": "2", "pages": "5998-6008", "month": "6", "publisher": "Curran",
                      "issn": "1234-5678", "doi": "10.1000/ATT"}  # fmt: skip

@@ -30,7 +30,7 @@ from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
 from readinglist.papers import ImportFailure
 
-_URL_KEYS = ("url", "link", "oa", "site", "pdf", "html_url")
+_URL_KEYS = ("url", "URL", "link", "oa", "site", "pdf", "html_url")  # URL: CSL-JSON's
 WRAPPER_KEYS = ("papers", "items", "records", "data")  # {"papers": [...]}: the list is the file's papers
 # A parsed value as the streams give it: (line, number, unit, value), where "<unit> <number>" says where it is
 # in a message ("record 2" in an array, "line 7" in JSON Lines); the number also makes a key-less record's key.
