@@ -19,7 +19,7 @@ from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
-from readinglist import biblio, mdtext
+from readinglist import biblio
 from readinglist.library import Library
 from readinglist.papers import DEFAULT_STATE, PRIORITY_LABELS, STATE_LABELS, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
@@ -51,6 +51,7 @@ def paper_html(
     seconds): `whole` renders all of it."""
     import html  # (markup, html: with the first paper shown, after the first paint)
 
+    from readinglist import mdtext
     from readinglist.markup import highlight_text, inline_html, to_html, truncated_html
 
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
