@@ -76,8 +76,8 @@ def test_migration_keeps_every_state_tag_and_note_and_index(tmp_path, monkeypatc
         now = {
             r[0] for r in s.db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'papers'")
         }
-        assert now == indexes | {"papers_priority"}  # every index made again (the UNIQUE uid one by the table
-        # itself), and the prioritised papers' of migration 0013
+        assert now == indexes | {"papers_priority", "papers_doi"}  # every index made again (the UNIQUE uid one by
+        # the table itself), the prioritised papers' of migration 0013 and the DOIs' of 0025
         row_index = s.db.execute("SELECT sql FROM sqlite_master WHERE name = 'papers_row'").fetchone()[0]
         assert "priority" in row_index  # a painted row still reads no paper's record
         plan = " ".join(
