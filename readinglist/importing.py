@@ -238,6 +238,7 @@ class _Scan:
     # with a record added or corrected in the file gives the paper that record)
     dois: list[str] | None = None
     bibs: list[str | None] | None = None
+    keys: list[str] | None = None  # with hashes and titles: each record's key as the file gives it (file_key)
 
 
 def _check_cancel(cancel: threading.Event | None, path: Path) -> None:
@@ -260,6 +261,7 @@ def _scan(
     titles: list[str] | None = [] if per_record else None
     dois: list[str] = []
     bibs: list[str | None] = []
+    keys: list[str] = []
     chain = hashlib.sha1()
     kept: list[Record] | None = []
     in_library: dict[int, int] = {}
@@ -278,6 +280,7 @@ def _scan(
             titles.append(r.title)
             dois.append(r.bib.get("doi", ""))
             bibs.append(biblio.dumps(r.bib))
+            keys.append(file_key(r))
         if r.uid or r.citation_key or r.own:
             if library is None:
                 library = LibraryMatcher(store.identities())
@@ -295,7 +298,7 @@ def _scan(
                 progress(*source.progress(), label)
     _check_cancel(cancel, source.path)
     spellings = {key: c.most_common(1)[0][0] for key, c in spelt.items() if len(c) > 1}
-    per = (dois, bibs) if hashes is not None else (None, None)
+    per = (dois, bibs, keys) if hashes is not None else (None, None, None)
     return _Scan(count, chain.hexdigest(), hashes, titles, kept, in_library, spellings, *per)
 
 
@@ -329,13 +332,22 @@ def _per_record(source: SourceFile, scan: _Scan) -> _Scan:
     the library after all: matching them needs these)."""
     if scan.hashes is not None and scan.titles is not None:
         return scan
-    hashes, titles, dois, bibs = [], [], [], []
+    hashes, titles, dois, bibs, keys = [], [], [], [], []
     for _, r, h in _read_again(source, scan):
         hashes.append(h)
         titles.append(r.title)
         dois.append(r.bib.get("doi", ""))
         bibs.append(biblio.dumps(r.bib))
-    return _Scan(scan.count, scan.digest, hashes, titles, scan.records, scan.in_library, scan.spellings, dois, bibs)
+        keys.append(file_key(r))
+    return _Scan(
+        scan.count, scan.digest, hashes, titles, scan.records, scan.in_library, scan.spellings, dois, bibs, keys
+    )
+
+
+def file_key(r: Record) -> str:
+    """The record's key as its file gives it (a BibTeX entry's, a RIS ID), '' where the format numbered the
+    record itself ("r12"): only a key the file gives names the same entry in the file's next version."""
+    return r.key if r.key and r.citation_key and r.key.strip() == r.citation_key else ""
 
 
 def _texts(source: SourceFile, scan: _Scan, wanted: set[int]) -> Iterator[tuple[int, str]]:
@@ -372,7 +384,8 @@ def _import_source(
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), source.kind)
             existing = [
-                Existing(pid, h, t, a, names, doi) for pid, h, t, a, names, doi in store.source_papers(source_id)
+                Existing(pid, h, t, a, names, doi, key)
+                for pid, h, t, a, names, doi, key in store.source_papers(source_id)
             ]
             linked = store.linked_ids(source_id)  # papers of other files this file's records were merged into
             existing_ids = [e.id for e in existing if e.id not in linked]
@@ -383,7 +396,7 @@ def _import_source(
             if existing or removed:  # nothing to match for a new file
                 scan = _per_record(source, scan)
                 assert scan.hashes is not None and scan.titles is not None
-                matcher = Matcher([*existing, *removed], scan.hashes, scan.titles, scan.dois)
+                matcher = Matcher([*existing, *removed], scan.hashes, scan.titles, scan.dois, scan.keys)
                 del existing, removed  # the matcher holds their stored texts until it is done
                 wanted = matcher.tie_texts()
                 if wanted:  # a title match needs the content to agree: the text and authors, a record at a time
@@ -496,7 +509,7 @@ def _import_source(
 
 def _removed_existing(store: Store, source_id: int) -> list[Existing]:
     """The source's removed papers, matched like the others (Store.remove_papers keeps them whole)."""
-    return [Existing(pid, h, t, a, n, doi) for pid, h, t, a, n, doi in store.removed_source_papers(source_id)]
+    return [Existing(pid, h, t, a, n, doi, key) for pid, h, t, a, n, doi, key in store.removed_source_papers(source_id)]
 
 
 def _bring_back(store: Store, removed_ids: set[int], unchanged: dict[int, int], revised: dict[int, int]) -> int:

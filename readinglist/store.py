@@ -927,14 +927,15 @@ class Store:
             )
             return int(cur.lastrowid or 0)
 
-    def source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str]]:
-        """(id, content_hash, title, abstract, authors, DOI) of a source's papers, for matching a re-import
-        (the matcher derives an abstract's plain text only if it compares it)."""
+    def source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str, str]]:
+        """(id, content_hash, title, abstract, authors, DOI, the record's key in the file) of a source's papers,
+        for matching a re-import (the matcher derives an abstract's plain text only if it compares it)."""
         rows = self.db.execute(
-            f"SELECT id, content_hash, title, abstract, authors, {self._doi_sql('')} FROM papers WHERE source_id = ?",
+            f"SELECT id, content_hash, title, abstract, authors, {self._doi_sql('')}, source_key FROM papers"
+            " WHERE source_id = ?",
             (source_id,),
         )
-        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4]), r[5] or "") for r in rows] + (
+        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4]), r[5] or "", r[6] or "") for r in rows] + (
             self.linked_source_papers(source_id)
         )
 
@@ -942,17 +943,17 @@ class Store:
         """A paper's DOI in a query ('' in a library opened read-only before records were kept)."""
         return f"json_extract({prefix}bib, '$.doi')" if "bib" in _columns(self.db, "papers") else "''"
 
-    def linked_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str]]:
+    def linked_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str, str]]:
         """Like `source_papers`, for the papers this source's records were merged into (paper_sources): the
         record's own content hash and title, so that a re-import finds them unchanged."""
         if not self.has_table("paper_sources"):
             return []
         rows = self.db.execute(
-            f"SELECT p.id, ps.content_hash, ps.title, p.abstract, p.authors, {self._doi_sql('p.')} FROM paper_sources"
-            " ps JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
+            f"SELECT p.id, ps.content_hash, ps.title, p.abstract, p.authors, {self._doi_sql('p.')}, ps.source_key"
+            " FROM paper_sources ps JOIN papers p ON p.id = ps.paper_id WHERE ps.source_id = ?",
             (source_id,),
         )
-        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4]), r[5] or "") for r in rows]
+        return [(r[0], r[1], r[2], unpack(r[3]), json.loads(r[4]), r[5] or "", r[6] or "") for r in rows]
 
     def refresh_records(self, items: Sequence[tuple[int, str | None]], keep: set[int], rev: int) -> int:
         """(paper id, record as stored) of records a re-import found unchanged in their text: a record added or
@@ -2443,7 +2444,7 @@ class Store:
             raise StoreError(f"paper id {text!r} is ambiguous: {', '.join(p.uid for p in found[:5])}")
         return found[0].id
 
-    def removed_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str]]:
+    def removed_source_papers(self, source_id: int) -> list[tuple[int, str, str, str, list[str], str, str]]:
         """Like `source_papers`, for a source's removed papers: a re-import matches them too."""
         if not self.has_table("removed_papers"):
             return []
@@ -2453,7 +2454,8 @@ class Store:
         for (paper_json,) in rows:
             r = json.loads(paper_json)
             doi = biblio.loads(r.get("bib")).get("doi", "")
-            out.append((r["id"], r["content_hash"], r["title"], r["abstract"], json.loads(r["authors"]), doi))
+            out.append((r["id"], r["content_hash"], r["title"], r["abstract"], json.loads(r["authors"]), doi,
+                        r.get("source_key") or ""))  # fmt: skip
         return out
 
 

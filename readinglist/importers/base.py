@@ -105,7 +105,8 @@ class ImportContext:
     limits: Limits = DEFAULT_LIMITS
     bib_strings: dict[str, str] = field(default_factory=dict)
     macro_chars: int = 0
-    bib_volumes: dict[str, dict[str, str]] = field(default_factory=dict)  # key (lower case) → its venue fields
+    # key (lower case) → the file that has the volume and its entry, read when first cited (bibtex.BibFile)
+    bib_volumes: dict[str, tuple[object, object]] = field(default_factory=dict)
     bib_cited: set[str] = field(default_factory=set)  # the keys crossref fields name (lower case)
 
 

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import bibtexparser
 from bibtexparser.model import (
@@ -485,8 +486,10 @@ def _volume_key(title: str) -> str:
 class _Directory:
     """What entries may refer to anywhere in the file."""
 
-    parents: dict[str, dict[str, str]] = field(default_factory=dict)
+    parents: dict[str, _Entry] = field(default_factory=dict)  # the volumes its entries cite, read when first cited
     cited: set[str] = field(default_factory=set)  # keys crossrefs name, in this file or another of the import
+    proceedings: _Entry | None = None  # its one @proceedings, read at the first read of its entries
+    opens: bool = False  # … which opens the file
     # a file's one @proceedings (PMLR's): the venue and year of its papers that name no venue of their own
     default_venue: str = ""
     default_year: int | None = None
@@ -504,6 +507,7 @@ class BibFile:
         self.directory: _Directory | None = None
         self.macros = 0  # the @string macros this file defines
         self.undefined: dict[str, tuple[str, int]] = {}  # macros used that no file defines: name, first line
+        self._volumes: dict[str, dict[str, str]] = {}  # the volumes' fields read (see _volume)
 
     # ---- values ----
 
@@ -576,25 +580,47 @@ class BibFile:
                     parents.setdefault(item.key.lower(), item)
         if not seen:
             raise ImportFailure(self.path, "contains no BibTeX entries")
-        directory.parents = {k: self._fields(e, PARENT_FIELDS) for k, e in parents.items() if k in referenced}
+        # the volumes' fields are read when an entry first cites them, after every file of the import is scanned:
+        # a macro they use may come from a file after this one (crossref.bib before abbrev.bib)
+        directory.parents = {k: e for k, e in parents.items() if k in referenced}
         for k, e in parents.items():  # a volume another file of the import may cite (bounded: a few per file)
             if e.type.lower() in CONTAINERS and len(context.bib_volumes) < MAX_VOLUMES:
-                context.bib_volumes.setdefault(k, directory.parents.get(k) or self._fields(e, PARENT_FIELDS))
+                context.bib_volumes.setdefault(k, (self, e))
         context.bib_cited |= referenced
         directory.cited = context.bib_cited
         if len(proceedings) == 1:
-            p = self._fields(proceedings[0], PROCEEDINGS_FIELDS)
-            directory.default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
-            directory.default_year = parse_year(p.get("year"))
-            directory.volume_titles = frozenset(_volume_key(p[k]) for k in ("booktitle", "title") if p.get(k))
-            directory.volume_file = opens
+            directory.proceedings, directory.opens = proceedings[0], opens
         self.directory = directory
+
+    def _volume(self, key: str) -> dict[str, str]:
+        """The fields of the volume `key` names (this file's, else another's of the import), read once."""
+        found = self._volumes.get(key)
+        if found is None:
+            entry = self.directory.parents.get(key) if self.directory is not None else None
+            owner: BibFile = self
+            if entry is None and key in self.context.bib_volumes:
+                owner, entry = cast("tuple[BibFile, _Entry]", self.context.bib_volumes[key])
+            found = owner._fields(entry, PARENT_FIELDS) if entry is not None else {}
+            self._volumes[key] = found
+        return found
+
+    def _read_proceedings(self, directory: _Directory) -> None:
+        """The file's one @proceedings: the venue and year of the papers in that volume (see _record)."""
+        if directory.proceedings is None:
+            return
+        p = self._fields(directory.proceedings, PROCEEDINGS_FIELDS)
+        directory.default_venue = title_plain(p.get("shortname") or p.get("booktitle") or p.get("title") or "")
+        directory.default_year = parse_year(p.get("year"))
+        directory.volume_titles = frozenset(_volume_key(p[k]) for k in ("booktitle", "title") if p.get(k))
+        directory.volume_file = directory.opens
+        directory.proceedings = None
 
     # ---- the entries ----
 
     def read(self, reader: TextReader, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
         assert self.directory is not None, "scan() first"
         directory = self.directory
+        self._read_proceedings(directory)
         unreadable: list[int] = []
         name = self.path.name
         for item in _items(self.path, reader, self.limits):
@@ -634,7 +660,7 @@ class BibFile:
         ):
             return NOT_A_PAPER  # a volume, not a paper: the entries citing it take its title as their venue
         cited = fields.get("crossref", "").strip().lower()
-        parent = directory.parents.get(cited) or self.context.bib_volumes.get(cited, {})
+        parent = self._volume(cited) if cited else {}
         title = " ".join(fields.get("title", "").split())
         abstract = clean_abstract(fields.get("abstract", ""))
         if not title and not abstract:

@@ -35,6 +35,7 @@ class Existing:
     abstract: str
     authors: list[str] = field(default_factory=list)
     doi: str = ""
+    key: str = ""  # the record's key in its file (a BibTeX entry's), '' if the file gave none
     _text: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -105,6 +106,7 @@ class Matcher:
         hashes: Sequence[str],
         titles: Sequence[str],
         dois: Sequence[str] | None = None,
+        keys: Sequence[str] | None = None,
     ):
         self.unchanged: dict[int, int] = {}
         self.revised: dict[int, int] = {}
@@ -129,6 +131,7 @@ class Matcher:
         self._authors = {e.id: e.authors for e in existing}
         self._doi_of = {e.id: doi_key(e.doi) for e in existing if e.doi}
         self._doi_match: dict[int, int] = {}  # record → the stored paper of its DOI, if the authors allow
+        rest = self._by_key(rest, existing, keys)
         self._by_title: dict[str, list[Existing]] = {}
         for e in existing:
             if e.id not in used and e.title.strip():
@@ -141,6 +144,33 @@ class Matcher:
         self._ties = sorted([*self._ties, *self._doi_match])  # a DOI's match waits for the authors too
         self._pending = set(self._ties)
         self._postings: dict[str, list[Existing]] | None = None
+
+    def _by_key(self, rest: list[int], existing: Sequence[Existing], keys: Sequence[str] | None) -> list[int]:
+        """Records whose file key and title a stored paper of the file has, one each: revised, whatever else
+        changed (its authors and venue read again with the macros of the file that defines them: a trial's
+        re-import left 617 papers with "Abramson_D" for an author, their authors no longer agreeing); unless
+        the two have different DOIs. Returns the records left."""
+        if keys is None or not any(keys):
+            return rest
+        stored: dict[str, list[Existing]] = {}
+        for paper in existing:
+            if paper.key and paper.id not in self._used:
+                stored.setdefault(paper.key, []).append(paper)
+        if not stored:
+            return rest
+        given = Counter(keys[i] for i in rest if keys[i])
+        left: list[int] = []
+        for i in rest:
+            key = keys[i]
+            found = stored.get(key, []) if key and given[key] == 1 else []
+            one = found[0] if len(found) == 1 else None
+            if (one is None or _norm_title(one.title) != _norm_title(self._titles[i])
+                    or (self._dois[i] and one.doi and doi_key(one.doi) != self._dois[i])):  # fmt: skip
+                left.append(i)
+                continue
+            self.revised[i] = one.id
+            self._used.add(one.id)
+        return left
 
     def _by_doi(self, rest: list[int]) -> list[int]:
         """Records whose DOI an unused stored paper has: revised, if the authors allow it (they are compared when
