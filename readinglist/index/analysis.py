@@ -239,3 +239,108 @@ def kept_words(value: str) -> list[str]:
     one letter left out): what the interest ranking counts; stem them with `stem`."""
     found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
     return [w for w in found if len(w) >= 2 and w not in _STOP_WORDS]
+
+
+# ---- British and American spellings ----
+# A plain word is searched by the stem of its American spelling (`word_stem`), so "normalising flows" finds
+# "normalizing flows" and the other way round, and "reparametrization" finds "reparameterization": papers are
+# written in both, and a reader pastes from either. A small rule set of the regular patterns (-ise/-isation,
+# -yse, -our, -tre, -ogue, -lled, -ence, parametr-), each with the words it must leave alone ("noise",
+# "promising", "supervised", "four", "contour"): a wrong fold would join two words' forms. The index keeps
+# every word as written; only the search folds (Vocabulary.forms walks both spellings' terms).
+_ISE = re.compile(r"^([a-z]{2,})is(e|es|ed|ing|er|ers|ation|ations|ational|able)$")
+# ...a word whose "ise" is no -ize: noise, raise, wise, precise, promise, surprise, supervise, expertise, …
+_ISE_KEPT_ENDS = ("o", "a", "u", "w", "v", "pr", "prom", "prem", "surm", "chem", "expert", "advert", "treat", "chast",
+                  "mort", "pract", "parad", "merchand", "franch", "desp", "val")  # fmt: skip
+_ISE_KEPT = frozenset(
+    ("ar", "r", "upr", "sunr", "an", "dem", "prec", "conc", "exerc", "exc", "inc", "circumc", "imprec")
+)
+_YSE = re.compile(r"^([a-z]*ly)s(e|es|ed|ing|er|ers|ation)$")  # analyse, paralyse, catalyse
+_OUR = re.compile(
+    r"^([a-z]*?(?:behavi|col|fav|hon|lab|neighb|harb|hum|rum|vap|vig|od|flav|arm|endeav|sav|tum|rig|clam|splend|ferv"
+    r"|parl|arb|cand|ranc|val|succ|savi))our(s|ed|ing|able|ably|ite|ites|al|ally|ism|ist|ists|er|ers|less|ful|hood|hoods)?$"
+)
+_TRE = re.compile(r"^([a-z]*?(?:cent|fib|theat|lit|met|calib|lust|sab|somb|meag|mit))r(e|es|ed|ing)$")
+_OGUE = re.compile(r"^([a-z]*?(?:catal|anal|dial|monol|prol|epil))ogue(s|d)?$")
+_LLED = re.compile(
+    r"^([a-z]*?(?:model|label|travel|signal|cancel|channel|tunnel|level|fuel|counsel|funnel|marvel|rival|total|pedal"
+    r"|shovel|jewel|duel|parcel|panel|barrel|libel|grovel|ravel|kernel|tassel|dial))l(ed|ing|er|ers)$"
+)
+_ENCE = re.compile(r"^([a-z]*?(?:defen|offen|preten|licen))ce(s|d)?$")
+_PARAMETR = re.compile(r"^([a-z]*?)parametri([sz][a-z]*)$")  # (re)parametrization; not "parametric"
+_WHOLE = {"judgement": "judgment", "judgements": "judgment", "acknowledgement": "acknowledgment",
+          "acknowledgements": "acknowledgments", "ageing": "aging", "programme": "program", "programmes": "programs",
+          "sceptical": "skeptical", "grey": "gray", "aluminium": "aluminum", "artefact": "artifact",
+          "artefacts": "artifacts"}  # fmt: skip
+
+
+@lru_cache(maxsize=200_000)
+def american(word: str) -> str:
+    """The word in American spelling, as far as the rules above tell ("normalising" → "normalizing",
+    "behaviour" → "behavior", "modelling" → "modeling", "parametrization" → "parameterization"); else the word."""
+    if len(word) < 5 or not word.isalpha():
+        return word
+    if word in _WHOLE:
+        return _WHOLE[word]
+    if "parametri" in word:
+        word = _PARAMETR.sub(r"\1parameteri\2", word)
+    if "is" in word and (m := _ISE.match(word)):
+        head = m.group(1)
+        if head not in _ISE_KEPT and not head.endswith(_ISE_KEPT_ENDS):
+            return f"{head}iz{m.group(2)}"
+        return word
+    if "ys" in word and (m := _YSE.match(word)):
+        return f"{m.group(1)}z{m.group(2)}"
+    if "our" in word and (m := _OUR.match(word)):
+        return f"{m.group(1)}or{m.group(2) or ''}"
+    if word.endswith(("re", "res", "red", "ring")) and (m := _TRE.match(word)):
+        ending = {"e": "er", "es": "ers", "ed": "ered", "ing": "ering"}[m.group(2)]
+        return m.group(1) + ending
+    if "ogue" in word and (m := _OGUE.match(word)):
+        return f"{m.group(1)}og{m.group(2) or ''}"
+    if "ll" in word and (m := _LLED.match(word)):
+        return m.group(1) + m.group(2)
+    if "ence" in word and (m := _ENCE.match(word)):
+        return f"{m.group(1)}se{m.group(2) or ''}"
+    return word
+
+
+def word_stem(word: str) -> str:
+    """The stem a plain word of a query is searched by: its American spelling's (`american`)."""
+    return stem(american(word))
+
+
+# the letters a British spelling may have where its American stem has others: the prefixes a stem's British
+# forms begin with that its American forms do not (behavior: behaviour; center: centr; analyz: analys)
+_BRITISH_PREFIXES = (
+    (
+        re.compile(
+            r"(behavi|col|fav|hon|lab|neighb|harb|hum|rum|vap|vig|od|flav|arm|endeav|sav|tum|rig|clam|splend"
+            r"|ferv|parl|arb|cand|ranc|val|succ|savi)or"
+        ),
+        r"\1our",
+    ),
+    (re.compile(r"(cent|fib|theat|lit|met|calib|lust|sab|somb|meag|mit)er"), r"\1r"),
+    (re.compile(r"lyz"), "lys"),
+    (re.compile(r"parameter"), "parametr"),
+    (re.compile(r"(defen|offen|preten|licen)s"), r"\1c"),
+    (re.compile(r"judgment"), "judgement"),
+    (re.compile(r"acknowledgment"), "acknowledgement"),
+    (re.compile(r"skeptic"), "sceptic"),
+    (re.compile(r"artifact"), "artefact"),
+    (re.compile(r"aluminum"), "aluminium"),
+    (re.compile(r"gray"), "grey"),
+    (re.compile(r"aging"), "ageing"),
+)
+
+
+def british_prefixes(prefix: str) -> list[str]:
+    """Where else the forms of a stem with this prefix (American) may begin, spelt the British way: the term
+    walks of `Vocabulary.forms` look there too. (An -ise word needs none: Porter strips -ize and -ise alike,
+    after the prefix.)"""
+    out: list[str] = []
+    for pattern, british in _BRITISH_PREFIXES:
+        other = pattern.sub(british, prefix, count=1)
+        if other != prefix and other not in out:
+            out.append(other)
+    return out

@@ -41,7 +41,7 @@ from whoosh.writing import NO_MERGE, SegmentWriter
 
 from readinglist.heap import return_freed
 from readinglist.index import patches
-from readinglist.index.analysis import WordAnalyzer, stem
+from readinglist.index.analysis import WordAnalyzer, word_stem
 from readinglist.index.query import (
     KNOWN_FIELDS,
     TYPED_WORDS,
@@ -648,7 +648,7 @@ class Index:
                 used_words, used_required, used_excluded = split_words(used)
             # a correction of the same stem (vocabulary.stem_slip) matches what the word typed matched; the
             # best fit too, unless a misspelt word was corrected: that query is of a paper's words as written
-            same = used is resolved or all(stem(c) == stem(w) for w, c in corrections.items())
+            same = used is resolved or all(word_stem(c) == word_stem(w) for w, c in corrections.items())
             fit = same
             if fit:  # a word matches its derivations too, weighing less (Stemmed.related): then a paper may
                 # have every word after all
@@ -774,8 +774,8 @@ class Index:
                 # lacks is no slip; a name of the authors or tags is a word, and so is one a paper has: "rounded")
                 forms, typed_forms = vocabulary.forms("abstract", word)
                 exact = sum(forms[form] for form in typed_forms)  # (up to a plural: "proces" is "proce"'s)
-                own = stem(word)
-                found = [(c, w) for c, w in vocabulary.suggestions(word, exact) if stem(c) != own]
+                own = word_stem(word)
+                found = [(c, w) for c, w in vocabulary.suggestions(word, exact) if word_stem(c) != own]
             if found:
                 options[word] = found
         chosen = {**slips, **{word: found[0][0] for word, found in options.items()}}
@@ -787,7 +787,7 @@ class Index:
             # "multi-armd" is "multi-armed" (a letter left out) more often than "multi-arm" (one too many)
             likeliest: dict[str, tuple[str, float]] = {}
             for c, w in close:
-                likeliest.setdefault(stem(c), (c, w))
+                likeliest.setdefault(word_stem(c), (c, w))
             if len(likeliest) < 2:
                 chosen[word] = close[0][0] if close else chosen[word]
                 continue

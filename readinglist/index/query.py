@@ -28,7 +28,7 @@ from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
 from readinglist.acronyms import acronym_key
-from readinglist.index.analysis import WordAnalyzer, fold, spelt_out, stem, tag_key
+from readinglist.index.analysis import WordAnalyzer, fold, spelt_out, stem, tag_key, word_stem
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import PRIORITIES, STATES, QueryError
 
@@ -915,7 +915,7 @@ def _fuzzy_stems(q: query.FuzzyTerm, vocabulary: Vocabulary) -> query.Query:
     word is (`reinforcment~` finds what `reinforcement` finds), the words near it ranking first."""
     by_stem: dict[str, list[str]] = {}
     for word in sorted(vocabulary.near(q)):
-        by_stem.setdefault(stem(word), []).append(word)
+        by_stem.setdefault(word_stem(word), []).append(word)
     parts: list[query.Query] = []
     for words in by_stem.values():
         forms, _ = vocabulary.forms(q.fieldname, words[0])

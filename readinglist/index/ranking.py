@@ -56,7 +56,7 @@ from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
-from readinglist.index.analysis import stem
+from readinglist.index.analysis import word_stem
 from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
 from readinglist.index.query import (
     RELATED_WEIGHT,
@@ -882,7 +882,7 @@ class Ranker:
         related = q.related
         if fieldname not in self.schema or not (q.forms or related):
             return {}
-        key = (fieldname, (b"\x00related:" if related else b"\x00stem:") + stem(q.text).encode("utf-8"))
+        key = (fieldname, (b"\x00related:" if related else b"\x00stem:") + word_stem(q.text).encode("utf-8"))
         cached = self._cached(key, within)
         if cached is not None and key in self._form_docs:
             memo = (key, q.exact)

@@ -32,7 +32,7 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from readinglist.index import patches
-from readinglist.index.analysis import stem, stem_prefix
+from readinglist.index.analysis import american, british_prefixes, stem, stem_prefix, word_stem
 from readinglist.index.schema import ACRONYM, LONG_FORM
 
 SUGGESTION_FIELDS = ("title", "abstract", "authors")
@@ -74,6 +74,13 @@ def plural_stem(word: str) -> str:
     if word.endswith("s") and not word.endswith(("us", "ss")) and len(word) > 3:
         return word[:-1]
     return word
+
+
+def exact_forms(word: str, forms: Iterable[bytes]) -> set[bytes]:
+    """Those of a stem's forms that are the word typed, up to a plural (`plural_stem`) and its British or
+    American spelling (`analysis.american`): "normalising flows" typed is "normalizing flow" as exactly."""
+    singular = plural_stem(american(word))
+    return {form for form in forms if plural_stem(american(form.decode("utf-8"))) == singular}
 
 
 # How likely each kind of slip is, as a weight on a candidate's frequency: a letter left out (the word meant
@@ -266,7 +273,7 @@ class Vocabulary:
     def forms(self, fieldname: str, word: str) -> tuple[dict[bytes, int], set[bytes]]:
         """Every form of the word's stem in the field, with its document frequency, and those of them that
         are the word typed, up to a plural."""
-        stemmed = stem(word)
+        stemmed = word_stem(word)
         key = (fieldname, stemmed)
         found = self._forms.get(key)
         if found is None:
@@ -279,8 +286,7 @@ class Vocabulary:
                 for form in found:
                     self.infos[(i, fieldname, form)] = infos.get(form)
             self._forms[key] = found
-        singular = plural_stem(word)
-        return found, {form for form in found if plural_stem(form.decode("utf-8")) == singular}
+        return found, exact_forms(word, found)
 
     def related(self, fieldname: str, word: str) -> dict[bytes, int]:
         """The forms of the stems derived from the word's, or it from theirs (`related_stems`), in the
@@ -378,28 +384,32 @@ class Vocabulary:
             return got
         out: dict[bytes, Any] = {}
         words = lexicon(reader, fieldname)
+        prefix = stem_prefix(stemmed)
+        prefixes = [prefix, *british_prefixes(prefix)]  # (the British spellings' terms: "behaviour" for behavior)
         if words is not None:
-            prefix = stem_prefix(stemmed)
             if len(prefix) < 3:  # a short word: its forms are few, and the terms of its prefix many
                 places = [words.find(b.encode("utf-8")) for b in _short_forms(stemmed, prefix)]
             else:
                 places = [
-                    j for j in words.span(prefix.encode("utf-8")) if stem(words.words[j].decode("utf-8")) == stemmed
+                    j
+                    for start in prefixes
+                    for j in words.span(start.encode("utf-8"))
+                    if word_stem(words.words[j].decode("utf-8")) == stemmed
                 ]
             for j in places:
                 if j is not None:
                     out[words.words[j]] = words.info(reader, j)
         elif fieldname in reader.indexed_field_names():
-            prefix = stem_prefix(stemmed)
             if len(prefix) < 3:
                 for candidate in _short_forms(stemmed, prefix):
                     btext = candidate.encode("utf-8")
                     with suppress(TermNotFound):
                         out[btext] = reader.term_info(fieldname, btext)
             else:
-                for btext, info in reader.iter_prefix(fieldname, prefix):
-                    if stem(btext.decode("utf-8")) == stemmed:
-                        out[btext] = info
+                for start in prefixes:
+                    for btext, info in reader.iter_prefix(fieldname, start):
+                        if word_stem(btext.decode("utf-8")) == stemmed:
+                            out[btext] = info
         _remember(_segment_forms, key, out, FORMS_CACHE)
         return out
 
@@ -452,7 +462,7 @@ class Vocabulary:
 def _short_forms(stemmed: str, prefix: str) -> set[str]:
     """The words a short stem may stand for (walking the terms of a two-letter prefix costs too much)."""
     bases = {stemmed, prefix, stemmed + "e", prefix + "y"}
-    return {w for w in (base + ending for base in bases for ending in SHORT_STEM_ENDINGS) if stem(w) == stemmed}
+    return {w for w in (base + ending for base in bases for ending in SHORT_STEM_ENDINGS) if word_stem(w) == stemmed}
 
 
 class WordCounts:
