@@ -75,6 +75,49 @@ class ExactPhrase(query.Phrase):
         return q
 
 
+class LightPhrase(query.Phrase):
+    """A quoted phrase of a stemmed field (the title, the abstract, a note): its words one after the other, in
+    their order, each in the form typed or its other number or spelling (`forms`, the typed form first:
+    vocabulary.exact_forms) — "normalizing flow" is "normalizing flows" too, "normalising flows" as well. A
+    reader quotes a phrase for its words' order, not their number (as a scholarly search engine reads it); the
+    papers with the phrase exactly as typed rank first (Ranker._light_phrase notes the others as `stem_only`).
+    A quoted single word and `=word` stay exact: that is what they are for."""
+
+    def __init__(self, fieldname: str, words: list[str], forms: list[list[str]], boost: float = 1.0):
+        super().__init__(fieldname, words, slop=1, boost=boost)
+        self.forms = forms
+
+    @property
+    def key(self) -> str:
+        """What Ranker.stem_only keeps its papers with only another form under (no word has a space)."""
+        return "\x00phrase " + " ".join(self.words)
+
+    def variants(self, most: int = HIGHLIGHT_EXPANSIONS) -> list[str]:
+        """The phrase in each of its forms, as highlight_terms shows it (at most `most`)."""
+        out = [""]
+        for forms in self.forms:
+            out = [f"{a} {b}".strip() for a in out for b in forms][:most]
+        return out
+
+
+def light_phrase(q: query.Phrase, vocabulary: Vocabulary) -> query.Query:
+    """A quoted phrase of a stemmed field as a LightPhrase (its words' forms from the index: a stop word, a
+    number, a word of no other form stays as typed); the phrase itself when no word has another form."""
+    from readinglist.index.vocabulary import exact_forms
+
+    forms: list[list[str]] = []
+    for word in q.words:
+        others: set[bytes] = set()
+        if isinstance(word, str) and word.isalpha() and word not in STOP_WORDS:
+            others = exact_forms(word, vocabulary.forms(q.fieldname, word)[0])
+        forms.append([word, *sorted(f for f in (b.decode("utf-8") for b in others) if f != word)])
+    if all(len(f) == 1 for f in forms):
+        return q
+    phrase = LightPhrase(q.fieldname, list(q.words), forms, boost=q.boost)
+    phrase.startchar, phrase.endchar = getattr(q, "startchar", None), getattr(q, "endchar", None)
+    return phrase
+
+
 class TypedPrefix(query.Prefix):
     """The word being typed read as the start of one (Index._as_started): searched for the `most` frequent
     words it begins only, the ones a reader is likely typing towards ("pro" → problem, process, …), so a
@@ -888,8 +931,10 @@ def resolve(
     corrected word matches either itself or its correction — or, `instead`, only the correction's exact
     form (to try a correction out). With `related`, a word matches the forms of its derived stems too,
     weighing less (`Stemmed.related`)."""
-    if isinstance(q, Stemmed | ExactTerm):
+    if isinstance(q, Stemmed | ExactTerm | LightPhrase):
         return q
+    if isinstance(q, query.Phrase) and q.fieldname in STEMMED_FIELDS and q.slop == 1 and len(q.words) > 1:
+        return light_phrase(q, vocabulary)
     if type(q) is query.FuzzyTerm and q.fieldname in STEMMED_FIELDS and isinstance(q.text, str):
         return _fuzzy_stems(q, vocabulary)
     if type(q) is query.Term and isinstance(q.text, str):
@@ -960,6 +1005,8 @@ def highlight_terms(q: query.Query, s: Searcher, expanded: dict[query.Query, set
                     if i >= HIGHLIGHT_EXPANSIONS:
                         break
                     terms.add(btext.decode("utf-8") if isinstance(btext, bytes) else str(btext))
+            elif isinstance(leaf, LightPhrase):
+                terms.update(leaf.variants())
             elif isinstance(leaf, query.Phrase):
                 terms.add(" ".join(str(w) for w in leaf.words))
             elif isinstance(leaf, query.Term):

@@ -63,6 +63,7 @@ from readinglist.index.query import (
     Alternatives,
     Compound,
     HyphenPhrase,
+    LightPhrase,
     Stemmed,
     TypedPrefix,
     WordsApart,
@@ -286,8 +287,9 @@ class Ranker:
     def stem_only_docs(self, q: query.Query) -> set[int]:
         """The documents that, in the last evaluation, matched a plain word of `q` only in other forms of
         its stem, in every field they matched it in ("transform" for `transformer`). Few, as a rule."""
-        found = [self.stem_only[key] for key in {(leaf.fieldname, leaf.text) for leaf in q.leaves()
-                 if isinstance(leaf, Stemmed)} if key in self.stem_only]  # fmt: skip
+        keys = {(leaf.fieldname, leaf.text) for leaf in q.leaves() if isinstance(leaf, Stemmed)}
+        keys |= {(leaf.fieldname, leaf.key) for leaf in q.leaves() if isinstance(leaf, LightPhrase)}
+        found = [self.stem_only[key] for key in keys if key in self.stem_only]
         if not found:
             return set()
         suspects: set[int] = set().union(*(docs for docs, _ in found))
@@ -616,6 +618,8 @@ class Ranker:
             if isinstance(req, ArrayScores) or isinstance(opt, ArrayScores):
                 return self._boosted(with_added(req, opt), q.boost)
             return self._boosted({d: s + opt.get(d, 0.0) for d, s in req.items()}, q.boost)
+        if isinstance(q, LightPhrase):
+            return self._light_phrase(q, within)
         if isinstance(q, query.Phrase) and q.slop == 1:
             return self._phrase(q, within)
         if isinstance(q, query.MultiTerm) and (not q.constantscore or self._unscored):
@@ -846,6 +850,11 @@ class Ranker:
             if not starts:
                 return []
         return sorted(starts)
+
+    def side_by_side(self, q: HyphenPhrase, docs: Collection[int]) -> list[int]:
+        """Of these documents, those where forms of the phrase's words stand one after the other (its stop words
+        only keeping their places), in docnum order: the typed phrase's papers (engine.Index._phrase_tier)."""
+        return self._side_by_side(q, self._within(docs)) if docs else []
 
     def _forms_of(self, word: query.Query) -> dict[bytes, int]:
         """A hyphenated word's word as the index's words with their document frequencies: a stemmed word's
@@ -1162,6 +1171,60 @@ class Ranker:
         for word_scores in scores:  # (looked up by scores_of: a common word's arrays are not made a dictionary)
             totals = [s + x for s, x in zip(totals, scores_of(word_scores, matched), strict=True)]
         return self._boosted(dict(zip(matched, totals, strict=True)), q.boost)
+
+    def _light_phrase(self, q: LightPhrase, within: Within | None = None) -> Scores:
+        """A quoted phrase whose words may be in another number or spelling (LightPhrase): words at
+        consecutive positions, each in any of its forms, scored as the sum of the forms' scores; the papers
+        that have it only in other forms than typed are noted in `stem_only`, so that the phrase as typed
+        ranks first (engine.rank_keys)."""
+        field = self._field(q.fieldname)
+        if field is None or not q.words:
+            return {}
+        if not field.format or not field.format.supports("positions"):
+            return self._fallback(q)
+        decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
+        words = [[b for b in (self._btext(q.fieldname, f) for f in forms) if b is not None] for forms in q.forms]
+        order = sorted(range(len(words)), key=lambda i: sum(self._doc_frequency(q.fieldname, b) for b in words[i]))
+        places: list[dict[int, list[int]]] = [{} for _ in words]  # any form's positions, per document
+        typed: list[dict[int, list[int]]] = [{} for _ in words]  # the typed form's
+        scores: list[list[Scores]] = [[] for _ in words]
+        candidates: Within | None = within
+        for i in order:
+            for n, btext in enumerate(words[i]):
+                encoded: dict[int, bytes] = {}
+                found = self._term(q.fieldname, btext, encoded, within=candidates)
+                if not found:
+                    continue
+                scores[i].append(found)
+                inside = candidates.docs if candidates is not None else None
+                docs = held(found, [d for d in encoded if inside is None or d in inside])
+                for d in docs:
+                    at = decode(encoded[d])
+                    places[i].setdefault(d, []).extend(at)
+                    if n == 0:
+                        typed[i][d] = list(at)
+            if not places[i]:
+                return {}
+            candidates = self._within(places[i].keys())
+        assert candidates is not None
+
+        def together(where: list[dict[int, list[int]]], d: int) -> bool:
+            starts = set(where[0].get(d, ()))
+            for k in range(1, len(where)):
+                starts.intersection_update(p - k for p in where[k].get(d, ()))
+                if not starts:
+                    return False
+            return bool(starts)
+
+        matched = [d for d in sorted(candidates.docs) if together(places, d)]
+        out: dict[int, float] = dict.fromkeys(matched, 0.0)
+        for word_scores in scores:
+            for form_scores in word_scores:  # (a form's scores may be arrays: looked up for the matches only)
+                have = sorted(held(form_scores, matched))
+                for d, score in zip(have, scores_of(form_scores, have), strict=True):
+                    out[d] += score
+        self.stem_only[(q.fieldname, q.key)] = ({d for d in matched if not together(typed, d)}, out)
+        return self._boosted(out, q.boost)
 
     def _partial(
         self,
