@@ -21,7 +21,13 @@ top 10 is reported for each:
 - and, for another, papers whose title has a word written joined that the library's abstracts also write
   hyphenated ("Scalable Hyperparameter Transfer Learning"; "hyper-parameter" elsewhere): that word typed as
   two, with up to three of the title's other words (not stop words) around it, in lower case ("scalable hyper
-  parameter transfer learning").
+  parameter transfer learning");
+- for the main sample again: a phrase of two or three words of the abstract that many papers have and far more
+  have the words of ("evidence lower bound"), typed as plain words: is a paper with the phrase first?; and a
+  two-word phrase of the abstract quoted in the other number ('"variational autoencoder"' for "variational
+  autoencoders"): a hit is a paper with the phrase in either number;
+- and, for another, papers whose title has an American spelling ("Normalizing", "Behavior", "Modeling"): the
+  title in lower case spelt the British way ("normalising", "behaviour", "modelling").
 
 A result counts as the paper when it is the paper, or a paper the query cannot tell apart from it (for the
 title kinds: the same title, ignoring case and punctuation; for the sentence: an abstract holding the same
@@ -74,7 +80,20 @@ KINDS = {  # name: (what it is, measured at: "first" or "top10", goal share)
     # of the main sample: two words side by side in the abstract, a phrase at most PHRASE_PAPERS papers have
     # though PHRASE_APART or more have both words ("dataset shift"), typed; a hit is a paper with the phrase
     "abstract_phrase": ("a rare two-word phrase of the abstract, typed", "top10", 0.90),
+    # of the main sample: a two- or three-word phrase of the abstract that COMMON_PAPERS or more papers have and
+    # at least COMMON_APART times as many have the words of ("evidence lower bound"), typed as plain words; a hit
+    # is a paper with the phrase, found first (not a title with its words apart)
+    "common_phrase": ("a common phrase of the abstract, typed as plain words", "first", 0.90),
+    # a sample of its own: papers whose title has a word spelt the American way that British papers spell
+    # otherwise ("Normalizing Flows", "Behavior"), the title in lower case spelt the British way
+    "british_title": ("title spelt the British way, lower case", "first", 0.90),
+    # of the main sample: a two-word phrase of the abstract whose last word is a plural or a singular, quoted
+    # in the other number ('"variational autoencoder"' for "variational autoencoders"); a hit is a paper
+    # with the phrase as the abstract has it
+    "other_number": ("a quoted phrase of the abstract in the other number", "top10", 0.90),
 }
+COMMON_PAPERS = 5
+COMMON_APART = 3
 PHRASE_PAPERS = 3
 PHRASE_APART = 10
 PHRASE_TRIES = 12  # word pairs of an abstract tried, in order, for one that is such a phrase
@@ -226,6 +245,70 @@ def abstract_phrase(lib, paper) -> str | None:
     return None
 
 
+def common_phrase(lib, paper) -> str | None:
+    """The first phrase of two or three content words of the paper's abstract (readinglist.keyphrases), in
+    lower case, that COMMON_PAPERS or more papers have and COMMON_APART times as many have the words of."""
+    from readinglist.keyphrases import phrases
+
+    found = [ph.text.lower() for k, ph in phrases("", paper.plain_abstract).items() if len(k) in (2, 3)]
+    for phrase in found[:PHRASE_TRIES]:
+        if not all(w.isalpha() and len(w) > 2 for w in phrase.split()):
+            continue
+        together = len(lib.search(f'"{phrase}"').ids)
+        if together >= COMMON_PAPERS and len(lib.search(phrase).ids) >= COMMON_APART * together:
+            return phrase
+    return None
+
+
+def other_number(lib, paper) -> str | None:
+    """The first two-word phrase of the abstract (as abstract_phrase picks them, but any number of papers)
+    whose last word is a plural or a singular the library has the other of, quoted in that other number."""
+    from readinglist.keyphrases import phrases
+
+    for k, ph in phrases("", paper.plain_abstract).items():
+        words = ph.text.lower().split()
+        if len(k) != 2 or not all(w.isalpha() and len(w) > 3 for w in words):
+            continue
+        last = words[-1]
+        other = last[:-1] if last.endswith("s") and not last.endswith("ss") else last + "s"
+        if lib.search(f"={other}").ids:
+            return f'"{words[0]} {other}"'
+    return None
+
+
+_BRITISH = [  # American → British, the regular patterns (the reverse of readinglist.index.analysis.american)
+    (re.compile(r"^([a-z]{3,}?)iz(e|es|ed|ing|ation|ations|er|ers)$"), r"\1is\2"),
+    (re.compile(r"^([a-z]*ly)z(e|es|ed|ing)$"), r"\1s\2"),
+    (re.compile(r"^([a-z]*(?:behavi|col|fav|neighb|hon|lab|hum|flav))or(s|al|ally|ed|ing|ite)?$"), r"\1our\2"),
+    (re.compile(r"^([a-z]*(?:cent|fib|theat|met))er(s|ed)?$"), r"\1re\2"),
+    (re.compile(r"^([a-z]*(?:model|label|signal|travel|channel|tunnel|level))(ed|ing|er|ers)$"), r"\1l\2"),
+    (re.compile(r"^([a-z]*)parameteri([sz][a-z]*)$"), r"\1parametri\2"),
+]
+_NOT_BRITISH = {"size", "sizes", "seize", "prize", "prizes", "sized", "maize", "citizen", "citizens"}
+
+
+def british(title: str) -> str | None:
+    """The title in lower case without punctuation, its American spellings spelt the British way
+    ("normalizing flows" → "normalising flows"); None if it has none."""
+    words, changed = normal(title).split(), False
+    for i, w in enumerate(words):
+        for pattern, repl in _BRITISH:
+            if w not in _NOT_BRITISH and pattern.match(w):
+                words[i], changed = pattern.sub(repl, w), True
+                break
+    return " ".join(words) if changed else None
+
+
+def british_papers(lib, n: int, seed: int) -> list:
+    """A fixed random sample of papers with an imported title that has a word spelt the American way."""
+    ids = sorted(lib.search("").ids)
+    found = []
+    for start in range(0, len(ids), 2000):
+        found += [p.id for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip() and british(p.title)]
+    random.Random(seed).shuffle(found)
+    return lib.papers(found[:n])
+
+
 def holds_phrase(lib, pid: int, phrase: str) -> bool:
     """Does the paper's title or abstract have the phrase (its words side by side, in any form of each)?"""
     from readinglist.keyphrases import phrases
@@ -248,8 +331,9 @@ def joined_papers(lib, n: int, seed: int) -> list:
 def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
     """1-based rank of the paper (or of one the query cannot tell from it) among the first ten, else None."""
     top = ids[:10]
-    if kind == "abstract_phrase":  # any paper with the phrase is one the query cannot tell from it
-        return next((i + 1 for i, pid in enumerate(top) if holds_phrase(lib, pid, query)), None)
+    if kind in ("abstract_phrase", "common_phrase", "other_number"):  # any paper with the phrase
+        wanted = query.strip('"')  # (a phrase's words by their stems: in either number)
+        return next((i + 1 for i, pid in enumerate(top) if holds_phrase(lib, pid, wanted)), None)
     first = top.index(target.id) if target.id in top else None
     papers = {p.id: p for p in lib.papers(top)} if (first is None or first > 0) else {}
     if kind == "sentence":
@@ -264,24 +348,30 @@ def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
 
 def measure(
     lib, papers: list, seed: int, log, held: list | None = None, hyphenated: list | None = None,
-    written_apart: tuple[list, dict[str, str]] | None = None,
+    written_apart: tuple[list, dict[str, str]] | None = None, spelt_british: list | None = None,
 ) -> dict:  # fmt: skip
     from readinglist.papers import QueryError
 
     queries = make_queries(papers, seed)
     for item, p in zip(queries, papers, strict=True):
         item["queries"]["abstract_phrase"] = abstract_phrase(lib, p)
+        item["queries"]["common_phrase"] = common_phrase(lib, p)
+        item["queries"]["other_number"] = other_number(lib, p)
     queries += [{"id": p.id, "uid": p.uid, "title": p.title, "queries": {"held_title": p.title}} for p in held or []]
     queries += [
         {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"joined_title": joined(p.title)}}
         for p in hyphenated or []
+    ]
+    queries += [
+        {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"british_title": british(p.title)}}
+        for p in spelt_british or []
     ]
     apart_list, joined_words = written_apart or ([], {})
     queries += [
         {"id": p.id, "uid": p.uid, "title": p.title, "queries": {"apart_words": apart(p.title, joined_words)}}
         for p in apart_list
     ]
-    by_id = {p.id: p for p in [*papers, *(held or []), *(hyphenated or []), *apart_list]}
+    by_id = {p.id: p for p in [*papers, *(held or []), *(hyphenated or []), *apart_list, *(spelt_british or [])]}
     results: dict[str, dict] = {k: {"n": 0, "first": 0, "top10": 0, "errors": 0, "ms": [], "misses": []} for k in KINDS}
     for item in queries:
         target = by_id[item["id"]]
@@ -450,10 +540,11 @@ def main() -> int:
             held = held_papers(lib, sample, args.seed)
             hyphenated = joined_papers(lib, sample, args.seed)
             written_apart = apart_papers(lib, sample, args.seed)
+            spelt_british = british_papers(lib, sample, args.seed)
             log(f"{corpus.name}: {len(papers)} papers sampled, {len(held)} whose title a longer one holds, "
                 f"{len(hyphenated)} with a hyphenated word in the title, {len(written_apart[0])} with a joined "
                 "word abstracts write hyphenated")  # fmt: skip
-            kinds = measure(lib, papers, args.seed, log, held, hyphenated, written_apart)
+            kinds = measure(lib, papers, args.seed, log, held, hyphenated, written_apart, spelt_british)
             run["corpora"].append(
                 {"corpus": corpus.name, "papers": lib.counts()["all"], "sample": len(papers), "kinds": kinds}
             )

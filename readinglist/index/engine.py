@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -120,11 +121,10 @@ PROXIMITY_SHARE = 0.4
 # paper with the phrase ranked 9th of 12, under papers with "dataset" and "shift" apart (a trial)
 PHRASE_WORDS = 2
 PHRASE_CANDIDATES = 50
-# ...and the papers among the best PHRASE_TIER_CANDIDATES that have the words as typed, one after the other (any
-# form of each, a stop word typed standing for any word), in the title or the abstract, all come before the papers
-# that have them apart: "evidence lower bound" put a title with "Lower Bounds" (its abstract: "evidence",
-# "bounds") second, above 10 of the 11 papers with the phrase — a title's words outweighed the phrase's bonus
-PHRASE_TIER_CANDIDATES = 500
+# ...and those of them that have the words as typed, one after the other (any form of each, a stop word typed
+# standing for any word), in the title or the abstract, all come before the papers that have them apart:
+# "evidence lower bound" put a title with "Lower Bounds" (its abstract: "evidence", "bounds") second, above 10 of
+# the 11 papers with the phrase — a title's words outweighed the phrase's bonus (Index._phrase_tier)
 TYPING_PREFIX = 2  # the last word, typed without a space after it, reads as a word's start from this many letters
 PREFIX_DOMINATES = 10  # ...or, a word papers have, when the words it begins are this many times as frequent
 CONTEXT_SHARE = 0.1  # corrections at least this likely, relative to the likeliest, are tried in context
@@ -720,16 +720,18 @@ class Index:
         plain = split_words(shown)[0]
         # "dataset shift" typed (every word found): its words as a phrase
         few = PHRASE_WORDS <= len(plain) < PROXIMITY_WORDS and not partial
-        if not bonus and found and (few or PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST) and not _has_syntax(text):
+        tier: list[int] = []
+        if found and (few or (not bonus and PROXIMITY_WORDS <= len(plain) <= PROXIMITY_MOST)) and not _has_syntax(text):
             # (a title holding the whole query decides alone: a pasted title in a titled library pays nothing)
             best = ranked(keys, PHRASE_CANDIDATES if few else PROXIMITY_CANDIDATES, self._pids)
-            near = ranker.proximity(plain, best, ("title", "abstract"), 1 if few else PROXIMITY_GAP)
-            if near:
+            gap = _typed_gap(text) if few else PROXIMITY_GAP
+            near = ranker.proximity(plain, best, ("title", "abstract"), gap)
+            if near and not bonus:
                 step = PROXIMITY_SHARE * top_score(found) / (len(plain) - 1)
                 keys = plus(keys, {d: step * pairs for d, pairs in near.items()})
-        tier: list[int] = []
-        if found and few and not _has_syntax(text):
-            tier = self._phrase_tier(text, plain, ranked(keys, PHRASE_TIER_CANDIDATES, self._pids))
+            # the papers with every pair near are looked at for the phrase as typed
+            whole = [d for d in best if near.get(d) == len(plain) - 1] if few else []
+            tier = self._phrase_tier(text, plain, whole) if whole else []
             if tier:  # the papers with the phrase before every other, in their own order
                 lift = top_score(keys) - min(scores_of(keys, tier)) + 1.0
                 keys = plus(keys, dict.fromkeys(tier, lift))
@@ -1183,6 +1185,12 @@ _SYNTAX_RE = re.compile(r'["*~()\[\]{}^=<>]|\?(?=\w)|\b(?:AND|OR|NOT)\b|(?i:\b(?
 def _has_syntax(text: str) -> bool:
     """Does the query hold syntax (a minus that is a NOT, "-video", too), not only plain words?"""
     return _SYNTAX_RE.search(text) is not None or bool(negating_minuses(text))
+
+
+def _typed_gap(text: str) -> int:
+    """How far apart two successive content words of the query stand at most ("learning to rank": 2)."""
+    places = [pos for w, pos in _ANALYZER.words(text) if w not in STOP_WORDS]
+    return max((b - a for a, b in pairwise(places)), default=1) or 1
 
 
 def title_phrase(text: str) -> query.Phrase | None:
