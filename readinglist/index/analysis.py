@@ -321,6 +321,7 @@ _BRITISH_PREFIXES = (
         r"\1our",
     ),
     (re.compile(r"(cent|fib|theat|lit|met|calib|lust|sab|somb|meag|mit)er"), r"\1r"),
+    (re.compile(r"iz(?!.*iz)"), "is"),  # a stem that keeps its -iz: normaliz (normalizing), normalis…
     (re.compile(r"lyz"), "lys"),
     (re.compile(r"parameter"), "parametr"),
     (re.compile(r"(defen|offen|preten|licen)s"), r"\1c"),
@@ -336,8 +337,7 @@ _BRITISH_PREFIXES = (
 
 def british_prefixes(prefix: str) -> list[str]:
     """Where else the forms of a stem with this prefix (American) may begin, spelt the British way: the term
-    walks of `Vocabulary.forms` look there too. (An -ise word needs none: Porter strips -ize and -ise alike,
-    after the prefix.)"""
+    walks of `Vocabulary.forms` look there too."""
     out: list[str] = []
     for pattern, british in _BRITISH_PREFIXES:
         other = pattern.sub(british, prefix, count=1)

@@ -665,7 +665,7 @@ class Index:
         expanded = dict(ranker.expanded)
         words, required, excluded = split_words(resolved)
         corrections = self._corrections(typed, q, context=len(words) > 1 and not found, resolved=resolved,
-                                        hint=bool(found) and len(text.split()) < TYPED_WORDS)  # fmt: skip
+                                        hint=len(text.split()) < TYPED_WORDS)  # fmt: skip
         corrections = _of_words_typed(corrections, text, bool(found))
         names_unknown: list[str] = []
         fields = _fields_of_words(resolved)

@@ -1,0 +1,154 @@
+"""Phrases typed or quoted, and British spellings (session 30: a user trial on the NeurIPS 8k library)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import library_of
+
+from readinglist.index.analysis import american, word_stem
+
+FILLER = [{"title": f"Graph kernels {i}", "abstract": f"Kernels on graphs number {i} for molecules."} for i in range(8)]
+
+
+def titles(lib, text: str) -> list[str]:
+    return [p.title for p in lib.papers(lib.search(text).ids)]
+
+
+def test_a_phrase_typed_as_plain_words_ranks_the_papers_with_it_first(tmp_path):
+    """ "evidence lower bound" put "Computing Time Lower Bounds …" (its abstract: "evidence", "bounds", apart)
+    second, above 10 of the 11 papers with the phrase: its title's words outweighed the phrase's bonus."""
+    rows = [
+        {
+            "title": "Computing Time Lower Bounds for Recurrent Networks",
+            "abstract": "We give lower bounds on the computing time. Empirical evidence supports the bounds. "
+            "The lower bounds hold for sigmoidal networks; more lower bounds follow.",
+        },
+        *(
+            {
+                "title": f"Variational objectives {i}",
+                "abstract": f"We maximise the evidence lower bound of a latent model {i} with many samples "
+                "drawn from the posterior and a richer family of distributions.",
+            }
+            for i in range(3)
+        ),
+        *FILLER,
+    ]
+    lib = library_of(tmp_path, rows, "elbo")
+    try:
+        found = titles(lib, "evidence lower bound")
+        assert found[:3] == [f"Variational objectives {i}" for i in range(3)]
+        assert found[3] == "Computing Time Lower Bounds for Recurrent Networks"  # still found, after them
+        assert titles(lib, "bound lower evidence")[0] == "Computing Time Lower Bounds for Recurrent Networks"
+    finally:
+        lib.close()
+
+
+def test_a_stop_word_typed_in_a_phrase_keeps_its_place(tmp_path):
+    rows = [
+        {"title": "Ranking losses", "abstract": "Rank the items; learning follows. Learning rates and rank."},
+        {"title": "Pairwise methods", "abstract": "We study learning to rank with pairwise losses."},
+        *FILLER,
+    ]
+    lib = library_of(tmp_path, rows, "ltr")
+    try:
+        assert titles(lib, "learning to rank")[0] == "Pairwise methods"
+    finally:
+        lib.close()
+
+
+def test_a_quoted_phrase_matches_the_other_number_the_form_typed_first(tmp_path):
+    """ "normalizing flow" found 3 papers and "normalizing flows" 2: a phrase is quoted for its words' order,
+    not their number. A quoted single word stays exact (that is what it is for)."""
+    rows = [
+        {"title": "Flow one", "abstract": "We stack a normalizing flow on the encoder."},
+        {"title": "Flows many", "abstract": "Normalizing flows transform a simple density."},
+        {"title": "British flows", "abstract": "Normalising flows, spelt the British way."},
+        {"title": "Apart", "abstract": "Normalizing the data before the flow of gradients."},
+        *FILLER,
+    ]
+    lib = library_of(tmp_path, rows, "nf")
+    try:
+        assert titles(lib, '"normalizing flows"')[0] == "Flows many"  # as typed, first
+        assert set(titles(lib, '"normalizing flows"')) == {"Flows many", "Flow one", "British flows"}
+        assert titles(lib, '"normalizing flow"')[0] == "Flow one"
+        assert set(titles(lib, '"normalizing flow"')) == {"Flow one", "Flows many", "British flows"}
+        assert titles(lib, '"normalising flows"')[0] == "British flows"
+        assert titles(lib, '"flows"') == ["Flows many", "British flows"]
+        assert titles(lib, "=flow") == ["Flow one", "Apart"]
+        highlighted = lib.search('"normalizing flow"').terms
+        assert {"normalizing flow", "normalizing flows"} <= set(highlighted)
+    finally:
+        lib.close()
+
+
+@pytest.mark.parametrize(
+    ("british", "us"),
+    [
+        ("normalising", "normalizing"),
+        ("optimisation", "optimization"),
+        ("behaviour", "behavior"),
+        ("neighbourhood", "neighborhood"),
+        ("modelling", "modeling"),
+        ("unlabelled", "unlabeled"),
+        ("centre", "center"),
+        ("analyse", "analyze"),
+        ("defence", "defense"),
+        ("reparametrisation", "reparameterization"),
+        ("parametrized", "parameterized"),
+    ],
+)
+def test_british_spellings_fold_to_american(british, us):
+    assert american(british) == us
+    assert word_stem(british) == word_stem(us)
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["noise", "denoising", "promising", "supervised", "revised", "precise", "exercise", "surprising", "otherwise",
+     "pairwise", "expertise", "raised", "four", "contour", "parametric", "nonparametric", "spectra", "analysis"],
+)  # fmt: skip
+def test_words_that_only_look_british_are_left_alone(word):
+    assert american(word) == word
+
+
+def test_a_british_spelling_finds_the_american_and_the_other_way_round(tmp_path):
+    """ "normalising flows" fell back to closest matches (an optical-flow paper third); "reparametrization
+    trick" found one paper where "reparameterization trick" found the real ones."""
+    rows = [
+        {"title": "Variational Inference with Normalizing Flows", "abstract": "Flows of invertible maps."},
+        {"title": "The Local Reparameterization Trick", "abstract": "A reparameterization trick for dropout."},
+        {"title": "Batch Bayesian Optimisation", "abstract": "Bayesian optimisation in batches."},
+        {"title": "Nearest neighbour rules", "abstract": "The behaviour of nearest neighbour classifiers."},
+        {"title": "Optical flow", "abstract": "Motion and flows in video."},
+        *FILLER,
+    ]
+    lib = library_of(tmp_path, rows, "uk")
+    try:
+        result = lib.search("normalising flows")
+        assert not result.partial and titles(lib, "normalising flows") == [
+            "Variational Inference with Normalizing Flows"
+        ]
+        assert titles(lib, "reparametrization trick") == ["The Local Reparameterization Trick"]
+        assert titles(lib, "bayesian optimization") == ["Batch Bayesian Optimisation"]
+        assert titles(lib, "nearest neighbor behavior") == ["Nearest neighbour rules"]
+    finally:
+        lib.close()
+
+
+def test_a_typo_beside_a_british_spelling_is_offered_a_correction(tmp_path):
+    """ "baysian optimisation" got no "Did you mean": the one paper whose title misspells "Baysian" held no
+    "optimisation", so no paper had every word, and a rare title word was taken for a word."""
+    rows = [
+        {"title": "A Variational Baysian Framework", "abstract": "Graphical models and their inference."},
+        *(
+            {"title": f"Bayesian optimization of models {i}", "abstract": f"Bayesian optimization number {i}."}
+            for i in range(32)  # a word in 30 times as many papers as the slip (RARE_RATIO)
+        ),
+        *FILLER,
+    ]
+    lib = library_of(tmp_path, rows, "typo")
+    try:
+        result = lib.search("baysian optimisation")
+        assert result.correction == "bayesian optimisation"
+    finally:
+        lib.close()
