@@ -143,6 +143,23 @@ def doi_key(doi: str) -> str:
     return normalize_doi(doi).translate(_ASCII_LOWER)
 
 
+# preprint servers' DOI prefixes: arXiv (its BibTeX gives 10.48550/arXiv.2101.00001), bioRxiv and medRxiv
+# (10.1101/ and digits: Cold Spring Harbor's journals, 10.1101/gr.…, are not preprints), SSRN, and OSF's
+_PREPRINT_DOI = re.compile(r"10\.(?:48550|2139|31219|31234|31235)/|10\.1101/\d")
+
+
+def is_preprint_doi(doi: str) -> bool:
+    """A preprint server's DOI: the published version of the paper has another one."""
+    return bool(_PREPRINT_DOI.match(doi_key(doi)))
+
+
+def dois_conflict(a: str, b: str) -> bool:
+    """Two DOIs that say two records are two papers: both given, different, and neither a preprint server's
+    (an arXiv copy and the journal's version are one paper with two DOIs)."""
+    ka, kb = doi_key(a), doi_key(b)
+    return bool(ka and kb and ka != kb and not is_preprint_doi(ka) and not is_preprint_doi(kb))
+
+
 def doi_url(doi: str) -> str:
     """The DOI's link at doi.org, percent-encoded where a URL needs it; '' for no DOI."""
     doi = normalize_doi(doi)

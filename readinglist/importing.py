@@ -563,18 +563,19 @@ class _Duplicates:
         for p, doi in zip(papers, dois, strict=True):
             mine = duplicates.Candidate(p.auto_title if p.title else "", p.authors, p.year, p.venue,
                                         p.plain_abstract, key=p.title_key, doi=doi)  # fmt: skip
-            same, maybe = None, []
+            same, best, maybe = None, -1, []
             seen: set[int] = set()
-            # the DOI's first: the strongest sign ('' is no key)
+            # every candidate is compared and the one that agrees most is taken: a DOI copied onto another
+            # paper (a volume's) is not the paper whose title the record has ('' is no key)
             for pid, c in [*by_doi.get(doi, ()), *by_title.get(p.title_key, ()), *by_text.get(p.text_key, ())]:
                 if pid in seen or pid in self._taken:
                     continue
                 seen.add(pid)
                 verdict, why = duplicates.compare(mine, c)
                 if verdict is duplicates.Verdict.SAME:
-                    same = pid
-                    break
-                if verdict is duplicates.Verdict.POSSIBLE:
+                    if (strength := duplicates.strength(mine, c)) > best:
+                        same, best = pid, strength
+                elif verdict is duplicates.Verdict.POSSIBLE:
                     maybe.append((pid, why))
             if same is not None:
                 self._merge(same, p)

@@ -374,16 +374,111 @@ def test_one_doi_in_two_files_is_one_paper_and_two_dois_are_not(empty_lib, tmp_p
     assert "different DOIs" in pair.why
 
 
-def test_the_duplicate_rules_put_the_doi_first():
+def test_one_doi_is_one_paper_when_titles_abstracts_or_authors_agree_too():
     from readinglist.importers.duplicates import Candidate, Verdict, compare
 
-    a = Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS", doi="10.1000/A")
-    b = Candidate("Transformers", ["A. Vaswani"], 2017, "arXiv", doi="https://doi.org/10.1000/a")
-    assert compare(a, b) == (Verdict.SAME, "same DOI")
+    a = Candidate("Attention is all you need", ["Ashish Vaswani", "Noam Shazeer"], 2017, "NeurIPS", doi="10.1000/A")
+    retitled = Candidate("Transformers", ["A. Vaswani", "N. Shazeer"], 2017, "arXiv", doi="https://doi.org/10.1000/a")
+    assert compare(a, retitled) == (Verdict.SAME, "same DOI and authors")
+    untitled = Candidate("Attention Is All You Need", [], doi="10.1000/a")
+    assert compare(a, untitled) == (Verdict.SAME, "same DOI and title")
+    # a DOI and nothing else agreeing is no paper: other authors, or none to compare
     assert compare(a, Candidate("Transformers", ["Someone Else"], doi="10.1000/a"))[0] is Verdict.POSSIBLE
+    assert compare(a, Candidate("Transformers", [], doi="10.1000/a"))[0] is Verdict.POSSIBLE
     twin = Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS", doi="10.1000/b")
     assert compare(a, twin) == (Verdict.POSSIBLE, "same title and authors, but different DOIs")
     assert compare(a, Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS"))[0] is Verdict.SAME
+
+
+def test_a_volume_doi_on_papers_sharing_a_surname_is_not_one_paper():
+    """A proceedings volume's DOI on two of its papers, one surname shared (a "Wang"), and the real pair of a
+    Mendeley export: two unrelated articles with one DOI, a lone author one of the other's fifteen."""
+    from readinglist.importers.duplicates import Candidate, Verdict, compare
+
+    doi = "10.1109/CONF.2020.00001"
+    graphs = Candidate("Learning Sparse Graphs with Diffusion Kernels", ["Wei Wang", "John Smith"], 2020, doi=doi)
+    robust = Candidate("Robust Reinforcement Learning under Adversarial Rewards", ["Li Wang", "Alice Brown"], 2020,
+                       doi=doi)  # fmt: skip
+    assert compare(graphs, robust) == (Verdict.POSSIBLE, "same DOI, but different titles and authors")
+    doi = "10.1080/0309877910150304"
+    review = Candidate("The Art of Book Reviewing", ["Adrian Furnham"], 1991, doi=doi)
+    many = [f"Author{i} Name{i}" for i in range(14)]
+    herd = Candidate("Herd behavior in purchasing books online", [*many, "Adrian Furnham"], 2018, doi=doi)
+    assert compare(review, herd)[0] is Verdict.POSSIBLE
+
+
+def test_a_preprint_servers_doi_does_not_part_the_published_paper():
+    from readinglist import biblio
+    from readinglist.importers.duplicates import Candidate, Verdict, compare
+
+    published = Candidate("Attention is all you need", ["Ashish Vaswani"], 2017, "NeurIPS", doi="10.5555/3295222")
+    for preprint in ("10.48550/arXiv.1706.03762", "10.1101/2020.01.01.123456", "10.2139/ssrn.123456",
+                     "10.31219/osf.io/abcde", "10.31234/osf.io/abcde", "10.31235/osf.io/abcde"):  # fmt: skip
+        arxiv = Candidate("Attention Is All You Need", ["Ashish Vaswani"], 2017, "", doi=preprint)
+        assert compare(published, arxiv) == (Verdict.SAME, "same title and authors"), preprint
+        assert not biblio.dois_conflict(preprint, "10.5555/3295222")
+    assert biblio.dois_conflict("10.1101/gr.123.1", "10.5555/3295222")  # Genome Research, a journal
+
+
+def test_a_doi_copied_onto_another_paper_does_not_merge_it_there(empty_lib, tmp_path):
+    """b.bib's paper has a.bib's first paper's DOI (a volume's) and exactly a.bib's second paper's title: it is
+    the second paper; alone, it is only a possible duplicate of the first."""
+    a = (
+        "@inproceedings{wang1, title = {Learning Sparse Graphs with Diffusion Kernels}, author = {Wang, Wei and"
+        " Smith, John}, booktitle = {Proc. Conf 2020}, year = 2020, doi = {10.1109/CONF.2020.00001}}\n"
+        "@inproceedings{wang2, title = {Robust Reinforcement Learning under Adversarial Rewards}, author = {Wang,"
+        " Li and Brown, Alice}, booktitle = {Proc. Conf 2020}, year = 2020}\n"
+    )
+    b = (
+        "@inproceedings{x2, title = {Robust Reinforcement Learning under Adversarial Rewards}, author = {Wang, Li"
+        " and Brown, Alice}, booktitle = {Proc. Conf 2020}, year = 2020, doi = {10.1109/CONF.2020.00001}}\n"
+    )
+    empty_lib.import_files([_bib_file(tmp_path, a, "a.bib")])
+    [summary] = empty_lib.import_files([_bib_file(tmp_path, b, "b.bib")])
+    assert summary.merged == 1
+    robust = empty_lib.search("Robust Reinforcement").ids[0]
+    graphs = empty_lib.search("Sparse Graphs").ids[0]
+    assert empty_lib.store.paper_sources(robust) == ["a", "b"]
+    assert empty_lib.store.paper_sources(graphs) == ["a"]
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    lib = Library.open(alone / "lib", seed=False)
+    try:
+        lib.import_files([_bib_file(alone, a.split("@inproceedings{wang2")[0], "a.bib")])
+        [summary] = lib.import_files([_bib_file(alone, b, "b.bib")])
+        assert (summary.added, summary.merged, summary.possible) == (1, 0, 1)
+        (pair,) = lib.possible_duplicates()
+        assert pair.why == "same DOI, but different titles and authors"
+    finally:
+        lib.close()
+
+
+def test_a_reimport_does_not_put_a_papers_note_on_another_of_its_doi(empty_lib, tmp_path):
+    """Two papers of a file with one DOI and no authors; the file's next version replaces one by an unrelated
+    paper of that DOI: the note and tags stay with the paper gone from the file, the new one is added."""
+    entry = "@inproceedings{{{}, title={{{}}}, booktitle={{Proc. X 2020}}, year={{2020}}, doi={{10.1145/3368089}},"
+    entry += " abstract={{{}}}}}\n"
+    alpha = entry.format("a", "Alpha Paper on Graphs", "Graphs are studied here with spectral tools.")
+    f = _bib_file(tmp_path, alpha + entry.format("b", "Beta Paper on Kernels", "Kernels are studied here."))
+    empty_lib.import_files([f])
+    beta = empty_lib.search("Beta Paper").ids[0]
+    empty_lib.set_note(beta, "beta's note")
+    empty_lib.add_tags([beta], ["kernels"])
+    f.write_text(alpha + entry.format("d", "Delta Paper on Robots", "Robots grasp objects by touch."))
+    [summary] = empty_lib.import_files([f])
+    assert (summary.added, summary.updated, summary.missing) == (1, 0, 1)
+    assert empty_lib.paper(beta).title == "Beta Paper on Kernels" and empty_lib.paper(beta).note == "beta's note"
+    delta = empty_lib.search("Delta Paper").ids[0]
+    assert empty_lib.paper(delta).note == "" and empty_lib.paper(delta).tags == []
+
+
+def test_an_arxiv_copy_and_the_published_paper_are_one_paper(empty_lib, tmp_path):
+    entry = ("@article{{{}, title = {{Deep Kernel Learning at Scale}}, author = {{Wilson, Andrew and Hu, Zhiting}},"
+             " journal = {{{}}}, year = 2016, doi = {{{}}}}}\n")  # fmt: skip
+    empty_lib.import_files([_bib_file(tmp_path, entry.format("pub", "JMLR", "10.5555/1234.5678"), "pub.bib")])
+    arxiv = entry.format("arx", "JMLR", "10.48550/arXiv.1511.02222")  # as arXiv's BibTeX gives its DOI
+    [summary] = empty_lib.import_files([_bib_file(tmp_path, arxiv, "arxiv.bib")])
+    assert (summary.added, summary.merged, summary.possible) == (0, 1, 0)
 
 
 def test_merge_keeps_the_fuller_record_and_unmerge_gives_it_back(empty_lib, tmp_path):

@@ -6,10 +6,13 @@ title is compared as a key (markup decoded, case, accents and punctuation droppe
 the year within one. A shared title alone is not a paper: the same title by disjoint authors, or a workshop
 version beside the main-track one, is at most a *possible* duplicate that the user decides. The other way
 in is a near-identical abstract (word shingles), unless the authors disagree: then it is only possible (the
-NeurIPS data has 13 pairs of distinct papers with one abstract). A DOI says most: two records with one DOI are
-one paper whatever their titles (an arXiv title and the journal's), unless their authors disagree (a file
-that gave every paper its volume's DOI); two with different DOIs are not merged without the user, however
-alike (a conference paper and its journal version).
+NeurIPS data has 13 pairs of distinct papers with one abstract). A DOI says much but not all: files give a
+proceedings volume's DOI to each of its papers, and one Mendeley export gave two unrelated articles (1991 and
+2018, sharing one author of fifteen) one DOI. So two records with one DOI are one paper when their titles
+agree, or their abstracts, or their author lists both agree by half and more (an arXiv title and the
+journal's); otherwise a possible duplicate. Two with different DOIs are not merged without the user, however
+alike (a conference paper and its journal version), unless one DOI is a preprint server's (arXiv's
+10.48550/arXiv.…, which arXiv's BibTeX gives): a preprint and its published version are one paper.
 Candidates come from the store by the keys (`title_key`, `text_key`), indexed in SQL, so an import of 94k
 records never holds the library's abstracts.
 """
@@ -134,6 +137,39 @@ def authors_compatible(a: Sequence[str], b: Sequence[str]) -> bool:
     return not sa or not sb or bool(sa & sb)
 
 
+def _name_key(name: str) -> tuple[str, str]:
+    """(surname, first initial of the given names, '' if none): "Wang, Wei" and "Wei Wang" → ("wang", "w")."""
+    name = name.strip()
+    if "," in name:
+        given = name.split(",", 1)[1]
+    else:
+        parts = name.split()
+        given = " ".join(parts[:-1])
+    initial = re.search(r"[^\W\d_]", _fold(given))
+    return surname(name), initial.group() if initial else ""
+
+
+def authors_agree(a: Sequence[str], b: Sequence[str]) -> bool:
+    """Both lists have authors, and at least half of the longer list is in the other, each name by surname
+    and first initial (one without an initial matches any): what one DOI on two titles needs. The matcher's
+    half-of-the-shorter-list by surname alone let "Wei Wang, John Smith" be "Li Wang, Alice Brown", and
+    a lone "Adrian Furnham" be a fifteen-author paper that lists him."""
+    ka = [k for k in map(_name_key, a) if k[0]]
+    kb = [k for k in map(_name_key, b) if k[0]]
+    if not ka or not kb:
+        return False
+    short, long = sorted((ka, kb), key=len)
+    free = list(long)
+    matched = 0
+    for sur, initial in short:
+        hit = next((j for j, (s2, i2) in enumerate(free) if s2 == sur and (not initial or not i2 or initial == i2)),
+                   None)  # fmt: skip
+        if hit is not None:
+            matched += 1
+            del free[hit]
+    return matched * 2 >= len(long)
+
+
 def years_compatible(a: int | None, b: int | None) -> bool:
     """Equal, within one (online first, printed the next year), or one missing."""
     return a is None or b is None or abs(a - b) <= 1
@@ -176,22 +212,49 @@ def venues_compatible(a: str, b: str) -> bool:
 
 
 def compare(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
-    """Are a and b the same paper? (verdict, why in words). The DOIs first (see the module's docstring)."""
+    """Are a and b the same paper? (verdict, why in words). See the module's docstring for what a DOI says."""
     da, db = biblio.doi_key(a.doi), biblio.doi_key(b.doi)
     if da and db and da == db:
-        if authors_compatible(a.authors, b.authors):
-            return Verdict.SAME, "same DOI"
-        return Verdict.POSSIBLE, "same DOI, but different authors"
+        return _compare_same_doi(a, b)
     verdict, why = _compare_texts(a, b)
-    if da and db and verdict is Verdict.SAME:
+    if verdict is Verdict.SAME and biblio.dois_conflict(da, db):
         return Verdict.POSSIBLE, f"{why}, but different DOIs"
     return verdict, why
 
 
+def _compare_same_doi(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
+    """Two records with one DOI: the same paper if their titles, abstracts or author lists agree besides."""
+    if _title_key(a) and _title_key(a) == _title_key(b):
+        if authors_compatible(a.authors, b.authors):
+            return Verdict.SAME, "same DOI and title"
+        return Verdict.POSSIBLE, "same DOI and title, but different authors"
+    if _close_abstracts(a, b) and authors_compatible(a.authors, b.authors):
+        return Verdict.SAME, "same DOI and abstract"
+    if authors_agree(a.authors, b.authors) and years_compatible(a.year, b.year):
+        return Verdict.SAME, "same DOI and authors"
+    return Verdict.POSSIBLE, "same DOI, but different titles and authors"
+
+
+def strength(a: Candidate, b: Candidate) -> int:
+    """How much two records found the SAME agree, to choose among several a record matches: the DOI and the
+    title count most, then the abstract, then the authors (a copied DOI must not beat an exact title)."""
+    da = biblio.doi_key(a.doi)
+    same_doi = bool(da) and da == biblio.doi_key(b.doi)
+    same_title = bool(_title_key(a)) and _title_key(a) == _title_key(b)
+    return 2 * same_doi + 2 * same_title + _close_abstracts(a, b) + authors_agree(a.authors, b.authors)
+
+
+def _title_key(c: Candidate) -> str:
+    return c.key if c.key is not None else title_key(c.title)
+
+
+def _close_abstracts(a: Candidate, b: Candidate) -> bool:
+    return len(_abstract_words(a.text)) >= MIN_ABSTRACT_WORDS and abstract_similarity(a.text, b.text) >= SAME_ABSTRACT
+
+
 def _compare_texts(a: Candidate, b: Candidate) -> tuple[Verdict, str]:
     """Are a and b the same paper by their titles, authors, venues, years and abstracts?"""
-    ka = a.key if a.key is not None else title_key(a.title)
-    kb = b.key if b.key is not None else title_key(b.title)
+    ka, kb = _title_key(a), _title_key(b)
     same_title = bool(ka) and ka == kb
     if same_title:
         if not venues_compatible(a.venue, b.venue):

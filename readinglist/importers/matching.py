@@ -3,9 +3,11 @@
 An erratum edits a few words of an abstract; the paper must stay the same paper so that its tags, note
 and state stay with it. But a title alone is not a paper: a revised file can drop a paper and reuse its
 title for an unrelated one, so a title match counts only when the content agrees too (abstract words,
-authors). Candidates come from shared rare words, so a whole revised file is not n². A DOI decides before a
-title does: a record whose DOI a stored paper has is that paper (its title corrected) when their authors agree,
-and a stored paper with another DOI is not the paper of a record's title.
+authors). Candidates come from shared rare words, so a whole revised file is not n². A DOI is tried before a
+title: a record whose DOI a stored paper has is that paper (its title corrected) when their titles match, or
+their content agrees as a title match needs and both have authors (a file may give a volume's DOI to all its
+papers: a paper put in another's place would take its note and tags); a stored paper with another DOI is not
+the paper of a record's title, unless one DOI is a preprint server's (biblio.dois_conflict).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from readinglist.biblio import doi_key
+from readinglist.biblio import doi_key, dois_conflict
 
 SIMILAR = 0.85  # abstract similarity (SequenceMatcher) that makes an untitled record the same paper
 SAME_WORDS = 0.5  # share of abstract words two records with one title must have in common …
@@ -128,7 +130,7 @@ class Matcher:
         self._used = used
         self._hashes = hashes
         self._dois = [doi_key(d) for d in dois] if dois is not None else [""] * len(hashes)
-        self._authors = {e.id: e.authors for e in existing}
+        self._stored = {e.id: e for e in existing}
         self._doi_of = {e.id: doi_key(e.doi) for e in existing if e.doi}
         self._doi_match: dict[int, int] = {}  # record → the stored paper of its DOI, if the authors allow
         rest = self._by_key(rest, existing, keys)
@@ -165,7 +167,7 @@ class Matcher:
             found = stored.get(key, []) if key and given[key] == 1 else []
             one = found[0] if len(found) == 1 else None
             if (one is None or _norm_title(one.title) != _norm_title(self._titles[i])
-                    or (self._dois[i] and one.doi and doi_key(one.doi) != self._dois[i])):  # fmt: skip
+                    or dois_conflict(self._dois[i], one.doi)):  # fmt: skip
                 left.append(i)
                 continue
             self.revised[i] = one.id
@@ -198,7 +200,7 @@ class Matcher:
             return []
         mine = self._dois[i]
         return [e for e in self._by_title.get(_norm_title(title), []) if e.id not in self._used
-                and not (mine and self._doi_of.get(e.id, mine) != mine)]  # fmt: skip
+                and not dois_conflict(mine, self._doi_of.get(e.id, ""))]  # fmt: skip
 
     def _has_text(self, i: int) -> bool:
         """A record whose content matches a stored paper another record took is compared by authors only."""
@@ -216,11 +218,10 @@ class Matcher:
         rec = Incoming(self._hashes[i], self._titles[i], text if self._has_text(i) else "", list(authors))
         pid = self._doi_match.pop(i, None)
         if pid is not None:
-            stored = self._authors[pid]
-            if not stored or not rec.authors or _authors_agree(stored, rec.authors):
+            if self._doi_agrees(self._stored[pid], rec):
                 self.revised[i] = pid
                 return
-            self._used.discard(pid)  # one DOI on papers of other authors (a volume's): the title decides
+            self._used.discard(pid)  # one DOI on two papers (a volume's): the title decides
         cands = [e for e in self._candidates(i) if same_content(e, rec)]
         if not cands:
             self._still.append(i)
@@ -228,6 +229,14 @@ class Matcher:
         best = max(cands, key=lambda e: SequenceMatcher(None, e.text, rec.text).quick_ratio())
         self.revised[i] = best.id
         self._used.add(best.id)
+
+    @staticmethod
+    def _doi_agrees(e: Existing, rec: Incoming) -> bool:
+        """Is the stored paper of a record's DOI that paper? Their titles match, or both have authors and
+        their content agrees (`same_content`): a DOI alone moved a paper's note onto an unrelated one."""
+        if rec.title and _norm_title(e.title) == _norm_title(rec.title):
+            return True
+        return bool(_surnames(e.authors)) and bool(_surnames(rec.authors)) and same_content(e, rec)
 
     def settle_ties(self, records: Callable[[int], tuple[str, Sequence[str]]]) -> None:
         """Settle every tie in file order; `records` gives a record's (plain text, authors) by number."""
