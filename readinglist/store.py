@@ -148,6 +148,7 @@ def _m0001_initial(db: sqlite3.Connection) -> None:
             url TEXT NOT NULL DEFAULT '',
             links TEXT NOT NULL DEFAULT '[]',
             bib TEXT,
+            source_bib TEXT,
             state TEXT NOT NULL DEFAULT 'unread' CHECK (state IN ('unread', 'skimmed', 'read')),
             note TEXT NOT NULL DEFAULT '',
             in_source INTEGER NOT NULL DEFAULT 1,
@@ -605,6 +606,16 @@ def _m0025_bibliographic_records(db: sqlite3.Connection) -> None:
     db.execute(f"CREATE INDEX IF NOT EXISTS papers_doi ON papers({_DOI_SQL.format(p='')}) WHERE bib IS NOT NULL")
 
 
+def _m0026_source_records(db: sqlite3.Connection) -> None:
+    """The record a paper's own file last gave (JSON, '' for none), kept while the paper's record is another:
+    a merge's fuller one, the user's, one a merged record filled in. A re-import replaces the paper's record
+    only when its file's has changed since (an unchanged file put a bare @misc back over the merged @article
+    and its DOI). NULL while the paper's record is its file's, as every paper's is before this migration.
+    A new library has the column from 0001 (see 0025)."""
+    if "source_bib" not in _columns(db, "papers"):
+        db.execute("ALTER TABLE papers ADD COLUMN source_bib TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -631,6 +642,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0023_own_titles_without_numbers", _m0023_own_titles_without_numbers),
     ("0024_keyword_tags", _m0024_keyword_tags),
     ("0025_bibliographic_records", _m0025_bibliographic_records),
+    ("0026_source_records", _m0026_source_records),
 ]
 
 
@@ -958,14 +970,23 @@ class Store:
     def refresh_records(self, items: Sequence[tuple[int, str | None]], keep: set[int], rev: int) -> int:
         """(paper id, record as stored) of records a re-import found unchanged in their text: a record added or
         corrected in the file (a DOI, the pages) is the paper's now, or, on a paper of another file (`keep`:
-        this file's record was merged into it), only where the paper has none. Returns how many changed."""
+        this file's record was merged into it), only where the paper has none. A paper whose record is not its
+        file's (a merge's fuller one, the user's: source_bib, 0026) keeps it while the file's is as it was.
+        Returns how many changed."""
         with self.transaction() as db:
             changed = []
+            own = "source_bib" in _columns(db, "papers")
             for pid, bib in items:
                 if pid in keep:
                     if bib is None:
                         continue
                     cur = db.execute("UPDATE papers SET bib = ? WHERE id = ? AND bib IS NULL", (bib, pid))
+                elif own:
+                    cur = db.execute(
+                        "UPDATE papers SET bib = ?, source_bib = NULL WHERE id = ? AND CASE WHEN source_bib IS NULL"
+                        " THEN bib IS NOT ? ELSE source_bib != COALESCE(?, '') END",
+                        (bib, pid, bib, bib),
+                    )
                 else:
                     cur = db.execute("UPDATE papers SET bib = ? WHERE id = ? AND bib IS NOT ?", (bib, pid, bib))
                 if cur.rowcount:
@@ -977,14 +998,30 @@ class Store:
         return len(changed)
 
     def set_record(self, paper_id: int, bib: dict[str, str]) -> dict[str, str]:
-        """Give a paper this bibliographic record ({}: none); returns the one it had (for undo)."""
+        """Give a paper this bibliographic record ({}: none); returns the one it had (for undo). What its file
+        gave is kept aside (source_bib) while the two differ: a re-import of the unchanged file keeps this one."""
         with self.transaction() as db:
             before = self.papers([paper_id])
             rev = self.next_rev(db)
+            text = biblio.dumps(bib)
             db.execute("UPDATE papers SET bib = ?, updated_at = ?, rev = ? WHERE id = ?",
-                       (biblio.dumps(bib), now(), rev, paper_id))  # fmt: skip
+                       (text, now(), rev, paper_id))  # fmt: skip
+            self._set_source_bib(db, [paper_id], text, before[0].bib if before else {})
             self._journal(db, [paper_id], rev)
         return before[0].bib if before else {}
+
+    @staticmethod
+    def _set_source_bib(db: sqlite3.Connection, ids: Sequence[int], new: str | None, old: Mapping[str, str]) -> None:
+        """The papers' records were set to `new` from `old` by something other than their own file: what the
+        file gave (the old record, unless one is kept aside already) is kept aside, or forgotten when the
+        paper's record is the file's again (an undo)."""
+        if "source_bib" not in _columns(db, "papers"):
+            return
+        db.executemany(
+            "UPDATE papers SET source_bib = CASE WHEN COALESCE(source_bib, ?) = COALESCE(?, '') THEN NULL"
+            " ELSE COALESCE(source_bib, ?) END WHERE id = ?",
+            [(biblio.dumps(old) or "", new, biblio.dumps(old) or "", pid) for pid in ids],
+        )
 
     def source_titles(self, source_id: int) -> set[str]:
         rows = self.db.execute("SELECT auto_title FROM papers WHERE source_id = ?", (source_id,))
@@ -1114,12 +1151,20 @@ class Store:
         raise StoreError("could not assign a unique id")  # a full 40-hex collision: never in practice
 
     def update_content(self, paper_id: int, p: NewPaper, rev: int) -> None:
-        """A revised record replaces the imported text; the user's tags, note, state and title stay."""
+        """A revised record replaces the imported text; the user's tags, note, state and title stay, and so
+        does a record that is not the file's (source_bib) while the file's record is as it was."""
         with self.transaction() as db:
+            values = list(_content_values(p))
+            if "source_bib" in _columns(db, "papers"):
+                kept = db.execute("SELECT bib, source_bib FROM papers WHERE id = ?", (paper_id,)).fetchone()
+                if kept is not None and kept[1] is not None and kept[1] == (values[-1] or ""):
+                    values[-1] = kept[0]  # the file's record unchanged: the paper keeps its own
+                else:
+                    db.execute("UPDATE papers SET source_bib = NULL WHERE id = ?", (paper_id,))
             db.execute(
                 f"UPDATE papers SET {', '.join(c + ' = ?' for c in CONTENT_COLUMNS)}, in_source = 1,"
                 " updated_at = ?, rev = ? WHERE id = ?",
-                (*_content_values(p), now(), rev, paper_id),
+                (*values, now(), rev, paper_id),
             )
             _set_columns(db, [paper_id])
             if self.has_table("paper_keys"):
@@ -2191,6 +2236,8 @@ class Store:
                 f"UPDATE papers SET {', '.join(k + ' = ?' for k in sets)}, updated_at = ?, rev = ? WHERE id = ?",
                 (*sets.values(), now(), rev, paper_id),
             )
+            if "bib" in sets:  # the paper's own file gave none: its re-import keeps the one filled in
+                self._set_source_bib(db, [paper_id], biblio.dumps(p.bib), {})
             _set_columns(db, [paper_id])
             _set_keys(db, [paper_id])
             self._journal(db, [paper_id], rev)

@@ -323,7 +323,8 @@ def test_an_old_library_is_migrated_and_a_reimport_gives_its_papers_their_record
     db = sqlite3.connect(data / "library.db")  # as a library was before records were kept
     db.execute("DROP INDEX papers_doi")
     db.execute("ALTER TABLE papers DROP COLUMN bib")
-    db.execute("DELETE FROM schema_migrations WHERE name = '0025_bibliographic_records'")
+    db.execute("ALTER TABLE papers DROP COLUMN source_bib")
+    db.execute("DELETE FROM schema_migrations WHERE name IN ('0025_bibliographic_records', '0026_source_records')")
     db.commit()
     db.close()
     ro = Store(data / "library.db", read_only=True)  # another window has it: no migration, no records
@@ -331,7 +332,7 @@ def test_an_old_library_is_migrated_and_a_reimport_gives_its_papers_their_record
     ro.close()
     lib = Library.open(data, seed=False)
     try:
-        assert "0025_bibliographic_records" in lib.store.applied_migrations()
+        assert {"0025_bibliographic_records", "0026_source_records"} <= set(lib.store.applied_migrations())
         assert lib.paper(pid).bib == {} and lib.paper(pid).note == "mine"
         [summary] = lib.import_files([f])
         assert (summary.added, summary.updated, summary.unchanged) == (0, 3, 0)
@@ -494,6 +495,62 @@ def test_merge_keeps_the_fuller_record_and_unmerge_gives_it_back(empty_lib, tmp_
     assert empty_lib.paper(thin).bib == {"type": "misc"} and empty_lib.paper(back).bib == record
     empty_lib.merge(full, thin)  # the fuller one kept: its record stays
     assert empty_lib.paper(full).bib == record
+
+
+def test_a_reimport_keeps_the_fuller_record_a_merge_gave_while_the_files_is_unchanged(empty_lib, tmp_path):
+    """A bare @misc merged with the full @article of another file: importing the bare one's file again, as it
+    was or with its text revised, keeps the merged record; the file's own record changed is the paper's."""
+    bare = "@misc{bare, title = {Cluster model investigation of the electronic state}, author={H. Adachi}, year=1989}\n"
+    full = ("@article{full, title = {Cluster model investigation of the electronic state in cuprous oxide},"
+            " author={H. Adachi}, journal={Physica C}, volume={157}, pages={169--179}, year = 1989,"
+            " doi={10.1016/0921-4534(89)90484-X}}\n")  # fmt: skip
+    a = _bib_file(tmp_path, bare, "a.bib")
+    empty_lib.import_files([a])
+    empty_lib.import_files([_bib_file(tmp_path, full, "b.bib")])
+    papers = empty_lib.papers(empty_lib.search("").ids)
+    thin, rich = next(p.id for p in papers if not p.doi), next(p.id for p in papers if p.doi)
+    empty_lib.merge(thin, rich)
+    record = empty_lib.paper(thin).bib
+    assert record["doi"] == "10.1016/0921-4534(89)90484-X"
+    [summary] = empty_lib.import_files([a])
+    assert (summary.updated, summary.unchanged) == (0, 1) and empty_lib.paper(thin).bib == record
+    a.write_text(bare.replace("author={H. Adachi}", "author={H. Adachi and M. Takano}"), encoding="utf-8")
+    [summary] = empty_lib.import_files([a])  # revised (its authors), its record as it was
+    assert summary.updated == 1 and empty_lib.paper(thin).bib == record
+    a.write_text(bare.replace("@misc", "@techreport"), encoding="utf-8")  # the file's record changed
+    empty_lib.import_files([a])
+    assert empty_lib.paper(thin).bib == {"type": "techreport"}
+    [summary] = empty_lib.import_files([a])
+    assert (summary.updated, summary.unchanged) == (0, 1)
+
+
+def test_a_reimport_keeps_a_record_the_user_gave_or_a_merged_record_filled_in(empty_lib, tmp_path):
+    listing = tmp_path / "papers.jsonl"
+    listing.write_text(json.dumps({"title": "Notes on the Analytical Engine", "authors": ["Ada Lovelace"]}) + "\n")
+    empty_lib.import_files([listing])
+    [summary] = empty_lib.import_files([_bib_file(tmp_path)])
+    assert summary.merged == 1
+    pid = empty_lib.search("Analytical Engine").ids[0]
+    filled = empty_lib.paper(pid).bib
+    assert filled["type"] == "inproceedings"
+    [summary] = empty_lib.import_files([listing])  # the list gives no record: the one filled in stays
+    assert (summary.updated, summary.unchanged) == (0, 1) and empty_lib.paper(pid).bib == filled
+    f = _bib_file(tmp_path, BIB, "own.bib")
+    lib2 = tmp_path / "two"
+    lib = Library.open(lib2, seed=False)
+    try:
+        lib.import_files([f])
+        cluster = lib.search("Cluster").ids[0]
+        mine = {**lib.paper(cluster).bib, "pages": "170-179"}
+        before = lib.store.set_record(cluster, mine)
+        [summary] = lib.import_files([f])
+        assert (summary.updated, summary.unchanged) == (0, 3) and lib.paper(cluster).bib == mine
+        lib.store.set_record(cluster, before)  # undone: the record is the file's again, and follows it
+        f.write_text(BIB.replace("169--179", "169--180"), encoding="utf-8")
+        lib.import_files([f])
+        assert lib.paper(cluster).bib["pages"] == "169-180"
+    finally:
+        lib.close()
 
 
 def test_remove_and_restore_keep_the_record(empty_lib, tmp_path):
