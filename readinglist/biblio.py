@@ -114,8 +114,11 @@ def csl_type(kind: str) -> str:
 
 # ---- DOIs ---------------------------------------------------------------------------------------------
 
-_DOI = re.compile(r"10\.\d{4,9}/[^\s\"{}\\]+")
+_DOI = re.compile(r"10\.\d{4,9}/[^\s\"{}\\\x00-\x1f\x7f-\x9f]+", re.ASCII)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
+# a DOI behind another resolver or prefix: http://doi.acm.org/10.1145/…, a library's proxy of it
+# (http://doi.acm.org.www.library.gatech.edu:2048/10.1145/…), info:doi/10.1076/…, urn:doi:10.1000/…
+_DOI_ELSEWHERE = re.compile(r"^(?:https?://[^/\s?#]+/(?:[^\s?#]*?/)?|info:doi/|urn:doi:)(10\.\d{4,9}/.+)$", re.I)
 _LATEX_ESCAPES = {"\\_": "_", "\\%": "%", "\\&": "&", "\\#": "#", "\\$": "$"}
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -134,6 +137,10 @@ def normalize_doi(text: object) -> str:
         doi = doi[m.end() :].strip()
         if url:
             doi = unquote(doi)
+    else:
+        other = _DOI_ELSEWHERE.match(doi)
+        if other:
+            doi = unquote(other.group(1)) if doi[:4].lower() == "http" else other.group(1)
     doi = doi.rstrip(".,;")
     return doi if len(doi) <= MAX_DOI_CHARS and _DOI.fullmatch(doi) else ""
 
@@ -178,11 +185,35 @@ _DASHES = re.compile(r"\s*(?:-{1,3}|\u2013|\u2014|\u2012|\u2212)\s*")
 _ISSN = re.compile(r"\s*\d{4}-?\d{3}[\dXx]\b")
 
 
+_ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")  # C0, C1: not tab, line breaks
+_EPRINT = re.compile(r"[A-Za-z0-9._:/-]+")  # 2101.00001v2, arXiv:2101.00001, hep-th/9901001: written verbatim
+
+
+def month_of(value: object) -> int | None:
+    """A month's number 1–12 from a stored or given month ("6", 6), or None: only ASCII digits are a number
+    ("²".isdigit() is true, and int() refuses it)."""
+    text = str(value).strip() if isinstance(value, int | str) and not isinstance(value, bool) else ""
+    if _ASCII_DIGITS.fullmatch(text) and len(text) <= 2 and 1 <= int(text) <= 12:
+        return int(text)
+    return None
+
+
+def without_controls(text: str) -> str:
+    """The text without C0 and C1 control characters but tab and line breaks (\x1b[31m colours a terminal)."""
+    return _CONTROLS.sub("", text) if _CONTROLS.search(text) else text
+
+
+def is_eprint(value: str) -> bool:
+    """An eprint identifier as BibTeX may write it verbatim (no brace, backslash, space or percent sign)."""
+    return bool(_EPRINT.fullmatch(value))
+
+
 def month_number(value: str) -> str:
     """ "jan", "January", "1", "01" → "1"; other text as it is ("Summer")."""
     text = value.strip().strip("{}").strip().rstrip(".")
-    if text.isdigit() and 1 <= int(text) <= 12:
-        return str(int(text))
+    if (number := month_of(text)) is not None:
+        return str(number)
     lower = text.lower()
     if len(lower) >= 3 and lower[:3] in MONTH_NAMES and lower.isalpha() and len(lower) <= 9:
         return str(MONTH_NAMES.index(lower[:3]) + 1)
@@ -220,11 +251,12 @@ def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None)
         value = raw.get(name)
         if value is None or isinstance(value, bool):
             continue
-        if isinstance(value, int | float):
+        if isinstance(value, int):  # a JSON number: a whole one is its digits; 1e400 (inf), 1.5e300 are none
             value = str(value)
         if not isinstance(value, str):
-            problems.append(f"{name} is not text")
+            problems.append(f"{name} is not text" + (" or a whole number" if isinstance(value, float) else ""))
             continue
+        value = without_controls(value)  # a terminal's escape (\x1b[31m), a NUL: shown by `show`, exported
         if len(value) > MAX_VALUE_CHARS:
             problems.append(f"{name} is longer than {MAX_VALUE_CHARS:,} characters")
             continue
@@ -238,6 +270,14 @@ def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None)
             text = pages_text(value)
         elif name == "month":
             text = month_number(value)
+            if any(c.isdigit() for c in text) and month_of(text) is None:  # 13, 0, ², 2020-05: no month
+                problems.append(f"month “{' '.join(text.split())[:20]}” is not a month")
+                continue
+        elif name == "eprint":
+            text = value.strip()
+            if text and not is_eprint(text):  # BibTeX writes it verbatim: a brace would end the entry
+                problems.append(f"eprint “{' '.join(text.split())[:60]}” is not an eprint identifier")
+                continue
         elif name in TEXT_FIELDS and decode is not None and ("\\" in value or "{" in value or "$" in value):
             text = decode(value)
         else:

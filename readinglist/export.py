@@ -18,7 +18,7 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 
@@ -229,7 +229,11 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
 
 # the record's fields BibTeX writes as they are (biblatex reads doi and eprint verbatim: an escaped underscore
 # would be part of the DOI); biblio keeps them free of braces, backslashes and spaces
-_VERBATIM = frozenset(("doi", "eprint"))
+_VERBATIM_CHECKED: dict[str, Callable[[str], bool]] = {
+    "doi": lambda v: biblio.normalize_doi(v) == v,
+    "eprint": biblio.is_eprint,
+}
+_VERBATIM = frozenset(_VERBATIM_CHECKED)
 _MONTH_MACROS = biblio.MONTH_NAMES  # jan … dec: BibTeX's and biblatex's own month macros
 
 
@@ -251,11 +255,15 @@ def bib_record_fields(bib: dict[str, str], ascii_only: bool) -> list[tuple[str, 
         if not value or name == "type" or name in biblio.CONTAINERS:
             continue
         if name in _VERBATIM:
+            if not _VERBATIM_CHECKED[name](value):
+                continue  # not what biblio keeps (a record stored before): a brace would end the entry
             text = value
         elif name == "pages":
             text = latex.plain_to_bibtex(value, ascii_only).replace("-", "--")
-        elif name == "month" and value.isdigit() and 1 <= int(value) <= 12:
-            text = _Macro(_MONTH_MACROS[int(value) - 1])
+        elif name == "month" and (month := biblio.month_of(value)) is not None:
+            text = _Macro(_MONTH_MACROS[month - 1])
+        elif name == "month" and any(c.isdigit() for c in value):
+            continue  # 13, ²: no month (a record stored before they were left out)
         elif name == "editor":
             text = _bib_names(biblio.editor_names(value), ascii_only)
         else:
@@ -361,8 +369,8 @@ def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
     if container:
         item["container-title"] = container
     if p.year:
-        month = bib.get("month", "")
-        item["issued"] = {"date-parts": [[p.year, int(month)] if month.isdigit() else [p.year]]}
+        month = biblio.month_of(bib.get("month", ""))
+        item["issued"] = {"date-parts": [[p.year, month] if month is not None else [p.year]]}
     item |= csl_record_fields(bib)
     target = mdtext.safe_url(p.url) if p.url else None
     if target:
@@ -403,8 +411,9 @@ def csl_json(papers: Sequence[Paper], options: ExportOptions) -> str:
 
 
 def _ris_value(text: str) -> str:
-    """One line: a line break inside a value would let a line of it read as a tag (`ER  - ` ends a record)."""
-    return " ".join(text.split())
+    """One line: a line break inside a value would let a line of it read as a tag (`ER  - ` ends a record);
+    without control characters (a terminal's escape, a NUL), which no RIS reader wants."""
+    return " ".join(biblio.without_controls(text).split())
 
 
 def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
@@ -423,8 +432,8 @@ def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
     tag("T2", bib.get("journal") or bib.get("booktitle") or p.venue)
     if p.year:
         tag("PY", str(p.year))
-        if bib.get("month", "").isdigit():
-            tag("DA", f"{p.year}/{int(bib['month']):02d}")
+        if (month := biblio.month_of(bib.get("month", ""))) is not None:
+            tag("DA", f"{p.year}/{month:02d}")
     for name in biblio.editor_names(bib.get("editor", "")):
         tag("ED", _ris_name(name))
     for ris_tag, value in ris_record_fields(bib):

@@ -626,3 +626,94 @@ def test_the_detail_pane_links_the_doi(qtbot, empty_lib, tmp_path):
         assert "DOI" not in pane.toPlainText()
     finally:
         runner.close()
+
+
+# ---- what a file may hold: hostile or odd values ------------------------------------------------------
+
+
+def test_a_doi_behind_another_resolver_or_prefix_is_read():
+    """Forms the papers3 library of Better BibTeX's fixtures has; a DOI only in a query is none."""
+    assert biblio.normalize_doi("http://doi.acm.org/10.1145/1168987.1169002") == "10.1145/1168987.1169002"
+    assert biblio.normalize_doi("info:doi/10.1076/jnmr.32.4.395.18858") == "10.1076/jnmr.32.4.395.18858"
+    proxied = "http://doi.acm.org.www.library.gatech.edu:2048/10.1145/1322192.1322216"
+    assert biblio.normalize_doi(proxied) == "10.1145/1322192.1322216"
+    assert biblio.normalize_doi("urn:doi:10.1000/x") == "10.1000/x"
+    for bad in ("https://example.org/x?u=10.1000/x", "javascript:10.1000/x", "10.1000/a\x00b", "ftp://h/10.1000/x"):
+        assert biblio.normalize_doi(bad) == "", bad
+
+
+def test_an_eprint_that_is_no_identifier_is_left_out_and_never_written_verbatim(tmp_path):
+    f = tmp_path / "e.json"
+    f.write_text(json.dumps([
+        {"title": "Eprint hostile", "type": "article-journal", "eprint": "2101.0001} @misc{evil, title={pwn}"},
+        {"title": "Eprint pct", "type": "article-journal", "eprint": "arXiv:2101.0002 % comment \\foo"},
+        {"title": "Eprint fine", "type": "article-journal", "eprint": "hep-th/9901001v2"},
+    ]), encoding="utf-8")  # fmt: skip
+    parsed = parse_file(f)
+    assert [r.bib.get("eprint") for r in parsed.records] == [None, None, "hep-th/9901001v2"]
+    assert len(parsed.warnings) == 2 and all("is not an eprint identifier" in w for w in parsed.warnings)
+    # a record stored before the check: an export leaves out what it cannot write verbatim
+    stored = paper(citation_key="k", bib={"type": "misc", "eprint": "1} @misc{evil, title={pwn}",
+                                              "doi": "10.1000/x} @misc{evil2,"})  # fmt: skip
+    for fmt in ("bibtex", "biblatex"):
+        entries = _entries(render([stored], ExportOptions(format=fmt)))
+        assert list(entries) == ["k"] and "eprint" not in entries["k"][1] and "doi" not in entries["k"][1]
+
+
+def test_months_are_1_to_12_in_every_format_and_a_superscript_digit_fails_nothing(tmp_path):
+    bib = _bib_file(tmp_path, "@article{a, title={Superscript month paper}, journal={J}, year={2020}, month={²}}\n")
+    ris = tmp_path / "r.ris"
+    ris.write_text("TY  - JOUR\nTI  - RIS month paper\nDA  - 2020/²/01\nER  - \n", encoding="utf-8")
+    csl = tmp_path / "c.json"
+    csl.write_text(json.dumps([
+        {"title": "Day only", "type": "article-journal", "issued": {"date-parts": [[2020, None, 15]]}},
+        {"title": "Month 13", "type": "article-journal", "issued": {"date-parts": [[2020, 13]]}},
+        {"title": "Month 0", "type": "article-journal", "issued": {"date-parts": [[2020, 0, 1]]}},
+        {"title": "June", "type": "article-journal", "issued": {"date-parts": [[2020, "6"]]}},
+    ]), encoding="utf-8")  # fmt: skip
+    for f, where in ((bib, "entry 'a'"), (ris, "record at line 1")):
+        parsed = parse_file(f)
+        assert "month" not in parsed.records[0].bib
+        (warning,) = parsed.warnings
+        assert "month “²” is not a month" in warning and where in warning
+    parsed = parse_file(csl)
+    assert [r.bib.get("month") for r in parsed.records] == [None, None, None, "6"]
+    assert len(parsed.warnings) == 2
+    for month in ("13", "0", "²", "Summer"):  # as a record stored before the check may have it
+        p = _recorded(citation_key="k", bib={"type": "article", "month": month})
+        assert "month = {" not in render([p], ExportOptions(format="bibtex")) or month == "Summer"
+        assert "DA  - " not in render([p], ExportOptions(format="ris"))
+        (item,) = json.loads(render([p], ExportOptions(format="csljson")))
+        assert item["issued"] == {"date-parts": [[1989]]}
+
+
+def test_a_json_number_is_a_value_only_when_whole(tmp_path):
+    f = tmp_path / "h.json"
+    f.write_text('[{"title": "T2 paper", "DOI": "10.1234/abc", "issue": 1e400, "page": 1.5e300,'
+                 ' "volume": 12345678901234567890123, "edition": 2}]', encoding="utf-8")  # fmt: skip
+    parsed = parse_file(f)
+    (r,) = parsed.records
+    assert r.bib == {"volume": "12345678901234567890123", "edition": "2", "doi": "10.1234/abc"}
+    (warning,) = parsed.warnings
+    assert "number is not text or a whole number" in warning and "pages is not text or a whole number" in warning
+
+
+def test_control_characters_are_taken_out_of_the_record_and_ris(tmp_path):
+    f = tmp_path / "c.json"
+    f.write_text(json.dumps([{"title": "Ctl", "type": "book", "ISBN": "\x00\x1b[31mred", "publisher": "a\tb\x9bc"}]))
+    (r,) = parse_file(f).records
+    assert r.bib == {"type": "book", "publisher": "a bc", "isbn": "[31mred"}
+    p = paper(citation_key="k", title="Ctl \x1b[31m x \x00 y", bib={"type": "book", "isbn": "\x1b[31mred"})
+    text = render([p], ExportOptions(format="ris"))
+    assert "TI  - Ctl [31m x y\r\n" in text and "SN  - [31mred\r\n" in text
+    assert "\x1b" not in text and "\x00" not in text
+
+
+def test_a_paper_lists_number_column_is_no_issue(tmp_path):
+    f = tmp_path / "neurips2024.csv"
+    f.write_text("number,title,authors,abstract,type\n17,Poster paper one,Jane Doe,Some abstract,Poster\n"
+                 "18,Oral paper two,Rick Roe,Another abstract,Oral\n19,A journal paper,Al Bo,Text,journalArticle\n",
+                 encoding="utf-8")  # fmt: skip
+    a, b, c = parse_file(f).records
+    assert a.bib == {} and b.bib == {} and c.bib == {"type": "article", "number": "19"}
+    assert "IS  - " not in render([paper(title="T", bib=a.bib)], ExportOptions(format="ris"))

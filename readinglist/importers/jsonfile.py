@@ -124,7 +124,8 @@ def _date_parts(value: object) -> list[Any]:
     if isinstance(value, dict):
         parts = value.get("date-parts")
         if isinstance(parts, list) and parts and isinstance(parts[0], list):
-            return [p for p in parts[0][:3] if isinstance(p, int | str) and not isinstance(p, bool)]
+            # each part in its place: [[2020, null, 15]] has no month, not month 15
+            return [p if isinstance(p, int | str) and not isinstance(p, bool) else None for p in parts[0][:3]]
     return []
 
 
@@ -154,8 +155,8 @@ def _bib(obj: dict[str, Any], issued: list[Any], warnings: Warnings, where: str)
         raw["editor"] = "; ".join(split_authors(editor))
     if kind in ("phdthesis", "techreport") and raw.get("publisher"):  # CSL's publisher of a thesis, a report
         raw["school" if kind == "phdthesis" else "institution"] = raw.pop("publisher")
-    if len(issued) > 1 and not raw.get("month"):
-        raw["month"] = str(issued[1])
+    if len(issued) > 1 and issued[1] is not None and not raw.get("month"):
+        raw["month"] = str(issued[1])  # biblio.clean says a 13 is no month
     return bib_fields(raw, warnings, where)
 
 

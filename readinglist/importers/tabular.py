@@ -142,11 +142,15 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
 
 def _bib(row: list[str], cols: dict[str, int], warnings: Warnings, where: str) -> dict[str, str]:
     """A row's bibliographic fields (readinglist.biblio), from the columns that hold them; a Zotero item type
-    or a BibTeX one names the type, a journal column is the journal (of a paper that is no article: its book)."""
+    or a BibTeX one names the type, a journal column is the journal (of a paper that is no article: its book).
+    Only for a row that is a bibliographic record (a type known, a DOI or a container), as the JSON importer
+    has it: a conference's paper list numbers its posters in a "number" column, which is no issue."""
     raw: dict[str, object] = {f: row[i].strip() for f, i in cols.items() if i < len(row) and row[i].strip()}
     if not raw:
         return {}
     kind = biblio.type_from_name(raw.get("type"))
+    if not kind and not any(raw.get(k) for k in ("doi", "journal", "booktitle")):
+        return {}
     raw["type"] = kind
     if kind not in ("article", "") and raw.get("journal") and not raw.get("booktitle"):
         raw["booktitle"] = raw.pop("journal")
