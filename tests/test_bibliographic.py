@@ -717,3 +717,22 @@ def test_a_paper_lists_number_column_is_no_issue(tmp_path):
     a, b, c = parse_file(f).records
     assert a.bib == {} and b.bib == {} and c.bib == {"type": "article", "number": "19"}
     assert "IS  - " not in render([paper(title="T", bib=a.bib)], ExportOptions(format="ris"))
+
+
+def test_a_reimported_records_doi_finds_its_paper_only_with_a_title_or_both_authors_agreeing():
+    """The matcher's DOI step: a retitled record with the authors of the stored paper of its DOI is that paper;
+    one with no authors (or a stored paper without) is not, unless the titles match; a preprint's DOI does
+    not keep a record from the stored paper of its title."""
+    from readinglist.importers.matching import Existing, Matcher
+
+    stored = [Existing(1, "h1", "Cluster model", "", ["H. Adachi"], doi="10.1000/a"),
+              Existing(2, "h2", "Spin waves", "", [], doi="10.1000/b"),
+              Existing(3, "h3", "Deep kernels", "", ["A. Wilson"], doi="10.48550/arXiv.1511.02222")]  # fmt: skip
+    records = [("A cluster model", ["H. Adachi"], "10.1000/a"), ("Unrelated", [], "10.1000/b"),
+               ("Deep kernels", ["A. Wilson"], "10.5555/1234.5678")]  # fmt: skip
+    m = Matcher(stored, ["x1", "x2", "x3"], [t for t, _, _ in records], [d for _, _, d in records])
+    m.settle_ties(lambda i: ("", records[i][1]))
+    assert m.revised == {0: 1, 2: 3}
+    m = Matcher(stored[:1], ["x1"], ["Another paper"], ["10.1000/a"])
+    m.settle_ties(lambda i: ("", []))
+    assert m.revised == {}
