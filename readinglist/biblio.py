@@ -243,8 +243,10 @@ def editor_names(value: str) -> list[str]:
 
 def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None) -> tuple[dict[str, str], list[str]]:
     """A record's fields as kept: known names only, each plain text on one line (`decode` turns a text
-    field's LaTeX into text), none empty, none longer than MAX_VALUE_CHARS; the type one of TYPES, the DOI
-    normalised, pages with a hyphen, a month as its number. Returns (fields, what was left out and why)."""
+    field's LaTeX into text), none empty, none longer than MAX_VALUE_CHARS, none with a control character,
+    a number only a whole one; the type one of TYPES, the DOI normalised, pages with a hyphen, a month as its
+    number 1–12 (or text without digits: "Summer"), an eprint an identifier BibTeX may write verbatim.
+    Returns (fields, what was left out and why)."""
     out: dict[str, str] = {}
     problems: list[str] = []
     for name in FIELDS:
