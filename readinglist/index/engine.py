@@ -47,7 +47,6 @@ from readinglist.index.query import (
     KNOWN_FIELDS,
     TYPED_WORDS,
     ExactTerm,
-    HyphenPhrase,
     Stemmed,
     any_form,
     highlight_terms,
@@ -583,30 +582,29 @@ class Index:
         """Of the candidates, those whose title or abstract has the query's words (`plain`, each a plain word)
         as typed, one after the other, each in any form of its stem; a stop word typed keeps its place and
         stands for any word there ("learning to rank"). None when a word is no plain word (a prefix being typed,
-        an acronym's long form, a compound's other spelling: the words typed are not all the query)."""
+        an acronym's long form, a compound's other spelling: the words typed are not all the query). Read from
+        the positions the proximity just read of these words in the candidates (Ranker.in_a_row)."""
         assert self._ranker is not None
         typed = [w for w, _ in _ANALYZER.words(text)]
         if not candidates or len(typed) > PROXIMITY_WORDS + 2:
             return []
         found: set[int] = set()
         for fieldname in ("title", "abstract"):
-            by_text = {}
+            places: dict[str, int] = {}  # each plain word's text → its place in the query
             for part in plain:
                 leaf = next((x for x in part.leaves() if isinstance(x, Stemmed) and x.fieldname == fieldname), None)
                 if leaf is None or type(part) not in (query.Or, query.DefaultOr):
                     return []
-                by_text[leaf.text] = leaf
-            words: list[query.Query] = []
-            for w in typed:
-                if w in by_text:
-                    words.append(by_text[w])
-                elif w in STOP_WORDS:
-                    words.append(query.Term(fieldname, w))  # (its place only: HyphenPhrase reads no stop word)
-                else:
+                places[leaf.text] = -1
+            for k, w in enumerate(typed):
+                if w in places and places[w] < 0:
+                    places[w] = k
+                elif w not in STOP_WORDS:
                     return []
-            if len(by_text) < PHRASE_WORDS or sum(isinstance(w, Stemmed) for w in words) != len(plain):
+            if len(places) < PHRASE_WORDS or len(places) != len(plain) or min(places.values()) < 0:
                 return []
-            found.update(self._ranker.side_by_side(HyphenPhrase(words), candidates))
+            offsets = list(places.values())  # (in the order of `plain`, as the proximity read them)
+            found.update(self._ranker.in_a_row(fieldname, offsets, candidates))
         return [d for d in candidates if d in found]
 
     def _tie_order(self, matches: int, limit: int | None) -> Any:

@@ -368,6 +368,16 @@ class DeferredValues:
     def decode(self, n: int, fixedsize: int | None) -> Any:
         return _decode_values(self.flags, self.body, self.pos, n, fixedsize)
 
+    def bounds(self, n: int) -> tuple[bytes, list[int]] | None:
+        """The body and where each of the n values starts in it (n + 1 offsets: value i is
+        body[at[i]:at[i + 1]]), so that a few values are sliced out without the block's tuple of all of them
+        (a look-up in some documents only: Ranker._postings_within); None for values of a fixed size or none."""
+        value_code = self.flags >> 4 & 3
+        if not value_code:
+            return None
+        lengths, pos = _unpacked(value_code - 1, self.body, self.pos, n)
+        return self.body, list(accumulate(lengths, initial=pos))
+
 
 def decode_block(data: bytes, n: int, fixedsize: int | None, with_values: bool = True) -> tuple[Any, Any, Any]:
     """encode_block's postings as Whoosh's blocks hold them once unpickled: (the first docnum and the gaps,

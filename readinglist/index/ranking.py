@@ -40,9 +40,9 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Iterator, Sequence
-from itertools import accumulate, pairwise
-from math import log
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from itertools import accumulate, pairwise, product
+from math import log, prod
 from pickle import loads
 from typing import Any
 
@@ -57,7 +57,7 @@ from whoosh.system import _INT_SIZE
 from whoosh.util.numeric import byte_to_length
 
 from readinglist.index.analysis import word_stem
-from readinglist.index.patches import column_lengths, fast_paths, postings_from_info
+from readinglist.index.patches import DeferredValues, column_lengths, fast_paths, postings_from_info
 from readinglist.index.query import (
     RELATED_WEIGHT,
     Alternatives,
@@ -105,6 +105,8 @@ MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` i
 # this beats a whole read (no score for every posting); but a whole read is kept for the next keystroke,
 # so the words of a query being typed are read whole (see evaluate's `settled`).
 RESTRICT_RATIO = 4
+# a quoted phrase's words' forms are looked at a combination at a time up to this many combinations (_light_phrase)
+LIGHT_COMBINATIONS = 16
 
 
 class Within:
@@ -188,6 +190,8 @@ class Ranker:
         # (field, word) → the documents, of those a plain word was looked up in, that hold another form of
         # its stem and not the word typed, and the documents it matched in that field
         self.stem_only: dict[tuple[str, str], tuple[set[int], Scores]] = {}
+        # the positions the last proximity read: per field, per word, per document (in_a_row reads them)
+        self._near_places: dict[str, list[dict[int, list[int]]]] = {}
         # beside a stem's cached scores, each of its forms' documents (per segment: offset, docnums)
         self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
@@ -307,6 +311,7 @@ class Ranker:
         cross-entropy method"), scattered in another's."""
         together: set[tuple[int, int]] = set()  # (document, pair)
         within = self._within(docs) if docs else None
+        self._near_places = {}
         for fieldname in fieldnames:
             field = self._field(fieldname)
             if within is None or field is None or not field.format or not field.format.supports("positions"):
@@ -324,6 +329,7 @@ class Ranker:
                             for d, value in zip(ids, values, strict=True):
                                 where.setdefault(d + offset, []).extend(decode(value))
                 places.append(where)
+            self._near_places[fieldname] = places
             for j, (before, after) in enumerate(pairwise(places)):
                 for d, first in before.items():
                     second = after.get(d)
@@ -441,8 +447,13 @@ class Ranker:
             block_ids = m._data[0] if m._byteids else list(accumulate(m._data[0]))
             self.work += len(block_ids)
             block_weights = m._data[1]
+            sliced = None  # a few documents' values sliced out, not the block's every value made bytes
             if values:
-                m._read_values()
+                deferred = m._data[2]
+                if type(deferred) is DeferredValues:
+                    sliced = deferred.bounds(m._blocklength)
+                if sliced is None:
+                    m._read_values()
             end = bisect_right(targets, m._maxid, t)
             for d in targets[t:end]:
                 i = bisect_left(block_ids, d)
@@ -454,7 +465,10 @@ class Ranker:
                         weights.append(block_weights)
                     else:
                         weights.append(block_weights[i])
-                    if values:
+                    if sliced is not None:
+                        body, at = sliced
+                        vals.append(body[at[i] : at[i + 1]])
+                    elif values:
                         vals.append(m._values[i])
             t = end
             m._next_block()
@@ -851,10 +865,28 @@ class Ranker:
                 return []
         return sorted(starts)
 
-    def side_by_side(self, q: HyphenPhrase, docs: Collection[int]) -> list[int]:
-        """Of these documents, those where forms of the phrase's words stand one after the other (its stop words
-        only keeping their places), in docnum order: the typed phrase's papers (engine.Index._phrase_tier)."""
-        return self._side_by_side(q, self._within(docs)) if docs else []
+    def in_a_row(self, fieldname: str, offsets: Sequence[int], docs: Iterable[int]) -> list[int]:
+        """Of these documents (of the last `proximity`'s), those where its words (any form of each) stand in
+        the field at these places from one another — `offsets`, one a word: "learning to rank" is 0, 2 —, from
+        the positions that proximity read (no reading again): the typed phrase's papers
+        (engine.Index._phrase_tier)."""
+        places = self._near_places.get(fieldname)
+        if places is None or len(places) != len(offsets):
+            return []
+        out: list[int] = []
+        for d in docs:
+            starts: set[int] | None = None
+            for where, k in zip(places, offsets, strict=True):
+                at = where.get(d)
+                if not at:
+                    break
+                moved = {p - k for p in at}
+                starts = moved if starts is None else starts & moved
+                if not starts:
+                    break
+            else:
+                out.append(d)
+        return out
 
     def _forms_of(self, word: query.Query) -> dict[bytes, int]:
         """A hyphenated word's word as the index's words with their document frequencies: a stemmed word's
@@ -1185,46 +1217,72 @@ class Ranker:
         decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
         words = [[b for b in (self._btext(q.fieldname, f) for f in forms) if b is not None] for forms in q.forms]
         order = sorted(range(len(words)), key=lambda i: sum(self._doc_frequency(q.fieldname, b) for b in words[i]))
-        places: list[dict[int, list[int]]] = [{} for _ in words]  # any form's positions, per document
-        typed: list[dict[int, list[int]]] = [{} for _ in words]  # the typed form's
+        # each word's forms' encoded positions, per document (the typed form's first, {} when the index lacks
+        # it): decoded only for the papers with every word, the typed forms' first (_phrase's reading)
+        encoded: list[list[dict[int, bytes]]] = [[] for _ in words]
         scores: list[list[Scores]] = [[] for _ in words]
         candidates: Within | None = within
         for i in order:
-            for n, btext in enumerate(words[i]):
-                encoded: dict[int, bytes] = {}
-                found = self._term(q.fieldname, btext, encoded, within=candidates)
+            docs: set[int] = set()
+            for btext in words[i]:
+                values: dict[int, bytes] = {}
+                found = self._term(q.fieldname, btext, values, within=candidates)
+                encoded[i].append(values if found else {})
                 if not found:
                     continue
                 scores[i].append(found)
                 inside = candidates.docs if candidates is not None else None
-                docs = held(found, [d for d in encoded if inside is None or d in inside])
-                for d in docs:
-                    at = decode(encoded[d])
-                    places[i].setdefault(d, []).extend(at)
-                    if n == 0:
-                        typed[i][d] = list(at)
-            if not places[i]:
+                docs |= held(found, values.keys() if inside is None else [d for d in values if d in inside])
+            if not docs:
                 return {}
-            candidates = self._within(places[i].keys())
+            candidates = self._within(docs)
         assert candidates is not None
-
-        def together(where: list[dict[int, list[int]]], d: int) -> bool:
-            starts = set(where[0].get(d, ()))
-            for k in range(1, len(where)):
-                starts.intersection_update(p - k for p in where[k].get(d, ()))
-                if not starts:
-                    return False
-            return bool(starts)
-
-        matched = [d for d in sorted(candidates.docs) if together(places, d)]
+        if prod(len(forms) for forms in encoded) <= LIGHT_COMBINATIONS:
+            matched, other = self._in_a_row_by_forms(encoded, candidates.docs, decode)
+        else:  # (many forms: each paper's positions of any form)
+            matched, other = [], set()
+            for d in sorted(candidates.docs):
+                at = [[p for values in forms if (v := values.get(d)) is not None for p in decode(v)]
+                      for forms in encoded]  # fmt: skip
+                if _in_a_row(at):
+                    matched.append(d)
+                    typed = [forms[0].get(d) for forms in encoded]
+                    if None in typed or not _in_a_row([decode(v) for v in typed]):  # type: ignore[arg-type]
+                        other.add(d)
         out: dict[int, float] = dict.fromkeys(matched, 0.0)
         for word_scores in scores:
             for form_scores in word_scores:  # (a form's scores may be arrays: looked up for the matches only)
-                have = sorted(held(form_scores, matched))
-                for d, score in zip(have, scores_of(form_scores, have), strict=True):
-                    out[d] += score
-        self.stem_only[(q.fieldname, q.key)] = ({d for d in matched if not together(typed, d)}, out)
+                if isinstance(form_scores, ArrayScores):
+                    have = sorted(held(form_scores, matched))
+                    for d, score in zip(have, scores_of(form_scores, have), strict=True):
+                        out[d] += score
+                    continue
+                get = form_scores.get
+                for d in matched:
+                    score = get(d)
+                    if score is not None:
+                        out[d] += score
+        self.stem_only[(q.fieldname, q.key)] = (other, out)
         return self._boosted(out, q.boost)
+
+    @staticmethod
+    def _in_a_row_by_forms(encoded: list[list[dict[int, bytes]]], docs: Collection[int],
+                           decode: Callable[[bytes], Sequence[int]]) -> tuple[list[int], set[int]]:  # fmt: skip
+        """_light_phrase's matches (in docnum order) and those of them with the phrase in other forms only: each
+        combination of the words' forms looked at as a phrase of its own, in the papers with all of them
+        (as _phrase reads one), the forms typed first: a paper is decoded for the combinations it has only."""
+        matched: set[int] = set()
+        other: set[int] = set()
+        among = set(docs)
+        for n, combination in enumerate(product(*encoded)):
+            both = among.intersection(*(values.keys() for values in combination)) - matched
+            if not both:
+                continue
+            found = {d for d in both if _in_a_row([decode(values[d]) for values in combination])}
+            matched |= found
+            if n:
+                other |= found
+        return sorted(matched), other
 
     def _partial(
         self,
@@ -1466,6 +1524,21 @@ def _length_bytes(reader, fieldname: str) -> bytes:
     perdoc = getattr(reader, "_perdoc", None)
     lengths = column_lengths(perdoc, fieldname, count) if perdoc is not None else None
     return lengths if lengths is not None else bytes(count)
+
+
+def _in_a_row(places: Sequence[Sequence[int]]) -> bool:
+    """Whether the words, at these positions each, stand one after the other somewhere."""
+    if len(places) == 2:
+        first, second = places
+        if len(first) == 1 and len(second) == 1:
+            return second[0] == first[0] + 1
+        return not set(first).isdisjoint([p - 1 for p in second])
+    starts = set(places[0])
+    for k in range(1, len(places)):
+        starts.intersection_update([p - k for p in places[k]])
+        if not starts:
+            return False
+    return bool(starts)
 
 
 def _decode_positions(value: bytes) -> Sequence[int]:
