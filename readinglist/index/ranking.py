@@ -192,6 +192,10 @@ class Ranker:
         self.stem_only: dict[tuple[str, str], tuple[set[int], Scores]] = {}
         # the positions the last proximity read: per field, per word, per document (in_a_row reads them)
         self._near_places: dict[str, list[dict[int, list[int]]]] = {}
+        # the blocks the evaluation read whole, their positions not decoded (a term's docnums, where each block
+        # ends in them, each block's values): the proximity after it finds its candidates' positions there, not
+        # reading the postings again. Kept for one search only (forget_blocks; the proximity forgets them too).
+        self._blocks: dict[tuple[int, str, bytes], tuple[list[int], list[int], list[DeferredValues]]] = {}
         # beside a stem's cached scores, each of its forms' documents (per segment: offset, docnums)
         self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
@@ -256,6 +260,10 @@ class Ranker:
         finally:
             self.check = _never
             self._note_caps()
+
+    def forget_blocks(self) -> None:
+        """Let the blocks read whole in this search go (see `_blocks`): a search ends."""
+        self._blocks = {}
 
     def matches(self, q: query.Query) -> bool:
         """Does the query match any document? The last evaluation's notes, expansions and stem-only
@@ -324,8 +332,7 @@ class Ranker:
                 for form in (*leaf.forms, *leaf.related) if leaf is not None else ():
                     for i, (_, offset) in enumerate(self.leaves):  # the candidates' postings only, never cached
                         if within.local[i]:
-                            ids, _, values, _ = self._postings(i, fieldname, form, values=True,
-                                                               targets=within.local[i])  # fmt: skip
+                            ids, values = self._kept_values(i, fieldname, form, within.local[i])
                             for d, value in zip(ids, values, strict=True):
                                 where.setdefault(d + offset, []).extend(decode(value))
                 places.append(where)
@@ -335,10 +342,45 @@ class Ranker:
                     second = after.get(d)
                     if second is not None and any(0 < b - a <= gap for a in first for b in second):
                         together.add((d, j))
+        self._blocks = {}  # (their memory freed: the proximity was what they were kept for)
         out: dict[int, int] = {}
         for d, _ in together:
             out[d] = out.get(d, 0) + 1
         return out
+
+    def _kept_values(self, i: int, fieldname: str, btext: bytes, targets: list[int]) -> tuple[list[int], list[bytes]]:
+        """Segment i's postings of a term in these documents (local docnums, in order): their docnums and
+        encoded positions, sliced out of the blocks the evaluation read whole where it did (`_blocks`), else
+        read."""
+        kept = self._blocks.get((i, fieldname, btext))
+        if kept is None:
+            ids, _, values, _ = self._postings(i, fieldname, btext, values=True, targets=targets)
+            return ids, values
+        docs, ends, blocks = kept
+        found: list[int] = []
+        values = []
+        bounds: dict[int, tuple[bytes, list[int]] | None] = {}
+        for d in targets:
+            j = bisect_left(docs, d)
+            if j == len(docs) or docs[j] != d:
+                continue
+            b = bisect_right(ends, j)
+            if b not in bounds:
+                bounds[b] = blocks[b].bounds(ends[b] - (ends[b - 1] if b else 0))
+            sliced = bounds[b]
+            if sliced is None:
+                return self._kept_values_read(i, fieldname, btext, targets)
+            body, at = sliced
+            k = j - (ends[b - 1] if b else 0)
+            found.append(d)
+            values.append(body[at[k] : at[k + 1]])
+        return found, values
+
+    def _kept_values_read(
+        self, i: int, fieldname: str, btext: bytes, targets: list[int]
+    ) -> tuple[list[int], list[bytes]]:
+        ids, _, values, _ = self._postings(i, fieldname, btext, values=True, targets=targets)
+        return ids, values
 
     def field_lengths(self, fieldname: str, docs: Collection[int]) -> dict[int, int]:
         """How many words each of `docs` holds in the field, as Whoosh keeps it (one byte a document: exact
@@ -404,6 +446,8 @@ class Ranker:
             self._postings_within(m, targets, ids, weights, vals, values)
             return ids, weights, vals, _NONE  # the targets are live
         if isinstance(m, W3LeafMatcher):
+            ends: list[int] = []
+            kept: list[DeferredValues] | None = [] if not values else None
             while m.is_active():
                 self.pause()
                 m._read_data()
@@ -411,6 +455,12 @@ class Ranker:
                 n = m._blocklength
                 self.work += n
                 ids.extend(block_ids if m._byteids else accumulate(block_ids))
+                if kept is not None:
+                    if type(m._data[2]) is DeferredValues:
+                        kept.append(m._data[2])
+                        ends.append(len(ids))
+                    else:
+                        kept = None
                 if block_weights is None:
                     weights.extend([1.0] * n)
                 elif isinstance(block_weights, float):
@@ -421,6 +471,8 @@ class Ranker:
                     m._read_values()
                     vals.extend(m._values)
                 m._next_block()
+            if kept and not m._byteids:
+                self._blocks[(i, fieldname, btext)] = (ids, ends, kept)
         else:  # another codec, or postings inlined in the term's entry: the slow, general way
             wanted = set(targets) if targets is not None else None
             while m.is_active():
