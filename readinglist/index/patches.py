@@ -412,12 +412,8 @@ def _decode_values(flags: int, body: bytes, pos: int, n: int, fixedsize: int | N
     value_code = flags >> 4 & 3
     if value_code:
         lengths, pos = _unpacked(value_code - 1, body, pos, n)
-        values = []
-        for length in lengths:
-            end = pos + length
-            values.append(body[pos:end])
-            pos = end
-        return tuple(values)
+        at = list(accumulate(lengths, initial=pos))  # (each value sliced in C: a block is up to 128 of them)
+        return tuple(map(body.__getitem__, map(slice, at, at[1:])))
     if fixedsize:
         return body[pos:]
     return None

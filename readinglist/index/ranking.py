@@ -68,6 +68,7 @@ from readinglist.index.query import (
     TypedPrefix,
     WordsApart,
 )
+from readinglist.index.schema import CompactPositions
 from readinglist.index.scores import (
     ARRAY_FROM,
     ArrayScores,
@@ -582,23 +583,23 @@ class Ranker:
         self._terms.move_to_end(key)
         return cached if within is None else _restricted(cached, within)
 
-    def _restrict(self, fieldname: str, btext: bytes, within: Within | None) -> bool:
+    def _restrict(self, fieldname: str, btext: bytes, within: Within | None, ratio: float = RESTRICT_RATIO) -> bool:
         """Whether to look the term up in the candidates only (rather than read it whole, and cache it)."""
         if self.settled and btext.decode("utf-8", "replace") in self.settled:
             return False
-        return within is not None and self._doc_frequency(fieldname, btext) > RESTRICT_RATIO * len(within)
+        return within is not None and self._doc_frequency(fieldname, btext) > ratio * len(within)
 
     def _term(self, fieldname: str, btext: bytes, values: dict[int, bytes] | None = None,
-              within: Within | None = None) -> Scores:  # fmt: skip
+              within: Within | None = None, ratio: float = RESTRICT_RATIO) -> Scores:  # fmt: skip
         """The term's score in each document it is in (with `within`, in those of them). With `values`,
         also fills it with each document's encoded positions, from the same read of the posting blocks (a
-        phrase needs both)."""
+        phrase needs both). `ratio`: how many times the candidates a term's documents are to be read whole."""
         key = (fieldname, btext)
         if values is None:
             cached = self._cached(key, within)
             if cached is not None:
                 return cached
-        restrict = self._restrict(fieldname, btext, within)
+        restrict = self._restrict(fieldname, btext, within, ratio)
         out: dict[int, float] = {}
         scorable = self.schema[fieldname].scorable
         k = 0.0
@@ -1278,19 +1279,25 @@ class Ranker:
             docs: set[int] = set()
             for btext in words[i]:
                 values: dict[int, bytes] = {}
-                found = self._term(q.fieldname, btext, values, within=candidates)
+                # (a word after the rarest is looked up in its papers only, unless it is rarer still: its other
+                # forms are read whole, positions and all, for nothing else)
+                found = self._term(q.fieldname, btext, values, within=candidates, ratio=1)
                 encoded[i].append(values if found else {})
                 if not found:
                     continue
                 scores[i].append(found)
                 inside = candidates.docs if candidates is not None else None
-                docs |= held(found, values.keys() if inside is None else [d for d in values if d in inside])
+                if isinstance(found, ArrayScores):
+                    docs |= held(found, values.keys() if inside is None else [d for d in values if d in inside])
+                else:  # (its documents are those of `values` but the deleted: set operations in C)
+                    docs |= found.keys() if inside is None else found.keys() & inside
             if not docs:
                 return {}
             candidates = self._within(docs)
         assert candidates is not None
         if prod(len(forms) for forms in encoded) <= LIGHT_COMBINATIONS:
-            matched, other = self._in_a_row_by_forms(encoded, candidates.docs, decode)
+            compact = type(field.format) is CompactPositions  # (a one-byte value is the position)
+            matched, other = self._in_a_row_by_forms(encoded, candidates.docs, decode, compact)
         else:  # (many forms: each paper's positions of any form)
             matched, other = [], set()
             for d in sorted(candidates.docs):
@@ -1319,7 +1326,8 @@ class Ranker:
 
     @staticmethod
     def _in_a_row_by_forms(encoded: list[list[dict[int, bytes]]], docs: Collection[int],
-                           decode: Callable[[bytes], Sequence[int]]) -> tuple[list[int], set[int]]:  # fmt: skip
+                           decode: Callable[[bytes], Sequence[int]],
+                           compact: bool) -> tuple[list[int], set[int]]:  # fmt: skip
         """_light_phrase's matches (in docnum order) and those of them with the phrase in other forms only: each
         combination of the words' forms looked at as a phrase of its own, in the papers with all of them
         (as _phrase reads one), the forms typed first: a paper is decoded for the combinations it has only."""
@@ -1330,7 +1338,18 @@ class Ranker:
             both = among.intersection(*(values.keys() for values in combination)) - matched
             if not both:
                 continue
-            found = {d for d in both if _in_a_row([decode(values[d]) for values in combination])}
+            if len(combination) == 2 and compact:  # the common case, kept tight (as _phrase's)
+                first, second = combination
+                found = set()
+                for d in both:
+                    a, b = first[d], second[d]
+                    if len(a) == 1 and len(b) == 1:  # (one position each, under 128: the byte is the position)
+                        if b[0] == a[0] + 1:
+                            found.add(d)
+                    elif not set(decode(a)).isdisjoint([p - 1 for p in decode(b)]):
+                        found.add(d)
+            else:
+                found = {d for d in both if _in_a_row([decode(values[d]) for values in combination])}
             matched |= found
             if n:
                 other |= found
