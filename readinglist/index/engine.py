@@ -569,7 +569,6 @@ class Index:
                 raise QueryError(f"cannot search for that ({exc})") from None
             finally:
                 work = ranker.work - work
-                ranker.forget_blocks()
         with self._search_lock:
             if len(self._cache) > SEARCH_CACHE or self._cached_hits + len(result.ids) > SEARCH_CACHE_HITS:
                 self._forget_results()

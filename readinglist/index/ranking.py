@@ -108,6 +108,7 @@ MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` i
 RESTRICT_RATIO = 4
 # a quoted phrase's words' forms are looked at a combination at a time up to this many combinations (_light_phrase)
 LIGHT_COMBINATIONS = 16
+BLOCKS_KEPT = 4 << 20  # the bytes of posting blocks a searcher keeps for proximities (Ranker._blocks)
 
 
 class Within:
@@ -193,10 +194,13 @@ class Ranker:
         self.stem_only: dict[tuple[str, str], tuple[set[int], Scores]] = {}
         # the positions the last proximity read: per field, per word, per document (in_a_row reads them)
         self._near_places: dict[str, list[dict[int, list[int]]]] = {}
-        # the blocks the evaluation read whole, their positions not decoded (a term's docnums, where each block
-        # ends in them, each block's values): the proximity after it finds its candidates' positions there, not
-        # reading the postings again. Kept for one search only (forget_blocks; the proximity forgets them too).
-        self._blocks: dict[tuple[int, str, bytes], tuple[list[int], list[int], list[DeferredValues]]] = {}
+        # the blocks read whole, their positions not decoded (a term's docnums, where each block ends in them,
+        # each block's values): a proximity finds its candidates' positions there, not reading the postings
+        # again — at this keystroke or the next (the term's scores cached). The latest BLOCKS_KEPT bytes.
+        self._blocks: OrderedDict[tuple[int, str, bytes], tuple[Sequence[int], list[int], list[DeferredValues]]] = (
+            OrderedDict()
+        )
+        self._blocks_size = 0
         # beside a stem's cached scores, each of its forms' documents (per segment: offset, docnums)
         self._form_docs: dict[tuple[str, bytes], dict[bytes, list[tuple[int, array]]]] = {}
         self._sizes: dict[tuple[str, bytes], int] = {}  # postings each cached entry holds
@@ -261,10 +265,6 @@ class Ranker:
         finally:
             self.check = _never
             self._note_caps()
-
-    def forget_blocks(self) -> None:
-        """Let the blocks read whole in this search go (see `_blocks`): a search ends."""
-        self._blocks = {}
 
     def matches(self, q: query.Query) -> bool:
         """Does the query match any document? The last evaluation's notes, expansions and stem-only
@@ -343,18 +343,32 @@ class Ranker:
                     second = after.get(d)
                     if second is not None and any(0 < b - a <= gap for a in first for b in second):
                         together.add((d, j))
-        self._blocks = {}  # (their memory freed: the proximity was what they were kept for)
         out: dict[int, int] = {}
         for d, _ in together:
             out[d] = out.get(d, 0) + 1
         return out
+
+    def _keep_blocks(
+        self, key: tuple[int, str, bytes], entry: tuple[Sequence[int], list[int], list[DeferredValues]]
+    ) -> None:
+        """Keep a term's blocks (see `_blocks`), the least recently used let go past BLOCKS_KEPT bytes."""
+        old = self._blocks.pop(key, None)
+        if old is not None:
+            self._blocks_size -= _blocks_size(old)
+        self._blocks[key] = entry
+        self._blocks_size += _blocks_size(entry)
+        while self._blocks_size > BLOCKS_KEPT and len(self._blocks) > 1:
+            _, gone = self._blocks.popitem(last=False)
+            self._blocks_size -= _blocks_size(gone)
 
     def _kept_values(self, i: int, fieldname: str, btext: bytes, targets: list[int]) -> tuple[list[int], list[bytes]]:
         """Segment i's postings of a term in these documents (local docnums, in order): their docnums and
         encoded positions, sliced out of the blocks the evaluation read whole where it did (`_blocks`), else
         read."""
         kept = self._blocks.get((i, fieldname, btext))
-        if kept is None:
+        if kept is not None:
+            self._blocks.move_to_end((i, fieldname, btext))
+        else:
             ids, _, values, _ = self._postings(i, fieldname, btext, values=True, targets=targets)
             return ids, values
         docs, ends, blocks = kept
@@ -473,7 +487,7 @@ class Ranker:
                     vals.extend(m._values)
                 m._next_block()
             if kept and not m._byteids:
-                self._blocks[(i, fieldname, btext)] = (ids, ends, kept)
+                self._keep_blocks((i, fieldname, btext), (array("I", ids), ends, kept))
         else:  # another codec, or postings inlined in the term's entry: the slow, general way
             wanted = set(targets) if targets is not None else None
             while m.is_active():
@@ -1318,9 +1332,9 @@ class Ranker:
                     continue
                 get = form_scores.get
                 for d in matched:
-                    score = get(d)
-                    if score is not None:
-                        out[d] += score
+                    got = get(d)
+                    if got is not None:
+                        out[d] += got
         self.stem_only[(q.fieldname, q.key)] = (other, out)
         return self._boosted(out, q.boost)
 
@@ -1595,6 +1609,11 @@ def _length_bytes(reader, fieldname: str) -> bytes:
     perdoc = getattr(reader, "_perdoc", None)
     lengths = column_lengths(perdoc, fieldname, count) if perdoc is not None else None
     return lengths if lengths is not None else bytes(count)
+
+
+def _blocks_size(entry: tuple[Sequence[int], list[int], list[DeferredValues]]) -> int:
+    """About how many bytes a term's kept blocks hold (Ranker._blocks): their bodies and docnums."""
+    return sum(len(b.body) for b in entry[2]) + 4 * len(entry[0])
 
 
 def _in_a_row(places: Sequence[Sequence[int]]) -> bool:
