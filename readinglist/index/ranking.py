@@ -108,6 +108,9 @@ MAX_EXPANSION_POSTINGS = 15_000  # ...and postings, per field, past that: `a*` i
 RESTRICT_RATIO = 4
 # a quoted phrase's words' forms are looked at a combination at a time up to this many combinations (_light_phrase)
 LIGHT_COMBINATIONS = 16
+# ...and only when fewer papers than this have the phrase as typed in the field: a quoted phrase that common
+# ("neural network": 596 abstracts) is matched as typed (its other number's papers would all rank below these)
+LIGHT_ENOUGH = 50
 BLOCKS_KEPT = 4 << 20  # the bytes of posting blocks a searcher keeps for proximities (Ranker._blocks)
 
 
@@ -1282,6 +1285,13 @@ class Ranker:
         if not field.format or not field.format.supports("positions"):
             return self._fallback(q)
         decode = _decode_positions if type(field.format) is Positions else field.format.decode_positions
+        typed = [self._btext(q.fieldname, w) if isinstance(w, str) else None for w in q.words]
+        if None not in typed and min(self._doc_frequency(q.fieldname, b) for b in typed) >= LIGHT_ENOUGH:  # type: ignore[arg-type]
+            # a common phrase: as typed first, and when LIGHT_ENOUGH papers have it so (in this field), that is
+            # all (its other forms' papers would rank below them all, and reading them doubled the cost)
+            exact = self._phrase(query.Phrase(q.fieldname, list(q.words), slop=1, boost=q.boost), within)
+            if len(exact) >= LIGHT_ENOUGH:
+                return exact
         words = [[b for b in (self._btext(q.fieldname, f) for f in forms) if b is not None] for forms in q.forms]
         order = sorted(range(len(words)), key=lambda i: sum(self._doc_frequency(q.fieldname, b) for b in words[i]))
         # each word's forms' encoded positions, per document (the typed form's first, {} when the index lacks
