@@ -344,6 +344,10 @@ def test_the_sidebar_lists_keywords_apart_and_makes_them_tags_or_removes_them_wi
     window.actionUndo.trigger()  # back, and still keywords
     assert lib.keyword_tags() == {"attention", "residual networks", "vision"}
     assert _keyword_labels(window) == ["attention  (1)", "residual networks  (1)", "vision  (2)"]
+    window.sidebar.delete_tag("vision")  # the menu's Delete Keyword: the notice calls it one too (a helper)
+    assert window.notice.text() == "Deleted keyword “vision” (2 papers)."
+    window.actionUndo.trigger()
+    assert window.notice.text() == "Undone: Deleted keyword “vision” (2 papers)."
 
 
 def test_a_keyword_renamed_in_the_sidebar_stays_a_keyword_and_undo_puts_it_back(qtbot, window, tmp_path):

@@ -587,8 +587,11 @@ class Sidebar(QTreeView):
             self._edited(after, "Remove imported keywords", None, view)
 
     def delete_tag(self, name: str) -> None:
+        """Take the tag (or keyword: the notice and undo call it what the menu called it) off every paper."""
         view = replace(self._filter, tag=None) if same_tag(self._filter.tag, name) else self._filter
-        self._edited(self.library.plan_delete_tag(name), f"Delete tag “{name}”", None, view)
+        keyword = any(kw for _, kw in self.library.tag_marks([name]).values())
+        kind = "keyword" if keyword else "tag"
+        self._edited(self.library.plan_delete_tag(name), f"Delete {kind} “{name}”", None, view)
 
     def _edited(
         self, after: dict[int, list[str]], text: str, keywords: dict[int, set[str]] | None, view: Filter
