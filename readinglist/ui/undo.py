@@ -11,7 +11,7 @@ next key (r, x) a mass edit they never meant, and a tag put back changes which p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
@@ -39,29 +39,56 @@ class PaperCommand(QUndoCommand):
         return f"{_PAST.get(first, first)} {rest}".strip()
 
 
-class SetStateCommand(PaperCommand):
-    def __init__(self, library: Library, ids: Sequence[int], state: str, changed: Changed):
-        super().__init__(f"Mark {papers(len(ids))} {state}")
-        self.library, self.ids, self.state, self.changed = library, list(ids), state, changed
-        self.before: dict[int, str] = {}
+class _ValueCommand(PaperCommand):
+    """One value (a state, a priority) given to some papers. Done: every paper. Undone, and redone: only the
+    papers still as the edit (or its undo) left them, as a note's edits are: a value the command line set
+    since stays. Subclasses say how the value is read, set and put back."""
+
+    def __init__(self, text: str, library: Library, ids: Sequence[int], value: object, changed: Changed):
+        super().__init__(text)
+        self.library, self.ids, self.value, self.changed = library, list(ids), value, changed
+        self.before: dict[int, object] = {}
         self.done = False
 
+    def _read(self) -> Mapping[int, object]:
+        raise NotImplementedError
+
+    def _set(self, ids: list[int]) -> Mapping[int, object]:
+        """Give `ids` the value; returns their values before."""
+        raise NotImplementedError
+
+    def _restore(self, values: dict[int, object]) -> None:
+        raise NotImplementedError
+
     def redo(self) -> None:
-        """Done: every paper. Redone: those still in the state the undo left (as the note's edits do, a
-        state the command line set since stays)."""
         if self.done:
-            now = self.library.states(self.ids)
+            now = self._read()
             again = [pid for pid in self.ids if now.get(pid) == self.before.get(pid)]
             if again:
-                self.library.set_state(again, self.state)
+                self._set(again)
         else:
-            self.before, self.done = self.library.set_state(self.ids, self.state), True
+            self.before, self.done = dict(self._set(self.ids)), True
         self.changed(self.ids)
 
     def undo(self) -> None:
-        now = self.library.states(self.ids)
-        self.library.restore_states({pid: s for pid, s in self.before.items() if now.get(pid) == self.state})
+        now = self._read()
+        self._restore({pid: v for pid, v in self.before.items() if now.get(pid) == self.value})
         self.changed(self.ids)
+
+
+class SetStateCommand(_ValueCommand):
+    def __init__(self, library: Library, ids: Sequence[int], state: str, changed: Changed):
+        super().__init__(f"Mark {papers(len(ids))} {state}", library, ids, state, changed)
+        self.state = state
+
+    def _read(self) -> Mapping[int, object]:
+        return self.library.states(self.ids)
+
+    def _set(self, ids: list[int]) -> Mapping[int, object]:
+        return self.library.set_state(ids, self.state)
+
+    def _restore(self, values: dict[int, object]) -> None:
+        self.library.restore_states({pid: str(v) for pid, v in values.items()})
 
 
 class SetTagsCommand(PaperCommand):
@@ -96,7 +123,8 @@ class SetTagsCommand(PaperCommand):
         return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
     def redo(self) -> None:
-        names = [t for tags in [*self.after.values(), *self.library.tags_of(self.ids).values()] for t in tags]
+        current = self.library.tags_of(self.ids)
+        names = [t for tags in [*self.after.values(), *current.values()] for t in tags]
         was = self.library.tag_marks(names)
         if self.gave is None:  # done: each paper gets the tags the reader left it
             self.before = self.library.set_tags(self.after, self.imported_after)
@@ -106,14 +134,15 @@ class SetTagsCommand(PaperCommand):
             self.took = {pid: [t for t in self.before.get(pid, []) if t not in now_tags.get(pid, [])]
                          for pid in self.ids}  # fmt: skip
         else:  # redone: the same change on the tags as they are now
-            self.library.set_tags(self._changed_tags(self.took, self.gave), self.imported_after)
+            self.library.set_tags(self._changed_tags(self.took, self.gave, current), self.imported_after)
         now = self.library.tag_marks(names)
         self.marks = {key: (name, kw, now[key][1] if key in now else None) for key, (name, kw) in was.items()
                       if key not in now or now[key][1] != kw}  # fmt: skip
         self.changed(self.ids)
 
     def undo(self) -> None:
-        self.library.set_tags(self._changed_tags(self.gave or {}, self.took))  # marks as they are: a tag
+        changed = self._changed_tags(self.gave or {}, self.took, self.library.tags_of(self.ids))
+        self.library.set_tags(changed)  # marks as they are: a tag
         # made again is the user's
         now = self.library.tag_marks(name for name, _, _ in self.marks.values())
         # back only where the mark is still what the edit left (the command line may have changed it since)
@@ -121,9 +150,10 @@ class SetTagsCommand(PaperCommand):
         self.library.set_keyword_marks({now[key][0]: self.marks[key][1] for key in still})
         self.changed(self.ids)
 
-    def _changed_tags(self, out: dict[int, list[str]], into: dict[int, list[str]]) -> dict[int, list[str]]:
-        """Each paper's tags now, with `out` taken out and `into` put in (in their spelling)."""
-        current = self.library.tags_of(self.ids)
+    def _changed_tags(
+        self, out: dict[int, list[str]], into: dict[int, list[str]], current: dict[int, list[str]]
+    ) -> dict[int, list[str]]:
+        """Each paper's tags now (`current`), with `out` taken out and `into` put in (in their spelling)."""
         return {pid: rebased(current.get(pid, []), out.get(pid, []), into.get(pid, [])) for pid in self.ids}
 
 
@@ -223,29 +253,20 @@ class SetTitleCommand(PaperCommand):
         return (paper.user_title or None) if paper is not None else None
 
 
-class SetPriorityCommand(PaperCommand):
+class SetPriorityCommand(_ValueCommand):
     def __init__(self, library: Library, ids: Sequence[int], priority: int | None, changed: Changed):
         what = f"priority {priority}" if priority else "no priority"
-        super().__init__(f"Give {papers(len(ids))} {what}")
-        self.library, self.ids, self.priority, self.changed = library, list(ids), priority, changed
-        self.before: dict[int, int | None] = {}
-        self.done = False
+        super().__init__(f"Give {papers(len(ids))} {what}", library, ids, priority, changed)
+        self.priority = priority
 
-    def redo(self) -> None:
-        """As SetStateCommand's: redone only where the priority is still what the undo left."""
-        if self.done:
-            now = self.library.priorities(self.ids)
-            again = [pid for pid in self.ids if now.get(pid) == self.before.get(pid)]
-            if again:
-                self.library.set_priority(again, self.priority)
-        else:
-            self.before, self.done = self.library.set_priority(self.ids, self.priority), True
-        self.changed(self.ids)
+    def _read(self) -> Mapping[int, object]:
+        return self.library.priorities(self.ids)
 
-    def undo(self) -> None:
-        now = self.library.priorities(self.ids)
-        self.library.restore_priorities({pid: p for pid, p in self.before.items() if now.get(pid) == self.priority})
-        self.changed(self.ids)
+    def _set(self, ids: list[int]) -> Mapping[int, object]:
+        return self.library.set_priority(ids, self.priority)
+
+    def _restore(self, values: dict[int, object]) -> None:
+        self.library.restore_priorities({pid: v if isinstance(v, int) else None for pid, v in values.items()})
 
 
 # ---- smart lists: `lists_changed` shows the lists as they are after each step ----
