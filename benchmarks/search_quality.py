@@ -54,6 +54,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -301,10 +302,15 @@ def british(title: str) -> str | None:
 
 def british_papers(lib, n: int, seed: int) -> list:
     """A fixed random sample of papers with an imported title that has a word spelt the American way."""
+    return _titled_sample(lib, n, seed, british)
+
+
+def _titled_sample(lib, n: int, seed: int, keep: Callable[[str], object]) -> list:
+    """A fixed random sample of papers with an imported title that `keep` takes."""
     ids = sorted(lib.search("").ids)
     found = []
     for start in range(0, len(ids), 2000):
-        found += [p.id for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip() and british(p.title)]
+        found += [p.id for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip() and keep(p.title)]
     random.Random(seed).shuffle(found)
     return lib.papers(found[:n])
 
@@ -320,12 +326,7 @@ def holds_phrase(lib, pid: int, phrase: str) -> bool:
 
 def joined_papers(lib, n: int, seed: int) -> list:
     """A fixed random sample of papers with an imported title that has a hyphenated word."""
-    ids = sorted(lib.search("").ids)
-    found = []
-    for start in range(0, len(ids), 2000):
-        found += [p.id for p in lib.papers(ids[start : start + 2000]) if p.raw_title.strip() and joined(p.title)]
-    random.Random(seed).shuffle(found)
-    return lib.papers(found[:n])
+    return _titled_sample(lib, n, seed, joined)
 
 
 def rank_of(lib, target, kind: str, query: str, ids: list[int]) -> int | None:
