@@ -905,13 +905,14 @@ class MainWindow(QMainWindow):
         """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo."""
         self.notice.clear("undo")  # an Undo or Redo offered for an older edit would now do the wrong one
         # one paper removed is named, as its undo names it (read first: a removed paper has no row to read)
-        one = self.library.paper(command.ids[0]) if len(command.ids) == 1 else None
+        removing = isinstance(command, RemovePapersCommand)
+        one = self.library.paper(command.ids[0]) if removing and len(command.ids) == 1 else None
         self._pushing = True
         try:
             self.undo_stack.push(command)
         finally:
             self._pushing = False
-        if len(command.ids) > 1 or isinstance(command, RemovePapersCommand | MergePapersCommand):
+        if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand):
             said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
             self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
 
