@@ -5,6 +5,11 @@ A part-of-speech guess needs no more than this for what titles need (noun phrase
 from __future__ import annotations
 
 
+def _pairs(text: str) -> dict[str, str]:
+    """ "KEY:value" pairs, whitespace-separated."""
+    return dict(pair.split(":", 1) for pair in text.split())
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -189,6 +194,22 @@ NOT_SUBJECTS = _words(
     """NeurIPS NIPS ICML ICLR AAAI IJCAI CVPR ICCV ECCV ACL EMNLP NAACL COLT UAI AISTATS KDD GPU GPUs CPU CPUs
     TPU TPUs SOTA API APIs URL URLs MNIST ImageNet CIFAR SVHN COCO MuJoCo OpenAI GitHub PyTorch TensorFlow
     CITATION CITATIONS CITE REF"""
+)
+# the field's standard models, methods and terms, each older than any one paper that uses it, with the first word
+# of what it stands for: never the name a paper introduces ("we propose a novel CNN …" is no "CNN: …" paper;
+# issue 19: "CCA: Canonical Correlation Analysis" for a paper using CCA), unless the abstract spells it out
+# otherwise ("Collaborative Reasoning Framework (CRF)"). Singular forms; a plural is looked up without its "s".
+COMMON_NAMES = _pairs(
+    """AI:artificial ML:machine NLP:natural RL:reinforcement DRL:deep MARL:multi-agent CNN:convolutional DNN:deep
+    RNN:recurrent LSTM:long GRU:gated MLP:multi-layer GAN:generative VAE:variational GNN:graph GCN:graph
+    GP:gaussian HMM:hidden CRF:conditional MRF:markov MDP:markov POMDP:partially SVM:support SGD:stochastic
+    EM:expectation-maximization PCA:principal ICA:independent CCA:canonical LDA:latent NMF:non-negative
+    SVD:singular FFT:fast MLE:maximum MAP:maximum MCMC:markov HMC:hamiltonian SMC:sequential ADMM:alternating
+    LQR:linear PAC:probably ODE:ordinary PDE:partial SDE:stochastic ReLU:rectified LASSO:least KNN:k-nearest
+    k-NN:k-nearest R-CNN:region U-Net:u-net ResNet:residual ViT:vision LLM:large VLM:vision-language
+    MLLM:multimodal BERT:bidirectional GPT:generative RLHF:reinforcement Q-learning:q-learning DQN:deep
+    SLAM:simultaneous RANSAC:random SIFT:scale-invariant MRI:magnetic fMRI:functional EEG:electroencephalography
+    ECG:electrocardiogram RGB:red RGB-D:rgb-d LiDAR:light IoT:internet VQA:visual OCR:optical"""
 )
 PLACEHOLDERS = _words("CITATION CITATIONS CITE REF REFS")  # where a source left a citation out
 # names a title keeps in capitals inside a long form it lowers ("Markov chain Monte Carlo (MCMC)", not "markov

@@ -11,6 +11,7 @@ from readinglist.acronyms import long_form
 from readinglist.importers.titles.abstract import Abstract, after_we, brought_in_passively, norm
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
+    COMMON_NAMES,
     EARLIER_NAMED,
     EARLIER_WORK,
     FOLLOW_ON,
@@ -478,12 +479,31 @@ def _used_before(ab: Abstract, name: Name) -> bool:
     )
 
 
+# "GNN-based", "EM-like", "FLOP-free": a word made of a name that modifies what follows, never a name itself
+_MODIFIER = re.compile(
+    r"-(?:based|driven|guided|aware|like|free|style|oriented|inspired|enabled|specific|level|wise|powered|centric)$"
+)
+
+
+def _modifier(name: str) -> bool:
+    return _MODIFIER.search(name) is not None
+
+
+def common(name: str, long: str = "") -> bool:
+    """Is the name one of the field's standard ones (CNN, GANs, MCMC), which no paper introduces as its own,
+    in the sense it has there (a long form given for it starts as the standard one does)?"""
+    first = COMMON_NAMES.get(name) or (COMMON_NAMES.get(name[:-1]) if name.endswith("s") else None)
+    if first is None:
+        return False
+    return not long or long.split(" ", 1)[0].casefold() == first
+
+
 def find_name(ab: Abstract) -> Name | None:
     """The method, model, benchmark or dataset the abstract introduces (see the module doc): the most plainly
     introduced, and of those the one the abstract names most often."""
     found = [n for si in ab.cues if si in ab.brings for n in _names_in(ab, si)]
     # a name the abstract used before it brought it in is background (a tool, the field), not the contribution
-    found = [n for n in found if not _used_before(ab, n)]
+    found = [n for n in found if not _used_before(ab, n) and not common(n.text, n.long) and not _modifier(n.text)]
     # of two names, one built on the other (AdaGDA on GDA, BigCharts-R1 on BigCharts), the built one, unless
     # it is a follow-on brought in later ("We also propose an extension, SDF-Bayes-AR, …")
     found = [n for n in found if not any(n.text in m.text and n.text != m.text and not _follow_on(ab, n, m)
@@ -555,7 +575,13 @@ def _named_after(ab: Abstract) -> Name | None:
         if ab.cue.get(si) is None or si + 1 >= len(ab):
             continue
         first = ab.raw[si + 1][1].split(" ", 1)[0]
-        if not is_name(first) or first in NOT_SUBJECTS or not any(ch.isalpha() for ch in first):
+        if (
+            not is_name(first)
+            or first in NOT_SUBJECTS
+            or common(first)
+            or _modifier(first)
+            or not any(ch.isalpha() for ch in first)
+        ):
             continue  # (the cheap test first: most sentences are never tagged)
         s = ab.toks(si + 1)
         if len(s) < 2 or s.words[0] != first or s.tags[1] not in ("V", "A"):
@@ -571,7 +597,13 @@ def _defined_subject(ab: Abstract) -> Name | None:
     a simple extension to the DQN algorithm, …" (the weakest of the names, as _named_after)."""
     for si in range(len(ab)):
         first, _, rest = ab.raw[si][1].partition(" ")
-        if not rest.startswith(("is a ", "is an ")) or not is_name(first) or first in NOT_SUBJECTS:
+        if (
+            not rest.startswith(("is a ", "is an "))
+            or not is_name(first)
+            or first in NOT_SUBJECTS
+            or common(first)
+            or _modifier(first)
+        ):
             continue
         if rest.split(" ", 3)[2].lower().rstrip(",") in KNOWN:
             continue  # "GAIL is a recent successful imitation learning architecture": someone else's
@@ -600,7 +632,7 @@ def _named_by_repository(ab: Abstract) -> Name | None:
             continue  # (the cheap test first: most sentences are never tagged)
         s = ab.toks(si)
         for i, word in enumerate(s.words):
-            if word.casefold() == repo and is_name(word) and word not in NOT_SUBJECTS:
+            if word.casefold() == repo and is_name(word) and word not in NOT_SUBJECTS and not common(word):
                 name = Name(word, "", si, i + 1, i, 1)
                 return None if _used_before(ab, name) else name
     return None
