@@ -165,6 +165,37 @@ _CONTEXTUAL = frozenset(("T", "Ved", "G", "Vg", "Vn"))  # tags the neighbours de
 _TWO_WORD_FIRST = frozenset(a for a, _ in TWO_WORD_PREPOSITIONS)
 _NOMINAL_NEXT = frozenset(("N", "M", "J", "G", "Vn", "Ved"))
 _AFTER_SUBJECT = frozenset(("D", "Q", "J", "X", "C", "R"))
+_AFTER_CLAUSE_VERB = frozenset(("P", "T", "D", "Q", "J", "X", ",", "."))
+# verbs that follow their subject with a preposition, an object or nothing ("exist", "deal with", "lead to", "play a
+# role"), each also a noun out of context (see _clause_verb)
+CLAUSE_VERBS = frozenset((
+    "exist", "occur", "arise", "play", "deal", "lead", "remain", "emerge", "appear", "fail", "suffer", "face", "rely",
+    "depend", "struggle", "differ", "use",
+))  # fmt: skip
+
+
+_CLAUSE_FORMS = CLAUSE_VERBS | {v + "s" for v in CLAUSE_VERBS}
+
+
+def _clause_verb(words: list[str], lows: list[str], tags: list[str], verbish: list[bool], i: int) -> bool:
+    """Is the word at i (one of CLAUSE_VERBS, or its -s form) a verb after its subject? The -s form after a
+    noun ("optimization leads to", "analysis deals with"); the base form after a noun in the plural ("PDEs play
+    a role", "methods use priors", "statistics exist."), or in the singular before its object ("… of causation
+    play a role": the subject is further back), but not "tool use in agents"."""
+    nxt = tags[i + 1]
+    if not words[i].islower():
+        return False
+    k = i - 1
+    if tags[k] == ")" and k >= 2 and tags[k - 2] == "(":
+        k -= 1  # "equations (PDEs) play": the bracketed acronym is the subject's
+    if tags[k] not in ("N", "M"):
+        return False
+    low = lows[i]
+    if low not in CLAUSE_VERBS:  # the -s form
+        return nxt in _AFTER_CLAUSE_VERB
+    if verbish[k] or lows[k].endswith("ics"):  # "statistics", "dynamics" are plural; "cannabis" is not
+        return nxt in _AFTER_CLAUSE_VERB or nxt == "N"
+    return low != "use" and nxt in ("D", "Q")
 
 
 def tag(sentence: str, offset: int = 0) -> Sentence:
@@ -183,10 +214,13 @@ def tag(sentence: str, offset: int = 0) -> Sentence:
             if lows[i] in _TWO_WORD_FIRST and (lows[i], lows[i + 1]) in TWO_WORD_PREPOSITIONS:
                 tags[i] = tags[i + 1] = "P"
     # the words whose tag their neighbours decide (a noun only where it may be a verb after a noun)
-    todo = [i for i, tg, v, pv in zip(range(n), tags, verbish, [False, *verbish], strict=False)
-            if tg in _CONTEXTUAL or (tg == "N" and (v or pv))]  # fmt: skip
+    todo = [i for i, tg, v, pv, low in zip(range(n), tags, verbish, [False, *verbish], lows, strict=False)
+            if tg in _CONTEXTUAL or (tg == "N" and (v or pv or low in _CLAUSE_FORMS))]  # fmt: skip
     for i in todo:
         tg = tags[i]
+        if lows[i] in _CLAUSE_FORMS and 0 < i < n - 1 and _clause_verb(words, lows, tags, verbish, i):
+            tags[i] = "V"  # "frameworks deal with …", "transitions exist for …", "optimization leads to …"
+            continue
         if tg == "N":
             if not i or i + 1 == n or tags[i - 1] not in ("N", "M"):
                 continue
