@@ -1697,6 +1697,8 @@ def test_a_standard_name_spelt_otherwise_or_built_on_stays_the_papers_name(abstr
         ("Data assimilation methods use priors arising from differential equations.", "use"),
         ("Gradient descent optimization leads to implicit regularization.", "leads"),
         ("Data analysis deals with it.", "deals"),
+        ("Contradictory theories attempt to explain it.", "attempt"),
+        ("Recent segmentation methods focus on the labels.", "focus"),
     ],
 )
 def test_a_verb_after_its_subject_is_a_verb_though_also_a_noun(sentence, verb):
@@ -1714,6 +1716,8 @@ def test_a_verb_after_its_subject_is_a_verb_though_also_a_noun(sentence, verb):
         ("A mobile health study for cannabis use in young adults.", "use"),
         ("The lead author writes.", "lead"),
         ("We detect human face images.", "face"),
+        ("We use gradient estimates for training.", "estimates"),
+        ("The models focus is narrow.", "focus"),
     ],
 )
 def test_the_same_words_as_nouns_stay_nouns(sentence, noun):

@@ -172,9 +172,12 @@ CLAUSE_VERBS = frozenset((
     "exist", "occur", "arise", "play", "deal", "lead", "remain", "emerge", "appear", "fail", "suffer", "face", "rely",
     "depend", "struggle", "differ", "use",
 ))  # fmt: skip
+# verbs whose -s form is a plural noun just as often ("gradient estimates for …"): only the base form, after a
+# plural and before "to", an article or a preposition ("theories attempt to", "methods estimate the")
+BASE_CLAUSE_VERBS = frozenset(("attempt", "focus", "aim", "estimate", "rank", "sample", "answer", "help", "limit"))
 
 
-_CLAUSE_FORMS = CLAUSE_VERBS | {v + "s" for v in CLAUSE_VERBS}
+_CLAUSE_FORMS = CLAUSE_VERBS | BASE_CLAUSE_VERBS | {v + "s" for v in CLAUSE_VERBS}
 
 
 def _clause_verb(words: list[str], lows: list[str], tags: list[str], verbish: list[bool], i: int) -> bool:
@@ -191,6 +194,8 @@ def _clause_verb(words: list[str], lows: list[str], tags: list[str], verbish: li
     if tags[k] not in ("N", "M"):
         return False
     low = lows[i]
+    if low in BASE_CLAUSE_VERBS:
+        return verbish[k] and nxt in ("T", "D", "Q", "P", "X")
     if low not in CLAUSE_VERBS:  # the -s form
         return nxt in _AFTER_CLAUSE_VERB
     if verbish[k] or lows[k].endswith("ics"):  # "statistics", "dynamics" are plural; "cannabis" is not
