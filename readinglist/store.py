@@ -2212,7 +2212,11 @@ class Store:
 
     def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
         """What a merged record has and the paper lacks (an abstract, authors, a year, a link, a bibliographic
-        record) fills the gap; nothing the paper has is replaced. Returns whether anything changed."""
+        record) fills the gap, and an author list cut short is carried on by a longer one that starts with
+        it (duplicates.fuller_authors); nothing else the paper has is replaced. Returns whether anything
+        changed."""
+        from readinglist.importers.duplicates import fuller_authors
+
         with self.transaction() as db:
             row = db.execute(
                 "SELECT abstract, authors, year, url, bib FROM papers WHERE id = ?", (paper_id,)
@@ -2224,6 +2228,8 @@ class Store:
                 sets |= {"abstract": pack(p.abstract), "links": json.dumps(p.links)}
             if row[1] == "[]" and p.authors:
                 sets["authors"] = json.dumps(p.authors, ensure_ascii=False)
+            elif p.authors and (fuller := fuller_authors(json.loads(row[1]), p.authors)) is not None:
+                sets["authors"] = json.dumps(fuller, ensure_ascii=False)  # a list cut short ("et al.") carried on
             if row[2] is None and p.year is not None:
                 sets["year"] = p.year
             if not row[3] and p.url:

@@ -212,6 +212,33 @@ def test_a_merged_record_fills_what_the_paper_lacks(empty_lib, tmp_path):
     assert empty_lib.search("transformer").ids == [pid]
 
 
+def test_an_author_list_cut_short_is_carried_on_by_a_source_that_has_it_whole(empty_lib, tmp_path):
+    """Our Markdown list writes three names and "et al."; the BibTeX file of the same paper has all eight."""
+    eight = ["A. Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
+             "Lukasz Kaiser", "Illia Polosukhin"]  # fmt: skip
+    cut = [{"title": "Attention Is All You Need", "authors": ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"],
+            "year": 2017, "venue": "NeurIPS"}]  # fmt: skip
+    empty_lib.import_files([_write_jsonl(tmp_path / "list.jsonl", cut)])
+    whole = [{"title": "Attention Is All You Need", "authors": eight, "year": 2017, "venue": "NeurIPS"}]
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "refs.jsonl", whole)])
+    assert summary.merged == 1
+    [pid] = empty_lib.search("").ids
+    assert empty_lib.paper(pid).authors == ["Ashish Vaswani", *eight[1:]]  # the fuller spelling of each name
+    assert empty_lib.search("Polosukhin").ids == [pid]
+
+
+def test_fuller_authors_only_carries_on_the_same_names_in_order():
+    from readinglist.importers.duplicates import fuller_authors
+
+    assert fuller_authors(["A. Smith", "B. Jones"], ["Alice Smith", "Bob Jones", "C. Wu"]) == [
+        "Alice Smith", "Bob Jones", "C. Wu"]  # fmt: skip
+    assert fuller_authors(["Smith, Alice"], ["Alice Smith", "Carl Wu"]) == ["Smith, Alice", "Carl Wu"]
+    assert fuller_authors(["A. Smith", "B. Jones"], ["B. Jones", "A. Smith", "C. Wu"]) is None  # another order
+    assert fuller_authors(["A. Smith"], ["Z. Smith", "C. Wu"]) is None  # another Smith
+    assert fuller_authors(["A. Smith", "B. Jones"], ["A. Smith"]) is None  # shorter: the paper's own stays
+    assert fuller_authors([], ["A. Smith"]) is None  # an empty list is filled as a gap, not here
+
+
 # ---- merging by hand, undo, keeping apart ----
 
 

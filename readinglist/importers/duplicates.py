@@ -149,6 +149,22 @@ def _name_key(name: str) -> tuple[str, str]:
     return surname(name), initial.group() if initial else ""
 
 
+def fuller_authors(stored: Sequence[str], other: Sequence[str]) -> list[str] | None:
+    """The other source's author list when it is the stored one carried further: longer, and its first names
+    the stored ones, in order, by surname and first initial (our Markdown list writes three then "et al.").
+    Each name is kept in the fuller of its two spellings ("Ashish Vaswani" over "A. Vaswani"). None when
+    the other list is no such extension: a list that differs keeps the paper's own."""
+    if not stored or len(other) <= len(stored):
+        return None
+    merged = []
+    for mine, theirs in zip(stored, other, strict=False):
+        (s1, i1), (s2, i2) = _name_key(mine), _name_key(theirs)
+        if not s1 or s1 != s2 or (i1 and i2 and i1 != i2):
+            return None
+        merged.append(theirs if len(theirs.strip()) > len(mine.strip()) else mine)
+    return [*merged, *other[len(stored) :]]
+
+
 def authors_agree(a: Sequence[str], b: Sequence[str]) -> bool:
     """Both lists have authors, and at least half of the longer list is in the other, each name by surname
     and first initial (one without an initial matches any): what one DOI on two titles needs. The matcher's
