@@ -198,11 +198,13 @@ def test_save_the_view_as_a_list_pick_it_and_combine_it_with_a_state(qtbot, wind
     matches = list(w.table.model.ids)
     assert matches
     w.table.view.setFocus()
-    with qtbot.waitSignal(w.searchFinished):
-        qtbot.keyClick(w.table.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # Save View as List
+    qtbot.keyClick(w.table.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # Save View as List
     assert asked == ["Unread · diffusion"]  # the name it suggests says what the list is
     (sl,) = lib.smart_lists()
     assert (sl.name, sl.query, sl.state, sl.tag) == ("Unread · diffusion", "diffusion", "unread", None)
+    assert w.sidebar.filter.smart_list is None and w.search_bar.text() == "diffusion"  # the window stays
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)  # "Show It"
     assert w.sidebar.filter.smart_list == sl and w.search_bar.text() == ""  # the list is shown now
     assert sorted(w.table.model.ids) == sorted(matches)
     assert highlighted(w) == [("list", str(sl.id)), ("state", "unread")]
@@ -231,6 +233,40 @@ def test_save_the_view_as_a_list_pick_it_and_combine_it_with_a_state(qtbot, wind
     assert list_labels(w) == ["No lists yet: Ctrl+S saves the view"]
 
 
+def test_saving_the_view_as_a_list_leaves_the_window_where_it_was(qtbot, window, monkeypatch):  # noqa: F811
+    """Ctrl+S switched the window to the list saved and emptied the search field (a user trial): the query
+    typed, the state, the papers selected and the scroll stay; the list appears in the sidebar, and the
+    notice says it was saved, with a button that shows it."""
+    w, lib = window, window.library
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Mine", True))
+    w.resize(700, 400)  # the results scroll
+    with qtbot.waitSignal(w.searchFinished):
+        click_sidebar(qtbot, w, ("state", "unread"))
+    search(qtbot, w, "the")
+    shown = list(w.table.model.ids)
+    assert len(shown) > 3
+    w.table.view.setFocus()
+    w.table.select_ids(shown[2:4])
+    bar = w.table.view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    view, current, selected = w.sidebar.filter, w.table.current_id, w.table.selected_ids()
+    with qtbot.assertNotEmitted(w.searchFinished, wait=300):
+        qtbot.keyClick(w.table.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    (sl,) = lib.smart_lists()
+    assert (sl.query, sl.state) == ("the", "unread")
+    assert w.search_bar.text() == "the" and w.sidebar.filter == view
+    assert w.table.model.ids == shown and w.table.current_id == current and w.table.selected_ids() == selected
+    assert bar.value() == bar.maximum() > 0
+    assert highlighted(w) == [("state", "unread")]  # the list is not picked
+    qtbot.waitUntil(lambda: list_labels(w) == [f"Mine  ({len(shown)})"], timeout=10000)
+    assert w.notice.text() == "Saved the list “Mine” (Unread · the)." and w.notice.action_text == "Show It"
+    with qtbot.waitSignal(w.searchFinished):
+        qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)
+    assert w.sidebar.filter.smart_list == sl and w.search_bar.text() == ""
+    assert sorted(w.table.model.ids) == sorted(shown)
+
+
 def test_a_list_of_a_queue_with_a_priority(qtbot, window, monkeypatch):  # noqa: F811
     w, lib = window, window.library
     ids = lib.search("").ids
@@ -241,8 +277,7 @@ def test_a_list_of_a_queue_with_a_priority(qtbot, window, monkeypatch):  # noqa:
     with qtbot.waitSignal(w.searchFinished):
         click_sidebar(qtbot, w, ("state", "queued"))
     search(qtbot, w, "priority:1")
-    with qtbot.waitSignal(w.searchFinished):
-        w.actionSaveList.trigger()
+    w.actionSaveList.trigger()
     assert [sl.name for sl in lib.smart_lists()] == ["Queued · priority 1"]
     assert sorted(w.table.model.ids) == sorted(ids[:2])
     qtbot.waitUntil(lambda: list_labels(w) == ["Queued · priority 1  (2)"], timeout=10000)
@@ -308,8 +343,7 @@ def test_a_list_saved_in_the_window_is_there_after_a_restart(qtbot, data_dir, mo
     qtbot.addWidget(w)
     w.show()
     qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
-    with qtbot.waitSignal(w.searchFinished):
-        w.save_list()
+    w.save_list()
     w.close()
     w.shutdown()
     w2 = create_main_window(data_dir)
@@ -343,8 +377,9 @@ def test_a_saved_list_of_a_query_says_its_papers_are_ranked_by_relevance(qtbot, 
     search(qtbot, window, "language models")
     ranked = list(window.search_bar.last_result.ids)
     assert window.order_note.label.text() == "Ranked by relevance"
+    window.save_list()
     with qtbot.waitSignal(window.searchFinished):
-        window.save_list()
+        window.show_list(window.library.smart_lists()[0].id)
     assert window.search_bar.text() == "" and list(window.search_bar.last_result.ids) == ranked
     assert window.order_note.label.text() == "Ranked by relevance"
 

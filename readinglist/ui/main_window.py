@@ -1186,7 +1186,9 @@ class MainWindow(QMainWindow):
         return sl.query or text, view.state, sl.tag
 
     def save_list(self, name: str | None = None) -> None:
-        """Save the view shown as a list (asking for its name if not given), then show the list."""
+        """Save the view shown as a list (asking for its name if not given). The window stays as it was — the
+        query typed, the papers selected, the scroll: the list only appears in the sidebar, and the notice
+        offers to show it (saving switched to the list and emptied the search field, a trial)."""
         if self.read_only:
             return
         query, state, tag = self.current_view()
@@ -1211,9 +1213,15 @@ class MainWindow(QMainWindow):
                 name = None
         command = SaveListCommand(self.library, name, query, state, tag, self.update_lists)
         self.undo_stack.push(command)
-        if command.saved is not None:
+        if (saved := command.saved) is not None:
+            said = f"Saved the list “{saved.name}” ({saved.describe()})."
+            self.notice.show_message(said, 15000, "Show It", partial(self.show_list, saved.id))
+
+    def show_list(self, list_id: int) -> None:
+        """Show the saved list (with its own state), the search field emptied: the list holds the query."""
+        if (sl := self._list(list_id)) is not None:
             self.search_bar.clear()
-            self.sidebar.set_filter(replace(ALL, state=state, smart_list=command.saved))
+            self.sidebar.set_filter(replace(ALL, state=sl.state, smart_list=sl))
 
     def _list(self, list_id: int) -> SmartList | None:
         return next((sl for sl in self.sidebar.lists if sl.id == list_id), None)
