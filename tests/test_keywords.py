@@ -350,6 +350,39 @@ def test_the_sidebar_lists_keywords_apart_and_makes_them_tags_or_removes_them_wi
     assert window.notice.text() == "Undone: Deleted keyword “vision” (2 papers)."
 
 
+def test_the_caption_says_tag_once_a_keyword_chosen_is_made_the_users_tag(qtbot, window, tmp_path):
+    """Make It My Tag on the keyword the view is filtered by left the caption saying "keyword vision" (a user
+    trial): it says what the view is now, after the undo and the redo too, and after the tag editor makes it
+    theirs; so does an empty table's message."""
+    from PySide6.QtWidgets import QLabel
+    from test_ui import select_paper
+
+    _import(window.library, tmp_path)
+    window.update_counts()
+    caption, empty = window.view_summary.caption, window.findChild(QLabel, "emptyLabel")
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.set_filter(replace(window.sidebar.filter, tag="vision"))
+    assert caption.text() == "All · keyword vision" and "with the keyword “vision”" in caption.toolTip()
+    window.sidebar.make_keywords_tags("vision")
+    assert caption.text() == "All · tag vision" and "tagged “vision”" in caption.toolTip()
+    window.actionUndo.trigger()
+    assert caption.text() == "All · keyword vision"
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.set_filter(replace(window.sidebar.filter, state="read"))  # none read: the table is empty
+    assert "with the keyword “vision”" in empty.text()
+    window.actionRedo.trigger()
+    assert caption.text() == "Read · tag vision" and "tagged “vision”" in empty.text()
+    window.actionUndo.trigger()
+    assert caption.text() == "Read · keyword vision" and "with the keyword “vision”" in empty.text()
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.set_filter(replace(window.sidebar.filter, state=None))
+    pid = select_paper(qtbot, window, "Deep Residual Learning")
+    window.editors.tagEditor.setFocus()
+    qtbot.keyClicks(window.editors.tagEditor, "vision")  # typed as a tag: the user's on every paper
+    qtbot.keyClick(window.editors.tagEditor, Qt.Key.Key_Return)
+    assert "vision" in window.library.paper(pid).own_tags and caption.text() == "All · tag vision"
+
+
 def test_a_keyword_renamed_in_the_sidebar_stays_a_keyword_and_undo_puts_it_back(qtbot, window, tmp_path):
     lib = window.library
     _import(lib, tmp_path)

@@ -966,6 +966,13 @@ class MainWindow(QMainWindow):
                 else:
                     self._view_triaged.pop(pid, None)
         self.update_counts()
+        if self.sidebar.filter.tag is not None:
+            # the tag chosen may have become the user's or a keyword (Make It My Tag, its undo, a keyword typed
+            # in the tag editor): the caption said "keyword" still; it says what the view is now, as does the
+            # empty table's message
+            self._update_caption()
+            if not self.table.model.rowCount():
+                self._update_empty()
         self.detail.refresh(ids)
         self._list_timer.start()  # the lists are recounted once the marking pauses
         if self._map_pane is not None:
