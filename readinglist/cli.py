@@ -706,8 +706,15 @@ def interests_command(args: argparse.Namespace, lib: Library) -> int:
     return 0
 
 
-def list_json(sl: SmartList, count: int) -> dict[str, object]:
-    return {"name": sl.name, "query": sl.query, "state": sl.state, "tag": sl.tag, "count": count}
+def list_json(sl: SmartList, count: int, tag_missing: bool = False) -> dict[str, object]:
+    """`tag_missing`: no paper has the list's tag now (deleted, renamed), which is why it holds none."""
+    return {"name": sl.name, "query": sl.query, "state": sl.state, "tag": sl.tag, "count": count,
+            "tag_missing": tag_missing}  # fmt: skip
+
+
+def missing_tag_note(tag: str | None) -> str:
+    """What `lists` adds to a list whose tag no paper has: a bare 0 hid why it holds nothing."""
+    return f" — no paper has the tag “{tag}” now" if tag else ""
 
 
 def run_lists(args: argparse.Namespace, lib: Library) -> int:
@@ -715,7 +722,8 @@ def run_lists(args: argparse.Namespace, lib: Library) -> int:
     if args.action == "save":
         sl = lib.add_smart_list(args.name, args.query, args.state, args.tag)
         n = lib.list_count(sl)
-        print(f"Saved the list “{sl.name}”: {sl.describe()} ({n:,} paper{'s' if n != 1 else ''})")
+        note = missing_tag_note(lib.missing_list_tags([sl]).get(sl.id))
+        print(f"Saved the list “{sl.name}”: {sl.describe()} ({n:,} paper{'s' if n != 1 else ''}){note}")
         return 0
     if args.action == "rename":
         sl = lib.smart_list(args.name)
@@ -729,8 +737,10 @@ def run_lists(args: argparse.Namespace, lib: Library) -> int:
         return 0
     lists = lib.smart_lists()
     counts = [lib.list_count(sl) for sl in lists]
+    missing = lib.missing_list_tags(lists)
     if args.json:
-        print(json.dumps([list_json(sl, n) for sl, n in zip(lists, counts, strict=True)], ensure_ascii=False, indent=2))
+        shown = [list_json(sl, n, sl.id in missing) for sl, n in zip(lists, counts, strict=True)]
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
         return 0
     if not lists:
         print("No saved lists. Save one with `readinglist lists save NAME [QUERY] [--state S] [--tag T]`, "
@@ -739,7 +749,8 @@ def run_lists(args: argparse.Namespace, lib: Library) -> int:
     width = max(len(sl.name) for sl in lists)
     for sl, n in zip(lists, counts, strict=True):
         definition = sl.describe()
-        print(f"{sl.name:<{width}}  {n:>7,}" + (f"  {definition}" if definition != sl.name else ""))
+        line = f"{sl.name:<{width}}  {n:>7,}" + (f"  {definition}" if definition != sl.name else "")
+        print(line + missing_tag_note(missing.get(sl.id)))
     return 0
 
 

@@ -1041,6 +1041,15 @@ class Library:
         """The list's papers (matching `text` too, if given) in rank order, or library order without a query."""
         return self.search(text, limit=limit, state=sl.state, tag=sl.tag, within=sl.query)
 
+    def missing_list_tags(self, lists: Sequence[SmartList]) -> dict[int, str]:
+        """{list id: its tag} of the lists that filter on a tag no paper has now (deleted, renamed, or never
+        given): such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
+        tagged = [sl for sl in lists if sl.tag]
+        if not tagged:
+            return {}
+        present = self.store.tag_marks(sl.tag for sl in tagged if sl.tag)
+        return {sl.id: sl.tag for sl in tagged if sl.tag and tag_key(sl.tag) not in present}
+
     def list_count(self, sl: SmartList) -> int:
         """How many papers the list holds now: from SQLite when it has no query, else from the index."""
         if not sl.query.strip():

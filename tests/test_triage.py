@@ -233,10 +233,12 @@ def test_smart_lists_are_saved_renamed_moved_deleted_and_counted_live(lib):
     matches = lib.search("diffusion").ids
     assert lib.list_count(diffusion) == len(matches) > 0
     assert (lib.list_count(queued), lib.list_count(tagged)) == (0, 0)
+    assert lib.missing_list_tags(lib.smart_lists()) == {tagged.id: "to cite"}  # no paper has it: said, not a bare 0
     lib.set_state(matches[:1], "read")  # counted live: the list is what matches now
     lib.set_state(ids[5:7], "queued")
     lib.set_priority(ids[5:6], 1)
-    lib.add_tags(ids[:2], ["to cite"])
+    lib.add_tags(ids[:2], ["To Cite"])
+    assert lib.missing_list_tags(lib.smart_lists()) == {}  # the tag in any case
     assert lib.list_count(diffusion) == len(matches) - 1
     assert lib.list_count(queued) == 1 and lib.list_count(tagged) == 2
     assert lib.search_list(queued).ids == [ids[5]]
@@ -352,6 +354,24 @@ def test_cli_mark_queued_and_skipped_and_priority(capsys, tmp_path):
     assert f"{uid}  [-]" in out and "P3" in out
     _, out, _ = run(capsys, "--data-dir", dd, "show", uid)
     assert f"id {uid} · key " in out and " · skipped · priority 3" in out  # the citation key between
+
+
+def test_cli_lists_say_when_no_paper_has_a_lists_tag(capsys, tmp_path):
+    """A list whose tag no paper has (untagged, deleted, renamed) showed a bare 0: `lists` says why."""
+    dd = str(tmp_path / "cli")
+    uid = _uid(capsys, dd)
+    code, out, _ = run(capsys, "--data-dir", dd, "lists", "save", "Mine", "--tag", "keep")
+    assert code == 0 and out.rstrip().endswith("(0 papers) — no paper has the tag “keep” now")
+    run(capsys, "--data-dir", dd, "tag", uid, "keep")
+    _, out, _ = run(capsys, "--data-dir", dd, "lists")
+    assert "no paper has" not in out and out.split()[:2] == ["Mine", "1"]
+    _, out, _ = run(capsys, "--data-dir", dd, "lists", "--json")
+    assert json.loads(out)[0]["tag_missing"] is False
+    run(capsys, "--data-dir", dd, "untag", uid, "keep")
+    _, out, _ = run(capsys, "--data-dir", dd, "lists")
+    assert out.rstrip().endswith("tag keep — no paper has the tag “keep” now")
+    _, out, _ = run(capsys, "--data-dir", dd, "lists", "--json")
+    assert json.loads(out)[0]["tag_missing"] is True
 
 
 def test_cli_lists_and_list_option(capsys, tmp_path):

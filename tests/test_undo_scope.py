@@ -146,3 +146,57 @@ def test_a_filter_the_reader_picked_since_stays_when_a_tag_edit_is_undone(qtbot,
         window.sidebar.set_filter(replace(window.sidebar.filter, state="read"))
     step(qtbot, window)
     assert window.sidebar.filter == replace(ALL, state="read")
+
+
+def _list_labels(w) -> list[str]:
+    root = w.sidebar.entries.lists_root
+    return [root.child(r).text() for r in range(root.rowCount())]
+
+
+def test_a_list_on_a_tag_deleted_says_so_and_comes_back_with_the_undo(qtbot, window):
+    """A saved list filtering on a tag kept the tag once it was deleted, and showed 0 papers with no word of
+    why (a user trial). The list keeps its tag — a saved search is the user's; dropping the tag would widen it
+    unasked — and says why it shows nothing: in the deletion's notice, in the sidebar, in the caption and in
+    the empty table. Undone, the tag is back and the list with it; redone, it says so again."""
+    from PySide6.QtWidgets import QLabel
+    from test_ui import click_sidebar
+
+    carried = tagged(window)
+    lib = window.library
+    cu = lib.add_smart_list("Copper", "", None, "CuO")
+    lib.add_smart_list("Everything")
+    window.update_lists()
+    qtbot.waitUntil(lambda: _list_labels(window) == ["Copper  (5)", "Everything  (19)"], timeout=10000)
+    with qtbot.waitSignal(window.searchFinished):
+        click_sidebar(qtbot, window, ("list", str(cu.id)))
+    caption, empty = window.view_summary.caption, window.findChild(QLabel, "emptyLabel")
+    assert caption.text() == "List: Copper" and sorted(window.table.model.ids) == sorted(carried)
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.delete_tag("CuO")
+    assert window.table.model.rowCount() == 0 and lib.smart_lists()[0].tag == "CuO"  # the list keeps its tag
+    assert window.notice.text() == (
+        "Deleted tag “CuO” (5 papers). The list “Copper” filters on the tag “CuO”, which no paper has now: "
+        "it shows no papers until it is back."
+    )
+    assert window.notice.action_text == "Undo"
+    qtbot.waitUntil(lambda: _list_labels(window) == ["Copper  (tag gone)", "Everything  (19)"], timeout=10000)
+    item = window.sidebar.entries.lists_root.child(0)
+    assert "which no paper has now" in item.toolTip()
+    assert caption.text() == "List: Copper (tag CuO gone)" and "which no paper has now" in caption.toolTip()
+    assert "which no paper has now" in empty.text()
+    step(qtbot, window)  # the tag is back, and the list's papers with it
+    assert sorted(window.table.model.ids) == sorted(carried) and caption.text() == "List: Copper"
+    qtbot.waitUntil(lambda: _list_labels(window) == ["Copper  (5)", "Everything  (19)"], timeout=10000)
+    assert "which no paper has now" not in window.sidebar.entries.lists_root.child(0).toolTip()
+    step(qtbot, window, redo=True)
+    assert window.table.model.rowCount() == 0 and caption.text() == "List: Copper (tag CuO gone)"
+    qtbot.waitUntil(lambda: _list_labels(window)[0] == "Copper  (tag gone)", timeout=10000)
+
+
+def test_a_tag_deleted_that_no_list_filters_on_says_nothing_of_lists(qtbot, window):
+    tagged(window)
+    tagged(window, 3, "other")
+    window.library.add_smart_list("Others", "", None, "other")
+    window.update_lists()
+    window.sidebar.delete_tag("CuO")
+    assert window.notice.text() == "Deleted tag “CuO” (5 papers)."

@@ -72,7 +72,7 @@ from readinglist.ui.paint_gate import PaintGate
 from readinglist.ui.paper_model import COLUMNS, LABELS
 from readinglist.ui.paper_table import PaperTable, empty_text, navigation_step
 from readinglist.ui.search_bar import CORRECTION_KEY, SearchBar
-from readinglist.ui.sidebar import ALL, Filter, Sidebar, ViewSummary
+from readinglist.ui.sidebar import ALL, Filter, Sidebar, ViewSummary, missing_tag_text
 from readinglist.ui.suggestions import Suggester, reason_text
 from readinglist.ui.topics_bar import TopicsBar
 from readinglist.ui.topics_section import TopicsSection
@@ -966,10 +966,11 @@ class MainWindow(QMainWindow):
                 else:
                     self._view_triaged.pop(pid, None)
         self.update_counts()
-        if self.sidebar.filter.tag is not None:
+        view = self.sidebar.filter
+        if view.tag is not None or (view.smart_list is not None and view.smart_list.tag):
             # the tag chosen may have become the user's or a keyword (Make It My Tag, its undo, a keyword typed
-            # in the tag editor): the caption said "keyword" still; it says what the view is now, as does the
-            # empty table's message
+            # in the tag editor), the chosen list's tag gone or back: the caption said "keyword" still; it says
+            # what the view is now, as does the empty table's message
             self._update_caption()
             if not self.table.model.rowCount():
                 self._update_empty()
@@ -1017,8 +1018,24 @@ class MainWindow(QMainWindow):
     def _push_sidebar_tags(
         self, after: dict[int, list[str]], text: str, imported: dict[int, set[str]] | None, view: Filter
     ) -> None:
-        """A tag renamed or deleted, or the keywords removed, from the sidebar (which then shows `view`)."""
-        self._push_from_sidebar(SetTagsCommand(self.library, after, text, self._refresh_changed, imported), view)
+        """A tag renamed or deleted, or the keywords removed, from the sidebar (which then shows `view`). A saved
+        list left filtering on a tag no paper has now keeps it (undone, the tag is back and the list with it),
+        and the notice names it: it showed no papers, unexplained (a trial)."""
+        lists = self.sidebar.lists
+        before = self.library.missing_list_tags(lists)
+        command = SetTagsCommand(self.library, after, text, self._refresh_changed, imported)
+        self._push_from_sidebar(command, view)
+        now = self.library.missing_list_tags(lists)
+        gone = {sl.name: now[sl.id] for sl in lists if sl.id in now and sl.id not in before}
+        if gone:
+            names = ", ".join(quoted(name) for name in gone)
+            tags = ", ".join(dict.fromkeys(quoted(tag) for tag in gone.values()))
+            lists_said = f"The list {names} filters" if len(gone) == 1 else f"The lists {names} filter"
+            self.notice.show_message(
+                f"{command.summary}. {lists_said} on the tag {tags}, which no paper has now: "
+                f"{'it shows' if len(gone) == 1 else 'they show'} no papers until it is back.",
+                20000, "Undo", self._undo_from_notice, kind="undo",
+            )  # fmt: skip
 
     def _push_from_sidebar(self, command: PaperCommand, view: Filter) -> None:
         """An edit of a tag or the keywords chosen in the sidebar, which leaves its filter `view`: its undo and
@@ -1271,7 +1288,8 @@ class MainWindow(QMainWindow):
 
     def update_lists(self) -> None:
         """The saved lists as they are now, with the counts known, and a recount on its way."""
-        self.sidebar.update_lists(self.library.smart_lists(), self._list_counts)
+        lists = self.library.smart_lists()
+        self.sidebar.update_lists(lists, self._list_counts, self.library.missing_list_tags(lists))
         self._count_lists()
 
     def _count_lists(self) -> None:
@@ -1284,15 +1302,16 @@ class MainWindow(QMainWindow):
             return
         self._counting_lists = True
 
-        def count() -> dict[int, int]:
-            return {sl.id: self.library.list_count(sl) for sl in lists}
+        def count() -> tuple[dict[int, int], dict[int, str]]:
+            # and which lists' tags no paper has now: a tag deleted (or put back) is a change that recounts
+            return {sl.id: self.library.list_count(sl) for sl in lists}, self.library.missing_list_tags(lists)
 
         self.runner.run(count, self._lists_counted, self._lists_failed)
 
-    def _lists_counted(self, counts: dict[int, int]) -> None:
+    def _lists_counted(self, counted: tuple[dict[int, int], dict[int, str]]) -> None:
         self._counting_lists = False
-        self._list_counts = counts
-        self.sidebar.update_lists(self.sidebar.lists, counts)
+        self._list_counts, missing = counted
+        self.sidebar.update_lists(self.sidebar.lists, self._list_counts, missing)
         if self._lists_due:
             self._lists_due = False
             self._count_lists()
@@ -1374,10 +1393,16 @@ class MainWindow(QMainWindow):
         # one tag looked up by name (the caption follows every keystroke), not every keyword read
         return view.tag is not None and any(kw for _, kw in self.library.tag_marks([view.tag]).values())
 
+    def _missing_tag(self, view: Filter) -> str | None:
+        """The chosen list's tag if no paper has it now (deleted, renamed): the list shows nothing, and says why."""
+        sl = view.smart_list
+        return self.library.missing_list_tags([sl]).get(sl.id) if sl is not None and sl.tag else None
+
     def _update_caption(self) -> None:
         topic = self.topics_section.picked
         view = self.sidebar.filter
-        self.view_summary.show_view(view, self.search_bar.text(), topic.label if topic else None, self._keyword(view))
+        label = topic.label if topic else None
+        self.view_summary.show_view(view, self.search_bar.text(), label, self._keyword(view), self._missing_tag(view))
 
     def _update_empty(self, unreadable: bool = False) -> None:
         """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
@@ -1388,6 +1413,10 @@ class MainWindow(QMainWindow):
             view = self.sidebar.filter
             phrase = view.phrase(self._keyword(view)) if view != ALL else None
             text = empty_text(empty, self.search_bar.text().strip(), phrase, unreadable=unreadable)
+            if (tag := self._missing_tag(view)) is not None and not empty:
+                import html  # (not before the first paint, as empty_text's)
+
+                text += f"<br>(the list {html.escape(missing_tag_text(tag))})"
             topic = self.topics_section.picked
             if topic is not None and not empty:
                 text += f"<br>(in the topic “{topic.label}” — <a href='alltopics'>show all topics</a>)"

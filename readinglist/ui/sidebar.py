@@ -122,6 +122,15 @@ class Filter:
 ALL = Filter()
 
 
+def missing_tag_text(tag: str) -> str:
+    """Why a list whose tag no paper has shows nothing, and what brings it back."""
+    return (
+        f"it filters on the tag “{tag}”, which no paper has now (deleted or renamed): it shows no papers until "
+        "a paper has the tag again (Edit → Undo), or the list is given the view shown (right-click → Replace with "
+        "the View Shown)"
+    )
+
+
 class SidebarModel(QStandardItemModel):
     """Library (All and each state), Lists and Tags, each entry with its count."""
 
@@ -197,17 +206,24 @@ class SidebarModel(QStandardItemModel):
         # the Keywords heading is the view's to write (Sidebar._mark_keywords_heading: it says whether it is open)
         self._fill(self.keywords_root, [(name, ("tag", name), f"{n:,}") for name, n in given])
 
-    def update_lists(self, lists: list[SmartList], counts: dict[int, int]) -> None:
-        """The saved lists in their order, with the counts known (… until counted)."""
-        entries = [(sl.name, ("list", str(sl.id)), f"{counts[sl.id]:,}" if sl.id in counts else "…") for sl in lists]
-        self._fill(self.lists_root, entries)
+    def update_lists(self, lists: list[SmartList], counts: dict[int, int], missing: dict[int, str]) -> None:
+        """The saved lists in their order, with the counts known (… until counted); a list whose tag no paper
+        has now (`missing`: deleted, renamed) says so where its count was, not a bare 0."""
+
+        def shown(sl: SmartList) -> str:
+            return "tag gone" if sl.id in missing else f"{counts[sl.id]:,}" if sl.id in counts else "…"
+
+        self._fill(self.lists_root, [(sl.name, ("list", str(sl.id)), shown(sl)) for sl in lists])
         by_id = {str(sl.id): sl for sl in lists}
         for r in range(self.lists_root.rowCount()):
             item = self.lists_root.child(r)
             key = self.decode(item.data(self.KeyRole))
             if key and key[1] in by_id:
                 sl = by_id[key[1]]
-                item.setToolTip(f"{sl.name}: {sl.describe()} — right-click to rename, move or delete")
+                tip = f"{sl.name}: {sl.describe()} — right-click to rename, move or delete"
+                if sl.id in missing:
+                    tip = f"{sl.name}: {sl.describe()} — {missing_tag_text(missing[sl.id])}"
+                item.setToolTip(tip)
         if not lists:
             hint = QStandardItem("No lists yet: Ctrl+S saves the view")
             hint.setEnabled(False)
@@ -485,12 +501,15 @@ class Sidebar(QTreeView):
         finally:
             self._updating = False
 
-    def update_lists(self, lists: list[SmartList], counts: dict[int, int]) -> None:
-        """The saved lists as they are now, with their counts (… for those not counted yet). A chosen list
-        that was redefined is searched as it is now; one deleted is let go."""
+    def update_lists(
+        self, lists: list[SmartList], counts: dict[int, int], missing: dict[int, str] | None = None
+    ) -> None:
+        """The saved lists as they are now, with their counts (… for those not counted yet; `missing`: {list
+        id: its tag} of those whose tag no paper has now). A chosen list that was redefined is searched as it
+        is now; one deleted is let go."""
         self._lists = list(lists)
         with self._rows_replaced():
-            self.entries.update_lists(self._lists, counts)
+            self.entries.update_lists(self._lists, counts, missing or {})
         chosen = self._filter.smart_list
         if chosen is not None:
             now = next((sl for sl in self._lists if sl.id == chosen.id), None)
@@ -661,10 +680,13 @@ class ViewSummary(QWidget):
         layout.addWidget(self.count)
         layout.addWidget(self.progress)
 
-    def show_view(self, view: Filter, query: str, topic: str | None = None, keyword: bool = False) -> None:
-        """The view in words: the sidebar's filter (`keyword`: its tag is a keyword), the topic picked under it
-        (if any) and the query."""
-        text = view.caption(keyword) + (f" · topic {topic}" if topic else "")
+    def show_view(
+        self, view: Filter, query: str, topic: str | None = None, keyword: bool = False, missing_tag: str | None = None
+    ) -> None:
+        """The view in words: the sidebar's filter (`keyword`: its tag is a keyword; `missing_tag`: its list's
+        tag, which no paper has now), the topic picked under it (if any) and the query."""
+        text = view.caption(keyword) + (f" (tag {missing_tag} gone)" if missing_tag else "")
+        text += f" · topic {topic}" if topic else ""
         if query.strip():
             text += f" · {quoted(query, CAPTION_QUERY_CHARS)}"  # a pasted abstract would push the tags down
         self.caption.setText(text)
@@ -672,6 +694,7 @@ class ViewSummary(QWidget):
             f"Showing {view.phrase(keyword)}"
             + (f" in the topic {quoted(topic)}" if topic else "")
             + (f" matching {quoted(query)}" if query.strip() else "")
+            + (f" — {missing_tag_text(missing_tag)}" if missing_tag else "")
         )
         self.clearButton.setVisible(view.narrowed)
 
