@@ -1093,10 +1093,18 @@ def inline_html(raw: str, match: Callable[[str], bool] | None = None) -> str:
 
 _CODE_RE = re.compile(r"(```.*?```|`[^`\n]*`)", re.S)
 
+# opens the paragraph of a display formula in note_markdown's output: the preview centres that paragraph and
+# takes the mark out (Markdown has no centring). A private-use character, never kept from a note's own text
+DISPLAY_MATH = "\ue030"
+
 
 def note_markdown(text: str) -> str:
     """A note's Markdown with its math ($\\alpha$, \\(x_i\\)) as the HTML the abstract shows it in, so that
-    Qt's Markdown renders it; code spans and blocks are left as written."""
+    Qt's Markdown renders it; code spans and blocks are left as written. Display math ($$…$$, \\[…\\]) is a
+    paragraph of its own, in the list item or quote it is written in, opened by DISPLAY_MATH: it ran inline
+    with the text beside it, on the same line or on the lines around it (trials)."""
+    if DISPLAY_MATH in text:
+        text = text.replace(DISPLAY_MATH, "")
     if "$" not in text and "\\(" not in text and "\\[" not in text:
         return text
     parts = _CODE_RE.split(text)
@@ -1105,21 +1113,38 @@ def note_markdown(text: str) -> str:
         out, pos = [], 0
         for start, end, body in math_spans(part):
             shown = f'<span style="font-family:serif; font-style:italic">{math_html(body.strip())}</span>'
-            if part.startswith(("$$", "\\["), start) and _in_paragraph_line(part, start):
-                shown = f"\n\n{shown}\n\n"  # display math on a line of its own, as TeX sets it (it ran inline)
+            if part.startswith(("$$", "\\["), start) and (around := _display_breaks(part, start)) is not None:
+                shown = f"{around[0]}{DISPLAY_MATH}{shown}{around[1]}"
             out += [part[pos:start], shown]
             pos = end
         parts[i] = ("".join(out) + part[pos:]).replace("\ue010", "\\$")
     return "".join(parts)
 
 
-_BLOCK_LINE_RE = re.compile(r"\s*(?:[-*+>]|\d+[.)])\s")  # a list item's or a quote's line
+# what opens a line inside a quote or a list item: a quote's `>`, a list item's marker (with the indent before)
+_CONTAINER_RE = re.compile(r"[ \t]*(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)])[ \t]+)")
+_LIST_LINE_RE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]", re.M)
 
 
-def _in_paragraph_line(text: str, at: int) -> bool:
-    """Is the formula at `at` on a plain paragraph's line (not a list item's or a quote's, whose structure a
-    paragraph break would end), with text beside it?"""
+def _display_breaks(text: str, at: int) -> tuple[str, str] | None:
+    """What goes before and after the display formula at `at` to make it a paragraph of its own, inside the
+    quotes and list item its line is in (a quote's lines keep their `>`, an item's text its indent); None
+    in a table's row, which a paragraph break would end."""
     line_start = text.rfind("\n", 0, at) + 1
-    line_end = text.find("\n", at)
-    line = text[line_start : len(text) if line_end < 0 else line_end]
-    return _BLOCK_LINE_RE.match(line) is None and line.strip() != text[at : at + len(line)].strip()
+    head = text[line_start:at]
+    prefix, pos, opens_item = "", 0, False
+    while (m := _CONTAINER_RE.match(head, pos)) is not None:
+        token = m.group(0)
+        quote = ">" in token
+        prefix += token if quote else " " * len(token.expandtabs(4))
+        opens_item, pos = not quote, m.end()
+    if "|" in head[pos:]:
+        return None
+    if not prefix:  # a line of a paragraph: its indent, if that keeps it in a list item (4 spaces are code else)
+        indent = head[: len(head) - len(head.lstrip(" \t"))]
+        if len(indent.expandtabs(4)) < 4 or _LIST_LINE_RE.search(text, 0, line_start):
+            prefix = indent
+    blank = prefix.rstrip()
+    # first in a new list item: a blank line there would leave the item empty, the formula after the list
+    before = "" if opens_item and not head[pos:].strip() else f"\n{blank}\n{prefix}"
+    return before, f"\n{blank}\n{prefix}"

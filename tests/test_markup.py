@@ -217,15 +217,27 @@ def test_operators_are_upright_and_spaces_are_kept_in_a_formula():
 
 
 def test_display_math_in_a_note_is_set_on_a_line_of_its_own():
-    """A note's $$…$$ showed inline in the preview (a trial): on a paragraph's line it is a paragraph of its
-    own; in a list item it stays in the item (a paragraph break would end the list); inline math stays."""
-    from readinglist.markup import note_markdown
+    """A note's $$…$$ showed inline in the preview (trials): it is a paragraph of its own, opened by the mark
+    the preview centres — beside text on its line, on lines of its own inside a paragraph, in a list item
+    (indented, so it stays in the item) or a quote (its lines keep the `>`); inline math stays inline, and a
+    table's row is left whole."""
+    from readinglist.markup import DISPLAY_MATH, note_markdown
 
-    shown = note_markdown("Before $$\\sum_i x_i$$ after.")
-    before, formula, after = (p.strip() for p in shown.split("\n\n"))
-    assert before == "Before" and "∑" in formula and after == "after."
-    assert "\n\n" not in note_markdown("- item $$x^2$$ here\n- two")
-    assert "\n\n" not in note_markdown("Inline $x$ stays")
+    def paragraphs(note: str) -> list[str]:
+        return [p.strip() for p in note_markdown(note).split("\n\n") if p.strip()]
+
+    before, formula, after = paragraphs("Before $$\\sum_i x_i$$ after.")
+    assert before == "Before" and formula.startswith(DISPLAY_MATH) and "∑" in formula and after == "after."
+    own_lines = ("Text line\n$$\\sum_i x_i$$\nmore", "Text line\n$$\n\\sum_i x_i\n$$\nmore", "Text line \\[x_i\\] more")
+    for note in own_lines:
+        first, formula, rest = paragraphs(note)
+        assert first == "Text line" and formula.startswith(DISPLAY_MATH) and rest == "more", note
+    assert note_markdown("- item $$x^2$$ here\n- two").startswith(f"- item \n\n  {DISPLAY_MATH}<span")
+    assert note_markdown("1. $$x^2$$\n2. two").startswith(f"1. {DISPLAY_MATH}<span")  # the item's first text
+    assert note_markdown("> quote $$x^2$$ q").startswith(f"> quote \n>\n> {DISPLAY_MATH}<span")
+    assert DISPLAY_MATH not in note_markdown("Inline $x$ stays") and "\n" not in note_markdown("Inline $x$ stays")
+    assert DISPLAY_MATH not in note_markdown("| a | $$x$$ |\n|---|---|")
+    assert note_markdown(f"a{DISPLAY_MATH} $b$") == note_markdown("a $b$")  # the mark is never the note's own
 
 
 def test_a_macro_of_the_papers_own_preamble_is_shown_as_written():

@@ -645,6 +645,34 @@ def test_the_note_preview_makes_underscores_emphasis_not_underline(qtbot, window
     assert preview.toPlainText().startswith("read carefully")
 
 
+def previewed_lines(qtbot, window, note: str):
+    """`previewed` for a note of several lines (a typed newline is no key qtbot sends): pasted, then Preview."""
+    in_table(qtbot, window)
+    window.editors.notesEditor.setFocus()
+    window.editors.notesEditor.setPlainText(note)
+    window.editors.previewToggle.setChecked(True)
+    return window.editors.notesPreview
+
+
+def _blocks(document: QTextDocument) -> list:
+    block, out = document.begin(), []
+    while block.isValid():
+        out.append(block)
+        block = block.next()
+    return out
+
+
+def test_the_note_preview_centres_display_math_on_a_line_of_its_own(qtbot, window):
+    """$$…$$ was drawn inline with the text around it (a user trial): it is a centred paragraph of its own,
+    in a list item too (and still in the item); the rest of the note stays left, inline math inline."""
+    note = "Energy\n$$E = mc^2$$\nand $\\alpha$ here.\n\n- item $$\\sum_i x_i$$ after\n- two"
+    blocks = {b.text(): b for b in _blocks(previewed_lines(qtbot, window, note).document())}
+    assert list(blocks) == ["Energy", "E = mc²", "and α here.", "item", "∑i xi", "after", "two"]  # no mark left
+    centred = [text for text, b in blocks.items() if b.blockFormat().alignment() & Qt.AlignmentFlag.AlignHCenter]
+    assert centred == ["E = mc²", "∑i xi"]
+    assert blocks["∑i xi"].blockFormat().indent() == blocks["after"].blockFormat().indent() > 0  # in the item
+
+
 def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, window):
     """ "vis" and Enter, with "vision" offered, is the tag "vision" (it made a new tag "vis"); the typed
     text stays a new tag once the list is closed with Esc. Enter on the list only takes the completion (the

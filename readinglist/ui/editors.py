@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QFocusEvent, QKeyEvent, QTextCursor, QTextDocument
+from PySide6.QtGui import QAction, QFocusEvent, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
@@ -30,10 +30,6 @@ from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
 
 NOTE_AUTOSAVE_MS = 800
-
-# Qt's GitHub dialect turns on md4c's underline extension (MD_FLAG_UNDERLINE, 0x4000): `_x_` came out
-# underlined, where CommonMark, GitHub and the notes apps a note goes to (Obsidian, Logseq) make it emphasis
-NOTE_MARKDOWN = QTextDocument.MarkdownFeature(QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value & ~0x4000)
 
 
 def tags_change_text(before: dict[int, list[str]], after: dict[int, list[str]]) -> str:
@@ -377,9 +373,9 @@ class Editors(QWidget):
 
     def _show_preview(self, note: str) -> None:
         """The note rendered (markup loads when a preview is first shown, not before the first paint)."""
-        from readinglist.markup import note_markdown
+        from readinglist.ui.note_preview import show_note
 
-        self.notesPreview.document().setMarkdown(note_markdown(note), NOTE_MARKDOWN)
+        show_note(self.notesPreview.document(), note)
 
     def _toggle_preview(self, on: bool) -> None:
         if on:
