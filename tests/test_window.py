@@ -673,6 +673,67 @@ def test_the_note_preview_centres_display_math_on_a_line_of_its_own(qtbot, windo
     assert blocks["∑i xi"].blockFormat().indent() == blocks["after"].blockFormat().indent() > 0  # in the item
 
 
+def test_the_note_preview_shows_code_in_a_fixed_pitch_font(qtbot, window):
+    """Inline `code` and fenced blocks came out in the text's proportional font (a user trial): their text
+    asks for a fixed-pitch font, and the family it names draws one here."""
+    from PySide6.QtGui import QFont
+
+    from readinglist.ui.note_preview import is_fixed_pitch
+
+    doc = previewed_lines(qtbot, window, "call `foo(i)` now\n\n```\nfenced(W)\n```\n").document()
+    code = {}
+    for block in _blocks(doc):
+        fragments = block.begin()
+        while not fragments.atEnd():
+            fragment = fragments.fragment()
+            code[fragment.text()] = fragment.charFormat()
+            fragments += 1
+    for text in ("foo(i)", "fenced(W)"):
+        fmt = code[text]
+        assert fmt.fontFixedPitch() and fmt.fontStyleHint() == QFont.StyleHint.TypeWriter, text
+        assert is_fixed_pitch(fmt.font()), text
+    assert not code["call "].fontFixedPitch()
+
+
+def test_code_in_the_note_preview_is_fixed_pitch_where_the_monospace_alias_is_missing(tmp_path):
+    """Qt names the platform's fixed font ("monospace"); a system without that alias (a bundle without its
+    fontconfig setup, a minimal desktop) drew code in a proportional font. Run with a fontconfig that has the
+    fonts but no alias: the code is fixed-pitch all the same."""
+    import subprocess
+    import sys
+
+    fonts = Path("/usr/share/fonts")
+    if not sys.platform.startswith("linux") or not fonts.is_dir():
+        pytest.skip("fontconfig's system fonts are Linux's")
+    conf = tmp_path / "fonts.conf"
+    conf.write_text(
+        f'<?xml version="1.0"?><fontconfig><dir>{fonts}</dir><cachedir>{tmp_path / "cache"}</cachedir></fontconfig>'
+    )
+    script = """
+import sys
+from PySide6.QtGui import QFontDatabase, QFontMetricsF, QTextDocument
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from readinglist.ui.note_preview import show_note
+def is_fixed_pitch(font):
+    metrics = QFontMetricsF(font)
+    return abs(metrics.horizontalAdvance("iiii") - metrics.horizontalAdvance("WWWW")) < 0.5
+doc = QTextDocument()
+show_note(doc, "call `foo(i)` now")
+fmt = doc.find("foo(i)").charFormat()
+fixed_installed = any(QFontDatabase.isFixedPitch(f) for f in QFontDatabase.families())
+system = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+print(is_fixed_pitch(system), fixed_installed, is_fixed_pitch(fmt.font()))
+"""
+    env = dict(os.environ, FONTCONFIG_FILE=str(conf), QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    system_fixed, fixed_installed, code_fixed = out.stdout.split()
+    if system_fixed == "True" or fixed_installed == "False":
+        pytest.skip("this system resolves the fixed font without the alias, or has no fixed-pitch font")
+    assert code_fixed == "True"
+
+
 def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, window):
     """ "vis" and Enter, with "vision" offered, is the tag "vision" (it made a new tag "vis"); the typed
     text stays a new tag once the list is closed with Esc. Enter on the list only takes the completion (the

@@ -1,13 +1,18 @@
 """The note's preview: Qt's Markdown, and what it cannot do by itself. A display formula ($$…$$) is centred
-on a line of its own, as TeX sets it (Markdown has no centring: markup.note_markdown marks its paragraph).
+on a line of its own, as TeX sets it (Markdown has no centring: markup.note_markdown marks its paragraph),
+and code — spans and blocks — is in a fixed-pitch font: Qt asks for the platform's fixed font by a name
+("monospace") that a system without that alias, or a bundle without fontconfig, draws in the text's own
+proportional font (a trial).
 
 Loaded with the first preview, not before the first paint.
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetricsF, QTextCharFormat, QTextCursor, QTextDocument, QTextFormat
 
 from readinglist.markup import DISPLAY_MATH, note_markdown
 
@@ -15,11 +20,29 @@ from readinglist.markup import DISPLAY_MATH, note_markdown
 # underlined, where CommonMark, GitHub and the notes apps a note goes to (Obsidian, Logseq) make it emphasis
 NOTE_MARKDOWN = QTextDocument.MarkdownFeature(QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value & ~0x4000)
 
+# fixed-pitch families to try, in order, when the platform's fixed font is not one: Linux, macOS, Windows
+_FIXED_FAMILIES = (
+    "DejaVu Sans Mono",
+    "Noto Sans Mono",
+    "Liberation Mono",
+    "Ubuntu Mono",
+    "Menlo",
+    "SF Mono",
+    "Monaco",
+    "Consolas",
+    "Cascadia Mono",
+    "Courier New",
+    "Nimbus Mono PS",
+    "Courier",
+)
+
 
 def show_note(document: QTextDocument, note: str) -> None:
-    """Render the note's Markdown (its math as the abstract shows it) into `document`, display math centred."""
+    """Render the note's Markdown (its math as the abstract shows it) into `document`, display math centred
+    and code in a fixed-pitch font."""
     document.setMarkdown(note_markdown(note), NOTE_MARKDOWN)
     _centre_display_math(document)
+    _fix_code_font(document)
 
 
 def _centre_display_math(document: QTextDocument) -> None:
@@ -31,3 +54,53 @@ def _centre_display_math(document: QTextDocument) -> None:
         cursor.setBlockFormat(centred)
         cursor.removeSelectedText()
         cursor = document.find(DISPLAY_MATH, cursor)
+
+
+def _fix_code_font(document: QTextDocument) -> None:
+    """The code spans and blocks (Qt's importer gives their text a fixed-pitch property, and nothing else)
+    in a font that is fixed-pitch here, whatever the platform's fixed font resolves to."""
+    spans: list[tuple[int, int]] = []
+    block = document.begin()
+    while block.isValid():
+        fragments = block.begin()
+        while not fragments.atEnd():
+            fragment = fragments.fragment()
+            if fragment.charFormat().hasProperty(QTextFormat.Property.FontFixedPitch):
+                spans.append((fragment.position(), fragment.position() + fragment.length()))
+            fragments += 1
+        block = block.next()
+    if not spans:
+        return
+    code = QTextCharFormat()
+    code.setFontFamilies(list(code_families()))
+    code.setFontFixedPitch(True)
+    code.setFontStyleHint(QFont.StyleHint.TypeWriter)
+    cursor = QTextCursor(document)
+    for start, end in spans:
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        cursor.mergeCharFormat(code)
+
+
+@cache
+def code_families() -> tuple[str, ...]:
+    """The font families code is shown in: the platform's fixed font if it draws fixed-pitch here, else the
+    first fixed-pitch family installed (a known one, then any), then the platform's as a fallback."""
+    system = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    fallback = tuple(system.families()) or (system.family(),)
+    if is_fixed_pitch(system):
+        return fallback
+    installed = QFontDatabase.families()
+    known = [family for family in _FIXED_FAMILIES if family in installed]
+    others = [family for family in installed if family not in known and QFontDatabase.isFixedPitch(family)]
+    for family in (*known, *others):
+        if is_fixed_pitch(QFont(family)):
+            return (family, *fallback)
+    return fallback
+
+
+def is_fixed_pitch(font: QFont) -> bool:
+    """Whether the font as this system draws it gives a narrow and a wide letter the same width (what
+    QFontInfo.fixedPitch says is not to be trusted: False for Noto Sans Mono under fontconfig)."""
+    metrics = QFontMetricsF(font)
+    return abs(metrics.horizontalAdvance("iiii") - metrics.horizontalAdvance("WWWW")) < 0.5
