@@ -707,7 +707,7 @@ def interests_command(args: argparse.Namespace, lib: Library) -> int:
 
 
 def list_json(sl: SmartList, count: int, tag_missing: bool = False) -> dict[str, object]:
-    """`tag_missing`: no paper has the list's tag now (deleted, renamed), which is why it holds none."""
+    """`tag_missing`: no paper has the list's tag now (deleted, taken off its papers), which is why it holds none."""
     return {"name": sl.name, "query": sl.query, "state": sl.state, "tag": sl.tag, "count": count,
             "tag_missing": tag_missing}  # fmt: skip
 

@@ -1041,9 +1041,20 @@ class Library:
         """The list's papers (matching `text` too, if given) in rank order, or library order without a query."""
         return self.search(text, limit=limit, state=sl.state, tag=sl.tag, within=sl.query)
 
+    def retag_lists(self, old: str, new: str, ids: Iterable[int] | None = None) -> list[int]:
+        """The saved lists (of `ids`, else every one) that filter on the tag `old` filter on `new` instead: a
+        tag renamed or merged takes its lists along. Returns the lists changed (what an undo moves back)."""
+        only = None if ids is None else set(ids)
+        moved = []
+        for sl in self.smart_lists():
+            if same_tag(sl.tag, old) and (only is None or sl.id in only):
+                self.store.update_smart_list(SmartList(sl.id, sl.name, sl.query, sl.state, new))
+                moved.append(sl.id)
+        return moved
+
     def missing_list_tags(self, lists: Sequence[SmartList]) -> dict[int, str]:
-        """{list id: its tag} of the lists that filter on a tag no paper has now (deleted, renamed, or never
-        given): such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
+        """{list id: its tag} of the lists that filter on a tag no paper has now (deleted, taken off its papers,
+        or never given): such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
         tagged = [sl for sl in lists if sl.tag]
         if not tagged:
             return {}

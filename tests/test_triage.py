@@ -357,7 +357,7 @@ def test_cli_mark_queued_and_skipped_and_priority(capsys, tmp_path):
 
 
 def test_cli_lists_say_when_no_paper_has_a_lists_tag(capsys, tmp_path):
-    """A list whose tag no paper has (untagged, deleted, renamed) showed a bare 0: `lists` says why."""
+    """A list whose tag no paper has (untagged, deleted) showed a bare 0: `lists` says why."""
     dd = str(tmp_path / "cli")
     uid = _uid(capsys, dd)
     code, out, _ = run(capsys, "--data-dir", dd, "lists", "save", "Mine", "--tag", "keep")

@@ -200,3 +200,38 @@ def test_a_tag_deleted_that_no_list_filters_on_says_nothing_of_lists(qtbot, wind
     window.update_lists()
     window.sidebar.delete_tag("CuO")
     assert window.notice.text() == "Deleted tag “CuO” (5 papers)."
+
+
+def test_the_lists_on_a_tag_renamed_follow_it_and_go_back_with_the_undo(qtbot, window):
+    """A list on a tag renamed in the sidebar stayed on the old name, which no paper had (a user trial): it
+    follows the rename (the list chosen too, its papers shown), and the undo takes it back; a merge moves the
+    lists on the tag merged, not those already on the tag merged into."""
+    from test_ui import click_sidebar
+
+    carried = tagged(window)
+    tagged(window, 2, "copper")
+    lib = window.library
+    cu = lib.add_smart_list("Copper oxide", "", None, "CuO")
+    other = lib.add_smart_list("Copper", "", None, "copper")
+    window.update_lists()
+    with qtbot.waitSignal(window.searchFinished):
+        click_sidebar(qtbot, window, ("list", str(cu.id)))
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.rename_tag("CuO", "cupric oxide")
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert [sl.tag for sl in lib.smart_lists()] == ["cupric oxide", "copper"]
+    assert window.sidebar.filter.smart_list == lib.smart_lists()[0]
+    assert sorted(window.table.model.ids) == sorted(carried)
+    assert window.notice.text() == "Renamed tag “CuO” into “cupric oxide” (5 papers)."  # no list left behind
+    qtbot.waitUntil(lambda: _list_labels(window) == ["Copper oxide  (5)", "Copper  (2)"], timeout=10000)
+    step(qtbot, window)
+    assert [sl.tag for sl in lib.smart_lists()] == ["CuO", "copper"]
+    assert window.sidebar.filter.smart_list == lib.smart_lists()[0]
+    assert sorted(window.table.model.ids) == sorted(carried)
+    step(qtbot, window, redo=True)
+    assert [sl.tag for sl in lib.smart_lists()] == ["cupric oxide", "copper"]
+    step(qtbot, window)
+    window.sidebar.rename_tag("CuO", "copper")  # a merge
+    assert [(sl.id, sl.tag) for sl in lib.smart_lists()] == [(cu.id, "copper"), (other.id, "copper")]
+    step(qtbot, window)
+    assert [(sl.id, sl.tag) for sl in lib.smart_lists()] == [(cu.id, "CuO"), (other.id, "copper")]

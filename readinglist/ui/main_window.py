@@ -84,6 +84,7 @@ from readinglist.ui.undo import (
     MoveListCommand,
     PaperCommand,
     RemovePapersCommand,
+    RenameTagCommand,
     SaveListCommand,
     SetNoteCommand,
     SetPriorityCommand,
@@ -1016,15 +1017,27 @@ class MainWindow(QMainWindow):
         self._push(SetTagsCommand(self.library, after, text, self._changed, imported))
 
     def _push_sidebar_tags(
-        self, after: dict[int, list[str]], text: str, imported: dict[int, set[str]] | None, view: Filter
+        self,
+        after: dict[int, list[str]],
+        text: str,
+        imported: dict[int, set[str]] | None,
+        view: Filter,
+        renamed: tuple[str, str] | None = None,
     ) -> None:
-        """A tag renamed or deleted, or the keywords removed, from the sidebar (which then shows `view`). A saved
-        list left filtering on a tag no paper has now keeps it (undone, the tag is back and the list with it),
-        and the notice names it: it showed no papers, unexplained (a trial)."""
+        """A tag renamed or deleted, or the keywords removed, from the sidebar (which then shows `view`). The
+        saved lists on a tag renamed follow it (`renamed`: old and new names). A list left filtering on a tag
+        no paper has now keeps it (undone, the tag is back and the list with it), and the notice names it: it
+        showed no papers, unexplained (a trial)."""
         lists = self.sidebar.lists
         before = self.library.missing_list_tags(lists)
-        command = SetTagsCommand(self.library, after, text, self._refresh_changed, imported)
+        changed = self._refresh_changed
+        command = (
+            SetTagsCommand(self.library, after, text, changed, imported)
+            if renamed is None
+            else RenameTagCommand(self.library, after, text, changed, imported, renamed, self.update_lists)
+        )
         self._push_from_sidebar(command, view)
+        lists = self.sidebar.lists  # as the rename left them
         now = self.library.missing_list_tags(lists)
         gone = {sl.name: now[sl.id] for sl in lists if sl.id in now and sl.id not in before}
         if gone:
@@ -1394,7 +1407,7 @@ class MainWindow(QMainWindow):
         return view.tag is not None and any(kw for _, kw in self.library.tag_marks([view.tag]).values())
 
     def _missing_tag(self, view: Filter) -> str | None:
-        """The chosen list's tag if no paper has it now (deleted, renamed): the list shows nothing, and says why."""
+        """The chosen list's tag if no paper has it now (deleted, say): the list shows nothing, and says why."""
         sl = view.smart_list
         return self.library.missing_list_tags([sl]).get(sl.id) if sl is not None and sl.tag else None
 

@@ -125,7 +125,7 @@ ALL = Filter()
 def missing_tag_text(tag: str) -> str:
     """Why a list whose tag no paper has shows nothing, and what brings it back."""
     return (
-        f"it filters on the tag “{tag}”, which no paper has now (deleted or renamed): it shows no papers until "
+        f"it filters on the tag “{tag}”, which no paper has now (deleted, say): it shows no papers until "
         "a paper has the tag again (Edit → Undo), or the list is given the view shown (right-click → Replace with "
         "the View Shown)"
     )
@@ -208,7 +208,7 @@ class SidebarModel(QStandardItemModel):
 
     def update_lists(self, lists: list[SmartList], counts: dict[int, int], missing: dict[int, str]) -> None:
         """The saved lists in their order, with the counts known (… until counted); a list whose tag no paper
-        has now (`missing`: deleted, renamed) says so where its count was, not a bare 0."""
+        has now (`missing`: deleted, say) says so where its count was, not a bare 0."""
 
         def shown(sl: SmartList) -> str:
             return "tag gone" if sl.id in missing else f"{counts[sl.id]:,}" if sl.id in counts else "…"
@@ -266,10 +266,10 @@ class Sidebar(QTreeView):
     """The sidebar pane; it owns the filter (`filter`) that searches combine with the query."""
 
     filterChanged = Signal(object)  # Filter: another entry was picked, or the papers under the filter changed
-    # {paper id: its tags after the edit}, the undo text, {paper id: which are keywords after} or None, and the
+    # {paper id: its tags after the edit}, the undo text, {paper id: which are keywords after} or None, the
     # filter the edit leaves (a tag chosen follows its rename, and is let go when deleted): the window's undo
-    # puts the filter back with the tags
-    tagsEdited = Signal(object, str, object, object)
+    # puts the filter back with the tags; and (old, new) for a rename, whose saved lists follow it, else None
+    tagsEdited = Signal(object, str, object, object, object)
     keywordsMadeTags = Signal(object, str)  # [(paper id, tag)]: keywords files gave, now the user's; the undo text
     listRenameRequested = Signal(int, str)  # list id, new name
     listRedefineRequested = Signal(int)  # list id: give it the view shown now
@@ -575,7 +575,10 @@ class Sidebar(QTreeView):
         merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
         keywords = self.library.keywords_after_rename(old, new, after)  # a keyword renamed is still one
         view = replace(self._filter, tag=new) if same_tag(self._filter.tag, old) else self._filter
-        self._edited(after, f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”", keywords, view)
+        if (sl := view.smart_list) is not None and same_tag(sl.tag, old):  # a list chosen follows it too
+            view = replace(view, smart_list=replace(sl, tag=new))
+        text = f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”"
+        self._edited(after, text, keywords, view, (old, new))
 
     def make_keywords_tags(self, name: str | None = None) -> None:
         """Make a keyword (None: every keyword a file gave) the user's tag, on every paper that has it."""
@@ -613,10 +616,15 @@ class Sidebar(QTreeView):
         self._edited(self.library.plan_delete_tag(name), f"Delete {kind} “{name}”", None, view)
 
     def _edited(
-        self, after: dict[int, list[str]], text: str, keywords: dict[int, set[str]] | None, view: Filter
+        self,
+        after: dict[int, list[str]],
+        text: str,
+        keywords: dict[int, set[str]] | None,
+        view: Filter,
+        renamed: tuple[str, str] | None = None,
     ) -> None:
         """A tag edit made here, then the filter it leaves, searched again (which papers a tag means changed)."""
-        self.tagsEdited.emit(after, text, keywords, view)
+        self.tagsEdited.emit(after, text, keywords, view, renamed)
         self._filter = view
         self.filterChanged.emit(self._filter)
 

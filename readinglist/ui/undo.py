@@ -21,6 +21,7 @@ from readinglist.ui.sidebar import Filter
 from readinglist.ui.wording import papers
 
 Changed = Callable[[Sequence[int]], None]
+ListsChanged = Callable[[], None]
 
 _PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merged", "Delete": "Deleted",
          "Edit": "Edited", "Remove": "Removed", "Give": "Gave", "Change": "Changed", "Make": "Made"}  # fmt: skip
@@ -157,6 +158,39 @@ class SetTagsCommand(PaperCommand):
         return {pid: rebased(current.get(pid, []), out.get(pid, []), into.get(pid, [])) for pid in self.ids}
 
 
+class RenameTagCommand(SetTagsCommand):
+    """A tag renamed (or merged into another) from the sidebar: the papers' tags as SetTagsCommand changes
+    them, and the saved lists that filter on the old name follow it to the new one — they were left on a tag
+    no paper had. Undone, the lists it moved go back (those still on the new name); a list that was on the
+    tag merged into stays there."""
+
+    def __init__(
+        self,
+        library: Library,
+        after: dict[int, list[str]],
+        text: str,
+        changed: Changed,
+        imported_after: dict[int, set[str]] | None,
+        renamed: tuple[str, str],
+        lists_changed: ListsChanged,
+    ):
+        super().__init__(library, after, text, changed, imported_after)
+        self.renamed, self.lists_changed = renamed, lists_changed
+        self.moved: list[int] = []
+
+    def redo(self) -> None:
+        super().redo()
+        self.moved = self.library.retag_lists(*self.renamed)
+        if self.moved:
+            self.lists_changed()
+
+    def undo(self) -> None:
+        super().undo()
+        old, new = self.renamed
+        if self.library.retag_lists(new, old, self.moved):
+            self.lists_changed()
+
+
 def rebased(tags: Sequence[str], out: Sequence[str], into: Sequence[str]) -> list[str]:
     """`tags` with `out` taken out and `into` put in, names compared as the store compares them (tag_key);
     a name in both is respelt ("cuo" → "CuO"), and any other tag stays."""
@@ -270,8 +304,6 @@ class SetPriorityCommand(_ValueCommand):
 
 
 # ---- smart lists: `lists_changed` shows the lists as they are after each step ----
-
-ListsChanged = Callable[[], None]
 
 
 class SaveListCommand(QUndoCommand):
