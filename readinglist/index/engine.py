@@ -45,14 +45,17 @@ from readinglist.index import patches
 from readinglist.index.analysis import WordAnalyzer, word_stem
 from readinglist.index.query import (
     KNOWN_FIELDS,
+    MIN_NAME_PREFIX,
     TYPED_WORDS,
     ExactTerm,
+    NamePrefix,
     Stemmed,
     any_form,
     highlight_terms,
     hyphen_chains,
     hyphenated_words,
     make_parser,
+    name_prefixes,
     negating_minuses,
     parse,
     resolve,
@@ -639,6 +642,11 @@ class Index:
         assert self._ranker is not None and self._vocabulary is not None and self._searcher is not None
         ranker, vocabulary = self._ranker, self._vocabulary
         resolved = self._spellings(resolve(q, vocabulary), text, within)
+        # (the word being typed is read as the start of any word, names' too: _as_started)
+        started_names = self._names_started(resolved) - {t.text for t in _ANALYZER(typing_word or "")}
+        if started_names:  # (the query as parsed too: the closest matches and corrections resolve it again)
+            q, resolved = name_prefixes(q, started_names), name_prefixes(resolved, started_names)
+            notes += [f"“{name}” read as the start of an author's name." for name in sorted(started_names)]
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
         typed = self._typed_words(resolved)
@@ -945,6 +953,40 @@ class Index:
         words = {t.text for t in _ANALYZER(text[:cut])}
         return words if len(words) < TYPED_WORDS else set()
 
+    def _names_started(self, q: query.Query) -> set[str]:
+        """The words of the query read as the start of authors' names (query.NamePrefix), never corrected: a
+        name looked for among the authors only (`author:hinto`) that no paper has but that begins names papers
+        have; and a plain word no paper has anywhere whose likeliest correction would only complete such a
+        name ("abramson": "Abramsond", a garbled import's "Abramson_D"), or which has none."""
+        assert self._ranker is not None and self._vocabulary is not None
+        ranker, vocabulary = self._ranker, self._vocabulary
+        fields = _fields_of_words(q)
+        out: set[str] = set()
+        typed: dict[str, int] | None = None
+        for leaf in q.leaves():
+            word = getattr(leaf, "text", None)
+            if type(leaf) is not query.Term or leaf.fieldname != "authors" or not isinstance(word, str):
+                continue
+            if word in out or len(word) < MIN_NAME_PREFIX or not word.isalpha():
+                continue
+            if ranker.doc_frequency("authors", word) or not vocabulary.prefix_frequency("authors", word):
+                continue  # a name papers have means that name; one no name begins may be a typo
+            if fields.get(word) == {"authors"}:
+                out.add(word)
+                continue
+            typed = self._typed_words(q) if typed is None else typed
+            if typed.get(word) == 0:  # a plain word no paper has: unless a correction is likelier
+                meant = vocabulary.suggestions(word, 0, most=1)
+                if not meant or (meant[0][0].startswith(word) and self._mostly_a_name(meant[0][0])):
+                    out.add(word)
+        return out
+
+    def _mostly_a_name(self, word: str) -> bool:
+        """Do more papers have the word among their authors than in their titles and abstracts?"""
+        assert self._ranker is not None
+        frequency = self._ranker.doc_frequency
+        return frequency("authors", word) >= frequency("title", word) + frequency("abstract", word)
+
     def _name_corrections(
         self, q: query.Query, fields: dict[str, set[str]], corrections: dict[str, str], unknown: list[str]
     ) -> dict[str, str]:
@@ -976,16 +1018,20 @@ class Index:
 
     def _typed_words(self, q: query.Query) -> dict[str, int]:
         """The plain words of the query (those a misspelling may hide in), with the number of papers that
-        hold them in some default field (an upper bound: a paper may hold a word in several fields)."""
+        hold them in some default field (an upper bound: a paper may hold a word in several fields). A word
+        read as the start of names (NamePrefix) is none: it is no misspelling."""
         assert self._ranker is not None
         out: dict[str, int] = {}
+        started: set[str] = set()
         for leaf in q.leaves():
             if isinstance(leaf, Stemmed):
                 out[leaf.text] = out.get(leaf.text, 0) + sum(leaf.forms.values())
+            elif isinstance(leaf, NamePrefix) and isinstance(leaf.text, str):
+                started.add(leaf.text)
         for word in out:
             for fieldname in ("authors", "tags"):
                 out[word] += self._ranker.doc_frequency(fieldname, word)
-        return out
+        return {word: n for word, n in out.items() if word not in started}
 
     def warm(self) -> None:
         """Read what a first misspelt word would need (the words corrections come from) now."""

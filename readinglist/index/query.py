@@ -134,6 +134,29 @@ def typed_prefixes(q: query.Query, text: str) -> query.Query:
     return q.apply(lambda sub: typed_prefixes(sub, text))
 
 
+MIN_NAME_PREFIX = 3  # letters an author's name no paper has needs to be read as the start of names
+
+
+class NamePrefix(query.Prefix):
+    """An author's name no paper has, read as the start of the names papers have (`name_prefixes`): a
+    surname typed short ("author:hinto") or one a garbled import ran into its initial ("Abramson_D" is held
+    as "abramsond") is what the reader means, where a correction one letter longer guessed one name of many."""
+
+
+def name_prefixes(q: query.Query, names: set[str]) -> query.Query:
+    """`q` with each word of `names` made a NamePrefix where it is looked for among the authors (`author:name`,
+    or a plain word's part); a quoted name stays exact."""
+    if not names:
+        return q
+
+    def widen(node: query.Query) -> query.Query:
+        if type(node) is query.Term and node.fieldname == "authors" and node.text in names:
+            return NamePrefix("authors", node.text, boost=node.boost, constantscore=False)
+        return node
+
+    return q.accept(widen)
+
+
 class Stemmed(query.Or):
     """A plain word in a stemmed field: every form of its stem the index holds (`forms`), those of the very
     word typed — up to a plural — ranking above the others (`exact`). Evaluated by `ranking.Ranker` as one
