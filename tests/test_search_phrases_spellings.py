@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from conftest import library_of
+from whoosh import query
 
 from readinglist.index.analysis import american, word_stem
+from readinglist.index.query import either_spelling
 
 FILLER = [{"title": f"Graph kernels {i}", "abstract": f"Kernels on graphs number {i} for molecules."} for i in range(8)]
 
@@ -150,5 +152,49 @@ def test_a_typo_beside_a_british_spelling_is_offered_a_correction(tmp_path):
     try:
         result = lib.search("baysian optimisation")
         assert result.correction == "bayesian optimisation"
+    finally:
+        lib.close()
+
+
+def test_a_title_holding_the_query_in_the_other_spelling_earns_the_title_phrase_bonus(tmp_path):
+    """A trial: "local reparameterisation trick" put "Variational Dropout and the Local Reparameterization
+    Trick" third, under shorter titles holding the words apart: its words were found in either spelling, but
+    the bonus of a title that holds the whole query looked for the phrase as typed only."""
+    rows = [
+        {"title": "Variational Dropout and the Local Reparameterization Trick",
+         "abstract": "We explore an improved variational Bayesian inference for dropout. A local reparameterization "
+                     "of the noise lowers the variance of the gradients."},
+        {"title": "Reparameterization Trick Gradients for Local Models",
+         "abstract": "The local reparameterization trick is a trick for local models: local reparameterization helps."},
+        {"title": "A Local Trick: Reparameterization Revisited",
+         "abstract": "We revisit the local reparameterization trick, a local trick."},
+        {"title": "Neural Spline Flows", "abstract": "Monotone splines make normalizing flows more expressive."},
+        {"title": "Normalising Flows for Molecules", "abstract": "Flows of molecules."},
+        {"title": "Generative Adversarial Nets", "abstract": "A generative adversarial net of two networks."},
+        {"title": "Adversarial Nets Everywhere", "abstract": "A generative adversarial net is trained; generative "
+                                                            "adversarial nets, adversarial generative nets."},
+        *FILLER,
+    ]  # fmt: skip
+    lib = library_of(tmp_path, rows, "bonus")
+    try:
+        target = "Variational Dropout and the Local Reparameterization Trick"
+        for text in (
+            "local reparameterisation trick",
+            "Local Reparametrization Trick",
+            "local reparameterization trick",
+        ):
+            assert titles(lib, text)[0] == target, text
+        assert (
+            lib.search("local reparameterisation trick").scores == lib.search("local reparameterization trick").scores
+        )
+        assert titles(lib, "normalizing flows for")[0] == "Normalising Flows for Molecules"  # the other way round
+        # only the spelling: a title that holds the query in another number earns no bonus
+        with lib.index.searching():
+            vocabulary = lib.index._vocabulary
+            phrase = either_spelling(query.Phrase("title", ["generative", "adversarial", "net"]), vocabulary)
+            assert type(phrase) is query.Phrase
+            words = ["the", "local", "reparametrisation", "trick"]
+            either = either_spelling(query.Phrase("title", words), vocabulary)
+            assert either.forms == [["the"], ["local"], ["reparametrisation", "reparameterization"], ["trick"]]
     finally:
         lib.close()

@@ -51,6 +51,7 @@ from readinglist.index.query import (
     NamePrefix,
     Stemmed,
     any_form,
+    either_spelling,
     highlight_terms,
     hyphen_chains,
     hyphenated_words,
@@ -722,7 +723,7 @@ class Index:
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
             candidates = ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids)
-            bonus = ranker.evaluate_within(phrase, candidates)
+            bonus = ranker.evaluate_within(either_spelling(phrase, vocabulary), candidates)
         plain = split_words(shown)[0]
         # "dataset shift" typed (every word found): its words as a phrase
         few = PHRASE_WORDS <= len(plain) < PROXIMITY_WORDS and not partial

@@ -28,7 +28,7 @@ from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
 from readinglist.acronyms import acronym_key
-from readinglist.index.analysis import WordAnalyzer, fold, spelt_out, stem, tag_key, word_stem
+from readinglist.index.analysis import WordAnalyzer, american, fold, spelt_out, stem, tag_key, word_stem
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import PRIORITIES, STATES, QueryError
 
@@ -116,6 +116,25 @@ def light_phrase(q: query.Phrase, vocabulary: Vocabulary) -> query.Query:
     phrase = LightPhrase(q.fieldname, list(q.words), forms, boost=q.boost)
     phrase.startchar, phrase.endchar = getattr(q, "startchar", None), getattr(q, "endchar", None)
     return phrase
+
+
+def either_spelling(q: query.Phrase, vocabulary: Vocabulary) -> query.Query:
+    """A phrase of a stemmed field with each word in its British or American spelling too, as the index holds
+    them (`analysis.american`; no other number or form): the title-phrase bonus, which a title holding the whole
+    query earns, counts "local reparameterisation trick" in "… the Local Reparameterization Trick" as it counts
+    the query's words there (a plain word is searched in either spelling). The phrase itself when no word of
+    it has another spelling."""
+    forms: list[list[str]] = []
+    for word in q.words:
+        others: list[str] = []
+        if isinstance(word, str) and word.isalpha() and word not in STOP_WORDS:
+            spelling = american(word)
+            found = (b.decode("utf-8") for b in vocabulary.forms(q.fieldname, word)[0])
+            others = sorted(f for f in found if f != word and american(f) == spelling)
+        forms.append([word, *others])
+    if all(len(f) == 1 for f in forms):
+        return q
+    return LightPhrase(q.fieldname, list(q.words), forms, boost=q.boost)
 
 
 class TypedPrefix(query.Prefix):
