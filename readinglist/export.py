@@ -212,9 +212,9 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     if p.abstract:
         fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
     if p.tags:
-        fields.append(("keywords", latex.plain_to_bibtex(", ".join(p.tags), ascii_only)))
+        fields.append(("keywords", _bib_keywords(p.tags, ascii_only)))
     if p.own_tags:  # which of them are the reader's, not a file's keywords (as Mendeley's mendeley-tags)
-        fields.append(("readinglist-tags", latex.plain_to_bibtex(", ".join(p.own_tags), ascii_only)))
+        fields.append(("readinglist-tags", _bib_keywords(p.own_tags, ascii_only)))
     if options.notes and p.note.strip():
         fields.append(("annote", latex.note_to_bibtex(p.note, ascii_only)))
     if p.state in JABREF_READSTATUS:
@@ -225,6 +225,28 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     # outside the entry BibTeX reads nothing: a reader who opens the file sees the title is no paper's own
     derived = "% The source had no title: readinglist derived this one from the abstract.\n" if p.title_derived else ""
     return f"{derived}@{kind}{{{key},\n{body}\n}}\n"
+
+
+def _bib_keywords(tags: Sequence[str], ascii_only: bool) -> str:
+    """A BibTeX keywords list: a keyword holding a comma or a semicolon ("Optimization, convex") braced, as
+    BibTeX groups a name (the importer splits outside braces only), and "; " between them when one holds a
+    comma, so that a reader splitting at semicolons (JabRef set so, as Web of Science writes them) keeps it too."""
+    separator = "; " if any("," in t for t in tags) else ", "
+    return separator.join(
+        "{" + latex.plain_to_bibtex(t, ascii_only) + "}"
+        if _SEPARATORS.intersection(t)
+        else latex.plain_to_bibtex(t, ascii_only)
+        for t in tags
+    )
+
+
+_SEPARATORS = frozenset(",;")  # what an importer splits a keywords text at (importers.base.split_tags)
+
+
+def joined_keywords(tags: Sequence[str]) -> str:
+    """Keywords in one text value (a CSV cell, CSL-JSON's `keyword`): comma-separated, or, when one holds a
+    comma or a semicolon ("Optimization, convex"), one a line (split_tags reads both back)."""
+    return "\n".join(tags) if any(_SEPARATORS.intersection(t) for t in tags) else ", ".join(tags)
 
 
 # the record's fields BibTeX writes as they are (biblatex reads doi and eprint verbatim: an escaped underscore
@@ -308,12 +330,12 @@ def csv_text(papers: Sequence[Paper]) -> str:
                 p.year or "",
                 p.state,
                 p.priority or "",
-                ", ".join(p.own_tags),
+                joined_keywords(p.own_tags),
                 p.note,
                 p.url,
                 " ".join(p.links),
                 p.plain_abstract,
-                ", ".join(p.keywords),
+                joined_keywords(p.keywords),
             ]
         )
     return buf.getvalue()
@@ -378,7 +400,7 @@ def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
     if p.plain_abstract:
         item["abstract"] = p.plain_abstract
     if p.tags:
-        item["keyword"] = ", ".join(p.tags)
+        item["keyword"] = joined_keywords(p.tags)
     if options.notes and p.note.strip():
         item["annote"] = p.note.strip()
     return item

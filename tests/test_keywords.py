@@ -188,6 +188,66 @@ def test_exports_say_which_are_keywords_and_a_new_library_reads_them_so(empty_li
             other.close()
 
 
+KEYWORDS = ["Graphs; trees", "Learning", "Optimization, convex"]  # (sorted as the library lists them)
+
+
+def test_a_keyword_with_a_comma_or_a_semicolon_survives_every_export_that_writes_keywords(empty_lib, tmp_path):
+    """A trial: "Optimization, convex" came back from a BibTeX, CSV or CSL-JSON export as two keywords (each
+    writes the keywords as one text, "a, b", which the importer splits at commas and semicolons). BibTeX braces
+    such a keyword (the importer splits outside braces), CSV and CSL-JSON write one a line; RIS (a KW line
+    each) and JSON (a list) kept it already. Markdown writes the user's tags only, which hold no comma."""
+    from readinglist import export
+    from readinglist.papers import ExportOptions
+
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps([{"title": "Convex things", "abstract": "On convexity.", "keywords": KEYWORDS}]))
+    empty_lib.import_files([f])
+    (pid,) = empty_lib.search("").ids
+    empty_lib.add_tags([pid], ["mine"])
+    p = empty_lib.paper(pid)
+    assert p.keywords == KEYWORDS and p.own_tags == ["mine"]
+    bib = export.render([p], ExportOptions(format="bibtex"))
+    assert "keywords = {{Graphs; trees}; Learning; mine; {Optimization, convex}}" in bib
+    formats = {"bibtex": "bib", "biblatex": "bib", "csv": "csv", "json": "json", "csljson": "json", "ris": "ris"}
+    for fmt, suffix in formats.items():
+        out = tmp_path / f"out-{fmt}.{suffix}"
+        out.write_text(export.render([p], ExportOptions(format=fmt)), encoding="utf-8")
+        other = Library.open(tmp_path / f"other-{fmt}", seed=False)
+        try:
+            other.import_files([out])
+            (back,) = other.papers(other.search("").ids)
+            # (CSL-JSON and RIS have no field that tells the user's tags from keywords: every tag is one)
+            every = sorted([*KEYWORDS, "mine"], key=str.casefold)
+            assert back.tags == every and back.keywords == (every if fmt in ("csljson", "ris") else KEYWORDS), fmt
+        finally:
+            other.close()
+
+
+def test_a_bibtex_keyword_in_braces_is_one_keyword(tmp_path):
+    """BibTeX groups by braces: a braced keyword holding a comma is one; an unbraced list is split at commas
+    and semicolons alike, as files write both (IEEE's "a;b;c", a physics index's "Excitons; spectra, Films"
+    holding semicolons in keywords separated by commas: which one separates cannot be told)."""
+    from readinglist.importers import parse_file
+
+    f = tmp_path / "k.bib"
+    f.write_text(
+        "@article{a, title = {T}, keywords = {{Learning, Deep}; {Graphs, Neural}; {\\'E}cole, x\\,y}}\n"
+        "@article{b, title = {U}, keywords = {graph theory;local search, smac}}\n",
+        encoding="utf-8",
+    )
+    first, second = parse_file(f).records
+    assert first.keywords == ["Learning, Deep", "Graphs, Neural", "École", "x y"]
+    assert second.keywords == ["graph theory", "local search", "smac"]
+
+
+def test_a_keywords_text_of_several_lines_is_a_keyword_a_line_unless_it_is_a_list_wrapped():
+    from readinglist.importers.base import split_tags
+
+    assert split_tags("Optimization, convex\nGraphs; trees") == ["Optimization, convex", "Graphs; trees"]
+    assert split_tags("vision, residual networks") == ["vision", "residual networks"]  # one line: as before
+    assert split_tags("a, b,\nc; d") == ["a", "b", "c", "d"]  # a list wrapped at its separator
+
+
 def test_bibtex_keywords_are_keywords_but_a_readers_mendeley_tags_are_tags(empty_lib, tmp_path):
     _import(
         empty_lib,

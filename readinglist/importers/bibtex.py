@@ -761,11 +761,31 @@ def _tags_and_keywords(fields: dict[str, str]) -> tuple[list[str], list[str]]:
     file's keywords are imported keywords: authors' (IEEE's, ACM's) as often as a reader's."""
 
     def read(name: str) -> list[str]:
-        return split_tags(title_plain(fields[name])) if fields.get(name) else []
+        return split_tags([title_plain(item) for item in _list_items(fields[name])]) if fields.get(name) else []
 
     tags = read("readinglist-tags") + read("mendeley-tags")
     own = {t.casefold() for t in tags}
     return tags, [k for k in read("keywords") if k.casefold() not in own]
+
+
+def _list_items(raw: str) -> list[str]:
+    """A keywords list's items: the text split at commas and semicolons outside braces, as BibTeX groups a
+    name ("{Optimization, convex}; Learning" is two keywords, as the app's export writes one with a comma)."""
+    items: list[str] = []
+    depth, start, escaped = 0, 0, False
+    for i, c in enumerate(raw):
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True  # (an escaped brace groups nothing)
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(depth - 1, 0)
+        elif c in ",;" and depth == 0:
+            items.append(raw[start:i])
+            start = i + 1
+    return [*items, raw[start:]]
 
 
 def _read_flag(value: str) -> str:
