@@ -186,7 +186,8 @@ _ISSN = re.compile(r"\s*\d{4}-?\d{3}[\dXx]\b")
 
 
 _ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")  # C0, C1: not tab, line breaks
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0 and C1: not tab, line feed, return
+_SPACING_CONTROLS = frozenset("\x0b\x0c\x1c\x1d\x1e\x1f\x85")  # what Python's split() takes for spaces
 _EPRINT = re.compile(r"[A-Za-z0-9._:/-]+")  # 2101.00001v2, arXiv:2101.00001, hep-th/9901001: written verbatim
 
 
@@ -200,8 +201,18 @@ def month_of(value: object) -> int | None:
 
 
 def without_controls(text: str) -> str:
-    """The text without C0 and C1 control characters but tab and line breaks (\x1b[31m colours a terminal)."""
-    return _CONTROLS.sub("", text) if _CONTROLS.search(text) else text
+    r"""The text without C0 and C1 control characters but tab and line breaks (\x1b[31m colours a terminal, a
+    NUL ends a C string); one that parts words (a form feed, a vertical tab, NEL, the separators \x1c-\x1f)
+    becomes a space, so that "Part one\x0cPart two" keeps two words."""
+    if not _CONTROLS.search(text):
+        return text
+    return _CONTROLS.sub(lambda m: " " if m.group() in _SPACING_CONTROLS else "", text)
+
+
+def has_controls(text: str) -> bool:
+    """Whether without_controls would change the text. isprintable() first: most texts are, and it is quicker
+    than the search (every record of an import is asked)."""
+    return not text.isprintable() and _CONTROLS.search(text) is not None
 
 
 def is_eprint(value: str) -> bool:

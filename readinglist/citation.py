@@ -32,14 +32,17 @@ def text_citation(p: Paper) -> str:
 
 
 def text_citations(papers: Sequence[Paper]) -> str:
-    return "\n".join(text_citation(p) for p in papers)
+    """The papers' citations, a line each, as an export writes their text (no control character)."""
+    from readinglist.export import printable
+
+    return "\n".join(text_citation(p) for p in printable(papers))
 
 
 def bibtex_citations(papers: Sequence[Paper]) -> str:
     from dataclasses import replace
 
-    from readinglist.export import ExportOptions, bibtex
+    from readinglist.export import ExportOptions, render
 
     plain = [replace(p, abstract="", note="", tags=[]) for p in papers]
-    text = bibtex(plain, ExportOptions(format="bibtex", notes=False))
+    text = render(plain, ExportOptions(format="bibtex", notes=False))
     return "\n".join(line for line in text.splitlines() if "readstatus" not in line).strip() + "\n"

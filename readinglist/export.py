@@ -19,6 +19,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -44,7 +45,33 @@ GROUPS = EXPORT_GROUPS
 LIST_NOTE_DEPTH = 2  # a note's `# Heading` is `###` in the reading list: under its section's `##`
 
 
+def printable(papers: Sequence[Paper]) -> list[Paper]:
+    """The papers as an export writes them: without control characters in their text (biblio.without_controls).
+    An import takes them out, but a library imported before it did may hold a title with a NUL or a terminal's
+    escape, which a CSV cell, a Markdown line or a YAML front matter would carry as it is."""
+    return [_printable(p) for p in papers]
+
+
+def _printable(p: Paper) -> Paper:
+    texts = [p.title, p.raw_title, p.auto_title, p.user_title or "", p.abstract, p.venue, p.note, p.url]
+    if not biblio.has_controls(" ".join(texts + p.authors + p.tags + p.links)):
+        return p
+    clean = biblio.without_controls
+
+    def line(text: str) -> str:
+        return " ".join(clean(text).split()) if biblio.has_controls(text) else text
+
+    return replace(
+        p, title=line(p.title), raw_title=line(p.raw_title), auto_title=line(p.auto_title),
+        user_title=line(p.user_title) if p.user_title is not None else None, abstract=clean(p.abstract),
+        plain_abstract=clean(p.plain_abstract), authors=[a for a in map(line, p.authors) if a], venue=line(p.venue),
+        note=clean(p.note), url=line(p.url), links=[u for u in map(line, p.links) if u],
+        tags=[t for t in map(line, p.tags) if t], keywords=[k for k in map(line, p.keywords) if k],
+    )  # fmt: skip
+
+
 def render(papers: Sequence[Paper], options: ExportOptions, today: date | None = None) -> str:
+    papers = printable(papers)
     if options.format == "markdown":
         return markdown(papers, options, today)
     if options.format in ("bibtex", "biblatex"):
@@ -558,11 +585,12 @@ def folder_note(p: Paper, key: str, options: ExportOptions, today: date) -> str:
     paper's title as the heading, the abstract (when asked for) as a collapsed callout, then the note."""
     import yaml
 
+    library, p = p, _printable(p)  # the marks say what the library has, the file what it shows
     written, read_back = folder_note_body(p, options)
     marks = []
     for name in FOLDER_FIELDS:
-        lib_hash = value_hash(field_value(name, p) if name != "note" or options.notes else "")
-        file_hash = value_hash(read_back) if name == "note" else lib_hash
+        lib_hash = value_hash(field_value(name, library) if name != "note" or options.notes else "")
+        file_hash = value_hash(read_back if name == "note" else field_value(name, p))
         marks.append(f"{name}={lib_hash}" + (f"/{file_hash}" if file_hash != lib_hash else ""))
     front: dict[str, object] = {
         "id": p.uid,

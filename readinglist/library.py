@@ -987,7 +987,12 @@ class Library:
 
     def set_title(self, paper_id: int, title: str | None) -> str | None:
         """The reader's own title ('' or None: the imported one again). Its formulas ($\\epsilon$-greedy) are
-        kept as the imported titles' are, as text (ϵ-greedy); the rest as typed, braces and backslashes too."""
+        kept as the imported titles' are, as text (ϵ-greedy); the rest as typed, braces and backslashes too, but
+        for control characters (a pasted NUL or escape), which an import takes out of a file's titles too."""
+        if title:
+            from readinglist.biblio import without_controls
+
+            title = without_controls(title)
         if title and ("$" in title or "\\(" in title):
             from readinglist.markup import formulas_as_text
 

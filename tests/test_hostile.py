@@ -19,6 +19,7 @@ import pytest
 from conftest import corpus
 
 from readinglist import importing
+from readinglist.export import ExportOptions, export, render
 from readinglist.importers import ImportContext, Limits, open_file, parse_file
 from readinglist.importers.reader import TextReader
 from readinglist.papers import ImportCancelled, ImportFailure
@@ -344,11 +345,11 @@ def test_one_windows_1252_line_spoils_only_that_line(tmp_path):
 
 def test_bytes_windows_1252_leaves_undefined_read_as_browsers_do(tmp_path):
     """0x81 and 0x8D have no character in Windows-1252: they become the C1 controls of Latin-1, so one
-    stray byte spoils one line instead of refusing the file."""
+    stray byte spoils one line instead of refusing the file; the controls are then taken out, as any are."""
     f = tmp_path / "bad.jsonl"
     f.write_bytes(b'{"title": "ok"}\n{"title": "a\x81\x8d\x80"}\n')
     parsed = parse_file(f)
-    assert [r.title for r in parsed.records] == ["ok", "a\x81\x8d€"]
+    assert [r.title for r in parsed.records] == ["ok", "a€"]
     assert "line 2" in parsed.warnings[0]
 
 
@@ -362,6 +363,96 @@ def test_utf16_without_a_bom_is_refused_as_binary(annotated, tmp_path):
     f = tmp_path / "u16.jsonl"
     f.write_bytes(json.dumps({"title": "x"}).encode("utf-16-le"))
     refused(annotated, f, "is a binary file")
+
+
+# ---- control characters ------------------------------------------------------------------------------------------
+
+CONTROLS = frozenset(map(chr, [*range(0x20), *range(0x7F, 0xA0)])) - set("\t\n\r")
+PADDING = " A long enough abstract, so that the file reads as text and not as a binary one." * 4
+
+
+def controls_in(text: str) -> set[str]:
+    return set(text) & CONTROLS
+
+
+def test_control_characters_are_taken_out_at_import_in_every_format(empty_lib, tmp_path):
+    """A NUL (escaped in JSON: a file with the byte is no text), a bell, a terminal's escape, DEL or a C1
+    control in a file's title, names, venue, keywords or abstract reaches neither the table, nor the search,
+    nor an export: a form feed or a unit separator between two words is a space, the others are dropped."""
+    title = "Deep\x01 Learn\x7fing\x1b for\x0cText\x9b"
+    files = {
+        "c.bib": f"@article{{k1,\n  title = {{{title}}},\n  author = {{Ann\x06 Smith and Bob\x1fJones}},\n"
+        f"  journal = {{J.\x02 Stuff}},\n  year = {{2020}},\n  keywords = {{a\x03b, c}},\n"
+        f"  abstract = {{Line\x07 one.\nLine two.{PADDING}}}\n}}\n",
+        "c.jsonl": json.dumps({"title": title, "authors": ["Ann\x00 Smith", "Bob\x1fJones"], "venue": "J.\x02 Stuff",
+                               "keywords": ["a\x03b", "c"], "abstract": "Line\x07 one.\nLine two." + PADDING}) + "\n",
+        "c.csv": f'title,authors,venue,keywords,abstract\n"{title}","Ann\x06 Smith; Bob\x1fJones",J.\x02 Stuff,'
+        f'"a\x03b, c","Line\x07 one.\nLine two.{PADDING}"\n',
+        "c.ris": f"TY  - JOUR\nTI  - {title}\nAU  - Ann\x06 Smith\nAU  - Bob\x1fJones\nJO  - J.\x02 Stuff\n"
+        f"KW  - a\x03b\nKW  - c\nAB  - Line\x07 one. Line two.{PADDING}\nER  - \n",
+    }  # fmt: skip
+    for name, text in files.items():
+        f = tmp_path / name
+        f.write_text(text, encoding="utf-8")
+        (r,) = parse_file(f).records
+        assert r.title == "Deep Learning for Text", name
+        assert (r.authors, r.venue, r.keywords) == (["Ann Smith", "Bob Jones"], "J. Stuff", ["ab", "c"]), name
+        assert r.abstract.startswith("Line one.") and not controls_in(r.abstract), name
+    empty_lib.import_files([tmp_path / name for name in files])
+    ids = empty_lib.search("").ids
+    assert len(ids) == 1 and empty_lib.store.count() == 1  # one paper: the files' records are the same paper
+    (p,) = empty_lib.papers(ids)
+    assert (p.title, p.raw_title, p.venue, p.authors) == ("Deep Learning for Text", "Deep Learning for Text",
+                                                         "J. Stuff", ["Ann Smith", "Bob Jones"])  # fmt: skip
+    assert empty_lib.rows(ids)[ids[0]].title == "Deep Learning for Text"
+    assert empty_lib.search('"deep learning for text"').ids == ids
+    for fmt in ("markdown", "bibtex", "csv", "json", "csljson", "ris", "obsidian"):
+        assert not controls_in(render([p], ExportOptions(format=fmt))), fmt
+
+
+def test_a_library_holding_control_characters_exports_without_them(empty_lib, tmp_path):
+    """A library imported before an import took control characters out keeps them in its titles, names,
+    venues and abstracts (and a note or a tag may have one pasted in): every export writes the text without
+    them, and a notes folder so exported merges back as any does."""
+    f = tmp_path / "old.jsonl"
+    f.write_text(json.dumps({"title": "Clean title", "authors": ["Ann Smith"], "venue": "Venue", "year": 2020,
+                             "abstract": "Clean abstract." + PADDING}) + "\n")  # fmt: skip
+    empty_lib.import_files([f])
+    (pid,) = empty_lib.search("").ids
+    with empty_lib.store.transaction() as db:  # as an older version stored them
+        db.execute("UPDATE papers SET title = ?, auto_title = ?, authors = ?, venue = ? WHERE id = ?",
+                   ("Deep\x01 Learn\x7fing\x1b", "Deep\x01 Learn\x7fing\x1b", json.dumps(["Ann\x00 Smith"]),
+                    "Ven\x9bue", pid))  # fmt: skip
+    empty_lib.set_note(pid, "A note\x07 with a bell\nand two lines")
+    empty_lib.add_tags([pid], ["ta\x02g"])
+    (p,) = empty_lib.papers([pid])
+    assert controls_in(p.title + p.note + "".join(p.tags))
+    for fmt in ("markdown", "bibtex", "biblatex", "csv", "json", "csljson", "ris", "obsidian"):
+        text = render([p], ExportOptions(format=fmt, abstracts=True))
+        assert not controls_in(text), fmt
+        assert "Learning" in text and "Smith" in text and "Venue" in text and "bell" in text, fmt
+    from readinglist.citation import bibtex_citations, text_citations
+
+    assert text_citations([p]) == "Smith, A. (2020). Deep Learning. Venue."
+    assert not controls_in(bibtex_citations([p]))
+    folder = tmp_path / "notes"
+    export([p], ExportOptions(format="obsidian"), folder)
+    (note_file,) = folder.iterdir()
+    assert not controls_in(note_file.read_text(encoding="utf-8"))
+    merged = empty_lib.merge_notes([folder])  # as exported: the library's note and tags stand
+    assert (merged.changed, merged.conflicts) == (0, [])
+    note_file.write_text(note_file.read_text(encoding="utf-8").replace("and two lines", "edited"), encoding="utf-8")
+    merged = empty_lib.merge_notes([folder])  # edited in the file only: the file's note, no conflict
+    assert (merged.changed, merged.conflicts) == (1, []) and empty_lib.paper(pid).note == "A note with a bell\nedited"
+
+
+def test_a_title_of_ones_own_keeps_no_control_character(empty_lib, tmp_path):
+    f = tmp_path / "a.jsonl"
+    f.write_text(json.dumps({"title": "Imported", "abstract": "Text." + PADDING}) + "\n")
+    empty_lib.import_files([f])
+    (pid,) = empty_lib.search("").ids
+    empty_lib.set_title(pid, "My\x01 own\x0ctitle\x1b[0m")
+    assert empty_lib.paper(pid).title == "My own title[0m"  # type: ignore[union-attr]
 
 
 # ---- streaming ---------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from readinglist.importers.base import (
     Warnings,
     check_fields,
     note_skip,
+    without_controls,
 )
 from readinglist.importers.limits import DEFAULT_LIMITS, Limits
 from readinglist.importers.reader import Encoding, TextReader
@@ -147,6 +148,7 @@ class SourceFile:
                     skipped += 1
                     note_skip(skipped_why, rec.where, rec.why)
                 elif rec is not NOT_A_PAPER:
+                    without_controls(rec)
                     check_fields(self.path, rec, line, limits)
                     yield rec
                 else:
