@@ -119,7 +119,7 @@ _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi\.org/|doi:\s*|doi
 # a DOI behind another resolver or prefix: http://doi.acm.org/10.1145/…, a library's proxy of it
 # (http://doi.acm.org.www.library.gatech.edu:2048/10.1145/…), info:doi/10.1076/…, urn:doi:10.1000/…
 _DOI_ELSEWHERE = re.compile(r"^(?:https?://[^/\s?#]+/(?:[^\s?#]*?/)?|info:doi/|urn:doi:)(10\.\d{4,9}/.+)$", re.I)
-_LATEX_ESCAPES = {"\\_": "_", "\\%": "%", "\\&": "&", "\\#": "#", "\\$": "$"}
+_LATEX_ESCAPES = {"\\_": "_", "\\%": "%", "\\&": "&", "\\#": "#", "\\$": "$", "\\~": "~"}
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 

@@ -234,7 +234,7 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
         fields.append(("year", str(p.year)))
     fields += bib_record_fields(p.bib, ascii_only)
     target = mdtext.safe_url(p.url) if p.url else None
-    if target:
+    if target:  # verbatim, as the doi: inside braces `%` and `#` are characters to bibtex, biber and the url package
         fields.append(("url", target))
     if p.abstract:
         fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
@@ -276,8 +276,9 @@ def joined_keywords(tags: Sequence[str]) -> str:
     return "\n".join(tags) if any(_SEPARATORS.intersection(t) for t in tags) else ", ".join(tags)
 
 
-# the record's fields BibTeX writes as they are (biblatex reads doi and eprint verbatim: an escaped underscore
-# would be part of the DOI); biblio keeps them free of braces, backslashes and spaces
+# the record's fields BibTeX writes as they are (biblatex reads doi and eprint verbatim: an escaped underscore,
+# \% or \# would be part of the DOI); biblio keeps them free of braces, backslashes and spaces. Inside the braces
+# `%` is no comment and `#` no concatenation to bibtex, biber or bibtexparser (tests/test_tex_compile.py)
 _VERBATIM_CHECKED: dict[str, Callable[[str], bool]] = {
     "doi": lambda v: biblio.normalize_doi(v) == v,
     "eprint": biblio.is_eprint,

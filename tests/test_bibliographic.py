@@ -289,9 +289,40 @@ def test_a_round_trip_keeps_the_record(empty_lib, tmp_path, fmt):
         assert got == want
 
 
+SPECIAL_DOI = "10.1000/abc%20def#x_y&z~$^;(1)"
+SPECIAL_URL = "https://example.org/a%20b?x=1&y=2#frag_1~u%"
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_a_doi_and_a_url_with_percent_signs_and_hashes_are_written_verbatim_and_come_back(tmp_path, fmt):
+    """Inside braces `%` starts no comment and `#` no concatenation (bibtex, biber, bibtexparser), and biblatex
+    reads doi and url verbatim: escaped, biber would keep the backslash. tests/test_tex_compile.py compiles them."""
+    p = paper(citation_key="k", title="T", url=SPECIAL_URL, bib={"type": "article", "doi": SPECIAL_DOI})
+    text = render([p], ExportOptions(format=fmt))
+    assert f"  doi = {{{SPECIAL_DOI}}}" in text and f"  url = {{{SPECIAL_URL}}}" in text
+    (_, fields) = _entries(text)["k"]
+    assert (fields["doi"], fields["url"]) == (SPECIAL_DOI, SPECIAL_URL)
+    (r,) = parse_file(_bib_file(tmp_path, text)).records
+    assert (r.bib["doi"], r.url) == (SPECIAL_DOI, SPECIAL_URL)
+
+
+def test_a_url_or_doi_a_file_escaped_for_latex_is_read_without_the_escapes(tmp_path):
+    """JabRef's file has `…/abs07.html\\#talk9`, an old AI file `…/\\~wilkins/`: a URL has no backslash (kept,
+    it was a link to …%5C#talk9 in every export)."""
+    f = _bib_file(tmp_path, "@misc{a, title = {A}, url = {http://www.ip-sl.org/procs/abs07.html\\#talk9}}\n"
+                            "@misc{b, title = {B}, url = {http://www.ai.sri.com/\\~{}wilkins/a\\_b\\%20c\\&d.ps}}\n"
+                            "@misc{c, title = {C}, doi = {10.1000/a\\~b\\%20c\\#d}}\n")  # fmt: skip
+    a, b, c = parse_file(f).records
+    assert a.url == "http://www.ip-sl.org/procs/abs07.html#talk9"
+    assert b.url == "http://www.ai.sri.com/~wilkins/a_b%20c&d.ps"
+    assert c.bib["doi"] == "10.1000/a~b%20c#d" and c.url == "https://doi.org/10.1000/a~b%2520c%23d"
+
+
 def test_the_jabref_file_round_trips_through_bibtex(empty_lib, tmp_path):
     source = corpus("bib/zotero-bbt-fixtures/jabref210_groups_issue97.bib")
     empty_lib.import_files([source])
+    urls = [p.url for p in empty_lib.papers(empty_lib.search("").ids)]
+    assert "http://www.ip-sl.org/procs/abs07.html#talk9" in urls and not [u for u in urls if "\\" in u]
     before = {p.citation_key: p.bib for p in empty_lib.papers(empty_lib.search("").ids)}
     assert (
         sum("doi" in b for b in before.values()) > 300

@@ -51,20 +51,23 @@ def latex_errors(folder: Path) -> list[str]:
     return re.findall(r"^(?:\./doc\.\w+:\d+: .*|! .*)$", log, re.M)
 
 
-def compile_document(bib: str, folder: Path, engine: str, utf8: bool = False) -> tuple[list[str], list[str]]:
+def compile_document(
+    bib: str, folder: Path, engine: str, utf8: bool = False, style: str = "plain", packages: str = ""
+) -> tuple[list[str], list[str]]:
     """(errors of bibtex or biber, errors of pdflatex's last run) for a document citing every entry. With
     biber, biblatex's texencoding=ascii has biber write its output as LaTeX escapes (pdflatex cannot read
-    the decomposed accents it writes otherwise); a UTF-8 file says bibencoding=utf8."""
+    the decomposed accents it writes otherwise); a UTF-8 file says bibencoding=utf8. With bibtex, `style`
+    (plain prints no DOI nor URL; plainnat prints both, with `packages` natbib and url or hyperref)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "refs.bib").write_text(bib, encoding="utf-8")
     keys = re.findall(r"^@\w+\{([^,\s]+),", bib, re.M)
     if engine == "bibtex":
         cites = "\n".join("\\nocite{" + ",".join(keys[i : i + 50]) + "}" for i in range(0, len(keys), 50))
-        preamble, back = "", "\\bibliographystyle{plain}\n\\bibliography{refs}"
+        preamble, back = packages, f"\\bibliographystyle{{{style}}}\n\\bibliography{{refs}}"
     else:  # biblatex's \nocite of 8k keys one by one is quadratic: * cites all, and a sample by name
         cites = "\\nocite{*}\\cite{" + ",".join(keys[::40]) + "}"
         options = "backend=biber,texencoding=ascii" + (",bibencoding=utf8" if utf8 else "")
-        preamble = f"\\usepackage[{options}]{{biblatex}}\n\\addbibresource{{refs.bib}}"
+        preamble = f"\\usepackage[{options}]{{biblatex}}\n{packages}\n\\addbibresource{{refs.bib}}"
         back = "\\printbibliography"
     (folder / "doc.tex").write_text(
         f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{cites}\n{back}\n\\end{{document}}\n",
@@ -97,6 +100,31 @@ def test_pdflatex_and_biber_compile_every_neurips_paper_ascii_and_utf8(neurips, 
     for name in ("bibtex", "biblatex"):  # plain ASCII with LaTeX escapes, and UTF-8 for biblatex
         bib = render(neurips, ExportOptions(format=name))
         assert compile_document(bib, tmp_path / name, "biber", utf8=name == "biblatex") == ([], []), name
+
+
+def test_dois_and_urls_with_percent_signs_and_hashes_compile_and_reach_the_bibliography_as_they_are(tmp_path):
+    """A DOI or URL with `%`, `#`, `&`, `_`, `~` is written verbatim in braces (export.bib_record_fields): bibtex
+    with plainnat and biber with biblatex pass it to the url package's verbatim \\url and \\doi whole (an
+    escaped one would be linked with its backslash), and the document compiles."""
+    from readinglist.papers import Paper
+
+    doi, url = "10.1000/abc%20def#x_y&z~(1)", "https://example.org/a%20b?x=1&y=2#frag_1~u%"
+    paper = Paper(id=1, uid="u1", title="T", raw_title="T", auto_title="T", user_title=None, abstract="",
+                  plain_abstract="", authors=["Ada Lovelace"], venue="J", year=2020, url=url, links=[],
+                  state="unread", note="", citation_key="k", bib={"type": "article", "doi": doi})  # fmt: skip
+    for name in ("bibtex", "biblatex"):
+        bib = render([paper], ExportOptions(format=name))
+        for n, (engine, packages) in enumerate((("bibtex", "\\usepackage{natbib}\\usepackage{url}"),
+                                                ("bibtex", "\\usepackage{natbib}\\usepackage{hyperref}"),
+                                                ("biber", "\\usepackage{hyperref}"))):  # fmt: skip
+            folder = tmp_path / f"{name}-{engine}-{n}"
+            errors = compile_document(bib, folder, engine, utf8=name == "biblatex", style="plainnat", packages=packages)
+            assert errors == ([], []), (name, engine, packages)
+            bbl = (folder / "doc.bbl").read_text(encoding="utf-8")
+            if engine == "bibtex":
+                assert f"\\doi{{{doi}}}" in bbl and f"\\url{{{url}}}" in bbl
+            else:
+                assert f"\\verb {doi}\n" in bbl and f"\\verb {url}\n" in bbl
 
 
 @pytest.fixture(scope="module")

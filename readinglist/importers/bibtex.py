@@ -689,7 +689,7 @@ class BibFile:
             or parse_year(parent.get("date"))
             or (directory.default_year if in_volume else None)
         )
-        url = fields.get("url", "")
+        url = url_of(fields.get("url", ""))
         if not url and fields.get("doi"):
             url = biblio.doi_url(fields["doi"])
         tags, keywords = _tags_and_keywords(fields)
@@ -714,6 +714,15 @@ class BibFile:
 
 
 _DATE_MONTH = re.compile(r"\s*\d{4}-(\d{2})")
+_URL_ESCAPE = re.compile(r"\\([#%&_$~])(?:\{\})?")  # \# \% \& \_ \$ \~ (\~{}): a character, escaped
+
+
+def url_of(value: str) -> str:
+    r"""A url field's URL. biblatex and the url package read the field verbatim, and readinglist writes it so
+    (`%` and `#` as they are: biber would link to …\%20… were they escaped), but some files escape what LaTeX
+    finds special (JabRef's `…/abs07.html\#talk9`, `…/\~wilkins/`): a URL has no backslash, so each is the
+    character."""
+    return _URL_ESCAPE.sub(r"\1", value) if "\\" in value else value
 
 
 def _bib(
