@@ -28,6 +28,7 @@ from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
 from readinglist.papers import (
     CSV_COLUMNS,
+    CSV_RECORD_COLUMNS,
     EXPORT_FORMATS,
     EXPORT_GROUPS,
     FORMULA_STARTS,
@@ -344,6 +345,8 @@ def csv_cell(value: object) -> str:
 
 
 def csv_text(papers: Sequence[Paper]) -> str:
+    """The papers as CSV_COLUMNS: the paper's fields, then its record's (empty where it has none), each a cell
+    the CSV importer reads back."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
@@ -364,6 +367,7 @@ def csv_text(papers: Sequence[Paper]) -> str:
                 " ".join(p.links),
                 p.plain_abstract,
                 joined_keywords(p.keywords),
+                *(p.bib.get(name, "") for name in CSV_RECORD_COLUMNS),
             ]
         )
     return buf.getvalue()

@@ -111,9 +111,14 @@ IMPORT_SUFFIXES: dict[str, str] = {
 # the app's CSV export: its columns (an import that finds them knows the file is one of ours) and what a cell
 # may not start with — OWASP's CSV injection rule: a cell starting with one of these is read as a formula (=, +,
 # -, @; tab and carriage return start one in some spreadsheets); the full-width forms are folded to them by some
+# after the paper's own, the bibliographic record's columns (readinglist.biblio.FIELDS, the DOI first): a
+# spreadsheet has the DOI and a citation's fields, and a re-import gives a paper its whole record back
+CSV_RECORD_COLUMNS = ["doi", "type", "journal", "booktitle", "volume", "number", "pages", "month", "editor",
+                      "publisher", "address", "edition", "series", "chapter", "institution", "school", "organization",
+                      "howpublished", "isbn", "issn", "eprint", "eprinttype", "eprintclass"]  # fmt: skip
 CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
-               "abstract", "keywords"]  # fmt: skip
-OWN_CSV_HEADER = CSV_COLUMNS[:12]  # what every version of the export starts with ("keywords" came later)
+               "abstract", "keywords", *CSV_RECORD_COLUMNS]  # fmt: skip
+OWN_CSV_HEADER = CSV_COLUMNS[:12]  # what every version of the export starts with ("keywords", the record came later)
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 STREAMED_SUFFIXES = (".jsonl", ".ndjson")  # one record per line: read as a stream, never whole
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")

@@ -3,6 +3,8 @@ every export that can say it, carried by whatever carries the paper, and the DOI
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import sqlite3
 
@@ -267,12 +269,12 @@ def _export(lib: Library, fmt: str, path) -> None:
     export.export(lib.papers(lib.search("").ids), ExportOptions(format=fmt), path)
 
 
-@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csljson", "ris", "json"])
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csljson", "ris", "json", "csv"])
 def test_a_round_trip_keeps_the_record(empty_lib, tmp_path, fmt):
     empty_lib.import_files([_bib_file(tmp_path)])
     want = {p.title: p.bib for p in empty_lib.papers(empty_lib.search("").ids)}
     assert len(want) == 3 and all(want.values())
-    out = tmp_path / ("out" + {"bibtex": ".bib", "biblatex": ".bib", "ris": ".ris"}.get(fmt, ".json"))
+    out = tmp_path / ("out" + {"bibtex": ".bib", "biblatex": ".bib", "ris": ".ris", "csv": ".csv"}.get(fmt, ".json"))
     _export(empty_lib, fmt, out)
     fresh = Library.open(tmp_path / "fresh", seed=False)
     try:
@@ -285,7 +287,7 @@ def test_a_round_trip_keeps_the_record(empty_lib, tmp_path, fmt):
         if fmt == "ris":  # RIS has one tag for a thesis's school and a publisher
             kept.pop("publisher", None) if bib["type"] == "phdthesis" else None
         assert {k: v for k, v in got[title].items() if k in KEPT} == kept, (fmt, title)
-    if fmt in ("bibtex", "biblatex", "json"):
+    if fmt in ("bibtex", "biblatex", "json", "csv"):
         assert got == want
 
 
@@ -316,6 +318,33 @@ def test_a_url_or_doi_a_file_escaped_for_latex_is_read_without_the_escapes(tmp_p
     assert a.url == "http://www.ip-sl.org/procs/abs07.html#talk9"
     assert b.url == "http://www.ai.sri.com/~wilkins/a_b%20c&d.ps"
     assert c.bib["doi"] == "10.1000/a~b%20c#d" and c.url == "https://doi.org/10.1000/a~b%2520c%23d"
+
+
+def test_the_csv_export_has_a_column_for_each_record_field_and_reads_back_whole(tmp_path):
+    """The CSV had no DOI: a column for each of the record's fields (the DOI first) after the paper's own, read
+    back whole by the CSV import (a formula guard taken off, as on any cell); a paper without a record has
+    them empty, and a re-import gives it none."""
+    from readinglist.export import export
+    from readinglist.papers import CSV_COLUMNS
+
+    record = {"type": "techreport", "journal": "J", "booktitle": "B", "editor": "A. Editor; B. Other",
+              "volume": "3", "number": "TR-7", "pages": "1-9", "month": "6", "publisher": "=Publisher",
+              "address": "Wien", "edition": "2", "series": "LNCS", "chapter": "4", "institution": "MIT",
+              "school": "-School", "organization": "@Org", "howpublished": "Online", "isbn": "978-0-387-95284-5",
+              "issn": "0921-4534", "doi": "10.1000/x%20y#z", "eprint": "2101.00001", "eprinttype": "arXiv",
+              "eprintclass": "cs.LG"}  # fmt: skip
+    assert set(record) == set(biblio.FIELDS)
+    papers = [paper(title="A report", bib=record), paper(uid="def456", title="No record")]
+    header, first, second = csv.reader(io.StringIO(render(papers, ExportOptions(format="csv"))))
+    own = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
+           "abstract", "keywords"]  # fmt: skip
+    assert header == CSV_COLUMNS and header[:14] == [*own, "doi"]
+    assert sorted(header[13:]) == sorted(biblio.FIELDS) and len(header) == len(set(header))
+    assert first[13] == "10.1000/x%20y#z" and "'=Publisher" in first and not any(second[13:])
+    f = tmp_path / "list.csv"
+    export(papers, ExportOptions(format="csv"), f)
+    parsed = parse_file(f)
+    assert [r.bib for r in parsed.records] == [record, {}] and parsed.warnings == []
 
 
 def test_the_jabref_file_round_trips_through_bibtex(empty_lib, tmp_path):

@@ -58,6 +58,15 @@ _BIB_COLUMNS = {
     "series": ("series",),
     "isbn": ("isbn",),
     "issn": ("issn",),
+    "month": ("month",),
+    "chapter": ("chapter",),
+    "institution": ("institution",),
+    "school": ("school",),
+    "organization": ("organization",),
+    "howpublished": ("howpublished",),
+    "eprint": ("eprint",),
+    "eprinttype": ("eprinttype", "archiveprefix"),
+    "eprintclass": ("eprintclass", "primaryclass"),
 }
 OWN_HEADER = OWN_CSV_HEADER  # the app's own export: its id column is a readinglist id, its cells formula-guarded
 
@@ -101,9 +110,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
 
             def get(field: str, row: list[str] = row) -> str:
                 i = cols[field]
-                cell = row[i] if i is not None and i < len(row) else ""
-                if own and cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
-                    cell = cell[1:]  # the formula guard export.csv_cell put there
+                cell = _own_cell(row[i], own) if i is not None and i < len(row) else ""
                 return cell if field == "note" else cell.strip()
 
             title, abstract = " ".join(get("title").split()), clean_abstract(get("abstract"))
@@ -128,7 +135,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
                     citation_key=get("citation_key"),
                     uid=get("key") if own else "",
                     own=own,
-                    bib=_bib(row, bib_cols, warnings, f"{path.name}, line {line}") if bib_cols else {},
+                    bib=_bib(row, bib_cols, warnings, f"{path.name}, line {line}", own) if bib_cols else {},
                 ),
             )
     except csv.Error as exc:
@@ -140,19 +147,27 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
         raise ImportFailure(path, problem, rows.line_num or line) from None
 
 
-def _bib(row: list[str], cols: dict[str, int], warnings: Warnings, where: str) -> dict[str, str]:
+def _own_cell(cell: str, own: bool) -> str:
+    """A cell as the app's own export had it: without the formula guard export.csv_cell put there."""
+    return cell[1:] if own and cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
+def _bib(row: list[str], cols: dict[str, int], warnings: Warnings, where: str, own: bool) -> dict[str, str]:
     """A row's bibliographic fields (readinglist.biblio), from the columns that hold them; a Zotero item type
     or a BibTeX one names the type, a journal column is the journal (of a paper that is no article: its book).
     Only for a row that is a bibliographic record (a type known, a DOI or a container), as the JSON importer
-    has it: a conference's paper list numbers its posters in a "number" column, which is no issue."""
-    raw: dict[str, object] = {f: row[i].strip() for f, i in cols.items() if i < len(row) and row[i].strip()}
+    has it: a conference's paper list numbers its posters in a "number" column, which is no issue. The app's
+    own export writes a record's columns only from a record, each under its own name: read as they are."""
+    raw: dict[str, object] = {f: _own_cell(row[i], own).strip() for f, i in cols.items() if i < len(row)}
+    raw = {f: v for f, v in raw.items() if v}
     if not raw:
         return {}
-    kind = biblio.type_from_name(raw.get("type"))
-    if not kind and not any(raw.get(k) for k in ("doi", "journal", "booktitle")):
+    # the app's own names are BibTeX's ("article"; CSL-JSON's "article" is any other kind: misc)
+    kind = biblio.bibtex_type(str(raw["type"])) if own and raw.get("type") else biblio.type_from_name(raw.get("type"))
+    if not own and not kind and not any(raw.get(k) for k in ("doi", "journal", "booktitle")):
         return {}
     raw["type"] = kind
-    if kind not in ("article", "") and raw.get("journal") and not raw.get("booktitle"):
+    if not own and kind not in ("article", "") and raw.get("journal") and not raw.get("booktitle"):
         raw["booktitle"] = raw.pop("journal")
     if isinstance(raw.get("editor"), str):
         raw["editor"] = "; ".join(split_authors(raw["editor"]))
