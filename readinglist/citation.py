@@ -1,12 +1,23 @@
 """A paper as a citation to paste elsewhere: a line of text, or a BibTeX entry (the export's, without the
-reader's own fields: no abstract, note, tags or reading state)."""
+reader's own fields: no abstract, note, tags or reading state).
+
+The line is in APA's order: authors (year). Title. Source. Link. A paper without a bibliographic record is
+cited by its venue, as a conference's papers are; one with a record as its kind is (a journal article by its
+journal, volume, issue and pages, a chapter by its book, a thesis by its school …), linked by its DOI.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from readinglist import biblio
 from readinglist.collation import surname
 from readinglist.papers import Paper
+
+IN_BOOK = frozenset(("inproceedings", "incollection", "inbook"))  # a part of a book: "In Editors (Eds.), Book"
+BOOKS = frozenset(("book", "collection", "proceedings"))
+THESES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis", "thesis": "Thesis"}
+REPORTS = {"techreport": "Technical report", "report": "Report"}
 
 
 def _author(name: str) -> str:
@@ -17,18 +28,157 @@ def _author(name: str) -> str:
     return f"{family}, {initials}" if initials else family or name
 
 
+def _editor(name: str) -> str:
+    """Luigi Menabrea → L. Menabrea: an editor as APA names one after "In"."""
+    family, _, initials = _author(name).partition(", ")
+    return f"{initials} {family}" if initials else family
+
+
+def _editors(value: str) -> str:
+    """ "L. Menabrea & R. Taylor (Eds.)" of a record's editors ('' for none)."""
+    names = [_editor(n) for n in biblio.editor_names(value)]
+    if not names:
+        return ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])}{',' if len(names) > 2 else ''} & {names[-1]}"
+    return f"{listed} ({'Ed.' if len(names) == 1 else 'Eds.'})"
+
+
+def _sentence(text: str) -> str:
+    """The text ending as a sentence does: "Smith, A." and "Why?" take no second full stop."""
+    text = text.strip()
+    return text if not text or text.endswith((".", "?", "!")) else text + "."
+
+
+def kind_of(p: Paper) -> str:
+    """The paper's entry type: its record's, else what its record's container says it is."""
+    bib = p.bib
+    return bib.get("type") or ("article" if bib.get("journal") else "inproceedings" if bib.get("booktitle") else "misc")
+
+
+def pages(bib: dict[str, str]) -> str:
+    """ "pp. 169–179", "p. e1234" or ''."""
+    value = bib.get("pages", "")
+    return ("pp. " if "-" in value else "p. ") + value.replace("-", "–") if value else ""
+
+
+def issue(bib: dict[str, str]) -> str:
+    """A journal's volume and issue as APA writes them, "157(1)"; "no. 3" without a volume."""
+    volume, number = bib.get("volume", ""), bib.get("number", "")
+    if volume:
+        return volume + (f"({number})" if number else "")
+    return f"no. {number}" if number else ""
+
+
+def edition(bib: dict[str, str]) -> str:
+    """ "2nd ed." of edition 2; a named one as it is ("Revised ed.")."""
+    value = bib.get("edition", "")
+    if not value:
+        return ""
+    if value.isdigit():
+        n = int(value)
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix} ed."
+    return value if "ed" in value.lower() else f"{value} ed."
+
+
+def eprint(bib: dict[str, str]) -> str:
+    """ "arXiv:2101.00001" of an eprint, or ''."""
+    number = bib.get("eprint", "")
+    kind = bib.get("eprinttype", "")
+    return f"{kind}:{number}" if number and kind and not number.lower().startswith(kind.lower()) else number
+
+
+def _source(p: Paper) -> tuple[str, list[str]]:
+    """(what follows the title in brackets or parentheses, the source's parts) of a paper with a record."""
+    bib = p.bib
+    kind = kind_of(p)
+    publisher = bib.get("publisher", "")
+    if kind == "article":
+        journal = bib.get("journal") or bib.get("booktitle") or p.venue
+        cited = ", ".join(x for x in (journal, issue(bib), bib.get("pages", "").replace("-", "–")) if x)
+        return "", [cited or eprint(bib)]
+    if kind in IN_BOOK:
+        book = bib.get("booktitle") or bib.get("journal") or p.venue
+        volume = f"Vol. {bib['volume']}" if bib.get("volume") else ""
+        chapter = f"Chap. {bib['chapter']}" if bib.get("chapter") else ""
+        inside = ", ".join(x for x in (volume, chapter, pages(bib)) if x)
+        where = ", ".join(x for x in (_editors(bib.get("editor", "")), book) if x)
+        cited = " ".join(x for x in (f"In {where}" if where else "", f"({inside})" if inside else "") if x)
+        return "", [cited, publisher or bib.get("organization", "")]
+    if kind in THESES:
+        school = bib.get("school") or bib.get("institution") or publisher
+        return f"[{THESES[kind]}{', ' + school if school else ''}]", []
+    if kind in REPORTS:
+        number = bib.get("number", "")
+        label = REPORTS[kind] + (f" No. {number}" if number else "")
+        return f"({label})", [bib.get("institution") or publisher or bib.get("organization", "")]
+    if kind in BOOKS:
+        shown = ", ".join(x for x in (edition(bib), f"Vol. {bib['volume']}" if bib.get("volume") else "") if x)
+        return f"({shown})" if shown else "", [publisher or bib.get("organization") or bib.get("institution", "")]
+    # misc, online, unpublished, manual, booklet, dataset, software, patent: where it is, and who gives it
+    where = bib.get("howpublished") or bib.get("journal") or bib.get("booktitle") or p.venue or eprint(bib)
+    by = publisher or bib.get("organization") or bib.get("institution", "")
+    return f"({edition(bib)})" if edition(bib) else "", [where, by if by != where else ""]
+
+
 def text_citation(p: Paper) -> str:
-    """Vaswani, A., Shazeer, N., … (2017). Attention is all you need. NeurIPS. https://…"""
+    """Vaswani, A., Shazeer, N., … (2017). Attention is all you need. NeurIPS. https://…; with a record, e.g.
+    Adachi, H., & … (1989). Cluster model …. Physica C: Superconductivity, 157(1), 169–179. https://doi.org/…"""
     names = [_author(a) for a in p.authors]
     if len(names) > 6:
         names = [*names[:6], "et al."]
-    head = " ".join(x for x in (", ".join(names), f"({p.year})" if p.year else "") if x)
-    parts = [f"{head}." if head else "", p.title.rstrip(".") + "."]
-    if p.venue:
-        parts.append(f"{p.venue}.")
-    if p.url:
-        parts.append(p.url)
+    byline = ", ".join(names)
+    editors = biblio.editor_names(p.bib.get("editor", ""))
+    if not byline and editors and kind_of(p) in BOOKS:  # a collection is cited by its editors: "Guyon, I. (Ed.)."
+        byline = f"{', '.join(_author(n) for n in editors)} ({'Ed.' if len(editors) == 1 else 'Eds.'})."
+    head = " ".join(x for x in (byline, f"({p.year})" if p.year else "") if x)
+    title = p.title.rstrip(".")
+    parts = [_sentence(head)]
+    if p.bib:
+        after, source = _source(p)
+        parts.append(_sentence(" ".join(x for x in (title, after) if x)))
+        source = [x for x in source if x] or ([p.venue] if p.venue else [])
+        parts += [_sentence(x) for x in source]
+    else:
+        parts.append(_sentence(title))
+        if p.venue:
+            parts.append(_sentence(p.venue))
+    link = biblio.doi_url(p.bib.get("doi", "")) or p.url
+    if link:
+        parts.append(link)
     return " ".join(x for x in parts if x)
+
+
+def record_details(p: Paper) -> str:
+    """What a paper's record says of where it appeared beyond its venue, as a reading list's line shows it
+    after "venue year": "157(1), pp. 169–179"; "in Proceedings of … (Springer)"; "Doctoral dissertation,
+    Princeton University"; '' for a paper without one, or whose record says no more."""
+    bib = p.bib
+    if not bib:
+        return ""
+    kind = kind_of(p)
+    container = bib.get("journal") or bib.get("booktitle") or ""
+    shown = container if container and container != p.venue else ""
+    if kind in IN_BOOK and shown:
+        shown = f"in {shown}"
+    parts = [shown]
+    if kind in THESES:
+        parts.append(THESES[kind])
+    elif kind in REPORTS:
+        parts.append(REPORTS[kind] + (f" No. {bib['number']}" if bib.get("number") else ""))
+    elif kind == "article":
+        parts.append(issue(bib))
+    else:
+        parts.append(f"vol. {bib['volume']}" if bib.get("volume") else "")
+    parts += [f"chap. {bib['chapter']}" if bib.get("chapter") else "", pages(bib), edition(bib)]
+    if not container:
+        parts.append(bib.get("howpublished", "") or eprint(bib))
+    if kind in THESES or kind in REPORTS:  # their school or institution is part of what they are
+        by = bib.get("school") or bib.get("institution") or bib.get("publisher") or bib.get("organization", "")
+        return ", ".join(x for x in (*parts, by) if x)
+    by = bib.get("publisher") or bib.get("organization", "")
+    text = ", ".join(x for x in parts if x)
+    return f"{text} ({by})" if text and by else text or by
 
 
 def text_citations(papers: Sequence[Paper]) -> str:

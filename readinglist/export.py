@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from readinglist import biblio, citekeys, latex, mdtext
+from readinglist import biblio, citation, citekeys, latex, mdtext
 from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
 from readinglist.papers import (
@@ -119,6 +119,12 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
     if p.authors:
         shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 else "")
         bits.insert(0, mdtext.escape(shown))
+    # the record's say beyond the venue, in italics (which no escaped text starts with: the import skips it),
+    # and the DOI's link
+    if details := citation.record_details(p):
+        bits.append(f"*{mdtext.escape(details)}*")
+    if (doi := biblio.normalize_doi(p.doi)) and mdtext.safe_url(biblio.doi_url(doi)):
+        bits.append(mdtext.link(f"doi:{doi}", biblio.doi_url(doi)))
     if p.own_tags:  # the reader's tags (a reading list; a file's keywords are not theirs)
         bits.append(" ".join(mdtext.code_span(t) for t in p.own_tags))
     codes = [u for u in code_links(p) if mdtext.safe_url(u)]

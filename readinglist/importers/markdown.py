@@ -27,6 +27,9 @@ _CODE_RE = re.compile(r"(`+) ?(.*?) ?\1(?!`)")
 _STATE_RE = re.compile(r"^ \*\((\w+)\)\*")
 _PRIORITY_RE = re.compile(r"^ `P([1-3])`")
 _YEAR_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")
+# what the export adds after "venue year" for a paper with a bibliographic record: its details in italics
+# (escaped text never starts with `*`) and its DOI's link; neither is read back (it is what the record says)
+_RECORD_BITS_RE = re.compile(r" · (?:\*(?:\\.|[^\\*])+\*|\[doi:(?:\\.|[^\\\]])*\]\([^\s)]*\))(?= · |$)")
 NOT_OURS = (
     "is not a readinglist export: a Markdown file is read only when it is the app's own reading list "
     "(it starts with “# Reading list” and a line that counts its papers)"
@@ -87,7 +90,7 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
     venue, year, tags = "", None, []
     if rest.startswith(" — "):
         plain: list[str] = []
-        for bit in rest[3:].split(" · "):
+        for bit in _RECORD_BITS_RE.sub("", " · " + rest[3:])[3:].split(" · "):
             if bit.startswith("[code") or bit.startswith("code"):
                 continue
             spans = _CODE_RE.findall(bit)

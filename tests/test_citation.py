@@ -1,0 +1,139 @@
+"""A paper as a citation (Copy Citation) and as a reading list's line (the Markdown export): a paper with a
+bibliographic record is cited as its kind is, with its DOI's link; one without, as before."""
+
+from __future__ import annotations
+
+import pytest
+from test_bibliographic import BIB
+from test_bibtex_export import paper
+
+from readinglist.citation import record_details, text_citation, text_citations
+from readinglist.export import ExportOptions, render
+from readinglist.importers import parse_file
+from readinglist.library import Library
+
+VASWANI = ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
+           "Lukasz Kaiser", "Illia Polosukhin"]  # fmt: skip
+
+
+def test_a_paper_without_a_record_is_cited_as_before():
+    p = paper(title="Attention is all you need", authors=VASWANI, url="https://papers.nips.cc/paper/7181")
+    assert text_citation(p) == (
+        "Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, A. N., et al. (2017). "
+        "Attention is all you need. NeurIPS. https://papers.nips.cc/paper/7181"
+    )
+    assert text_citation(paper(title="A title.", authors=[], venue="", year=None)) == "A title."
+
+
+def test_a_sentence_that_ends_in_a_full_stop_or_a_question_mark_gets_no_second_one():
+    """ "Smith, A.." (no year) and "Why?." were written."""
+    assert text_citation(paper(title="Why?", authors=["Ann Smith"], year=None, venue="Proc.")) == "Smith, A. Why? Proc."
+
+
+@pytest.fixture
+def cited(tmp_path):
+    f = tmp_path / "refs.bib"
+    f.write_text(BIB, encoding="utf-8")
+    return {r.citation_key: paper(title=r.title, authors=r.authors, venue=r.venue, year=r.year, url=r.url, bib=r.bib)
+            for r in parse_file(f).records}  # fmt: skip
+
+
+def test_a_journal_article_is_cited_by_its_journal_volume_issue_and_pages_and_linked_by_its_doi(cited):
+    """A JabRef @article was cited as a conference paper: "… (1989). Title. Physica C: Superconductivity."."""
+    assert text_citation(cited["Adachi_1989"]) == (
+        "Adachi, H., Takano, M. (1989). Cluster model investigation of the electronic state in cuprous oxide. "
+        "Physica C: Superconductivity, 157(1), 169–179. https://doi.org/10.1016/0921-4534(89)90484-X"
+    )
+
+
+def test_a_paper_in_proceedings_a_thesis_a_report_and_a_book_are_cited_as_a_reader_expects(cited):
+    assert text_citation(cited["lovelace2020"]) == (
+        "Lovelace, A., Babbage, C. (2020). Notes on the Analytical Engine. In L. Menabrea & R. Taylor (Eds.), "
+        "Proceedings of the Österreichische Conference on Engines (pp. 1–9). Springer. "
+        "https://doi.org/10.1007/978-3-030_12345"
+    )
+    assert text_citation(cited["turing1938"]) == (
+        "Turing, A. (1938). Systems of Logic Based on Ordinals [Doctoral dissertation, Princeton University]."
+    )
+    report = paper(title="A report", bib={"type": "techreport", "number": "TR-7", "institution": "MIT"})
+    assert text_citation(report) == "Lovelace, A. (2017). A report (Technical report No. TR-7). MIT."
+    book = paper(title="The Art of Programming", venue="", bib={"type": "book", "edition": "3", "volume": "1",
+                                                                "publisher": "Addison-Wesley"})  # fmt: skip
+    assert text_citation(book) == "Lovelace, A. (2017). The Art of Programming (3rd ed., Vol. 1). Addison-Wesley."
+    edited = paper(
+        title="Feature Extraction",
+        authors=[],
+        venue="",
+        bib={"type": "collection", "editor": "Isabelle Guyon; Steve Gunn", "publisher": "Springer"},
+    )
+    assert text_citation(edited) == "Guyon, I., Gunn, S. (Eds.). (2017). Feature Extraction. Springer."
+    chapter = paper(title="A chapter", venue="", bib={"type": "incollection", "booktitle": "The Book", "chapter": "4",
+                                                      "pages": "12"})  # fmt: skip
+    assert text_citation(chapter) == "Lovelace, A. (2017). A chapter. In The Book (Chap. 4, p. 12)."
+    preprint = paper(title="A preprint", venue="", bib={"type": "misc", "eprint": "2101.00001", "eprinttype": "arXiv"})
+    assert text_citation(preprint) == "Lovelace, A. (2017). A preprint. arXiv:2101.00001."
+
+
+def test_a_doi_takes_the_place_of_the_url_and_a_record_that_says_nothing_more_keeps_the_venue():
+    p = paper(title="T", url="https://example.org/t", bib={"doi": "10.1000/xyz"})
+    assert text_citation(p) == "Lovelace, A. (2017). T. NeurIPS. https://doi.org/10.1000/xyz"
+
+
+def test_the_reading_list_shows_what_the_record_says_and_links_the_doi_and_reads_back_as_before(cited, tmp_path):
+    papers = [cited["Adachi_1989"], cited["turing1938"], paper(title="No record", url="https://example.org/n")]
+    for n, p in enumerate(papers):
+        p.id, p.uid, p.tags = n, f"u{n}", ["to cite"]
+    text = render(papers, ExportOptions(group="none"))
+    assert (
+        "— H. Adachi, M. Takano · Physica C: Superconductivity 1989 · *157(1), pp. 169–179 (Elsevier)* · "
+        "[doi:10.1016/0921-4534(89)90484-X](https://doi.org/10.1016/0921-4534%2889%2990484-X) · `to cite`\n" in text
+    )
+    assert "— Alan Turing · 1938 · *Doctoral dissertation, Princeton University* · `to cite`\n" in text
+    assert "- [ ] **[No record](https://example.org/n)** — Ada Lovelace · NeurIPS 2017 · `to cite`\n" in text
+    f = tmp_path / "list.md"
+    f.write_text(text, encoding="utf-8")
+    got = [(r.title, r.authors, r.venue, r.year, r.tags) for r in parse_file(f).records]
+    assert got == [(p.title, [" ".join(a.split(", ")[::-1]) for a in p.authors], p.venue, p.year, p.tags)
+                   for p in papers]  # fmt: skip
+
+
+def test_a_reading_list_line_of_only_a_record_reads_back_with_no_authors_venue_or_year(tmp_path):
+    p = paper(title="Alone", authors=[], venue="", year=None, bib={"type": "phdthesis", "school": "MIT",
+                                                                   "doi": "10.1000/a_b(c)[d]"})  # fmt: skip
+    text = render([p], ExportOptions(group="none"))
+    assert "**Alone** — *Doctoral dissertation, MIT* · [doi:10.1000/a\\_b(c)\\[d\\]](https://doi.org/" in text
+    f = tmp_path / "list.md"
+    f.write_text(text, encoding="utf-8")
+    (r,) = parse_file(f).records
+    assert (r.title, r.authors, r.venue, r.year) == ("Alone", [], "", None)
+
+
+def test_record_details_say_only_what_the_venue_does_not():
+    assert record_details(paper(title="T")) == ""
+    book = "Advances in Neural Information Processing Systems 30"
+    neurips = paper(title="T", bib={"type": "inproceedings", "pages": "5998-6008", "booktitle": book})
+    assert record_details(neurips) == "in Advances in Neural Information Processing Systems 30, pp. 5998–6008"
+
+
+def test_copy_citation_in_the_window_cites_the_record(qtbot, data_dir, tmp_path):
+    from PySide6.QtWidgets import QApplication
+    from test_window import TITLE, in_table
+
+    from tests.conftest import open_window
+
+    f = tmp_path / "refs.bib"
+    f.write_text(BIB, encoding="utf-8")
+    lib = Library.open(data_dir, seed=False)
+    lib.import_files([f])
+    lib.close()
+    w = open_window(qtbot, data_dir, 3)
+    try:
+        row = next(r for r in range(3) if "Cluster" in w.table.model.data(w.table.model.index(r, TITLE)))
+        pid = in_table(qtbot, w, row)
+        w.actionCopyCitation.trigger()
+        cited = QApplication.clipboard().text()
+        assert cited == text_citations(w.library.papers([pid]))
+        assert "Physica C: Superconductivity, 157(1), 169–179. https://doi.org/10.1016/" in cited
+    finally:
+        w.runner.wait()
+        w.library.close()
