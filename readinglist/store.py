@@ -1152,9 +1152,20 @@ class Store:
 
     def update_content(self, paper_id: int, p: NewPaper, rev: int) -> None:
         """A revised record replaces the imported text; the user's tags, note, state and title stay, and so
-        does a record that is not the file's (source_bib) while the file's record is as it was."""
+        does a record that is not the file's (source_bib) while the file's record is as it was, and an author
+        list a merged source carried on while the file's is still the start of it (fill_missing: our Markdown
+        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review)."""
+        from readinglist.importers.duplicates import fuller_authors
+
         with self.transaction() as db:
             values = list(_content_values(p))
+            stored = db.execute(
+                "SELECT authors FROM papers p WHERE id = ? AND EXISTS (SELECT 1 FROM paper_sources s"
+                " WHERE s.paper_id = p.id AND s.source_id IS NOT p.source_id)",  # only what a merge brought
+                (paper_id,),
+            ).fetchone()
+            if stored is not None and p.authors and (kept := fuller_authors(p.authors, json.loads(stored[0]))):
+                values[CONTENT_COLUMNS.index("authors")] = json.dumps(kept, ensure_ascii=False)
             if "source_bib" in _columns(db, "papers"):
                 kept = db.execute("SELECT bib, source_bib FROM papers WHERE id = ?", (paper_id,)).fetchone()
                 if kept is not None and kept[1] is not None and kept[1] == (values[-1] or ""):

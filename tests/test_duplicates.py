@@ -225,6 +225,20 @@ def test_an_author_list_cut_short_is_carried_on_by_a_source_that_has_it_whole(em
     [pid] = empty_lib.search("").ids
     assert empty_lib.paper(pid).authors == ["Ashish Vaswani", *eight[1:]]  # the fuller spelling of each name
     assert empty_lib.search("Polosukhin").ids == [pid]
+    cut[0]["abstract"] = "We propose the transformer, a model architecture relying entirely on attention."
+    [revised] = empty_lib.import_files([_write_jsonl(tmp_path / "list.jsonl", cut)])  # the list, revised
+    assert revised.updated == 1 and empty_lib.paper(pid).abstract.startswith("We propose the transformer")
+    assert empty_lib.paper(pid).authors == ["Ashish Vaswani", *eight[1:]]  # what the merge carried on stays
+
+
+def test_a_files_own_author_list_shortened_is_the_papers_when_no_merge_gave_more(empty_lib, tmp_path):
+    four = [{"title": "Four Author Paper", "authors": ["Ann Alpha", "Bob Beta", "Cy Gamma", "Di Delta"],
+             "year": 2020, "venue": "J"}]  # fmt: skip
+    empty_lib.import_files([_write_jsonl(tmp_path / "refs.jsonl", four)])
+    four[0]["authors"] = four[0]["authors"][:3]  # the file itself corrected
+    empty_lib.import_files([_write_jsonl(tmp_path / "refs.jsonl", four)])
+    [pid] = empty_lib.search("").ids
+    assert empty_lib.paper(pid).authors == ["Ann Alpha", "Bob Beta", "Cy Gamma"]
 
 
 def test_fuller_authors_only_carries_on_the_same_names_in_order():
