@@ -31,12 +31,16 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QLabel,
     QProgressBar,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
     QTreeView,
     QVBoxLayout,
@@ -55,6 +59,7 @@ from readinglist.papers import (
     normalise_tags,
     same_tag,
 )
+from readinglist.ui.fitting import WrappingLabel, elide, elide_counted
 from readinglist.ui.wording import CAPTION_QUERY_CHARS, quoted
 
 Key = tuple[str, str | None]  # one row: ("all", None), ("state", "read"), ("tag", "name"), ("list", "12")
@@ -135,6 +140,8 @@ class SidebarModel(QStandardItemModel):
     """Library (All and each state), Lists and Tags, each entry with its count."""
 
     KeyRole = Qt.ItemDataRole.UserRole + 10  # "state\x1fread", "tag\x1fname", "list\x1f12", "all\x1f"
+    LabelRole = Qt.ItemDataRole.UserRole + 11  # an entry's name, without its count (cut to fit, the count kept)
+    CountRole = Qt.ItemDataRole.UserRole + 12  # "1,234", "…", "tag gone"
 
     @staticmethod
     def encode(key: Key) -> str:
@@ -229,7 +236,10 @@ class SidebarModel(QStandardItemModel):
             hint.setEnabled(False)
             hint.setSelectable(False)
             hint.setEditable(False)
-            hint.setToolTip("File → Save View as List keeps the query, the state and the tag shown, with a live count")
+            hint.setToolTip(
+                "No lists yet: File → Save View as List (Ctrl+S) keeps the query, the state and the tag shown, with "
+                "a live count"
+            )
             self.lists_root.appendRow(hint)
 
     def _fill(self, root: QStandardItem, entries: Sequence[tuple[str, Key, str]]) -> None:
@@ -249,17 +259,51 @@ class SidebarModel(QStandardItemModel):
                     item = QStandardItem(text)
                     item.setEditable(False)
                     item.setData(self.encode(key), self.KeyRole)
-                    item.setData(label, Qt.ItemDataRole.ToolTipRole)
+                    item.setData(label, self.LabelRole)
+                    item.setData(count, self.CountRole)
+                    item.setData(label, Qt.ItemDataRole.ToolTipRole)  # the whole name, where it is cut to fit
                     root.insertRow(row, [item])
                 item = root.child(row)
             if item.text() != text:
                 item.setText(text)
+                item.setData(count, self.CountRole)
 
     def find(self, key: Key) -> QModelIndex:
         """The entry's row, looked for by Qt (a loop here ran in Python over every tag, on every key)."""
         flags = Qt.MatchFlag.MatchExactly | Qt.MatchFlag.MatchRecursive | Qt.MatchFlag.MatchWrap
         found = self.match(self.index(0, 0), self.KeyRole, self.encode(key), 1, flags)
         return found[0] if found else QModelIndex()
+
+
+def text_width(option: QStyleOptionViewItem) -> int:
+    """The pixels an item view's entry has for its text: its rect less the style's icon and margins."""
+    widget = option.widget
+    style = widget.style() if widget is not None else QApplication.style()
+    rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget)
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1  # as Qt draws it
+    return rect.width() - 2 * margin
+
+
+class _FittedDelegate(QStyledItemDelegate):
+    """Each entry cut to the sidebar's width where it is too long: its name cut with "…" at a word's end and
+    its count kept ("reinforcement-learning… (2)": the view's own cut took the count with the name's end); the
+    whole name is in its tooltip. A heading is cut as one."""
+
+    def fitted(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> str:
+        label, count = index.data(SidebarModel.LabelRole), index.data(SidebarModel.CountRole)
+        if isinstance(label, str) and isinstance(count, str):
+            return elide_counted(option.fontMetrics, label, count, text_width(option))
+        return elide(option.fontMetrics, option.text, text_width(option))
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = self.fitted(opt, index)
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
 
 
 class Sidebar(QTreeView):
@@ -288,6 +332,8 @@ class Sidebar(QTreeView):
         self.entries = SidebarModel(self)
         self.setObjectName("tagSidebar")
         self.setModel(self.entries)
+        self._delegate = _FittedDelegate(self)
+        self.setItemDelegate(self._delegate)
         self.setHeaderHidden(True)
         self.setRootIsDecorated(False)
         self.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)  # the two choices, shown by us
@@ -314,6 +360,15 @@ class Sidebar(QTreeView):
         if root.text() != text:
             root.setText(text)
         self.setRowHidden(root.row(), QModelIndex(), not count)
+
+    def shown_text(self, key: Key) -> str:
+        """What the entry's row shows at the sidebar's width now: its name cut to fit, its count kept."""
+        index = self.entries.find(key)
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        option.rect = self.visualRect(index)
+        self._delegate.initStyleOption(option, index)
+        return self._delegate.fitted(option, index)
 
     # ---- the filter ----
 
@@ -658,9 +713,8 @@ class ViewSummary(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.caption = QLabel(self)
+        self.caption = WrappingLabel(self)  # a word too long for its line (a tag's name) cut with "…"
         self.caption.setObjectName("viewCaption")
-        self.caption.setWordWrap(True)
         self.clearButton = QToolButton(self)
         self.clearButton.setObjectName("clearViewButton")
         self.clearButton.setText("✕")
@@ -697,7 +751,7 @@ class ViewSummary(QWidget):
         text += f" · topic {topic}" if topic else ""
         if query.strip():
             text += f" · {quoted(query, CAPTION_QUERY_CHARS)}"  # a pasted abstract would push the tags down
-        self.caption.setText(text)
+        self.caption.set_full_text(text)
         self.caption.setToolTip(
             f"Showing {view.phrase(keyword)}"
             + (f" in the topic {quoted(topic)}" if topic else "")

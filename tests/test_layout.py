@@ -1,0 +1,159 @@
+"""The window at small and large sizes, with long names: text too long for its place is cut with "…" at a
+sensible place, its whole in a tooltip, never clipped mid-letter; no control is squeezed below its size or
+out of its pane, on the papers' tab or the map's (a user trial at 700×500: sidebar and topic names cut
+mid-word, the detail pane's state buttons clipped)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import open_window
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QAbstractButton, QApplication
+
+from readinglist.app import create_main_window
+from readinglist.library import Library
+from readinglist.ui.fitting import elide, elide_counted, fit_words
+from readinglist.ui.sidebar import Filter
+
+LONG_TAG = "reinforcement-learning-for-robotic-manipulation-tasks"
+UNBROKEN_TAG = "Hallucinationmitigationinlargelanguagemodelssurvey"  # no space nor hyphen to wrap at
+LONG_LIST = "Papers to read before the deadline of the workshop submission"
+
+
+@pytest.fixture
+def long_names(data_dir):
+    """The bundled papers, two of them tagged with long names, a list with a long name."""
+    lib = Library.open(data_dir)
+    ids = lib.search("").ids
+    lib.add_tags(ids[:2], [LONG_TAG])
+    lib.add_tags(ids[2:3], [UNBROKEN_TAG])
+    lib.add_smart_list(LONG_LIST, state="unread")
+    lib.close()
+    return data_dir
+
+
+@pytest.fixture
+def small(qtbot, long_names):
+    """The window at 700×500 on those papers."""
+    w = open_window(qtbot, long_names, 19)
+    w.resize(700, 500)
+    qtbot.waitUntil(lambda: w.width() == 700 and w.sidebar.width() < 200)
+    yield w
+    w.runner.wait()
+    w.library.close()
+
+
+# ---- cutting text ----
+
+
+def test_a_name_is_cut_at_a_words_end_where_that_keeps_most_of_it(qapp):
+    fm = QFontMetrics(QApplication.font())
+    name = "neural networks · pattern recognition"
+    width = fm.horizontalAdvance("neural networks · patt…")
+    assert elide(fm, name, width) == "neural networks…"  # not "neural networks · patt…"
+    assert elide(fm, name, 1000) == name
+    cut = elide(fm, LONG_TAG, fm.horizontalAdvance("reinforcement-learning-fo…"))
+    assert cut == "reinforcement-learning…"
+    one_word = elide(fm, UNBROKEN_TAG, 80)  # no word's end to cut at: cut where it must
+    assert one_word.endswith("…") and fm.horizontalAdvance(one_word) <= 80 and len(one_word) > 5
+    counts = elide(fm, "8,263 · 8,260 to triage", fm.horizontalAdvance("8,263 · 8,2…"))
+    assert counts == "8,263…"  # never a number cut short: "8,2…" reads as another number
+
+
+def test_a_count_stays_when_its_name_is_cut(qapp):
+    fm = QFontMetrics(QApplication.font())
+    assert elide_counted(fm, "short", "2", 500) == "short  (2)"
+    shown = elide_counted(fm, LONG_TAG, "1,234", 150)
+    assert shown.endswith("… (1,234)") and shown.startswith("reinforcement") and fm.horizontalAdvance(shown) <= 150
+
+
+def test_a_caption_cuts_only_the_words_it_cannot_wrap(qapp):
+    fm = QFontMetrics(QApplication.font())
+    text = f"All · tag {UNBROKEN_TAG} · {LONG_TAG}"
+    shown = fit_words(fm, text, 140)
+    assert shown.startswith("All · tag Hallucination") and "… · " in shown
+    assert shown.endswith(LONG_TAG)  # its hyphens wrap it: whole
+    assert all(fm.horizontalAdvance(word) <= 140 for word in shown.split(" ")[:4])
+
+
+# ---- the sidebar ----
+
+
+def test_the_sidebars_long_names_are_cut_with_their_counts_kept_and_whole_in_their_tooltips(small):
+    sidebar = small.sidebar
+    sidebar.expandAll()
+    lists = small.library.smart_lists()
+    for key, name, count in ((("tag", LONG_TAG), LONG_TAG, "2"), (("tag", UNBROKEN_TAG), UNBROKEN_TAG, "1"),
+                             (("list", str(lists[0].id)), LONG_LIST, None)):  # fmt: skip
+        index = sidebar.entries.find(key)
+        shown = sidebar.shown_text(key)
+        assert "…" in shown and shown != index.data()  # cut …
+        assert sidebar.fontMetrics().horizontalAdvance(shown) <= sidebar.visualRect(index).width()  # … to fit
+        assert name in index.data(Qt.ItemDataRole.ToolTipRole)  # whole in its tooltip
+        if count is not None:
+            assert shown.endswith(f"… ({count})")  # the count kept (the view's own cut took it)
+    assert sidebar.shown_text(("state", "read")) == "Read  (0)"  # what fits is whole
+
+
+def test_a_long_tag_picked_is_cut_in_the_caption_and_does_not_widen_the_sidebar(qtbot, small):
+    narrowest = small.sidebarPane.minimumSizeHint().width()
+    small.sidebar.set_filter(Filter(tag=UNBROKEN_TAG))
+    caption = small.view_summary.caption
+    qtbot.waitUntil(lambda: UNBROKEN_TAG in caption.full_text())
+    qtbot.waitUntil(lambda: "…" in caption.text())
+    # the tag's name was the caption's minimum: the sidebar widened, the editors were squeezed, their
+    # state buttons clipped
+    assert small.sidebarPane.minimumSizeHint().width() == narrowest
+    width = caption.contentsRect().width()
+    assert all(caption.fontMetrics().horizontalAdvance(word) <= width for word in caption.text().split(" "))
+    assert UNBROKEN_TAG in caption.toolTip()
+    assert_nothing_squeezed(qtbot, small)
+
+
+def test_the_sidebar_keeps_the_width_it_was_widened_to(qtbot, long_names):
+    w = open_window(qtbot, long_names, 19)
+    w.resize(1600, 1000)
+    sizes = w.mainSplitter.sizes()
+    w.mainSplitter.setSizes([320, sizes[1] - 150, sizes[2]])
+    qtbot.waitUntil(lambda: w.mainSplitter.sizes()[0] == 320)
+    w.close()
+    w.library.close()
+    again = create_main_window(long_names)
+    qtbot.addWidget(again)
+    again.show()
+    assert abs(again.mainSplitter.sizes()[0] - 320) <= 2  # (the splitter's rounding, restoring the window)
+    again.close()
+    again.runner.wait()
+    again.library.close()
+
+
+# ---- nothing squeezed ----
+
+
+def squeezed(w) -> list[str]:
+    """What is squeezed: a pane below its minimum, a button shown narrower than its label needs or out of its
+    parent (none, once the layout has settled)."""
+    found = []
+    for pane in (w.leftSplitter, w.centerTabs, w.mainSplitter.widget(2), w.editors):
+        if pane.width() < pane.minimumSizeHint().width() or pane.height() < pane.minimumSizeHint().height():
+            found.append(f"{pane.objectName() or type(pane).__name__} {pane.size()} < {pane.minimumSizeHint()}")
+    for button in w.findChildren(QAbstractButton):
+        if not button.isVisibleTo(w) or button.isWindow() or button.objectName().startswith("qt_"):
+            continue
+        parent = button.parentWidget()
+        if parent.objectName() == "qt_scrollarea_viewport" or parent.inherits("QAbstractScrollArea"):
+            continue
+        label = button.text() or button.objectName()
+        if button.width() < button.sizeHint().width():  # cut ("Skimm", "Re...te")
+            found.append(f"{label!r} {button.width()} < {button.sizeHint().width()}")
+        if not parent.rect().contains(button.geometry()):  # out of its pane
+            found.append(f"{label!r} at {button.geometry()} out of {parent.rect()}")
+    return found
+
+
+def assert_nothing_squeezed(qtbot, w):
+    try:
+        qtbot.waitUntil(lambda: not squeezed(w), timeout=3000)
+    finally:
+        assert squeezed(w) == []
