@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication
 
 from readinglist.app import create_main_window
 from readinglist.library import Library
+from readinglist.papers import Topic
 from readinglist.ui.fitting import elide, elide_counted, fit_words
 from readinglist.ui.sidebar import Filter
 
@@ -126,6 +127,26 @@ def test_the_sidebar_keeps_the_width_it_was_widened_to(qtbot, long_names):
     again.close()
     again.runner.wait()
     again.library.close()
+
+
+# ---- the topics ----
+
+
+def test_a_long_topic_name_and_its_counts_are_cut_at_a_words_end(qtbot, small):
+    long = Topic(7, ["neural networks", "pattern recognition", "associative memory"], 8263, {"unread": 8260})
+    small.topics_section.set_topics([long])
+    name, counts = small.topics_section.shown_lines(7)
+    assert name.endswith("…") and name.rstrip("…") in ("neural networks", "neural networks · pattern recognition")
+    assert counts in ("8,263 · 8,260 to triage", "8,263 · 8,260 to…", "8,263 · 8,260…", "8,263…")
+    small.mainSplitter.setSizes([150, 400, 200])  # the sidebar at its narrowest
+    qtbot.waitUntil(lambda: small.mainSplitter.sizes()[0] == 150)
+    name, counts = small.topics_section.shown_lines(7)
+    width = small.topics_section.visual_rect(7).width() - 8
+    metrics = small.topics_section.list.fontMetrics()
+    assert max(metrics.horizontalAdvance(name), metrics.horizontalAdvance(counts)) <= width  # not clipped
+    assert counts in ("8,263 · 8,260 to triage", "8,263 · 8,260 to…", "8,263 · 8,260…", "8,263…")  # at a word's end
+    model = small.topics_section.list.model()
+    assert long.label in model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole)
 
 
 # ---- nothing squeezed ----

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.papers import STATE_LABELS, STATES, Topic
+from readinglist.ui.fitting import elide
 
 TopicRole = Qt.ItemDataRole.UserRole + 20  # the topic's id; -1 on the "All topics" entry
 CountsRole = Qt.ItemDataRole.UserRole + 21  # "140 · 12 to triage"
@@ -53,12 +54,21 @@ class _TopicDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         return QSize(option.rect.width(), 2 * option.fontMetrics.height() + 9)
 
+    @staticmethod
+    def lines(option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> tuple[str, str]:
+        """The name and the counts as drawn in the entry's width: each cut with "…" at a word's end where it
+        is too long (the counts were clipped mid-word: "to triag"); the tooltip has the name and counts whole."""
+        width = option.rect.width() - 8
+        metrics = option.fontMetrics
+        return elide(metrics, option.text, width), elide(metrics, str(index.data(CountsRole) or ""), width)
+
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        name, opt.text = opt.text, ""
+        name, counts = self.lines(opt, index)
+        opt.text = ""
         widget = opt.widget
         style = widget.style() if widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
@@ -71,13 +81,8 @@ class _TopicDelegate(QStyledItemDelegate):
         painter.save()
         painter.setPen(text)
         top = QRect(rect.left(), rect.top(), rect.width(), line)
-        painter.drawText(
-            top,
-            Qt.AlignmentFlag.AlignVCenter,
-            opt.fontMetrics.elidedText(name, Qt.TextElideMode.ElideRight, rect.width()),
-        )
+        painter.drawText(top, Qt.AlignmentFlag.AlignVCenter, name)
         painter.setPen(muted)
-        counts = str(index.data(CountsRole) or "")
         below = QRect(rect.left(), rect.top() + line, rect.width(), line)
         painter.drawText(below, Qt.AlignmentFlag.AlignVCenter, counts)
         share = index.data(TriagedRole)
@@ -147,7 +152,8 @@ class TopicsSection(QWidget):
         self.list.setUniformRowHeights(False)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.list.setItemDelegate(_TopicDelegate(self.list))
+        self._delegate = _TopicDelegate(self.list)
+        self.list.setItemDelegate(self._delegate)
         self.list.selectionModel().currentChanged.connect(self._current_changed)
         self.placeholder = QLabel(self)
         self.placeholder.setObjectName("topicsPlaceholder")
@@ -272,6 +278,15 @@ class TopicsSection(QWidget):
     def _index_of(self, topic_id: int | None) -> QModelIndex:
         row = self._row_of(topic_id)
         return self.entries.index(row, 0) if row >= 0 else QModelIndex()
+
+    def shown_lines(self, topic_id: int | None) -> tuple[str, str]:
+        """The topic's name and counts as its entry shows them at the list's width now (cut to fit)."""
+        index = self._proxy.mapFromSource(self._index_of(topic_id))
+        option = QStyleOptionViewItem()
+        option.initFrom(self.list)
+        option.rect = self.list.visualRect(index)
+        self._delegate.initStyleOption(option, index)
+        return self._delegate.lines(option, index)
 
     def visual_rect(self, topic_id: int | None) -> QRect:
         """Where the topic's entry is drawn in the list's viewport."""
