@@ -5,6 +5,8 @@ mid-word, the detail pane's state buttons clipped)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from conftest import open_window
 from PySide6.QtCore import Qt
@@ -178,3 +180,30 @@ def assert_nothing_squeezed(qtbot, w):
         qtbot.waitUntil(lambda: not squeezed(w), timeout=3000)
     finally:
         assert squeezed(w) == []
+
+
+@pytest.mark.parametrize("size", [(700, 500), (1600, 1000)])
+@pytest.mark.parametrize("tab", [0, 1])
+def test_nothing_is_clipped_at_a_small_or_a_large_window(qtbot, long_names, size, tab):
+    w = open_window(qtbot, long_names, 19)
+    w.show_tab(tab)
+    w.resize(*size)
+    qtbot.waitUntil(lambda: (w.width(), w.height()) == size)
+    assert w.minimumSizeHint().width() <= size[0] and w.minimumSizeHint().height() <= size[1]
+    assert_nothing_squeezed(qtbot, w)
+    buttons = [b for b in w.editors.findChildren(QAbstractButton) if b.defaultAction() in w.mark_actions.values()]
+    assert len(buttons) == 5
+    for a, b in pairwise(buttons):
+        assert not a.geometry().intersects(b.geometry())  # side by side, or on another row
+    w.runner.wait()
+    w.library.close()
+
+
+def test_the_state_buttons_wrap_onto_a_second_row_where_the_pane_is_narrow(qtbot, small):
+    small.mainSplitter.setSizes([150, 800, 1])  # the editors at their narrowest
+    editors = small.editors
+    qtbot.waitUntil(lambda: editors.markButtons.rows() > 1)
+    assert editors.width() < sum(b.sizeHint().width() for b in editors.findChildren(QAbstractButton)[:5])
+    assert_nothing_squeezed(qtbot, small)
+    small.mainSplitter.setSizes([150, 200, 800])
+    qtbot.waitUntil(lambda: editors.markButtons.rows() == 1)

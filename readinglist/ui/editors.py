@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QCompleter,
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPlainTextEdit,
     QStackedWidget,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from readinglist.library import Library
 from readinglist.papers import Paper, StoreError, normalise_tags, tag_key
+from readinglist.ui.flow import FlowLayout
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
 
@@ -116,17 +118,19 @@ class Editors(QWidget):
         self._tags_shown: list[str] = []  # the tags the field was given (what Enter's changes are made to)
         self._tags_for: list[int] = []  # the papers the tags in the field are being typed for
         # the states on a row of their own, the priorities beside the tags: one row of both was cut to
-        # "Qu…ed" at 1024 px wide
-        buttons, tag_row = QHBoxLayout(), QHBoxLayout()
-        for row, group in ((buttons, mark_actions), (tag_row, priority_actions)):
+        # "Qu…ed" at 1024 px wide. The states' row wraps where the pane is narrow: as one row it was the pane's
+        # minimum, which a 700×500 window beside the map could not give, and the buttons were clipped
+        self.markButtons = FlowLayout()
+        tag_row = QHBoxLayout()
+        row: QLayout
+        for row, group in ((self.markButtons, mark_actions), (tag_row, priority_actions)):
             for action in group:
                 b = QToolButton(self)
                 b.setDefaultAction(action)
                 b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
                 b.setAutoRaise(group is priority_actions)
-                b.setMinimumWidth(b.sizeHint().width())  # never elided: the pane's width gives way instead
+                b.setMinimumWidth(b.sizeHint().width())  # never elided: the row wraps instead
                 row.addWidget(b)
-        buttons.addStretch(1)
         self.tagEditor = QLineEdit(self)
         self.tagEditor.setObjectName("tagEditor")
         self.tagEditor.setPlaceholderText("Tags, comma-separated — Enter applies")
@@ -165,7 +169,7 @@ class Editors(QWidget):
         notes_head.addWidget(self.previewToggle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(buttons)
+        layout.addLayout(self.markButtons)
         tag_row.insertWidget(0, self.tagEditor, 1)
         layout.addLayout(tag_row)
         layout.addLayout(notes_head)

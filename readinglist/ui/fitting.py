@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
@@ -90,5 +90,38 @@ class WrappingLabel(QLabel):
 
     def _fit(self) -> None:
         shown = fit_words(self.fontMetrics(), self._full, self.contentsRect().width())
+        if shown != self.text():
+            self.setText(shown)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label cut with "…" (elide) to its width where its text is too long, the whole of it in its
+    tooltip; its minimum width is 1 pixel, not its text's (a hint that must not widen its pane)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self._full = ""
+        self.setMinimumWidth(1)
+        self.set_full_text(text)
+
+    def full_text(self) -> str:
+        return self._full
+
+    def set_full_text(self, text: str) -> None:
+        self._full = text
+        self.setToolTip(text)
+        self._fit()
+
+    def sizeHint(self) -> QSize:
+        """As wide as the whole text (the layout gives it that when it has the room)."""
+        hint = super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance(self._full) + 2 * self.margin() + 1, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        shown = elide(self.fontMetrics(), self._full, self.contentsRect().width())
         if shown != self.text():
             self.setText(shown)

@@ -53,6 +53,8 @@ from PySide6.QtWidgets import (
 from readinglist.heap import return_freed
 from readinglist.library import Library
 from readinglist.papers import STATE_LABELS, STATES, Topic
+from readinglist.ui.fitting import ElidedLabel
+from readinglist.ui.flow import FlowLayout
 from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
@@ -975,13 +977,18 @@ class MapPane(QWidget):
         self.view = MapView(library, self)
         self._runner = Runner(self, threads=1)
         self.quiet = False  # tests: no message boxes
-        bar = QHBoxLayout()
+        # the bar wraps where the pane is narrow: as one row it was the pane's minimum (335 px), and a 700 px
+        # window could not give it beside the sidebar and the editors; "Colour:" stays with its two buttons
+        bar = FlowLayout()
         bar.setContentsMargins(4, 2, 4, 2)
-        bar.addWidget(QLabel("Colour:", self))
-        self.byTopic = QToolButton(self)
+        colour = QWidget(self)
+        colour_row = QHBoxLayout(colour)
+        colour_row.setContentsMargins(0, 0, 0, 0)
+        colour_row.addWidget(QLabel("Colour:", colour))
+        self.byTopic = QToolButton(colour)
         self.byTopic.setObjectName("mapColourTopic")
         self.byTopic.setText("Topic")
-        self.byState = QToolButton(self)
+        self.byState = QToolButton(colour)
         self.byState.setObjectName("mapColourState")
         self.byState.setText("Reading state")
         group = QButtonGroup(self)
@@ -989,32 +996,38 @@ class MapPane(QWidget):
             button.setCheckable(True)
             button.setAutoRaise(True)
             group.addButton(button)
-            bar.addWidget(button)
+            colour_row.addWidget(button)
+        bar.addWidget(colour)
         self.legend = QLabel(self)
         self.legend.setObjectName("mapLegend")
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setFixedHeight(self.byTopic.sizeHint().height())  # showing it never resizes the map
         bar.addWidget(self.legend)
-        bar.addStretch(1)
-        self.hint = QLabel("Drag: select · wheel: zoom · right-drag: pan", self)
+        bar.addStretch()
+        # cut where the pane is narrow (the hint with "…", its whole in its tooltip): a label's whole text as its
+        # minimum widened the window, and the sidebar and the table gave way
+        self.hint = ElidedLabel("Drag: select · wheel: zoom · right-drag: pan", self)
         self.hint.setEnabled(False)
         bar.addWidget(self.hint)
-        for label in (self.legend, self.hint):  # cut where the pane is narrow: a label's whole text as its
-            label.setMinimumWidth(1)  # minimum widened the window, and the sidebar and the table gave way
-        self.fitButton = QToolButton(self)
+        self.legend.setMinimumWidth(1)
+        views = QWidget(self)  # Show All and Export… wrap together
+        views_row = QHBoxLayout(views)
+        views_row.setContentsMargins(0, 0, 0, 0)
+        self.fitButton = QToolButton(views)
         self.fitButton.setObjectName("mapFit")
         self.fitButton.setText("Show All")
         self.fitButton.setAutoRaise(True)
         self.fitButton.setToolTip("Show the whole map (0)")
         self.fitButton.clicked.connect(self.view.fit)
-        self.exportButton = QToolButton(self)
+        self.exportButton = QToolButton(views)
         self.exportButton.setObjectName("mapExport")
         self.exportButton.setText("Export…")
         self.exportButton.setAutoRaise(True)
         self.exportButton.setToolTip("Save the map as shown, as a PNG image or an SVG drawing")
         self.exportButton.clicked.connect(self.export_dialog)
-        bar.addWidget(self.fitButton)
-        bar.addWidget(self.exportButton)
+        views_row.addWidget(self.fitButton)
+        views_row.addWidget(self.exportButton)
+        bar.addWidget(views)
         self.computeButton = QPushButton("Compute Topics", self)
         self.computeButton.setObjectName("mapCompute")
         self.computeButton.clicked.connect(self.computeRequested)
