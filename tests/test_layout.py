@@ -207,3 +207,13 @@ def test_the_state_buttons_wrap_onto_a_second_row_where_the_pane_is_narrow(qtbot
     assert_nothing_squeezed(qtbot, small)
     small.mainSplitter.setSizes([150, 200, 800])
     qtbot.waitUntil(lambda: editors.markButtons.rows() == 1)
+
+
+def test_the_tables_column_headers_are_cut_with_an_ellipsis_and_named_in_their_tooltips(small):
+    header = small.table.view.horizontalHeader()
+    assert header.textElideMode() == Qt.TextElideMode.ElideRight  # "Au…", not "utho" (Qt cuts none by default)
+    model = small.table.model
+    for column in range(model.columnCount()):
+        name = model.headerData(column, Qt.Orientation.Horizontal)
+        tip = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        assert tip and name in tip  # its name whole, where the column is too narrow for it

@@ -153,6 +153,8 @@ class PaperTableModel(QStandardItemModel):
                 header.setToolTip(f"Reading state ({keys})")
             elif name == "priority":
                 header.setToolTip("Priority (1 first; keys 1 2 3, 0 clears)")
+            else:  # its name whole where a narrow window cuts it ("Au…")
+                header.setToolTip(LABELS[name])
             self.setHorizontalHeaderItem(column, header)
 
     # ---- contents ----

@@ -152,6 +152,9 @@ class PaperTableView(QTableView):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         header.setSortIndicatorClearable(True)  # a third click on a header goes back to rank order
         header.setStretchLastSection(False)
+        # a column squeezed by a narrow window says "Au…", not "utho" (a header's text is not cut by default);
+        # each header's tooltip names it whole
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         header.customContextMenuRequested.connect(lambda pos: self.header_menu().exec(header.mapToGlobal(pos)))
         self.header_actions: list[QAction] = []  # on top of the header's menu (the window's Relevance order)
