@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 ELLIPSIS = "…"
 # where a name may be cut short: after a word, before a separator (" · ", a hyphen, a slash, …)
 _BREAK = re.compile(r"[\s·\-_/;:]+|,(?!\d)")  # (not a number's thousands: "8,263")
-_KEEP_SHARE = 0.6  # a cut at a word's end keeps at least this share of what a cut anywhere keeps
+_KEEP_SHARE = 0.5  # a cut at a word's end keeps at least half of what a cut anywhere keeps
 
 
 def elide(metrics: QFontMetrics, text: str, width: int) -> str:
