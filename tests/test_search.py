@@ -310,6 +310,64 @@ def test_a_name_no_paper_has_that_begins_real_names_finds_them_and_is_never_corr
     real.close()
 
 
+SMOLA = [  # a common name and rarer ones it begins: BM25's idf ranks a rarer name's papers higher
+    *({"title": f"Kernel methods {i}", "authors": ["Alex Smola", "Bernhard Schoelkopf", "Arthur Gretton",
+                                                   "Le Song"], "abstract": f"Kernels, part {i}."} for i in range(6)),
+    {"title": "Harmonic grammars", "authors": ["Paul Smolensky"], "abstract": "Grammars of harmony."},
+    {"title": "Tensor product representations", "authors": ["Paul Smolensky"], "abstract": "Tensors and kernels."},
+    {"title": "Light fields", "authors": ["Aljosa Smolic"], "abstract": "Light fields for video, with kernels."},
+    {"title": "Deep learning", "authors": ["Yoshua Bengio", "Aaron Courville"], "abstract": "Deep networks."},
+    {"title": "Greedy layer-wise training", "authors": ["Yoshua Bengio", "Pascal Lamblin", "Dan Popovici",
+                                                        "Hugo Larochelle"], "abstract": "Deep networks, greedily."},
+    {"title": "Counterspeech", "authors": ["Bengisu Cagiltay"], "abstract": "Speech against speech."},
+]  # fmt: skip
+
+
+def test_a_name_read_as_a_start_ranks_the_commonest_name_it_begins_first(tmp_path):
+    """A trial: author:smol put the first of Smola's papers 19th of 112 though 85 are his (Smolentsev,
+    Smolensky, Smoljkic first), author:bengi Bengisu's 3 papers before Bengio's 191: the names it begins were
+    scored by BM25, whose idf ranks the rarer name higher. The papers of the name most papers have come first,
+    then the others' by how many papers each has; the note names it."""
+    lib = library_of(tmp_path, SMOLA)
+    smola = [f"Kernel methods {i}" for i in range(6)]
+    assert titles(lib, "author:smol")[:6] == titles(lib, "author:smola")
+    assert sorted(titles(lib, "author:smol")[:6]) == smola
+    assert titles(lib, "author:smol")[6:] == ["Harmonic grammars", "Tensor product representations", "Light fields"]
+    assert lib.search("author:smol").notes == ["“smol” read as the start of an author's name: “smola” first, "
+                                               "then 2 other names."]  # fmt: skip
+    assert titles(lib, "author:smol kernels")[-2:] == ["Tensor product representations", "Light fields"]
+    assert titles(lib, "author:bengi")[-1] == "Counterspeech"
+    assert titles(lib, "bengi")[-1] == "Counterspeech"  # a plain word read so too
+    assert lib.search("author:bengis").notes == ["“bengis” read as the start of an author's name: “bengisu”."]
+    lib.close()
+
+
+def test_rank_keys_put_a_rarer_names_papers_after_the_commoner_names():
+    """Index._name_ranks's ranks (0, the commonest name, left out) order the papers before BM25F does, as a
+    word held in another form does, in a large result (arrays) as in a small one; in the closest matches of
+    a pasted text (`fit`) all a name's ranks cost less than one word held in another form."""
+    import numpy as np
+
+    from readinglist.index.engine import CLOSEST_WORD_SHARE, STEM_ONLY_COST, rank_keys
+    from readinglist.index.scores import ArrayScores, arrays
+
+    scores = {0: 1.0, 1: 5.0, 2: 9.0, 3: 3.0}
+    names = {1: 1, 2: 2}
+    for found in (scores, ArrayScores(np.array([0, 1, 2, 3]), np.array([1.0, 5.0, 9.0, 3.0]))):
+        keys = dict(zip(*(a.tolist() for a in arrays(rank_keys(found, [], {}, names=names))), strict=True))
+        assert sorted(keys, key=lambda d: -keys[d]) == [3, 0, 1, 2]
+    keys = dict(rank_keys(scores, [{3}], {}, names=names))  # (a word in another form counts as one rank)
+    assert sorted(keys, key=lambda d: -keys[d]) == [0, 1, 3, 2]
+    matched = dict.fromkeys(scores, 2)
+    matched[2] = 3
+    keys = dict(rank_keys(scores, [], matched, names=names))  # (closest matches: the number of words first)
+    assert sorted(keys, key=lambda d: -keys[d]) == [2, 3, 0, 1]
+    fit = dict(rank_keys(scores, [], dict.fromkeys(scores, 2), fit=True, names=names))
+    cost = {d: 2 * 9.0 / CLOSEST_WORD_SHARE - (fit[d] - scores[d]) for d in scores}
+    assert cost[0] == pytest.approx(0.0) and cost[3] == pytest.approx(0.0)
+    assert 0 < cost[1] < cost[2] < 9.0 / CLOSEST_WORD_SHARE * STEM_ONLY_COST
+
+
 def test_titles_with_tex_logos_are_derived_again(tmp_path):
     """pylatexenc drops \\TeX: "The {\\TeX book}" was imported as "The book" (a new user's trial)."""
     import sqlite3

@@ -71,7 +71,7 @@ from readinglist.index.query import (
 )
 from readinglist.index.ranking import ARRAY_SORT_FROM, Ranker, ranked, ranked_ids
 from readinglist.index.schema import document, make_schema, schema_fingerprint
-from readinglist.index.scores import ArrayScores, Scores, minus_each, plus, scores_of, top_score
+from readinglist.index.scores import ArrayScores, Scores, held, minus_each, plus, scores_of, top_score
 from readinglist.index.vocabulary import (
     MIN_SUGGESTION_LENGTH,
     RARE_DF,
@@ -647,9 +647,10 @@ class Index:
         started_names = self._names_started(resolved) - {t.text for t in _ANALYZER(typing_word or "")}
         if started_names:  # (the query as parsed too: the closest matches and corrections resolve it again)
             q, resolved = name_prefixes(q, started_names), name_prefixes(resolved, started_names)
-            notes += [f"“{name}” read as the start of an author's name." for name in sorted(started_names)]
         settled = self._settled_words(text)
         found = ranker.evaluate(resolved, settled=settled)
+        if started_names:  # (said once the names they begin are known)
+            notes += [_started_name_note(name, ranker.expanded, ranker) for name in sorted(started_names)]
         typed = self._typed_words(resolved)
         started_word = started_folded = None
         started = None
@@ -711,7 +712,8 @@ class Index:
                 found, partial, shown = scores, True, used
                 expanded.update(ranker.expanded)
         stem_only = [ranker.stem_only_docs(w) for w in split_words(shown)[0]]
-        keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {})
+        names = self._name_ranks(shown, expanded, found) if started_names else {}
+        keys = rank_keys(found, stem_only, counts, fit and partial, ranker.matched_weight if partial else {}, names)
         phrase_text = correction if partial and correction else text
         guessed = False  # the phrase ends on a word the typing was taken for, not on one typed
         if started_word and started_folded and (completed := _completion(started_folded, expanded, ranker)):
@@ -982,6 +984,29 @@ class Index:
                     out.add(word)
         return out
 
+    def _name_ranks(self, q: query.Query, expanded: dict[query.Query, set[bytes]], found: Scores) -> dict[int, int]:
+        """Of the papers found through a name read as the start of names (NamePrefix: `author:smol`), those
+        whose name is not the commonest of the names it begins, each with how many of those names have more
+        papers than the commonest it holds (equally common names, the same; with several such words, the
+        sum): Smola's papers first, then Smolensky's, …, where BM25's idf put the rarest names first."""
+        assert self._ranker is not None
+        ranker = self._ranker
+        out: dict[int, int] = {}
+        for leaf in q.leaves():
+            words = expanded.get(leaf) if isinstance(leaf, NamePrefix) else None
+            if not words or len(words) < 2:
+                continue
+            frequency = {w: ranker.doc_frequency(leaf.fieldname, w.decode("utf-8")) for w in words}
+            levels = sorted(set(frequency.values()), reverse=True)
+            seen: set[int] = set()
+            for word in sorted(words, key=lambda w: (-frequency[w], w)):
+                docs = held(found, ranker.term_docs(leaf.fieldname, word)) - seen
+                seen |= docs
+                rank = levels.index(frequency[word])
+                for d in docs if rank else ():
+                    out[d] = out.get(d, 0) + rank
+        return out
+
     def _mostly_a_name(self, word: str) -> bool:
         """Do more papers have the word among their authors than in their titles and abstracts?"""
         assert self._ranker is not None
@@ -1159,23 +1184,27 @@ def _is_constraint(q: query.Query) -> bool:
 
 def rank_keys(
     scores: Scores, stem_only: list[set[int]], matched: dict[int, int], fit: bool = False,
-    weights: dict[int, float] | None = None,
+    weights: dict[int, float] | None = None, names: dict[int, int] | None = None,
 ) -> Scores:  # fmt: skip
     """What the results are sorted by: for closest matches, the number of words each paper has first (with
     `fit`, the number and BM25F together, a word missing costing 1/CLOSEST_WORD_SHARE of the best score: a
     paper a word short but with far more of the query's weight fits a pasted title better; with `weights`,
     each paper's words counted by their worth, Ranker.partial's matched_weight: a common word missing costs
     less than a rare one); then how many
-    plain words it holds in the form typed (a "transformer" before a paper that only has "transform"); then
-    BM25F. One number per paper, so that the sort stays in C: each key weighs more than everything after it
-    can add up to (with `fit`, a word held only in another form costs STEM_ONLY_COST of a missing word)."""
-    if not any(stem_only) and not matched:
+    plain words it holds in the form typed (a "transformer" before a paper that only has "transform"), a name
+    read as the start of names counting as such a word once for each name commoner than the paper's (`names`,
+    Index._name_ranks: Smola's papers before Smolensky's); then BM25F. One number per paper, so that the sort
+    stays in C: each key weighs more than everything after it can add up to (with `fit`, a word held only in
+    another form costs STEM_ONLY_COST of a missing word, and a paper's name ranks all together less)."""
+    names = names or {}
+    if not any(stem_only) and not matched and not names:
         return scores
     best = top_score(scores)
     # twice the best score: the title-phrase bonus, added to the keys later, is at most a paper's score
     top = 2 * best + 1.0
     if isinstance(scores, ArrayScores) and not matched:  # (closest matches come as a dictionary)
-        return minus_each(scores, stem_only, top)
+        lowered = minus_each(scores, stem_only, top)
+        return plus(lowered, {d: -top * rank for d, rank in names.items()}) if names else lowered
     keys = dict(scores)
     if matched and fit:
         step = best / CLOSEST_WORD_SHARE or 1.0
@@ -1186,16 +1215,37 @@ def rank_keys(
             for d in docs:
                 if d in keys:
                     keys[d] -= step * STEM_ONLY_COST
+        most = max(names.values(), default=0) + 1
+        for d, rank in names.items():
+            if d in keys:
+                keys[d] -= step * STEM_ONLY_COST * rank / most
         return keys
     for docs in stem_only:
         for d in docs:
             if d in keys:
                 keys[d] -= top
+    for d, rank in names.items():
+        if d in keys:
+            keys[d] -= top * rank
     if matched:
-        tier = top * (len(stem_only) + 1)
+        tier = top * (len(stem_only) + max(names.values(), default=0) + 1)
         for d, count in matched.items():
             keys[d] += tier * count
     return keys
+
+
+def _started_name_note(name: str, expanded: dict[query.Query, set[bytes]], ranker: Ranker) -> str:
+    """How a name read as the start of authors' names (NamePrefix) was searched: for the names it begins, the
+    commonest first (Index._name_ranks), which the note names."""
+    words = [w.decode("utf-8") for leaf, found in expanded.items()
+             if isinstance(leaf, NamePrefix) and leaf.text == name for w in found]  # fmt: skip
+    note = f"“{name}” read as the start of an author's name"
+    if not words:
+        return note + "."
+    commonest = min(words, key=lambda w: (-ranker.doc_frequency("authors", w), w))
+    others = len(set(words)) - 1
+    return note + (f": “{commonest}” first, then {others:,} other name{'s' if others > 1 else ''}." if others
+                   else f": “{commonest}”.")  # fmt: skip
 
 
 _ANALYZER = WordAnalyzer()

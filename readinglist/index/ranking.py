@@ -300,6 +300,10 @@ class Ranker:
         btext = self._btext(fieldname, text)
         return 0 if btext is None else self._doc_frequency(fieldname, btext)
 
+    def term_docs(self, fieldname: str, text: bytes) -> Collection[int]:
+        """The documents holding the term (the last evaluation's state kept; the read is cached)."""
+        return self._term(fieldname, text) if fieldname in self.schema else ()
+
     def stem_only_docs(self, q: query.Query) -> set[int]:
         """The documents that, in the last evaluation, matched a plain word of `q` only in other forms of
         its stem, in every field they matched it in ("transform" for `transformer`). Few, as a rule."""
