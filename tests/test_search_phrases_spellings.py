@@ -198,3 +198,39 @@ def test_a_title_holding_the_query_in_the_other_spelling_earns_the_title_phrase_
             assert either.forms == [["the"], ["local"], ["reparametrisation", "reparameterization"], ["trick"]]
     finally:
         lib.close()
+
+
+def test_a_title_holding_the_query_as_typed_ranks_before_one_holding_it_in_the_other_spelling(tmp_path):
+    """A reviewer's trial: once a title holding the query in the other spelling earned the title-phrase bonus
+    too, "bayesian optimisation" put "Automating Bayesian optimization with Bayesian optimization" first (its
+    words score more) and "Neural Architecture Search with Bayesian Optimisation …" eighth, second before: the
+    spelling typed ranked first no more. A title with it as typed still comes first; then the other spelling's,
+    above the papers without the phrase in their title."""
+    rows = [
+        {"title": "Automating Bayesian optimization with Bayesian optimization",
+         "abstract": "Bayesian optimization tunes Bayesian optimization: a Bayesian optimization of the kernel of "
+                     "Bayesian optimization, which Bayesian optimization needs."},
+        {"title": "Bayesian optimization with gradients",
+         "abstract": "Bayesian optimization with derivatives: Bayesian optimization, faster."},
+        {"title": "Neural architecture search with Bayesian optimisation and optimal transport",
+         "abstract": "We search architectures with a Bayesian model and optimal transport."},
+        {"title": "Process-constrained batch Bayesian optimisation",
+         "abstract": "Batches of experiments under constraints of the process."},
+        {"title": "Bayesian model selection",
+         "abstract": "Bayesian optimization, Bayesian optimization and Bayesian optimization of models."},
+        *FILLER,
+    ]  # fmt: skip
+    lib = library_of(tmp_path, rows, "spelt")
+    try:
+        british = ["Neural architecture search with Bayesian optimisation and optimal transport",
+                   "Process-constrained batch Bayesian optimisation"]  # fmt: skip
+        american = ["Automating Bayesian optimization with Bayesian optimization",
+                    "Bayesian optimization with gradients"]  # fmt: skip
+        for text, first, then in (("bayesian optimisation", british, american),
+                                  ("bayesian optimization", american, british),
+                                  ("Bayesian Optimisation", british, american)):  # fmt: skip
+            found = titles(lib, text)
+            assert sorted(found[:2]) == first and sorted(found[2:4]) == then, text
+            assert found[4:] == ["Bayesian model selection"], text
+    finally:
+        lib.close()

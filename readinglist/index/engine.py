@@ -721,11 +721,15 @@ class Index:
             guessed = completed != started_folded
         phrase = title_phrase(phrase_text)
         bonus: Scores = {}
+        other: set[int] = set()  # the titles that hold the phrase in its other spelling only
         candidates: list[int] = []
         if phrase is not None and found:
             # looked up in the best few only: a title that holds the phrase holds its words, so it is among them
             candidates = ranked(keys, TITLE_PHRASE_CANDIDATES, self._pids)
-            bonus = ranker.evaluate_within(either_spelling(phrase, vocabulary), candidates)
+            spelt = either_spelling(phrase, vocabulary)
+            bonus = ranker.evaluate_within(spelt, candidates)
+            if spelt is not phrase and bonus:  # (a title holding it in both spellings holds it as typed)
+                other = held(bonus, ranker.stem_only_docs(spelt))
         plain = split_words(shown)[0]
         # "dataset shift" typed (every word found): its words as a phrase
         few = PHRASE_WORDS <= len(plain) < PROXIMITY_WORDS and not partial
@@ -750,6 +754,11 @@ class Index:
             found = plus(found, bonus)
             keys = found if same else plus(keys, bonus)
             assert phrase is not None
+            as_spelt = [d for d in bonus if d not in other]
+            if as_spelt and other:  # the titles holding the phrase as typed before those holding it otherwise
+                lift = max(scores_of(keys, sorted(other))) - min(scores_of(keys, as_spelt)) + 1.0
+                if lift > 0:
+                    keys = plus(keys, dict.fromkeys(as_spelt, lift))
             whole = [] if guessed else whole_titles(bonus, ranker.field_lengths("title", bonus), len(phrase.words))
             if whole:  # the papers the query is the title of, before the rest, in their own order
                 # the best of all: the candidates are the best few (or a paper with the phrase, lifted)
