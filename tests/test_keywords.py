@@ -240,6 +240,28 @@ def test_a_bibtex_keyword_in_braces_is_one_keyword(tmp_path):
     assert second.keywords == ["graph theory", "local search", "smac"]
 
 
+def test_braces_inside_a_keyword_protect_its_case_and_group_no_keywords(tmp_path):
+    """A brace group is one keyword only when it is the whole item: tools brace capitals across the separator
+    for their case (IRIDIA's articles.bib: "Ant colony {optimization,Car-sequencing} problem", four keywords
+    in all, read as one when braces grouped whatever held them)."""
+    from readinglist.importers import parse_file
+
+    f = tmp_path / "k.bib"
+    f.write_text(
+        "@article{a, title = {T}, keywords = {Ant colony {optimization,Car-sequencing} problem,Pheromone trail,"
+        "Scheduling}}\n"
+        "@article{b, title = {U}, keywords = {{ACO,Customer} order {scheduling,Genetic}\n"
+        "  {algorithms,Meta-heuristics,Simulated} {annealing,Tabu}\n  search}}\n"
+        "@article{c, title = {V}, keywords = { {Optimization, convex} , {Graphs; trees};Learning}}\n",
+        encoding="utf-8",
+    )
+    a, b, c = parse_file(f).records
+    assert a.keywords == ["Ant colony optimization", "Car-sequencing problem", "Pheromone trail", "Scheduling"]
+    assert b.keywords == ["ACO", "Customer order scheduling", "Genetic algorithms", "Meta-heuristics",
+                          "Simulated annealing", "Tabu search"]  # fmt: skip
+    assert c.keywords == ["Optimization, convex", "Graphs; trees", "Learning"]
+
+
 def test_a_keywords_text_of_several_lines_is_a_keyword_a_line_unless_it_is_a_list_wrapped():
     from readinglist.importers.base import split_tags
 

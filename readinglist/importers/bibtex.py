@@ -770,7 +770,9 @@ def _tags_and_keywords(fields: dict[str, str]) -> tuple[list[str], list[str]]:
     file's keywords are imported keywords: authors' (IEEE's, ACM's) as often as a reader's."""
 
     def read(name: str) -> list[str]:
-        return split_tags([title_plain(item) for item in _list_items(fields[name])]) if fields.get(name) else []
+        if not fields.get(name):
+            return []
+        return split_tags([k for item in _list_items(fields[name]) for k in _keywords_of(item)])
 
     tags = read("readinglist-tags") + read("mendeley-tags")
     own = {t.casefold() for t in tags}
@@ -779,7 +781,7 @@ def _tags_and_keywords(fields: dict[str, str]) -> tuple[list[str], list[str]]:
 
 def _list_items(raw: str) -> list[str]:
     """A keywords list's items: the text split at commas and semicolons outside braces, as BibTeX groups a
-    name ("{Optimization, convex}; Learning" is two keywords, as the app's export writes one with a comma)."""
+    name ("{Optimization, convex}, Learning" is two keywords, as the app's export writes one with a comma)."""
     items: list[str] = []
     depth, start, escaped = 0, 0, False
     for i, c in enumerate(raw):
@@ -795,6 +797,16 @@ def _list_items(raw: str) -> list[str]:
             items.append(raw[start:i])
             start = i + 1
     return [*items, raw[start:]]
+
+
+def _keywords_of(item: str) -> list[str]:
+    """The keywords of one item of a list: the item itself when one brace group is all of it ("{Optimization,
+    convex}"), else its text split at every comma and semicolon, as before braces grouped: tools brace
+    capitals for their case across the separator ("Ant colony {optimization,Car-sequencing} problem", two)."""
+    text = item.strip()
+    if text.startswith("{") and _close_brace(text, 0) == len(text):
+        return [title_plain(text)]
+    return re.split(r"[;,]", title_plain(text))
 
 
 def _read_flag(value: str) -> str:
