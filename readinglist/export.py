@@ -262,11 +262,10 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
 
 
 def _bib_keywords(tags: Sequence[str], ascii_only: bool) -> str:
-    """A BibTeX keywords list: a keyword holding a comma or a semicolon ("Optimization, convex") braced, as
-    BibTeX groups a name (the importer splits outside braces only), and "; " between them when one holds a
-    comma, so that a reader splitting at semicolons (JabRef set so, as Web of Science writes them) keeps it too."""
-    separator = "; " if any("," in t for t in tags) else ", "
-    return separator.join(
+    """A BibTeX keywords list, ", " between keywords (biber splits the field at top-level commas only: a "; "
+    made the whole list one keyword to \\printbibliography[keyword=…]); a keyword holding a comma or a
+    semicolon ("Optimization, convex") braced, which biber and the importer read as one keyword."""
+    return ", ".join(
         "{" + latex.plain_to_bibtex(t, ascii_only) + "}"
         if _SEPARATORS.intersection(t)
         else latex.plain_to_bibtex(t, ascii_only)

@@ -207,7 +207,7 @@ def test_a_keyword_with_a_comma_or_a_semicolon_survives_every_export_that_writes
     p = empty_lib.paper(pid)
     assert p.keywords == KEYWORDS and p.own_tags == ["mine"]
     bib = export.render([p], ExportOptions(format="bibtex"))
-    assert "keywords = {{Graphs; trees}; Learning; mine; {Optimization, convex}}" in bib
+    assert "keywords = {{Graphs; trees}, Learning, mine, {Optimization, convex}}" in bib
     formats = {"bibtex": "bib", "biblatex": "bib", "csv": "csv", "json": "json", "csljson": "json", "ris": "ris"}
     for fmt, suffix in formats.items():
         out = tmp_path / f"out-{fmt}.{suffix}"

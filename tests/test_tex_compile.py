@@ -155,3 +155,43 @@ def test_every_formula_kept_in_an_export_typesets_with_amsmath(neurips, icml, tm
     failed = [lines[int(n) - 1] for n in re.findall(r"^\./doc\.tex:(\d+): ", (tmp_path / "doc.log").read_text(
         encoding="utf-8", errors="replace"), re.M)]  # fmt: skip
     assert failed == []
+
+
+def test_biber_reads_each_exported_keyword_apart_one_with_a_comma_braced(tmp_path):
+    """biber splits `keywords` at top-level commas only: the export once put "; " between keywords when one
+    held a comma, and `\\printbibliography[keyword=Learning]` found nothing (the list was one keyword). ", "
+    between keywords, a keyword with a comma or a semicolon braced: each is one keyword to biblatex."""
+    from readinglist.papers import Paper
+
+    def paper(key: str, keywords: list[str]) -> Paper:
+        return Paper(id=1, uid=key, title="T " + key, raw_title="T", auto_title="T", user_title=None, abstract="",
+                     plain_abstract="", authors=["Ada Lovelace"], venue="J", year=2020, url="", links=[],
+                     state="unread", note="", citation_key=key, tags=keywords, keywords=keywords,
+                     bib={"type": "article"})  # fmt: skip
+
+    papers = [paper("both", ["Graphs; trees", "Learning", "Optimization, convex"]), paper("other", ["plain"])]
+    sections = "\n".join(
+        f"\\typeout{{SECTION:{kw}}}\\printbibliography[keyword={{{kw}}},heading=none]"
+        for kw in ("Learning", "Graphs; trees", "plain")
+    )
+    for name in ("bibtex", "biblatex"):
+        folder = tmp_path / name
+        folder.mkdir()
+        bib = render(papers, ExportOptions(format=name))
+        assert "keywords = {{Graphs; trees}, Learning, {Optimization, convex}}" in bib
+        (folder / "refs.bib").write_text(bib, encoding="utf-8")
+        (folder / "doc.tex").write_text(
+            "\\documentclass{article}\n\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}\n"
+            "\\AtEveryBibitem{\\typeout{PRINTED:\\thefield{entrykey}}}\n"
+            f"\\begin{{document}}\n\\nocite{{*}}\n{sections}\n\\end{{document}}\n",
+            encoding="utf-8",
+        )
+        latex = ["pdflatex", "-interaction=nonstopmode", "-file-line-error", "doc.tex"]
+        _run(latex, folder)
+        assert _run(["biber", "doc"], folder).returncode == 0
+        _run(latex, folder)
+        log = (folder / "doc.log").read_text(encoding="utf-8", errors="replace")
+        printed = re.findall(r"^(SECTION:.*|PRINTED:.*)$", log, re.M)
+        assert printed == ["SECTION:Learning", "PRINTED:both", "SECTION:Graphs; trees", "PRINTED:both",
+                           "SECTION:plain", "PRINTED:other"], name  # fmt: skip
+        assert latex_errors(folder) == []
