@@ -278,8 +278,9 @@ _SEPARATORS = frozenset(",;")  # what an importer splits a keywords text at (imp
 
 def joined_keywords(tags: Sequence[str]) -> str:
     """Keywords in one text value (a CSV cell, CSL-JSON's `keyword`): comma-separated, or, when one holds a
-    comma or a semicolon ("Optimization, convex"), one a line (split_tags reads both back)."""
-    return "\n".join(tags) if any(_SEPARATORS.intersection(t) for t in tags) else ", ".join(tags)
+    comma or a semicolon ("Optimization, convex"), each followed by a line break: the last one's tells a single
+    such keyword from a list of one line (split_tags reads both back)."""
+    return "".join(t + "\n" for t in tags) if any(_SEPARATORS.intersection(t) for t in tags) else ", ".join(tags)
 
 
 # the record's fields BibTeX writes as they are (biblatex reads doi and eprint verbatim: an escaped underscore,

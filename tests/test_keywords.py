@@ -7,6 +7,7 @@ import json
 import sqlite3
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from readinglist.library import Library
@@ -223,6 +224,43 @@ def test_a_keyword_with_a_comma_or_a_semicolon_survives_every_export_that_writes
             other.close()
 
 
+@pytest.mark.parametrize(
+    ("keywords", "own"),
+    [(["Optimization, convex"], []), (["Graphs; trees"], []), (["Learning", "Optimization, convex"], []),
+     (["Optimization, convex"], ["Optimization, convex"]),
+     (["Graphs; trees", "Optimization, convex"], ["Graphs; trees"])],
+)  # fmt: skip
+def test_a_single_keyword_with_a_comma_survives_every_export_that_writes_keywords(empty_lib, tmp_path, keywords, own):
+    """A review: a paper whose only keyword held a comma lost it through CSV and CSL-JSON (one keyword "a line"
+    is one line, which split_tags split at the comma). Each such keyword is followed by a line break there; the
+    same for a user's tag (a keyword made theirs), which CSV, BibTeX and JSON write apart."""
+    from readinglist import export
+    from readinglist.papers import ExportOptions
+
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps([{"title": "Convex things", "abstract": "On convexity.", "keywords": keywords}]))
+    empty_lib.import_files([f])
+    (pid,) = empty_lib.search("").ids
+    empty_lib.make_keywords_tags([(pid, t) for t in own])
+    p = empty_lib.paper(pid)
+    assert p.tags == keywords and p.own_tags == own
+    keywords = [k for k in keywords if k not in own]
+    every = sorted([*keywords, *own], key=str.casefold)
+    assert p.keywords == keywords
+    formats = {"bibtex": "bib", "biblatex": "bib", "csv": "csv", "json": "json", "csljson": "json", "ris": "ris"}
+    for fmt, suffix in formats.items():
+        out = tmp_path / f"out-{fmt}.{suffix}"
+        out.write_text(export.render([p], ExportOptions(format=fmt)), encoding="utf-8")
+        other = Library.open(tmp_path / f"other-{fmt}", seed=False)
+        try:
+            other.import_files([out])
+            (back,) = other.papers(other.search("").ids)
+            mixed = fmt in ("csljson", "ris")  # (no field that tells the user's tags from keywords)
+            assert (back.tags, back.own_tags) == (every, [] if mixed else own), fmt
+        finally:
+            other.close()
+
+
 def test_a_bibtex_keyword_in_braces_is_one_keyword(tmp_path):
     """BibTeX groups by braces: a braced keyword holding a comma is one; an unbraced list is split at commas
     and semicolons alike, as files write both (IEEE's "a;b;c", a physics index's "Excitons; spectra, Films"
@@ -264,6 +302,10 @@ def test_braces_inside_a_keyword_protect_its_case_and_group_no_keywords(tmp_path
 
 def test_a_keywords_text_of_several_lines_is_a_keyword_a_line_unless_it_is_a_list_wrapped():
     from readinglist.importers.base import split_tags
+
+    assert split_tags("Optimization, convex\n") == ["Optimization, convex"]  # one line a line break ends
+    assert split_tags("Optimization, convex\nGraphs; trees\n") == ["Optimization, convex", "Graphs; trees"]
+    assert split_tags("a, b,\n") == ["a", "b"] and split_tags("  \n") == []
 
     assert split_tags("Optimization, convex\nGraphs; trees") == ["Optimization, convex", "Graphs; trees"]
     assert split_tags("vision, residual networks") == ["vision", "residual networks"]  # one line: as before

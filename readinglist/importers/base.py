@@ -337,15 +337,16 @@ _WRAPPED_LIST = re.compile(r"[;,][^\S\n]*\n|\n\s*[;,]")
 
 def split_tags(value: object) -> list[str]:
     """Tags from a list or "a; b, c", in the case the file gives them (two that differ only in case: one). A
-    text of several lines is a tag a line: the app's CSV and CSL-JSON exports write keywords so when one holds
-    a comma or a semicolon ("Optimization, convex"), which a list of one line could not tell from two; but a
-    line that ends or starts on a separator is a list wrapped ("a, b,\nc")."""
+    text of several lines, or of one line that a line break ends, is a tag a line: the app's CSV and CSL-JSON
+    exports write keywords so when one holds a comma or a semicolon ("Optimization, convex\n"), which a list of
+    one line could not tell from two; but a line that ends or starts on a separator is a list wrapped ("a, b,\nc")."""
     if isinstance(value, list):
         items = [str(v) for v in value]
     else:
-        text = str(value or "").strip()
-        lines = "\n" in text and not _WRAPPED_LIST.search(text)
-        items = text.splitlines() if lines else re.split(r"[;,]", text)
+        raw = str(value or "")
+        text = raw.strip()
+        broken = "\n" in text or (text != "" and raw.rstrip(" \t\r").endswith("\n"))
+        items = text.splitlines() if broken and not _WRAPPED_LIST.search(raw) else re.split(r"[;,]", text)
     out: dict[str, str] = {}
     for item in items:
         tag = re.sub(r"\s+", " ", item).strip()

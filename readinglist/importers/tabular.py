@@ -68,6 +68,8 @@ _BIB_COLUMNS = {
     "eprinttype": ("eprinttype", "archiveprefix"),
     "eprintclass": ("eprintclass", "primaryclass"),
 }
+# a note's lines as they are; a keywords cell's line break ends its keyword (export.joined_keywords)
+_UNSTRIPPED = frozenset(("note", "tags", "keywords"))
 OWN_HEADER = OWN_CSV_HEADER  # the app's own export: its id column is a readinglist id, its cells formula-guarded
 
 
@@ -111,7 +113,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
             def get(field: str, row: list[str] = row) -> str:
                 i = cols[field]
                 cell = _own_cell(row[i], own) if i is not None and i < len(row) else ""
-                return cell if field == "note" else cell.strip()
+                return cell if field in _UNSTRIPPED else cell.strip()
 
             title, abstract = " ".join(get("title").split()), clean_abstract(get("abstract"))
             if not title and not abstract:
