@@ -248,8 +248,62 @@ def is_issn(value: str) -> bool:
 
 
 def editor_names(value: str) -> list[str]:
-    """The editors as kept ("A. Editor; B. Other"): one name each."""
-    return [n.strip() for n in value.split(";") if n.strip()]
+    """The editors as kept ("A. Editor; B. Other"): one name each, as people write it (a record stored
+    before names were turned has Zotero's "Menabrea, Luigi; Taylor, Richard": Luigi Menabrea, Richard Taylor)."""
+    return [person_name(n) for n in value.split(";") if n.strip()]
+
+
+_NAME_SUFFIXES = frozenset(("jr", "jr.", "sr", "sr.", "ii", "iii", "iv"))
+_PARTICLES = frozenset(("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter", "ten"))
+
+
+def person_name(name: str) -> str:
+    """A name as people write it ("Luigi Menabrea") from the "Family, Given" form Zotero, RIS and BibTeX
+    write ("Menabrea, Luigi"; "Steele, Jr., Guy" → "Guy Steele Jr."); "Smith, Jr." keeps its order; a name
+    without a comma, or with more than a person's, as it is, and so a body's ("Department of Physics, MIT")."""
+    parts = [" ".join(p.split()) for p in name.split(",")]
+    if len(parts) > 1 and len([w for w in parts[0].split() if w.lower() not in _PARTICLES]) > 2:
+        return " ".join(name.split())
+    if len(parts) == 2 and all(parts):
+        family, given = parts
+        return f"{family} {given}" if given.lower() in _NAME_SUFFIXES else f"{given} {family}"
+    if len(parts) == 3 and all(parts) and parts[1].lower() in _NAME_SUFFIXES:
+        return f"{parts[2]} {parts[0]} {parts[1]}"
+    return " ".join(name.split())
+
+
+_SUFFIX_BETWEEN = re.compile(r"^[^,]*,\s*(?:jr|sr|ii|iii|iv)\.?\s*,[^,]*$", re.I)
+
+
+def _family_given(text: str) -> bool:
+    """Whether "A, B" is one name, "Family, Given": its family one word after any particles (van der Berg),
+    its given names a few words; "L. Menabrea, R. Taylor" is two names."""
+    family, _, given = text.rpartition(",") if _SUFFIX_BETWEEN.match(text) else text.partition(",")
+    family = family.split(",")[0]
+    words = [w for w in family.split() if w.lower() not in _PARTICLES]
+    return len(words) == 1 and not words[0].endswith(".") and 0 < len(given.split()) <= 3
+
+
+def name_list(text: str) -> list[str]:
+    """Names from one text as files give them, each as people write it: "A; B" (Zotero's "Menabrea, Luigi;
+    Taylor, Richard"), "A and B" (BibTeX's, "Family, Given" or not), a single "Family, Given", or "A, B, C"."""
+    text = " ".join(text.split())
+    if ";" in text:
+        names = text.split(";")
+    elif re.search(r"\sand\s", text):
+        names = re.split(r"\s+and\s+", text)
+        if not all(n.count(",") == 1 and _family_given(n) for n in names if "," in n):
+            names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
+    elif _family_given(text) and (text.count(",") == 1 or _SUFFIX_BETWEEN.search(text)):  # "Steele, Jr., Guy"
+        names = [text]
+    else:
+        names = []
+        for part in text.split(","):
+            if names and part.strip().lower() in _NAME_SUFFIXES:  # "John Smith, Jr.": one name
+                names[-1] += "," + part
+            else:
+                names.append(part)
+    return [person_name(n) for n in names if n.strip()]
 
 
 def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None) -> tuple[dict[str, str], list[str]]:
@@ -291,6 +345,8 @@ def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None)
             if text and not is_eprint(text):  # BibTeX writes it verbatim: a brace would end the entry
                 problems.append(f"eprint “{' '.join(text.split())[:60]}” is not an eprint identifier")
                 continue
+        elif name == "editor":
+            text = "; ".join(editor_names(value))
         elif name in TEXT_FIELDS and decode is not None and ("\\" in value or "{" in value or "$" in value):
             text = decode(value)
         else:

@@ -21,7 +21,8 @@ REPORTS = {"techreport": "Technical report", "report": "Report"}
 
 
 def _author(name: str) -> str:
-    """Ashish Vaswani → Vaswani, A."""
+    """Ashish Vaswani → Vaswani, A.; a name kept as "Vaswani, Ashish" (Zotero's) too."""
+    name = biblio.person_name(name)
     family = surname(name)
     given = name[: len(name) - len(family)].split() if family and name.endswith(family) else name.split()[:-1]
     initials = " ".join(f"{g[0]}." for g in given if g[:1].isalpha())

@@ -140,3 +140,36 @@ def test_copy_citation_in_the_window_cites_the_record(qtbot, data_dir, tmp_path)
     finally:
         w.runner.wait()
         w.library.close()
+
+
+def test_editors_in_zoteros_family_given_form_are_read_as_names_and_cited_so(tmp_path):
+    """A review: Zotero's CSV gives editors "Menabrea, Luigi; Taylor, Richard", kept as they were and cited
+    "In M. Luigi & T. Richard (Eds.)". The import keeps names as people write them, from CSV, JSON and RIS
+    alike, and a record stored before (or a name kept as "Family, Given") is read so too."""
+    from readinglist import biblio
+
+    f = tmp_path / "zotero.csv"
+    f.write_text(
+        "Title,Author,Editor,Item Type,Publication Title,Date,Pages\n"
+        '"Csv chap","Jane Doe","Menabrea, Luigi; Taylor, Richard",bookSection,The Book,2002,1-5\n'
+        '"One editor","Jane Doe","Menabrea, Luigi",bookSection,The Book,2002,\n',
+        encoding="utf-8",
+    )
+    two, one = parse_file(f).records
+    assert two.bib["editor"] == "Luigi Menabrea; Richard Taylor" and one.bib["editor"] == "Luigi Menabrea"
+    cited = paper(title="Csv chap", authors=two.authors, year=two.year, venue="", bib=two.bib)
+    assert text_citation(cited) == "Doe, J. (2002). Csv chap. In L. Menabrea & R. Taylor (Eds.), The Book (pp. 1–5)."
+    f = tmp_path / "items.json"
+    f.write_text('[{"title": "J", "type": "chapter", "container-title": "B", "editor": "Menabrea, Luigi"}]')
+    assert parse_file(f).records[0].bib["editor"] == "Luigi Menabrea"
+    kept = {"type": "incollection", "booktitle": "B", "editor": "Menabrea, Luigi; Taylor, Richard"}
+    stored = paper(title="Old", authors=["Doe, Jane"], venue="", bib=kept)
+    assert text_citation(stored) == "Doe, J. (2017). Old. In L. Menabrea & R. Taylor (Eds.), B."
+    assert biblio.name_list("Menabrea, Luigi and Taylor, R.") == ["Luigi Menabrea", "R. Taylor"]
+    assert biblio.name_list("L. Menabrea, R. Taylor") == ["L. Menabrea", "R. Taylor"]  # two names
+    assert biblio.name_list("Steele, Jr., Guy L.; van der Berg, Jan") == ["Guy L. Steele Jr.", "Jan van der Berg"]
+    assert biblio.name_list("John Smith, Jr.") == ["John Smith Jr."]
+    assert biblio.editor_names("Department of Physics, MIT; Menabrea, L.") == [
+        "Department of Physics, MIT",
+        "L. Menabrea",
+    ]

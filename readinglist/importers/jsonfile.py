@@ -152,7 +152,7 @@ def _bib(obj: dict[str, Any], issued: list[Any], warnings: Warnings, where: str)
     if isinstance(editor, list):
         raw["editor"] = "; ".join(str(e) for e in editor if isinstance(e, str))
     elif isinstance(editor, str):
-        raw["editor"] = "; ".join(split_authors(editor))
+        raw["editor"] = "; ".join(biblio.name_list(editor))
     if kind in ("phdthesis", "techreport") and raw.get("publisher"):  # CSL's publisher of a thesis, a report
         raw["school" if kind == "phdthesis" else "institution"] = raw.pop("publisher")
     if len(issued) > 1 and issued[1] is not None and not raw.get("month"):

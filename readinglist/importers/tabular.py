@@ -171,6 +171,6 @@ def _bib(row: list[str], cols: dict[str, int], warnings: Warnings, where: str, o
     raw["type"] = kind
     if not own and kind not in ("article", "") and raw.get("journal") and not raw.get("booktitle"):
         raw["booktitle"] = raw.pop("journal")
-    if isinstance(raw.get("editor"), str):
-        raw["editor"] = "; ".join(split_authors(raw["editor"]))
+    if isinstance(editor := raw.get("editor"), str):
+        raw["editor"] = "; ".join(biblio.name_list(editor))  # Zotero's "Menabrea, Luigi; Taylor, Richard"
     return bib_fields(raw, warnings, where)
