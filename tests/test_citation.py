@@ -173,3 +173,18 @@ def test_editors_in_zoteros_family_given_form_are_read_as_names_and_cited_so(tmp
         "Department of Physics, MIT",
         "L. Menabrea",
     ]
+
+
+def test_zoteros_csv_authors_are_one_author_each(tmp_path):
+    """Zotero's CSV writes "Doe, Jane" for one author, "Doe, Jane; Roe, Richard" for two: the first was read as
+    two authors ("Doe" and "Jane", cited "Doe, Jane (2002)"), the second kept "Doe, Jane" as it was."""
+    f = tmp_path / "zotero.csv"
+    f.write_text(
+        'Title,Author,Item Type,Date\n"One","Doe, Jane",book,2002\n"Two","Doe, Jane; Roe, Richard",book,2002\n'
+        '"Three","J. Doe, R. Roe",book,2002\n',
+        encoding="utf-8",
+    )
+    one, two, three = parse_file(f).records
+    assert one.authors == ["Jane Doe"] and two.authors == ["Jane Doe", "Richard Roe"]
+    assert three.authors == ["J. Doe", "R. Roe"]  # names of their own form: a list, as before
+    assert text_citation(paper(title="Two", authors=two.authors, venue="", year=2002)).startswith("Doe, J., ")

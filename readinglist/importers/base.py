@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from readinglist import biblio
 from readinglist.importers.limits import DEFAULT_LIMITS, Limits
 from readinglist.papers import IMPORT_SUFFIXES, PRIORITIES, STATES, ImportFailure, strip_compression
 
@@ -173,8 +174,6 @@ def bib_fields(
     raw: dict[str, object], warnings: Warnings, where: str, decode: Callable[[str], str] | None = None
 ) -> dict[str, str]:
     """A record's bibliographic fields cleaned (biblio.clean); what was left out is said once, with where."""
-    from readinglist import biblio
-
     fields, problems = biblio.clean(raw, decode)
     if problems:
         warnings.add(f"{where}: {'; '.join(problems)}: left out")
@@ -287,19 +286,11 @@ def not_a_name(abstract: str, authors: list[str]) -> str:
 
 
 def split_authors(value: object) -> list[str]:
-    """Authors from a list, "A; B", "A and B" or "A, B" (when no name has the "Last, First" shape)."""
+    """Authors from a list, "A; B", "A and B" or "A, B", each as people write it: Zotero's CSV "Doe, Jane" is
+    one author, Jane Doe, not two (biblio.name_list)."""
     if value is None:
         return []
-    if isinstance(value, list):
-        names = [str(v).strip() for v in value]
-    else:
-        text = str(value).strip()
-        if ";" in text:
-            names = text.split(";")
-        elif re.search(r"\s+and\s+", text):
-            names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text)
-        else:
-            names = text.split(",") if text.count(",") > 1 or " " in text else [text]
+    names = [str(v).strip() for v in value] if isinstance(value, list) else biblio.name_list(str(value))
     out: list[str] = []
     for n in names:
         if not n or n.isspace():
