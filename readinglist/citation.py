@@ -8,6 +8,7 @@ journal, volume, issue and pages, a chapter by its book, a thesis by its school 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from readinglist import biblio
@@ -44,10 +45,32 @@ def _editors(value: str) -> str:
     return f"{listed} ({'Ed.' if len(names) == 1 else 'Eds.'})"
 
 
+def _byline(names: list[str]) -> str:
+    """Authors as APA 7 lists them, "&" before the last: "Bertram, A., & Wentworth, R." (a comma before it
+    even of two, each name holding one); "…, et al." after six, which names no last author."""
+    if len(names) > 6:
+        return ", ".join([*names[:6], "et al."])
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}, & {names[-1]}" if names else ""
+
+
 def _sentence(text: str) -> str:
-    """The text ending as a sentence does: "Smith, A." and "Why?" take no second full stop."""
-    text = text.strip()
-    return text if not text or text.endswith((".", "?", "!")) else text + "."
+    """The text ending as a sentence does: "Smith, A.", "Why?" and "Wait…" take no second full stop, and a
+    comma, semicolon or colon at its end gives way to it ("Foo,." was written)."""
+    text = text.strip().rstrip(",;:").rstrip()
+    return text if not text or text.endswith((".", "?", "!", "…")) else text + "."
+
+
+def _title(text: str) -> str:
+    """A title without the full stop it may end on (its sentence ends after what follows it), but with the
+    ellipsis it may end on ("Wait...")."""
+    return re.sub(r"(?<!\.)\.$", "", text.strip())
+
+
+def _same_names(authors: Sequence[str], editors: Sequence[str]) -> bool:
+    def key(name: str) -> str:
+        return " ".join(biblio.person_name(name).split()).casefold()
+
+    return [key(a) for a in authors] == [key(e) for e in editors]
 
 
 def kind_of(p: Paper) -> str:
@@ -57,9 +80,14 @@ def kind_of(p: Paper) -> str:
 
 
 def pages(bib: dict[str, str]) -> str:
-    """ "pp. 169–179", "p. e1234" or ''."""
+    """ "pp. 169–179", "pp. 1, 5", "p. e1234" or ''."""
     value = bib.get("pages", "")
-    return ("pp. " if "-" in value else "p. ") + value.replace("-", "–") if value else ""
+    return ("pp. " if "-" in value or "," in value else "p. ") + page_text(value) if value else ""
+
+
+def page_text(value: str) -> str:
+    """Pages as APA writes them: a range with an en dash, pages apart after a comma and a space ("1, 5")."""
+    return re.sub(r"\s*,\s*", ", ", value.replace("-", "–")).strip(", ")
 
 
 def issue(bib: dict[str, str]) -> str:
@@ -70,8 +98,12 @@ def issue(bib: dict[str, str]) -> str:
     return f"no. {number}" if number else ""
 
 
+_EDITION_WORD = re.compile(r"\b(?:ed|edn|edition|auflage|aufl|éd|édition)\b", re.IGNORECASE)
+
+
 def edition(bib: dict[str, str]) -> str:
-    """ "2nd ed." of edition 2; a named one as it is ("Revised ed.")."""
+    """ "2nd ed." of edition 2; a named one with "ed." unless it says it ("Revised ed.", "Second edition"):
+    "Revised" and "Limited" hold the letters "ed" but no word for an edition."""
     value = bib.get("edition", "")
     if not value:
         return ""
@@ -79,7 +111,7 @@ def edition(bib: dict[str, str]) -> str:
         n = int(value)
         suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
         return f"{n}{suffix} ed."
-    return value if "ed" in value.lower() else f"{value} ed."
+    return value if _EDITION_WORD.search(value) else f"{value} ed."
 
 
 def eprint(bib: dict[str, str]) -> str:
@@ -96,7 +128,7 @@ def _source(p: Paper) -> tuple[str, list[str]]:
     publisher = bib.get("publisher", "")
     if kind == "article":
         journal = bib.get("journal") or bib.get("booktitle") or p.venue
-        cited = ", ".join(x for x in (journal, issue(bib), bib.get("pages", "").replace("-", "–")) if x)
+        cited = ", ".join(x for x in (journal, issue(bib), page_text(bib.get("pages", ""))) if x)
         return "", [cited or eprint(bib)]
     if kind in IN_BOOK:
         book = bib.get("booktitle") or bib.get("journal") or p.venue
@@ -124,16 +156,16 @@ def _source(p: Paper) -> tuple[str, list[str]]:
 
 def text_citation(p: Paper) -> str:
     """Vaswani, A., Shazeer, N., … (2017). Attention is all you need. NeurIPS. https://…; with a record, e.g.
-    Adachi, H., & … (1989). Cluster model …. Physica C: Superconductivity, 157(1), 169–179. https://doi.org/…"""
-    names = [_author(a) for a in p.authors]
-    if len(names) > 6:
-        names = [*names[:6], "et al."]
-    byline = ", ".join(names)
+    Adachi, H., & Takano, M. (1989). Cluster model …. Physica C: Superconductivity, 157(1), 169–179.
+    https://doi.org/…"""
+    byline = _byline([_author(a) for a in p.authors])
     editors = biblio.editor_names(p.bib.get("editor", ""))
-    if not byline and editors and kind_of(p) in BOOKS:  # a collection is cited by its editors: "Guyon, I. (Ed.)."
-        byline = f"{', '.join(_author(n) for n in editors)} ({'Ed.' if len(editors) == 1 else 'Eds.'})."
+    if editors and kind_of(p) in BOOKS and (not p.authors or _same_names(p.authors, editors)):
+        # a collection is cited by its editors, "Guyon, I. (Ed.).": the BibTeX import gives an edited book
+        # its editors for authors (its byline elsewhere), which are its editors still
+        byline = f"{_byline([_author(n) for n in editors])} ({'Ed.' if len(editors) == 1 else 'Eds.'})."
     head = " ".join(x for x in (byline, f"({p.year})" if p.year else "") if x)
-    title = p.title.rstrip(".")
+    title = _title(p.title)
     parts = [_sentence(head)]
     if p.bib:
         after, source = _source(p)

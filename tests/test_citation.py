@@ -41,14 +41,14 @@ def cited(tmp_path):
 def test_a_journal_article_is_cited_by_its_journal_volume_issue_and_pages_and_linked_by_its_doi(cited):
     """A JabRef @article was cited as a conference paper: "… (1989). Title. Physica C: Superconductivity."."""
     assert text_citation(cited["Adachi_1989"]) == (
-        "Adachi, H., Takano, M. (1989). Cluster model investigation of the electronic state in cuprous oxide. "
+        "Adachi, H., & Takano, M. (1989). Cluster model investigation of the electronic state in cuprous oxide. "
         "Physica C: Superconductivity, 157(1), 169–179. https://doi.org/10.1016/0921-4534(89)90484-X"
     )
 
 
 def test_a_paper_in_proceedings_a_thesis_a_report_and_a_book_are_cited_as_a_reader_expects(cited):
     assert text_citation(cited["lovelace2020"]) == (
-        "Lovelace, A., Babbage, C. (2020). Notes on the Analytical Engine. In L. Menabrea & R. Taylor (Eds.), "
+        "Lovelace, A., & Babbage, C. (2020). Notes on the Analytical Engine. In L. Menabrea & R. Taylor (Eds.), "
         "Proceedings of the Österreichische Conference on Engines (pp. 1–9). Springer. "
         "https://doi.org/10.1007/978-3-030_12345"
     )
@@ -66,7 +66,7 @@ def test_a_paper_in_proceedings_a_thesis_a_report_and_a_book_are_cited_as_a_read
         venue="",
         bib={"type": "collection", "editor": "Isabelle Guyon; Steve Gunn", "publisher": "Springer"},
     )
-    assert text_citation(edited) == "Guyon, I., Gunn, S. (Eds.). (2017). Feature Extraction. Springer."
+    assert text_citation(edited) == "Guyon, I., & Gunn, S. (Eds.). (2017). Feature Extraction. Springer."
     chapter = paper(title="A chapter", venue="", bib={"type": "incollection", "booktitle": "The Book", "chapter": "4",
                                                       "pages": "12"})  # fmt: skip
     assert text_citation(chapter) == "Lovelace, A. (2017). A chapter. In The Book (Chap. 4, p. 12)."
@@ -188,3 +188,50 @@ def test_zoteros_csv_authors_are_one_author_each(tmp_path):
     assert one.authors == ["Jane Doe"] and two.authors == ["Jane Doe", "Richard Roe"]
     assert three.authors == ["J. Doe", "R. Roe"]  # names of their own form: a list, as before
     assert text_citation(paper(title="Two", authors=two.authors, venue="", year=2002)).startswith("Doe, J., ")
+
+
+def test_an_edited_book_is_cited_by_its_editors_as_editors(tmp_path):
+    """The BibTeX import gives a book with editors and no authors its editors for authors: it was cited "One,
+    E., Two, E. (2012). My Book." without "(Eds.)"; a book its authors wrote is cited by them."""
+    f = tmp_path / "b.bib"
+    f.write_text(
+        "@book{b, title = {My Book}, editor = {Ed One and Ed Two}, publisher = {Springer}, year = {2012}}\n"
+        "@book{c, title = {Edited}, editor = {Two, Ed}, year = {2012}}\n"
+        "@book{d, title = {Written}, author = {Ann Writer}, editor = {Ed One}, publisher = {P}, year = {2012}}\n",
+        encoding="utf-8",
+    )
+    cited = [
+        paper(title=r.title, authors=r.authors, venue=r.venue, year=r.year, bib=r.bib) for r in parse_file(f).records
+    ]
+    assert [text_citation(p) for p in cited] == [
+        "One, E., & Two, E. (Eds.). (2012). My Book. Springer.",
+        "Two, E. (Ed.). (2012). Edited.",
+        "Writer, A. (2012). Written. P.",
+    ]
+
+
+def test_apa_details_the_ampersand_editions_pages_and_a_titles_last_mark():
+    """A review: no "&" before the last author (APA 7 has it, with a comma, of two authors too); "Revised" and
+    "Limited" editions without "ed." (they hold the letters "ed"); pages "1,5" as "p. 1,5"; "Wait..." lost its
+    ellipsis, and "Foo," was written "Foo,."."""
+    two = paper(title="T", authors=["Ann Bertram", "Richard Wentworth"], year=1996, venue="")
+    assert text_citation(two) == "Bertram, A., & Wentworth, R. (1996). T."
+    three = paper(title="T", authors=["A One", "B Two", "C Three"], venue="")
+    assert text_citation(three) == "One, A., Two, B., & Three, C. (2017). T."
+    seven = paper(title="T", authors=VASWANI[:7], venue="")
+    assert text_citation(seven).startswith("Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, "
+                                           "A. N., et al. (2017).")  # fmt: skip
+    for named, shown in (("Revised", "Revised ed."), ("Limited", "Limited ed."), ("2", "2nd ed."),
+                         ("Second edition", "Second edition"), ("3rd ed.", "3rd ed.")):  # fmt: skip
+        book = paper(title="B", venue="", bib={"type": "book", "edition": named})
+        assert text_citation(book) == f"Lovelace, A. (2017). B ({shown}).", named
+    chapter = paper(title="C", venue="", bib={"type": "incollection", "booktitle": "Book", "pages": "1,5"})
+    assert text_citation(chapter) == "Lovelace, A. (2017). C. In Book (pp. 1, 5)."
+    assert record_details(chapter) == "in Book, pp. 1, 5"
+    assert text_citation(paper(title="Wait...", venue="J")) == "Lovelace, A. (2017). Wait... J."
+    assert text_citation(paper(title="Wait…", venue="J")) == "Lovelace, A. (2017). Wait… J."
+    assert text_citation(paper(title="Foo,", venue="J")) == "Lovelace, A. (2017). Foo. J."
+    assert text_citation(paper(title="Foo,", venue="", bib={"type": "article", "journal": "J"})) == (
+        "Lovelace, A. (2017). Foo. J."
+    )
+    assert text_citation(paper(title="A title.", venue="J")) == "Lovelace, A. (2017). A title. J."
