@@ -306,6 +306,9 @@ def name_list(text: str) -> list[str]:
     return [person_name(n) for n in names if n.strip()]
 
 
+_LATEX_MARKS = re.compile(r"[\\{$~]")
+
+
 def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None) -> tuple[dict[str, str], list[str]]:
     """A record's fields as kept: known names only, each plain text on one line (`decode` turns a text
     field's LaTeX into text), none empty, none longer than MAX_VALUE_CHARS, none with a control character,
@@ -347,8 +350,8 @@ def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None)
                 continue
         elif name == "editor":
             text = "; ".join(editor_names(value))
-        elif name in TEXT_FIELDS and decode is not None and ("\\" in value or "{" in value or "$" in value):
-            text = decode(value)
+        elif name in TEXT_FIELDS and decode is not None and _LATEX_MARKS.search(value):
+            text = decode(value)  # a tie too ("Nucl.~Phys."): it prints a space
         else:
             text = value
         text = " ".join(text.split())

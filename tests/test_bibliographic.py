@@ -796,3 +796,30 @@ def test_a_reimported_records_doi_finds_its_paper_only_with_a_title_or_both_auth
     m = Matcher(stored[:1], ["x1"], ["Another paper"], ["10.1000/a"])
     m.settle_ties(lambda i: ("", []))
     assert m.revised == {}
+
+
+TIES = r"""
+@article{glashow, title = {Partial Symmetries}, author = {Glashow, Sheldon}, journal = {Nucl.~Phys.}, volume = {22},
+  pages = {579--588}, year = {1961}, url = {http://www.ip-sl.org/procs/abs07.html\#talk9}}
+@book{hannes, title = {Commentarius}, editor = {Ludwig Hannes}, publisher = {C.~A. Kaemmerer}, year = {1892},
+  howpublished = {http://example.org/~me/book}, address = {Halle~an der Saale}}
+@article{gone, title = {Removed one}, author = {Ann Bee}, journal = {J.~Chem. Phys.}, year = {2006},
+  url = {http://example.org/a\_b\%20c}}
+"""
+
+
+def test_latex_ties_in_a_record_are_spaces_but_a_urls_tilde_stays(tmp_path):
+    """A review: "Nucl.~Phys." was kept as it was (a field was decoded only with a backslash, a brace or a
+    dollar), and cited "Nucl.~Phys., 22, 579–588"; the Markdown line said "J.\\~Chem. Phys."."""
+    from readinglist.citation import text_citation
+
+    f = tmp_path / "ties.bib"
+    f.write_text(TIES, encoding="utf-8")
+    glashow, hannes, gone = parse_file(f).records
+    assert glashow.bib["journal"] == "Nucl. Phys." and gone.bib["journal"] == "J. Chem. Phys."
+    assert hannes.bib["publisher"] == "C. A. Kaemmerer" and hannes.bib["address"] == "Halle an der Saale"
+    assert hannes.bib["howpublished"] == "http://example.org/~me/book"
+    cited = paper(title=glashow.title, authors=glashow.authors, venue=glashow.venue, year=1961, bib=glashow.bib)
+    assert text_citation(cited) == "Glashow, S. (1961). Partial Symmetries. Nucl. Phys., 22, 579–588."
+    row = paper(title=gone.title, venue=gone.venue, year=2006, bib=gone.bib)
+    assert "~" not in render([row], ExportOptions(group="none")) + render([row], ExportOptions(format="csv"))
