@@ -167,6 +167,15 @@ def dois_conflict(a: str, b: str) -> bool:
     return bool(ka and kb and ka != kb and not is_preprint_doi(ka) and not is_preprint_doi(kb))
 
 
+_URL_ESCAPE = re.compile(r"\\([#%&_$~])(?:\{\})?")  # \# \% \& \_ \$ \~ (\~{}): a character, escaped
+
+
+def url_unescaped(url: str) -> str:
+    r"""A URL without the LaTeX escapes a BibTeX file may put in it (JabRef's `…/abs07.html\#talk9`,
+    `…/\~wilkins/`): a URL has no backslash, so each is the character (linked, it was …%5C#talk9)."""
+    return _URL_ESCAPE.sub(r"\1", url) if "\\" in url else url
+
+
 def doi_url(doi: str) -> str:
     """The DOI's link at doi.org, percent-encoded where a URL needs it; '' for no DOI."""
     doi = normalize_doi(doi)
@@ -307,6 +316,18 @@ def name_list(text: str) -> list[str]:
 
 
 _LATEX_MARKS = re.compile(r"[\\{$~]")
+
+
+def untied(text: str) -> str:
+    """Text with LaTeX's ties ("Nucl.~Phys.") as the spaces they print, but a URL's tilde kept (http://…/~me): a
+    record stored before the import decoded ties (migration 0027); the import decodes them with the rest."""
+    if "~" not in text:
+        return text
+    words = [w if _URL_WORD.search(w) else w.replace("~", " ") for w in text.split()]
+    return " ".join(" ".join(words).split())
+
+
+_URL_WORD = re.compile(r"://|/~|^www\.", re.IGNORECASE)
 
 
 def clean(raw: Mapping[str, object], decode: Callable[[str], str] | None = None) -> tuple[dict[str, str], list[str]]:

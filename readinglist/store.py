@@ -616,6 +616,68 @@ def _m0026_source_records(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE papers ADD COLUMN source_bib TEXT")
 
 
+def _m0027_record_ties_and_url_escapes(db: sqlite3.Connection) -> None:
+    """Records and links as a BibTeX import reads them now (session 31): a record's text fields without LaTeX's
+    ties ("Nucl.~Phys.", which citations, the Markdown line and CSV showed; decoded only with a backslash, a
+    brace or a dollar), a URL without the escapes a file put in it (JabRef's …/abs07.html\\#talk9, linked as
+    …%5C#talk9). A re-import of the file does not give them: its papers' text is unchanged, and a record kept
+    aside (source_bib) would differ from the file's. Removed papers too, which an undo brings back."""
+    rows = db.execute(
+        "SELECT id, url, links, bib, source_bib FROM papers WHERE instr(url, '\\') > 0 OR instr(links, '\\') > 0"
+        " OR instr(bib, '~') > 0 OR instr(source_bib, '~') > 0"
+    )
+    changed = []
+    for pid, url, links, bib, source_bib in rows.fetchall():
+        new = _without_ties_and_escapes({"url": url, "links": links, "bib": bib, "source_bib": source_bib})
+        if new is not None:
+            db.execute(
+                "UPDATE papers SET url = ?, links = ?, bib = ?, source_bib = ? WHERE id = ?",
+                (new["url"], new["links"], new["bib"], new["source_bib"], pid),
+            )
+            changed.append(pid)
+    if changed:
+        _new_revision_for(db, changed)
+    if "removed_papers" in {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}:
+        removed = db.execute(
+            "SELECT id, paper FROM removed_papers WHERE instr(paper, '\\') > 0 OR instr(paper, '~') > 0"
+        )
+        for rid, paper_json in removed.fetchall():
+            record = _json_or_none(paper_json)
+            new = _without_ties_and_escapes(record) if isinstance(record, dict) else None
+            if isinstance(record, dict) and new is not None:
+                db.execute(
+                    "UPDATE removed_papers SET paper = ? WHERE id = ?",
+                    (json.dumps(record | new, ensure_ascii=False), rid),
+                )
+
+
+def _json_or_none(text: str) -> object:
+    """Stored JSON, or None where it is damaged: a migration leaves what it cannot read as it is."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _without_ties_and_escapes(row: Mapping[str, object]) -> dict[str, object] | None:
+    """A stored paper's url, links, bib and source_bib (as the papers table holds them) as 0027 leaves them, or
+    None when they are so already."""
+    out = dict(row)
+    if isinstance(url := row.get("url"), str):
+        out["url"] = biblio.url_unescaped(url)
+    if isinstance(links := row.get("links"), str) and "\\" in links:
+        listed = _json_or_none(links)
+        if isinstance(listed, list):
+            out["links"] = json.dumps([biblio.url_unescaped(u) if isinstance(u, str) else u for u in listed])
+    for name in ("bib", "source_bib"):  # (source_bib '' is a file's record of none)
+        if isinstance(text := row.get(name), str) and "~" in text:
+            fields = biblio.loads(text)
+            untied = {k: biblio.untied(v) if k in biblio.TEXT_FIELDS else v for k, v in fields.items()}
+            if untied != fields:
+                out[name] = biblio.dumps(untied)
+    return {k: out[k] for k in ("url", "links", "bib", "source_bib") if k in out} if out != dict(row) else None
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -643,6 +705,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0024_keyword_tags", _m0024_keyword_tags),
     ("0025_bibliographic_records", _m0025_bibliographic_records),
     ("0026_source_records", _m0026_source_records),
+    ("0027_record_ties_and_url_escapes", _m0027_record_ties_and_url_escapes),
 ]
 
 

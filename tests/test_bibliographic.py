@@ -823,3 +823,58 @@ def test_latex_ties_in_a_record_are_spaces_but_a_urls_tilde_stays(tmp_path):
     assert text_citation(cited) == "Glashow, S. (1961). Partial Symmetries. Nucl. Phys., 22, 579–588."
     row = paper(title=gone.title, venue=gone.venue, year=2006, bib=gone.bib)
     assert "~" not in render([row], ExportOptions(group="none")) + render([row], ExportOptions(format="csv"))
+
+
+def test_migration_0027_unties_stored_records_and_unescapes_stored_urls(tmp_path):
+    """A library that imported such files before keeps what they gave: a re-import finds the papers' text
+    unchanged and leaves url and links as they are, and a record kept aside (source_bib) would differ from the
+    file's. 0027 cleans papers, records kept aside and removed papers; a re-import then changes nothing."""
+    assert biblio.untied("see http://x.org/~me or www.x.org/~you, Nucl.~Phys.") == (
+        "see http://x.org/~me or www.x.org/~you, Nucl. Phys."
+    )
+    from readinglist.store import _m0027_record_ties_and_url_escapes
+
+    data = tmp_path / "old"
+    f = tmp_path / "ties.bib"
+    f.write_text(TIES, encoding="utf-8")
+    lib = Library.open(data, seed=False)
+    lib.import_files([f])
+    ids = {p.citation_key: p.id for p in lib.papers(lib.search("").ids)}
+    mine = {"type": "book", "publisher": "My Press"}
+    lib.store.set_record(ids["hannes"], mine)  # the file's record kept aside
+    lib.remove([ids["gone"]])
+    lib.close()
+    escaped = "http://www.ip-sl.org/procs/abs07.html\\#talk9"
+    db = sqlite3.connect(data / "library.db")  # as the import before this session stored them
+    db.execute(
+        "UPDATE papers SET url = ?, links = ?, bib = replace(bib, 'Nucl. Phys.', 'Nucl.~Phys.') WHERE id = ?",
+        (escaped, json.dumps([escaped]), ids["glashow"]),
+    )
+    db.execute("UPDATE papers SET source_bib = replace(source_bib, 'C. A.', 'C.~A.') WHERE id = ?", (ids["hannes"],))
+    (removed,) = db.execute("SELECT paper FROM removed_papers").fetchone()
+    record = json.loads(removed)
+    url = "http://example.org/a\\_b\\%20c"
+    record |= {"url": url, "links": json.dumps([url]), "bib": record["bib"].replace("J. Chem.", "J.~Chem.")}
+    db.execute("UPDATE removed_papers SET paper = ?", (json.dumps(record),))
+    db.execute("DELETE FROM schema_migrations WHERE name = '0027_record_ties_and_url_escapes'")
+    db.commit()
+    db.close()
+    lib = Library.open(data, seed=False)
+    try:
+        assert "0027_record_ties_and_url_escapes" in lib.store.applied_migrations()
+        glashow = lib.paper(ids["glashow"])
+        assert glashow.url == "http://www.ip-sl.org/procs/abs07.html#talk9" and glashow.links == [glashow.url]
+        assert glashow.bib["journal"] == "Nucl. Phys."
+        assert lib.paper(ids["hannes"]).bib == mine
+        (back,) = lib.restore_removed([ids["gone"]]).values()
+        assert lib.paper(back).url == "http://example.org/a_b%20c"
+        assert lib.paper(back).bib["journal"] == "J. Chem. Phys."
+        [summary] = lib.import_files([f])
+        assert (summary.added, summary.updated, summary.unchanged) == (0, 0, 3)
+        assert lib.paper(ids["hannes"]).bib == mine  # the file's record as kept aside: the user's stays
+        rev = lib.store.current_rev()
+        with lib.store.transaction() as db:
+            _m0027_record_ties_and_url_escapes(db)  # idempotent: a second run finds nothing to change
+        assert lib.store.current_rev() == rev
+    finally:
+        lib.close()

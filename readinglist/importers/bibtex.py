@@ -714,15 +714,13 @@ class BibFile:
 
 
 _DATE_MONTH = re.compile(r"\s*\d{4}-(\d{2})")
-_URL_ESCAPE = re.compile(r"\\([#%&_$~])(?:\{\})?")  # \# \% \& \_ \$ \~ (\~{}): a character, escaped
 
 
 def url_of(value: str) -> str:
     r"""A url field's URL. biblatex and the url package read the field verbatim, and readinglist writes it so
     (`%` and `#` as they are: biber would link to …\%20… were they escaped), but some files escape what LaTeX
-    finds special (JabRef's `…/abs07.html\#talk9`, `…/\~wilkins/`): a URL has no backslash, so each is the
-    character."""
-    return _URL_ESCAPE.sub(r"\1", value) if "\\" in value else value
+    finds special (JabRef's `…/abs07.html\#talk9`): biblio.url_unescaped."""
+    return biblio.url_unescaped(value)
 
 
 def _bib(
