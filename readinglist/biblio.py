@@ -262,7 +262,8 @@ def editor_names(value: str) -> list[str]:
     return [person_name(n) for n in value.split(";") if n.strip()]
 
 
-_NAME_SUFFIXES = frozenset(("jr", "jr.", "sr", "sr.", "ii", "iii", "iv"))
+# what follows a name after a comma without being given names: "Smith, Jr.", a body's "Google, Inc."
+_NAME_SUFFIXES = frozenset(("jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "inc", "inc.", "ltd", "ltd.", "llc"))
 _PARTICLES = frozenset(("van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "la", "le", "ter", "ten"))
 
 

@@ -169,6 +169,7 @@ def test_editors_in_zoteros_family_given_form_are_read_as_names_and_cited_so(tmp
     assert biblio.name_list("L. Menabrea, R. Taylor") == ["L. Menabrea", "R. Taylor"]  # two names
     assert biblio.name_list("Steele, Jr., Guy L.; van der Berg, Jan") == ["Guy L. Steele Jr.", "Jan van der Berg"]
     assert biblio.name_list("John Smith, Jr.") == ["John Smith Jr."]
+    assert biblio.editor_names("Google, Inc.; Menabrea, L.") == ["Google Inc.", "L. Menabrea"]
     assert biblio.editor_names("Department of Physics, MIT; Menabrea, L.") == [
         "Department of Physics, MIT",
         "L. Menabrea",
