@@ -45,11 +45,15 @@ def _editors(value: str) -> str:
     return f"{listed} ({'Ed.' if len(names) == 1 else 'Eds.'})"
 
 
+APA_LISTED = 20  # APA 7 names up to 20 authors; of more, the first 19, an ellipsis and the last
+
+
 def _byline(names: list[str]) -> str:
     """Authors as APA 7 lists them, "&" before the last: "Bertram, A., & Wentworth, R." (a comma before it
-    even of two, each name holding one); "…, et al." after six, which names no last author."""
-    if len(names) > 6:
-        return ", ".join([*names[:6], "et al."])
+    even of two, each name holding one); of more than 20, the first 19, ". . ." and the last (APA 7 has no
+    "et al." in a reference: a trial's eight-author paper was cut to six)."""
+    if len(names) > APA_LISTED:
+        return f"{', '.join(names[: APA_LISTED - 1])}, . . . {names[-1]}"
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}, & {names[-1]}" if names else ""
 
 
@@ -164,16 +168,21 @@ def text_citation(p: Paper) -> str:
         # a collection is cited by its editors, "Guyon, I. (Ed.).": the BibTeX import gives an edited book
         # its editors for authors (its byline elsewhere), which are its editors still
         byline = f"{_byline([_author(n) for n in editors])} ({'Ed.' if len(editors) == 1 else 'Eds.'})."
-    head = " ".join(x for x in (byline, f"({p.year})" if p.year else "") if x)
     title = _title(p.title)
-    parts = [_sentence(head)]
+    year = f"({p.year})" if p.year else "(n.d.)"
+    if byline:
+        parts = [_sentence(f"{byline} {year}")]
+    else:  # no author: the title takes the author's place, "Title. (2026). Source." (APA 7), not "(2026). Title."
+        parts, byline = [_sentence(title), _sentence(year)], title
     if p.bib:
         after, source = _source(p)
-        parts.append(_sentence(" ".join(x for x in (title, after) if x)))
+        shown = title if byline != title else ""
+        parts.append(_sentence(" ".join(x for x in (shown, after) if x)))
         source = [x for x in source if x] or ([p.venue] if p.venue else [])
         parts += [_sentence(x) for x in source]
     else:
-        parts.append(_sentence(title))
+        if byline != title:
+            parts.append(_sentence(title))
         if p.venue:
             parts.append(_sentence(p.venue))
     link = biblio.doi_url(p.bib.get("doi", "")) or p.url

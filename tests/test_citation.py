@@ -19,15 +19,16 @@ VASWANI = ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "
 def test_a_paper_without_a_record_is_cited_as_before():
     p = paper(title="Attention is all you need", authors=VASWANI, url="https://papers.nips.cc/paper/7181")
     assert text_citation(p) == (
-        "Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, A. N., et al. (2017). "
-        "Attention is all you need. NeurIPS. https://papers.nips.cc/paper/7181"
+        "Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, A. N., Kaiser, L., & Polosukhin, I. "
+        "(2017). Attention is all you need. NeurIPS. https://papers.nips.cc/paper/7181"
     )
-    assert text_citation(paper(title="A title.", authors=[], venue="", year=None)) == "A title."
+    assert text_citation(paper(title="A title.", authors=[], venue="", year=None)) == "A title. (n.d.)."
 
 
 def test_a_sentence_that_ends_in_a_full_stop_or_a_question_mark_gets_no_second_one():
     """ "Smith, A.." (no year) and "Why?." were written."""
-    assert text_citation(paper(title="Why?", authors=["Ann Smith"], year=None, venue="Proc.")) == "Smith, A. Why? Proc."
+    assert text_citation(paper(title="Why?", authors=["Ann Smith"], year=None, venue="Proc.")) == (
+        "Smith, A. (n.d.). Why? Proc.")  # fmt: skip
 
 
 @pytest.fixture
@@ -221,7 +222,7 @@ def test_apa_details_the_ampersand_editions_pages_and_a_titles_last_mark():
     assert text_citation(three) == "One, A., Two, B., & Three, C. (2017). T."
     seven = paper(title="T", authors=VASWANI[:7], venue="")
     assert text_citation(seven).startswith("Vaswani, A., Shazeer, N., Parmar, N., Uszkoreit, J., Jones, L., Gomez, "
-                                           "A. N., et al. (2017).")  # fmt: skip
+                                           "A. N., & Kaiser, L. (2017).")  # fmt: skip
     for named, shown in (("Revised", "Revised ed."), ("Limited", "Limited ed."), ("2", "2nd ed."),
                          ("Second edition", "Second edition"), ("3rd ed.", "3rd ed.")):  # fmt: skip
         book = paper(title="B", venue="", bib={"type": "book", "edition": named})
@@ -236,3 +237,15 @@ def test_apa_details_the_ampersand_editions_pages_and_a_titles_last_mark():
         "Lovelace, A. (2017). Foo. J."
     )
     assert text_citation(paper(title="A title.", venue="J")) == "Lovelace, A. (2017). A title. J."
+
+
+def test_apa_7_names_twenty_authors_and_cuts_more_with_the_last_and_puts_a_title_without_authors_first():
+    """A trial: an eight-author paper was cut to six and "et al."; a paper without authors began "(2026)."."""
+    names = [f"Ann Author{chr(65 + i)}" for i in range(25)]
+    twenty = text_citation(paper(title="T", authors=names[:20], venue="V"))
+    assert twenty.startswith("AuthorA, A., AuthorB, A.,") and ", & AuthorT, A. (2017). T. V." in twenty
+    many = text_citation(paper(title="T", authors=names, venue="V"))
+    assert "AuthorS, A., . . . AuthorY, A. (2017). T. V." in many and "AuthorT" not in many
+    assert "et al." not in twenty + many
+    assert text_citation(paper(title="BEXA: Budgeted exit actor", authors=[], venue="ICML")) == (
+        "BEXA: Budgeted exit actor. (2017). ICML.")  # fmt: skip
