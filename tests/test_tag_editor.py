@@ -57,20 +57,74 @@ def test_enter_on_a_completion_takes_it_and_the_reader_types_on(qtbot, window):
     assert window.table.view.hasFocus()
 
 
-def test_enter_with_the_list_open_takes_its_first_completion_and_stays(qtbot, window):
+def test_enter_with_the_list_open_and_nothing_highlighted_applies_exactly_what_was_typed(qtbot, window):
+    """ "vis" Enter, with "vision" offered and no row highlighted: the paper gets "vis", as typed (it took
+    the list's first row, which the reader never chose); Down first, and Enter takes "vision"."""
     lib = window.library
     lib.add_tags([lib.search("").ids[-1]], ["vision"])
     window.editors.update_completions()
     pid = in_table(qtbot, window)
-    field = start_tags(qtbot, window)
+    start_tags(qtbot, window)
     type_keys(qtbot, "vis")
     popup = window.editors.completer.popup()
     qtbot.waitUntil(popup.isVisible)
+    assert not popup.currentIndex().isValid()
     qtbot.keyClick(popup, Qt.Key.Key_Enter)
-    qtbot.waitUntil(lambda: not popup.isVisible())
-    assert field.text() == "vision" and field.hasFocus() and lib.paper(pid).tags == []
-    qtbot.keyClick(field, Qt.Key.Key_Enter)
-    assert lib.paper(pid).tags == ["vision"] and window.table.view.hasFocus()
+    qtbot.waitUntil(lambda: lib.paper(pid).tags == ["vis"])
+    assert not popup.isVisible() and window.table.view.hasFocus()
+
+
+KEYWORDS_BIB = """@article{k1, title = {Belief functions at work}, year = {2005},
+  keywords = {the evidential reasoning approach, Theories and models of many-electron systems}}
+"""
+
+
+def test_the_readers_own_tags_are_offered_before_a_files_keywords_and_enter_takes_none_unchosen(
+    qtbot, window, tmp_path
+):
+    """`t`, `rl, the`: the reader's "theory" is offered first, then the keywords "the evidential reasoning
+    approach" and "Theories and models…" (they came first, by name, and Enter with no row highlighted took
+    the first: a keyword silently made the reader's tag). Enter applies "rl, the" as typed, the keywords
+    stay keywords."""
+    lib = window.library
+    source = tmp_path / "k.bib"
+    source.write_text(KEYWORDS_BIB, encoding="utf-8")
+    lib.import_files([source])
+    keywords = {"the evidential reasoning approach", "Theories and models of many-electron systems"}
+    assert lib.keyword_tags() == keywords
+    lib.add_tags([lib.search("").ids[-1]], ["theory", "rl"])
+    window.update_counts()
+    pid = in_table(qtbot, window)
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, "rl, the")
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    offered = [popup.model().index(r, 0).data() for r in range(popup.model().rowCount())]
+    assert offered == ["theory", "the evidential reasoning approach", "Theories and models of many-electron systems"]
+    assert not popup.currentIndex().isValid()
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: lib.paper(pid).own_tags == ["rl", "the"])
+    assert field.text() == "rl, the" and lib.keyword_tags() == keywords
+
+
+def test_a_keyword_made_the_readers_tag_elsewhere_moves_up_among_the_completions(qtbot, window, tmp_path):
+    """The sidebar's Make It My Tag: the next time the field is entered, the tag is offered among the
+    reader's own, above the keywords."""
+    lib = window.library
+    source = tmp_path / "k.bib"
+    source.write_text(KEYWORDS_BIB, encoding="utf-8")
+    lib.import_files([source])
+    lib.add_tags([lib.search("").ids[-1]], ["theory"])
+    window.update_counts()
+    window.sidebar.make_keywords_tags("Theories and models of many-electron systems")
+    in_table(qtbot, window)
+    start_tags(qtbot, window)
+    type_keys(qtbot, "the")
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(popup.isVisible)
+    offered = [popup.model().index(r, 0).data() for r in range(popup.model().rowCount())]
+    assert offered == ["Theories and models of many-electron systems", "theory", "the evidential reasoning approach"]
+    qtbot.keyClick(popup, Qt.Key.Key_Escape)
 
 
 def test_tags_typed_then_tab_are_applied_and_undoable(qtbot, window):

@@ -735,10 +735,10 @@ print(is_fixed_pitch(system), fixed_installed, is_fixed_pitch(fmt.font()))
     assert code_fixed == "True"
 
 
-def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, window):
-    """ "vis" and Enter, with "vision" offered, is the tag "vision" (it made a new tag "vis"); the typed
-    text stays a new tag once the list is closed with Esc. Enter on the list only takes the completion (the
-    reader may type more tags); Enter again applies."""
+def test_enter_in_the_tag_field_takes_the_completion_highlighted(qtbot, window):
+    """ "vis", Down and Enter, with "vision" offered, is the tag "vision"; Enter on the list only takes the
+    completion (the reader may type more tags); Enter again applies. (Enter with no row highlighted applies
+    what was typed: test_tag_editor.)"""
     ids = window.library.search("").ids
     window.library.add_tags(ids[:2], ["vision"])
     window.editors.update_completions()
@@ -750,6 +750,7 @@ def test_enter_in_the_tag_field_takes_the_completion_the_list_shows(qtbot, windo
         qtbot.keyClick(field, key)
     popup = window.editors.completer.popup()
     qtbot.waitUntil(popup.isVisible)
+    qtbot.keyClick(popup, Qt.Key.Key_Down)
     qtbot.keyClick(popup, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: not popup.isVisible())
     assert field.text() == "exits, vision" and field.hasFocus() and window.library.paper(pid).tags == []

@@ -3,16 +3,28 @@ saved as you type, with a preview that renders math as the abstract does). They 
 pane shows (`load`); each edit leaves as a signal that the window turns into an undoable command. Enter in
 the tag editor applies the tags and the reader is done with it (`finished`); leaving the field otherwise (Tab,
 a click elsewhere, another paper made current, the window closed) applies them too, as the note is saved and a
-title edited in the table is; Esc puts back the paper's tags. Enter on the list of completions only takes the
-completion: the reader goes on typing tags."""
+title edited in the table is; Esc puts back the paper's tags. The completions offer the reader's own tags first,
+then a file's keywords. Enter on a completion highlighted in the list only takes it: the reader goes on typing
+tags; Enter with none highlighted applies exactly what was typed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QAction, QFocusEvent, QKeyEvent, QTextCursor
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QStringListModel,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+)
+from PySide6.QtGui import QAction, QFocusEvent, QKeyEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (
+    QApplication,
     QCompleter,
     QHBoxLayout,
     QLabel,
@@ -64,12 +76,40 @@ class TagCompleter(QCompleter):
         return head + str(index.data())
 
 
+class TagCompletions(QStringListModel):
+    """The tags the completer offers: the reader's own first, then the keywords files gave, each group in name
+    order, the keywords in muted text. In one list by name, "the" offered a file's "the evidential reasoning
+    approach" and "Theories and models…" above the reader's "theory" (a user trial)."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._own = 0  # how many of the rows, from the first, are the reader's own tags
+
+    def set_tags(self, names: list[str], keywords: set[str]) -> None:
+        own = [n for n in names if n not in keywords]
+        self._own = len(own)
+        self.setStringList(own + [n for n in names if n in keywords])
+
+    def is_keyword(self, row: int) -> bool:
+        return row >= self._own
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if index.isValid() and self.is_keyword(index.row()):
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QApplication.palette().color(QPalette.ColorRole.PlaceholderText)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "A keyword from an imported file: taken, it becomes your tag"
+        return super().data(index, role)
+
+
 class _EnterTakesCompletion(QObject):
-    """On the completer's popup, before the completer sees the key: Enter takes the completion highlighted,
-    else the first one ("vis" Enter is the tag "vision" the list shows, not a new tag "vis"), into the field
-    and closes the list, and that is all it does: the cursor stays in the field for more tags, and Enter with
-    the list closed applies. (The completer passed the Enter on to the field, which applied the tags and
-    went back to the papers, so that ", video" typed next started a search.)"""
+    """On the completer's popup, before the completer sees the key: Enter on a completion highlighted (the
+    arrow keys, the mouse) takes it into the field and closes the list, and that is all it does: the cursor
+    stays in the field for more tags, and Enter with the list closed applies. (The completer passed the Enter
+    on to the field, which applied the tags and went back to the papers, so that ", video" typed next started
+    a search.) Enter with none highlighted closes the list and applies exactly what was typed, as Enter with the
+    list closed does: it took the first completion, and "rl, the" became "rl, the evidential reasoning
+    approach", a file's keyword made the reader's tag without their choosing it (a user trial)."""
 
     def __init__(self, completer: QCompleter, field: QLineEdit):
         super().__init__(field)
@@ -81,11 +121,11 @@ class _EnterTakesCompletion(QObject):
             popup = self._completer.popup()
             if popup is not None and popup.isVisible():
                 index = popup.currentIndex()
-                if not index.isValid() and self._completer.completionCount():
-                    index = self._completer.completionModel().index(0, 0)
                 popup.hide()
                 if index.isValid():
                     self._field.setText(self._completer.pathFromIndex(index))
+                else:  # the field's own Enter, the list closed: what was typed is applied
+                    QApplication.sendEvent(self._field, event)
                 return True
         return False
 
@@ -136,11 +176,13 @@ class Editors(QWidget):
         self.tagEditor.setPlaceholderText("Tags, comma-separated — Enter applies")
         self.tagEditor.returnPressed.connect(self._enter)
         self.tagEditor.setReadOnly(self._read_only)
-        self.completer = TagCompleter(library.tag_names(), self.tagEditor)
+        self.completions = TagCompletions(self)
+        self.completer = TagCompleter(self.completions, self.tagEditor)
+        self.update_completions()
         self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.tagEditor.setCompleter(self.completer)
-        # Enter while the list of completions is open takes the completion highlighted, else its first one,
-        # and only that; a new tag is typed out whole, or the list closed with Esc
+        # Enter while the list of completions is open takes the completion highlighted, and only that; with
+        # none highlighted it applies what was typed
         self._enter_takes_completion = _EnterTakesCompletion(self.completer, self.tagEditor)
         popup = self.completer.popup()
         if popup is not None:
@@ -241,7 +283,9 @@ class Editors(QWidget):
         self.notesEditor.setFocus()
 
     def update_completions(self) -> None:
-        self.completer.model().setStringList(self._library.tag_names())  # type: ignore[attr-defined]
+        """The tags offered as completions, as the library has them now (the reader's own first)."""
+        counts, keywords = self._library.tag_summary()
+        self.completions.set_tags([name for name, _ in counts], keywords)
 
     # ---- tags ----
 
@@ -252,7 +296,11 @@ class Editors(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The reader left the tag field — Tab, a click elsewhere, another window, the window closed: what was
         typed is applied (one undoable step), as the note is saved and a title edited in the table is kept.
-        Not while the list of completions or a menu is open over it: the field gets the cursor back."""
+        Not while the list of completions or a menu is open over it: the field gets the cursor back. Entering
+        the field, the completions are read again: a keyword made the reader's tag in the sidebar moves up."""
+        entered = watched is self.tagEditor and event.type() == QEvent.Type.FocusIn
+        if entered and isinstance(event, QFocusEvent) and event.reason() != Qt.FocusReason.PopupFocusReason:
+            self.update_completions()
         if watched is self.tagEditor and event.type() == QEvent.Type.FocusOut and isinstance(event, QFocusEvent):
             popup = self.completer.popup()
             over = event.reason() in (Qt.FocusReason.PopupFocusReason, Qt.FocusReason.MenuBarFocusReason)
