@@ -24,6 +24,12 @@ from readinglist.ui.sidebar import ALL_KEY, SUGGESTED_KEY
 @pytest.fixture
 def planted_window(qtbot, data_dir: Path, tmp_path: Path):
     """The window over 60 synthetic papers, the first 10 of which speak of quasars: (window, relevant, rest)."""
+    w, planted, rest = open_planted(qtbot, data_dir, tmp_path)
+    yield w, planted, rest
+    w.shutdown()
+
+
+def open_planted(qtbot, data_dir: Path, tmp_path: Path):
     papers = synthetic()
     random.Random(3).shuffle(papers)  # the planted papers scattered through the library's order
     lib = Library.open(data_dir, seed=False)
@@ -39,8 +45,7 @@ def planted_window(qtbot, data_dir: Path, tmp_path: Path):
     # and a re-rank landing later made the tests that count re-ranks fail on a loaded machine
     qtbot.waitUntil(lambda: w.suggester.reranks >= 1 and w.suggester.idle and w.search_bar.idle)
     assert len(planted) == 10 and planted != ids[:10]
-    yield w, planted, [i for i in ids if i not in planted]
-    w.shutdown()
+    return w, planted, [i for i in ids if i not in planted]
 
 
 def mark(qtbot, w, ids, state):
@@ -239,6 +244,45 @@ def test_a_rerank_that_puts_papers_above_the_readers_says_so_and_keeps_their_pap
     qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)
     assert w.table.model.row_of(w.table.current_id) == 0 and w.table.current_id != first
     assert "above this one" not in w.notice.text()
+
+
+def test_a_restart_on_a_paper_far_down_suggested_shows_its_row_once_the_ranking_comes(qtbot, data_dir, tmp_path):
+    """Suggested, a paper chosen, quit, restart: the detail pane showed the paper, but no row of it was in
+    sight (a user trial). The first results, before the ranking, put it far down and scrolled to it; the
+    ranking moved it up, and the table kept its scroll. Its row is in sight, and current."""
+    w, relevant, rest = open_planted(qtbot, data_dir, tmp_path)
+    try:
+        marked_three_each(qtbot, w, relevant, rest)
+        click_sidebar(qtbot, w, SUGGESTED_KEY)
+        qtbot.waitUntil(lambda: w.search_bar.idle and w.table.current_id is not None)
+        w.resize(900, 420)  # some ten rows in sight
+        # a planted paper far down the library's order: near the top of Suggested, far down without a ranking
+        order = w.library.search("").ids
+        chosen = max(relevant[3:], key=order.index)
+        assert order.index(chosen) > 40 and w.table.model.row_of(chosen) < 10
+        assert w.table.go_to(chosen)
+        qtbot.waitUntil(lambda: w.detail.current_id == chosen)
+        w.close()
+    finally:
+        w.shutdown()
+    again = create_main_window(data_dir)
+    qtbot.addWidget(again)
+    again.show()
+    try:
+        qtbot.waitUntil(lambda: again.suggester.reranks >= 1 and again.suggester.idle and again.search_bar.idle)
+        qtbot.waitUntil(lambda: again.search_bar.last_result is not None and again.detail.paper_id == chosen)
+        view = again.table.view
+        assert again.table.current_id == chosen and view.selectionModel().isRowSelected(view.currentIndex().row())
+        assert view.viewport().rect().contains(view.visualRect(view.currentIndex()))
+        assert again.table.model.row_of(chosen) < 10  # (the ranking's order, not the one before it)
+        bar = view.verticalScrollBar()  # the reader scrolls away from their paper: a re-rank leaves them there
+        bar.setValue(bar.maximum())
+        assert bar.value() > 0 and not view.viewport().rect().intersects(view.visualRect(view.currentIndex()))
+        with qtbot.waitSignals([again.suggester.rankingChanged, again.searchFinished], timeout=10000):
+            again.suggester.schedule(force=True)
+        assert again.table.current_id == chosen and bar.value() == bar.maximum()
+    finally:
+        again.shutdown()
 
 
 def test_the_notice_of_papers_ranked_above_goes_when_the_reader_moves(qtbot, planted_window):

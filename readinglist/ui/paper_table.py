@@ -540,9 +540,12 @@ class PaperTable(QObject):
         """New results: a new query in rank order (a column's sort applies to the query it was made on), the
         same query again (a refresh) in the order shown. `keep` (else the current paper, unless `first`)
         stays current if they hold it, else the first is; a refresh of the same query keeps the scroll
-        position. Returns whether `keep` was among them."""
+        position, but a current paper that was in sight stays in sight: a re-rank of the Suggested order moved
+        it elsewhere, and a restart on a paper far down showed it with no row of it to be seen (a user trial).
+        Returns whether `keep` was among them."""
         keep = keep if keep is not None or first else self.current_id
         scroll = self.view.verticalScrollBar().value()
+        in_sight = keep is not None and keep == self.current_id and self._in_sight(self.view.currentIndex().row())
         header = self.view.horizontalHeader()
         reset = not same_query and self._shown_any and self.sort_column is not None
         self._shown_any = True
@@ -559,9 +562,16 @@ class PaperTable(QObject):
         self.select_row(row if row is not None else 0)
         if row is not None and same_query:
             self.view.verticalScrollBar().setValue(scroll)
+            if in_sight:
+                self.view.scrollTo(self.model.index(row, TITLE))  # (nothing moves if it is in sight still)
         if reset:
             self.orderChanged.emit()
         return row is not None
+
+    def _in_sight(self, row: int) -> bool:
+        """Is some of this row in the table's viewport?"""
+        rect = self.view.visualRect(self.model.index(row, TITLE))
+        return rect.isValid() and rect.intersects(self.view.viewport().rect())
 
     @property
     def sort_column(self) -> str | None:
