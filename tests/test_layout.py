@@ -217,3 +217,30 @@ def test_the_tables_column_headers_are_cut_with_an_ellipsis_and_named_in_their_t
         name = model.headerData(column, Qt.Orientation.Horizontal)
         tip = model.headerData(column, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
         assert tip and name in tip  # its name whole, where the column is too narrow for it
+
+
+# ---- the room given where it is used (a user trial at 700×500) ----
+
+
+def _abstract_top(detail, paper) -> float:
+    """Where the abstract starts in the detail pane, in the viewport's pixels."""
+    doc = detail.document()
+    cursor = doc.find(paper.plain_abstract[:30])
+    assert not cursor.isNull()
+    return doc.documentLayout().blockBoundingRect(cursor.block()).top() - detail.verticalScrollBar().value()
+
+
+def test_a_long_title_is_set_smaller_in_a_small_detail_pane_and_the_abstract_starts_in_sight(qtbot, small):
+    """At 700×500 a long title took five lines of large bold text, the abstract out of sight; in a roomy
+    pane the title keeps the heading's own size."""
+    w = small
+    ids = w.library.search("").ids
+    paper = max(w.library.papers(ids), key=lambda p: len(p.title))  # "Holmes: Hierarchical evidential …"
+    assert w.table.go_to(paper.id)
+    detail = w.detail
+    qtbot.waitUntil(lambda: detail.paper_id == paper.id)
+    assert detail.title_size != ""
+    top = _abstract_top(detail, paper)
+    assert top > 0 and top + detail.fontMetrics().height() <= detail.viewport().height()
+    w.resize(1600, 1000)
+    qtbot.waitUntil(lambda: detail.title_size == "")  # set again as the pane grows

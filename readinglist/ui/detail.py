@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette
+from PySide6.QtGui import QDesktopServices, QMouseEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from readinglist import biblio
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 Explainer = Callable[[int], "Suggestion | None"]  # why a paper is suggested (None: it is not)
 
+# the title's font: the heading's own, or smaller where the pane is small and the title long (at 700×500 a
+# title took five lines of large bold text and the abstract was out of sight: a user trial)
+TITLE_SIZES = ("", "large", "medium")
+TITLE_SHARE = 0.3  # of the pane's height, at most, that a title takes when a smaller font can keep it there
 AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 Related = list[tuple[Paper, list[str]]]  # each related paper with the key phrases it shares with the paper shown
@@ -44,11 +48,12 @@ def paper_html(
     topic: tuple[int, str] | None = None,
     whole: bool = False,
     why: tuple[Suggestion, list[Paper]] | None = None,
+    title_size: str = "",
 ) -> str:
     """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed; `why`: it
     is suggested, for these words and phrases and these marked papers (links, as related papers are). A huge
     abstract shows its start and a "Show all" link (rendering is linear, but a huge text still takes
-    seconds): `whole` renders all of it."""
+    seconds): `whole` renders all of it. `title_size`: the title's font size (one of TITLE_SIZES)."""
     import html  # (markup, html: with the first paper shown, after the first paint)
 
     from readinglist import mdtext
@@ -65,7 +70,7 @@ def paper_html(
         f'<p class="muted">Not among the papers listed · <a href="library:{p.id}">Show it in the library</a></p>'
         if outside
         else "",
-        f'<h2 style="margin-bottom:4px">{title}</h2>',
+        title_heading(title, title_size),
         f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABELS[p.state]}'
         f"{f' · priority {p.priority}' if p.priority else ''}"
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
@@ -128,6 +133,13 @@ def paper_html(
         )
         parts.append(f"<p><b>Related papers</b></p><ul style='margin-top:0'>{items}</ul>")
     return "".join(parts)
+
+
+def title_heading(title: str, size: str = "") -> str:
+    """The title (HTML) as the pane's heading, in a font of one of TITLE_SIZES ("": the heading's own)."""
+    if not size:
+        return f'<h2 style="margin-bottom:4px">{title}</h2>'
+    return f'<h2 style="margin-top:0; margin-bottom:2px; font-size:{size}">{title}</h2>'
 
 
 def citation_line(p: Paper) -> str:
@@ -219,6 +231,12 @@ class DetailPane(SafeTextBrowser):
         self._related_timer.setSingleShot(True)
         self._related_timer.setInterval(RELATED_DELAY_MS)
         self._related_timer.timeout.connect(self._start_related)
+        self._title_size = ""  # the title's font size in the paper shown (TITLE_SIZES)
+        self._title_sizes: dict[tuple[str, int, int], str] = {}  # (title, width, height) → its size, measured
+        self._fit_timer = QTimer(self)  # the pane resized: the title's size fitted again, once it rests
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_title)
 
     @property
     def paper_id(self) -> int | None:
@@ -331,7 +349,52 @@ class DetailPane(SafeTextBrowser):
         self._related_gen += 1
         self._related_timer.start()
 
-    def _render(self, paper: Paper, related: Related | None = None) -> None:
+    @property
+    def title_size(self) -> str:
+        """The font size of the title shown (one of TITLE_SIZES: "" is the heading's own)."""
+        return self._title_size
+
+    def fitted_title_size(self, title: str) -> str:
+        """The largest of TITLE_SIZES at which `title` takes at most TITLE_SHARE of the pane's height at its
+        width (the smallest where none does): a long title in a small pane is set smaller, and the abstract
+        starts in sight."""
+        viewport = self.viewport()
+        width, height = viewport.width(), viewport.height()
+        if width <= 0 or height <= 0:
+            return TITLE_SIZES[0]
+        key = (title, width, height)
+        if key not in self._title_sizes:
+            import html
+
+            from PySide6.QtGui import QTextDocument
+
+            doc = QTextDocument()
+            doc.setDefaultFont(self.document().defaultFont())
+            doc.setDocumentMargin(self.document().documentMargin())
+            doc.setTextWidth(width)
+            fitted = TITLE_SIZES[-1]
+            for size in TITLE_SIZES:
+                doc.setHtml(title_heading(html.escape(title), size))
+                if doc.size().height() <= height * TITLE_SHARE:
+                    fitted = size
+                    break
+            if len(self._title_sizes) > 256:
+                self._title_sizes.clear()
+            self._title_sizes[key] = fitted
+        return self._title_sizes[key]
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._shown is not None:
+            self._fit_timer.start()
+
+    def _fit_title(self) -> None:
+        """The pane's size changed: the paper shown again if its title is to be set in another size."""
+        paper = self._library.paper(self._shown) if self._shown is not None else None
+        if paper is not None and self.fitted_title_size(paper.title) != self._title_size:
+            self._render(paper, self._shown_related, keep_scroll=True)
+
+    def _render(self, paper: Paper, related: Related | None = None, keep_scroll: bool = False) -> None:
         match = self._library.highlighter(self._terms) if self._terms else None
         scroll = self.verticalScrollBar().value()
         self._shown_outside = self.visiting
@@ -342,9 +405,11 @@ class DetailPane(SafeTextBrowser):
         whole = self._whole == paper.id
         self.why = self._explain(paper.id) if self._explain is not None else None
         why = (self.why, self._library.papers(self.why.near)) if self.why is not None else None
-        html = paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why)
+        self._title_size = self.fitted_title_size(paper.title)
+        html = paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why,
+                          self._title_size)  # fmt: skip
         shown = self._set_html(html)
-        if shown and related is not None:  # setHtml scrolled to the top: back to where the reader was
+        if shown and (related is not None or keep_scroll):  # setHtml scrolled to the top: back to where it was
             self.verticalScrollBar().setValue(scroll)
         self._shown_related = related
 
