@@ -244,3 +244,15 @@ def test_a_long_title_is_set_smaller_in_a_small_detail_pane_and_the_abstract_sta
     assert top > 0 and top + detail.fontMetrics().height() <= detail.viewport().height()
     w.resize(1600, 1000)
     qtbot.waitUntil(lambda: detail.title_size == "")  # set again as the pane grows
+
+
+def test_the_tag_field_has_the_row_and_the_priorities_go_under_it_in_a_narrow_pane(qtbot, small):
+    """It was 65 px beside P1–P3 at 700×500, narrower than the buttons."""
+    editors = small.editors
+    field, priorities = editors.tagEditor, editors.priorityButtons
+    qtbot.waitUntil(lambda: editors.tagRow.rows() == 2)
+    assert field.width() >= 0.9 * editors.width() and priorities.geometry().top() > field.geometry().bottom()
+    assert_nothing_squeezed(qtbot, small)
+    small.resize(1600, 1000)
+    qtbot.waitUntil(lambda: editors.tagRow.rows() == 1)  # room enough: beside it again
+    assert field.width() > priorities.width() and priorities.geometry().left() > field.geometry().right()

@@ -44,6 +44,7 @@ from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
 
 NOTE_AUTOSAVE_MS = 800
+TAG_FIELD_MIN = 24  # the tag field's least width, in letters: narrower, the priorities go under it
 
 
 def tags_change_text(before: dict[int, list[str]], after: dict[int, list[str]]) -> str:
@@ -159,13 +160,19 @@ class Editors(QWidget):
         self._tags_for: list[int] = []  # the papers the tags in the field are being typed for
         # the states on a row of their own, the priorities beside the tags: one row of both was cut to
         # "Qu…ed" at 1024 px wide. The states' row wraps where the pane is narrow: as one row it was the pane's
-        # minimum, which a 700×500 window beside the map could not give, and the buttons were clipped
+        # minimum, which a 700×500 window beside the map could not give, and the buttons were clipped. So do
+        # the priorities, as one group under the tags, where the field would be narrower than TAG_FIELD_MIN
+        # (at 700×500 it was 65 px beside them, narrower than the buttons: a user trial)
         self.markButtons = FlowLayout()
-        tag_row = QHBoxLayout()
+        self.priorityButtons = QWidget(self)
+        self.priorityButtons.setObjectName("priorityButtons")
+        priority_row = QHBoxLayout(self.priorityButtons)
+        priority_row.setContentsMargins(0, 0, 0, 0)
+        priority_row.setSpacing(2)
         row: QLayout
-        for row, group in ((self.markButtons, mark_actions), (tag_row, priority_actions)):
+        for row, group in ((self.markButtons, mark_actions), (priority_row, priority_actions)):
             for action in group:
-                b = QToolButton(self)
+                b = QToolButton(self if group is mark_actions else self.priorityButtons)
                 b.setDefaultAction(action)
                 b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
                 b.setAutoRaise(group is priority_actions)
@@ -174,6 +181,7 @@ class Editors(QWidget):
         self.tagEditor = QLineEdit(self)
         self.tagEditor.setObjectName("tagEditor")
         self.tagEditor.setPlaceholderText("Tags, comma-separated — Enter applies")
+        self.tagEditor.setMinimumWidth(self.tagEditor.fontMetrics().horizontalAdvance("x" * TAG_FIELD_MIN))
         self.tagEditor.returnPressed.connect(self._enter)
         self.tagEditor.setReadOnly(self._read_only)
         self.completions = TagCompletions(self)
@@ -212,8 +220,10 @@ class Editors(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.markButtons)
-        tag_row.insertWidget(0, self.tagEditor, 1)
-        layout.addLayout(tag_row)
+        self.tagRow = FlowLayout()
+        self.tagRow.addWidget(self.tagEditor)  # (expanding: it takes the room the priorities leave)
+        self.tagRow.addWidget(self.priorityButtons)
+        layout.addLayout(self.tagRow)
         layout.addLayout(notes_head)
         layout.addWidget(self.notesStack)
         self._note_timer = QTimer(self)
