@@ -498,6 +498,11 @@ class Library:
     def has_authors(self) -> bool:
         return self.store.has_authors()
 
+    def empty_columns(self, ids: Sequence[int], columns: Iterable[str]) -> set[str]:
+        """Of these table columns ("authors", "venue", "year", "tags"), those none of these papers has a value
+        for (the table gives their room to the titles)."""
+        return self.store.empty_columns(ids, columns)
+
     def tag_names(self) -> list[str]:
         return [name for name, _ in self.store.tag_counts()]
 

@@ -1360,6 +1360,40 @@ class Store:
             return True
         return self.db.execute("SELECT 1 FROM paper_columns WHERE authors != '' LIMIT 1").fetchone() is not None
 
+    def empty_columns(self, ids: Sequence[int], columns: Iterable[str], most: int = 20_000) -> set[str]:
+        """Of these table columns ("authors", "venue", "year", "tags": the user's), those none of these papers
+        has a value for. Each stops at the first paper that has one; a column with values in the library is
+        looked for among at most `most` papers (a few milliseconds a thousand): beyond that it counts as filled.
+        The tags are looked for from the papers tagged (few, as a rule), not from these papers."""
+        conditions = {"authors": ("JOIN paper_columns c ON c.paper_id = p.id", "c.authors != ''"),
+                      "venue": ("", "p.venue != ''"), "year": ("", "p.year IS NOT NULL")}  # fmt: skip
+        if not self.has_table("paper_columns"):
+            del conditions["authors"]
+        empty: set[str] = set()
+        ids = list(ids)
+        for column in columns:
+            if column == "tags":
+                tagged = self.db.execute(
+                    f"SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE 1{self._own_only}"
+                )
+                within = set(ids)
+                if not any(pid in within for (pid,) in tagged):
+                    empty.add(column)
+                continue
+            if column not in conditions:
+                continue
+            join, where = conditions[column]
+            if self.db.execute(f"SELECT 1 FROM papers p {join} WHERE {where} LIMIT 1").fetchone() is None:
+                empty.add(column)  # none in the library
+            elif len(ids) <= most and not any(
+                self.db.execute(
+                    f"SELECT 1 FROM papers p {join} WHERE p.id IN ({_marks(chunk)}) AND {where} LIMIT 1", chunk
+                ).fetchone()
+                for chunk in _chunks(ids, 900)
+            ):
+                empty.add(column)
+        return empty
+
     def is_empty(self) -> bool:
         """No papers and no source ever imported: a library that has never been used."""
         return self.db.execute("SELECT 1 FROM papers UNION ALL SELECT 1 FROM sources LIMIT 1").fetchone() is None

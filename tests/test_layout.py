@@ -256,3 +256,57 @@ def test_the_tag_field_has_the_row_and_the_priorities_go_under_it_in_a_narrow_pa
     small.resize(1600, 1000)
     qtbot.waitUntil(lambda: editors.tagRow.rows() == 1)  # room enough: beside it again
     assert field.width() > priorities.width() and priorities.geometry().left() > field.geometry().right()
+
+
+def _show_column(w, name: str) -> None:
+    menu = w.table.view.column_menu()
+    action = next(a for a in menu.actions() if a.objectName() == f"column-{name}")
+    action.setChecked(True)
+
+
+def test_a_column_no_paper_shown_has_a_value_for_gives_its_room_to_the_title(qtbot, long_names):
+    """The bundled papers name no authors: the Authors column, shown, took 170 px of the titles' room at
+    1280 wide, and at 700×500 the titles had 95 px. It keeps its name's width (a sliver when squeezed) until
+    a paper shown has a value; Tags, shown, widens once a paper shown is tagged."""
+    from readinglist.ui.paper_model import COLUMNS
+
+    w = open_window(qtbot, long_names, 19)
+    try:
+        w.resize(1280, 800)
+        header = w.table.view.horizontalHeader()
+        authors, venue, tags = (COLUMNS.index(n) for n in ("authors", "venue", "tags"))
+        _show_column(w, "authors")
+        _show_column(w, "tags")
+        qtbot.waitUntil(lambda: not header.isSectionHidden(authors) and header.sectionSize(authors) > 0)
+        assert header.sectionSize(authors) <= header.sectionSizeHint(authors) < 100
+        assert header.sectionSize(venue) > 40  # "ICML": a column with values keeps its width
+        untagged = [pid for pid in w.table.model.ids if not w.library.paper(pid).own_tags]
+        w.library.set_tags({pid: [] for pid in w.library.search("").ids})  # (the fixture tagged three)
+        w.table.refresh(w.table.model.ids)
+        w.search_bar.run()
+        qtbot.waitUntil(lambda: header.sectionSize(tags) <= header.sectionSizeHint(tags))
+        title = header.sectionSize(2)
+        w.library.add_tags(untagged[:1], ["rl"])
+        w.table.refresh(untagged[:1])  # as after an edit: the tag is shown, the column widens
+        qtbot.waitUntil(lambda: header.sectionSize(tags) > header.sectionSizeHint(tags))
+        assert header.sectionSize(2) < title
+        w.resize(700, 500)
+        qtbot.waitUntil(lambda: header.sectionSize(authors) == header.minimumSectionSize())
+    finally:
+        w.runner.wait()
+        w.library.close()
+
+
+def test_the_library_says_which_columns_no_paper_among_some_has_a_value_for(long_names):
+    lib = Library.open(long_names)
+    try:
+        ids = lib.search("").ids
+        tagged = [pid for pid in ids if lib.paper(pid).own_tags]
+        untagged = [pid for pid in ids if pid not in tagged]
+        everything = ("authors", "venue", "year", "tags")
+        assert lib.empty_columns(ids, everything) == {"authors"}  # the bundled papers name no authors
+        assert lib.empty_columns(untagged, everything) == {"authors", "tags"}
+        assert lib.empty_columns(untagged[:1], ["venue"]) == set()
+        assert lib.empty_columns([], everything) == set(everything)
+    finally:
+        lib.close()

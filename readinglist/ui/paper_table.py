@@ -47,6 +47,9 @@ HIDDEN_AT_FIRST = ("tags", "added")  # the title gets the room; the header's men
 # way, down to SQUEEZED_MIN pixels each, and get their widths back as it widens
 TITLE_ROOM = 0.4
 SQUEEZED_MIN = 40
+# the columns that may have no value for any paper shown (the bundled corpus names no authors): such a column
+# keeps only its header's width, and the title gets the rest (an empty Authors column took 170 px at 1280 wide)
+MAY_BE_EMPTY = ("authors", "venue", "year", "tags")
 TEXT_MARGIN = 4  # pixels either side of a cell's text (Fusion draws 3, and a cut-off guess errs towards a tip)
 
 
@@ -168,6 +171,7 @@ class PaperTableView(QTableView):
         for col in HIDDEN_AT_FIRST:
             header.setSectionHidden(COLUMNS.index(col), True)
         self._wanted: dict[int, int] = {}  # the other columns' widths, as set or dragged (see fit_title)
+        self._empty: set[int] = set()  # the columns no paper shown has a value for (see set_empty_columns)
         self._squeezing = False
         header.sectionResized.connect(self._section_resized)
         self.fit_columns()
@@ -206,17 +210,35 @@ class PaperTableView(QTableView):
         if not self._squeezing and column in self._wanted:
             self._wanted[column] = new  # the reader dragged it: the width to keep, and to give back
 
+    def set_empty_columns(self, columns: set[int]) -> None:
+        """These columns have no value for any paper shown: each keeps only its header's width (its name), and
+        the title gets the rest, until a paper shown has a value for it."""
+        if columns != self._empty:
+            self._empty = set(columns)
+            self.fit_title()
+
+    def empty_columns(self) -> set[int]:
+        return set(self._empty)
+
     def fit_title(self) -> None:
         """The title keeps TITLE_ROOM of the width: the other columns shrink in proportion when the table is
-        narrow, rather than the title to nothing, and get their widths back as it widens."""
+        narrow, rather than the title to nothing, and get their widths back as it widens. A column with no
+        value to show is as wide as its header's name, at most, and squeezed to a sliver."""
         header = self.horizontalHeader()
         width = self.viewport().width()
-        shown = {c: w for c, w in self._wanted.items() if not header.isSectionHidden(c)}
+        shown = {
+            c: min(w, header.sectionSizeHint(c)) if c in self._empty else w
+            for c, w in self._wanted.items()
+            if not header.isSectionHidden(c)
+        }
         if width <= 0 or not shown or not self.isVisible():  # (before the first show its width means nothing)
             return
         fixed = sum(header.sectionSize(c) for c in range(len(COLUMNS))
                     if c != TITLE and c not in self._wanted and not header.isSectionHidden(c))  # fmt: skip
         room = width - fixed - int(width * TITLE_ROOM)
+        if sum(shown.values()) > room:  # squeezed: an empty column gives way first, to a sliver (its name is in
+            sliver = header.minimumSectionSize()  # its header's tooltip), then the others in proportion
+            shown = {c: min(w, sliver) if c in self._empty else w for c, w in shown.items()}
         floors = {c: min(w, SQUEEZED_MIN) for c, w in shown.items()}
         above = sum(shown.values()) - sum(floors.values())  # what the columns can give, down to their floors
         spare = room - sum(floors.values())
@@ -408,6 +430,7 @@ class PaperTable(QObject):
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.view.verticalScrollBar().valueChanged.connect(lambda _value: self.scrolled.emit())
         self.view.emptyLabel.linkActivated.connect(self.emptyLinkActivated)
+        self.view.columnsChosen.connect(self.fit_empty_columns)  # a column shown may have nothing to show
 
     def add_key_action(self, action: QAction) -> QAction:
         """A key that acts on papers only where it cannot be text: while the table has focus and no editor is
@@ -556,6 +579,7 @@ class PaperTable(QObject):
             finally:
                 self._new_results = False
         self.model.set_ids(result.ids, result.scores)
+        self.fit_empty_columns()
         if self.sort_column is not None:
             self.model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
         row = self.model.row_of(keep) if keep is not None else None
@@ -590,6 +614,20 @@ class PaperTable(QObject):
 
     def refresh(self, ids: Sequence[int]) -> None:
         self.model.refresh(ids)
+        empty = self._empty_names()
+        if empty:  # a paper edited may have a value for a column that had none (a first tag)
+            still = self.model.library.empty_columns(self.model.shown(ids), empty)
+            self.view.set_empty_columns({COLUMNS.index(name) for name in still})
+
+    def _empty_names(self) -> list[str]:
+        return [COLUMNS[c] for c in sorted(self.view.empty_columns())]
+
+    def fit_empty_columns(self) -> None:
+        """Find which columns shown have no value for any paper shown: they give their room to the title."""
+        header = self.view.horizontalHeader()
+        names = [name for name in MAY_BE_EMPTY if not header.isSectionHidden(COLUMNS.index(name))]
+        empty = self.model.library.empty_columns(self.model.ids, names) if names and self.model.ids else set()
+        self.view.set_empty_columns({COLUMNS.index(name) for name in empty})
 
     def show_empty(self, text: str | None) -> None:
         """Say why the table is empty and what to do (rich text with links), or hide the message (None)."""
