@@ -310,3 +310,17 @@ def test_the_library_says_which_columns_no_paper_among_some_has_a_value_for(long
         assert lib.empty_columns([], everything) == set(everything)
     finally:
         lib.close()
+
+
+def test_a_status_message_too_long_for_the_bar_is_cut_at_a_words_end_whole_in_its_tooltip(qtbot, small):
+    """At 700×500 "Nothing to learn from yet … mark a few papers read (r) …" was clipped mid-word ("ma")."""
+    message = ("Nothing to learn from yet (library order meanwhile): mark a few papers read (r) or skipped (x), "
+               "or set your interests.")  # fmt: skip
+    notice = small.notice
+    notice.show_message(message, 0, "My Interests…", lambda: None)
+    label = notice.label
+    qtbot.waitUntil(lambda: label.text().endswith("…") and len(label.text()) > 20)
+    assert message.startswith(label.text()[:-1].rstrip()) and label.toolTip() == message
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+    assert notice.text() == message and notice.button.isVisible()
+    assert label.geometry().right() < notice.button.geometry().left()

@@ -1326,7 +1326,7 @@ def test_a_note_changed_by_another_process_while_typed_here_keeps_both(qtbot, wi
         assert other.paper(pid).note == kept  # type: ignore[union-attr]
         assert editor.toPlainText() == kept
         assert editor.textCursor().position() == len("typed here, more")  # the reader's cursor stays put
-        assert "both versions are kept" in window.notice.label.text()
+        assert "both versions are kept" in window.notice.text()
         window.actionUndo.trigger()
         assert other.paper(pid).note == "from the command line"  # type: ignore[union-attr]
         for _ in range(2):  # undo and redo repeated: the steps are taken back and done again, never merged anew

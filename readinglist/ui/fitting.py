@@ -111,6 +111,7 @@ class ElidedLabel(QLabel):
         self._full = text
         self.setToolTip(text)
         self._fit()
+        self.updateGeometry()  # its size hint is the whole text's: the layout learns of the new one
 
     def sizeHint(self) -> QSize:
         """As wide as the whole text (the layout gives it that when it has the room)."""

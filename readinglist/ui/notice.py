@@ -2,7 +2,9 @@
 on several papers, Open Folder after an export, Details… after an import — and progress while a long job runs.
 
 Not a message box: the reader goes on working, and the notice gives way to the next one. Not
-QStatusBar.showMessage either: that hides the status bar's widgets while it shows, and has no button.
+QStatusBar.showMessage either: that hides the status bar's widgets while it shows, and has no button. A message
+too long for the status bar is cut with "…" at a word's end, the whole of it in its tooltip (it was clipped
+mid-word at 700×500: "… mark a few papers read (r) …" read "…: ma").
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QToolButton, QWidget
+
+from readinglist.ui.fitting import ElidedLabel
 
 DEFAULT_MS = 10000
 
@@ -21,7 +25,7 @@ class Notice(QWidget):
         self.setObjectName("statusNotice")
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.label = QLabel(self)
+        self.label = ElidedLabel("", self)
         self.label.setObjectName("statusMessage")
         self.progress = QProgressBar(self)
         self.progress.setObjectName("statusProgress")
@@ -42,7 +46,8 @@ class Notice(QWidget):
         self._timer.timeout.connect(self.clear)
 
     def text(self) -> str:
-        return self.label.text()
+        """The message, whole (the label may show it cut)."""
+        return self.label.full_text()
 
     @property
     def action_text(self) -> str:
@@ -58,8 +63,7 @@ class Notice(QWidget):
         kind: str = "",
     ) -> None:
         """Say `text` for `timeout_ms` (0: until the next notice), with a button doing `action` if given."""
-        self.label.setText(text)
-        self.label.setToolTip(text)
+        self.label.set_full_text(text)
         self._action = action
         self.kind = kind
         self.button.setText(action_text)
@@ -79,11 +83,10 @@ class Notice(QWidget):
 
     def clear(self, kind: str | None = None) -> None:
         """Withdraw the notice (only if it is about `kind`, when given)."""
-        if (kind is not None and kind != self.kind) or (not self.kind and not self.label.text()):
+        if (kind is not None and kind != self.kind) or (not self.kind and not self.label.full_text()):
             return  # not about that, or nothing shown: every edit asks, and a label cleared still relays out
         self._timer.stop()
-        self.label.clear()
-        self.label.setToolTip("")
+        self.label.set_full_text("")
         self.button.hide()
         self.progress.hide()
         self._action = None
