@@ -94,3 +94,35 @@ def test_one_paper_selected_offers_no_merge(qtbot, window):
     w.table.select_ids(w.library.search("").ids[:1])
     names = [a.objectName() for a in menus.paper_menu(w).actions()]
     assert "actionMerge" not in names
+
+
+def test_the_entrys_count_is_never_cut_at_any_sidebar_width(window):
+    """At one width the entry read "Possible duplicates (3…": it fitted as whole pixels measure it, and the
+    view, measuring in fractions of one, cut it again, count and all. At every width its count stays whole
+    and what is shown fits the room the view lays it out in."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QTextLayout
+    from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
+
+    sidebar = window.sidebar
+    index = sidebar.entries.find(DUPLICATES_KEY)
+    delegate = sidebar.itemDelegate()
+    style = sidebar.style()
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, sidebar) + 1
+    for width in range(60, 320):
+        option = QStyleOptionViewItem()
+        option.rect = QRect(0, 0, width, 20)
+        option.widget = sidebar
+        option.font = sidebar.font()
+        option.fontMetrics = sidebar.fontMetrics()
+        delegate.initStyleOption(option, index)
+        shown = delegate.fitted(option, index)
+        room = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, sidebar).width() - 2 * margin
+        layout = QTextLayout(shown, option.font)
+        layout.beginLayout()
+        line = layout.createLine()
+        line.setLineWidth(10_000)
+        layout.endLayout()
+        if room > option.fontMetrics.horizontalAdvance("P… (3)") + 2:
+            assert shown.endswith("(3)"), (width, shown)
+            assert line.naturalTextWidth() <= room, (width, shown, line.naturalTextWidth(), room)
