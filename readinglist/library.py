@@ -800,6 +800,10 @@ class Library:
         """Pairs an import found possibly the same paper, still to be merged or kept apart."""
         return self.store.possible_duplicates()
 
+    def duplicates_of(self, paper_id: int) -> list[DuplicatePair]:
+        """The possible duplicates' pairs this paper is one of (what `possible_duplicates` lists of it)."""
+        return self.store.duplicates_of(paper_id)
+
     def duplicate_ids(self) -> list[int]:
         """The papers of the possible duplicates, each pair's together."""
         return list(dict.fromkeys(i for d in self.possible_duplicates() for i in (d.a, d.b)))

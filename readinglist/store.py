@@ -2379,6 +2379,18 @@ class Store:
         )
         return [DuplicatePair(a, b, why, at) for a, b, why, at in rows]
 
+    def duplicates_of(self, paper_id: int) -> list[DuplicatePair]:
+        """The pairs still to decide that this paper is one of, the other paper in the library too."""
+        if not self.has_table("duplicate_pairs"):
+            return []
+        rows = self.db.execute(
+            "SELECT d.a, d.b, d.why, d.found_at FROM duplicate_pairs d WHERE d.status = 'possible'"
+            " AND (d.a = ? OR d.b = ?) AND EXISTS (SELECT 1 FROM papers WHERE id = d.a)"
+            " AND EXISTS (SELECT 1 FROM papers WHERE id = d.b) ORDER BY d.found_at DESC, d.a, d.b",
+            (paper_id, paper_id),
+        )
+        return [DuplicatePair(a, b, why, at) for a, b, why, at in rows]
+
     def pair(self, a: int, b: int) -> tuple[str, str] | None:
         """(status, why) of a pair, or None."""
         if not self.has_table("duplicate_pairs"):

@@ -126,3 +126,27 @@ def test_the_entrys_count_is_never_cut_at_any_sidebar_width(window):
         if room > option.fontMetrics.horizontalAdvance("P… (3)") + 2:
             assert shown.endswith("(3)"), (width, shown)
             assert line.naturalTextWidth() <= room, (width, shown, line.naturalTextWidth(), room)
+
+
+def test_the_detail_pane_says_which_paper_a_possible_duplicate_pairs_with_and_why_with_a_link_to_it(qtbot, window):
+    """It did not say: the reader had to find the other paper of the pair themselves. The line goes once the
+    pair is kept apart, and comes back with an undo."""
+    from PySide6.QtCore import QUrl
+
+    w = window
+    pair = w.library.possible_duplicates()[0]
+    assert w.library.duplicates_of(pair.a) == [pair] == w.library.duplicates_of(pair.b)
+    other = w.library.paper(pair.b)
+    assert w.table.go_to(pair.a)
+    qtbot.waitUntil(lambda: w.detail.paper_id == pair.a)
+    text = w.detail.document().toPlainText()
+    assert f"Possibly the same paper as {other.title} (ICML Workshop 2020): {pair.why}." in text
+    assert f'href="paper:{other.uid}"' in w.detail.toHtml()
+    w.detail.open_link(QUrl(f"paper:{other.uid}"))  # the link followed: the other paper shown
+    qtbot.waitUntil(lambda: w.table.current_id == pair.b and w.detail.paper_id == pair.b)
+    assert w.library.paper(pair.a).title in w.detail.document().toPlainText()
+    w.table.select_ids([pair.a, pair.b])
+    w.actionKeepApart.trigger()
+    qtbot.waitUntil(lambda: "Possibly the same paper" not in w.detail.document().toPlainText())
+    w.actionUndo.trigger()
+    qtbot.waitUntil(lambda: "Possibly the same paper" in w.detail.document().toPlainText())

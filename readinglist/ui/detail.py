@@ -49,11 +49,13 @@ def paper_html(
     whole: bool = False,
     why: tuple[Suggestion, list[Paper]] | None = None,
     title_size: str = "",
+    duplicates: Sequence[tuple[Paper, str]] = (),
 ) -> str:
     """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed; `why`: it
     is suggested, for these words and phrases and these marked papers (links, as related papers are). A huge
     abstract shows its start and a "Show all" link (rendering is linear, but a huge text still takes
-    seconds): `whole` renders all of it. `title_size`: the title's font size (one of TITLE_SIZES)."""
+    seconds): `whole` renders all of it. `title_size`: the title's font size (one of TITLE_SIZES). `duplicates`:
+    the papers it may be one with (possible duplicates), each with why, the other's title a link to it."""
     import html  # (markup, html: with the first paper shown, after the first paint)
 
     from readinglist import mdtext
@@ -78,6 +80,7 @@ def paper_html(
         if p.title_derived
         else "",
     ]
+    parts += [duplicate_html(other, why) for other, why in duplicates]
     if why is not None:
         parts.append(why_html(*why))
     if p.authors:
@@ -133,6 +136,19 @@ def paper_html(
         )
         parts.append(f"<p><b>Related papers</b></p><ul style='margin-top:0'>{items}</ul>")
     return "".join(parts)
+
+
+def duplicate_html(other: Paper, why: str) -> str:
+    """That the paper may be one with `other` (a possible duplicate found at import), why, and the way to it."""
+    import html
+
+    where = " ".join(x for x in (other.venue, str(other.year or "")) if x)
+    reason = f": {html.escape(why)}" if why else ""
+    return (
+        f'<p class="muted" id="duplicate">Possibly the same paper as <a href="paper:{other.uid}">'
+        f"{html.escape(other.title)}</a>{f' ({html.escape(where)})' if where else ''}{reason}. "
+        "Select both to merge them or keep them apart (right-click).</p>"
+    )
 
 
 def title_heading(title: str, size: str = "") -> str:
@@ -406,8 +422,11 @@ class DetailPane(SafeTextBrowser):
         self.why = self._explain(paper.id) if self._explain is not None else None
         why = (self.why, self._library.papers(self.why.near)) if self.why is not None else None
         self._title_size = self.fitted_title_size(paper.title)
+        pairs = self._library.duplicates_of(paper.id)
+        others = {o.id: o for o in self._library.papers([d.b if d.a == paper.id else d.a for d in pairs])}
+        duplicates = [(others[o], d.why) for d in pairs if (o := d.b if d.a == paper.id else d.a) in others]
         html = paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why,
-                          self._title_size)  # fmt: skip
+                          self._title_size, duplicates)  # fmt: skip
         shown = self._set_html(html)
         if shown and (related is not None or keep_scroll):  # setHtml scrolled to the top: back to where it was
             self.verticalScrollBar().setValue(scroll)
