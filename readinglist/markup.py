@@ -62,10 +62,20 @@ _MARKS = {I_ON: ("i", True), I_OFF: ("i", False), B_ON: ("b", True), B_OFF: ("b"
 _MARKS |= {C_ON: ("code", True), C_OFF: ("code", False)}
 _MARK_RE = re.compile("[\ue000-\ue005]")
 
+# A character a URL may hold as LaTeX writes it in text (a BibTeX abstract is LaTeX: latex.escape_text writes
+# `_` as `\_`, `~` as `\~{}`; other files spell `~` \textasciitilde{}, {\textasciitilde} or \string~). Each
+# starts with `\` or `{`, which no URL character does, so a URL is still read in one pass.
+_URL_ESCAPE = (
+    r"\\[_%#&$]|\\[~^]\{\}|\\string[~^]|\\textbar\{\}|\\textasciicircum\{\}"
+    r"|\\textasciitilde(?:\{\}|(?![a-zA-Z])(?:[ \t]+(?=[\w/]))?)|\{\\(?:textasciitilde|[~^]\{\}|string[~^])\}"
+)
+_URL_CHARS = r"[^\s<>\"'{}\\`$]"
 _URL_RE = re.compile(
-    r"(?:https?://|www\.)[^\s<>\"'{}\\`$]+|\b(?:github\.com|gitlab\.com|huggingface\.co|bitbucket\.org)/[\w.\-/]+",
+    rf"(?:https?://|www\.){_URL_CHARS}+(?:(?:{_URL_ESCAPE}){_URL_CHARS}*)*"
+    rf"|\b(?:github\.com|gitlab\.com|huggingface\.co|bitbucket\.org)/[\w.\-/]+(?:(?:{_URL_ESCAPE})[\w.\-/]*)*",
     re.IGNORECASE,
 )
+_URL_ESCAPE_RE = re.compile(_URL_ESCAPE + "|\ue010")  # \ue010: iter_runs's stand-in for `\$`
 _URL_HINTS = ("://", "www.", "github.", "gitlab.", "huggingface.", "bitbucket.")  # cheap test before _URL_RE
 _BRACED = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"
 _STYLE_CMD_RE = re.compile(r"\\(emph|textit|textsl|textbf|texttt|underline|textsc)\s*" + _BRACED)
@@ -130,9 +140,26 @@ def trim_url(url: str) -> str:
     return url[:end]
 
 
+def _url_char(m: re.Match[str]) -> str:
+    escape = m.group(0)
+    if "~" in escape or "tilde" in escape:
+        return "~"
+    if "^" in escape or "circum" in escape:
+        return "^"
+    if "textbar" in escape:
+        return "|"
+    return "$" if escape == "\ue010" else escape[1]
+
+
+def url_text(found: str) -> str:
+    """A URL as _URL_RE found it, its LaTeX escapes as the characters they stand for: a BibTeX abstract's
+    `github.com/a/faster\\_rcnn` links to faster_rcnn (the link was cut at the backslash, `_rcnn` left as text)."""
+    return _URL_ESCAPE_RE.sub(_url_char, found) if "\\" in found or "{" in found or "\ue010" in found else found
+
+
 def clean_url(url: str) -> str:
-    """A URL as found in text, trimmed and with a scheme."""
-    url = trim_url(url)
+    """A URL as found in text, trimmed, its LaTeX escapes decoded and with a scheme."""
+    url = url_text(trim_url(url))
     if url.lower().startswith("www.") or not re.match(r"https?://", url, re.I):
         url = "https://" + url
     return url

@@ -678,6 +678,32 @@ def _without_ties_and_escapes(row: Mapping[str, object]) -> dict[str, object] | 
     return {k: out[k] for k in ("url", "links", "bib", "source_bib") if k in out} if out != dict(row) else None
 
 
+def _m0028_links_with_latex_escapes(db: sqlite3.Connection) -> None:
+    """A link in a LaTeX abstract (a BibTeX file's, the app's own export's) is read through its escapes now
+    (markup.url_text: `faster\\_rcnn`, `\\~{}jojic`); it was cut at the backslash and the cut link stored
+    (github.com/ShaoqingRen/faster). Each stored link the abstract's links now carry on is replaced by the
+    whole one (after it, where the cut one is the file's url, which stays); every other link stays as it is."""
+    from readinglist.markup import extract_links
+
+    changed = []
+    rows = db.execute("SELECT id, abstract, links, url FROM papers WHERE links != '[]'").fetchall()
+    for pid, abstract, links_json, url in rows:
+        text = unpack(abstract)
+        if "\\" not in text and "{" not in text:
+            continue
+        links = json.loads(links_json)
+        found = [u for u in extract_links(text) if u not in links]
+        whole = []
+        for old in links:
+            longer = next((u for u in found if u.startswith(old)), None)
+            whole += [old, longer] if old == url and longer else [longer or old]  # the file's url stays
+        if whole != links:
+            changed.append((json.dumps(list(dict.fromkeys(whole))), pid))
+    if changed:
+        db.executemany("UPDATE papers SET links = ? WHERE id = ?", changed)
+        _new_revision_for(db, [pid for _, pid in changed])
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -706,6 +732,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0025_bibliographic_records", _m0025_bibliographic_records),
     ("0026_source_records", _m0026_source_records),
     ("0027_record_ties_and_url_escapes", _m0027_record_ties_and_url_escapes),
+    ("0028_links_with_latex_escapes", _m0028_links_with_latex_escapes),
 ]
 
 

@@ -36,6 +36,45 @@ def test_links_trim_trailing_punctuation_and_keep_balanced_parens():
     ]
 
 
+def test_a_link_in_latex_text_is_read_through_its_escapes():
+    # a BibTeX abstract is LaTeX: the export writes faster_rcnn as faster\_rcnn and ~ as \~{}; the link was cut
+    # at the backslash (github.com/ShaoqingRen/faster, "_rcnn" left as text after it; research.microsoft.com/)
+    raw = (
+        r"Code: https://github.com/ShaoqingRen/faster\_rcnn. Data (https://www.research.microsoft.com/\~{}jojic/aihs),"
+        r" http://a.org/\textasciitilde{}b/{\textasciitilde}c/\string~d/\textasciitilde e?x=1\&y=50\%25\#top and"
+        r" github.com/u/a\_b. 73.2\% mAP."
+    )
+    links = [
+        "https://github.com/ShaoqingRen/faster_rcnn",
+        "https://www.research.microsoft.com/~jojic/aihs",
+        "http://a.org/~b/~c/~d/~e?x=1&y=50%25#top",
+        "https://github.com/u/a_b",
+    ]
+    assert markup.extract_links(raw) == links
+    assert [r.text for r in markup.parse(raw) if r.kind == "url"] == links  # as the abstract shows them
+    assert markup.to_plain(raw) == (
+        "Code: https://github.com/ShaoqingRen/faster_rcnn. Data (https://www.research.microsoft.com/~jojic/aihs),"
+        " http://a.org/~b/~c/~d/~e?x=1&y=50%25#top and https://github.com/u/a_b. 73.2% mAP."
+    )
+    html = markup.to_html(raw)
+    assert '<a href="https://github.com/ShaoqingRen/faster_rcnn">' in html and "</a>_rcnn" not in html
+    # an accent or a command after a URL still ends it
+    assert markup.extract_links(r"see https://x.org/a\'e and https://y.org/b\footnote{c}") == [
+        "https://x.org/a",
+        "https://y.org/b",
+    ]
+
+
+def test_reading_a_link_through_escapes_stays_linear():
+    import time
+
+    for raw in ("https://x.org/" + "a\\_" * 100_000, "https://x.org/" + "\\textasciitilde" + " " * 200_000 + "!"):
+        start = time.perf_counter()
+        markup.extract_links(raw)
+        markup.to_plain(raw)
+        assert time.perf_counter() - start < 2.0
+
+
 def test_markdown_keeps_math_and_converts_emphasis():
     md = markup.to_markdown(r"An \emph{important} \textbf{claim}: $O(n^2)$ time, ``really''.")
     assert "*important*" in md and "**claim**" in md

@@ -206,3 +206,66 @@ def test_titles_with_carets_come_back_as_they_were(tmp_path, fmt):
             fresh.close()
     finally:
         lib.close()
+
+
+LINKED_ABSTRACTS = [
+    "Code is available at https://github.com/ShaoqingRen/faster_rcnn.",
+    "A camera's images (https://www.research.microsoft.com/~jojic/aihs). A 73.2% mAP.",
+    "See http://x.org/a_b/~c?d=1&e=50%25#top, and github.com/u/a_b~c.",
+]
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_links_in_an_abstract_come_back_whole(tmp_path, fmt):
+    # the export writes a URL's _ ~ % & # as LaTeX (faster\_rcnn, \~{}jojic) and the import read the link only
+    # up to the backslash: github.com/ShaoqingRen/faster, with "_rcnn" as text after it (a trial: 178 of 9,183)
+    from conftest import library_of
+
+    rows = [{"title": f"Paper {n}", "abstract": a, "year": 2015} for n, a in enumerate(LINKED_ABSTRACTS)]
+    lib = library_of(tmp_path, rows)
+    try:
+        file = tmp_path / f"out{SUFFIX[fmt]}"
+        write(lib, fmt, file)
+        assert "faster\\_rcnn" in file.read_text()  # LaTeX in the file, as a compile needs
+        want = {p.title: (p.links, p.plain_abstract) for p in everything(lib)}
+        assert "https://github.com/ShaoqingRen/faster_rcnn" in want["Paper 0"][0]
+        fresh = Library.open(tmp_path / "fresh", seed=False)
+        try:
+            fresh.import_files([file])
+            assert {p.title: (p.links, p.plain_abstract) for p in everything(fresh)} == want
+        finally:
+            fresh.close()
+    finally:
+        lib.close()
+
+
+def test_a_library_with_links_cut_at_an_escape_gets_them_whole(tmp_path):
+    # a library that imported a BibTeX abstract before: migration 0027 derives its links again
+    import json
+
+    from conftest import library_of
+
+    from readinglist.store import _m0028_links_with_latex_escapes
+
+    rows = [
+        {"title": "Faster", "abstract": r"Code: https://github.com/a/faster\_rcnn.", "url": "https://e.org/p(1)"},
+        {"title": "Url", "abstract": r"At https://x.org/a\_b.", "url": "https://x.org/a"},
+        {"title": "Whole", "abstract": r"At https://y.org/a and https://y.org/a\_b.", "url": "https://y.org/a"},
+    ]
+    lib = library_of(tmp_path, rows)
+    cut = {"Faster": ["https://e.org/p(1)", "https://github.com/a/faster"], "Url": ["https://x.org/a"]}
+    try:
+        with lib.store.transaction() as db:  # as the import before left them
+            for title, links in cut.items():
+                db.execute("UPDATE papers SET links = ? WHERE title = ?", (json.dumps(links), title))
+        with lib.store.transaction() as db:
+            _m0028_links_with_latex_escapes(db)
+            _m0028_links_with_latex_escapes(db)
+        links = {p.title: p.links for p in everything(lib)}
+        assert links == {
+            "Faster": ["https://e.org/p(1)", "https://github.com/a/faster_rcnn"],
+            "Url": ["https://x.org/a", "https://x.org/a_b"],  # the cut link was the file's url: that stays
+            "Whole": ["https://y.org/a", "https://y.org/a_b"],  # whole links stay as they are
+        }
+    finally:
+        lib.close()
