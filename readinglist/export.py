@@ -226,6 +226,11 @@ def _bib_names(authors: Sequence[str], ascii_only: bool) -> str:
     return " and ".join(names)
 
 
+# a URL the url field holds as it is: ASCII, no space, brace or backslash. Parentheses stay (Markdown's encoding
+# of them, safe_url's, made a DOI's link …0921-4534%2889%2990484-X, another link after a re-import)
+_VERBATIM_URL_RE = re.compile(r"[!-\[\]-z|~]+")
+
+
 def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -> str:
     title = p.user_title if p.user_title else (p.raw_title or p.title)
     fields: list[tuple[str, str]] = [("title", latex.to_bibtex(title, ascii_only, title=True))]
@@ -242,7 +247,7 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     fields += bib_record_fields(p.bib, ascii_only)
     target = mdtext.safe_url(p.url) if p.url else None
     if target:  # verbatim, as the doi: inside braces `%` and `#` are characters to bibtex, biber and the url package
-        fields.append(("url", target))
+        fields.append(("url", p.url if _VERBATIM_URL_RE.fullmatch(p.url) else target))
     if p.abstract:
         fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
     if p.tags:

@@ -240,7 +240,7 @@ def test_links_in_an_abstract_come_back_whole(tmp_path, fmt):
 
 
 def test_a_library_with_links_cut_at_an_escape_gets_them_whole(tmp_path):
-    # a library that imported a BibTeX abstract before: migration 0027 derives its links again
+    # a library that imported a BibTeX abstract before: migration 0028 derives its links again
     import json
 
     from conftest import library_of
@@ -267,5 +267,31 @@ def test_a_library_with_links_cut_at_an_escape_gets_them_whole(tmp_path):
             "Url": ["https://x.org/a", "https://x.org/a_b"],  # the cut link was the file's url: that stays
             "Whole": ["https://y.org/a", "https://y.org/a_b"],  # whole links stay as they are
         }
+    finally:
+        lib.close()
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_a_url_with_parentheses_comes_back_as_it_was(tmp_path, fmt):
+    # the url field was percent-encoded for Markdown: a DOI's link came back …0921-4534%2889%2990484-X
+    from conftest import library_of
+
+    doi_link = "https://doi.org/10.1016/0921-4534(89)90484-X"
+    rows = [{"title": "Cluster model", "abstract": "Cu2O.", "url": doi_link},
+            {"title": "Spaced", "abstract": "A space.", "url": "https://x.org/a b{c}"}]  # fmt: skip
+    lib = library_of(tmp_path, rows)
+    try:
+        file = tmp_path / f"out{SUFFIX[fmt]}"
+        write(lib, fmt, file)
+        text = file.read_text()
+        assert f"url = {{{doi_link}}}" in text
+        assert "url = {https://x.org/a%20b%7Bc%7D}" in text  # what a field cannot hold as it is stays encoded
+        fresh = Library.open(tmp_path / "fresh", seed=False)
+        try:
+            fresh.import_files([file])
+            [paper] = fresh.papers(fresh.search('"Cluster model"').ids)
+            assert (paper.url, paper.links) == (doi_link, [doi_link])
+        finally:
+            fresh.close()
     finally:
         lib.close()

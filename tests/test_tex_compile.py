@@ -103,12 +103,12 @@ def test_pdflatex_and_biber_compile_every_neurips_paper_ascii_and_utf8(neurips, 
 
 
 def test_dois_and_urls_with_percent_signs_and_hashes_compile_and_reach_the_bibliography_as_they_are(tmp_path):
-    """A DOI or URL with `%`, `#`, `&`, `_`, `~` is written verbatim in braces (export.bib_record_fields): bibtex
+    """A DOI or URL with `%`, `#`, `&`, `_`, `~`, `(` is written verbatim in braces (export.bib_record_fields): bibtex
     with plainnat and biber with biblatex pass it to the url package's verbatim \\url and \\doi whole (an
     escaped one would be linked with its backslash), and the document compiles."""
     from readinglist.papers import Paper
 
-    doi, url = "10.1000/abc%20def#x_y&z~(1)", "https://example.org/a%20b?x=1&y=2#frag_1~u%"
+    doi, url = "10.1000/abc%20def#x_y&z~(1)", "https://example.org/a(1)%20b?x=1&y=2#frag_1~u%"
     paper = Paper(id=1, uid="u1", title="T", raw_title="T", auto_title="T", user_title=None, abstract="",
                   plain_abstract="", authors=["Ada Lovelace"], venue="J", year=2020, url=url, links=[],
                   state="unread", note="", citation_key="k", bib={"type": "article", "doi": doi})  # fmt: skip
