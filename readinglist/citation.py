@@ -231,10 +231,12 @@ def text_citations(papers: Sequence[Paper]) -> str:
 
 
 def bibtex_citations(papers: Sequence[Paper]) -> str:
+    """Copy BibTeX's entries: the export's, with none of the reader's own fields (abstract, note, tags and
+    keywords, state, priority: the copy carried `priority = {prio1}`). Taken off the papers, not the text: a
+    line dropped for a word in it took a title that said "readstatus" with it."""
     from dataclasses import replace
 
     from readinglist.export import ExportOptions, render
 
-    plain = [replace(p, abstract="", note="", tags=[]) for p in papers]
-    text = render(plain, ExportOptions(format="bibtex", notes=False))
-    return "\n".join(line for line in text.splitlines() if "readstatus" not in line).strip() + "\n"
+    plain = [replace(p, abstract="", note="", tags=[], keywords=[], state="unread", priority=None) for p in papers]
+    return render(plain, ExportOptions(format="bibtex", notes=False)).strip() + "\n"

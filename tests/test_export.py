@@ -87,3 +87,22 @@ def test_markdown_lists_each_states_priorities_first(lib):
     titles = [p.title for p in lib.papers([ids[3], ids[2], ids[0], ids[1]])]
     at = [queued.index(t[:40]) for t in titles]
     assert at == sorted(at), queued
+
+
+def test_copy_bibtex_carries_none_of_the_readers_own_fields(lib):
+    # Copy BibTeX (Ctrl+Shift+B) wrote `priority = {prio1}`; its state, tags and note were already left out
+    from readinglist.citation import bibtex_citations
+
+    [pid] = lib.search("").ids[:1]
+    lib.set_title(pid, "Why readstatus matters")  # a title is not a reader's field: it stays, whatever it says
+    lib.set_state([pid], "read")
+    lib.set_priority([pid], 1)
+    lib.add_tags([pid], ["to cite"])
+    lib.set_note(pid, "my note")
+    [p] = lib.papers([pid])
+    assert "priority = {prio1}" in render([p], ExportOptions(format="bibtex"))  # the export carries them
+    entry = bibtex_citations([p])
+    [parsed] = bibtexparser.parse_string(entry).entries
+    assert set(parsed.fields_dict) == {"title", "booktitle", "year"}, entry
+    assert "readstatus" in parsed.fields_dict["title"].value
+    assert parsed.key == p.citation_key
