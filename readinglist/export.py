@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from readinglist import biblio, citation, citekeys, latex, mdtext
+from readinglist import biblio, citation, citekeys, latex, markup, mdtext
 from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
 from readinglist.papers import (
@@ -232,7 +232,8 @@ _VERBATIM_URL_RE = re.compile(r"[!-\[\]-z|~]+")
 
 
 def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -> str:
-    title = p.user_title if p.user_title else (p.raw_title or p.title)
+    # the reader's title is shown as typed: its braces are characters ("{001}"), not protection
+    title = markup.braces_as_text(p.user_title) if p.user_title else (p.raw_title or p.title)
     fields: list[tuple[str, str]] = [("title", latex.to_bibtex(title, ascii_only, title=True))]
     if p.authors:
         fields.append(("author", _bib_names(p.authors, ascii_only)))

@@ -300,10 +300,12 @@ def _decode_short_span(span: str) -> str:
     if span in ("\\end{abstract}", "\\begin{abstract}"):
         return ""
     # the export's ^ and ~ (\^{} \~{}) inside a {Protected} group: pylatexenc reads them as accents on
-    # nothing and drops them ("{A\^{}2-Nets:}" came back "A2-Nets:", a trial)
-    literal = "\\^{}" in span or "\\~{}" in span
+    # nothing and drops them ("{A\^{}2-Nets:}" came back "A2-Nets:", a trial); its braces, which it decodes
+    # to nothing ("{\textbraceleft{}BERT\textbraceright{}}" came back "BERT"), go on as decode_text's marks
+    literal = "\\^{}" in span or "\\~{}" in span or "\\textbrace" in span
     if literal:
         span = span.replace("\\^{}", "\ue013").replace("\\~{}", "\ue014")
+        span = span.replace("\\textbraceleft{}", "\ue011").replace("\\textbraceright{}", "\ue012")
     try:
         out = _latex_to_text(span)
     except Exception:  # pylatexenc gives up on some malformed input; show it without commands
@@ -550,6 +552,64 @@ def title_plain(raw: str) -> str:
         else:
             parts.append(run.text)
     return re.sub(r"\s+", " ", "".join(parts)).strip()
+
+
+_BRACE_RE = re.compile(r"[{}]")
+_COMMAND_BEFORE_RE = re.compile(r"\\(?:[a-zA-Z]+\*?|[^a-zA-Z\s{}])\s*\Z")  # \emph {, \"{, \'{
+_BRACE_TEXT = {"{": "\\textbraceleft{}", "}": "\\textbraceright{}"}
+
+
+def braces_as_text(title: str) -> str:
+    """A title from a plain-text format (JSON, CSV, RIS, CSL-JSON, a reading list), written so that title_plain
+    keeps its braces: they are characters there ("{001}", "Open-{Software, Hardware}"), not BibTeX's
+    protection, which title_plain takes off ("001"). Braces LaTeX reads stay so: a command's arguments
+    (\\emph{x}, H\\"{o}lder, \\href{a}{b}), a group that opens with a command ({\\"o}, {\\em x}), an
+    escaped one, any in a formula, and a group inside a word ("{D}eep {S}ets", "{GAN}s": BibTeX's way of
+    keeping a capital, which JSON written from BibTeX holds; a plain title has no brace there)."""
+    if "{" not in title and "}" not in title:
+        return title
+    hidden = title.replace("\\$", "\ue010")  # as iter_runs reads it: an escaped dollar opens no formula
+    formulas = iter(math_spans(hidden) if "$" in hidden or "\\" in hidden else ())
+    formula = next(formulas, None)
+    text: list[int] = []  # where the braces that are characters are
+    opened: list[tuple[int, bool]] = []  # each open brace: where, and whether it may be a character
+    argument_end = 0  # just after the last LaTeX group closed
+    for m in _BRACE_RE.finditer(hidden):
+        i = m.start()
+        while formula is not None and formula[1] <= i:
+            formula = next(formulas, None)
+        if formula is not None and formula[0] <= i:
+            continue  # in a formula
+        slashes = 0
+        while slashes < i and hidden[i - 1 - slashes] == "\\":
+            slashes += 1
+        if slashes % 2:
+            continue  # \{ and \}: characters already
+        if m.group(0) == "{":
+            latex = (
+                hidden[i + 1 : i + 2] == "\\"
+                or bool(_COMMAND_BEFORE_RE.search(hidden, max(0, i - 40), i))
+                or 0 < argument_end == i  # the next argument: \href{a}{b}
+            )
+            opened.append((i, not latex))
+        elif not opened:
+            text.append(i)  # a closing brace that closes nothing
+        else:
+            start, maybe = opened.pop()
+            if maybe and not (hidden[start - 1 : start].isalnum() or hidden[i + 1 : i + 2].isalnum()):
+                text += [start, i]
+            else:
+                argument_end = i + 1
+    text += [start for start, maybe in opened if maybe]  # one never closed
+    if not text:
+        return title
+    out: list[str] = []
+    pos = 0
+    for i in sorted(text):
+        out += [hidden[pos:i], _BRACE_TEXT[hidden[i]]]
+        pos = i + 1
+    out.append(hidden[pos:])
+    return "".join(out).replace("\ue010", "\\$")
 
 
 def formulas_as_text(text: str) -> str:

@@ -672,3 +672,27 @@ def test_an_undefined_macro_is_kept_as_its_name_with_a_warning(tmp_path):
         "macro.bib: 1 macro is used but defined in no file of this import, kept as its name: 'undefinedjournal' "
         "(line 1); import the file that defines them together with this one"
     ]
+
+
+def test_braces_in_a_plain_text_formats_title_are_characters(tmp_path):
+    # JSON (and CSV, RIS, CSL-JSON) carry plain text: "Open-{Software, Hardware}" (a paperlists title) showed
+    # "Open-Software, Hardware"; LaTeX's own braces still group (H\"{o}lder, $\ell_{1,2}$), and BibTeX's
+    # entries as JSON (bibtexparser's, with ENTRYTYPE) keep BibTeX's protection
+    from readinglist.markup import title_plain
+
+    rows = [
+        {"title": "UMIRobot: An Open-{Software, Hardware} Low-Cost Robotic Manipulator", "abstract": "a"},
+        {"title": 'H\\"{o}lderian Error Bound via $\\ell_{1,2}$-norm and \\emph{{001}}', "abstract": "b"},
+        {"ENTRYTYPE": "article", "ID": "k", "title": "{BERT}: Pre-training", "abstract": "c"},
+    ]
+    src = tmp_path / "papers.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    titles = [title_plain(r.title) for r in parse_file(src).records]
+    assert titles == [
+        "UMIRobot: An Open-{Software, Hardware} Low-Cost Robotic Manipulator",
+        "Hölderian Error Bound via ℓ_(1,2)-norm and {001}",
+        "BERT: Pre-training",
+    ]
+    ris = tmp_path / "one.ris"
+    ris.write_text("TY  - JOUR\nTI  - Results on {001}\nAB  - x\nER  - \n")
+    assert [title_plain(r.title) for r in parse_file(ris).records] == ["Results on {001}"]

@@ -287,3 +287,21 @@ def test_a_macro_of_the_papers_own_preamble_is_shown_as_written():
     )
     assert markup.to_plain(r"\noindent We \texttt {fit} \left( x \right), \ie a test") == "We fit ( x ), i.e. a test"
     assert markup.title_plain(r"\method: a title") == r"\method: a title"
+
+
+def test_braces_as_text_keeps_latex_groups_and_stays_linear():
+    import time
+
+    cases = {
+        "{001} and {BERT}": "{001} and {BERT}",
+        r"{\"o} {\em x} \href{http://a.org}{b} {c}": "ö x http://a.org {c}",
+        r"\{x\} {y} $\{z\}$": "x {y} {z}",  # an escaped brace as markup reads it anywhere
+        "a} b {c": "a} b {c",
+        "{D}eep {S}ets of {GAN}s": "Deep Sets of GANs",  # inside a word: BibTeX's protection, as JSON from BibTeX has
+    }
+    for raw, shown in cases.items():
+        assert markup.title_plain(markup.braces_as_text(raw)) == shown, raw
+    for hostile in ("{" * 100_000, "}" * 100_000, "\\" * 100_000 + "{", "$x$ {" * 30_000, "\\emph{" * 30_000):
+        start = time.perf_counter()
+        markup.braces_as_text(hostile)
+        assert time.perf_counter() - start < 2.0

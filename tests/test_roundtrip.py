@@ -295,3 +295,30 @@ def test_a_url_with_parentheses_comes_back_as_it_was(tmp_path, fmt):
             fresh.close()
     finally:
         lib.close()
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, "csljson"])
+def test_braces_in_a_title_come_back_as_they_were(tmp_path, fmt):
+    # a JSON export and import made "{001}" "001": JSON, CSV, RIS, CSL-JSON and a reading list carry plain
+    # text, whose braces are characters, not BibTeX's protection (a trial)
+    from conftest import library_of
+
+    titles = ["Results on {001}", "Open-{Software, Hardware} and {BERT}", "Hölder's {$x^{2}$} and a} lone {"]
+    rows = [{"title": t, "abstract": f"Abstract {n}.", "authors": ["A. B"], "year": 2018} for n, t in enumerate(titles)]
+    rows.append({"title": "Yours", "abstract": "Mine.", "authors": ["A. B"], "year": 2018})
+    lib = library_of(tmp_path, rows)
+    try:
+        [yours] = lib.search('title:"Yours"').ids
+        lib.set_title(yours, "My {Own} title")  # as typed, braces too
+        want = sorted([*titles[:2], "Hölder's {x²} and a} lone {", "My {Own} title"])
+        assert sorted(p.title for p in everything(lib)) == want
+        file = tmp_path / f"out{SUFFIX.get(fmt, '.json')}"
+        write(lib, fmt, file)
+        fresh = Library.open(tmp_path / "fresh", seed=False)
+        try:
+            fresh.import_files([file])
+            assert sorted(p.title for p in everything(fresh)) == want
+        finally:
+            fresh.close()
+    finally:
+        lib.close()

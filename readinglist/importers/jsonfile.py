@@ -28,6 +28,7 @@ from readinglist.importers.base import (
 )
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
+from readinglist.markup import braces_as_text
 from readinglist.papers import ImportFailure
 
 _URL_KEYS = ("url", "URL", "link", "oa", "site", "pdf", "html_url")  # URL: CSL-JSON's
@@ -48,6 +49,8 @@ def to_record(
     get = obj.get
     title = get("title") if get("title_derived") is not True else ""  # the app's export: derived again here
     title = " ".join(str(title).split()) if title else ""
+    if "ENTRYTYPE" not in obj:  # plain text ("{001}"), but for BibTeX's entries as JSON (bibtexparser's)
+        title = braces_as_text(title)
     abstract = clean_abstract(get("abstract"))
     authors = get("authors") if "authors" in obj else get("author")
     names = split_authors(_csl_names(authors)) if authors is not None else []

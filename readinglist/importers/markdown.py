@@ -15,6 +15,7 @@ from readinglist import mdtext
 from readinglist.importers.base import Record, Skip, Warnings, priority_from_text, state_from_text
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
+from readinglist.markup import braces_as_text
 from readinglist.papers import ImportFailure
 
 LIST_NOTE_DEPTH = 2  # export.LIST_NOTE_DEPTH: how much deeper a note's headings are in the list
@@ -115,7 +116,7 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
             note_lines.append(text[2:] if text.startswith("  ") else text)
     note = mdtext.live_note(mdtext.shift_headings("\n".join(note_lines).strip("\n"), -LIST_NOTE_DEPTH))
     return Record(
-        title=" ".join(title.split()),
+        title=braces_as_text(" ".join(title.split())),  # the list's text: "{001}" has braces
         abstract="\n".join(abstract).strip(),
         authors=authors,
         year=year,

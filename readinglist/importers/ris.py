@@ -23,6 +23,7 @@ from readinglist.importers.base import (
 )
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
+from readinglist.markup import braces_as_text
 from readinglist.papers import ImportFailure
 
 _TAG_RE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*)|\s*)$")
@@ -94,7 +95,7 @@ def _author(name: str) -> str:
 
 
 def _record(fields: dict[str, list[str]], line: int, default_venue: str, default_year: int | None) -> Record | Skip:
-    title = " ".join(_first(fields, TITLE_TAGS).split())
+    title = braces_as_text(" ".join(_first(fields, TITLE_TAGS).split()))  # plain text: "{001}" has braces
     abstract = clean_abstract(_first(fields, ABSTRACT_TAGS))
     if not title and not abstract:
         return Skip(f"record at line {line}", why_no_text(None, _first(fields, ABSTRACT_TAGS)))

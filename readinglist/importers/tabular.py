@@ -25,6 +25,7 @@ from readinglist.importers.base import (
 )
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
+from readinglist.markup import braces_as_text
 from readinglist.papers import FORMULA_STARTS, OWN_CSV_HEADER, ImportFailure, format_suffix
 
 _COLUMNS = {
@@ -115,7 +116,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
                 cell = _own_cell(row[i], own) if i is not None and i < len(row) else ""
                 return cell if field in _UNSTRIPPED else cell.strip()
 
-            title, abstract = " ".join(get("title").split()), clean_abstract(get("abstract"))
+            title, abstract = braces_as_text(" ".join(get("title").split())), clean_abstract(get("abstract"))
             if not title and not abstract:
                 yield line, Skip(f"line {line}", why_no_text(None, get("abstract")))
                 continue
