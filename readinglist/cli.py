@@ -58,7 +58,8 @@ word is corrected from the library's own words, and the correction searched (bot
 
 
 # what still works on a library that cannot be written
-READS = {"list", "search", "show", "export", "lists", "removed", "suggest", "duplicates"}
+READS = {"list", "search", "show", "cite", "export", "lists", "removed", "suggest", "duplicates"}
+CITE_LIMIT = 10  # the papers `cite QUERY` cites unless --limit says otherwise
 
 
 class CliError(Exception):
@@ -104,6 +105,22 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="show one paper")
     s.add_argument("id", metavar="ID")
     s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser(
+        "cite",
+        help="print papers' citations as the window copies them (APA's order, or the BibTeX entry)",
+        description="Cite the papers given by id (as list and search show them), or the best matches of a query.",
+        epilog=SEARCH_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    s.add_argument("query", nargs="+", metavar="QUERY-or-ID")
+    s.add_argument("--format", choices=("apa", "bibtex"), default="apa", help="apa (default) or bibtex")
+    s.add_argument(
+        "--limit",
+        type=int,
+        default=CITE_LIMIT,
+        help=f"at most this many of a query's papers (default {CITE_LIMIT}; 0: all)",
+    )
 
     for name in ("tag", "untag"):
         s = sub.add_parser(name, help=f"{'add' if name == 'tag' else 'remove'} tags")
@@ -363,6 +380,54 @@ def searched(lib: Library, query: str, limit: int | None, smart: SmartList | Non
     return result
 
 
+_UID_RE = re.compile(r"[0-9a-f]{6,40}")
+
+
+def cited_ids(lib: Library, words: Sequence[str]) -> list[int] | None:
+    """The papers `cite` names when every word is a paper's id as printed (whole: a prefix could be a word of
+    the query, "decade"); None when the words are a query."""
+    ids = []
+    for word in words:
+        uid = word.strip().lower()
+        if not _UID_RE.fullmatch(uid):
+            return None
+        try:
+            pid = lib.resolve(uid)
+        except StoreError:
+            return None
+        if lib.store.uids([pid]).get(pid) != uid:
+            return None
+        ids.append(pid)
+    return list(dict.fromkeys(ids))
+
+
+def run_cite(args: argparse.Namespace, lib: Library) -> int:
+    """The window's Copy Citation (or Copy BibTeX) of papers given by id, or of a query's best matches, at
+    most --limit of them, said on stderr when the query found more."""
+    from readinglist.citation import bibtex_citations, text_citations
+
+    if args.limit < 0:
+        raise CliError("--limit must be 0 (all) or more")
+    ids = cited_ids(lib, args.query)
+    if ids is None:
+        query = " ".join(args.query)
+        if not query.strip():
+            raise CliError("cite needs a paper's id or a query")
+        found = searched(lib, query, None).ids
+        if not found:
+            for word in args.query if all(_UID_RE.fullmatch(w.strip().lower()) for w in args.query) else ():
+                lib.resolve(word)  # an id that names no paper: why (removed, ambiguous, none)
+            raise CliError(f"no paper matches “{query}”")
+        ids = found[: args.limit or None]
+        if len(ids) < len(found):
+            say(f"{len(found):,} papers match “{query}”; cited the first {len(ids):,}, best first"
+                f" (--limit N for more, --limit 0 for all)")  # fmt: skip
+    papers = lib.papers(ids)
+    text = bibtex_citations(papers) if args.format == "bibtex" else text_citations(papers)
+    print(text.rstrip("\n"))
+    return 0
+
+
 def note_unindexed(result: SearchResult) -> None:
     if result.unindexed:
         n = result.unindexed
@@ -436,6 +501,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         else:
             print(show_paper(p) + (f"\nsources: {', '.join(sources)}" if len(sources) > 1 else ""))
         return 0
+    if cmd == "cite":
+        return run_cite(args, lib)
     if cmd in ("tag", "untag"):
         pid = lib.resolve(args.id)
         (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)

@@ -338,3 +338,37 @@ def test_the_default_data_folder_is_the_users_data_folder(monkeypatch, tmp_path)
     assert paths.data_dir(tmp_path / "x") == (tmp_path / "x").resolve()
     monkeypatch.setenv(paths.ENV_DATA_DIR, str(tmp_path / "y"))
     assert paths.data_dir() == (tmp_path / "y").resolve()
+
+
+def test_cite_prints_what_the_window_copies_by_id_or_query(capsys, dd):
+    from readinglist.citation import bibtex_citations, text_citations
+    from readinglist.library import Library
+
+    _, out, _ = run(capsys, "--data-dir", dd, "search", "BEXA", "--json")
+    uid = json.loads(out)[0]["id"]
+    run(capsys, "--data-dir", dd, "priority", uid, "1")
+    lib = Library.open(Path(dd))
+    try:
+        [pid] = lib.search("BEXA").ids[:1]
+        paper = lib.papers([pid])
+        everything = lib.papers(lib.search("").ids)
+        apa, bib = text_citations(paper), bibtex_citations(paper)
+    finally:
+        lib.close()
+    assert run(capsys, "--data-dir", dd, "cite", uid) == (0, apa + "\n", "")  # Copy Citation's text
+    code, out, _ = run(capsys, "--data-dir", dd, "cite", uid, "--format", "bibtex")
+    assert (code, out) == (0, bib) and "@inproceedings{" in out and "priority" not in out  # Copy BibTeX's
+    code, out, err = run(capsys, "--data-dir", dd, "cite", "BEXA")  # a query: its papers, best first
+    assert (code, out.splitlines()[0]) == (0, apa)
+    # a query that finds more than --limit: the first ones, and a line on stderr that says so
+    code, out, err = run(capsys, "--data-dir", dd, "cite", "state:unread", "--limit", "3")
+    assert code == 0 and len(out.splitlines()) == 3
+    assert "19 papers match “state:unread”; cited the first 3, best first" in err
+    assert run(capsys, "--data-dir", dd, "cite", "state:unread")[1].count("\n") == 10  # 10 unless told
+    assert run(capsys, "--data-dir", dd, "cite", "state:unread", "--limit", "0")[1].count("\n") == 19
+    other = everything[0] if everything[0].id != pid else everything[1]
+    both = run(capsys, "--data-dir", dd, "cite", uid, other.uid)[1]
+    assert both == apa + "\n" + text_citations([other]) + "\n"  # several ids: those papers, in that order
+    assert run(capsys, "--data-dir", dd, "cite", "state:read", "zzzqqq")[0] == 1
+    code, _, err = run(capsys, "--data-dir", dd, "cite", "abcdef")
+    assert code == 1 and "no paper with id 'abcdef'" in err
