@@ -209,6 +209,17 @@ def test_a_keyword_with_a_comma_or_a_semicolon_survives_every_export_that_writes
     assert p.keywords == KEYWORDS and p.own_tags == ["mine"]
     bib = export.render([p], ExportOptions(format="bibtex"))
     assert "keywords = {{Graphs; trees}, Learning, mine, {Optimization, convex}}" in bib
+    for fmt, back in _through_every_keyword_format(p, tmp_path):
+        # (CSL-JSON and RIS have no field that tells the user's tags from keywords: every tag is one)
+        every = sorted([*KEYWORDS, "mine"], key=str.casefold)
+        assert back.tags == every and back.keywords == (every if fmt in ("csljson", "ris") else KEYWORDS), fmt
+
+
+def _through_every_keyword_format(p, tmp_path):
+    """(format, the paper as a fresh library imports it back) for each export that writes keywords."""
+    from readinglist import export
+    from readinglist.papers import ExportOptions
+
     formats = {"bibtex": "bib", "biblatex": "bib", "csv": "csv", "json": "json", "csljson": "json", "ris": "ris"}
     for fmt, suffix in formats.items():
         out = tmp_path / f"out-{fmt}.{suffix}"
@@ -217,9 +228,7 @@ def test_a_keyword_with_a_comma_or_a_semicolon_survives_every_export_that_writes
         try:
             other.import_files([out])
             (back,) = other.papers(other.search("").ids)
-            # (CSL-JSON and RIS have no field that tells the user's tags from keywords: every tag is one)
-            every = sorted([*KEYWORDS, "mine"], key=str.casefold)
-            assert back.tags == every and back.keywords == (every if fmt in ("csljson", "ris") else KEYWORDS), fmt
+            yield fmt, back
         finally:
             other.close()
 
@@ -234,8 +243,6 @@ def test_a_single_keyword_with_a_comma_survives_every_export_that_writes_keyword
     """A review: a paper whose only keyword held a comma lost it through CSV and CSL-JSON (one keyword "a line"
     is one line, which split_tags split at the comma). Each such keyword is followed by a line break there; the
     same for a user's tag (a keyword made theirs), which CSV, BibTeX and JSON write apart."""
-    from readinglist import export
-    from readinglist.papers import ExportOptions
 
     f = tmp_path / "in.json"
     f.write_text(json.dumps([{"title": "Convex things", "abstract": "On convexity.", "keywords": keywords}]))
@@ -247,18 +254,9 @@ def test_a_single_keyword_with_a_comma_survives_every_export_that_writes_keyword
     keywords = [k for k in keywords if k not in own]
     every = sorted([*keywords, *own], key=str.casefold)
     assert p.keywords == keywords
-    formats = {"bibtex": "bib", "biblatex": "bib", "csv": "csv", "json": "json", "csljson": "json", "ris": "ris"}
-    for fmt, suffix in formats.items():
-        out = tmp_path / f"out-{fmt}.{suffix}"
-        out.write_text(export.render([p], ExportOptions(format=fmt)), encoding="utf-8")
-        other = Library.open(tmp_path / f"other-{fmt}", seed=False)
-        try:
-            other.import_files([out])
-            (back,) = other.papers(other.search("").ids)
-            mixed = fmt in ("csljson", "ris")  # (no field that tells the user's tags from keywords)
-            assert (back.tags, back.own_tags) == (every, [] if mixed else own), fmt
-        finally:
-            other.close()
+    for fmt, back in _through_every_keyword_format(p, tmp_path):
+        mixed = fmt in ("csljson", "ris")  # (no field that tells the user's tags from keywords)
+        assert (back.tags, back.own_tags) == (every, [] if mixed else own), fmt
 
 
 def test_a_bibtex_keyword_in_braces_is_one_keyword(tmp_path):
