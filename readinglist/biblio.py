@@ -218,6 +218,11 @@ def without_controls(text: str) -> str:
     return _CONTROLS.sub(lambda m: " " if m.group() in _SPACING_CONTROLS else "", text)
 
 
+def one_line_without_controls(text: str) -> str:
+    """A title, a name, a venue or a tag without control characters, on one line (without_controls)."""
+    return " ".join(without_controls(text).split()) if has_controls(text) else text
+
+
 def has_controls(text: str) -> bool:
     """Whether without_controls would change the text. isprintable() first: most texts are, and it is quicker
     than the search (every record of an import is asked)."""

@@ -57,11 +57,7 @@ def _printable(p: Paper) -> Paper:
     texts = [p.title, p.raw_title, p.auto_title, p.user_title or "", p.abstract, p.venue, p.note, p.url]
     if not biblio.has_controls(" ".join(texts + p.authors + p.tags + p.links)):
         return p
-    clean = biblio.without_controls
-
-    def line(text: str) -> str:
-        return " ".join(clean(text).split()) if biblio.has_controls(text) else text
-
+    clean, line = biblio.without_controls, biblio.one_line_without_controls
     return replace(
         p, title=line(p.title), raw_title=line(p.raw_title), auto_title=line(p.auto_title),
         user_title=line(p.user_title) if p.user_title is not None else None, abstract=clean(p.abstract),

@@ -152,16 +152,10 @@ def without_controls(rec: Record) -> None:
     """Take every control character out of the record's text (biblio.without_controls): a NUL, a terminal's
     escape or a PDF's stray \\x02 in a title would otherwise reach the table, the search and every export. A
     title, a name, a venue, a tag is one line after it; an abstract and a note keep their tabs and line breaks."""
-    from readinglist import biblio
-
     texts = [rec.title, rec.abstract, rec.venue, rec.url, rec.note, rec.key, rec.citation_key, rec.uid]
     if not biblio.has_controls(" ".join(texts + rec.authors + rec.tags + rec.keywords)):
         return
-    clean = biblio.without_controls
-
-    def line(text: str) -> str:
-        return " ".join(clean(text).split()) if biblio.has_controls(text) else text
-
+    clean, line = biblio.without_controls, biblio.one_line_without_controls
     rec.title, rec.venue, rec.url = line(rec.title), line(rec.venue), line(rec.url)
     rec.key, rec.citation_key, rec.uid = line(rec.key), line(rec.citation_key), line(rec.uid)
     rec.abstract, rec.note = clean(rec.abstract), clean(rec.note)
