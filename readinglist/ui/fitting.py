@@ -65,19 +65,17 @@ def fit_words(metrics: QFontMetrics, text: str, width: int) -> str:
     return " ".join(word if fits(word) else elide(metrics, word, width) for word in text.split(" "))
 
 
-class WrappingLabel(QLabel):
-    """A word-wrapped label whose words too wide for a line of their own are cut with "…" to its width
-    (fit_words), again at each resize. Its minimum width is not its longest word's: a tag's long name in the
-    sidebar's caption widened the sidebar, and the pane beside it was squeezed until its buttons were cut."""
+class _FittedLabel(QLabel):
+    """A label that keeps its whole text and shows it cut to its width (`_cut`), again at each resize; its
+    minimum width is 1 pixel, not its text's (a long name must not widen its pane)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._full = ""
-        self.setWordWrap(True)
-        self.setMinimumWidth(1)  # (a wrapped label's own minimum is its longest word)
+        self.setMinimumWidth(1)
 
     def full_text(self) -> str:
-        """The text as given, before any word of it was cut."""
+        """The text as given, before any of it was cut."""
         return self._full
 
     def set_full_text(self, text: str) -> None:
@@ -88,29 +86,39 @@ class WrappingLabel(QLabel):
         super().resizeEvent(event)
         self._fit()
 
+    def _cut(self, text: str, width: int) -> str:
+        raise NotImplementedError
+
     def _fit(self) -> None:
-        shown = fit_words(self.fontMetrics(), self._full, self.contentsRect().width())
+        shown = self._cut(self._full, self.contentsRect().width())
         if shown != self.text():
             self.setText(shown)
 
 
-class ElidedLabel(QLabel):
+class WrappingLabel(_FittedLabel):
+    """A word-wrapped label whose words too wide for a line of their own are cut with "…" to its width
+    (fit_words), again at each resize. Its minimum width is not its longest word's: a tag's long name in the
+    sidebar's caption widened the sidebar, and the pane beside it was squeezed until its buttons were cut."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWordWrap(True)  # (a wrapped label's own minimum is its longest word: hence the 1 pixel)
+
+    def _cut(self, text: str, width: int) -> str:
+        return fit_words(self.fontMetrics(), text, width)
+
+
+class ElidedLabel(_FittedLabel):
     """A one-line label cut with "…" (elide) to its width where its text is too long, the whole of it in its
     tooltip; its minimum width is 1 pixel, not its text's (a hint that must not widen its pane)."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None):
         super().__init__(parent)
-        self._full = ""
-        self.setMinimumWidth(1)
         self.set_full_text(text)
 
-    def full_text(self) -> str:
-        return self._full
-
     def set_full_text(self, text: str) -> None:
-        self._full = text
         self.setToolTip(text)
-        self._fit()
+        super().set_full_text(text)
         self.updateGeometry()  # its size hint is the whole text's: the layout learns of the new one
 
     def sizeHint(self) -> QSize:
@@ -118,11 +126,5 @@ class ElidedLabel(QLabel):
         hint = super().sizeHint()
         return QSize(self.fontMetrics().horizontalAdvance(self._full) + 2 * self.margin() + 1, hint.height())
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._fit()
-
-    def _fit(self) -> None:
-        shown = elide(self.fontMetrics(), self._full, self.contentsRect().width())
-        if shown != self.text():
-            self.setText(shown)
+    def _cut(self, text: str, width: int) -> str:
+        return elide(self.fontMetrics(), text, width)
