@@ -682,7 +682,8 @@ def _m0028_links_with_latex_escapes(db: sqlite3.Connection) -> None:
     """A link in a LaTeX abstract (a BibTeX file's, the app's own export's) is read through its escapes now
     (markup.url_text: `faster\\_rcnn`, `\\~{}jojic`); it was cut at the backslash and the cut link stored
     (github.com/ShaoqingRen/faster). Each stored link the abstract's links now carry on is replaced by the
-    whole one (after it, where the cut one is the file's url, which stays); every other link stays as it is."""
+    whole one (after it, where the cut one is the file's url or a link the abstract also has whole, which
+    stay); every other link stays as it is, and a damaged links value too."""
     from readinglist.markup import extract_links
 
     changed = []
@@ -691,12 +692,16 @@ def _m0028_links_with_latex_escapes(db: sqlite3.Connection) -> None:
         text = unpack(abstract)
         if "\\" not in text and "{" not in text:
             continue
-        links = json.loads(links_json)
-        found = [u for u in extract_links(text) if u not in links]
+        links = _json_or_none(links_json)
+        if not isinstance(links, list):
+            continue
+        now = extract_links(text)
+        found = [u for u in now if u not in links]
         whole = []
         for old in links:
             longer = next((u for u in found if u.startswith(old)), None)
-            whole += [old, longer] if old == url and longer else [longer or old]  # the file's url stays
+            kept = old == url or old in now  # the file's url, or a link the abstract has whole too, stays
+            whole += [old, longer] if kept and longer else [longer or old]
         if whole != links:
             changed.append((json.dumps(list(dict.fromkeys(whole))), pid))
     if changed:
