@@ -346,6 +346,32 @@ def test_comma_before_the_bracket():
     assert name is not None and name.long == "ALignment via Fine-grained Attributes"  # the comma not in it
 
 
+def test_capitals_marked_inside_words_spell_the_name():
+    """Letter matching alone reads "stAte compRession" as STAR; the marked capitals say where the name starts."""
+    from readinglist.importers.titles.abstract import Abstract
+    from readinglist.importers.titles.names import find_name
+
+    t = derive_title(
+        "Multi-agent tasks have rich observations. To overcome this limitation, we propose a novel method named "
+        "Spatio-Temporal stAte compRession (STAR) that learns compressed states. STAR beats the baselines."
+    )
+    assert t.startswith("STAR: Spatio-Temporal stAte compRession"), t
+    abstract = (
+        "In this paper, we propose Suppression-Enhancing Mask based attention and Interactive Channel "
+        "transformatiON (SEMICON) to learn binary hash codes. In SEMICON, we first develop a suppression-enhancing "
+        "mask (SEM) based attention. Our SEM restrains such regions. The hash learning of our SEMICON is fast."
+    )
+    name = find_name(Abstract.read(abstract))
+    assert name is not None and name.text == "SEMICON", name
+    assert name.long == "Suppression-Enhancing Mask based attention and Interactive Channel transformatiON"
+    # letters that end before the bracket are no mark of where the name is: the usual long form stands
+    abstract = (
+        "We propose a CausaL intervention model for implicit sEntiment ANalysis using instrumental variable (CLEAN)."
+    )
+    name = find_name(Abstract.read(abstract))
+    assert name is None or name.long != abstract[11:-9], name
+
+
 def test_a_lower_case_long_form_is_not_the_name():
     t = derive_title("We propose the augment-REINFORCE-swap-merge (ARSM) gradient estimator that is unbiased.")
     assert t.startswith("ARSM: "), t

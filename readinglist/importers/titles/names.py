@@ -45,6 +45,9 @@ def _long_form_before(s: Sentence, paren: int, name: str) -> int:
     """The first word of the words before "(NAME)" that spell it, or -1. A title-case long form may run
     over "and" and commas ("Strategic Planning, Interaction, and Negotiation (SPIN-Bench)"), and a comma may
     stand before the bracket ("ALignment via Fine-grained Attributes, (ALFA)")."""
+    marked = _marked_capitals(s, paren, name)
+    if marked:
+        return paren - marked
     tags, words = s.tags, s.words
     k = paren
     while k > 0 and paren - k < 12:
@@ -85,6 +88,32 @@ def _long_form_before(s: Sentence, paren: int, name: str) -> int:
     while start < paren and tags[start] in ("D", "Q", "P", ","):
         start += 1
     return start if start < paren else -1
+
+
+def _marked_capitals(s: Sentence, paren: int, name: str) -> int:
+    """How many words before "(NAME)" hold its capitals and no others, in order, when the authors marked some
+    inside a word to show where the name comes from: "Spatio-Temporal stAte compRession (STAR)", "Injected
+    LanguagE Semantics (MILES)", "… Interactive Channel transformatiON (SEMICON)". Letter matching reads
+    "stAte compRession" alone as STAR; the marks say the phrase runs from "Spatio"."""
+    caps = [ch for ch in name if ch.isupper()]
+    if len(caps) < 3:
+        return 0
+    words, tags = s.words, s.tags
+    if not any(ch.isupper() for ch in words[paren - 1]):
+        return 0  # "… ANalysis using instrumental variable (CLEAN)": the letters end before the bracket
+    got: list[str] = []
+    for m in range(1, min(paren, 16) + 1):
+        w = words[paren - m]
+        if tags[paren - m] in _PUNCTUATION_TAGS:
+            return 0
+        got = [ch for ch in w if ch.isupper()] + got
+        if len(got) > len(caps):
+            return 0
+        if got == caps and w[0].isupper() and m > 1:
+            run = words[paren - m : paren]
+            inner = any(ch.isupper() and w[j - 1].islower() for w in run for j, ch in enumerate(w) if j)
+            return m if inner else 0
+    return 0
 
 
 _NOT_FIRST = frozenset(("D", "P", "T", "C", "R", "A", "Q"))
