@@ -72,7 +72,7 @@ _URL_ESCAPE = (
 _URL_CHARS = r"[^\s<>\"'{}\\`$]"
 _URL_RE = re.compile(
     rf"(?:https?://|www\.){_URL_CHARS}+(?:(?:{_URL_ESCAPE}){_URL_CHARS}*)*"
-    rf"|\b(?:github\.com|gitlab\.com|huggingface\.co|bitbucket\.org)/[\w.\-/]+(?:(?:{_URL_ESCAPE})[\w.\-/]*)*",
+    rf"|\b(?:github\.com|gitlab\.com|huggingface\.co|bitbucket\.org)/[\w.\-/~]+(?:(?:{_URL_ESCAPE})[\w.\-/~]*)*",
     re.IGNORECASE,
 )
 _URL_ESCAPE_RE = re.compile(_URL_ESCAPE + "|\ue010")  # \ue010: iter_runs's stand-in for `\$`
@@ -238,7 +238,8 @@ _LATEX_SPAN = re.compile(
     r"\\[a-zA-Z]+\*?(?:\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"  # \cmd{arg}{arg}
     r"|\\[^a-zA-Z\s](?:\{[^{}]*\}|[a-zA-Z])?"  # \'e, \'{e}, \%, \&
     r"|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # {Protected}
-    r"|~"
+    r"|(?<=[\w.,;:)\]}])~"  # a tie joins a word to what follows ("Table~1", "al.~\cite"); a "~" after a space,
+    # a bracket or at the start is the sign written ("(~3x faster)", "~12K images", "x ~ N(0, 1)")
 )
 
 

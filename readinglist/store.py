@@ -395,6 +395,12 @@ def _m0023_own_titles_without_numbers(db: sqlite3.Connection) -> None:
     _titles_and_keys_derived_again(db, "title != '' AND auto_title GLOB '* ([0-9]*)'")
 
 
+def _m0030_tilde_as_written(db: sqlite3.Connection) -> None:
+    """A "~" after a space or a bracket is the sign the authors wrote ("~100 classes", "(~3x)"), not a tie
+    (session 32): the imported titles holding one are read again."""
+    _titles_and_keys_derived_again(db, "title != '' AND instr(title, '~') > 0")
+
+
 def _titles_and_keys_derived_again(db: sqlite3.Connection, where: str) -> None:
     """`_titles_derived_again`, with the table's sort keys and the import's match keys of the titles changed."""
     ids = _titles_derived_again(db, where)
@@ -738,6 +744,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0026_source_records", _m0026_source_records),
     ("0027_record_ties_and_url_escapes", _m0027_record_ties_and_url_escapes),
     ("0028_links_with_latex_escapes", _m0028_links_with_latex_escapes),
+    ("0030_tilde_as_written", _m0030_tilde_as_written),
 ]
 
 

@@ -428,6 +428,31 @@ def test_titles_with_scripts_are_derived_again(tmp_path):
         lib.close()
 
 
+def test_a_title_with_a_tilde_sign_is_read_again(tmp_path):
+    """ "~100 classes" read as a tie said "100 classes"; migration 0030 reads the stored titles again."""
+    import sqlite3
+
+    f = tmp_path / "p.csv"
+    f.write_text('title,abstract\n"Learning ~100 classes from Table~1","We learn about 100 classes here."\n')
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    want = "Learning ~100 classes from Table 1"
+    assert lib.papers(lib.search("").ids)[0].title == want
+    lib.close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
+    db.execute("UPDATE papers SET auto_title = 'Learning 100 classes from Table 1'")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0030_tilde_as_written'")
+    db.commit()
+    db.close()
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        assert lib.papers(lib.search("").ids)[0].title == want
+        [again] = lib.import_files([f])
+        assert (again.added, lib.store.count()) == (0, 1)
+    finally:
+        lib.close()
+
+
 # ---- 7. tags as the CLI and the sidebar show them ----
 
 
