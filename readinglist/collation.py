@@ -2,8 +2,9 @@
 
 A key is plain text that sorts correctly byte by byte, so SQLite orders by it with an index and the window's
 header click never calls Python per row. It ignores case, accents and punctuation (a title opening with “ or
-$ sorts by its first word), reads compatibility forms as their letters (ℓ as l, ﬁ as fi, 𝜃 as θ) and spells
-Greek letters by their names (θ as theta, Σ as sigma), so they sort among the letters instead of after Z.
+$ sorts by its first word), reads compatibility forms as their letters (ℓ as l, ﬁ as fi, 𝜃 as θ), the letters
+that do not decompose as a reader types them (ø as o, ł as l, æ as ae: PLAIN_LETTERS) and spells Greek letters
+by their names (θ as theta, Σ as sigma), so they sort among the letters instead of after Z.
 Keys are cut at a length past which titles rarely agree; papers whose keys are equal keep the order they
 were added in (the store breaks ties by id). Short keys, without tie-breaking levels for case and
 accents, keep the index small (docs/performance-changes.md).
@@ -22,7 +23,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 # Letters NFKD does not take apart into a base letter and a mark, as a reader types them in ASCII ("Høgsgaard"
-# as "hogsgaard", "Łukasz" as "Lukasz"): the search index's fold and citation keys spell them so
+# as "hogsgaard", "Łukasz" as "Lukasz"): the search index's fold, citation keys, sort keys (primary) and the
+# duplicate finder's match keys spell them so; changing it changes stored keys (a migration, an index schema)
 PLAIN_LETTERS = str.maketrans(
     {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "đ": "d", "Đ": "D",
      "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss", "ı": "i", "ħ": "h", "Ħ": "H"}
@@ -49,10 +51,11 @@ def _letters(ch: str) -> str:
 
 
 def primary(text: str) -> str:
-    """The first level: case, accents and punctuation ignored, Greek letters spelled out, words kept apart."""
+    """The first level: case, accents and punctuation ignored, ø as o (Høgsgaard between Hofmann and Huang,
+    not after Hz), Greek letters spelled out, words kept apart."""
     if text.isascii():  # most titles and names: nothing to normalise (computed for every paper imported)
         return _NOT_WORD.sub(" ", text.lower()).strip()
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold()).translate(PLAIN_LETTERS)
     if not text.isascii():
         text = "".join(_letters(ch) for ch in text)
     return _NOT_WORD.sub(" ", text).strip()

@@ -126,3 +126,16 @@ def test_papers_with_a_blank_column_sort_last_either_way(tmp_path):
     s.db.execute("DELETE FROM paper_columns WHERE paper_id = 3")  # a library without the keys: SQL's own order
     assert s.ordered_ids("authors") == [2, 3, 1] and s.ordered_ids("authors", descending=True) == [3, 2, 1]
     s.close()
+
+
+def test_letters_that_do_not_decompose_sort_as_a_reader_types_them(tmp_path):
+    # NFKD leaves ø, ł, æ, þ … whole: "Høgsgaard" sorted after "Hz", "Łukasz" after "Zhang"
+    assert title_key("Łukasz") == title_key("Lukasz") and title_key("Straße") == title_key("STRASSE")
+    assert title_key("Æther") == "aether" and title_key("Þór") == "thor" and title_key("Đorđe") == "dorde"
+    s = Store(tmp_path / "l.db")
+    src = s.source_id("x", "x", "jsonl")
+    names = ["Wei Hz", "Sam Huang", "Ida Høgsgaard", "Eva Hofmann", "Łukasz Kaiser", "Zoe Zhang"]
+    s.insert_papers(src, [_paper(i, name.split()[1], [name]) for i, name in enumerate(names, 1)], 1)
+    hofmann, hogsgaard, huang, hz, kaiser, zhang = 4, 3, 2, 1, 5, 6
+    assert s.ordered_ids("authors") == s.ordered_ids("title") == [hofmann, hogsgaard, huang, hz, kaiser, zhang]
+    s.close()

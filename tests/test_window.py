@@ -240,6 +240,27 @@ def test_titles_starting_with_quotes_greek_or_script_letters_sort_among_the_lett
                       "θ-VAE sortcheck", "Zebra finches sortcheck"]  # fmt: skip
 
 
+def test_authors_with_letters_that_do_not_decompose_sort_as_a_reader_types_them(qtbot, window, tmp_path):
+    # "Høgsgaard" came after "Hz", "Łukasz" after "Zhang": NFKD leaves ø and ł whole
+    names = ["Wei Hz", "Sam Huang", "Ida Høgsgaard", "Eva Hofmann", "Łukasz Zabel", "Zoe Zhang"]
+    f = write_jsonl(tmp_path / "a.jsonl", [{"title": f"{n} sortcheck", "abstract": "sortcheck", "authors": [n]}
+                                           for n in names])  # fmt: skip
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([f])
+    window.search_bar.field.setFocus()
+    type_keys(qtbot, "sortcheck")
+    qtbot.waitUntil(lambda: window.table.model.rowCount() == 6 and window.search_bar.idle)
+    header = window.table.view.horizontalHeader()
+    expected = {AUTHORS: ["Hofmann", "Høgsgaard", "Huang", "Hz", "Zabel", "Zhang"],
+                TITLE: [f"{n} sortcheck" for n in ["Eva Hofmann", "Ida Høgsgaard", "Łukasz Zabel", "Sam Huang",
+                                                   "Wei Hz", "Zoe Zhang"]]}  # fmt: skip
+    for column, order in expected.items():
+        pos = QPoint(header.sectionViewportPosition(column) + 10, header.height() // 2)
+        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+        window.table.view.viewport().repaint()
+        assert [window.table.model.data(window.table.model.index(r, column)) for r in range(6)] == order
+
+
 # ---- 3. the papers' context menu, removal ----------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from readinglist import biblio, markup
+from readinglist.collation import PLAIN_LETTERS
 
 SAME_ABSTRACT = 0.8  # word-3-shingle Jaccard from which two abstracts are one text (a word changed in 50: 0.89)
 SIMILAR_ABSTRACT = 0.5  # … above which a same-title pair with disjoint authors is worth asking about
@@ -56,9 +57,11 @@ class Candidate:
 
 
 def _fold(text: str) -> str:
+    """Case and accents dropped, and ø, ł, æ … as ASCII spells them (collation.PLAIN_LETTERS), as search folds
+    them: one file's "Łukasz" is another's "Lukasz"."""
     if text.isascii():  # no marks to drop, and casefold is lower: the same, and a hundred times faster
         return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text).translate(PLAIN_LETTERS)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
