@@ -19,6 +19,7 @@ import shutil
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -28,7 +29,7 @@ from types import MappingProxyType, SimpleNamespace
 from typing import TypeVar
 
 from readinglist import biblio, citekeys
-from readinglist.collation import authors_key, authors_short, title_key
+from readinglist.collation import PLAIN_LETTERS, authors_key, authors_short, title_key
 from readinglist.packed_text import pack, unpack
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -715,6 +716,46 @@ def _m0028_links_with_latex_escapes(db: sqlite3.Connection) -> None:
         _new_revision_for(db, [pid for _, pid in changed])
 
 
+def _m0029_keys_with_plain_letters(db: sqlite3.Connection) -> None:
+    """The table's sort keys and the import's match keys read ø, ł, æ and the other letters NFKD leaves whole
+    as a reader types them (collation.PLAIN_LETTERS): written again where they change, so that the table sorts
+    Høgsgaard among the H's and a file spelling "Lukasz" finds the paper another file gave as "Łukasz". Only
+    text that can hold such a letter is keyed again; the keys are not indexed, so no new revision."""
+    from readinglist.importers.duplicates import text_key, title_key_of_raw
+
+    sort_keys, match_keys = [], []
+    rows = db.execute(
+        "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.authors, p.title, p.abstract,"
+        " c.title_key, c.authors_key, k.title_key, k.text_key FROM papers p"
+        " LEFT JOIN paper_columns c ON c.paper_id = p.id LEFT JOIN paper_keys k ON k.paper_id = p.id"
+    )
+    for pid, shown, authors_json, raw, abstract, sort_title, sort_authors, match_title, match_text in rows:
+        if sort_title is not None and (_may_spell_plain_letters(shown) or _may_spell_plain_letters(authors_json)):
+            authors = _json_or_none(authors_json)  # a damaged list keeps its key, as 0027 leaves it
+            new = (title_key(shown), authors_key(authors) if isinstance(authors, list) else sort_authors)
+            if new != (sort_title, sort_authors):
+                sort_keys.append((*new, pid))
+        if match_title is not None:
+            text = unpack(abstract)
+            if _may_spell_plain_letters(raw) or _may_spell_plain_letters(text):
+                new = (title_key_of_raw(raw), text_key(_to_plain(text)))
+                if new != (match_title, match_text):
+                    match_keys.append((*new, pid))
+    db.executemany("UPDATE paper_columns SET title_key = ?, authors_key = ? WHERE paper_id = ?", sort_keys)
+    db.executemany("UPDATE paper_keys SET title_key = ?, text_key = ? WHERE paper_id = ?", match_keys)
+
+
+_PLAIN_LETTERS = frozenset(map(chr, PLAIN_LETTERS))
+
+
+def _may_spell_plain_letters(text: str) -> bool:
+    """Whether a stored text can give a key one of PLAIN_LETTERS: it has one (or a letter NFKD takes apart into
+    one and a mark, ǿ), or markup or an escape that may spell one (LaTeX's \\o, HTML's &oslash;, JSON's \\u00f8)."""
+    if "\\" in text or "&" in text:
+        return True
+    return not text.isascii() and not _PLAIN_LETTERS.isdisjoint(unicodedata.normalize("NFKD", text))
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -744,6 +785,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0026_source_records", _m0026_source_records),
     ("0027_record_ties_and_url_escapes", _m0027_record_ties_and_url_escapes),
     ("0028_links_with_latex_escapes", _m0028_links_with_latex_escapes),
+    ("0029_keys_with_plain_letters", _m0029_keys_with_plain_letters),
     ("0030_tilde_as_written", _m0030_tilde_as_written),
 ]
 

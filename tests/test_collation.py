@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from readinglist.collation import authors_key, authors_short, surname, title_key
@@ -139,3 +140,66 @@ def test_letters_that_do_not_decompose_sort_as_a_reader_types_them(tmp_path):
     hofmann, hogsgaard, huang, hz, kaiser, zhang = 4, 3, 2, 1, 5, 6
     assert s.ordered_ids("authors") == s.ordered_ids("title") == [hofmann, hogsgaard, huang, hz, kaiser, zhang]
     s.close()
+
+
+def test_migration_0029_writes_the_keys_of_letters_that_do_not_decompose_again(tmp_path, monkeypatch):
+    # a library of 0028 holds them unfolded: its table sorted Høgsgaard after Hz, and its match keys missed
+    # a second file's "Lukasz", "Jorgensen" (in the abstract's first words) and "Kjaer"
+    from readinglist import collation
+    from readinglist.importers import duplicates
+    from readinglist.library import Library
+    from readinglist.store import _m0029_keys_with_plain_letters, _set_columns, _set_keys
+
+    words = " and then some more words about sparse attention in transformers for long documents" * 3
+    rows = [{"title": "Sparse Attention", "authors": ["Ida Høgsgaard"], "abstract": f"Sparse{words}."},
+            {"title": "Dense Attention", "authors": ["Eva Hofmann"], "abstract": f"Dense{words}."},
+            {"title": "Local Attention", "authors": ["Sam Huang"], "abstract": f"Local{words}."},
+            {"title": r"{\L}ukasz and the Transformers", "authors": ["Zoe Zhang"], "abstract": "Short."},
+            {"title": "Global Attention", "authors": ["Wei Hz"], "abstract": f"Jørgensen{words}."},
+            {"title": "Kjær’s Attention", "authors": [], "abstract": "Short."}]  # fmt: skip
+    f = tmp_path / "first.jsonl"
+    f.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    data = tmp_path / "lib"
+    lib = Library.open(data, seed=False)
+    lib.import_files([f])
+    ids = lib.search("").ids
+
+    def keys() -> list[tuple]:
+        return lib.store.db.execute(
+            "SELECT c.paper_id, c.title_key, c.authors_key, k.title_key, k.text_key FROM paper_columns c"
+            " JOIN paper_keys k ON k.paper_id = c.paper_id ORDER BY c.paper_id"
+        ).fetchall()
+
+    now = keys()
+    with monkeypatch.context() as m:  # the keys as the code before wrote them
+        m.setattr(collation, "PLAIN_LETTERS", {})
+        m.setattr(duplicates, "PLAIN_LETTERS", {})
+        with lib.store.transaction() as db:
+            _set_columns(db, ids)
+            _set_keys(db, ids)
+            db.execute("DELETE FROM schema_migrations WHERE name = '0029_keys_with_plain_letters'")
+    before = keys()
+    assert [r[0] for r in before if r[1:] != next(n for n in now if n[0] == r[0])[1:]] == sorted(
+        [ids[0], ids[3], ids[4], ids[5]]
+    )  # all but Hofmann's and Huang's
+    assert {r[2] for r in before} >= {"høgsgaard"} and {r[3] for r in before} >= {"łukasz and the transformers"}
+    rev = lib.store.current_rev()
+    lib.close()
+    lib = Library.open(data, seed=False)
+    try:
+        assert "0029_keys_with_plain_letters" in lib.store.applied_migrations()
+        assert keys() == now and lib.store.current_rev() == rev  # keys only: nothing to index again
+        by_author = [lib.paper(i).authors for i in lib.store.ordered_ids("authors")]
+        assert by_author == [["Eva Hofmann"], ["Ida Høgsgaard"], ["Sam Huang"], ["Wei Hz"], ["Zoe Zhang"], []]
+        with lib.store.transaction() as db:
+            _m0029_keys_with_plain_letters(db)  # idempotent
+        assert keys() == now
+        second = [{"title": "Lukasz and the Transformers", "authors": ["Zoe Zhang"], "abstract": "Short."},
+                  {"title": "Global Attention Revisited", "authors": ["Wei Hz"], "abstract": f"Jorgensen{words}."},
+                  {"title": "Kjaer's Attention", "abstract": "Short."}]  # fmt: skip
+        f2 = tmp_path / "second.jsonl"
+        f2.write_text("\n".join(json.dumps(r) for r in second) + "\n", encoding="utf-8")
+        [summary] = lib.import_files([f2])
+        assert (summary.added, summary.merged) == (0, 3) and lib.store.count() == 6
+    finally:
+        lib.close()
