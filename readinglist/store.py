@@ -1303,17 +1303,19 @@ class Store:
 
         with self.transaction() as db:
             values = list(_content_values(p))
-            stored = db.execute(
-                "SELECT authors FROM papers p WHERE id = ? AND EXISTS (SELECT 1 FROM paper_sources s"
-                " WHERE s.paper_id = p.id AND s.source_id IS NOT p.source_id)",  # only what a merge brought
+            records = "source_bib" in _columns(db, "papers")
+            stored = db.execute(  # the row read once: its authors, whether a merge brought another source, its records
+                "SELECT authors, EXISTS (SELECT 1 FROM paper_sources s WHERE s.paper_id = p.id"
+                f" AND s.source_id IS NOT p.source_id){', bib, source_bib' if records else ''} FROM papers p"
+                " WHERE id = ?",
                 (paper_id,),
             ).fetchone()
-            if stored is not None and p.authors and (kept := fuller_authors(p.authors, json.loads(stored[0]))):
+            merged = stored is not None and stored[1]  # only what a merge brought is carried on
+            if merged and p.authors and (kept := fuller_authors(p.authors, json.loads(stored[0]))):
                 values[CONTENT_COLUMNS.index("authors")] = json.dumps(kept, ensure_ascii=False)
-            if "source_bib" in _columns(db, "papers"):
-                kept = db.execute("SELECT bib, source_bib FROM papers WHERE id = ?", (paper_id,)).fetchone()
-                if kept is not None and kept[1] is not None and kept[1] == (values[-1] or ""):
-                    values[-1] = kept[0]  # the file's record unchanged: the paper keeps its own
+            if records:
+                if stored is not None and stored[3] is not None and stored[3] == (values[-1] or ""):
+                    values[-1] = stored[2]  # the file's record unchanged: the paper keeps its own
                 else:
                     db.execute("UPDATE papers SET source_bib = NULL WHERE id = ?", (paper_id,))
             db.execute(

@@ -339,3 +339,21 @@ def test_an_undo_of_a_note_leaves_one_changed_elsewhere_as_it_is(lib):
     assert store.save_note(pid, "", "mine", keep_both=False) == ("mine", "")  # as expected: taken back
     store.set_note(pid, "theirs")
     assert store.save_note(pid, "mine", "", keep_both=False) == ("theirs", "theirs")
+
+
+def test_a_revised_paper_is_read_once_before_it_is_rewritten(tmp_path):
+    # update_content read the row twice (the authors a merge may have carried on, then the records kept aside):
+    # a query more per revised paper of a re-import
+    import dataclasses
+    import re
+
+    s = Store(tmp_path / "l.db")
+    src = s.source_id("x", "x", "jsonl")
+    s.insert_papers(src, [_new_paper(1)], 1)
+    seen: list[str] = []
+    s.db.set_trace_callback(seen.append)
+    s.update_content(1, dataclasses.replace(_new_paper(1), content_hash="h1b", abstract="b", plain_abstract="b"), 2)
+    s.db.set_trace_callback(None)
+    assert len([q for q in seen if re.search(r"\bFROM papers (p )?WHERE id = ", q)]) == 1, seen
+    assert s.db.execute("SELECT abstract, source_bib, rev FROM papers WHERE id = 1").fetchone() == ("b", None, 2)
+    s.close()
