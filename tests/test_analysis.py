@@ -4,6 +4,7 @@ import pytest
 from whoosh.analysis import RegexTokenizer
 
 from readinglist.index.analysis import (
+    TAG_SEPARATOR,
     FoldFilter,
     TagAnalyzer,
     WordAnalyzer,
@@ -133,7 +134,9 @@ def test_tags_are_found_as_the_command_line_and_sidebar_show_them():
     """The CLI shows the tag "must read" as #must-read; tag: takes that, the sidebar's "must read", any case."""
     assert tag_key("#must-read") == tag_key("must read") == tag_key("Must  Read") == "must read"
     analyzer = TagAnalyzer()
-    assert [t.text for t in analyzer("must read,Deep RL,to-do", mode="index")] == ["must read", "deep rl", "to do"]
+    tags = TAG_SEPARATOR.join(["must read", "Deep RL", "to-do", "Optimization, convex"])
+    assert [t.text for t in analyzer(tags, mode="index")] == ["must read", "deep rl", "to do", "optimization, convex"]
+    assert tag_key("nlp,") == tag_key(",NLP") == "nlp"  # a pasted word's comma is no part of it
     # a query's piece that is no word is no tag (a pasted "=" or "--" must not become a required word)
     assert [t.text for t in analyzer("--", mode="query")] == [] and [t.text for t in analyzer("c++", mode="query")]
 

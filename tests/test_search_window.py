@@ -473,3 +473,24 @@ def test_the_field_reads_the_word_being_typed_as_a_start_and_a_query_given_whole
     assert titles_shown(window)[0] == "BEXA: Budgeted EXit Actor"
     whole = window.library.search("budgeted exi")
     assert whole.started is None and whole.partial
+
+
+def test_a_keyword_with_a_comma_clicked_in_the_sidebar_filters_what_is_typed(qtbot, window, tmp_path):
+    """The index cut "Optimization, convex" at its comma: the sidebar's entry listed its paper, and with a
+    query typed beside it the table was empty."""
+    import json
+
+    from test_ui import click_sidebar
+
+    f = tmp_path / "convex.json"
+    f.write_text(json.dumps([
+        {"title": "Convex losses", "abstract": "Convexity.", "keywords": ["Optimization, convex"]},
+        {"title": "Convex splits", "abstract": "Convexity.", "keywords": ["convex", "Optimization"]},
+    ]))  # fmt: skip
+    window.library.import_files([f])
+    window.update_counts()
+    with qtbot.waitSignal(window.searchFinished):
+        click_sidebar(qtbot, window, ("tag", "Optimization, convex"))
+    assert titles_shown(window) == ["Convex losses"]
+    search(qtbot, window, "convex")
+    assert titles_shown(window) == ["Convex losses"]

@@ -185,18 +185,26 @@ def note_text(note: str) -> str:
     return note.replace("*", " ") if "*" in note else note
 
 
+# between a document's tags: ASCII's unit separator, which no tag holds (normalise_tags and an import's
+# without_controls make it a space). A comma is no separator: a file's keyword may hold one ("Optimization, convex")
+TAG_SEPARATOR = "\x1f"
+
+
 def tag_key(tag: str) -> str:
     """A tag as the index holds it and `tag:` looks it up: folded, single-spaced, with a leading # and the
     hyphens the command line shows for spaces read as spaces — `tag:#must-read` and `tag:"must read"` both
-    find the tag "must read"."""
-    return " ".join(fold(part) for part in tag.strip().lstrip("#").replace("-", " ").split())
+    find the tag "must read". A comma inside is the tag's own; one at either end is not (a pasted sentence's
+    "NLP," still finds the tag NLP, as when commas parted tags)."""
+    key = " ".join(fold(part) for part in tag.strip().lstrip("#").replace("-", " ").split())
+    return key.strip(", ") if "," in key else key
 
 
 _HAS_WORD = re.compile(r"\w")
 
 
 class TagAnalyzer(Analyzer):
-    """The tags field: comma-separated tags, each one token (`tag_key`). A query's piece with no word
+    """The tags field: tags parted by TAG_SEPARATOR, each one token (`tag_key`), a comma in one kept (they
+    were parted at commas: `tag:convex` found "Optimization, convex"). A query's piece with no word
     character in it (a lone "=" or "--" of a pasted sentence) is no tag, and yields nothing: the default
     search looks in tags too, and such a piece must not become a word every paper lacks."""
 
@@ -217,7 +225,7 @@ class TagAnalyzer(Analyzer):
         **kwargs: object,
     ) -> Iterator[Token]:
         t = Token(positions, chars, mode=mode, **kwargs)
-        for i, part in enumerate(value.split(",")):
+        for i, part in enumerate(value.split(TAG_SEPARATOR)):
             key = tag_key(part)
             if not key or (mode == "query" and not _HAS_WORD.search(key)):
                 continue

@@ -900,8 +900,8 @@ def parse(
 
 def _searchable(q: query.Query, schema: Schema) -> query.Query:
     """The parsed query without what Whoosh cannot evaluate, which a pasted sentence can hold: a phrase in a
-    field that keeps no positions (a stray quote before "(NF), samples" makes a phrase, and the tags field
-    splits it at the comma) is every one of its words there (`tag:"a, b"`: both tags); a fuzzy word shorter
+    field that keeps no positions (a stray quote before "(NF), samples" makes a phrase of the tags field) is
+    every one of its words there (the tags field's are one: `tag:"a, b"` is the tag "a, b"); a fuzzy word shorter
     than its fixed prefix ("w~": Whoosh's automaton fails on it) is the word itself."""
 
     if not any(isinstance(leaf, query.Phrase | query.FuzzyTerm) for leaf in q.leaves()):

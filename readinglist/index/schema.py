@@ -17,7 +17,7 @@ from whoosh.formats import Positions
 
 from readinglist.acronyms import definitions
 from readinglist.index import patches
-from readinglist.index.analysis import TagAnalyzer, WordAnalyzer, note_text, stem
+from readinglist.index.analysis import TAG_SEPARATOR, TagAnalyzer, WordAnalyzer, note_text, stem
 from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 
 # 2: FastStemAnalyzer; 3: the pid column; 4: non-compound segments; 5: pid a bare column, year without trie
@@ -28,8 +28,9 @@ from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 # 11: the acronyms each abstract defines; 12: no id field (a paper's documents are found by the pid column)
 # 13: ø, ł, æ and the other letters NFKD leaves whole folded as a reader types them (collation.PLAIN_LETTERS);
 # 14: and a word with ä, ö, ü, ø or å held spelt out too (Müller: muller and mueller; analysis.spelt_out),
-# its place counted once in the field's length
-SCHEMA_VERSION = 14
+# its place counted once in the field's length; 15: tags parted by TAG_SEPARATOR, not commas ("Optimization,
+# convex" is one tag)
+SCHEMA_VERSION = 15
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
@@ -119,7 +120,7 @@ def make_schema() -> Schema:
     reading a compound segment copies each of its files into memory. Every text field holds words the same
     way (see analysis): a word of a query means the same in each."""
     words = WordAnalyzer()
-    tags = KEYWORD(commas=True, lowercase=True, scorable=True)
+    tags = KEYWORD(lowercase=True, scorable=True)  # (its analyzer: TagAnalyzer's TAG_SEPARATOR, not commas)
     tags.analyzer = TagAnalyzer()
     return Schema(
         # docnum → paper id without stored reads, and what a paper's document is replaced or deleted by
@@ -157,7 +158,7 @@ def _document(
         "title": title,
         "abstract": abstract,
         "authors": " ; ".join(authors),
-        "tags": ",".join(tags),
+        "tags": TAG_SEPARATOR.join(tags),
         "note": note_text(note),
         "venue": venue,
         "state": state,
