@@ -856,6 +856,7 @@ class Store:
         self._epoch = 0  # moves on around every insert, removal and restoration of papers (see count)
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
         self._state_writes = 0  # moves on around every change of states (see state_counts)
+        self._writes = 0  # moves on around every transaction (see _until_changed)
         self._priority_sql: str | None = None  # "p.priority", or NULL in a read-only library older than 0009
         self._has_imported: bool | None = None  # tags.imported (0024)
         if not self.read_only:
@@ -950,6 +951,7 @@ class Store:
             except sqlite3.OperationalError as exc:
                 raise self.failure(exc) from None
             self._local.depth = 1
+            self._writes += 1  # before and after: what is read meanwhile is not kept (see _until_changed)
             self._local.taken = []  # the revisions this transaction takes (next_rev)
             try:
                 yield db
@@ -966,6 +968,7 @@ class Store:
                     raise self.failure(exc) from None
             finally:
                 self._local.depth = 0
+                self._writes += 1
 
     def _roll_back(self, db: sqlite3.Connection) -> None:
         """The transaction undone; the revisions it took are not this process's: another may take them next."""
@@ -1447,7 +1450,8 @@ class Store:
         """Of these table columns ("authors", "venue", "year", "tags": the user's), those none of these papers
         has a value for. Each stops at the first paper that has one; a column with values in the library is
         looked for among at most `most` papers (a few milliseconds a thousand): beyond that it counts as filled.
-        The tags are looked for from the papers tagged (few, as a rule), not from these papers."""
+        The tags are looked for from the papers tagged (few, as a rule), not from these papers. What the library
+        has (_until_changed) is read once a change, not on each of the table's results (every keystroke)."""
         conditions = {"authors": ("JOIN paper_columns c ON c.paper_id = p.id", "c.authors != ''"),
                       "venue": ("", "p.venue != ''"), "year": ("", "p.year IS NOT NULL")}  # fmt: skip
         if not self.has_table("paper_columns"):
@@ -1456,17 +1460,13 @@ class Store:
         ids = list(ids)
         for column in columns:
             if column == "tags":
-                tagged = self.db.execute(
-                    f"SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE 1{self._own_only}"
-                )
-                within = set(ids)
-                if not any(pid in within for (pid,) in tagged):
+                if self._tagged().isdisjoint(ids):
                     empty.add(column)
                 continue
             if column not in conditions:
                 continue
             join, where = conditions[column]
-            if self.db.execute(f"SELECT 1 FROM papers p {join} WHERE {where} LIMIT 1").fetchone() is None:
+            if not self._has_value(column, f"SELECT 1 FROM papers p {join} WHERE {where} LIMIT 1"):
                 empty.add(column)  # none in the library
             elif len(ids) <= most and not any(
                 self.db.execute(
@@ -1476,6 +1476,32 @@ class Store:
             ):
                 empty.add(column)
         return empty
+
+    def _until_changed(self) -> dict[str, object]:
+        """What was read of the library, kept until it changes: this store writes, or this thread's connection
+        sees another's commit (data_version). The table asks empty_columns on each result, every keystroke: a
+        library without authors (the bundled corpus) was scanned for them each time."""
+        key = (self.db.execute("PRAGMA data_version").fetchone()[0], self._writes)
+        kept = getattr(self._local, "until_changed", None)
+        if kept is None or kept[0] != key:
+            kept = self._local.until_changed = (key, {})
+        return kept[1]
+
+    def _has_value(self, column: str, any_sql: str) -> bool:
+        """Whether any paper has a value for the column (`any_sql` finds one), read once a change."""
+        kept = self._until_changed()
+        if column not in kept:
+            kept[column] = self.db.execute(any_sql).fetchone() is not None
+        return bool(kept[column])
+
+    def _tagged(self) -> frozenset[int]:
+        """The papers with a tag of the user's, read once a change."""
+        kept = self._until_changed()
+        tagged = kept.get("tagged")
+        if not isinstance(tagged, frozenset):
+            sql = f"SELECT pt.paper_id FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id WHERE 1{self._own_only}"
+            tagged = kept["tagged"] = frozenset(pid for (pid,) in self.db.execute(sql))
+        return tagged
 
     def is_empty(self) -> bool:
         """No papers and no source ever imported: a library that has never been used."""

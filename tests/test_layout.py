@@ -324,3 +324,43 @@ def test_a_status_message_too_long_for_the_bar_is_cut_at_a_words_end_whole_in_it
     assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
     assert notice.text() == message and notice.button.isVisible()
     assert label.geometry().right() < notice.button.geometry().left()
+
+
+def test_what_the_library_has_for_a_column_is_asked_again_only_once_it_changes(lib, data_dir, tmp_path):
+    """The table asks on every result, so every keystroke: whether any paper has authors (none of the bundled
+    papers has: a scan of them all) and which papers are tagged were read each time. They are kept until the
+    library changes, here or in another process (another connection's commit); the answer stays right."""
+    import json
+
+    from readinglist.store import Store
+
+    ids = lib.search("").ids
+    everything = ("authors", "venue", "year", "tags")
+    statements: list[str] = []
+    lib.store.db.set_trace_callback(statements.append)
+    try:
+        assert lib.empty_columns(ids, everything) == {"authors", "tags"}
+        assert any("paper_columns" in s for s in statements) and any("paper_tags" in s for s in statements)
+        statements.clear()
+        for _ in range(3):  # keystrokes on an unchanged library
+            assert lib.empty_columns(ids[:5], everything) == {"authors", "tags"}
+        assert not any("paper_columns" in s or "paper_tags" in s for s in statements), statements
+        lib.add_tags(ids[:1], ["rl"])  # a change made here
+        assert lib.empty_columns(ids, everything) == {"authors"}
+        assert lib.empty_columns(ids[1:], everything) == {"authors", "tags"}
+        other = Store(data_dir / "library.db")  # another process's change (the command line's)
+        other.add_tags(ids[1:2], ["cli"])
+        other.close()
+        assert lib.empty_columns(ids[1:], everything) == {"authors"}
+        statements.clear()
+        assert lib.empty_columns(ids[2:], everything) == {"authors", "tags"}
+        assert not any("paper_columns" in s or "paper_tags" in s for s in statements), statements
+    finally:
+        lib.store.db.set_trace_callback(None)
+    first = lib.paper(ids[0])
+    assert first is not None
+    f = tmp_path / "again.json"  # the paper imported again, its authors now named
+    f.write_text(json.dumps([{"title": first.title, "abstract": first.abstract, "authors": ["Ada Lovelace"]}]))
+    lib.import_files([f])
+    assert lib.paper(ids[0]).authors == ["Ada Lovelace"]
+    assert lib.empty_columns(ids, ["authors"]) == set() and lib.empty_columns(ids[1:], ["authors"]) == {"authors"}
