@@ -34,7 +34,7 @@ from readinglist.papers import (
     ImportFailure,
     Paper,
     StoreError,
-    normalise_tags,
+    clean_tags,
     tag_key,
 )
 
@@ -301,8 +301,8 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
             changed = False
-            want_tags = normalise_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
-            want_keywords = normalise_tags(str(t) for t in entry.get("keywords") or [] if isinstance(t, str))
+            want_tags = clean_tags(str(t) for t in entry.get("tags") or [] if isinstance(t, str))
+            want_keywords = clean_tags(str(t) for t in entry.get("keywords") or [] if isinstance(t, str))
             theirs += want_tags
             keywords += want_keywords
             union = list(dict.fromkeys([*paper.tags, *want_tags, *want_keywords]))

@@ -38,6 +38,7 @@ from readinglist.papers import (
     Topic,
     TopicsCancelled,
     TopicsStatus,
+    clean_tags,
     normalise_tags,
     same_tag,
     tag_key,
@@ -861,8 +862,9 @@ class Library:
         """The tags as typed, where one typed all in lower case takes the spelling its tag has ("llm" is
         "LLM" when the library has LLM): capitals are typed on purpose, their lack seldom is. A tag is spelt
         as it was last typed with capitals, or renamed (`set_tags` takes the spelling it is given)."""
-        tags = normalise_tags(typed)
-        known = {t.casefold(): t for t in self.tag_names()} if any(t == t.lower() for t in tags) else {}
+        names = self.tag_names()
+        tags = normalise_tags(typed, names)
+        known = {t.casefold(): t for t in names} if any(t == t.lower() for t in tags) else {}
         return [known.get(t.casefold(), t) if t == t.lower() else t for t in tags]
 
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
@@ -872,7 +874,7 @@ class Library:
         return before
 
     def remove_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
-        before = self.store.remove_tags(ids, normalise_tags(tags))
+        before = self.store.remove_tags(ids, normalise_tags(tags, self.tag_names()))
         self._reindex(ids)
         return before
 
@@ -881,7 +883,7 @@ class Library:
     ) -> dict[int, list[str]]:
         """Each paper gets exactly these tags; a tag stays a keyword or the user's as it was, and `imported`
         (a keyword typed as a tag, one renamed) says which are keywords. Returns the tags before."""
-        before = self.store.set_tags({pid: normalise_tags(t) for pid, t in tags_by_paper.items()}, imported)
+        before = self.store.set_tags({pid: clean_tags(t) for pid, t in tags_by_paper.items()}, imported)
         self._reindex(list(tags_by_paper))
         return before
 

@@ -22,7 +22,7 @@ from readinglist import mdtext
 from readinglist.export import FOLDER_FIELDS, FOLDER_NOTE_DEPTH, field_value, value_hash
 from readinglist.importers.base import snippet
 from readinglist.importers.limits import DEFAULT_LIMITS
-from readinglist.papers import PRIORITIES, STATES, ImportFailure, Paper, normalise_tags
+from readinglist.papers import PRIORITIES, STATES, ImportFailure, Paper, clean_tags
 
 if TYPE_CHECKING:
     from readinglist.library import Library
@@ -214,8 +214,9 @@ def _file_values(note: NoteFile) -> tuple[dict[str, object], list[str]]:
     if tags is None:
         values["tags"] = []
     elif isinstance(tags, list | str):
+        # a list's items are whole tags (a keyword "Optimization, convex" among them); a line is parted
         items = tags if isinstance(tags, list) else re.split(r"[,\s]+", tags)
-        values["tags"] = sorted(normalise_tags(str(t).lstrip("#") for t in items if t is not None))
+        values["tags"] = sorted(clean_tags(str(t).lstrip("#") for t in items if t is not None))
     else:
         problems.append(f"{name}: tags are not a list; left as they are")
     values["note"] = note.note

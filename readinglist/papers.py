@@ -321,16 +321,35 @@ def same_tag(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a.casefold() == b.casefold()
 
 
-def normalise_tags(tags: Iterable[str]) -> list[str]:
-    """Tags are trimmed and single-spaced, in the case they were typed ("LLM", "RL"); two that differ only in
-    case are one tag (the first spelling kept); commas separate tags, so none is kept inside one."""
+def clean_tags(tags: Iterable[str]) -> list[str]:
+    """Tags as stored: trimmed and single-spaced, in the case they were given ("LLM", "RL"); two that differ
+    only in case are one tag (the first spelling kept). A comma inside one stays: a file's keyword
+    "Optimization, convex" is one tag (typed text is parted by normalise_tags)."""
     out: dict[str, str] = {}
     for tag in tags:
-        for part in tag.split(","):
-            clean = " ".join(part.split())
-            if clean:
-                out.setdefault(clean.casefold(), clean)
+        clean = " ".join(tag.split())
+        if clean:
+            out.setdefault(clean.casefold(), clean)
     return list(out.values())
+
+
+def normalise_tags(typed: Iterable[str], whole: Iterable[str] = ()) -> list[str]:
+    """Tags as typed: commas separate them, except where the parts spell one of `whole`, the tags that hold a
+    comma ("Optimization, convex, mine" with the keyword "Optimization, convex" is two tags); then clean_tags."""
+    known = {" ".join(w.split()).casefold() for w in whole if "," in w}
+    longest = max((k.count(",") + 1 for k in known), default=1)
+    out: list[str] = []
+    for text in typed:
+        parts = [" ".join(part.split()) for part in text.split(",")]
+        i = 0
+        while i < len(parts):
+            for n in range(min(longest, len(parts) - i), 0, -1):
+                joined = ", ".join(parts[i : i + n])
+                if n == 1 or joined.casefold() in known:
+                    out.append(joined)
+                    i += n
+                    break
+    return clean_tags(out)
 
 
 # ---- smart lists -------------------------------------------------------------------------------------

@@ -569,3 +569,56 @@ def test_the_paper_shows_its_keywords_apart_from_its_tags(qapp, empty_lib, tmp_p
     shown = paper_html(empty_lib.paper(pid), QPalette())
     assert "Keywords: residual networks · vision" in shown
     assert "&nbsp;mine&nbsp;" in shown and "&nbsp;vision&nbsp;" not in shown  # a chip for the user's tag only
+
+
+COMMA_BIB = """@article{a, title = {Convex Things}, year = {2020}, keywords = {{Optimization, convex}, other}}
+"""
+
+
+def test_an_edit_of_other_tags_keeps_a_keyword_with_a_comma_whole_and_a_keyword(empty_lib, tmp_path):
+    """Deleting or renaming another tag, or adding one, gave each paper its tags through the typed-text
+    cleaning, which parts at commas: "Optimization, convex" became the user's "Optimization" and "convex"."""
+    pid = _import(empty_lib, tmp_path, COMMA_BIB)["Convex Things"]
+    empty_lib.add_tags([pid], ["mine"])
+    empty_lib.rename_tag("mine", "ours")
+    empty_lib.delete_tag("other")
+    p = empty_lib.paper(pid)
+    assert p.keywords == ["Optimization, convex"] and p.own_tags == ["ours"]
+    assert empty_lib.search('tag:"Optimization, convex"').ids == [pid]
+
+
+def test_typed_tags_part_at_commas_but_keep_a_known_tag_that_holds_one(empty_lib, tmp_path):
+    from readinglist.papers import normalise_tags
+
+    assert normalise_tags(["a, b,, c "]) == ["a", "b", "c"]
+    assert normalise_tags(["optimization,  convex, mine"], ["Optimization, convex"]) == ["optimization, convex", "mine"]
+    pid = _import(empty_lib, tmp_path, COMMA_BIB)["Convex Things"]
+    assert empty_lib.spelt_tags(["optimization, convex, mine"]) == ["Optimization, convex", "mine"]
+    empty_lib.remove_tags([pid], ["Optimization, convex"])
+    assert empty_lib.paper(pid).tags == ["other"]
+
+
+def test_a_backup_and_the_notes_folder_keep_a_tag_with_a_comma_whole(empty_lib, tmp_path):
+    from readinglist import export
+    from readinglist.export import ExportOptions
+
+    pid = _import(empty_lib, tmp_path, COMMA_BIB)["Convex Things"]
+    empty_lib.make_keywords_tags([(pid, "Optimization, convex")])
+    file = tmp_path / "b.json.gz"
+    empty_lib.backup(file)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        _import(fresh, tmp_path, COMMA_BIB)
+        fresh.restore(file)
+        (p,) = fresh.papers(fresh.search("Convex").ids)
+        assert p.own_tags == ["Optimization, convex"] and p.keywords == ["other"]
+    finally:
+        fresh.close()
+    # the notes folder's front matter lists it as one item; an edit there merges back whole
+    folder = tmp_path / "notes"
+    export.export(empty_lib.papers([pid]), ExportOptions(format="obsidian"), folder)
+    (note,) = folder.glob("*.md")
+    note.write_text(note.read_text(encoding="utf-8").replace("---\n\n", "---\n\nRead it.\n", 1), encoding="utf-8")
+    assert empty_lib.merge_notes([folder]).changed == 1
+    p = empty_lib.paper(pid)
+    assert p.own_tags == ["Optimization, convex"] and p.note.startswith("Read it.")

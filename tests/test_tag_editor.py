@@ -214,3 +214,19 @@ def test_a_tag_typed_in_lower_case_takes_the_spelling_the_library_has(qtbot, win
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert lib.paper(pid).tags == ["LLM", "Vision"]
     qtbot.waitUntil(lambda: field.text() == "LLM, Vision")
+
+
+def test_a_tag_holding_a_comma_stays_whole_through_the_field(qtbot, window):
+    """The field shows tags joined by ", ", and read them back parted at every comma: a keyword made the
+    reader's ("Optimization, convex") became two tags when another was typed beside it."""
+    pid = in_table(qtbot, window)
+    window.library.set_tags({pid: ["Optimization, convex"]})
+    window.editors.update_completions()
+    window.detail.refresh([pid])
+    qtbot.waitUntil(lambda: window.editors.tagEditor.text() == "Optimization, convex")
+    assert not window.editors.tags_pending()
+    field = start_tags(qtbot, window)
+    field.end(False)
+    type_keys(qtbot, ", mine")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert window.library.paper(pid).tags == ["mine", "Optimization, convex"]

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import Paper, StoreError, normalise_tags, tag_key
+from readinglist.papers import Paper, StoreError, tag_key
 from readinglist.ui.flow import FlowLayout
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
@@ -323,7 +323,7 @@ class Editors(QWidget):
 
     def tags_pending(self) -> bool:
         """Whether the field holds tags typed and not applied (nor put back with Esc)."""
-        return normalise_tags([self.tagEditor.text()]) != self._tags_shown
+        return self._library.spelt_tags([self.tagEditor.text()]) != self._tags_shown
 
     def _set_tags_field(self, tags: list[str]) -> None:
         """The field shows these tags, and Enter applies what is typed as changes to them (see apply_tags)."""
