@@ -103,7 +103,7 @@ def code_links(p: Paper) -> list[str]:
     return [u for u in p.links if any(h in u.lower() for h in CODE_HOSTS)]
 
 
-def _item(p: Paper, options: ExportOptions) -> list[str]:
+def _item(p: Paper, key: str, options: ExportOptions) -> list[str]:
     box = "[x]" if p.state == "read" else "[ ]"
     head = f"- {box} **{mdtext.link(p.title, p.url)}**"
     if p.state not in ("read", "unread"):
@@ -126,6 +126,8 @@ def _item(p: Paper, options: ExportOptions) -> list[str]:
     codes = [u for u in code_links(p) if mdtext.safe_url(u)]
     if codes:
         bits.append(" ".join(mdtext.link("code" if i == 0 else f"code {i + 1}", u) for i, u in enumerate(codes)))
+    # last, named: a code span the reader copies into a \cite{}, which a tags bit (code spans alone) is not
+    bits.append(f"key {mdtext.code_span(key)}")
     lines = [head + (" — " + " · ".join(bits) if bits else "")]
     if options.notes and p.note.strip():
         lines.append("")
@@ -172,13 +174,14 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
         groups = [(STATE_LABELS[s], [p for p in by_priority if p.state == s]) for s in GROUP_ORDER]
     else:
         groups = [("", list(papers))]
+    keys = {id(p): key for p, key in zip(papers, _keys(papers), strict=True)}
     for heading, members in groups:
         if not members:
             continue
         if heading:
             out += [f"## {heading} ({len(members)})", ""]
         for p in members:
-            out += _item(p, options)
+            out += _item(p, keys[id(p)], options)
         if out[-1] != "":
             out.append("")
     return "\n".join(out).rstrip() + "\n"
@@ -353,16 +356,17 @@ def csv_cell(value: object) -> str:
 
 
 def csv_text(papers: Sequence[Paper]) -> str:
-    """The papers as CSV_COLUMNS: the paper's fields, then its record's (empty where it has none), each a cell
-    the CSV importer reads back."""
+    """The papers as CSV_COLUMNS: the paper's fields (its citation key among them, which a fresh library's
+    import keeps), then its record's (empty where it has none), each a cell the CSV importer reads back."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
-    for p in papers:
+    for p, key in zip(papers, _keys(papers), strict=True):
         w.writerow(
             csv_cell(v)
             for v in [
                 p.uid,
+                key,
                 p.title,
                 "; ".join(p.authors),
                 p.venue,

@@ -116,9 +116,11 @@ IMPORT_SUFFIXES: dict[str, str] = {
 CSV_RECORD_COLUMNS = ["doi", "type", "journal", "booktitle", "volume", "number", "pages", "month", "editor",
                       "publisher", "address", "edition", "series", "chapter", "institution", "school", "organization",
                       "howpublished", "isbn", "issn", "eprint", "eprinttype", "eprintclass"]  # fmt: skip
-CSV_COLUMNS = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
-               "abstract", "keywords", *CSV_RECORD_COLUMNS]  # fmt: skip
-OWN_CSV_HEADER = CSV_COLUMNS[:12]  # what every version of the export starts with ("keywords", the record came later)
+# the citation key beside the id: the two names of a paper (a spreadsheet's reader cites by the key)
+CSV_COLUMNS = ["id", "citation_key", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url",
+               "links", "abstract", "keywords", *CSV_RECORD_COLUMNS]  # fmt: skip
+# what the export's header starts with, today's and before its citation key (keywords and the record came later)
+OWN_CSV_HEADERS = (CSV_COLUMNS[:13], [c for c in CSV_COLUMNS[:13] if c != "citation_key"])
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
 STREAMED_SUFFIXES = (".jsonl", ".ndjson")  # one record per line: read as a stream, never whole
 COMPRESSION_SUFFIXES = (".gz", ".xz", ".bz2")

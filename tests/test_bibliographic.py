@@ -336,11 +336,11 @@ def test_the_csv_export_has_a_column_for_each_record_field_and_reads_back_whole(
     assert set(record) == set(biblio.FIELDS)
     papers = [paper(title="A report", bib=record), paper(uid="def456", title="No record")]
     header, first, second = csv.reader(io.StringIO(render(papers, ExportOptions(format="csv"))))
-    own = ["id", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url", "links",
-           "abstract", "keywords"]  # fmt: skip
-    assert header == CSV_COLUMNS and header[:14] == [*own, "doi"]
-    assert sorted(header[13:]) == sorted(biblio.FIELDS) and len(header) == len(set(header))
-    assert first[13] == "10.1000/x%20y#z" and "'=Publisher" in first and not any(second[13:])
+    own = ["id", "citation_key", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url",
+           "links", "abstract", "keywords"]  # fmt: skip
+    assert header == CSV_COLUMNS and header[:15] == [*own, "doi"]
+    assert sorted(header[14:]) == sorted(biblio.FIELDS) and len(header) == len(set(header))
+    assert first[14] == "10.1000/x%20y#z" and "'=Publisher" in first and not any(second[14:])
     f = tmp_path / "list.csv"
     export(papers, ExportOptions(format="csv"), f)
     parsed = parse_file(f)

@@ -35,8 +35,8 @@ def test_a_sentence_that_ends_in_a_full_stop_or_a_question_mark_gets_no_second_o
 def cited(tmp_path):
     f = tmp_path / "refs.bib"
     f.write_text(BIB, encoding="utf-8")
-    return {r.citation_key: paper(title=r.title, authors=r.authors, venue=r.venue, year=r.year, url=r.url, bib=r.bib)
-            for r in parse_file(f).records}  # fmt: skip
+    return {r.citation_key: paper(title=r.title, authors=r.authors, venue=r.venue, year=r.year, url=r.url, bib=r.bib,
+                                  citation_key=r.citation_key) for r in parse_file(f).records}  # fmt: skip
 
 
 def test_a_journal_article_is_cited_by_its_journal_volume_issue_and_pages_and_linked_by_its_doi(cited):
@@ -87,10 +87,13 @@ def test_the_reading_list_shows_what_the_record_says_and_links_the_doi_and_reads
     text = render(papers, ExportOptions(group="none"))
     assert (
         "— H. Adachi, M. Takano · Physica C: Superconductivity 1989 · *157(1), pp. 169–179 (Elsevier)* · "
-        "[doi:10.1016/0921-4534(89)90484-X](https://doi.org/10.1016/0921-4534%2889%2990484-X) · `to cite`\n" in text
+        "[doi:10.1016/0921-4534(89)90484-X](https://doi.org/10.1016/0921-4534%2889%2990484-X) · `to cite` · "
+        "key `Adachi_1989`\n" in text
     )
-    assert "— Alan Turing · 1938 · *Doctoral dissertation, Princeton University* · `to cite`\n" in text
-    assert "- [ ] **[No record](https://example.org/n)** — Ada Lovelace · NeurIPS 2017 · `to cite`\n" in text
+    thesis = "— Alan Turing · 1938 · *Doctoral dissertation, Princeton University* · `to cite` · key `turing1938`\n"
+    assert thesis in text
+    bare = "- [ ] **[No record](https://example.org/n)** — Ada Lovelace · NeurIPS 2017 · `to cite`"
+    assert bare + " · key `lovelace2017no`\n" in text
     f = tmp_path / "list.md"
     f.write_text(text, encoding="utf-8")
     got = [(r.title, r.authors, r.venue, r.year, r.tags) for r in parse_file(f).records]

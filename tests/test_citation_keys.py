@@ -144,3 +144,80 @@ def test_ascii_text_is_its_own_fold_without_decomposing_it(monkeypatch):
         assert citekeys.base_key("Attention Is All You Need", ["Ashish Vaswani"], 2017) == "vaswani2017attention"
     assert citekeys.ascii_fold("Gödel–Straße Øre Łukasz") == "GodelStrasse Ore Lukasz"  # the dash dropped
     assert citekeys.ascii_fold("Þórðarson Ǿ ıi") == "Thordarson O ii"  # ð, þ, ı and a marked ø too
+
+
+# keys as files have them (JabRef's Family_Year, colons, a slash, a plus, a hyphen first) and two a library
+# gives: a key the file spells twice whatever the case, one that cannot be a key
+KEYED_BIB = r"""
+@article{Agekyan_1974, title = {The Fine Structure of Excitons}, author = {Agekyan, V. T.}, year = 1974,
+  journal = {Physica Status Solidi (b)}, volume = {66}}
+@inproceedings{Rich:83, title = {Default Reasoning}, author = {Rich, E.}, year = 1983, booktitle = {IJCAI}}
+@book{rich:83, title = {Artificial Intelligence}, author = {Rich, E.}, year = 1983, publisher = {McGraw-Hill}}
+@misc{doe+2020/a.b, title = {A Note}, author = {Doe, J.}, year = 2020}
+@misc{-dash2021, title = {Formula-like}, author = {Dash, A.}, year = 2021}
+@misc{doe 2020, title = {A Spaced Key}, author = {Doe, J.}, year = 2020}
+"""
+
+
+def _keys_by_title(lib: Library) -> dict[str, str]:
+    return {p.title: p.citation_key for p in lib.papers(lib.search("").ids)}
+
+
+def _through(tmp_path, source, fmt: str, suffix: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The keys a library gave the BibTeX file's papers, and those a fresh library importing its `fmt` export
+    gave them."""
+    from readinglist.export import ExportOptions, export
+
+    lib = Library.open(tmp_path / "from-bib", seed=False)
+    fresh = Library.open(tmp_path / f"from-{fmt}", seed=False)
+    try:
+        lib.import_files([source])
+        out = tmp_path / f"out{suffix}"
+        export(lib.papers(lib.search("").ids), ExportOptions(format=fmt), out)
+        [summary] = fresh.import_files([out])
+        assert summary.added == lib.store.count()
+        return _keys_by_title(lib), _keys_by_title(fresh)
+    finally:
+        lib.close()
+        fresh.close()
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("csv", ".csv"), ("markdown", ".md")])
+def test_a_bibtex_files_keys_come_back_from_a_csv_or_markdown_export(tmp_path, fmt, suffix):
+    """A BibTeX library exported to CSV or Markdown and imported into a fresh library came back with keys made
+    anew (895 `Agekyan_1974` as `agekyan1974fine`: a trial): both carry the key, read back as a BibTeX
+    entry's is (kept when valid and free)."""
+    source = tmp_path / "keys.bib"
+    source.write_text(KEYED_BIB, encoding="utf-8")
+    before, after = _through(tmp_path, source, fmt, suffix)
+    assert after == before
+    assert before["The Fine Structure of Excitons"] == "Agekyan_1974" and before["Formula-like"] == "-dash2021"
+    assert before["Default Reasoning"] == "Rich:83" and before["Artificial Intelligence"] != "rich:83"
+    assert before["A Spaced Key"] == "doe2020spaced"
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("csv", ".csv"), ("markdown", ".md")])
+def test_a_real_bibtex_files_keys_come_back_from_a_csv_or_markdown_export(tmp_path, fmt, suffix):
+    """JabRef's 901 entries (the trial's keys) through each export into a fresh library: every key kept."""
+    from tests.conftest import corpus
+
+    before, after = _through(tmp_path, corpus("bib/zotero-bbt-fixtures/jabref210_groups_issue97.bib"), fmt, suffix)
+    assert len(before) > 800 and after == before
+
+
+def test_a_key_read_back_goes_the_way_a_bibtex_entrys_does(empty_lib, tmp_path):
+    """A CSV's or a Markdown list's key is the file's word as a BibTeX entry's is: one another paper has, or
+    that is no key, is given a new one and named in the import's messages; a foreign CSV without a key
+    column imports as before (keys made from the paper)."""
+    (tmp_path / "a.csv").write_text("title,authors,year,citation_key\nFirst,Ann Lee,2020,lee:20\n")
+    (tmp_path / "b.csv").write_text("title,authors,year,citekey\nSecond,Ann Lee,2020,LEE:20\n")
+    (tmp_path / "c.csv").write_text("title,authors,year,key\nThird,Ann Lee,2020,x7\n")
+    summaries = [s for name in ("a.csv", "b.csv", "c.csv") for s in empty_lib.import_files([tmp_path / name])]
+    assert _keys_by_title(empty_lib) == {"First": "lee:20", "Second": "lee2020second", "Third": "lee2020third"}
+    assert "LEE:20 → lee2020second" in " ".join(summaries[1].warnings)
+    md = tmp_path / "list.md"
+    item = "- [ ] **Fourth** — Ann Lee · V 2020 · key `bad key`"
+    md.write_text(f"# Reading list\n\n2026-01-01 · 1 paper · 0 read\n\n{item}\n")
+    [summary] = empty_lib.import_files([md])
+    assert summary.added == 1 and _keys_by_title(empty_lib)["Fourth"] == "lee2020fourth"
+    assert "bad key → lee2020fourth" in " ".join(summary.warnings)

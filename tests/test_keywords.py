@@ -349,10 +349,11 @@ def test_csl_json_keyword_is_read_as_keywords(empty_lib, tmp_path):
 
 
 def test_a_csv_export_from_before_the_keywords_column_is_still_the_apps_own(empty_lib, tmp_path):
-    from readinglist.papers import OWN_CSV_HEADER
+    from readinglist.papers import OWN_CSV_HEADERS
 
     f = tmp_path / "old.csv"
-    f.write_text(",".join(OWN_CSV_HEADER) + "\r\nx1,A paper,,V,2020,read,,mine,,,,An abstract.\r\n", encoding="utf-8")
+    old = ",".join(OWN_CSV_HEADERS[1])  # nor before the citation key's column
+    f.write_text(old + "\r\nx1,A paper,,V,2020,read,,mine,,,,An abstract.\r\n", encoding="utf-8")
     empty_lib.import_files([f])
     (p,) = empty_lib.papers(empty_lib.search("").ids)
     assert p.own_tags == ["mine"] and p.state == "read"

@@ -534,7 +534,7 @@ def test_an_export_takes_the_format_the_file_name_asks_for(qtbot, window, monkey
     monkeypatch.setattr(exporting.QFileDialog, "getSaveFileName", lambda *a: (str(target), ""))
     with qtbot.waitSignal(window.exportFinished, timeout=20000):
         window.export_dialog()
-    assert target.read_text(encoding="utf-8-sig").startswith("id,title,authors")
+    assert target.read_text(encoding="utf-8-sig").startswith("id,citation_key,title,authors")
     kept = exporting.format_of_name(Path("refs.bib"), ExportOptions(format="biblatex"))
     assert kept.format == "biblatex"  # .bib is BibLaTeX's too
     assert exporting.format_of_name(Path("refs.txt"), ExportOptions(format="ris")).format == "ris"

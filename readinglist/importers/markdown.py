@@ -1,5 +1,5 @@
 """The app's own Markdown reading list (export.markdown) read back: each item's title, link, state,
-priority, authors, venue, year, tags, note and (when exported) abstract.
+priority, authors, venue, year, tags, citation key, note and (when exported) abstract.
 
 Only our reading list is read: Markdown in general has no papers in it, so any other Markdown file is
 refused with a message saying so. Line by line, an item at a time: bounded memory whatever the file's size.
@@ -27,6 +27,7 @@ _UNESCAPE_RE = re.compile(r"\\([\\`*_\[\]<>#|&~!])")
 _CODE_RE = re.compile(r"(`+) ?(.*?) ?\1(?!`)")
 _STATE_RE = re.compile(r"^ \*\((\w+)\)\*")
 _PRIORITY_RE = re.compile(r"^ `P([1-3])`")
+_KEY_RE = re.compile(r"key (`+) ?(.*?) ?\1")  # the citation key, the item's last bit (a list from before has none)
 _YEAR_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")
 # what the export adds after "venue year" for a paper with a bibliographic record: its details in italics
 # (escaped text never starts with `*`) and its DOI's link; neither is read back (it is what the record says)
@@ -88,11 +89,14 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
         priority = priority_from_text(p.group(1))
         rest = rest[p.end() :]
     authors: list[str] = []
-    venue, year, tags = "", None, []
+    venue, year, tags, citation_key = "", None, [], ""
     if rest.startswith(" — "):
         plain: list[str] = []
         for bit in _RECORD_BITS_RE.sub("", " · " + rest[3:])[3:].split(" · "):
             if bit.startswith("[code") or bit.startswith("code"):
+                continue
+            if key := _KEY_RE.fullmatch(bit):
+                citation_key = key.group(2)
                 continue
             spans = _CODE_RE.findall(bit)
             if spans and _CODE_RE.sub("", bit).strip() == "":
@@ -127,5 +131,6 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
         note=note,
         state=state,
         priority=priority,
+        citation_key=citation_key,  # checked, and kept where no other paper has it, as a BibTeX entry's
         own=True,
     )

@@ -291,9 +291,9 @@ def match(existing: Sequence[Existing], incoming: Sequence[Incoming]) -> tuple[d
 class LibraryMatcher:
     """Which paper of the whole library a record of one of the app's own exports is, whatever file it came
     from: by its readinglist id, else by its citation key (when the titles or authors agree: a key in a
-    foreign .bib file may name another paper), else (an export that holds neither, the Markdown reading
-    list) by its shown title with agreeing authors. Re-importing an export into the library it came from
-    then finds every paper, so nothing is added twice and no paper's annotations change."""
+    foreign .bib file may name another paper), else (an export that holds neither, a Markdown reading list
+    from before it carried keys) by its shown title with agreeing authors. Re-importing an export into the
+    library it came from then finds every paper, so nothing is added twice and no paper's annotations change."""
 
     def __init__(self, rows: Sequence[tuple[int, str, str, str, str, str, list[str]]]):
         self._uid: dict[str, int] = {}

@@ -26,7 +26,7 @@ from readinglist.importers.base import (
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
 from readinglist.markup import braces_as_text
-from readinglist.papers import FORMULA_STARTS, OWN_CSV_HEADER, ImportFailure, format_suffix
+from readinglist.papers import FORMULA_STARTS, OWN_CSV_HEADERS, ImportFailure, format_suffix
 
 _COLUMNS = {
     "title": ("title", "paper title", "name"),
@@ -71,7 +71,7 @@ _BIB_COLUMNS = {
 }
 # a note's lines as they are; a keywords cell's line break ends its keyword (export.joined_keywords)
 _UNSTRIPPED = frozenset(("note", "tags", "keywords"))
-OWN_HEADER = OWN_CSV_HEADER  # the app's own export: its id column is a readinglist id, its cells formula-guarded
+OWN_HEADERS = OWN_CSV_HEADERS  # the app's own export: its id column is a readinglist id, its cells formula-guarded
 
 
 def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:
@@ -90,7 +90,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
     except (StopIteration, csv.Error) as exc:
         raise ImportFailure(path, f"has no header row ({exc})") from None
     names = [h.strip().lower() for h in header]
-    own = names[: len(OWN_HEADER)] == OWN_HEADER
+    own = any(names[: len(h)] == h for h in OWN_HEADERS)
     cols = {field: next((names.index(a) for a in aliases if a in names), None) for field, aliases in _COLUMNS.items()}
     if cols["title"] is None and cols["abstract"] is None:
         raise ImportFailure(path, f"has no title or abstract column (header: {snippet(', '.join(header[:8]), 80)})", 1)
