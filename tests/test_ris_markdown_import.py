@@ -132,3 +132,24 @@ def test_a_markdown_file_that_is_not_ours_is_refused_with_a_message(tmp_path):
     f.write_text("# Project\n\n- [x] **done**\n")
     with pytest.raises(ImportFailure, match="not a readinglist export"):
         parse_file(f)
+
+
+def test_a_list_grouped_by_tag_gives_a_paper_under_two_tags_once(lib, tmp_path):
+    """A paper listed under each of its tags was imported once a tag (a fresh library got 22 papers of 19, and
+    the library it came from 3 more): its items carry one key, which is one paper."""
+    from readinglist.library import Library
+
+    ids = lib.search("").ids
+    lib.add_tags(ids[:3], ["a", "b"])
+    file = tmp_path / "by-tag.md"
+    export.export(lib.papers(ids), ExportOptions(format="markdown", group="tag"), file)
+    assert file.read_text(encoding="utf-8").count(f"key `{lib.paper(ids[0]).citation_key}`") == 2
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        [summary] = fresh.import_files([file])
+        assert (summary.added, summary.warnings) == (19, [])
+        assert len(fresh.search("tag:a").ids) == 3 and set(fresh.search("tag:b").ids) == set(fresh.search("tag:a").ids)
+    finally:
+        fresh.close()
+    [back] = lib.import_files([file])
+    assert (back.added, back.unchanged) == (0, 19)

@@ -2,7 +2,8 @@
 priority, authors, venue, year, tags, citation key, note and (when exported) abstract.
 
 Only our reading list is read: Markdown in general has no papers in it, so any other Markdown file is
-refused with a message saying so. Line by line, an item at a time: bounded memory whatever the file's size.
+refused with a message saying so. Line by line, an item at a time, remembering only the keys read (a list
+grouped by tag lists a paper under each of its tags; it is read once).
 """
 
 from __future__ import annotations
@@ -58,6 +59,16 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
             break
     if not looks_like("\n".join(head)):
         raise ImportFailure(path, NOT_OURS, 1)
+    listed: set[str] = set()  # the keys read: a list grouped by tag has a paper under each of its tags
+    for n, rec in _items(lines, path, limits):
+        key = rec.citation_key.lower()
+        if key and key in listed:
+            continue  # the paper again, under another tag: one paper (a list from before the keys adds it twice)
+        listed.add(key)
+        yield n, rec
+
+
+def _items(lines: Iterator[tuple[int, str]], path: Path, limits: Limits) -> Iterator[tuple[int, Record]]:
     item: tuple[int, re.Match[str]] | None = None
     body: list[str] = []
     for n, line in lines:
