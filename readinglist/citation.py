@@ -3,13 +3,18 @@ reader's own fields: no abstract, note, tags or reading state).
 
 The line is in APA's order: authors (year). Title. Source. Link. A paper without a bibliographic record is
 cited by its venue, as a conference's papers are; one with a record as its kind is (a journal article by its
-journal, volume, issue and pages, a chapter by its book, a thesis by its school …), linked by its DOI.
+journal, volume, issue and pages, a chapter by its book, a thesis by its school …), linked by its DOI. Beside the
+plain text, the same line as HTML, with APA's italics (a journal and its volume, a book's, a thesis's or a
+report's title, the book a chapter is in), which a word processor pastes as such.
 """
 
 from __future__ import annotations
 
+import html
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from readinglist import biblio
 from readinglist.collation import surname
@@ -19,6 +24,62 @@ IN_BOOK = frozenset(("inproceedings", "incollection", "inbook"))  # a part of a 
 BOOKS = frozenset(("book", "collection", "proceedings"))
 THESES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis", "thesis": "Thesis"}
 REPORTS = {"techreport": "Technical report", "report": "Report"}
+ITALIC_TITLES = BOOKS | THESES.keys() | REPORTS.keys()  # works that stand alone: APA sets their titles in italics
+
+
+@dataclass(frozen=True)
+class Rich:
+    """Text with the stretches APA sets in italics: a citation before it is written as plain text or as HTML.
+    Empty stretches are dropped, so that a Rich is empty exactly when its text is."""
+
+    runs: tuple[tuple[str, bool], ...] = ()  # (text, in italics)
+
+    def __str__(self) -> str:
+        return "".join(text for text, _ in self.runs)
+
+    def __bool__(self) -> bool:
+        return bool(self.runs)
+
+    def __add__(self, other: Rich | str) -> Rich:
+        more = other.runs if isinstance(other, Rich) else ((other, False),)
+        return Rich(tuple(run for run in (*self.runs, *more) if run[0]))
+
+    def __radd__(self, other: str) -> Rich:
+        return Rich() + other + self
+
+    def strip(self, end: str | None = None) -> Rich:
+        """Without the white space at either end, nor, at its end, any of `end`'s characters too."""
+        runs = list(self.runs)
+        while runs and not (cut := runs[0][0].lstrip()):
+            runs.pop(0)
+        if runs:
+            runs[0] = (cut, runs[0][1])
+        while runs and not (cut := runs[-1][0].rstrip().rstrip(end).rstrip()):
+            runs.pop()
+        if runs:
+            runs[-1] = (cut, runs[-1][1])
+        return Rich(tuple(runs))
+
+    def html(self) -> str:
+        """The text escaped, each stretch in italics in <i>…</i>."""
+        out = []
+        for italic, runs in itertools.groupby(self.runs, key=lambda run: run[1]):
+            text = html.escape("".join(text for text, _ in runs))
+            out.append(f"<i>{text}</i>" if italic else text)
+        return "".join(out)
+
+
+def _italic(text: str) -> Rich:
+    return Rich(((text, True),) if text else ())
+
+
+def _join(sep: str, parts: Iterable[Rich | str]) -> Rich:
+    """The parts that are not empty, `sep` between them (", ".join of text in italics and not)."""
+    out = Rich()
+    for part in parts:
+        if part:
+            out = out + sep + part if out else out + part
+    return out
 
 
 def _author(name: str) -> str:
@@ -57,11 +118,11 @@ def _byline(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])}, & {names[-1]}" if names else ""
 
 
-def _sentence(text: str) -> str:
+def _sentence(text: Rich | str) -> Rich:
     """The text ending as a sentence does: "Smith, A.", "Why?" and "Wait…" take no second full stop, and a
     comma, semicolon or colon at its end gives way to it ("Foo,." was written)."""
-    text = text.strip().rstrip(",;:").rstrip()
-    return text if not text or text.endswith((".", "?", "!", "…")) else text + "."
+    text = (Rich() + text).strip(",;:")
+    return text if not text or str(text).endswith((".", "?", "!", "…")) else text + "."
 
 
 def _title(text: str) -> str:
@@ -125,22 +186,24 @@ def eprint(bib: dict[str, str]) -> str:
     return f"{kind}:{number}" if number and kind and not number.lower().startswith(kind.lower()) else number
 
 
-def _source(p: Paper) -> tuple[str, list[str]]:
+def _source(p: Paper) -> tuple[str, list[Rich | str]]:
     """(what follows the title in brackets or parentheses, the source's parts) of a paper with a record."""
     bib = p.bib
     kind = kind_of(p)
     publisher = bib.get("publisher", "")
-    if kind == "article":
+    if kind == "article":  # "Physica C, 157(1), 169–179": the journal and its volume in italics
         journal = bib.get("journal") or bib.get("booktitle") or p.venue
-        cited = ", ".join(x for x in (journal, issue(bib), page_text(bib.get("pages", ""))) if x)
+        volume, number = bib.get("volume", ""), bib.get("number", "")
+        head = _italic(", ".join(x for x in (journal, volume) if x)) + (f"({number})" if volume and number else "")
+        cited = _join(", ", (head, "" if volume else issue(bib), page_text(bib.get("pages", ""))))
         return "", [cited or eprint(bib)]
-    if kind in IN_BOOK:
+    if kind in IN_BOOK:  # "In L. Menabrea (Ed.), Proceedings … (pp. 1–9)": the book in italics
         book = bib.get("booktitle") or bib.get("journal") or p.venue
         volume = f"Vol. {bib['volume']}" if bib.get("volume") else ""
         chapter = f"Chap. {bib['chapter']}" if bib.get("chapter") else ""
         inside = ", ".join(x for x in (volume, chapter, pages(bib)) if x)
-        where = ", ".join(x for x in (_editors(bib.get("editor", "")), book) if x)
-        cited = " ".join(x for x in (f"In {where}" if where else "", f"({inside})" if inside else "") if x)
+        within = _join(", ", (_editors(bib.get("editor", "")), _italic(book)))
+        cited = _join(" ", ("In " + within if within else "", f"({inside})" if inside else ""))
         return "", [cited, publisher or bib.get("organization", "")]
     if kind in THESES:
         school = bib.get("school") or bib.get("institution") or publisher
@@ -162,6 +225,17 @@ def text_citation(p: Paper) -> str:
     """Vaswani, A., Shazeer, N., … (2017). Attention is all you need. NeurIPS. https://…; with a record, e.g.
     Adachi, H., & Takano, M. (1989). Cluster model …. Physica C: Superconductivity, 157(1), 169–179.
     https://doi.org/…"""
+    return str(rich_citation(p))
+
+
+def html_citation(p: Paper) -> str:
+    """text_citation as HTML, with APA's italics: "… <i>Physica C: Superconductivity, 157</i>(1), 169–179. …"."""
+    return rich_citation(p).html()
+
+
+def rich_citation(p: Paper) -> Rich:
+    """The citation with its italics: a work that stands alone (a book, a thesis, a report) by its title, a
+    journal article by its journal and volume, a chapter or a paper in proceedings by its book."""
     byline = _byline([_author(a) for a in p.authors])
     editors = biblio.editor_names(p.bib.get("editor", ""))
     if editors and kind_of(p) in BOOKS and (not p.authors or _same_names(p.authors, editors)):
@@ -169,15 +243,16 @@ def text_citation(p: Paper) -> str:
         # its editors for authors (its byline elsewhere), which are its editors still
         byline = f"{_byline([_author(n) for n in editors])} ({'Ed.' if len(editors) == 1 else 'Eds.'})."
     title = _title(p.title)
+    titled = _italic(title) if p.bib and kind_of(p) in ITALIC_TITLES else Rich() + title
     year = f"({p.year})" if p.year else "(n.d.)"
     if byline:
         parts = [_sentence(f"{byline} {year}")]
     else:  # no author: the title takes the author's place, "Title. (2026). Source." (APA 7), not "(2026). Title."
-        parts, byline = [_sentence(title), _sentence(year)], title
+        parts, byline = [_sentence(titled), _sentence(year)], title
     if p.bib:
         after, source = _source(p)
-        shown = title if byline != title else ""
-        parts.append(_sentence(" ".join(x for x in (shown, after) if x)))
+        shown = titled if byline != title else ""
+        parts.append(_sentence(_join(" ", (shown, after))))
         source = [x for x in source if x] or ([p.venue] if p.venue else [])
         parts += [_sentence(x) for x in source]
     else:
@@ -187,8 +262,8 @@ def text_citation(p: Paper) -> str:
             parts.append(_sentence(p.venue))
     link = biblio.doi_url(p.bib.get("doi", "")) or p.url
     if link:
-        parts.append(link)
-    return " ".join(x for x in parts if x)
+        parts.append(Rich() + link)
+    return _join(" ", parts)
 
 
 def record_details(p: Paper) -> str:
@@ -228,6 +303,13 @@ def text_citations(papers: Sequence[Paper]) -> str:
     from readinglist.export import printable
 
     return "\n".join(text_citation(p) for p in printable(papers))
+
+
+def html_citations(papers: Sequence[Paper]) -> str:
+    """text_citations as HTML: a paragraph each, with APA's italics (html_citation)."""
+    from readinglist.export import printable
+
+    return "".join(f"<p>{html_citation(p)}</p>" for p in printable(papers))
 
 
 def bibtex_citations(papers: Sequence[Paper]) -> str:

@@ -7,7 +7,7 @@ import pytest
 from test_bibliographic import BIB
 from test_bibtex_export import paper
 
-from readinglist.citation import record_details, text_citation, text_citations
+from readinglist.citation import html_citation, html_citations, record_details, text_citation, text_citations
 from readinglist.export import ExportOptions, render
 from readinglist.importers import parse_file
 from readinglist.library import Library
@@ -119,6 +119,34 @@ def test_record_details_say_only_what_the_venue_does_not():
     assert record_details(neurips) == "in Advances in Neural Information Processing Systems 30, pp. 5998–6008"
 
 
+def test_the_html_citation_has_apas_italics_and_escapes_the_rest(cited):
+    """Copy Citation's text lost APA's italics in a word processor: its HTML sets in <i> a journal and its
+    volume, the book a paper in proceedings is in, a book's (a thesis's, a report's) title; the rest escaped."""
+    assert html_citation(cited["Adachi_1989"]) == (
+        "Adachi, H., &amp; Takano, M. (1989). Cluster model investigation of the electronic state in cuprous oxide. "
+        "<i>Physica C: Superconductivity, 157</i>(1), 169–179. https://doi.org/10.1016/0921-4534(89)90484-X"
+    )
+    assert html_citation(cited["lovelace2020"]) == (
+        "Lovelace, A., &amp; Babbage, C. (2020). Notes on the Analytical Engine. In L. Menabrea &amp; R. Taylor "
+        "(Eds.), <i>Proceedings of the Österreichische Conference on Engines</i> (pp. 1–9). Springer. "
+        "https://doi.org/10.1007/978-3-030_12345"
+    )
+    assert html_citation(cited["turing1938"]) == (
+        "Turing, A. (1938). <i>Systems of Logic Based on Ordinals</i> [Doctoral dissertation, Princeton University]."
+    )
+    book = paper(title="C++ <templates> & you", venue="", bib={"type": "book", "edition": "2", "publisher": "A&W"})
+    assert html_citation(book) == "Lovelace, A. (2017). <i>C++ &lt;templates&gt; &amp; you</i> (2nd ed.). A&amp;W."
+    assert text_citation(book) == "Lovelace, A. (2017). C++ <templates> & you (2nd ed.). A&W."
+    why = paper(title="Why?", authors=[], venue="", bib={"type": "book"})  # no author: the title first, in italics
+    assert html_citation(why) == "<i>Why?</i> (2017)."
+    # an article without a volume: only its journal in italics; a paper without a record: none
+    issue_only = paper(title="A <b>", venue="", bib={"type": "article", "journal": "J & K", "number": "3"})
+    assert html_citation(issue_only) == "Lovelace, A. (2017). A &lt;b&gt;. <i>J &amp; K</i>, no. 3."
+    assert html_citation(paper(title="Plain & <simple>")) == "Lovelace, A. (2017). Plain &amp; &lt;simple&gt;. NeurIPS."
+    two = html_citations([cited["turing1938"], book])
+    assert two.count("<p>") == 2 and two.startswith("<p>Turing, A.") and two.endswith("A&amp;W.</p>")
+
+
 def test_copy_citation_in_the_window_cites_the_record(qtbot, data_dir, tmp_path):
     from PySide6.QtWidgets import QApplication
 
@@ -141,6 +169,17 @@ def test_copy_citation_in_the_window_cites_the_record(qtbot, data_dir, tmp_path)
         cited = QApplication.clipboard().text()
         assert cited == text_citations(w.library.papers([pid]))
         assert "Physica C: Superconductivity, 157(1), 169–179. https://doi.org/10.1016/" in cited
+        # several papers: the text a line each, the HTML (which a word processor pastes) a paragraph each
+        ids = w.library.search("").ids
+        assert len(w.table.select_ids(ids)) == 3
+        w.actionCopyCitation.trigger()
+        data = QApplication.clipboard().mimeData()
+        assert data.hasHtml() and data.hasText()
+        chosen = w.library.papers(w.target_ids())
+        assert data.text() == text_citations(chosen) and data.text().count("\n") == 2
+        assert data.html().count("<p>") == 3 and html_citations(chosen) in data.html()
+        assert "<i>Physica C: Superconductivity, 157</i>(1)" in data.html()
+        assert "<i>Systems of Logic Based on Ordinals</i>" in data.html()
     finally:
         w.runner.wait()
         w.library.close()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QMimeData, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication
 
-from readinglist.citation import bibtex_citations, text_citations
+from readinglist.citation import bibtex_citations, html_citations, text_citations
 from readinglist.papers import Paper
 from readinglist.ui.wording import papers
 
@@ -28,14 +28,19 @@ def open_in_browser(url: str) -> None:
 
 
 def copy(chosen: Sequence[Paper], what: str) -> str:
-    """Put the papers on the clipboard as `what` ("citation", "bibtex", "id"); returns what to say."""
+    """Put the papers on the clipboard as `what` ("citation", "bibtex", "id"); returns what to say. A citation
+    goes as HTML too, which a word processor pastes with APA's italics (the plain text lost them), and as text
+    for anything else."""
     if what == "bibtex":
-        text = bibtex_citations(chosen)
+        QApplication.clipboard().setText(bibtex_citations(chosen))
     elif what == "id":
-        text = "\n".join(p.uid for p in chosen)
+        QApplication.clipboard().setText("\n".join(p.uid for p in chosen))
     else:
-        text = text_citations(chosen)
-    QApplication.clipboard().setText(text)
+        data = QMimeData()
+        # its encoding said, as a browser's copy says it: a paste need not guess it
+        data.setHtml(f'<meta charset="utf-8">{html_citations(chosen)}')
+        data.setText(text_citations(chosen))
+        QApplication.clipboard().setMimeData(data)
     n = len(chosen)
     plural = "s" if n > 1 and what != "bibtex" else ""
     return f"Copied the {COPIES.get(what, what)}{plural} of {papers(n)}."
