@@ -245,9 +245,14 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     if p.year:
         fields.append(("year", str(p.year)))
     fields += bib_record_fields(p.bib, ascii_only)
-    target = mdtext.safe_url(p.url) if p.url else None
+    url = p.url
+    if ascii_only and (doi := biblio.normalize_doi(p.doi)) and not doi.isascii():
+        # a DOI is Unicode, and a doi field verbatim: no escape can make "10.1000/café" ASCII there (biber refused
+        # the whole file for it). Its link says it in ASCII, percent-encoded as a URL is, and reads back as it
+        url = biblio.doi_url(doi)
+    target = mdtext.safe_url(url) if url else None
     if target:  # verbatim, as the doi: inside braces `%` and `#` are characters to bibtex, biber and the url package
-        fields.append(("url", p.url if _VERBATIM_URL_RE.fullmatch(p.url) else target))
+        fields.append(("url", url if _VERBATIM_URL_RE.fullmatch(url) else target))
     if p.abstract:
         fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
     if p.tags:
@@ -319,6 +324,8 @@ def bib_record_fields(bib: dict[str, str], ascii_only: bool) -> list[tuple[str, 
         if name in _VERBATIM:
             if not _VERBATIM_CHECKED[name](value):
                 continue  # not what biblio keeps (a record stored before): a brace would end the entry
+            if ascii_only and not value.isascii():
+                continue  # verbatim, so never escaped: bibtex_entry writes a DOI that is not ASCII as its link
             text = value
         elif name == "pages":
             text = latex.plain_to_bibtex(value, ascii_only).replace("-", "--")

@@ -308,6 +308,27 @@ def test_a_doi_and_a_url_with_percent_signs_and_hashes_are_written_verbatim_and_
     assert (r.bib["doi"], r.url) == (SPECIAL_DOI, SPECIAL_URL)
 
 
+UNICODE_DOI = "10.1000/café–Ü"
+UNICODE_DOI_LINK = "https://doi.org/10.1000/caf%C3%A9%E2%80%93%C3%9C"
+
+
+@pytest.mark.parametrize("own_url", ["", "https://example.org/paper"])
+def test_a_doi_that_is_not_ascii_is_its_link_in_an_ascii_file_and_comes_back(empty_lib, tmp_path, own_url):
+    """The plain-ASCII export wrote "10.1000/café" as it is (biber then refused the whole file as not ASCII), and
+    no escape can do in a doi field, which biblatex reads verbatim: the DOI goes as its link, percent-encoded as
+    a URL is (what doi.org resolves), taking the url field; BibLaTeX's UTF-8 keeps it in doi as it is. Both read
+    back to the DOI (tests/test_tex_compile.py compiles them)."""
+    p = paper(citation_key="k", title="T", url=own_url, bib={"type": "article", "doi": UNICODE_DOI})
+    ascii_text = render([p], ExportOptions(format="bibtex"))
+    assert ascii_text.isascii() and "doi =" not in ascii_text and f"  url = {{{UNICODE_DOI_LINK}}}" in ascii_text
+    utf8_text = render([p], ExportOptions(format="biblatex"))
+    assert f"  doi = {{{UNICODE_DOI}}}" in utf8_text and ("  url = " in utf8_text) == bool(own_url)
+    # the ASCII file's url is the DOI's (a paper's own link gives way to it there: the DOI is what cites it)
+    for name, text, url in (("ascii.bib", ascii_text, UNICODE_DOI_LINK), ("utf8.bib", utf8_text, own_url)):
+        (r,) = parse_file(_bib_file(tmp_path, text, name)).records
+        assert (r.bib["doi"], r.url) == (UNICODE_DOI, url or UNICODE_DOI_LINK), name
+
+
 def test_a_url_or_doi_a_file_escaped_for_latex_is_read_without_the_escapes(tmp_path):
     """JabRef's file has `…/abs07.html\\#talk9`, an old AI file `…/\\~wilkins/`: a URL has no backslash (kept,
     it was a link to …%5C#talk9 in every export)."""

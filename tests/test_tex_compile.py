@@ -127,6 +127,23 @@ def test_dois_and_urls_with_percent_signs_and_hashes_compile_and_reach_the_bibli
                 assert f"\\verb {doi}\n" in bbl and f"\\verb {url}\n" in bbl
 
 
+def test_a_doi_that_is_not_ascii_compiles_from_either_file(tmp_path):
+    """The ASCII file held "10.1000/café" as it is, and biber refused the whole file ("cannot be read in encoding
+    'ascii'"): it holds the DOI's link, percent-encoded (export.bibtex_entry); the UTF-8 file, the DOI itself."""
+    from test_bibtex_export import paper
+
+    cafe = paper(citation_key="k", title="T", bib={"type": "article", "journal": "J", "doi": "10.1000/café–Ü"})
+    for name in ("bibtex", "biblatex"):
+        bib = render([cafe], ExportOptions(format=name))
+        for engine, packages in (
+            ("bibtex", "\\usepackage{natbib}\\usepackage{hyperref}"),
+            ("biber", "\\usepackage{hyperref}"),
+        ):
+            folder = tmp_path / f"{name}-{engine}"
+            errors = compile_document(bib, folder, engine, utf8=name == "biblatex", style="plainnat", packages=packages)
+            assert errors == ([], []), (name, engine)
+
+
 @pytest.fixture(scope="module")
 def icml(tmp_path_factory):
     lib = Library.open(tmp_path_factory.mktemp("icml") / "data")  # the bundled ICML 2026 corpus: LaTeX-rich

@@ -754,7 +754,9 @@ def _bib(
         "howpublished": get("howpublished"),
         "isbn": get("isbn"),
         "issn": get("issn"),
-        "doi": get("doi"),
+        # an entry without one whose url is a DOI's link has that DOI: the app's ASCII export writes a DOI that is
+        # not ASCII so (a doi field is verbatim); JabRef's DOI cleanup reads such a url so too
+        "doi": get("doi") or biblio.doi_of_url(url_of(fields.get("url", ""))),
         "eprint": get("eprint"),
         "eprinttype": get("eprinttype", "archiveprefix"),
         "eprintclass": get("eprintclass", "primaryclass"),
