@@ -329,13 +329,20 @@ def _logo(m: re.Match[str]) -> str:
     return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) == "\\ " else "")
 
 
+# \{…\}: braces escaped in pairs are characters ("\{001\}", "\{AI\}"); a \{ that no \} closes is more often
+# a broken accent ("H\{o}lder", "Cand\{e}s") and goes with the grouping braces
+_ESCAPED_BRACES_RE = re.compile(r"\\\{((?:[^{}\\]|\\[^{}]|\{[^{}]*\})*?)\\\}")
+
+
 def decode_text(chunk: str) -> str:
     """LaTeX text (no math) to Unicode. pylatexenc is slow and reads `%` as a comment, so it only ever
     sees the LaTeX constructs themselves, one at a time; the prose between them is left alone."""
     if "TeX" in chunk and "\\" in chunk:
         chunk = _LOGO_RE.sub(_logo, chunk)
+    if "\\{" in chunk and "\\}" in chunk:  # marked as \textbraceleft{} \textbraceright{} are: braces at the end
+        chunk = _ESCAPED_BRACES_RE.sub("\ue011\\1\ue012", chunk)
     if not _LATEX_TRIGGER.search(chunk):
-        return _plain_subs(chunk)
+        return _braces_meant(_plain_subs(chunk))
     out, pos = [], 0
     for m in _LATEX_SPAN.finditer(chunk):
         out.append(_plain_subs(chunk[pos : m.start()]))
@@ -343,9 +350,14 @@ def decode_text(chunk: str) -> str:
         pos = m.end()
     out.append(_plain_subs(chunk[pos:]))
     text = "".join(out)
-    if "{" in text or "}" in text:  # grouping braces, and \{ \} (as often a broken accent as a brace meant)
+    if "{" in text or "}" in text:  # grouping braces, and a \{ or \} alone (a broken accent, as often as not)
         text = text.replace("{", "").replace("}", "")
-    if "\ue011" in text or "\ue012" in text:  # \textbraceleft{} \textbraceright{}: braces meant (the export's)
+    return _braces_meant(text)
+
+
+def _braces_meant(text: str) -> str:
+    """The braces marked as characters (\\textbraceleft{}, the export's; \\{…\\}) as braces."""
+    if "\ue011" in text or "\ue012" in text:
         text = text.replace("\ue011", "{").replace("\ue012", "}")
     return text
 

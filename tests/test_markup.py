@@ -295,7 +295,7 @@ def test_braces_as_text_keeps_latex_groups_and_stays_linear():
     cases = {
         "{001} and {BERT}": "{001} and {BERT}",
         r"{\"o} {\em x} \href{http://a.org}{b} {c}": "ö x http://a.org {c}",
-        r"\{x\} {y} $\{z\}$": "x {y} {z}",  # an escaped brace as markup reads it anywhere
+        r"\{x\} {y} $\{z\}$": "{x} {y} {z}",  # escaped braces: characters already, in text and in math
         "a} b {c": "a} b {c",
         "{D}eep {S}ets of {GAN}s": "Deep Sets of GANs",  # inside a word: BibTeX's protection, as JSON from BibTeX has
     }
@@ -315,3 +315,18 @@ def test_a_tilde_after_a_space_is_the_sign_and_after_a_word_a_tie():
     assert plain == "We get ~3x speed (~2000$) on ~12K images; see Table 1, Fig. 2; x ~ N(0,1).", plain
     assert markup.title_plain("~100 classes with a tie~here") == "~100 classes with a tie here"
     assert "(~3x improvement)" in markup.to_html("less time (~3x improvement) and Table~1")
+
+
+def test_braces_escaped_in_pairs_are_characters_and_a_lone_one_a_broken_accent():
+    """`\\{001\\}` in a BibTeX title or abstract (IRIDIA's "into \\{SUMO\\}", an old AI file's "this \\{AI\\} field")
+    came through as "001": braces escaped in pairs are characters; a `\\{` no `\\}` closes is as it was (COLT's
+    `H\\{o}gsgaard`, `Cand\\{e}s`)."""
+    assert markup.title_plain("Crystals Unifaceted with \\{001\\} or {\\{110\\} Planes}") == (
+        "Crystals Unifaceted with {001} or {110} Planes"
+    )
+    assert markup.to_plain("Researchers in this \\{AI\\} field; \\{a \\{b\\} c\\}.") == (
+        "Researchers in this {AI} field; a {b} c."
+    )
+    assert markup.to_plain("by H\\{o}gsgaard and Cand\\{e}s, \\} or \\{ alone") == "by Hogsgaard and Candes, or alone"
+    assert markup.to_plain("sets $\\{0,1\\}^n$ and \\{\\emph{x}\\}") == "sets {0,1}^n and {x}"
+    assert markup.to_html("an \\{\\textbf{x}\\}").count("{") == 1

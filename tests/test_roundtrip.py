@@ -329,3 +329,32 @@ def test_braces_in_a_title_come_back_as_they_were(tmp_path, fmt):
             fresh.close()
     finally:
         lib.close()
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_escaped_braces_in_a_bibtex_file_come_back_as_they_were(tmp_path, fmt):
+    # "Crystals Unifaceted with \{001\}" was "… with 001" in the library and every export (IRIDIA's file has
+    # "into \{SUMO\}", an old AI file "this \{AI\} field"); in math ($\{001\}$, JabRef's) it kept them
+    source = tmp_path / "in.bib"
+    source.write_text(
+        "@article{k, title = {Crystals Unifaceted with \\{001\\} or {\\{110\\} Planes}}, author = {A. B},\n"
+        "  journal = {Cryst. \\{Res\\}}, year = 1990, abstract = {We grow \\{001\\} films; $\\{0,1\\}^n$ too.}}\n",
+        encoding="utf-8",
+    )
+    want = ("Crystals Unifaceted with {001} or {110} Planes", "Cryst. {Res}", "We grow {001} films; {0,1}^n too.")
+    lib = Library.open(tmp_path / "a", seed=False)
+    fresh = Library.open(tmp_path / "b", seed=False)
+    try:
+        lib.import_files([source])
+        [p] = everything(lib)
+        assert (p.title, p.venue, p.plain_abstract) == want
+        file = tmp_path / "out.bib"
+        write(lib, fmt, file)
+        text = file.read_text(encoding="utf-8")
+        assert "\\textbraceleft{}001\\textbraceright{}" in text and "Cryst. \\textbraceleft{}Res" in text
+        fresh.import_files([file])
+        [back] = everything(fresh)
+        assert (back.title, back.venue, back.plain_abstract) == want and back.bib["journal"] == "Cryst. {Res}"
+    finally:
+        lib.close()
+        fresh.close()
