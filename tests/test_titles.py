@@ -372,6 +372,30 @@ def test_capitals_marked_inside_words_spell_the_name():
     assert name is None or name.long != abstract[11:-9], name
 
 
+def test_a_module_or_a_part_enumerated_after_the_whole_is_not_the_name():
+    """The network the abstract brings in first, not its modules: "Firstly, we introduce the … (DSW)" after
+    "we present … (DAGCN)", "a … (SME) module", "a multi-modal interaction module called SCA"."""
+    t = derive_title(
+        "In this paper, we present Distance-based and Aspect-oriented Graph Convolutional Network (DAGCN) for "
+        "aspect-based sentiment analysis. Firstly, we introduce the Distance-based Syntactic Weight (DSW). "
+        "Secondly, we design the Aspect-Fusion Attention (AF). The DSW and AF help. DSW is simple."
+    )
+    assert t.startswith("DAGCN: "), t
+    t = derive_title(
+        "Glass is hard to segment. In this paper, we propose a Selective Mutual Evolution (SME) module to enable "
+        "reciprocal feature learning. To refine it, we introduce a Reciprocal Feature Evolution Network (RFENet) "
+        "for glass segmentation. Our SME helps and SME is fast."
+    )
+    assert t.startswith("RFENet: "), t
+    # the first of several contributions, enumerated, is no part: a dataset "First" brought in stays the name
+    t = derive_title(
+        "We tackle the problem of retrieving drawings. First, we introduce DeepPatent, a new large-scale dataset "
+        "for recognition and retrieval of design patent drawings. We develop a baseline model, named PatentNet, "
+        "for retrieval. PatentNet trained on DeepPatent beats the others, on DeepPatent."
+    )
+    assert t.startswith("DeepPatent: "), t
+
+
 def test_a_lower_case_long_form_is_not_the_name():
     t = derive_title("We propose the augment-REINFORCE-swap-merge (ARSM) gradient estimator that is unbiased.")
     assert t.startswith("ARSM: "), t

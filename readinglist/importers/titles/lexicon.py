@@ -184,6 +184,10 @@ EARLIER_NAMED = _words("recently previously earlier existing upon")
 THIS_WORK = _words("this we our")
 # a name brought in after another as its follow-on ("We also propose an extension, SDF-Bayes-AR, …")
 FOLLOW_ON = _words("also further additionally")
+# what opens a sentence that brings in one of several parts or further contributions ("Firstly, we introduce the
+# Distance-based Syntactic Weight (DSW)", "Additionally, we present …"), and what a part is called
+ENUMERATING = _words("first firstly second secondly third thirdly additionally moreover furthermore besides")
+PART_NOUNS = _words("module modules component components block blocks layer layers unit units branch branches")
 FOLLOW_ON_NOUNS = _words("extension variant variants")
 # small words a long form or a title's run of initials passes over ("Mixtures of All Trees" for MoAT)
 SMALL_WORDS = _words("and of the to for in on a an with via &")

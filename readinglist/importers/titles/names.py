@@ -14,6 +14,7 @@ from readinglist.importers.titles.lexicon import (
     COMMON_NAMES,
     EARLIER_NAMED,
     EARLIER_WORK,
+    ENUMERATING,
     FOLLOW_ON,
     FOLLOW_ON_NOUNS,
     INTRO_PAST,
@@ -21,6 +22,7 @@ from readinglist.importers.titles.lexicon import (
     KNOWN,
     NAMING,
     NOT_SUBJECTS,
+    PART_NOUNS,
     PLACEHOLDERS,
     SMALL_WORDS,
     THING,
@@ -544,7 +546,8 @@ def find_name(ab: Abstract) -> Name | None:
     # ("Based on Weather2K, we further propose …")
     found = [n for n in found if not any(_built_with(ab, n, m) and not _follow_on(ab, n, m) for m in found)] or found
     counts = {n.text: mentions(ab.text, n.text) for n in found}
-    best = max(found, key=lambda n: (n.strength, counts[n.text], -n.sentence))
+    first = min(n.sentence for n in found)
+    best = max(found, key=lambda n: (n.strength, not _a_part(ab, n, first), counts[n.text], -n.sentence))
     if " " in best.text:  # a setting called in words ("a paradigm that we call Thresholding Graph Bandits"),
         # then a method brought in by its own name ("We present GrAPL, a novel algorithm for …"): the method
         coined = [n for n in found if n.strength >= 3 and " " not in n.text and not n.long
@@ -552,6 +555,19 @@ def find_name(ab: Abstract) -> Name | None:
         if coined:
             return max(coined, key=lambda n: (n.strength, counts[n.text], -n.sentence))
     return best
+
+
+def _a_part(ab: Abstract, name: Name, first: int) -> bool:
+    """Is the name brought in as one part of the contribution: as a module, block or layer, or, after another
+    name was brought in (`first`: the sentence of the earliest), in a sentence that opens by enumerating?"""
+    lows = ab.toks(name.sentence).lows
+    if name.sentence > first and lows and lows[0] in ENUMERATING:
+        return True
+    if name.long and name.long.split()[-1].lower() in PART_NOUNS:
+        return True  # "Patch Smoothing Module (PSM)"
+    if name.after < len(lows) and lows[name.after] in PART_NOUNS:
+        return True  # "a Selective Mutual Evolution (SME) module"
+    return not PART_NOUNS.isdisjoint(lows[max(name.before - 4, 0) : name.before])
 
 
 def _built_with(ab: Abstract, base: Name, built: Name) -> bool:
