@@ -899,3 +899,23 @@ def test_migration_0027_unties_stored_records_and_unescapes_stored_urls(tmp_path
         assert lib.store.current_rev() == rev
     finally:
         lib.close()
+
+
+def test_the_detail_panes_record_line_puts_a_comma_before_pages_after_a_book(empty_lib, tmp_path):
+    """A trial: "Advances in Neural Information Processing Systems 38 pp. 1–9" (a book's title, no volume)."""
+    from readinglist.ui.detail import citation_line
+
+    f = tmp_path / "p.bib"
+    f.write_text(
+        "@inproceedings{a, title = {A}, author = {Doe, J.}, year = {2025}, pages = {1--9},\n"
+        "  booktitle = {Advances in Neural Information Processing Systems 38}}\n"
+        "@article{b, title = {B}, author = {Doe, J.}, year = {1989}, journal = {Physica C}, volume = {157},\n"
+        "  number = {1}, pages = {169--179}}\n",
+        encoding="utf-8",
+    )
+    empty_lib.import_files([f])
+    lines = {p.title: citation_line(p) for p in empty_lib.papers(empty_lib.search("").ids)}
+    assert lines == {
+        "A": "Advances in Neural Information Processing Systems 38, pp. 1–9",
+        "B": "Physica C 157(1), pp. 169–179",
+    }

@@ -163,13 +163,13 @@ def citation_line(p: Paper) -> str:
     157(1), pp. 169–179", "in Proceedings of … (Springer)"; '' otherwise."""
     bib = p.bib
     container = bib.get("journal") or bib.get("booktitle") or ""
-    details = [x for x in (bib.get("volume", "") + (f"({bib['number']})" if bib.get("number") else ""),) if x]
-    if bib.get("pages"):
-        details.append(f"pp. {bib['pages'].replace('-', '–')}")
+    volume = bib.get("volume", "") + (f"({bib['number']})" if bib.get("number") else "")
+    pages = f"pp. {bib['pages'].replace('-', '–')}" if bib.get("pages") else ""
     publisher = bib.get("publisher") or bib.get("school") or bib.get("institution") or ""
-    if not details and not publisher and (not container or container == p.venue):
+    if not volume and not pages and not publisher and (not container or container == p.venue):
         return ""
-    text = " ".join(x for x in (container, ", ".join(details)) if x)
+    # the volume follows its journal's name ("Physica C 157(1)"); pages follow a comma ("… Systems 38, pp. 1–9")
+    text = ", ".join(x for x in (" ".join(x for x in (container, volume) if x), pages) if x)
     return text + (f" ({publisher})" if publisher else "")
 
 
