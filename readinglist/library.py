@@ -858,12 +858,13 @@ class Library:
         self.store.restore_priorities(priorities)
         self._reindex(list(priorities))
 
-    def spelt_tags(self, typed: Sequence[str]) -> list[str]:
+    def spelt_tags(self, typed: Sequence[str], whole: Sequence[str] = ()) -> list[str]:
         """The tags as typed, where one typed all in lower case takes the spelling its tag has ("llm" is
         "LLM" when the library has LLM): capitals are typed on purpose, their lack seldom is. A tag is spelt
-        as it was last typed with capitals, or renamed (`set_tags` takes the spelling it is given)."""
+        as it was last typed with capitals, or renamed (`set_tags` takes the spelling it is given). Commas
+        part them, except in a tag the library has or one of `whole` (the tags a field showed)."""
         names = self.tag_names()
-        tags = normalise_tags(typed, names)
+        tags = normalise_tags(typed, [*names, *whole])
         known = {t.casefold(): t for t in names} if any(t == t.lower() for t in tags) else {}
         return [known.get(t.casefold(), t) if t == t.lower() else t for t in tags]
 
@@ -914,7 +915,7 @@ class Library:
         `set_tags`): a keyword renamed stays one unless renamed onto the user's tag; theirs stays theirs."""
         names = {tag_key(t) for t in self.tag_names()}
         keywords = {tag_key(t) for t in self.store.keyword_tags()}
-        new_names = normalise_tags([new])
+        new_names = clean_tags([new])
         old_key, new_key = tag_key(old), tag_key(new_names[0]) if new_names else ""
         onto = new_key in names and new_key != old_key
         # a keyword renamed stays one, onto another keyword too; the user's tag renamed (onto a keyword or not),
@@ -947,8 +948,10 @@ class Library:
         return self.store.tags_of(list(dict.fromkeys(pid for pid, _ in self.store.imported_links())), keywords=False)
 
     def plan_rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
-        """Each affected paper's tags after renaming `old` to `new` (onto an existing tag: a merge)."""
-        new_name = normalise_tags([new])
+        """Each affected paper's tags after renaming `old` to `new` (onto an existing tag: a merge). The name is
+        one tag, a comma in it kept: a rename dialog names one tag, and "Reading group, 2024" is not "Reading
+        group" (clean_tags)."""
+        new_name = clean_tags([new])
         if not new_name:
             raise StoreError("a tag needs a name")
         current = self.store.tags_of(self.store.papers_with_tag(old))

@@ -335,10 +335,16 @@ def clean_tags(tags: Iterable[str]) -> list[str]:
     return list(out.values())
 
 
+def _comma_key(tag: str) -> str:
+    """A tag holding commas as typed any way: "Optimization,convex" and "optimization ,  convex" are one."""
+    return ",".join(" ".join(part.split()) for part in tag.split(",")).casefold()
+
+
 def normalise_tags(typed: Iterable[str], whole: Iterable[str] = ()) -> list[str]:
     """Tags as typed: commas separate them, except where the parts spell one of `whole`, the tags that hold a
-    comma ("Optimization, convex, mine" with the keyword "Optimization, convex" is two tags); then clean_tags."""
-    known = {" ".join(w.split()).casefold() for w in whole if "," in w}
+    comma ("Optimization, convex, mine" with the keyword "Optimization, convex" is two tags, that one spelt as
+    `whole` spells it, spaces after its comma or not); then clean_tags."""
+    known = {_comma_key(w): " ".join(w.split()) for w in whole if "," in w}
     longest = max((k.count(",") + 1 for k in known), default=1)
     out: list[str] = []
     for text in typed:
@@ -346,9 +352,9 @@ def normalise_tags(typed: Iterable[str], whole: Iterable[str] = ()) -> list[str]
         i = 0
         while i < len(parts):
             for n in range(min(longest, len(parts) - i), 0, -1):
-                joined = ", ".join(parts[i : i + n])
-                if n == 1 or joined.casefold() in known:
-                    out.append(joined)
+                spelt = known.get(",".join(parts[i : i + n]).casefold()) if n > 1 else parts[i]
+                if spelt is not None:
+                    out.append(spelt)
                     i += n
                     break
     return clean_tags(out)

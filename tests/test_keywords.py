@@ -592,7 +592,9 @@ def test_typed_tags_part_at_commas_but_keep_a_known_tag_that_holds_one(empty_lib
     from readinglist.papers import normalise_tags
 
     assert normalise_tags(["a, b,, c "]) == ["a", "b", "c"]
-    assert normalise_tags(["optimization,  convex, mine"], ["Optimization, convex"]) == ["optimization, convex", "mine"]
+    assert normalise_tags(["optimization,  convex, mine"], ["Optimization, convex"]) == ["Optimization, convex", "mine"]
+    # a tag holding a comma without the space (BibTeX's {Optimization,convex}) is found however it is typed
+    assert normalise_tags(["Optimization, convex2,mine"], ["Optimization,convex2"]) == ["Optimization,convex2", "mine"]
     pid = _import(empty_lib, tmp_path, COMMA_BIB)["Convex Things"]
     assert empty_lib.spelt_tags(["optimization, convex, mine"]) == ["Optimization, convex", "mine"]
     empty_lib.remove_tags([pid], ["Optimization, convex"])
@@ -623,3 +625,16 @@ def test_a_backup_and_the_notes_folder_keep_a_tag_with_a_comma_whole(empty_lib, 
     assert empty_lib.merge_notes([folder]).changed == 1
     p = empty_lib.paper(pid)
     assert p.own_tags == ["Optimization, convex"] and p.note.startswith("Read it.")
+
+
+def test_a_rename_names_one_tag_a_comma_in_it_kept(empty_lib, tmp_path):
+    """A review: the Rename dialog, opened on "Optimization, convex" and confirmed, cut it to "Optimization";
+    "Reading group, 2024" became "Reading group", merged into another tag (a trial)."""
+    pid = _import(empty_lib, tmp_path, COMMA_BIB)["Convex Things"]
+    empty_lib.rename_tag("Optimization, convex", "Optimization, convex")
+    assert empty_lib.paper(pid).keywords == ["Optimization, convex", "other"]
+    empty_lib.add_tags([pid], ["mine"])
+    empty_lib.rename_tag("mine", "Reading group, 2024")
+    assert empty_lib.paper(pid).own_tags == ["Reading group, 2024"]
+    empty_lib.remove_tags([pid], ["reading group,2024"])
+    assert empty_lib.paper(pid).own_tags == []

@@ -230,3 +230,19 @@ def test_a_tag_holding_a_comma_stays_whole_through_the_field(qtbot, window):
     type_keys(qtbot, ", mine")
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert window.library.paper(pid).tags == ["mine", "Optimization, convex"]
+
+
+def test_a_tag_without_a_space_after_its_comma_is_no_edit_and_a_rename_shows_in_the_field(qtbot, window):
+    """A review: "Optimization,convex" shown in the field read as pending, and moving to another paper applied
+    it as two tags. A trial: after the sidebar renamed a comma tag the field kept the old text, and Enter
+    wrote the old tags back, parted at the comma."""
+    pid = in_table(qtbot, window, 0)
+    window.library.set_tags({pid: ["Optimization,convex", "mine"]})
+    window.detail.refresh([pid])
+    qtbot.waitUntil(lambda: window.editors.tagEditor.text() == "mine, Optimization,convex")
+    assert not window.editors.tags_pending()
+    in_table(qtbot, window, 1)
+    in_table(qtbot, window, 0)
+    assert window.library.paper(pid).tags == ["mine", "Optimization,convex"]
+    window.sidebar.rename_tag("Optimization,convex", "convex optimization")
+    qtbot.waitUntil(lambda: window.editors.tagEditor.text() == "convex optimization, mine")

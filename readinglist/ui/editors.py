@@ -323,7 +323,7 @@ class Editors(QWidget):
 
     def tags_pending(self) -> bool:
         """Whether the field holds tags typed and not applied (nor put back with Esc)."""
-        return self._library.spelt_tags([self.tagEditor.text()]) != self._tags_shown
+        return self.tagEditor.text() != ", ".join(self._tags_shown)  # as _set_tags_field wrote it
 
     def _set_tags_field(self, tags: list[str]) -> None:
         """The field shows these tags, and Enter applies what is typed as changes to them (see apply_tags)."""
@@ -356,7 +356,7 @@ class Editors(QWidget):
         ids = self._selection() if ids is None else ids
         if not ids or self._read_only:
             return
-        typed = self._library.spelt_tags([self.tagEditor.text()])
+        typed = self._library.spelt_tags([self.tagEditor.text()], self._tags_shown)  # a shown tag stays whole
         current = self._library.own_tags_of(ids)  # the user's: a file's keywords are kept apart, and stay
         shown = self._tags_shown
         if len(ids) == 1 and current.get(ids[0]) == shown:
