@@ -238,8 +238,9 @@ _LATEX_SPAN = re.compile(
     r"\\[a-zA-Z]+\*?(?:\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"  # \cmd{arg}{arg}
     r"|\\[^a-zA-Z\s](?:\{[^{}]*\}|[a-zA-Z])?"  # \'e, \'{e}, \%, \&
     r"|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # {Protected}
-    r"|(?<=[\w.,;:)\]}])~"  # a tie joins a word to what follows ("Table~1", "al.~\cite"); a "~" after a space,
-    # a bracket or at the start is the sign written ("(~3x faster)", "~12K images", "x ~ N(0, 1)")
+    # a tie ("Table~1", "$k$~Experts", "50\%~over", "are ~Always"), unless a "~" after a space, a bracket or
+    # at the start is followed by a number or a space: the sign written ("(~3x faster)", "~12K images", "x ~ N")
+    r"|(?<=[^\s(\[])~|~(?![\d\s]|\.\d)"
 )
 
 

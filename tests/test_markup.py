@@ -315,6 +315,9 @@ def test_a_tilde_after_a_space_is_the_sign_and_after_a_word_a_tie():
     assert plain == "We get ~3x speed (~2000$) on ~12K images; see Table 1, Fig. 2; x ~ N(0,1).", plain
     assert markup.title_plain("~100 classes with a tie~here") == "~100 classes with a tie here"
     assert "(~3x improvement)" in markup.to_html("less time (~3x improvement) and Table~1")
+    # ties after a formula, a command, an escape or a quote, and before a word (a review; a real title)
+    text = "With $k$~Experts, 50\\%~over, \\emph{hashing}~(DBH), criterion''~(FIC); Great~Truths~are ~Always"
+    assert markup.to_plain(text) == "With k Experts, 50% over, hashing (DBH), criterion” (FIC); Great Truths are Always"
 
 
 def test_braces_escaped_in_pairs_are_characters_and_a_lone_one_a_broken_accent():
