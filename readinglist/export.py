@@ -248,8 +248,17 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     url = p.url
     if ascii_only and (doi := biblio.normalize_doi(p.doi)) and not doi.isascii():
         # a DOI is Unicode, and a doi field verbatim: no escape can make "10.1000/café" ASCII there (biber refused
-        # the whole file for it). Its link says it in ASCII, percent-encoded as a URL is, and reads back as it
-        url = biblio.doi_url(doi)
+        # the whole file for it). Its link says it in ASCII, percent-encoded as a URL is, and reads back as it;
+        # a paper with a link of its own keeps that, and the DOI is said in the note, as text LaTeX escapes
+        if not url or biblio.doi_of_url(url):
+            url = biblio.doi_url(doi)
+        else:
+            said = "DOI: " + latex.plain_to_bibtex(doi, ascii_only)
+            notes = [i for i, (name, _) in enumerate(fields) if name == "note"]
+            if notes:
+                fields[notes[0]] = ("note", f"{fields[notes[0]][1]}. {said}")
+            else:
+                fields.append(("note", said))
     target = mdtext.safe_url(url) if url else None
     if target:  # verbatim, as the doi: inside braces `%` and `#` are characters to bibtex, biber and the url package
         fields.append(("url", url if _VERBATIM_URL_RE.fullmatch(url) else target))
