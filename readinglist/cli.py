@@ -125,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("tag", "untag"):
         s = sub.add_parser(name, help=f"{'add' if name == 'tag' else 'remove'} tags")
         s.add_argument("id", metavar="ID")
-        s.add_argument("tags", nargs="+", metavar="TAG")
+        parts = "a comma parts tags too ('a, b'), except inside a tag the library has ('Optimization, convex')"
+        s.add_argument("tags", nargs="+", metavar="TAG", help=f"one or more; {parts}")
 
     states = "; ".join(f"{st}: {STATE_HINTS[st]}" for st in STATES)
     s = sub.add_parser("mark", help="set the reading state", description=f"States — {states}.")
