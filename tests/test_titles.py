@@ -396,6 +396,16 @@ def test_a_module_or_a_part_enumerated_after_the_whole_is_not_the_name():
     assert t.startswith("DeepPatent: "), t
 
 
+def test_the_whole_the_parts_make_is_the_name():
+    """ "the overall pipeline, dubbed SteinDreamer" names what the paper built with its Stein Score Distillation."""
+    t = derive_title(
+        "Score distillation has high variance. Based on Stein's identity, we propose a general solution to reduce "
+        "variance for score distillation, termed Stein Score Distillation (SSD). SSD uses control variates. In our "
+        "experiments, the overall pipeline, dubbed SteinDreamer, is implemented with a depth estimator. SSD works."
+    )
+    assert t.startswith("SteinDreamer: "), t
+
+
 def test_a_lower_case_long_form_is_not_the_name():
     t = derive_title("We propose the augment-REINFORCE-swap-merge (ARSM) gradient estimator that is unbiased.")
     assert t.startswith("ARSM: "), t

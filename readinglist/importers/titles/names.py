@@ -547,7 +547,9 @@ def find_name(ab: Abstract) -> Name | None:
     found = [n for n in found if not any(_built_with(ab, n, m) and not _follow_on(ab, n, m) for m in found)] or found
     counts = {n.text: mentions(ab.text, n.text) for n in found}
     first = min(n.sentence for n in found)
-    best = max(found, key=lambda n: (n.strength, not _a_part(ab, n, first), counts[n.text], -n.sentence))
+    best = max(
+        found, key=lambda n: (n.strength, not _a_part(ab, n, first), _the_whole(ab, n), counts[n.text], -n.sentence)
+    )
     if " " in best.text:  # a setting called in words ("a paradigm that we call Thresholding Graph Bandits"),
         # then a method brought in by its own name ("We present GrAPL, a novel algorithm for …"): the method
         coined = [n for n in found if n.strength >= 3 and " " not in n.text and not n.long
@@ -555,6 +557,16 @@ def find_name(ab: Abstract) -> Name | None:
         if coined:
             return max(coined, key=lambda n: (n.strength, counts[n.text], -n.sentence))
     return best
+
+
+_WHOLE = frozenset(("overall", "whole", "entire", "complete", "resulting", "full"))
+
+
+def _the_whole(ab: Abstract, name: Name) -> bool:
+    """Is the name brought in as the whole the parts make ("the overall pipeline, dubbed SteinDreamer", "the
+    resulting algorithm, called …")?"""
+    lows = ab.toks(name.sentence).lows
+    return not _WHOLE.isdisjoint(lows[max(name.before - 6, 0) : name.before])
 
 
 def _a_part(ab: Abstract, name: Name, first: int) -> bool:
