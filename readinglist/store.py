@@ -12,6 +12,7 @@ section is small; splitting it would spread one schema over several files that m
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -50,6 +51,7 @@ from readinglist.papers import (
 
 T = TypeVar("T")
 PAGE_SIZE = 16384
+MIGRATION_COPIES = 2  # the copies of the library made before migrating that are kept (library.before-<name>.db)
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # a removed paper's topic, kept in its removed record (beside its columns) for undo
 REMOVED_TOPIC = "_topic"
@@ -790,6 +792,14 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
 ]
 
 
+def _made(path: Path) -> tuple[float, str]:
+    """When a file was written (then its name): the order copies were made in."""
+    try:
+        return path.stat().st_mtime, path.name
+    except OSError:
+        return 0.0, path.name
+
+
 def _disk_full(path: Path) -> bool:
     try:
         st = os.statvfs(path.parent)
@@ -1044,6 +1054,8 @@ class Store:
                 if rebuilds:
                     db.execute("PRAGMA foreign_keys = ON")
         self._tables = None
+        if done:
+            self._prune_migration_copies()
         if done and any(getattr(fn, "compacts", False) for _, fn in pending):
             self._compact()
         elif not done:  # a new library: the migrations' frames (each its own transaction) leave the log before
@@ -1056,6 +1068,14 @@ class Store:
         so it needs that much free space). If it cannot run now, nothing is lost: SQLite reuses the pages."""
         with suppress(sqlite3.Error):
             self.db.execute("VACUUM")
+
+    def _prune_migration_copies(self) -> None:
+        """The copies made before migrating, beyond the newest MIGRATION_COPIES, go once a migration succeeded:
+        each is the whole library (200 MB at 94,000 papers), and one was left for every release that migrated."""
+        copies = sorted(self.path.parent.glob(f"{glob.escape(self.path.stem)}.before-*.db"), key=_made)
+        for old in copies[:-MIGRATION_COPIES]:
+            with suppress(OSError):
+                old.unlink()
 
     def backup(self, target: Path) -> Path:
         """A consistent copy of the database (SQLite's online backup, safe while in use)."""

@@ -1,4 +1,6 @@
+import os
 import sqlite3
+import time
 
 import pytest
 
@@ -74,6 +76,30 @@ def test_new_migration_backs_up_and_is_idempotent(tmp_path, monkeypatch):
     assert s.migrate() == []  # nothing pending the second time
     add_column(s.db)  # and the migration itself is safe to run again
     s.close()
+
+
+def test_only_the_newest_copies_made_before_migrating_are_kept(tmp_path, monkeypatch):
+    """A copy of the whole library was left for every release that migrated (three of 15 MB beside an 8k
+    library in a session; 200 MB each at 94k): the newest two stay, older ones go once a migration succeeded;
+    a failed migration removes none."""
+    path = tmp_path / "l.db"
+    Store(path).close()
+    for age, name in enumerate(("0098_previous", "0002_older", "0001_oldest"), start=1):
+        (tmp_path / f"l.before-{name}.db").write_bytes(b"a copy")
+        os.utime(tmp_path / f"l.before-{name}.db", (time.time() - 3600 * age,) * 2)
+    (tmp_path / "other.before-0001_x.db").write_bytes(b"another library's")
+
+    def fails(db: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store_mod, "MIGRATIONS", [*store_mod.MIGRATIONS, ("0099_fails", fails)])
+    with pytest.raises(StoreError):
+        Store(path)
+    assert len(list(tmp_path.glob("l.before-*.db"))) == 4  # the three, and the one made for 0099
+    monkeypatch.setattr(store_mod, "MIGRATIONS", [*store_mod.MIGRATIONS[:-1], ("0099_extra", lambda db: None)])
+    Store(path).close()
+    kept = sorted(p.name for p in tmp_path.glob("*.before-*.db"))  # the copies made for 0099, failed and done
+    assert kept == ["l.before-0099_extra.db", "l.before-0099_fails.db", "other.before-0001_x.db"]
 
 
 def test_corrupt_database_is_a_clear_error(tmp_path):
