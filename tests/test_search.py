@@ -399,58 +399,47 @@ def test_titles_with_tex_logos_are_derived_again(tmp_path):
         lib.close()
 
 
+def _title_read_again(tmp_path, f, want: str, stored: str, migration: str) -> None:
+    """`f` imported gives the title `want`; a library an earlier version made, which stored `stored`, gets
+    `want` from the migration, and importing `f` again still matches the paper (its keys follow)."""
+    import sqlite3
+
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    assert lib.papers(lib.search("").ids)[0].title == want
+    lib.close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
+    db.execute("UPDATE papers SET auto_title = ?", (stored,))
+    db.execute("DELETE FROM schema_migrations WHERE name = ?", (migration,))
+    db.commit()
+    db.close()
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        assert lib.papers(lib.search("").ids)[0].title == want
+        [again] = lib.import_files([f])
+        assert (again.added, lib.store.count()) == (0, 1)
+    finally:
+        lib.close()
+
+
 def test_titles_with_scripts_are_derived_again(tmp_path):
     """A title's exponent lost its group: "$\\mathcal{O}(\\epsilon^{-4/7})$" read "𝒪(ϵ^-4/7)" (a trial). A library
     imported before keeps no such title: migration 0021 derives it again, and an import still matches it."""
-    import sqlite3
-
     f = tmp_path / "p.bib"
     f.write_text(
         "@article{a,title={Rates of ${\\mathcal{O}}(\\epsilon^{-4/7})$ for smooth games},author={Doe, Jane},"
         "year={2025},abstract={We prove rates.}}\n"
     )
-    lib = Library.open(tmp_path / "data", seed=False)
-    lib.import_files([f])
     want = "Rates of 𝒪(ϵ^(-4/7)) for smooth games"
-    assert lib.papers(lib.search("").ids)[0].title == want
-    lib.close()
-    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
-    db.execute("UPDATE papers SET auto_title = 'Rates of 𝒪(ϵ^-4/7) for smooth games'")
-    db.execute("DELETE FROM schema_migrations WHERE name = '0021_titles_with_scripts'")
-    db.commit()
-    db.close()
-    lib = Library.open(tmp_path / "data", seed=False)
-    try:
-        assert lib.papers(lib.search("").ids)[0].title == want
-        [again] = lib.import_files([f])
-        assert (again.added, lib.store.count()) == (0, 1)
-    finally:
-        lib.close()
+    _title_read_again(tmp_path, f, want, "Rates of 𝒪(ϵ^-4/7) for smooth games", "0021_titles_with_scripts")
 
 
 def test_a_title_with_a_tilde_sign_is_read_again(tmp_path):
     """ "~100 classes" read as a tie said "100 classes"; migration 0030 reads the stored titles again."""
-    import sqlite3
-
     f = tmp_path / "p.csv"
     f.write_text('title,abstract\n"Learning ~100 classes from Table~1","We learn about 100 classes here."\n')
-    lib = Library.open(tmp_path / "data", seed=False)
-    lib.import_files([f])
     want = "Learning ~100 classes from Table 1"
-    assert lib.papers(lib.search("").ids)[0].title == want
-    lib.close()
-    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored it
-    db.execute("UPDATE papers SET auto_title = 'Learning 100 classes from Table 1'")
-    db.execute("DELETE FROM schema_migrations WHERE name = '0030_tilde_as_written'")
-    db.commit()
-    db.close()
-    lib = Library.open(tmp_path / "data", seed=False)
-    try:
-        assert lib.papers(lib.search("").ids)[0].title == want
-        [again] = lib.import_files([f])
-        assert (again.added, lib.store.count()) == (0, 1)
-    finally:
-        lib.close()
+    _title_read_again(tmp_path, f, want, "Learning 100 classes from Table 1", "0030_tilde_as_written")
 
 
 # ---- 7. tags as the CLI and the sidebar show them ----
