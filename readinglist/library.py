@@ -952,7 +952,7 @@ class Library:
         one tag, a comma in it kept: a rename dialog names one tag, and "Reading group, 2024" is not "Reading
         group" (clean_tags)."""
         new_name = clean_tags([new])
-        if not new_name:
+        if not new_name or not new_name[0].strip(", "):
             raise StoreError("a tag needs a name")
         current = self.store.tags_of(self.store.papers_with_tag(old))
         return {

@@ -335,28 +335,38 @@ def clean_tags(tags: Iterable[str]) -> list[str]:
     return list(out.values())
 
 
-def _comma_key(tag: str) -> str:
-    """A tag holding commas as typed any way: "Optimization,convex" and "optimization ,  convex" are one."""
-    return ",".join(" ".join(part.split()) for part in tag.split(",")).casefold()
-
-
 def normalise_tags(typed: Iterable[str], whole: Iterable[str] = ()) -> list[str]:
     """Tags as typed: commas separate them, except where the parts spell one of `whole`, the tags that hold a
     comma ("Optimization, convex, mine" with the keyword "Optimization, convex" is two tags, that one spelt as
-    `whole` spells it, spaces after its comma or not); then clean_tags."""
-    known = {_comma_key(w): " ".join(w.split()) for w in whole if "," in w}
-    longest = max((k.count(",") + 1 for k in known), default=1)
+    `whole` spells it); then clean_tags. A tag spelt as typed (spaces tidied, case aside) is taken before one
+    whose comma is spaced otherwise ("A, B" is not "A,B" when both are tags), the longest first."""
+    exact: dict[str, str] = {}
+    spaced: dict[str, str] = {}
+    sizes: dict[str, set[int]] = {}  # each first part's tags, by how many parts they have
+    for w in whole:
+        if "," in w:
+            parts = [" ".join(part.split()) for part in w.split(",")]
+            exact.setdefault(" ".join(w.split()).casefold(), " ".join(w.split()))
+            spaced.setdefault(",".join(parts).casefold(), " ".join(w.split()))
+            sizes.setdefault(parts[0].casefold(), set()).add(len(parts))
     out: list[str] = []
     for text in typed:
-        parts = [" ".join(part.split()) for part in text.split(",")]
+        raw = text.split(",")
+        parts = [" ".join(part.split()) for part in raw]
         i = 0
         while i < len(parts):
-            for n in range(min(longest, len(parts) - i), 0, -1):
-                spelt = known.get(",".join(parts[i : i + n]).casefold()) if n > 1 else parts[i]
+            for n in sorted(sizes.get(parts[i].casefold(), ()), reverse=True):
+                if i + n > len(parts):
+                    continue
+                as_typed = " ".join(",".join(raw[i : i + n]).split()).casefold()
+                spelt = exact.get(as_typed) or spaced.get(",".join(parts[i : i + n]).casefold())
                 if spelt is not None:
                     out.append(spelt)
                     i += n
                     break
+            else:
+                out.append(parts[i])
+                i += 1
     return clean_tags(out)
 
 

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from readinglist.library import Library
+from readinglist.papers import StoreError
 from readinglist.store import Store
 
 BIB = """@inproceedings{a, title = {Deep Residual Learning}, author = {He, Kaiming}, year = {2016},
@@ -595,6 +596,10 @@ def test_typed_tags_part_at_commas_but_keep_a_known_tag_that_holds_one(empty_lib
     assert normalise_tags(["optimization,  convex, mine"], ["Optimization, convex"]) == ["Optimization, convex", "mine"]
     # a tag holding a comma without the space (BibTeX's {Optimization,convex}) is found however it is typed
     assert normalise_tags(["Optimization, convex2,mine"], ["Optimization,convex2"]) == ["Optimization,convex2", "mine"]
+    # a tag spelt as typed is taken before one whose comma is spaced otherwise (a review: "A, B" was "A,B")
+    assert normalise_tags(["A, B"], ["A, B", "A,B"]) == ["A, B"] and normalise_tags(["a,b"], ["A, B", "A,B"]) == ["A,B"]
+    assert normalise_tags(["x, y, z, w"], ["x, y", "x, y, z"]) == ["x, y, z", "w"]  # the longest
+    assert normalise_tags([",", " , ,"]) == []
     pid = _import(empty_lib, tmp_path, COMMA_BIB)["Convex Things"]
     assert empty_lib.spelt_tags(["optimization, convex, mine"]) == ["Optimization, convex", "mine"]
     empty_lib.remove_tags([pid], ["Optimization, convex"])
@@ -638,3 +643,5 @@ def test_a_rename_names_one_tag_a_comma_in_it_kept(empty_lib, tmp_path):
     assert empty_lib.paper(pid).own_tags == ["Reading group, 2024"]
     empty_lib.remove_tags([pid], ["reading group,2024"])
     assert empty_lib.paper(pid).own_tags == []
+    with pytest.raises(StoreError):  # a name of commas alone names no tag
+        empty_lib.rename_tag("other", " , ")

@@ -246,3 +246,20 @@ def test_a_tag_without_a_space_after_its_comma_is_no_edit_and_a_rename_shows_in_
     assert window.library.paper(pid).tags == ["mine", "Optimization,convex"]
     window.sidebar.rename_tag("Optimization,convex", "convex optimization")
     qtbot.waitUntil(lambda: window.editors.tagEditor.text() == "convex optimization, mine")
+
+
+def test_a_papers_tags_shown_stay_apart_though_another_has_a_tag_joining_them(qtbot, window):
+    """A review: with "alpha, beta" a tag of another paper, a paper's "alpha" and "beta" shown in the field
+    became that one tag when the reader typed another beside them."""
+    other = in_table(qtbot, window, 1)
+    window.library.set_tags({other: ["alpha, beta"]})
+    pid = in_table(qtbot, window, 0)
+    window.library.set_tags({pid: ["alpha", "beta"]})
+    window.editors.update_completions()
+    window.detail.refresh([pid])
+    qtbot.waitUntil(lambda: window.editors.tagEditor.text() == "alpha, beta")
+    field = start_tags(qtbot, window)
+    field.end(False)
+    type_keys(qtbot, ", mine")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert window.library.paper(pid).tags == ["alpha", "beta", "mine"]

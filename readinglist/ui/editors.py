@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import Paper, StoreError, tag_key
+from readinglist.papers import Paper, StoreError, clean_tags, tag_key
 from readinglist.ui.flow import FlowLayout
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
@@ -325,6 +325,16 @@ class Editors(QWidget):
         """Whether the field holds tags typed and not applied (nor put back with Esc)."""
         return self.tagEditor.text() != ", ".join(self._tags_shown)  # as _set_tags_field wrote it
 
+    def _typed_tags(self) -> list[str]:
+        """The tags the field holds: those it showed, where its text still opens with them as it showed them
+        (a paper's "alpha" and "beta" stay two, though another paper has the tag "alpha, beta"), then what was
+        typed, parted at commas except inside a tag the library has or the field showed."""
+        text, shown = self.tagEditor.text(), self._tags_shown
+        head = ", ".join(shown)
+        if shown and text.startswith(head) and text[len(head) :].lstrip()[:1] in ("", ","):
+            return clean_tags([*shown, *self._library.spelt_tags([text[len(head) :]], shown)])
+        return self._library.spelt_tags([text], shown)
+
     def _set_tags_field(self, tags: list[str]) -> None:
         """The field shows these tags, and Enter applies what is typed as changes to them (see apply_tags)."""
         self._tags_shown = list(tags)
@@ -356,7 +366,7 @@ class Editors(QWidget):
         ids = self._selection() if ids is None else ids
         if not ids or self._read_only:
             return
-        typed = self._library.spelt_tags([self.tagEditor.text()], self._tags_shown)  # a shown tag stays whole
+        typed = self._typed_tags()
         current = self._library.own_tags_of(ids)  # the user's: a file's keywords are kept apart, and stay
         shown = self._tags_shown
         if len(ids) == 1 and current.get(ids[0]) == shown:
