@@ -238,9 +238,7 @@ _LATEX_SPAN = re.compile(
     r"\\[a-zA-Z]+\*?(?:\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"  # \cmd{arg}{arg}
     r"|\\[^a-zA-Z\s](?:\{[^{}]*\}|[a-zA-Z])?"  # \'e, \'{e}, \%, \&
     r"|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # {Protected}
-    # a tie ("Table~1", "$k$~Experts", "50\%~over", "are ~Always"), unless a "~" after a space, a bracket or
-    # at the start is followed by a number or a space: the sign written ("(~3x faster)", "~12K images", "x ~ N")
-    r"|(?<=[^\s(\[])~|~(?![\d\s]|\.\d)"
+    r"|~"  # a tie ("Table~1", "$k$~Experts", "50\%~over", "are ~Always"); the sign is marked first (_TILDE_SIGN)
 )
 
 
@@ -330,6 +328,13 @@ def _logo(m: re.Match[str]) -> str:
     return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) == "\\ " else "")
 
 
+# A "~" the authors meant as the sign, not LaTeX's tie: after a space, a bracket or the start and before a
+# number, a space, a formula (_TILDE_BEFORE_MATH), a sign or O( ("~3x", "(~2000$)", "x ~ N", "about
+# ~$10^6$", "(~+3%)", "~O(n)"); in a path ("pages.cs.wisc.edu/~user"); between a bare % and a number ("1%~5%":
+# no tie follows a comment sign)
+_TILDE_SIGN = re.compile(r"(?<![^\s(\[])~(?=[\d\s$+\-]|\.\d|O\()|(?<=/)~|(?<=[^\\]%)~(?=[\d.$+\-])")
+_TILDE_BEFORE_MATH = re.compile(r"(?<![^\s(\[])~(?=\$)")  # "about ~$10^6$": marked before the formula is split off
+
 # \{…\}: braces escaped in pairs are characters ("\{001\}", "\{AI\}"); a \{ that no \} closes is more often
 # a broken accent ("H\{o}lder", "Cand\{e}s") and goes with the grouping braces
 _ESCAPED_BRACES_RE = re.compile(r"\\\{((?:[^{}\\]|\\[^{}]|\{[^{}]*\})*?)\\\}")
@@ -338,12 +343,14 @@ _ESCAPED_BRACES_RE = re.compile(r"\\\{((?:[^{}\\]|\\[^{}]|\{[^{}]*\})*?)\\\}")
 def decode_text(chunk: str) -> str:
     """LaTeX text (no math) to Unicode. pylatexenc is slow and reads `%` as a comment, so it only ever
     sees the LaTeX constructs themselves, one at a time; the prose between them is left alone."""
+    if "~" in chunk:  # the sign written, not LaTeX's tie: shown as "~" (_marked_characters)
+        chunk = _TILDE_SIGN.sub("\ue015", chunk)
     if "TeX" in chunk and "\\" in chunk:
         chunk = _LOGO_RE.sub(_logo, chunk)
     if "\\{" in chunk and "\\}" in chunk:  # marked as \textbraceleft{} \textbraceright{} are: braces at the end
         chunk = _ESCAPED_BRACES_RE.sub("\ue011\\1\ue012", chunk)
     if not _LATEX_TRIGGER.search(chunk):
-        return _braces_meant(_plain_subs(chunk))
+        return _marked_characters(_plain_subs(chunk))
     out, pos = [], 0
     for m in _LATEX_SPAN.finditer(chunk):
         out.append(_plain_subs(chunk[pos : m.start()]))
@@ -353,14 +360,15 @@ def decode_text(chunk: str) -> str:
     text = "".join(out)
     if "{" in text or "}" in text:  # grouping braces, and a \{ or \} alone (a broken accent, as often as not)
         text = text.replace("{", "").replace("}", "")
-    return _braces_meant(text)
+    return _marked_characters(text)
 
 
-def _braces_meant(text: str) -> str:
-    """The braces marked as characters (\\textbraceleft{}, the export's; \\{…\\}) as braces."""
+def _marked_characters(text: str) -> str:
+    """The braces marked as characters (\\textbraceleft{}, the export's; \\{…\\}) as braces, the "~" sign as
+    itself."""
     if "\ue011" in text or "\ue012" in text:
         text = text.replace("\ue011", "{").replace("\ue012", "}")
-    return text
+    return text.replace("\ue015", "~") if "\ue015" in text else text
 
 
 def decode_math(src: str) -> str:
@@ -427,6 +435,8 @@ def iter_runs(raw: str) -> Iterator[Run]:
     if not raw:
         return
     text = raw.replace("\r\n", "\n").replace("\r", "\n").replace("\\$", "\ue010")
+    if "~$" in text:
+        text = _TILDE_BEFORE_MATH.sub("\ue015", text)
     if "\\" in text:
         text = _URL_CMD_RE.sub(lambda m: (m.group(1) or m.group(2) or "") if m.group(1) or m.group(2) else "", text)
     text = _style_markers(text)
@@ -510,6 +520,8 @@ def _styled(chunk: str, state: _StyleState, flags: _Flags) -> Iterator[Run]:
     decoded = decode_text(chunk) if flags.latex else (_plain_subs(chunk) if flags.subs else chunk)
     if "\ue010" in decoded:
         decoded = decoded.replace("\ue010", "$")
+    if "\ue015" in decoded:
+        decoded = decoded.replace("\ue015", "~")
     if not flags.marks:
         yield Run("text", decoded, state.current)
         return

@@ -318,6 +318,12 @@ def test_a_tilde_after_a_space_is_the_sign_and_after_a_word_a_tie():
     # ties after a formula, a command, an escape or a quote, and before a word (a review; a real title)
     text = "With $k$~Experts, 50\\%~over, \\emph{hashing}~(DBH), criterion''~(FIC); Great~Truths~are ~Always"
     assert markup.to_plain(text) == "With k Experts, 50% over, hashing (DBH), criterion” (FIC); Great Truths are Always"
+    # the sign in a path, a range, before a formula, a sign or O( (a review, on the shared corpora)
+    text = "at cs.unc.edu/~ammirato, by 1%~5%, fairness (~$33$\\%), time ~O(1/g), (~+3%); in ~\\url{https://a.org/b}"
+    assert (
+        markup.to_plain(text)
+        == "at cs.unc.edu/~ammirato, by 1%~5%, fairness (~33%), time ~O(1/g), (~+3%); in https://a.org/b"
+    )
 
 
 def test_braces_escaped_in_pairs_are_characters_and_a_lone_one_a_broken_accent():
