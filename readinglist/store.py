@@ -12,7 +12,6 @@ section is small; splitting it would spread one schema over several files that m
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import re
@@ -792,14 +791,6 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
 ]
 
 
-def _made(path: Path) -> tuple[float, str]:
-    """When a file was written (then its name): the order copies were made in."""
-    try:
-        return path.stat().st_mtime, path.name
-    except OSError:
-        return 0.0, path.name
-
-
 def _disk_full(path: Path) -> bool:
     try:
         st = os.statvfs(path.parent)
@@ -1038,8 +1029,9 @@ class Store:
         pending = [(name, fn) for name, fn in MIGRATIONS if name not in done]
         if not pending:
             return []
+        copy = self.path.with_name(f"{self.path.stem}.before-{pending[0][0]}.db")
         if done:  # an existing library: keep a copy as it was
-            self.backup(self.path.with_name(f"{self.path.stem}.before-{pending[0][0]}.db"))
+            self.backup(copy)
         for name, fn in pending:
             rebuilds = bool(getattr(fn, "rebuilds_tables", False))
             if rebuilds:  # outside the transaction: inside one, SQLite ignores this pragma
@@ -1055,7 +1047,7 @@ class Store:
                     db.execute("PRAGMA foreign_keys = ON")
         self._tables = None
         if done:
-            self._prune_migration_copies()
+            self._prune_migration_copies(copy)
         if done and any(getattr(fn, "compacts", False) for _, fn in pending):
             self._compact()
         elif not done:  # a new library: the migrations' frames (each its own transaction) leave the log before
@@ -1069,13 +1061,17 @@ class Store:
         with suppress(sqlite3.Error):
             self.db.execute("VACUUM")
 
-    def _prune_migration_copies(self) -> None:
+    def _prune_migration_copies(self, made: Path) -> None:
         """The copies made before migrating, beyond the newest MIGRATION_COPIES, go once a migration succeeded:
-        each is the whole library (200 MB at 94,000 papers), and one was left for every release that migrated."""
-        copies = sorted(self.path.parent.glob(f"{glob.escape(self.path.stem)}.before-*.db"), key=_made)
+        each is the whole library (200 MB at 94,000 papers), and one was left for every release that migrated.
+        Only files named as this code names them, for a migration it has, ordered by the migrations' order (a
+        clock is no guide: a library synced from another machine); never `made`, the copy just made."""
+        order = {f"{self.path.stem}.before-{name}.db": i for i, (name, _) in enumerate(MIGRATIONS)}
+        copies = sorted((p for p in self.path.parent.iterdir() if p.name in order), key=lambda p: order[p.name])
         for old in copies[:-MIGRATION_COPIES]:
-            with suppress(OSError):
-                old.unlink()
+            if old != made:
+                with suppress(OSError):
+                    old.unlink()
 
     def backup(self, target: Path) -> Path:
         """A consistent copy of the database (SQLite's online backup, safe while in use)."""
