@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from urllib.parse import quote, unquote
 
 MAX_VALUE_CHARS = 2048  # one value (an editor list of 40 names is ~1,000); a longer one is left out
@@ -142,6 +143,11 @@ def normalize_doi(text: object) -> str:
         if other:
             doi = unquote(other.group(1)) if doi[:4].lower() == "http" else other.group(1)
     doi = doi.rstrip(".,;")
+    if "%" in doi and doi.isascii():  # percent-encoded letters beyond ASCII, as a BibTeX file in ASCII writes them
+        with suppress(UnicodeDecodeError):
+            decoded = unquote(doi, errors="strict")
+            if not decoded.isascii() and "%" not in decoded:
+                doi = decoded
     return doi if len(doi) <= MAX_DOI_CHARS and _DOI.fullmatch(doi) else ""
 
 
@@ -176,10 +182,13 @@ def url_unescaped(url: str) -> str:
     return _URL_ESCAPE.sub(r"\1", url) if "\\" in url else url
 
 
+DOI_URL = "https://doi.org/"
+
+
 def doi_url(doi: str) -> str:
     """The DOI's link at doi.org, percent-encoded where a URL needs it; '' for no DOI."""
     doi = normalize_doi(doi)
-    return "https://doi.org/" + quote(doi, safe="/:;()._-~") if doi else ""
+    return DOI_URL + quote(doi, safe="/:;()._-~") if doi else ""
 
 
 def doi_of_url(url: str) -> str:

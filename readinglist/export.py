@@ -246,19 +246,6 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
         fields.append(("year", str(p.year)))
     fields += bib_record_fields(p.bib, ascii_only)
     url = p.url
-    if ascii_only and (doi := biblio.normalize_doi(p.doi)) and not doi.isascii():
-        # a DOI is Unicode, and a doi field verbatim: no escape can make "10.1000/café" ASCII there (biber refused
-        # the whole file for it). Its link says it in ASCII, percent-encoded as a URL is, and reads back as it;
-        # a paper with a link of its own keeps that, and the DOI is said in the note, as text LaTeX escapes
-        if not url or biblio.doi_of_url(url):
-            url = biblio.doi_url(doi)
-        else:
-            said = "DOI: " + latex.plain_to_bibtex(doi, ascii_only)
-            notes = [i for i, (name, _) in enumerate(fields) if name == "note"]
-            if notes:
-                fields[notes[0]] = ("note", f"{fields[notes[0]][1]}. {said}")
-            else:
-                fields.append(("note", said))
     target = mdtext.safe_url(url) if url else None
     if target:  # verbatim, as the doi: inside braces `%` and `#` are characters to bibtex, biber and the url package
         fields.append(("url", url if _VERBATIM_URL_RE.fullmatch(url) else target))
@@ -333,9 +320,13 @@ def bib_record_fields(bib: dict[str, str], ascii_only: bool) -> list[tuple[str, 
         if name in _VERBATIM:
             if not _VERBATIM_CHECKED[name](value):
                 continue  # not what biblio keeps (a record stored before): a brace would end the entry
-            if ascii_only and not value.isascii():
-                continue  # verbatim, so never escaped: bibtex_entry writes a DOI that is not ASCII as its link
             text = value
+            if ascii_only and not value.isascii():
+                if name != "doi":
+                    continue  # verbatim, so never escaped
+                # a DOI is Unicode, and a doi field verbatim: no escape makes "10.1000/café" ASCII there (biber
+                # refused the whole file for it). Percent-encoded as its link is, it resolves and reads back
+                text = biblio.doi_url(value).removeprefix(biblio.DOI_URL)
         elif name == "pages":
             text = latex.plain_to_bibtex(value, ascii_only).replace("-", "--")
         elif name == "month" and (month := biblio.month_of(value)) is not None:
