@@ -709,7 +709,8 @@ def suggest_command(args: argparse.Namespace, lib: Library) -> int:
     """`suggest [QUERY]`: the untriaged papers by predicted interest, best first, each with why."""
     if args.limit < 0:
         raise CliError("--limit must be 0 (all) or more")
-    candidates = searched(lib, args.query, None).ids if args.query.strip() else None
+    # closest matches: those with the most words, as the window's Suggested view draws them
+    candidates = searched(lib, args.query, None).most_words().ids if args.query.strip() else None
     suggestions = lib.suggestions(candidates).top(args.limit or None)
     papers = {p.id: p for p in lib.papers([s.id for s in suggestions])}
     near = {n for s in suggestions for n in s.near}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -438,6 +438,18 @@ class SearchResult:
     # word: the word perhaps still being typed ("gaussian proc")
     started: str | None = None
     unindexed: int = 0  # committed changes this search could not see: another process held the index
+
+    def most_words(self) -> SearchResult:
+        """Of closest matches, those with the most of the query's words, in their order: what an order other
+        than relevance (predicted interest) draws from. The papers a word or two shorter that relevance ranks
+        by their fit came first in the Suggested order by interest alone ("potential games FTRL": a paper with
+        "potential" only, under a line saying "2 of 3 words"). A full match is itself."""
+        if not self.partial or len(self.matched) != len(self.ids) or not self.matched:
+            return self
+        best = max(self.matched)
+        rows = [k for k, m in enumerate(self.matched) if m == best]
+        return replace(self, ids=[self.ids[k] for k in rows], matched=[best] * len(rows),
+                       scores=[self.scores[k] for k in rows] if len(self.scores) == len(self.ids) else [])  # fmt: skip
 
 
 FIELD_NOUNS = {"title": "title", "abstract": "abstract", "authors": "authors", "note": "note", "venue": "venue"}

@@ -263,3 +263,31 @@ def test_a_suggestions_place_reads_as_an_ordinal(n, text):
 
     assert Suggestion(1, 0.1, rank=n, of=2000).place() == f"{text} of 2,000"
     assert Suggestion(1, 0.1).place() == ""
+
+
+def test_suggest_with_a_query_no_paper_matches_whole_ranks_the_papers_with_most_words(capsys, tmp_path):
+    """A trial: `suggest 'potential games FTRL'` ranked by interest every paper with one of the words (672 of
+    8k: "Recurrent Neural Networks" with "potential" first), where the window's line said "2 of 3 words"."""
+    from readinglist.papers import SearchResult
+
+    texts = [
+        "Potential games and their equilibria in learning.",
+        "Potential flows in recurrent networks.",
+        "Games people play with networks.",
+        "Recurrent networks of neurons.",
+        "Potential games converge fast.",
+    ]
+    rows = [{"title": f"Paper {n}", "abstract": text, "year": 2020} for n, text in enumerate(texts)]
+    folder = tmp_path / "d"
+    lib = Library.open(folder, seed=False)
+    lib.import_files([write_papers(tmp_path / "p.jsonl", rows)])
+    by_title = {p.title: p.uid for p in lib.papers(lib.search("").ids)}
+    result = lib.search("potential games FTRL")
+    assert result.partial and sorted(result.matched) == [1, 1, 2, 2]
+    best = result.most_words()
+    assert set(best.ids) == {lib.resolve(by_title["Paper 0"]), lib.resolve(by_title["Paper 4"])}
+    assert best.matched == [2, 2] and SearchResult([1], [1.0], "x").most_words().ids == [1]
+    lib.close()
+    assert run(capsys, "--data-dir", str(folder), "mark", by_title["Paper 3"], "read")[0] == 0
+    code, out, _ = run(capsys, "--data-dir", str(folder), "suggest", "potential games FTRL", "--json")
+    assert code == 0 and {i["id"] for i in json.loads(out)} == {by_title["Paper 0"], by_title["Paper 4"]}

@@ -467,3 +467,19 @@ def test_a_column_sorted_in_the_suggested_view_links_back_to_predicted_interest(
     qtbot.waitUntil(lambda: w.search_bar.idle)
     assert w.table.sort_column is None and list(w.table.model.ids) == by_interest
     assert note.label.text() == "By predicted interest"
+
+
+def test_closest_matches_by_interest_are_those_with_most_words(qtbot, planted_window):
+    """A trial: in Suggested, "potential games FTRL" listed by interest every paper with one word of three
+    under a line saying "closest matches (2 of 3 words)". By relevance the fit of all of them still counts."""
+    from readinglist.papers import SearchResult
+    from readinglist.ui.search_bar import hint_text
+
+    w, relevant, rest = planted_window
+    marked_three_each(qtbot, w, relevant, rest)
+    ids = [rest[5], relevant[5], rest[6], relevant[6]]
+    found = SearchResult(ids, [4.0, 3.0, 2.0, 1.0], "a b c", partial=True, matched=[2, 1, 2, 1], word_count=3)
+    shown = w.suggester.arrange(found, untriaged_only=True)
+    assert sorted(shown.ids) == sorted([rest[5], rest[6]]) and shown.matched == [2, 2]
+    assert "closest matches (2 of 3 words)" in hint_text(shown)
+    assert w.suggester.arrange(found, untriaged_only=True, by_interest=False).ids == ids  # relevance: all

@@ -147,11 +147,12 @@ class Suggester(QObject):
                 scores=[result.scores[k] for k in rows] if result.scores else [],
                 matched=[result.matched[k] for k in rows] if len(result.matched) == len(result.ids) else [],
             )
+        result = result.most_words()  # closest matches: those with most words, by interest (the line says how many)
         if untriaged_only:
             ids, scores = ranking.among(result.ids)
         else:
             ids, scores = ranking.order(result.ids)
-        return replace(result, ids=ids, scores=scores, matched=[])
+        return replace(result, ids=ids, scores=scores, matched=result.matched[:1] * len(ids))
 
     def explain(self, paper_id: int) -> Suggestion | None:
         """Why this paper is suggested, if it is one of the ranking's (untriaged) papers."""
