@@ -243,6 +243,8 @@ def rich_citation(p: Paper) -> Rich:
         # its editors for authors (its byline elsewhere), which are its editors still
         byline = f"{_byline([_author(n) for n in editors])} ({'Ed.' if len(editors) == 1 else 'Eds.'})."
     title = _title(p.title)
+    if p.title_derived:  # a title the abstract gave, not the paper: APA's "[Description]" of an untitled work
+        title = f"[{title}]"
     titled = _italic(title) if p.bib and kind_of(p) in ITALIC_TITLES else Rich() + title
     year = f"({p.year})" if p.year else "(n.d.)"
     if byline:

@@ -3,6 +3,8 @@ bibliographic record is cited as its kind is, with its DOI's link; one without, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_bibliographic import BIB
 from test_bibtex_export import paper
@@ -23,6 +25,21 @@ def test_a_paper_without_a_record_is_cited_as_before():
         "(2017). Attention is all you need. NeurIPS. https://papers.nips.cc/paper/7181"
     )
     assert text_citation(paper(title="A title.", authors=[], venue="", year=None)) == "A title. (n.d.)."
+
+
+def test_a_title_derived_from_the_abstract_is_cited_as_a_description_in_square_brackets():
+    """A trial: citing a bundled ICML paper gave its derived title as the paper's own. APA 7 describes an
+    untitled work in square brackets, in the title's place (the author's, with no author); the reader's own
+    title (F2) is cited as a title."""
+    derived = paper(title="Nash equilibrium in potential games", authors=[], venue="ICML", year=2026)
+    derived = replace(derived, raw_title="")
+    assert derived.title_derived
+    assert text_citation(derived) == "[Nash equilibrium in potential games]. (2026). ICML."
+    assert text_citation(replace(derived, authors=["Ann Smith"])) == (
+        "Smith, A. (2026). [Nash equilibrium in potential games]. ICML."
+    )
+    own = replace(derived, user_title="FTRL takes exponential time", title="FTRL takes exponential time")
+    assert text_citation(own) == "FTRL takes exponential time. (2026). ICML."
 
 
 def test_a_sentence_that_ends_in_a_full_stop_or_a_question_mark_gets_no_second_one():
