@@ -1486,3 +1486,24 @@ def test_a_very_narrow_table_with_only_narrow_columns_shown_lays_out(qtbot, wind
     view.resize(50, view.height())  # the table all but closed (its pane squeezed by the splitter)
     view.fit_title()  # as a resize calls it
     assert header.sectionSize(priority) == before
+
+
+def test_notes_shown_rendered_stay_so_after_a_restart(qtbot, data_dir):
+    """A trial: notes shown with Preview reopened as Markdown source after a restart."""
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
+    assert not w.editors.previewing
+    w.editors.set_previewing(True)
+    w.close()
+    w.runner.wait()
+    w.library.close()
+    w2 = create_main_window(data_dir)
+    qtbot.addWidget(w2)
+    w2.show()
+    qtbot.waitUntil(lambda: w2.table.model.rowCount() == 19)
+    assert w2.editors.previewing
+    w2.close()
+    w2.runner.wait()
+    w2.library.close()

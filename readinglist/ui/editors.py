@@ -449,6 +449,14 @@ class Editors(QWidget):
 
         show_note(self.notesPreview.document(), note)
 
+    @property
+    def previewing(self) -> bool:
+        """Whether notes are shown rendered (the Preview button): the window keeps it across a restart."""
+        return self.previewToggle.isChecked()
+
+    def set_previewing(self, on: bool) -> None:
+        self.previewToggle.setChecked(on)
+
     def _toggle_preview(self, on: bool) -> None:
         if on:
             self._show_preview(self.notesEditor.toPlainText())

@@ -578,6 +578,8 @@ class MainWindow(QMainWindow):
         self._default_columns()
         # the sort kept with the header was made on the query kept (lastQuery), which the window opens on
         self.centerTabs.setCurrentIndex(1 if self.settings.value("centerTab") == "map" else 0)
+        # notes shown rendered, as the reader left them (they reopened as Markdown source: a trial)
+        self.editors.set_previewing(bool(self.settings.value("notePreview", False, type=bool)))
 
     def _last_paper(self) -> int | None:
         """The paper shown when the window was last closed, if the library still has it."""
@@ -634,6 +636,7 @@ class MainWindow(QMainWindow):
         s.setValue("leftSplitter", self.leftSplitter.saveState())
         s.setValue("centerTab", "map" if self.centerTabs.currentIndex() == 1 else "papers")
         s.setValue("rightSplitter", self.rightSplitter.saveState())
+        s.setValue("notePreview", self.editors.previewing)
         s.setValue(HEADER_KEY, self.table.view.header_state())
         s.setValue("lastQuery", self.search_bar.text())
         view = self.sidebar.filter
