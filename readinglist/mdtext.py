@@ -12,7 +12,10 @@ import re
 from collections.abc import Callable
 from urllib.parse import quote, urlsplit
 
-_ESCAPE_RE = re.compile(r"([\\`*_\[\]<>#|&~!])")
+# each character that could start Markdown syntax or HTML; "&", "<" and "!" only where they could: an entity
+# ("&amp;"), a tag or an autolink ("<b>", "<http"), an image ("!["). "Refinement & Inspection" and "(<50 F1)"
+# stay as written (a trial: the raw file read "\\&", "\\<")
+_ESCAPE_RE = re.compile(r"([\\`*_\[\]>#|~]|&(?=#?\w+;)|<(?=[A-Za-z/!?])|!(?=\[))")
 _SAFE_URL_CHARS = "/:?#@!$&+,;=%-._~*"  # what stays as it is in a link target; ( ) [ ] < > ' " \ space are encoded
 
 

@@ -242,3 +242,12 @@ def test_a_notes_math_is_exported_as_written_and_stays_inert():
     assert inert_note(r"- $\alpha \in [0,1]$ and $$\sum_i [x_i]$$") == r"- $\alpha \in [0,1]$ and $$\sum_i [x_i]$$"
     assert inert_note("$a<b$ [x](javascript:alert(1))") == r"$a\lt b$ x"  # still no tag, no script link
     assert inert_note("a $5 fee [c](file:///etc/passwd), [d]") == r"a $5 fee c, \[d\]"  # a lone $ is text
+
+
+def test_an_ampersand_or_a_less_than_sign_that_starts_no_markup_is_written_as_it_is():
+    """A trial: the reading list's raw file read "Refinement \\& Inspection", "(\\<50 F1)". Only an "&" that
+    starts an entity and a "<" that starts a tag or an autolink can make markup; they are still escaped."""
+    from readinglist.mdtext import escape_chars
+
+    assert escape_chars("Refinement & Inspection (<50 F1), a < b") == "Refinement & Inspection (<50 F1), a < b"
+    assert escape_chars("<b>x</b> &amp; &#38; <http://a.b>") == "\\<b\\>x\\</b\\> \\&amp; \\&\\#38; \\<http://a.b\\>"
