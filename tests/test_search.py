@@ -471,7 +471,10 @@ def test_a_tag_with_a_comma_is_one_tag(tmp_path):
     )
     try:
         assert titles(lib, "tag:convex") == titles(lib, "tag:optimization") == ["Convex splits"]
-        for typed in ('tag:"Optimization, convex"', 'tag:"optimization,  Convex"', "tag:#Optimization,-convex"):
+        # (the comma spaced as typed: a word typed holds no space, "tag:Optimization,convex"; a helper found it
+        # found nothing)
+        for typed in ('tag:"Optimization, convex"', 'tag:"optimization,  Convex"', "tag:#Optimization,-convex",
+                      "tag:Optimization,convex"):  # fmt: skip
             assert titles(lib, typed) == ["Convex losses"], typed
         assert titles(lib, 'tag:"Optimization, convex" losses') == ["Convex losses"]
         assert titles(lib, "losses", tag="Optimization, convex") == ["Convex losses"]  # the sidebar's filter

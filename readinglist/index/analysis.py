@@ -193,10 +193,13 @@ TAG_SEPARATOR = "\x1f"
 def tag_key(tag: str) -> str:
     """A tag as the index holds it and `tag:` looks it up: folded, single-spaced, with a leading # and the
     hyphens the command line shows for spaces read as spaces — `tag:#must-read` and `tag:"must read"` both
-    find the tag "must read". A comma inside is the tag's own; one at either end is not (a pasted sentence's
-    "NLP," still finds the tag NLP, as when commas parted tags)."""
+    find the tag "must read". A comma inside is the tag's own, spaced as ", " however it was written; one at
+    either end is not (a pasted sentence's "NLP," still finds the tag NLP, as when commas parted tags)."""
     key = " ".join(fold(part) for part in tag.strip().lstrip("#").replace("-", " ").split())
-    return key.strip(", ") if "," in key else key
+    if "," not in key:
+        return key
+    # "tag:Optimization,convex" typed (no space allowed in a word) finds "Optimization, convex": ", " between
+    return ", ".join(part.strip() for part in key.strip(", ").split(","))
 
 
 _HAS_WORD = re.compile(r"\w")
