@@ -281,7 +281,7 @@ def test_the_context_menu_marks_tags_opens_copies_and_removes(qtbot, window, mon
     assert "booktitle = {ICML}" in bib and "readstatus" not in bib
     window.actionCopyCitation.trigger()
     title = window.library.paper(pid).title  # no authors: the title first, then the year (APA 7)
-    assert QApplication.clipboard().text().startswith(f"{title}. (2026). ")
+    assert QApplication.clipboard().text().startswith(f"[{title}]. (2026). ")  # a derived title, as APA describes
     opened = []
     monkeypatch.setattr(
         "readinglist.ui.paper_actions.QDesktopServices.openUrl", lambda url: opened.append(url.toString())
