@@ -50,6 +50,9 @@ from readinglist.papers import (
 
 T = TypeVar("T")
 PAGE_SIZE = 16384
+# a table column's value, where a paper has one: the join it needs and the condition (Store.empty_columns)
+_VALUE_SQL = {"authors": ("JOIN paper_columns c ON c.paper_id = p.id", "c.authors != ''"),
+              "venue": ("", "p.venue != ''"), "year": ("", "p.year IS NOT NULL")}  # fmt: skip
 MIGRATION_COPIES = 2  # the copies of the library made before migrating that are kept (library.before-<name>.db)
 NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # a removed paper's topic, kept in its removed record (beside its columns) for undo
@@ -1458,9 +1461,7 @@ class Store:
 
     def has_authors(self) -> bool:
         """Whether any paper names its authors (the bundled corpus does not: its Authors column would be empty)."""
-        if not self.has_table("paper_columns"):
-            return True
-        return self.db.execute("SELECT 1 FROM paper_columns WHERE authors != '' LIMIT 1").fetchone() is not None
+        return not self.has_table("paper_columns") or self._library_has("authors")
 
     def empty_columns(self, ids: Sequence[int], columns: Iterable[str], most: int = 20_000) -> set[str]:
         """Of these table columns ("authors", "venue", "year", "tags": the user's), those none of these papers
@@ -1468,10 +1469,6 @@ class Store:
         looked for among at most `most` papers (a few milliseconds a thousand): beyond that it counts as filled.
         The tags are looked for from the papers tagged (few, as a rule), not from these papers. What the library
         has (_until_changed) is read once a change, not on each of the table's results (every keystroke)."""
-        conditions = {"authors": ("JOIN paper_columns c ON c.paper_id = p.id", "c.authors != ''"),
-                      "venue": ("", "p.venue != ''"), "year": ("", "p.year IS NOT NULL")}  # fmt: skip
-        if not self.has_table("paper_columns"):
-            del conditions["authors"]
         empty: set[str] = set()
         ids = list(ids)
         for column in columns:
@@ -1479,10 +1476,10 @@ class Store:
                 if self._tagged().isdisjoint(ids):
                     empty.add(column)
                 continue
-            if column not in conditions:
+            if column not in _VALUE_SQL or (column == "authors" and not self.has_table("paper_columns")):
                 continue
-            join, where = conditions[column]
-            if not self._has_value(column, f"SELECT 1 FROM papers p {join} WHERE {where} LIMIT 1"):
+            join, where = _VALUE_SQL[column]
+            if not self._library_has(column):
                 empty.add(column)  # none in the library
             elif len(ids) <= most and not any(
                 self.db.execute(
@@ -1503,11 +1500,14 @@ class Store:
             kept = self._local.until_changed = (key, {})
         return kept[1]
 
-    def _has_value(self, column: str, any_sql: str) -> bool:
-        """Whether any paper has a value for the column (`any_sql` finds one), read once a change."""
+    def _library_has(self, column: str) -> bool:
+        """Whether any paper has a value for the column (one of _VALUE_SQL's), read once a change."""
         kept = self._until_changed()
         if column not in kept:
-            kept[column] = self.db.execute(any_sql).fetchone() is not None
+            join, where = _VALUE_SQL[column]
+            kept[column] = (
+                self.db.execute(f"SELECT 1 FROM papers p {join} WHERE {where} LIMIT 1").fetchone() is not None
+            )
         return bool(kept[column])
 
     def _tagged(self) -> frozenset[int]:

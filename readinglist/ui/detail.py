@@ -422,9 +422,9 @@ class DetailPane(SafeTextBrowser):
         self.why = self._explain(paper.id) if self._explain is not None else None
         why = (self.why, self._library.papers(self.why.near)) if self.why is not None else None
         self._title_size = self.fitted_title_size(paper.title)
-        pairs = self._library.duplicates_of(paper.id)
-        others = {o.id: o for o in self._library.papers([d.b if d.a == paper.id else d.a for d in pairs])}
-        duplicates = [(others[o], d.why) for d in pairs if (o := d.b if d.a == paper.id else d.a) in others]
+        pairs = [(d.b if d.a == paper.id else d.a, d.why) for d in self._library.duplicates_of(paper.id)]
+        others = {o.id: o for o in self._library.papers([other for other, _ in pairs])}
+        duplicates = [(others[other], why) for other, why in pairs if other in others]
         html = paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why,
                           self._title_size, duplicates)  # fmt: skip
         shown = self._set_html(html)
