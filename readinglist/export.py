@@ -245,10 +245,9 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     if p.year:
         fields.append(("year", str(p.year)))
     fields += bib_record_fields(p.bib, ascii_only)
-    url = p.url
-    target = mdtext.safe_url(url) if url else None
+    target = mdtext.safe_url(p.url) if p.url else None
     if target:  # verbatim, as the doi: inside braces `%` and `#` are characters to bibtex, biber and the url package
-        fields.append(("url", url if _VERBATIM_URL_RE.fullmatch(url) else target))
+        fields.append(("url", p.url if _VERBATIM_URL_RE.fullmatch(p.url) else target))
     if p.abstract:
         fields.append(("abstract", latex.to_bibtex(p.abstract, ascii_only)))
     if p.tags:

@@ -754,8 +754,7 @@ def _bib(
         "howpublished": get("howpublished"),
         "isbn": get("isbn"),
         "issn": get("issn"),
-        # an entry without one whose url is a DOI's link has that DOI: the app's ASCII export writes a DOI that is
-        # not ASCII so (a doi field is verbatim); JabRef's DOI cleanup reads such a url so too
+        # an entry without one whose url is a DOI's link has that DOI, as JabRef's DOI cleanup reads it
         "doi": get("doi") or biblio.doi_of_url(url_of(fields.get("url", ""))),
         "eprint": get("eprint"),
         "eprinttype": get("eprinttype", "archiveprefix"),
