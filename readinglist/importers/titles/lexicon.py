@@ -188,6 +188,8 @@ FOLLOW_ON = _words("also further additionally")
 # Distance-based Syntactic Weight (DSW)", "Additionally, we present …"), and what a part is called
 ENUMERATING = _words("first firstly second secondly third thirdly additionally moreover furthermore besides")
 PART_NOUNS = _words("module modules component components block blocks layer layers unit units branch branches")
+# before a name brought in as the whole the parts make ("the overall pipeline, dubbed SteinDreamer")
+WHOLE_WORDS = _words("overall whole entire complete resulting full")
 FOLLOW_ON_NOUNS = _words("extension variant variants")
 # small words a long form or a title's run of initials passes over ("Mixtures of All Trees" for MoAT)
 SMALL_WORDS = _words("and of the to for in on a an with via &")

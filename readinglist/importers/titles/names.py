@@ -28,6 +28,7 @@ from readinglist.importers.titles.lexicon import (
     THING,
     TITLE_PREPOSITIONS,
     USE_VERBS,
+    WHOLE_WORDS,
 )
 from readinglist.importers.titles.phrases import NOMINAL
 from readinglist.importers.titles.tagging import Sentence, is_name
@@ -113,7 +114,7 @@ def _marked_capitals(s: Sentence, paren: int, name: str) -> int:
             return 0
         if got == caps and w[0].isupper() and m > 1:
             run = words[paren - m : paren]
-            inner = any(ch.isupper() and w[j - 1].islower() for w in run for j, ch in enumerate(w) if j)
+            inner = any(ch.isupper() and word[j - 1].islower() for word in run for j, ch in enumerate(word) if j)
             return m if inner else 0
     return 0
 
@@ -559,14 +560,11 @@ def find_name(ab: Abstract) -> Name | None:
     return best
 
 
-_WHOLE = frozenset(("overall", "whole", "entire", "complete", "resulting", "full"))
-
-
 def _the_whole(ab: Abstract, name: Name) -> bool:
     """Is the name brought in as the whole the parts make ("the overall pipeline, dubbed SteinDreamer", "the
     resulting algorithm, called …")?"""
     lows = ab.toks(name.sentence).lows
-    return not _WHOLE.isdisjoint(lows[max(name.before - 6, 0) : name.before])
+    return not WHOLE_WORDS.isdisjoint(lows[max(name.before - 6, 0) : name.before])
 
 
 def _a_part(ab: Abstract, name: Name, first: int) -> bool:
