@@ -12,7 +12,7 @@ import time
 from dataclasses import replace
 
 import pytest
-from conftest import corpus
+from conftest import corpus, open_window
 from PySide6.QtCore import QIdentityProxyModel, QMimeData, QPointF, QSettings, Qt, QTimer, QUrl
 from PySide6.QtGui import QAction, QDropEvent
 from PySide6.QtWidgets import (
@@ -1490,20 +1490,12 @@ def test_a_very_narrow_table_with_only_narrow_columns_shown_lays_out(qtbot, wind
 
 def test_notes_shown_rendered_stay_so_after_a_restart(qtbot, data_dir):
     """A trial: notes shown with Preview reopened as Markdown source after a restart."""
-    w = create_main_window(data_dir)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.table.model.rowCount() == 19)
+    w = open_window(qtbot, data_dir, 19)
     assert not w.editors.previewing
     w.editors.set_previewing(True)
-    w.close()
+    w.close()  # (its settings saved)
     w.runner.wait()
     w.library.close()
-    w2 = create_main_window(data_dir)
-    qtbot.addWidget(w2)
-    w2.show()
-    qtbot.waitUntil(lambda: w2.table.model.rowCount() == 19)
+    w2 = open_window(qtbot, data_dir, 19)
     assert w2.editors.previewing
-    w2.close()
-    w2.runner.wait()
-    w2.library.close()
+    w2.shutdown()

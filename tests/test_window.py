@@ -224,41 +224,42 @@ def test_a_cut_off_cell_shows_all_of_it_as_a_tooltip_and_a_whole_one_none(qtbot,
     assert tooltip_at(qtbot, window, row, COLUMNS.index("year")) == ""  # "2026" is all there
 
 
-def test_titles_starting_with_quotes_greek_or_script_letters_sort_among_the_letters(qtbot, window, tmp_path):
-    f = write_jsonl(tmp_path / "s.jsonl", [{"title": t, "abstract": "sortcheck"} for t in SORT_TITLES])
+def _found(qtbot, window, tmp_path, rows: list[dict]) -> None:
+    """The six papers `rows` make imported, and listed by the word they share ("sortcheck")."""
     with qtbot.waitSignal(window.importFinished, timeout=20000):
-        window.start_import([f])
+        window.start_import([write_jsonl(tmp_path / "s.jsonl", rows)])
     window.search_bar.field.setFocus()
     type_keys(qtbot, "sortcheck")
     qtbot.waitUntil(lambda: window.table.model.rowCount() == 6 and window.search_bar.idle)
+
+
+def _sorted_by(qtbot, window, column: int) -> list[str]:
+    """The column as the table shows it once its header is clicked."""
     header = window.table.view.horizontalHeader()
-    pos = QPoint(header.sectionViewportPosition(TITLE) + 10, header.height() // 2)
+    pos = QPoint(header.sectionViewportPosition(column) + 10, header.height() // 2)
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     window.table.view.viewport().repaint()
-    titles = [window.table.model.data(window.table.model.index(r, TITLE)) for r in range(6)]
-    assert titles == ["Attention sortcheck", "ℓ1 norms sortcheck", "“Quoted” sortcheck", "Σ-delta sortcheck",
-                      "θ-VAE sortcheck", "Zebra finches sortcheck"]  # fmt: skip
+    return [window.table.model.data(window.table.model.index(r, column)) for r in range(6)]
+
+
+def test_titles_starting_with_quotes_greek_or_script_letters_sort_among_the_letters(qtbot, window, tmp_path):
+    _found(qtbot, window, tmp_path, [{"title": t, "abstract": "sortcheck"} for t in SORT_TITLES])
+    assert _sorted_by(qtbot, window, TITLE) == [
+        "Attention sortcheck", "ℓ1 norms sortcheck", "“Quoted” sortcheck", "Σ-delta sortcheck", "θ-VAE sortcheck",
+        "Zebra finches sortcheck",
+    ]  # fmt: skip
 
 
 def test_authors_with_letters_that_do_not_decompose_sort_as_a_reader_types_them(qtbot, window, tmp_path):
     # "Høgsgaard" came after "Hz", "Łukasz" after "Zhang": NFKD leaves ø and ł whole
     names = ["Wei Hz", "Sam Huang", "Ida Høgsgaard", "Eva Hofmann", "Łukasz Zabel", "Zoe Zhang"]
-    f = write_jsonl(tmp_path / "a.jsonl", [{"title": f"{n} sortcheck", "abstract": "sortcheck", "authors": [n]}
-                                           for n in names])  # fmt: skip
-    with qtbot.waitSignal(window.importFinished, timeout=20000):
-        window.start_import([f])
-    window.search_bar.field.setFocus()
-    type_keys(qtbot, "sortcheck")
-    qtbot.waitUntil(lambda: window.table.model.rowCount() == 6 and window.search_bar.idle)
-    header = window.table.view.horizontalHeader()
-    expected = {AUTHORS: ["Hofmann", "Høgsgaard", "Huang", "Hz", "Zabel", "Zhang"],
-                TITLE: [f"{n} sortcheck" for n in ["Eva Hofmann", "Ida Høgsgaard", "Łukasz Zabel", "Sam Huang",
-                                                   "Wei Hz", "Zoe Zhang"]]}  # fmt: skip
-    for column, order in expected.items():
-        pos = QPoint(header.sectionViewportPosition(column) + 10, header.height() // 2)
-        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=pos)
-        window.table.view.viewport().repaint()
-        assert [window.table.model.data(window.table.model.index(r, column)) for r in range(6)] == order
+    _found(
+        qtbot, window, tmp_path, [{"title": f"{n} sortcheck", "abstract": "sortcheck", "authors": [n]} for n in names]
+    )
+    assert _sorted_by(qtbot, window, AUTHORS) == ["Hofmann", "Høgsgaard", "Huang", "Hz", "Zabel", "Zhang"]
+    assert _sorted_by(qtbot, window, TITLE) == [
+        f"{n} sortcheck" for n in ["Eva Hofmann", "Ida Høgsgaard", "Łukasz Zabel", "Sam Huang", "Wei Hz", "Zoe Zhang"]
+    ]
 
 
 # ---- 3. the papers' context menu, removal ----------------------------------------------------------------
