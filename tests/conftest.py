@@ -46,6 +46,19 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     gc.unfreeze()  # the window freezes what it loaded (readinglist.ui.runtime); no test inherits it
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _clipboard_emptied_at_exit():
+    """Empty the clipboard once the tests are done. The offscreen platform keeps a copied citation's QMimeData in
+    a static that is freed after Python has finalised; that crashed the run on exit (SIGSEGV, so `dev.py test`
+    returned 245 with every test passed). A real platform (xcb) hands the data to the system and exits cleanly."""
+    yield
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is not None:
+        QApplication.clipboard().clear()
+
+
 @pytest.fixture
 def data_dir(tmp_path) -> Path:
     return tmp_path / "data"

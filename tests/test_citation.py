@@ -308,3 +308,34 @@ def test_apa_7_names_twenty_authors_and_cuts_more_with_the_last_and_puts_a_title
     assert "et al." not in twenty + many
     assert text_citation(paper(title="BEXA: Budgeted exit actor", authors=[], venue="ICML")) == (
         "BEXA: Budgeted exit actor. (2017). ICML.")  # fmt: skip
+
+
+def test_a_test_run_that_copied_a_citation_exits_cleanly(tmp_path):
+    """The suite's exit status is CI's verdict: a run that put a citation on the clipboard must exit 0, not
+    crash while Python shuts down (the offscreen clipboard outlived the interpreter; conftest empties it)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--basetemp",
+            str(tmp_path / "t"),
+            "tests/test_citation.py::test_copy_citation_in_the_window_cites_the_record",
+        ],
+        cwd=root,
+        env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "1 passed" in run.stdout
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
