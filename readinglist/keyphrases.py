@@ -592,12 +592,19 @@ class Vocabulary:
         return len(self.surfaces)
 
 
+def _title_cased_compound(word: str) -> bool:
+    """ "Low-Rank", "Vision-Language", "Re-Identification": each part capitalised as a title writes it, not a name's
+    casing (which its uses inside sentences show: "Kullback-Leibler")."""
+    parts = [p for p in word.split("-") if p]
+    return len(parts) > 1 and all(p[0].isupper() and p[1:] == p[1:].lower() for p in parts)
+
+
 def display_word(forms: Mapping[str, int], mid_sentence: Mapping[str, int]) -> str:
     """How to show a word, from the ways it was written: an acronym or a mixed-case name as written ("BERT",
-    "ImageNet"), a word capitalised in most of its uses inside a sentence as a name ("Gaussian", "Markov"),
-    anything else in lower case (titles and sentence starts capitalise common words)."""
+    "ImageNet"; not a title's "Low-Rank"), a word capitalised in most of its uses inside a sentence as a name
+    ("Gaussian", "Markov"), anything else in lower case (titles and sentence starts capitalise common words)."""
     best = max(forms.items(), key=lambda kv: (kv[1], kv[0]))[0]
-    if best[1:] != best[1:].lower():
+    if best[1:] != best[1:].lower() and not _title_cased_compound(best):
         return best
     if mid_sentence:
         total = sum(mid_sentence.values())
@@ -653,13 +660,17 @@ def phrases(title: str, abstract: str) -> dict[tuple[str, ...], Phrase]:
 
 def written_forms(wanted: Iterable[tuple[str, ...]], texts: Iterable[tuple[str, str]]) -> dict[tuple[str, ...], str]:
     """How each phrase (by stems) is written in these (title, abstract) texts: its most common spelling, each
-    word cased by display_word from its uses inside abstract sentences. Phrases not found are left out."""
+    word cased by display_word from its uses inside abstract sentences. Phrases not found are left out. A
+    phrase that nearly always goes on with the same word is shown with it: "multimodal large language" is a
+    cut "multimodal large language models", "retrieval augmented" a cut "retrieval augmented generation"."""
     keys = set(wanted)
     lengths = sorted({len(k) for k in keys})
     vocab = Vocabulary()
     spellings: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
     forms: dict[tuple[str, ...], list[Counter[str]]] = {}
     mids: dict[tuple[str, ...], list[Counter[str]]] = {}
+    after: dict[tuple[str, ...], Counter[tuple[str, str]]] = {}  # the word after a phrase: (stem, as written)
+    after_mid: dict[tuple[str, ...], Counter[tuple[str, str]]] = {}  # … in abstracts (mid-sentence: cased as a name is)
     for title, abstract in texts:
         for part, inside in ((title, False), (abstract, True)):
             ids = vocab.encode(part)
@@ -680,6 +691,13 @@ def written_forms(wanted: Iterable[tuple[str, ...]], texts: Iterable[tuple[str, 
                         f[j][w] += 1
                         if inside and not expansion and i + j > 0 and ids[i + j - 1] != SENTENCE:
                             m[j][w] += 1
+                    if n > 1:
+                        nxt = ids[i + n] if i + n < len(ids) else BREAK
+                        word = vocab.surfaces[nxt] if nxt >= FIRST_ID else ""
+                        stem = vocab.stems[vocab.surface_stem[nxt]] if nxt >= FIRST_ID else ""
+                        after.setdefault(key, Counter())[(stem, word)] += 1
+                        if inside:
+                            after_mid.setdefault(key, Counter())[(stem, word)] += 1
     out: dict[tuple[str, ...], str] = {}
     for key, counts in spellings.items():
         spelled = counts.most_common(1)[0][0]
@@ -688,8 +706,33 @@ def written_forms(wanted: Iterable[tuple[str, ...]], texts: Iterable[tuple[str, 
             same = {w: c for w, c in forms[key][j].items() if w.lower() == lower}
             mid = {w: c for w, c in mids[key][j].items() if w.lower() == lower}
             words.append(display_word(same, mid))
+        words += _going_on(after.get(key), after_mid.get(key, Counter()))
         out[key] = " ".join(words)
     return out
+
+
+GOES_ON_SHARE = 0.8  # a phrase followed by the same word in this share of its uses (GOES_ON_USES or more) is cut
+GOES_ON_USES = 3
+
+
+def _going_on(after: Counter[tuple[str, str]] | None, mid: Counter[tuple[str, str]]) -> list[str]:
+    """The word a cut phrase goes on with (by stem: "model" or "models"), as display_word shows its most common
+    spelling; none when the phrase does not go on."""
+    if not after:
+        return []
+    stems: Counter[str] = Counter()
+    for (stem, _), c in after.items():
+        stems[stem] += c
+    stem, uses = stems.most_common(1)[0]
+    if not stem or uses < GOES_ON_USES or uses < GOES_ON_SHARE * sum(stems.values()):
+        return []
+    spellings: Counter[str] = Counter()
+    for (s, w), c in after.items():
+        if s == stem:
+            spellings[w.lower()] += c
+    word = spellings.most_common(1)[0][0]
+    same = {w: c for (s, w), c in after.items() if w.lower() == word}
+    return [display_word(same, {w: c for (s, w), c in mid.items() if w.lower() == word})]
 
 
 WordFrequencies = Callable[[Sequence[str]], tuple[Mapping[str, int], int]]  # words → (documents with each, of all)

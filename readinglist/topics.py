@@ -395,8 +395,20 @@ def name_topics(
         for key in picked:
             forms = written_forms([key], [texts[int(r)] for r in sample_rows[(c, key)]])
             written[key] = forms.get(key) or " ".join(key)
-        names.append([written[key] for key in picked])
+        names.append(_uncontained([written[key] for key in picked]))
     return names
+
+
+def _uncontained(phrases: list[str]) -> list[str]:
+    """The phrases without one that another holds whole: a cut phrase shown going on ("multimodal large language
+    models", keyphrases.written_forms) holds the "large language models" chosen beside it; a hyphen counts as a
+    space ("retrieval augmented generation" holds "Retrieval-Augmented generation")."""
+    padded = [f" {p.lower().replace('-', ' ')} " for p in phrases]
+    return [
+        p
+        for i, (p, mine) in enumerate(zip(phrases, padded, strict=True))
+        if not any(mine in o and (mine != o or j < i) for j, o in enumerate(padded) if j != i)  # the first of equals
+    ]
 
 
 def _cluster_counts(

@@ -387,3 +387,47 @@ def test_cancel_ends_the_child_process(empty_lib, tmp_path):
     with pytest.raises(TopicsCancelled):
         empty_lib.compute_topics(progress=lambda *step: cancel.set(), cancel=cancel, count=4)
     assert empty_lib.topics() == [] and empty_lib.topics_status().computed_at is None
+
+
+def test_a_name_shows_no_phrase_cut_short_nor_one_another_holds(empty_lib, tmp_path):
+    """Phrases are counted up to three words: "multimodal large language" is a cut "multimodal large language
+    models" and is shown going on; beside it "large language models" says nothing more and is left out; a title's
+    "Low-Rank" casing is not a name's."""
+    rng = random.Random(3)
+    themes = {
+        "mllm": ["multimodal large language models", "visual question answering", "image captions"],
+        "lora": ["low-rank adaptation", "adapter weights", "parameter budgets"],
+        **{k: v for k, v in THEMES.items() if k in ("graphs", "proteins")},
+    }
+    papers = []
+    for theme, words in themes.items():
+        for i in range(30):
+            picked = rng.sample(words, 3)
+            sentences = [f"We consider {picked[0]} and {picked[1]}.", f"Unlike earlier {picked[2]} work, ours is fast."]
+            title = f"Low-Rank Adaptation, Part {i}" if theme == "lora" else f"Part {i} of {theme}"
+            papers.append({"title": title, "abstract": " ".join(sentences + rng.sample(FILLER, 2))})
+    empty_lib.import_files([write_jsonl(tmp_path / "cut.jsonl", papers)])
+    empty_lib.compute_topics(count=4, use_process=False)
+    names = [t.phrases for t in empty_lib.topics()]
+    shown = [p for phrases in names for p in phrases]
+    assert "multimodal large language models" in shown, names
+    assert not any(p.endswith("multimodal large language") for p in shown), names
+    for name in names:  # none holds another of its topic
+        assert not any(a != b and f" {a.lower()} " in f" {b.lower()} " for a in name for b in name), name
+    assert "low-rank adaptation" in shown and "Low-Rank adaptation" not in shown, names
+
+
+def test_a_phrase_that_goes_on_with_one_word_is_shown_with_it():
+    texts = [("", "Multimodal large language models see. We tune multimodal large language model weights; "
+                  "multimodal large language models read.")]  # fmt: skip
+    assert written_forms([("multimod", "larg", "languag")], texts) == {
+        ("multimod", "larg", "languag"): "multimodal large language models"  # "model" or "models": one word
+    }
+    varied = [("", "Graph neural networks train. Graph neural networks learn; graph neural networks forget.")]
+    assert written_forms([("graph", "neural", "network")], varied) == {
+        ("graph", "neural", "network"): "graph neural networks"
+    }
+    few = [("", "Retrieval augmented generation works; retrieval augmented generation helps.")]
+    assert written_forms([("retriev", "augment")], few) == {("retriev", "augment"): "retrieval augmented"}  # two uses
+    assert display_word({"Low-Rank": 4}, {"low-rank": 3}) == "low-rank"  # a title's casing
+    assert display_word({"Kullback-Leibler": 4}, {"Kullback-Leibler": 3}) == "Kullback-Leibler"  # a name's
