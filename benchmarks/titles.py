@@ -54,6 +54,7 @@ from pathlib import Path
 from benchmarks import titles_before
 from readinglist import markup
 from readinglist.importers import titles as titles_now
+from readinglist.importers.base import clean_abstract
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("READINGLIST_SHARED", ROOT.parent / "shared")) / "corpora"
@@ -186,7 +187,7 @@ def first_sentence(plain: str) -> str:
 @dataclass
 class Paper:
     title: str  # the real title, plain text
-    abstract: str  # raw, as the source has it
+    abstract: str  # as the importer stores it (importers.base.clean_abstract: PDF codes and line-break hyphens mended)
     plain: str
     authors: list[str]
     venue: str
@@ -202,7 +203,7 @@ def _read_jsonl(path: Path) -> list[dict]:
 def _papers(rows: list[dict]) -> list[Paper]:
     out = []
     for r in rows:
-        abstract = (r.get("abstract") or "").strip()
+        abstract = clean_abstract(r.get("abstract"))  # what an import derives the title from
         title = markup.title_plain(r.get("title") or "")
         plain = markup.to_plain(abstract)
         if not title or len(plain.split()) < 20:  # placeholders ("Abstract Unavailable") are not abstracts
