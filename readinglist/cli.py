@@ -846,6 +846,9 @@ def window_options(argv: Sequence[str]) -> tuple[str | None, bool] | None:
 _QUERY_WORD = re.compile(r"-?[^\W\d_]|[^-]")  # a word of a query left unquoted, or one with a minus: "-video"
 
 
+WRITERS_WAIT = 1800.0  # seconds an edit waits for another process's import (Ctrl+C stops it sooner)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     window = window_options(sys.argv[1:] if argv is None else argv)
     if window is not None:
@@ -890,6 +893,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lib = Library.open(args.data_dir, notify=notify, seed=args.command != "import")
         if lib.read_only and args.command in READS:
             print(f"readinglist: note: reading only; {lib.read_only_reason}", file=sys.stderr)
+        lib.wait_for_writers(WRITERS_WAIT, notify)
         return run_command(args, lib)
     except (StoreError, QueryError, CliError, ImportFailure, NothingToLearn) as exc:
         print(f"readinglist: {exc}", file=sys.stderr)

@@ -14,7 +14,8 @@ import re
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,6 +84,7 @@ class Library:
         self.read_only_reason = self.store.read_only_reason
         self._index: Index | None = None
         self._updater: IndexUpdater | None = None
+        self._edit_thread = threading.local()  # .on: this thread is inside editing()
         self._index_lock = threading.Lock()  # held while the index opens (it may be rebuilt)
         self._import_lock = threading.Lock()  # one import at a time
         self._background: bool | None = None  # None: write in the caller's thread; else use a writer process?
@@ -226,9 +228,38 @@ class Library:
         start-up), rather than in the first search with a misspelt word."""
         self.index.warm()
 
+    def set_write_wait(self, seconds: float | None) -> None:
+        """How long this thread's edits wait for another writer before StoreBusy (Store.set_write_wait)."""
+        self.store.set_write_wait(seconds)
+
+    def wait_for_writers(self, seconds: float, say: Callable[[str], None]) -> None:
+        """This thread's edits wait up to `seconds` for another writer, and say once that they wait: an import
+        holds the library for the whole file (minutes, for a large one), and a command-line edit beside one
+        failed after 30 s ("busy … try again"; a trial)."""
+        self.store.set_write_wait(seconds)
+        self.store.on_wait = lambda: say(
+            "Waiting for the library: another readinglist process is writing it (an import)… Ctrl+C stops."
+        )
+
+    @contextmanager
+    def editing(self, wait: float | None = None) -> Iterator[None]:
+        """Edits made inside as one transaction, begun only once the library can be written: StoreBusy, and
+        nothing done, when another writer (an import) holds it longer than `wait` seconds (else this thread's
+        write wait). The index is told after the commit, when what changed can be read."""
+        outer = not getattr(self._edit_thread, "on", False)
+        with self.store.transaction(wait=wait):
+            self._edit_thread.on = True
+            try:
+                yield
+            finally:
+                self._edit_thread.on = not outer
+        if outer and self._updater is not None:
+            self._updater.changed()
+
     def _reindex(self, ids: Sequence[int]) -> None:
-        """The store's journal has these changes; the index, once open, catches up from it."""
-        if ids and self._updater is not None:
+        """The store's journal has these changes; the index, once open, catches up from it (after an edit's
+        transaction commits, not inside it: the index never holds what the library may yet roll back)."""
+        if ids and self._updater is not None and not getattr(self._edit_thread, "on", False):
             self._updater.changed()
 
     # ---- importing ----

@@ -532,6 +532,11 @@ class StoreError(Exception):
     """A database problem a user can act on (the message says what and where)."""
 
 
+class StoreBusy(StoreError):
+    """Another writer (an import, in this process or another) holds the library longer than the write would
+    wait: nothing was changed, and the same write succeeds once the other ends."""
+
+
 class ImportFailure(Exception):
     """A file that cannot be imported; the message names the file, the line where known, and the problem."""
 

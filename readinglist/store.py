@@ -42,6 +42,7 @@ from readinglist.papers import (
     Paper,
     RemovedPaper,
     SmartList,
+    StoreBusy,
     StoreError,
     TableRow,
     Topic,
@@ -846,6 +847,11 @@ class ThreadSlots:
         return [conn for slot in slots if (conn := getattr(slot, "conn", None)) is not None]
 
 
+WRITE_WAIT = 30.0  # seconds a write waits for another writer, unless its thread says otherwise (set_write_wait)
+WAIT_NOTICE = 1.0  # seconds a write waits before Store.on_wait says it is waiting (the command line prints so)
+BUSY_SLICE = 1.0  # seconds SQLite is asked to wait at a time
+
+
 class Store:
     def __init__(self, path: Path, read_only: bool = False, reason: str | None = None):
         self.path = Path(path)
@@ -856,6 +862,8 @@ class Store:
         self._immutable = False  # set where SQLite cannot create the WAL's shared-memory file (see _connect)
         self._threads = ThreadSlots()
         self._write_lock = threading.RLock()
+        # told when a write has waited WAIT_NOTICE seconds for another writer (the command line says so)
+        self.on_wait: Callable[[], None] | None = None
         self._rows_hint: str | None = None
         self._epoch = 0  # moves on around every insert, removal and restoration of papers (see count)
         self.own_revs: set[int] = set()  # revisions this process wrote (the window tells them from others')
@@ -892,10 +900,10 @@ class Store:
             if self.read_only:
                 conn = self._connect_read_only()
             else:
-                conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+                conn = sqlite3.connect(self.path, timeout=WRITE_WAIT, check_same_thread=False)
             conn.isolation_level = None  # explicit BEGIN/COMMIT only, in transaction()
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
             if not self.read_only:
                 # a paper's record (abstract twice: raw and plain) is a few KB: 4 KB pages held one record
                 # each and left a third of every page empty; 16 KB pages pack several (docs/performance-
@@ -935,25 +943,43 @@ class Store:
         finally:
             self._state_writes += 1
 
+    def set_write_wait(self, seconds: float | None) -> None:
+        """How long this thread's writes wait for another writer (an import, here or in another process, holds
+        the library for the whole file) before StoreBusy; None: WRITE_WAIT. The window's thread waits a moment
+        only: it keeps an edit for later rather than freeze (a trial's triage keys froze it for an import)."""
+        self._local.wait = seconds
+
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self, wait: float | None = None) -> Iterator[sqlite3.Connection]:
         """The one way to write: all or nothing, re-entrant. SQLite's failures come out as a StoreError that
-        names the file and says the cause in words ("the disk is full while writing …/library.db")."""
+        names the file and says the cause in words ("the disk is full while writing …/library.db"); another
+        writer holding the library longer than `wait` seconds (else this thread's set_write_wait) StoreBusy."""
         if self.read_only:
             raise StoreError(f"cannot change the library: {self.read_only_reason or 'it is open read-only'}")
         db = self.db
-        with self._write_lock:
-            if self._local.depth:
+        if wait is None:
+            wait = getattr(self._local, "wait", None)
+        patience = WRITE_WAIT if wait is None else max(wait, 0.0)
+        started = time.monotonic()
+        told = self._lock_within(patience, started)
+        try:
+            if self._local.depth:  # inside another: a savepoint, so that this one too is all or nothing
                 self._local.depth += 1
+                point = f"nested{self._local.depth}"
+                db.execute(f"SAVEPOINT {point}")
                 try:
                     yield db
+                except BaseException:
+                    with suppress(sqlite3.Error):
+                        db.execute(f"ROLLBACK TO {point}")
+                        db.execute(f"RELEASE {point}")
+                    raise
+                else:
+                    db.execute(f"RELEASE {point}")
                 finally:
                     self._local.depth -= 1
                 return
-            try:
-                db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise self.failure(exc) from None
+            self._begin(db, patience, started, told)
             self._local.depth = 1
             self._writes += 1  # before and after: what is read meanwhile is not kept (see _until_changed)
             self._local.taken = []  # the revisions this transaction takes (next_rev)
@@ -973,6 +999,48 @@ class Store:
             finally:
                 self._local.depth = 0
                 self._writes += 1
+        finally:
+            self._write_lock.release()
+
+    def _lock_within(self, patience: float, started: float) -> bool:
+        """This process's write lock (its import holds it on another thread) within `patience` seconds, else
+        StoreBusy; `on_wait` is told once WAIT_NOTICE seconds have passed. Returns whether it was told."""
+        if self.on_wait is None or patience <= WAIT_NOTICE:
+            if not self._write_lock.acquire(timeout=patience):
+                raise StoreBusy(self._busy_text())
+            return False
+        if self._write_lock.acquire(timeout=WAIT_NOTICE):
+            return False
+        self.on_wait()
+        if not self._write_lock.acquire(timeout=max(patience - (time.monotonic() - started), 0.0)):
+            raise StoreBusy(self._busy_text())
+        return True
+
+    def _begin(self, db: sqlite3.Connection, patience: float, started: float, told: bool) -> None:
+        """BEGIN IMMEDIATE: SQLite's write lock, which another process's import holds, within what is left of
+        `patience` seconds, asked for a second at a time (Ctrl+C is heard between asks; SQLite's own wait is
+        deaf to it); `on_wait` told once the first WAIT_NOTICE seconds have passed."""
+        deadline = started + patience
+        try:
+            while True:
+                left = max(deadline - time.monotonic(), 0.0)
+                db.execute(f"PRAGMA busy_timeout = {int(min(left, BUSY_SLICE) * 1000)}")
+                try:
+                    db.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if left <= BUSY_SLICE or not isinstance(self.failure(exc), StoreBusy):
+                        raise
+                if not told and self.on_wait is not None and time.monotonic() - started >= WAIT_NOTICE:
+                    self.on_wait()
+                    told = True
+        except sqlite3.OperationalError as exc:
+            raise self.failure(exc) from None
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(WRITE_WAIT * 1000)}")
+
+    def _busy_text(self) -> str:
+        return f"{self.path} is busy: another writer (an import) holds it; try again when it has finished"
 
     def _roll_back(self, db: sqlite3.Connection) -> None:
         """The transaction undone; the revisions it took are not this process's: another may take them next."""
@@ -986,7 +1054,7 @@ class Store:
         if "full" in text:
             return StoreError(f"the disk is full while writing {self.path}; nothing was changed")
         if "locked" in text or "busy" in text:
-            return StoreError(f"{self.path} is busy: another readinglist process kept it locked; try again")
+            return StoreBusy(self._busy_text())
         if "readonly" in text or "read-only" in text:
             return StoreError(f"cannot change the library: {self.path} cannot be written")
         if "disk I/O" in text:

@@ -38,12 +38,13 @@ from PySide6.QtWidgets import (
 )
 
 from readinglist.library import Library
-from readinglist.papers import Paper, StoreError, clean_tags, tag_key
+from readinglist.papers import Paper, StoreBusy, StoreError, clean_tags, tag_key
 from readinglist.ui.flow import FlowLayout
 from readinglist.ui.safe_browser import SafeTextBrowser
 from readinglist.ui.wording import papers, quoted
 
 NOTE_AUTOSAVE_MS = 800
+UNSAVED_RETRY_MS = 1000  # how often a note an import kept from being saved is tried again
 TAG_FIELD_MIN = 24  # the tag field's least width, in letters: narrower, the priorities go under it
 
 
@@ -138,6 +139,8 @@ class Editors(QWidget):
     # it, and the other version is what stays)
     noteKeptBoth = Signal(bool)
     noteRefused = Signal(str)  # why the note typed could not be saved (too long to export): it stays in the field
+    noteWaiting = Signal()  # a note kept here until an import lets the library go (then noteEdited, notesSaved)
+    notesSaved = Signal()  # every note that waited is saved
     linkClicked = Signal(QUrl)  # in the note's preview
     finished = Signal()  # Enter in the tag editor: the tags are applied, back to the papers
 
@@ -156,6 +159,8 @@ class Editors(QWidget):
         self._read_only = library.read_only
         self._paper: int | None = None  # the paper whose tags and note are in the editors
         self._note_saved = ""
+        # notes an import kept from being saved: paper id → (the text typed, the note it was typed over)
+        self._unsaved: dict[int, tuple[str, str]] = {}
         self._tags_shown: list[str] = []  # the tags the field was given (what Enter's changes are made to)
         self._tags_for: list[int] = []  # the papers the tags in the field are being typed for
         # the states on a row of their own, the priorities beside the tags: one row of both was cut to
@@ -230,6 +235,9 @@ class Editors(QWidget):
         self._note_timer.setSingleShot(True)
         self._note_timer.setInterval(NOTE_AUTOSAVE_MS)
         self._note_timer.timeout.connect(self.save_note)
+        self._unsaved_timer = QTimer(self)
+        self._unsaved_timer.setInterval(UNSAVED_RETRY_MS)
+        self._unsaved_timer.timeout.connect(self.save_unsaved_notes)
 
     def load(self, paper: Paper | None) -> None:
         """The paper shown (or shown again, edited). Tags being typed for it and a note not yet saved stay."""
@@ -254,6 +262,8 @@ class Editors(QWidget):
             another = paper_id != self._paper
             self._paper = paper_id
             self._note_saved = note
+            if paper_id in self._unsaved:  # typed before, and waiting to be saved: shown as typed, saved later
+                note, self._note_saved = self._unsaved[paper_id]
             if self.notesEditor.toPlainText() != note:
                 self.notesEditor.blockSignals(True)
                 self.notesEditor.setPlainText(note)
@@ -412,14 +422,51 @@ class Editors(QWidget):
             return
         try:
             before, after = self._library.save_note(pid, text, self._note_saved)
+        except StoreBusy:  # an import holds the library: the text is kept here, and saved once it lets go
+            self._unsaved[pid] = (text, self._note_saved)
+            self._unsaved_timer.start()
+            self.noteWaiting.emit()
+            return
         except StoreError as exc:  # the note as last saved stays stored, the text typed in the field
             self.noteRefused.emit(str(exc))
             return
+        self._saved_now(pid)
         self._note_saved = after
         if after != text:
             self._show_kept(text, after)
         if after != before:  # (a note the reader emptied, changed elsewhere meanwhile, stays: no step to undo)
             self.noteEdited.emit(pid, before, after)
+
+    @property
+    def unsaved_notes(self) -> dict[int, tuple[str, str]]:
+        return dict(self._unsaved)
+
+    def save_unsaved_notes(self, wait: float = 0.0) -> bool:
+        """Save the notes that waited for an import, as far as the library lets; True once none waits. The note
+        in the field is saved as it reads now (the reader may have typed on)."""
+        for pid, (text, base) in list(self._unsaved.items()):
+            if pid == self._paper:
+                self.save_note(unchanged_too=True)
+                if pid in self._unsaved:
+                    return False
+                continue
+            try:
+                with self._library.editing(wait=wait):
+                    before, after = self._library.save_note(pid, text, base)
+            except StoreBusy:
+                return False
+            except StoreError as exc:
+                self.noteRefused.emit(str(exc))
+                return False
+            self._saved_now(pid)
+            if after != before:
+                self.noteEdited.emit(pid, before, after)
+        return True
+
+    def _saved_now(self, pid: int) -> None:
+        if self._unsaved.pop(pid, None) is not None and not self._unsaved:
+            self._unsaved_timer.stop()
+            self.notesSaved.emit()
 
     def _show_kept(self, typed: str, kept: str) -> None:
         """The note as stored after keeping both versions: what the reader typed stays as typed, the cursor

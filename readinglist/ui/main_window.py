@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -32,6 +33,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QMouseEvent,
     QShortcut,
+    QUndoCommand,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
@@ -62,6 +64,7 @@ from readinglist.papers import (
 )
 from readinglist.ui import menus, runtime
 from readinglist.ui.detail import DetailPane
+from readinglist.ui.edit_gate import BUSY, EditGate, waiting_text
 from readinglist.ui.editors import Editors
 from readinglist.ui.history import History, Place
 from readinglist.ui.import_bar import ImportBar, ask_import
@@ -102,6 +105,7 @@ if TYPE_CHECKING:
     from readinglist.ui.exporting import Exporter
     from readinglist.ui.map_view import MapPane
 
+CLOSE_WAIT = 2.0  # seconds closing waits for an import to let the library go before it says edits wait
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
 HEADER_KEY = "paperTableHeader"  # the columns' layout (another key than before the Authors column came)
@@ -125,6 +129,9 @@ class MainWindow(QMainWindow):
         self.runner = Runner(self)
         self.suggester = Suggester(library, self.runner, self)
         self.undo_stack = QUndoStack(self)
+        self.edits = EditGate(library, self.undo_stack, self._push_now, self)  # edits while an import writes
+        self._close_when_saved = False  # the reader closed while edits waited: the window closes once saved
+        self._close_anyway = False  # … or chose to close without them
         self._counts: dict[str, int] | None = None
         self._view_by_relevance = False  # the Suggested view's matches of a query in rank order, asked for
         self._shown_by_relevance = False  # … and the results shown are so
@@ -282,8 +289,11 @@ class MainWindow(QMainWindow):
         self.actionRedo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         for a in (self.actionUndo, self.actionRedo):
             self.addAction(a)
-        self.actionUndo.triggered.connect(lambda: self._say_undone(redone=False))  # after the stack's own slot
-        self.actionRedo.triggered.connect(lambda: self._say_undone(redone=True))
+        # through the edit gate, not the stack's own slots: an undo never waits on the event loop for an import
+        self.actionUndo.triggered.disconnect()
+        self.actionRedo.triggered.disconnect()
+        self.actionUndo.triggered.connect(lambda: self._step(undo=True))
+        self.actionRedo.triggered.connect(lambda: self._step(undo=False))
         self.actionImport = act("actionImport", "&Import…", [QKeySequence.StandardKey.Open], self.import_dialog)
         self.actionMergeNotes = act("actionMergeNotes", "&Merge Notes Folder…", [], self.merge_notes_dialog)
         self.actionMergeNotes.setToolTip("Merge back the notes, tags and states edited in an exported notes folder")
@@ -426,6 +436,9 @@ class MainWindow(QMainWindow):
         self.resize(1280, 800)
 
     def _wire(self) -> None:
+        self.edits.waitingChanged.connect(self._edits_waiting)
+        self.edits.saved.connect(self._edits_saved)
+        self.edits.refused.connect(lambda why: self.notice.show_message(f"{why}", 15000))
         search, table, detail, editors = self.search_bar, self.table, self.detail, self.editors
         search.resultsReady.connect(self._show_results)
         search.failed.connect(self._search_failed)
@@ -477,6 +490,12 @@ class MainWindow(QMainWindow):
             )
         )
         editors.noteRefused.connect(lambda why: self.notice.show_message(f"The note is not saved. {why}", 0))
+        editors.noteWaiting.connect(
+            lambda: self.notice.show_message(
+                f"The note waits to be saved: {BUSY}. It is kept, and saved as soon as it finishes.", 0, kind="waiting"
+            )
+        )
+        editors.notesSaved.connect(self._notes_saved)
         editors.linkClicked.connect(detail.open_link)
         editors.finished.connect(self.focus_papers)
         self.history.changed.connect(self._history_changed)
@@ -911,14 +930,39 @@ class MainWindow(QMainWindow):
         # one paper removed is named, as its undo names it (read first: a removed paper has no row to read)
         removing = isinstance(command, RemovePapersCommand)
         one = self.library.paper(command.ids[0]) if removing and len(command.ids) == 1 else None
+        if not self.edits.push(command):
+            return  # waiting for an import to end, or refused (the gate's notice says which)
+        if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand):
+            said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
+            self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+
+    def _push_now(self, command: QUndoCommand) -> None:
+        """Push the command (its first redo does it), not as an undo or redo to show (see _changed)."""
         self._pushing = True
         try:
             self.undo_stack.push(command)
         finally:
             self._pushing = False
-        if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand):
-            said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
-            self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+
+    def _step(self, undo: bool) -> None:
+        if self.edits.step(undo):
+            self._say_undone(redone=not undo)
+
+    def _edits_waiting(self, n: int) -> None:
+        if n:
+            self.notice.show_message(waiting_text(n), 0, kind="waiting")
+        else:
+            self.notice.clear("waiting")
+
+    def _edits_saved(self, n: int) -> None:
+        self.notice.show_message(f"Saved {n} change{'s' if n != 1 else ''} that waited for the import.", 10000)
+        if self._close_when_saved and not self.editors.unsaved_notes:
+            self.close()
+
+    def _notes_saved(self) -> None:
+        self.notice.show_message("Saved the note that waited for the import.", 10000)
+        if self._close_when_saved and not self.edits.waiting:
+            self.close()
 
     def _undo_index_changed(self, _index: int) -> None:
         """An undo, a redo or another edit: an Undo button about an older edit would undo the wrong one."""
@@ -1252,8 +1296,7 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, "Save View as List", str(exc))
                 name = None
         command = SaveListCommand(self.library, name, query, state, tag, self.update_lists)
-        self.undo_stack.push(command)
-        if (saved := command.saved) is not None:
+        if self.edits.push(command) and (saved := command.saved) is not None:
             said = f"Saved the list “{saved.name}” ({saved.describe()})."
             self.notice.show_message(said, 15000, "Show It", partial(self.show_list, saved.id))
 
@@ -1278,7 +1321,7 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Rename List", str(exc))
             return
         after = replace(sl, name=" ".join(name.split()))
-        self.undo_stack.push(UpdateListCommand(self.library, after, f"Rename list “{sl.name}”", self.update_lists))
+        self.edits.push(UpdateListCommand(self.library, after, f"Rename list “{sl.name}”", self.update_lists))
 
     def redefine_list(self, list_id: int) -> None:
         """The list keeps its name and takes the view shown (its query, state and tag)."""
@@ -1287,15 +1330,15 @@ class MainWindow(QMainWindow):
             return
         query, state, tag = self.current_view()
         after = SmartList(sl.id, sl.name, query, state, tag)
-        self.undo_stack.push(UpdateListCommand(self.library, after, f"Redefine list “{sl.name}”", self.update_lists))
+        self.edits.push(UpdateListCommand(self.library, after, f"Redefine list “{sl.name}”", self.update_lists))
 
     def move_list(self, list_id: int, place: int) -> None:
         if (sl := self._list(list_id)) is not None and not self.read_only:
-            self.undo_stack.push(MoveListCommand(self.library, list_id, place, sl.name, self.update_lists))
+            self.edits.push(MoveListCommand(self.library, list_id, place, sl.name, self.update_lists))
 
     def delete_list(self, list_id: int) -> None:
         if (sl := self._list(list_id)) is not None and not self.read_only:
-            self.undo_stack.push(DeleteListCommand(self.library, list_id, sl.name, self.update_lists))
+            self.edits.push(DeleteListCommand(self.library, list_id, sl.name, self.update_lists))
 
     def _lists_changed_elsewhere(self) -> None:
         """The saved lists changed: the sidebar follows, unless it shows them so already (this window's own)."""
@@ -1583,13 +1626,39 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.editors.save_note()
-        self.import_bar.cancel()
+        self.import_bar.cancel()  # this window's import lets the library go: what waits on it is saved
+        if not self._close_anyway and not self._saved_before_closing():
+            event.ignore()
+            return
         self.topics_bar.cancel()
         self.save_settings()
         self.topics_bar.wait()
         for runner in self.findChildren(Runner):  # the map's and the topics bar's too
             runner.close()
         super().closeEvent(event)
+
+    def _saved_before_closing(self) -> bool:
+        """Whether nothing the reader did waits to be saved (a mark, a note), after waiting CLOSE_WAIT for an
+        import to let the library go. Else the window stays open, says so, and closes once they are saved,
+        or at once if the reader chooses to lose them."""
+        deadline = time.monotonic() + CLOSE_WAIT
+        while True:
+            saved = self.edits.save_waiting(wait=0.2) and self.editors.save_unsaved_notes(wait=0.2)
+            if saved or time.monotonic() >= deadline:
+                break
+        if saved:
+            return True
+        self._close_when_saved = True
+        n = self.edits.waiting + len(self.editors.unsaved_notes)
+        self.notice.show_message(
+            f"Not closed yet: {n} change{'s' if n != 1 else ''} still wait to be saved ({BUSY}). The window closes "
+            "as soon as they are.", 0, "Close Without Them", self._close_without_saving, kind="waiting",
+        )  # fmt: skip
+        return False
+
+    def _close_without_saving(self) -> None:
+        self._close_anyway = True
+        self.close()
 
     def shutdown(self) -> None:
         """Join workers and close the library (tests call this before teardown)."""
