@@ -811,7 +811,8 @@ class Library:
 
     def merge(self, keep: int, other: int) -> Merge:
         """Merge `other` into `keep`, annotations combined (tags united, a triaged state, a priority and the
-        user's title kept, notes joined); returns what `unmerge` needs."""
+        user's title kept, notes joined) and `keep`'s gaps filled from `other`'s record (an abstract, authors,
+        links …: Store.merge_papers); returns what `unmerge` needs."""
         merged = self.store.merge_papers(keep, other)
         self._reindex([keep, other])
         return merged
