@@ -792,6 +792,11 @@ class Library:
     def removed_papers(self) -> list[RemovedPaper]:
         return self.store.removed_papers()
 
+    def merged_papers(self) -> list[RemovedPaper]:
+        """The papers merged into others: not removed (a re-import does not offer them back), yet kept whole,
+        so that undo, or `restore_removed`, brings them back."""
+        return self.store.merged_papers()
+
     def resolve_removed(self, uid: str) -> int:
         return self.store.resolve_removed_uid(uid)
 

@@ -279,6 +279,7 @@ class RemovedPaper:
     venue: str
     year: int | None
     removed_at: str
+    merged_into: str | None = None  # merged into another paper (Library.merge): that paper's id ('' if gone)
 
 
 @dataclass

@@ -1623,6 +1623,11 @@ class Store:
         ).fetchall()
         if not rows:
             gone = self._removed_with_uid(text)
+            if len(gone) == 1 and gone[0].merged_into is not None:
+                into = f" into {gone[0].merged_into}" if gone[0].merged_into else ""
+                raise StoreError(f"paper {gone[0].uid} was merged{into} on {gone[0].removed_at[:10]};"
+                                 f" `readinglist unremove {gone[0].uid}` brings it back as a paper of its"
+                                 " own")  # fmt: skip
             if len(gone) == 1:
                 raise StoreError(f"paper {gone[0].uid} was removed from the library on {gone[0].removed_at[:10]};"
                                  f" `readinglist unremove {gone[0].uid}` brings it back")  # fmt: skip
@@ -2768,21 +2773,38 @@ class Store:
         )
         return [self._removed(paper_json, removed_at) for paper_json, removed_at in rows]
 
+    def merged_papers(self) -> list[RemovedPaper]:
+        """The papers merged into others (kept whole among the removed, for undo), the latest first, each with
+        the id of the paper it was merged into."""
+        if not self.has_table("removed_papers") or "merged_into" not in _columns(self.db, "removed_papers"):
+            return []
+        rows = self.db.execute(
+            f"SELECT paper, removed_at, {self._MERGED_UID} FROM removed_papers r WHERE merged_into IS NOT NULL"
+            " ORDER BY removed_at DESC, id DESC"
+        )
+        return [self._removed(paper_json, removed_at, into) for paper_json, removed_at, into in rows]
+
+    # the id of the paper a removed one was merged into (that paper may have been removed since)
+    _MERGED_UID = ("COALESCE((SELECT uid FROM papers WHERE id = r.merged_into),"
+                   " (SELECT uid FROM removed_papers WHERE id = r.merged_into), '')")  # fmt: skip
+
     @staticmethod
-    def _removed(paper_json: str, removed_at: str) -> RemovedPaper:
+    def _removed(paper_json: str, removed_at: str, merged_into: str | None = None) -> RemovedPaper:
         r = json.loads(paper_json)
         title = r.get("user_title") or r.get("auto_title") or ""
-        return RemovedPaper(r["id"], r["uid"], title, r.get("venue") or "", r.get("year"), removed_at)
+        return RemovedPaper(r["id"], r["uid"], title, r.get("venue") or "", r.get("year"), removed_at, merged_into)
 
     def _removed_with_uid(self, text: str) -> list[RemovedPaper]:
         if not self.has_table("removed_papers"):
             return []
+        merged = ("CASE WHEN r.merged_into IS NULL THEN NULL ELSE " + self._MERGED_UID + " END"
+                  if "merged_into" in _columns(self.db, "removed_papers") else "NULL")  # fmt: skip
         rows = self.db.execute(
-            "SELECT uid, paper, removed_at FROM removed_papers WHERE uid >= ? AND uid < ? LIMIT 6",
+            f"SELECT uid, paper, removed_at, {merged} FROM removed_papers r WHERE uid >= ? AND uid < ? LIMIT 6",
             (text, text + "\uffff"),
         ).fetchall()
         exact = [r for r in rows if r[0] == text]
-        return [self._removed(paper, removed_at) for _, paper, removed_at in (exact or rows)]
+        return [self._removed(paper, removed_at, into) for _, paper, removed_at, into in (exact or rows)]
 
     def resolve_removed_uid(self, text: str) -> int:
         """The removed paper whose id is, or uniquely starts with, `text`."""

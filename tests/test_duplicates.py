@@ -455,6 +455,29 @@ def test_cli_duplicates_merge_and_keep_apart(capsys, tmp_path):
     assert code == 1 and "one paper" in err and "Traceback" not in err
 
 
+def test_cli_merge_fills_the_kept_paper_and_removed_names_the_merged_one(capsys, tmp_path):
+    """A trial's steps: the kept paper lacked the other's abstract, link and author, a search by the
+    abstract's words found nothing, and `removed` said "No papers have been removed" of a paper that
+    `unremove` brought back."""
+    dd = str(tmp_path / "cli")
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "c.jsonl", [GADGETS])))
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])))
+    keep, other = (p["id"] for p in json.loads(_run(capsys, "--data-dir", dd, "duplicates", "--json")[1])[0]["papers"])
+    assert _run(capsys, "--data-dir", dd, "merge", keep, other)[0] == 0
+    shown = json.loads(_run(capsys, "--data-dir", dd, "show", keep, "--json")[1])
+    assert shown["authors"] == ["Alice Smith", "Bob Jones"] and shown["links"] == ["https://example.org/g"]
+    assert shown["abstract"] == GADGETS_FULL["abstract"].strip() and (shown["year"], shown["venue"]) == (2024, "X")
+    code, out, _ = _run(capsys, "--data-dir", dd, "search", "flibbertigibbet")
+    assert code == 0 and keep in out
+    code, out, err = _run(capsys, "--data-dir", dd, "removed")
+    assert code == 0 and other in out and f"merged into {keep}" in out and "No papers" not in err
+    code, _, err = _run(capsys, "--data-dir", dd, "show", other)
+    assert code == 1 and f"merged into {keep}" in err and "removed from the library" not in err
+    assert _run(capsys, "--data-dir", dd, "unremove", other)[0] == 0
+    code, out, err = _run(capsys, "--data-dir", dd, "removed")
+    assert out == "" and "No papers have been removed" in err
+
+
 def test_a_merged_files_revision_or_removal_leaves_the_paper_as_its_own_file_has_it(empty_lib, tmp_path):
     recs = _records()
     empty_lib.import_files([_write_jsonl(tmp_path / "first.jsonl", recs)])
