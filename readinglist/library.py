@@ -970,6 +970,11 @@ class Library:
         current = self.store.tags_of(self.store.papers_with_tag(name))
         return {pid: [t for t in tags if not same_tag(t, name)] for pid, tags in current.items()}
 
+    def respell_tags(self, names: Iterable[str]) -> None:
+        """Spell each of these tags so on every paper that has it (a name no tag has, in any case, is left
+        out): the undo of an edit that respelt a tag on papers it did not otherwise change."""
+        self._reindex(self.store.respell_tags(names))
+
     def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
         """Rename a tag; onto an existing tag this merges the two. Returns the tags before, for undo."""
         return self.set_tags(self.plan_rename_tag(old, new))

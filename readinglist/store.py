@@ -1880,6 +1880,18 @@ class Store:
             self._touch(db, ids)
         return before
 
+    def respell_tags(self, names: Iterable[str]) -> list[int]:
+        """Spell these tags so, each the tag of that name in any case (one the library lacks is not made);
+        returns the papers whose tags were respelt."""
+        touched: list[int] = []
+        with self.transaction() as db:
+            for name in names:
+                row = db.execute("SELECT name FROM tags WHERE name = ?", (name,)).fetchone()
+                if row is not None and row[0] != name:
+                    self._tag_id(db, name, respell=True)
+                    touched += self.papers_with_tag(name)
+        return touched
+
     def remove_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
         with self.transaction() as db:
             before = self.tags_of(ids)
