@@ -573,14 +573,20 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
               file=sys.stderr)  # fmt: skip
         return 0
     if cmd == "removed":
-        gone = lib.removed_papers()
+        # a paper merged into another is no removed paper, yet unremove brings it back: listed, saying so
+        gone = sorted([*lib.removed_papers(), *lib.merged_papers()], key=lambda r: r.removed_at, reverse=True)
         width = shutil.get_terminal_size((100, 20)).columns
         for r in gone:
             head = f"{r.uid:<7} {r.removed_at[:10]}  "
-            room = max(20, width - len(head))
-            print(head + (r.title if len(r.title) <= room else r.title[: room - 1] + "…"))
+            tail = "" if r.merged_into is None else f"  (merged into {r.merged_into or 'a paper removed since'})"
+            room = max(20, width - len(head) - len(tail))
+            print(head + (r.title if len(r.title) <= room else r.title[: room - 1] + "…") + tail)
         if not gone:
             print("No papers have been removed.", file=sys.stderr)
+        elif any(r.merged_into is not None for r in gone):
+            print("A paper merged into another is kept whole: `readinglist unremove ID` brings it back as a "
+                  "paper of its own (the paper it was merged into keeps what the merge gave it).",
+                  file=sys.stderr)  # fmt: skip
         return 0
     if cmd == "unremove":
         ids = list(dict.fromkeys(lib.resolve_removed(i) for i in args.ids))
@@ -646,7 +652,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             print(f"{uids[keep]} and {uids[other]}: kept apart (not listed as possible duplicates again)")
             return 0
         lib.merge(keep, other)
-        print(f"{uids[other]}: merged into {uids[keep]} (tags united, notes joined; undo in the window)")
+        print(f"{uids[other]}: merged into {uids[keep]} (tags united, notes joined, what it lacked filled in;"
+              f" `readinglist unremove {uids[other]}` brings it back as a paper of its own)")  # fmt: skip
         return 0
     if cmd == "topics":
         return topics_command(args, lib)

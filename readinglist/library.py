@@ -823,6 +823,11 @@ class Library:
     def removed_papers(self) -> list[RemovedPaper]:
         return self.store.removed_papers()
 
+    def merged_papers(self) -> list[RemovedPaper]:
+        """The papers merged into others: not removed (a re-import does not offer them back), yet kept whole,
+        so that undo, or `restore_removed`, brings them back."""
+        return self.store.merged_papers()
+
     def resolve_removed(self, uid: str) -> int:
         return self.store.resolve_removed_uid(uid)
 
@@ -842,7 +847,8 @@ class Library:
 
     def merge(self, keep: int, other: int) -> Merge:
         """Merge `other` into `keep`, annotations combined (tags united, a triaged state, a priority and the
-        user's title kept, notes joined); returns what `unmerge` needs."""
+        user's title kept, notes joined) and `keep`'s gaps filled from `other`'s record (an abstract, authors,
+        links …: Store.merge_papers); returns what `unmerge` needs."""
         merged = self.store.merge_papers(keep, other)
         self._reindex([keep, other])
         return merged
@@ -994,6 +1000,11 @@ class Library:
     def plan_delete_tag(self, name: str) -> dict[int, list[str]]:
         current = self.store.tags_of(self.store.papers_with_tag(name))
         return {pid: [t for t in tags if not same_tag(t, name)] for pid, tags in current.items()}
+
+    def respell_tags(self, names: Iterable[str]) -> None:
+        """Spell each of these tags so on every paper that has it (a name no tag has, in any case, is left
+        out): the undo of an edit that respelt a tag on papers it did not otherwise change."""
+        self._reindex(self.store.respell_tags(names))
 
     def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
         """Rename a tag; onto an existing tag this merges the two. Returns the tags before, for undo."""

@@ -279,6 +279,7 @@ class RemovedPaper:
     venue: str
     year: int | None
     removed_at: str
+    merged_into: str | None = None  # merged into another paper (Library.merge): that paper's id ('' if gone)
 
 
 @dataclass
@@ -307,6 +308,8 @@ class Merge:
     added_source: tuple[int, str] | None  # the merged paper's own source, added to the kept one
     pair: tuple[str, str] | None  # the pair's (status, why) before, if it was listed
     bib: dict[str, str] | None = None  # the kept paper's record before, if the merge gave it the other's
+    # the kept paper's columns the merged one filled in (Store.merge_papers): each one's value before and after
+    filled: dict[str, tuple[object, object]] = field(default_factory=dict)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

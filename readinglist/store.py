@@ -1691,6 +1691,11 @@ class Store:
         ).fetchall()
         if not rows:
             gone = self._removed_with_uid(text)
+            if len(gone) == 1 and gone[0].merged_into is not None:
+                into = f" into {gone[0].merged_into}" if gone[0].merged_into else ""
+                raise StoreError(f"paper {gone[0].uid} was merged{into} on {gone[0].removed_at[:10]};"
+                                 f" `readinglist unremove {gone[0].uid}` brings it back as a paper of its"
+                                 " own")  # fmt: skip
             if len(gone) == 1:
                 raise StoreError(f"paper {gone[0].uid} was removed from the library on {gone[0].removed_at[:10]};"
                                  f" `readinglist unremove {gone[0].uid}` brings it back")  # fmt: skip
@@ -1942,6 +1947,18 @@ class Store:
             self._add_tags(db, ids, tags, respell=True)
             self._touch(db, ids)
         return before
+
+    def respell_tags(self, names: Iterable[str]) -> list[int]:
+        """Spell these tags so, each the tag of that name in any case (one the library lacks is not made);
+        returns the papers whose tags were respelt."""
+        touched: list[int] = []
+        with self.transaction() as db:
+            for name in names:
+                row = db.execute("SELECT name FROM tags WHERE name = ?", (name,)).fetchone()
+                if row is not None and row[0] != name:
+                    self._tag_id(db, name, respell=True)
+                    touched += self.papers_with_tag(name)
+        return touched
 
     def remove_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
         with self.transaction() as db:
@@ -2608,7 +2625,8 @@ class Store:
 
     def merge_papers(self, keep: int, other: int) -> Merge:
         """Merge `other` into `keep`: tags united, a triaged state and a priority kept (the kept paper's if it
-        has one), notes joined, the user's title kept; `other` is kept whole among the removed papers (marked
+        has one), notes joined, the user's title kept, what `keep` lacks filled from `other` (_fill_from: else
+        its abstract and links were seen nowhere); `other` is kept whole among the removed papers (marked
         merged) and its sources become `keep`'s. Returns what `unmerge_papers` needs."""
         if keep == other:
             raise StoreError("a paper cannot be merged with itself")
@@ -2642,10 +2660,56 @@ class Store:
                 self.set_note(keep, f"{a.note.rstrip()}{NOTE_SEPARATOR}{b.note.strip()}" if a.note.strip() else b.note)
             if not a.user_title and b.user_title:
                 self.set_user_title(keep, b.user_title)
+            filled = self._fill_from(db, keep, b)
             bib = None
             if biblio.richness(b.bib) > biblio.richness(a.bib):  # the fuller record, whole (never two mixed)
                 bib = self.set_record(keep, b.bib)
-        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib)
+        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib, filled)
+
+    _FILLED = ("abstract", "authors", "year", "url", "links", "venue")  # the columns _fill_from may fill
+
+    def _fill_from(self, db: sqlite3.Connection, keep: int, other: Paper) -> dict[str, tuple[object, object]]:
+        """What the merged paper has and the kept one lacks fills the gap, as an import's merge does
+        (fill_missing: an abstract, authors, a year, a link), and further, the user having said the two are
+        one paper: a venue, the other's links after the kept one's, and a longer author list that names every
+        kept author in any order (covering_authors). Nothing the kept paper has is replaced. Returns each
+        column changed, (before, after), for unmerge_papers."""
+        from readinglist.importers.duplicates import covering_authors
+
+        row = db.execute(f"SELECT {', '.join(self._FILLED)} FROM papers WHERE id = ?", (keep,)).fetchone()
+        was = dict(zip(self._FILLED, row, strict=True))
+        sets: dict[str, object] = {}
+        if not was["abstract"] and other.abstract:
+            sets["abstract"] = pack(other.abstract)
+        authors = json.loads(was["authors"])
+        if other.authors and (fuller := covering_authors(authors, other.authors) if authors else other.authors):
+            sets["authors"] = json.dumps(fuller, ensure_ascii=False)
+        if was["year"] is None and other.year is not None:
+            sets["year"] = other.year
+        if not was["url"] and other.url:
+            sets["url"] = other.url
+        if not was["venue"] and other.venue:
+            sets["venue"] = other.venue
+        links = json.loads(was["links"])
+        if more := [u for u in dict.fromkeys([other.url, *other.links]) if u and u not in links]:
+            sets["links"] = json.dumps([*links, *more])
+        self._set_filled(db, keep, sets)
+        return {k: (was[k], v) for k, v in sets.items()}
+
+    def _set_filled(self, db: sqlite3.Connection, paper_id: int, sets: Mapping[str, object]) -> None:
+        """Write these of _FILLED's columns, with what follows from them (the sort columns, the match keys,
+        the index's journal)."""
+        if not sets:
+            return
+        rev = self.next_rev(db)
+        db.execute(
+            f"UPDATE papers SET {', '.join(k + ' = ?' for k in sets)}, updated_at = ?, rev = ? WHERE id = ?",
+            (*sets.values(), now(), rev, paper_id),
+        )
+        _set_columns(db, [paper_id])
+        if self.has_table("paper_keys"):
+            _set_keys(db, [paper_id])
+        self._journal(db, [paper_id], rev)
 
     def unmerge_papers(self, m: Merge) -> int:
         """Take a merge back: the merged paper returns with its annotations and sources, the kept one gets its
@@ -2670,6 +2734,11 @@ class Store:
             self.set_user_title(m.kept, m.user_title)
             if m.bib is not None:
                 self.set_record(m.kept, m.bib)
+            if m.filled:  # put back where still as the merge left it (a re-import since keeps what it gave)
+                row = db.execute(f"SELECT {', '.join(m.filled)} FROM papers WHERE id = ?", (m.kept,)).fetchone()
+                now_values = dict(zip(m.filled, row or (), strict=False))
+                self._set_filled(db, m.kept, {k: before for k, (before, after) in m.filled.items()
+                                              if k in now_values and now_values[k] == after})  # fmt: skip
             self.set_pair(m.kept, back, m.pair)
         return back
 
@@ -2784,21 +2853,38 @@ class Store:
         )
         return [self._removed(paper_json, removed_at) for paper_json, removed_at in rows]
 
+    def merged_papers(self) -> list[RemovedPaper]:
+        """The papers merged into others (kept whole among the removed, for undo), the latest first, each with
+        the id of the paper it was merged into."""
+        if not self.has_table("removed_papers") or "merged_into" not in _columns(self.db, "removed_papers"):
+            return []
+        rows = self.db.execute(
+            f"SELECT paper, removed_at, {self._MERGED_UID} FROM removed_papers r WHERE merged_into IS NOT NULL"
+            " ORDER BY removed_at DESC, id DESC"
+        )
+        return [self._removed(paper_json, removed_at, into) for paper_json, removed_at, into in rows]
+
+    # the id of the paper a removed one was merged into (that paper may have been removed since)
+    _MERGED_UID = ("COALESCE((SELECT uid FROM papers WHERE id = r.merged_into),"
+                   " (SELECT uid FROM removed_papers WHERE id = r.merged_into), '')")  # fmt: skip
+
     @staticmethod
-    def _removed(paper_json: str, removed_at: str) -> RemovedPaper:
+    def _removed(paper_json: str, removed_at: str, merged_into: str | None = None) -> RemovedPaper:
         r = json.loads(paper_json)
         title = r.get("user_title") or r.get("auto_title") or ""
-        return RemovedPaper(r["id"], r["uid"], title, r.get("venue") or "", r.get("year"), removed_at)
+        return RemovedPaper(r["id"], r["uid"], title, r.get("venue") or "", r.get("year"), removed_at, merged_into)
 
     def _removed_with_uid(self, text: str) -> list[RemovedPaper]:
         if not self.has_table("removed_papers"):
             return []
+        merged = ("CASE WHEN r.merged_into IS NULL THEN NULL ELSE " + self._MERGED_UID + " END"
+                  if "merged_into" in _columns(self.db, "removed_papers") else "NULL")  # fmt: skip
         rows = self.db.execute(
-            "SELECT uid, paper, removed_at FROM removed_papers WHERE uid >= ? AND uid < ? LIMIT 6",
+            f"SELECT uid, paper, removed_at, {merged} FROM removed_papers r WHERE uid >= ? AND uid < ? LIMIT 6",
             (text, text + "\uffff"),
         ).fetchall()
         exact = [r for r in rows if r[0] == text]
-        return [self._removed(paper, removed_at) for _, paper, removed_at in (exact or rows)]
+        return [self._removed(paper, removed_at, into) for _, paper, removed_at, into in (exact or rows)]
 
     def resolve_removed_uid(self, text: str) -> int:
         """The removed paper whose id is, or uniquely starts with, `text`."""

@@ -273,6 +273,15 @@ def test_fuller_authors_only_carries_on_the_same_names_in_order():
     assert fuller_authors([], ["A. Smith"]) is None  # an empty list is filled as a gap, not here
 
 
+def test_covering_authors_is_a_longer_list_naming_every_kept_author():
+    from readinglist.importers.duplicates import covering_authors
+
+    assert covering_authors(["Bob Jones"], ["Alice Smith", "B. Jones"]) == ["Alice Smith", "B. Jones"]
+    assert covering_authors(["A. Smith"], ["Alice Smith", "Carl Wu"]) == ["Alice Smith", "Carl Wu"]  # fuller_authors'
+    assert covering_authors(["A. Smith", "B. Jones"], ["A. Smith", "C. Jones", "D. Wu"]) is None  # another Jones
+    assert covering_authors(["A. Smith", "B. Jones"], ["B. Jones", "A. Smith"]) is None  # not longer
+
+
 # ---- merging by hand, undo, keeping apart ----
 
 
@@ -299,6 +308,71 @@ def test_merge_combines_annotations_and_unmerge_restores_both(lib):
     for before, after in ((before_a, after_a), (before_b, after_b)):
         assert (after.tags, after.note, after.state, after.priority, after.title) == (
             before.tags, before.note, before.state, before.priority, before.title)  # fmt: skip
+
+
+GADGETS = {"title": "Deep Gadget Networks", "authors": ["Alice Smith"], "year": 2024, "venue": "X"}
+GADGETS_FULL = {"title": "Deep Gadget Networks", "authors": ["Alice Smith", "Bob Jones"], "year": 2019, "venue": "Y",
+                "url": "https://example.org/g",
+                "abstract": "We study flibbertigibbet widgets and how their gadgets learn to fold. " * 2}  # fmt: skip
+
+
+def _record(p):
+    return (p.abstract, p.authors, p.year, p.venue, p.url, p.links)
+
+
+def test_a_merge_by_hand_fills_what_the_kept_paper_lacks_and_unmerge_takes_it_out(empty_lib, tmp_path):
+    """As an import's merge does (fill_missing): a trial's kept paper had no abstract, link or second author
+    after the merge, and its abstract's words found nothing."""
+    empty_lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS])])
+    empty_lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])])
+    [pair] = empty_lib.possible_duplicates()
+    keep, other = sorted((pair.a, pair.b))
+    before_keep, before_other = _record(empty_lib.paper(keep)), _record(empty_lib.paper(other))
+    merged = empty_lib.merge(keep, other)
+    p = empty_lib.paper(keep)
+    assert p.abstract == GADGETS_FULL["abstract"].strip() and p.authors == ["Alice Smith", "Bob Jones"]
+    assert p.url == "https://example.org/g" and p.links == ["https://example.org/g"]
+    assert (p.year, p.venue) == (2024, "X")  # what the kept paper has stays
+    assert empty_lib.search("flibbertigibbet").ids == [keep]
+    assert empty_lib.search("author:jones").ids == [keep]
+    back = empty_lib.unmerge(merged)
+    assert _record(empty_lib.paper(keep)) == before_keep and _record(empty_lib.paper(back)) == before_other
+    assert empty_lib.search("flibbertigibbet").ids == [back]
+    assert empty_lib.search("author:jones").ids == [back]
+
+
+def test_a_merge_by_hand_keeps_both_papers_links_and_a_fuller_author_list(empty_lib, tmp_path):
+    """The window's merge of a COLT paper into its arXiv version lost the proceedings link; a list that names
+    every kept author and more is the fuller one, in whatever order (the user said the two are one paper)."""
+    arxiv = {"title": "Regret Bounds for Gadgets", "authors": ["Bob Jones"], "venue": "",
+             "url": "https://arxiv.org/abs/2401.00001", "abstract": "We bound the regret of gadgets. " * 3}  # fmt: skip
+    colt = {"title": "Regret Bounds for Gadgets (Extended Abstract)", "authors": ["Alice Smith", "B. Jones"],
+            "year": 2024, "venue": "COLT", "url": "https://proceedings.mlr.press/v247/jones24a.html",
+            "abstract": "An extended abstract on the regret of gadgets. " * 3}  # fmt: skip
+    empty_lib.import_files([_write_jsonl(tmp_path / "both.jsonl", [arxiv, colt])])  # one file: never merged
+    keep, other = sorted(empty_lib.search("").ids)
+    before = _record(empty_lib.paper(keep))
+    merged = empty_lib.merge(keep, other)
+    p = empty_lib.paper(keep)
+    assert p.links == [arxiv["url"], colt["url"]] and p.url == arxiv["url"]
+    assert p.abstract == arxiv["abstract"].strip()  # the kept paper's own, not replaced
+    assert p.authors == ["Alice Smith", "B. Jones"] and (p.year, p.venue) == (2024, "COLT")
+    empty_lib.unmerge(merged)
+    assert _record(empty_lib.paper(keep)) == before
+
+
+def test_unmerge_leaves_what_was_changed_since_the_merge(empty_lib, tmp_path):
+    empty_lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS])])
+    empty_lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])])
+    [pair] = empty_lib.possible_duplicates()
+    keep, other = sorted((pair.a, pair.b))
+    merged = empty_lib.merge(keep, other)
+    revised = GADGETS | {"abstract": GADGETS_FULL["abstract"] + "Revised in its own file."}  # the file has it now
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [revised])])
+    assert summary.updated == 1
+    empty_lib.unmerge(merged)
+    p = empty_lib.paper(keep)
+    assert p.abstract == revised["abstract"].strip() and p.authors == ["Alice Smith"]
 
 
 def test_the_kept_papers_own_triaged_state_and_priority_win(lib):
@@ -379,6 +453,29 @@ def test_cli_duplicates_merge_and_keep_apart(capsys, tmp_path):
     assert len(json.loads(out)) == 5  # 3 + 3 imported, one merged (a first import brings no bundled papers)
     code, _, err = _run(capsys, "--data-dir", dd, "merge", a, a)
     assert code == 1 and "one paper" in err and "Traceback" not in err
+
+
+def test_cli_merge_fills_the_kept_paper_and_removed_names_the_merged_one(capsys, tmp_path):
+    """A trial's steps: the kept paper lacked the other's abstract, link and author, a search by the
+    abstract's words found nothing, and `removed` said "No papers have been removed" of a paper that
+    `unremove` brought back."""
+    dd = str(tmp_path / "cli")
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "c.jsonl", [GADGETS])))
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])))
+    keep, other = (p["id"] for p in json.loads(_run(capsys, "--data-dir", dd, "duplicates", "--json")[1])[0]["papers"])
+    assert _run(capsys, "--data-dir", dd, "merge", keep, other)[0] == 0
+    shown = json.loads(_run(capsys, "--data-dir", dd, "show", keep, "--json")[1])
+    assert shown["authors"] == ["Alice Smith", "Bob Jones"] and shown["links"] == ["https://example.org/g"]
+    assert shown["abstract"] == GADGETS_FULL["abstract"].strip() and (shown["year"], shown["venue"]) == (2024, "X")
+    code, out, _ = _run(capsys, "--data-dir", dd, "search", "flibbertigibbet")
+    assert code == 0 and keep in out
+    code, out, err = _run(capsys, "--data-dir", dd, "removed")
+    assert code == 0 and other in out and f"merged into {keep}" in out and "No papers" not in err
+    code, _, err = _run(capsys, "--data-dir", dd, "show", other)
+    assert code == 1 and f"merged into {keep}" in err and "removed from the library" not in err
+    assert _run(capsys, "--data-dir", dd, "unremove", other)[0] == 0
+    code, out, err = _run(capsys, "--data-dir", dd, "removed")
+    assert out == "" and "No papers have been removed" in err
 
 
 def test_a_merged_files_revision_or_removal_leaves_the_paper_as_its_own_file_has_it(empty_lib, tmp_path):

@@ -146,6 +146,21 @@ def test_tags_typed_then_tab_are_applied_and_undoable(qtbot, window):
     qtbot.waitUntil(lambda: field.text() == "rl")
 
 
+def test_undo_of_a_tag_typed_in_another_case_spells_it_as_before_on_every_paper(qtbot, window):
+    """A tag typed with capitals ("LLM") spells the library's "llm" so on every paper; undo took it off the
+    paper it was typed on and left the others' "LLM"."""
+    lib = window.library
+    other = lib.search("").ids[-1]
+    lib.add_tags([other], ["llm"])
+    pid = tagged(qtbot, window, 0, ["rl"])
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, ", LLM")
+    qtbot.keyClick(field, Qt.Key.Key_Return)  # no completion highlighted: what was typed is applied
+    assert lib.tags_of([pid, other]) == {pid: ["LLM", "rl"], other: ["LLM"]}
+    window.actionUndo.trigger()
+    assert lib.tags_of([pid, other]) == {pid: ["rl"], other: ["llm"]}
+
+
 def test_clicking_another_paper_applies_the_tags_to_the_paper_they_were_typed_for(qtbot, window):
     pid = tagged(qtbot, window, 0, ["rl"])
     start_tags(qtbot, window)

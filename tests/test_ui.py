@@ -624,6 +624,23 @@ def test_sidebar_tag_rename_merge_delete_with_undo(qtbot, window):
     assert tag_labels(window) == ["machine learning  (1)", "ml  (1)"]
 
 
+def test_undoing_a_tag_merge_that_respelt_the_tag_merged_into_spells_it_as_before(qtbot, window):
+    """A trial merged "bandits" into "bandit-area" typed "Bandit-Area": undo brought "bandits" back, and the
+    papers of "bandit-area" kept "Bandit-Area" (a rename alone undid its case, having its papers in hand)."""
+    lib = window.library
+    a, b, c = lib.search("").ids[:3]
+    lib.add_tags([a, b], ["bandit-area"])
+    lib.add_tags([c], ["bandits"])
+    window.update_counts()
+    window.sidebar.rename_tag("bandits", "Bandit-Area")
+    assert lib.tag_counts() == [("Bandit-Area", 3)]
+    window.actionUndo.trigger()
+    assert sorted(lib.tag_counts()) == [("bandit-area", 2), ("bandits", 1)]
+    assert tag_labels(window) == ["bandit-area  (2)", "bandits  (1)"]
+    window.actionRedo.trigger()
+    assert lib.tag_counts() == [("Bandit-Area", 3)]
+
+
 def test_sort_by_column_and_back_to_rank(qtbot, window):
     header = window.table.view.horizontalHeader()
     header.setSortIndicator(COLUMNS.index("title"), Qt.SortOrder.AscendingOrder)

@@ -28,7 +28,8 @@ def _jsonl(path, records):
 def window(qtbot, data_dir, tmp_path):
     lib = Library.open(data_dir)
     lib.import_files([_jsonl(tmp_path / "main.jsonl", RECORDS)])
-    lib.import_files([_jsonl(tmp_path / "ws.jsonl", [r | {"venue": "ICML Workshop"} for r in RECORDS])])
+    workshop = [r | {"venue": "ICML Workshop", "url": f"https://example.org/ws{n}"} for n, r in enumerate(RECORDS)]
+    lib.import_files([_jsonl(tmp_path / "ws.jsonl", workshop)])
     lib.close()
     w = create_main_window(data_dir)
     qtbot.addWidget(w)
@@ -72,6 +73,24 @@ def test_possible_duplicates_in_the_sidebar_merge_undo_and_keep_apart(qtbot, win
     assert w.library.store.pair(second.a, second.b)[0] == "apart"
     w.actionUndo.trigger()
     qtbot.waitUntil(lambda: _entry_text(w) == "Possible duplicates  (3)")
+
+
+def test_a_merge_shows_the_merged_papers_link_on_the_kept_one_until_undone(qtbot, window):
+    """A trial's COLT paper lost its proceedings link when merged; undo gives each paper its own again."""
+    w = window
+    pair = w.library.possible_duplicates()[0]
+    keep, gone = sorted([pair.a, pair.b])
+    url = w.library.paper(gone).url
+    assert url and w.library.paper(keep).links == []
+    w.table.select_ids([keep, gone])
+    qtbot.waitUntil(lambda: sorted(w.target_ids()) == [keep, gone])
+    w.actionMerge.trigger()
+    assert w.library.paper(keep).links == [url]
+    qtbot.waitUntil(lambda: w.detail.paper_id == keep and f'href="{url}"' in w.detail.toHtml())
+    w.actionUndo.trigger()
+    assert w.library.paper(keep).links == [] and w.library.paper(gone).links == [url]
+    qtbot.waitUntil(lambda: w.detail.paper_id in (keep, gone))
+    qtbot.waitUntil(lambda: (f'href="{url}"' in w.detail.toHtml()) == (w.detail.paper_id == gone))
 
 
 def test_the_last_pair_settled_leaves_the_possible_duplicates_view(qtbot, window):

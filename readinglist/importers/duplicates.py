@@ -168,6 +168,24 @@ def fuller_authors(stored: Sequence[str], other: Sequence[str]) -> list[str] | N
     return [*merged, *other[len(stored) :]]
 
 
+def covering_authors(stored: Sequence[str], other: Sequence[str]) -> list[str] | None:
+    """For a merge the user asked for: `fuller_authors`' list, else the other list when it is longer and names
+    every stored author (surname and first initial), in any order ("Bob Jones" within "Alice Smith, B.
+    Jones"): the user said the two are one paper, so the longer list is its authors. None otherwise."""
+    if (fuller := fuller_authors(stored, other)) is not None:
+        return fuller
+    if not stored or len(other) <= len(stored):
+        return None
+    free = [_name_key(n) for n in other]
+    for sur, initial in map(_name_key, stored):
+        hit = next((j for j, (s2, i2) in enumerate(free)
+                    if sur and s2 == sur and (not initial or not i2 or initial == i2)), None)  # fmt: skip
+        if hit is None:
+            return None
+        del free[hit]
+    return list(other)
+
+
 def authors_agree(a: Sequence[str], b: Sequence[str]) -> bool:
     """Both lists have authors, and at least half of the longer list is in the other, each name by surname
     and first initial (one without an initial matches any): what one DOI on two titles needs. The matcher's

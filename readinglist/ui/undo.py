@@ -117,6 +117,10 @@ class SetTagsCommand(PaperCommand):
         # each tag whose mark (keyword or the user's) the edit changed: its name, the mark before, the mark the
         # edit left (None: the tag went) — a keyword typed on one paper is the user's tag on every paper
         self.marks: dict[str, tuple[str, bool, bool | None]] = {}
+        # each tag the edit respelt, by tag_key: its name before and after — a name typed with capitals is spelt
+        # so on every paper, those the edit did not touch too ("bandits" merged into "bandit-area" typed
+        # "Bandit-Area")
+        self.spelt: dict[str, tuple[str, str]] = {}
 
     @property
     def summary(self) -> str:
@@ -139,12 +143,17 @@ class SetTagsCommand(PaperCommand):
         now = self.library.tag_marks(names)
         self.marks = {key: (name, kw, now[key][1] if key in now else None) for key, (name, kw) in was.items()
                       if key not in now or now[key][1] != kw}  # fmt: skip
+        self.spelt = {key: (name, now[key][0]) for key, (name, _) in was.items() if key in now and now[key][0] != name}
         self.changed(self.ids)
 
     def undo(self) -> None:
         changed = self._changed_tags(self.gave or {}, self.took, self.library.tags_of(self.ids))
         self.library.set_tags(changed)  # marks as they are: a tag
         # made again is the user's
+        spelt = self.library.tag_marks(left for _, left in self.spelt.values())
+        # the old spelling back where the edit's is still in force (undoing it on its papers may have done it)
+        self.library.respell_tags([name for key, (name, left) in self.spelt.items()
+                                   if key in spelt and spelt[key][0] == left])  # fmt: skip
         now = self.library.tag_marks(name for name, _, _ in self.marks.values())
         # back only where the mark is still what the edit left (the command line may have changed it since)
         still = {key for key, (_, _, left) in self.marks.items() if key in now and left in (None, now[key][1])}
