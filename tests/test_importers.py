@@ -406,6 +406,138 @@ def test_crossref_parent_after_the_child_gives_the_venue(tmp_path):
     assert (r.venue, r.year) == ("Proc. of Things", 1999)
 
 
+def test_a_pmlr_volume_gives_its_papers_its_booktitle_editors_and_volume(tmp_path):
+    """PMLR's COLT 2025 file opens with its @Proceedings and no paper names it (no booktitle, no crossref): the
+    papers' export had `booktitle = {COLT}` and the citation read "In COLT (pp. 2–21)", the volume's title,
+    editors, number and place lost. They take the volume's fields as a crossref'd entry does, the venue
+    staying its short name."""
+    from readinglist.citation import text_citation
+    from readinglist.export import ExportOptions, render
+
+    parsed = parse_file(corpus("bib/pmlr/pmlr-v291-colt2025.bib"))
+    volume = {"type": "inproceedings", "booktitle": "Proceedings of Thirty Eighth Conference on Learning Theory",
+              "editor": "Nika Haghtalab; Ankur Moitra", "volume": "291", "address": "Lyon, France"}  # fmt: skip
+    assert all(r.bib | volume == r.bib for r in parsed.records)
+    assert {r.venue for r in parsed.records} == {"COLT"}
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        lib.import_files([corpus("bib/pmlr/pmlr-v291-colt2025.bib")])
+        (akbari,) = [p for p in lib.papers(lib.search("").ids) if p.citation_key == "akbari25"]
+    finally:
+        lib.close()
+    assert text_citation(akbari) == (
+        "Akbari, S., & Harrison-Trainor, M. (2025). Computable learning of natural hypothesis classes. In N. "
+        "Haghtalab & A. Moitra (Eds.), Proceedings of Thirty Eighth Conference on Learning Theory (Vol. 291, "
+        "pp. 2–21)."
+    )
+    entry = render([akbari], ExportOptions(format="bibtex"))
+    assert "  booktitle = {Proceedings of Thirty Eighth Conference on Learning Theory},\n" in entry
+    assert "  editor = {Nika Haghtalab and Ankur Moitra},\n  volume = {291},\n  pages = {2--21},\n" in entry
+
+
+def test_a_proceedings_in_a_personal_file_gives_no_fields_to_papers_it_does_not_hold(tmp_path):
+    """Only a volume's own file (its @proceedings first) gives its fields to the papers naming no venue: in
+    a personal file a paper citing another volume, or naming its own venue, keeps what it has."""
+    f = tmp_path / "mine.bib"
+    f.write_text(
+        "@inproceedings{a, title = {A}, booktitle = {Proc. Other}, abstract = {Text.}}\n"
+        "@proceedings{P, booktitle = {Proc. P}, editor = {Doe, Jane}, volume = 7, year = 2001}\n"
+        "@inproceedings{b, title = {B}, abstract = {Text.}}\n"
+    )
+    assert [r.bib for r in parse_file(f).records] == [
+        {"type": "inproceedings", "booktitle": "Proc. Other"},
+        {"type": "inproceedings"},
+    ]
+
+
+def test_a_crossref_gives_every_field_the_entry_lacks_and_none_it_has(tmp_path):
+    """As bibtex and biber: a field the entry lacks is its crossref'd volume's (editor, volume, series, number,
+    publisher, biblatex's location, organization, month), the volume's title its booktitle; a field the entry has
+    stays (its own issue before the volume's number), and the volume's pages and DOI are not the paper's. The
+    volume after its entries, as BibTeX wants it; a crossref to no entry changes nothing."""
+    f = tmp_path / "x.bib"
+    f.write_text(
+        "@inproceedings{a, title = {A}, crossref = {vol}, pages = {1--9}, abstract = {Text.}}\n"
+        "@inproceedings{b, title = {B}, crossref = {vol}, booktitle = {Own Book}, publisher = {Own Press},"
+        " issue = 3, abstract = {Text.}}\n"
+        "@inproceedings{c, title = {C}, crossref = {nowhere}, pages = {5}, abstract = {Text.}}\n"
+        "@proceedings{vol, title = {Proc. of Things}, editor = {Doe, Jane and Roe, Rick}, volume = 12,"
+        " number = 4, series = {LNCS}, publisher = {Springer}, location = {Berlin}, organization = {ACM},"
+        " month = jun, date = {1999-06}, pages = {1--500}, doi = {10.1000/volume}}\n"
+    )
+    a, b, c = parse_file(f).records
+    inherited = {"editor": "Jane Doe; Rick Roe", "volume": "12", "series": "LNCS", "address": "Berlin",
+                 "organization": "ACM", "month": "6"}  # fmt: skip
+    assert a.bib == {"type": "inproceedings", "booktitle": "Proc. of Things", "number": "4", "pages": "1-9",
+                     "publisher": "Springer", **inherited}  # fmt: skip
+    assert (a.venue, a.year) == ("Proc. of Things", 1999)
+    assert b.bib == {"type": "inproceedings", "booktitle": "Own Book", "number": "3", "publisher": "Own Press",
+                     **inherited}  # fmt: skip
+    assert (c.venue, c.year, c.bib) == ("", None, {"type": "inproceedings", "pages": "5"})
+
+
+def test_a_crossref_to_a_volume_in_a_later_file_gives_its_fields(tmp_path):
+    """The volume in a file the import reads after the entry's (IRIDIA's crossref.bib): the same fields."""
+    first, second = tmp_path / "a.bib", tmp_path / "b.bib"
+    first.write_text("@incollection{c, title = {Chapter}, crossref = {book}, pages = {3--4}, abstract = {Text.}}\n")
+    second.write_text("@book{book, title = {The Book}, subtitle = {A Sequel}, editor = {Doe, Jane}, volume = 2,"
+                      " publisher = {Press}, year = 2003}\n")  # fmt: skip
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        lib.import_files([first, second])
+        (p,) = lib.papers(lib.search("").ids)
+    finally:
+        lib.close()
+    assert (p.venue, p.year) == ("The Book: A Sequel", 2003)
+    assert p.bib == {"type": "incollection", "booktitle": "The Book: A Sequel", "editor": "Jane Doe",
+                     "volume": "2", "pages": "3-4", "publisher": "Press"}  # fmt: skip
+
+
+def test_a_biblatex_subtitle_is_part_of_the_title(tmp_path):
+    """biblatex-examples.bib: `worman` is "The Cast of Character" with the subtitle "Style in Greek
+    Literature", and the import, its export and its citation said only "The Cast of Character". The title a
+    reader cites joins them with a colon (a space after the title's own ? or !); a book's and a journal's
+    subtitle join their titles; a title that already ends with its subtitle is kept."""
+    parsed = parse_file(corpus("bib/biblatex/biblatex-examples.bib"))
+    by_key = {r.key: r for r in parsed.records}
+    assert by_key["worman"].title == "The Cast of Character: Style in {Greek} Literature"
+    assert by_key["salam"].bib["booktitle"] == "Elementary particle theory: Relativistic groups and analyticity"
+    space = by_key["westfahl:space"]  # its volume's subtitle through the crossref, with biblatex's location
+    assert space.title.startswith("The True Frontier: Confronting and Avoiding the Realities of Space")
+    assert (space.venue, space.bib["address"]) == ("Space and Beyond: The Frontier Theme in Science Fiction",
+                                                   "Westport, Conn. and London")  # fmt: skip
+    f = tmp_path / "s.bib"
+    f.write_text(
+        "@article{q, title = {Why {GANs}?}, subtitle = {An Answer}, journaltitle = {J. Things},"
+        " journalsubtitle = {Series B}, abstract = {Text.}}\n"
+        "@book{twice, title = {Title: The Sub}, subtitle = {The sub}, abstract = {Text.}}\n"
+        "@book{alone, subtitle = {Only a Subtitle}, abstract = {Text.}}\n"
+    )
+    q, twice, alone = parse_file(f).records
+    assert (q.title, q.venue, q.bib["journal"]) == ("Why {GANs}? An Answer", *["J. Things: Series B"] * 2)
+    assert (twice.title, alone.title) == ("Title: The Sub", "Only a Subtitle")
+
+
+def test_a_paper_imported_without_its_subtitle_is_updated_in_place(tmp_path):
+    """A library imported the file before subtitles were read: the paper's title is "The Cast of Character".
+    The file imported again gives it its subtitle, the paper kept with its tag; with no abstract only the
+    entry's key tells it is the same paper (it came in twice)."""
+    f = tmp_path / "w.bib"
+    f.write_text("@book{worman, title = {The Cast of Character}, author = {Worman, Nancy}, year = 2002}\n")
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        lib.import_files([f])
+        (pid,) = lib.search("").ids
+        lib.add_tags([pid], ["greek"])
+        f.write_text(f.read_text().replace("},", "}, subtitle = {Style in {Greek} Literature},", 1))
+        (summary,) = lib.import_files([f])
+        assert (summary.added, summary.updated) == (0, 1)
+        (p,) = lib.papers(lib.search("").ids)
+        assert (p.id, p.title, p.tags) == (pid, "The Cast of Character: Style in Greek Literature", ["greek"])
+    finally:
+        lib.close()
+
+
 def test_json_lines_named_json_whose_first_record_has_a_data_list(tmp_path):
     """JSON Lines under a .json name: a `data` list in the first record does not make it a wrapper."""
     f = tmp_path / "lines.json"

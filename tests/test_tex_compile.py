@@ -215,3 +215,26 @@ def test_biber_reads_each_exported_keyword_apart_one_with_a_comma_braced(tmp_pat
                            "SECTION:plain", "PRINTED:other", "SECTION:Optimization,convex", "PRINTED:both",
                            "SECTION:Optimization, convex"], name  # fmt: skip
         assert latex_errors(folder) == []
+
+
+def test_papers_of_a_pmlr_volume_and_with_subtitles_compile_with_their_volume_in_the_bibliography(tmp_path):
+    """PMLR's COLT 2025 papers take their @Proceedings' booktitle, editors and volume, and biblatex's subtitles
+    join their titles (importers.bibtex): the export compiles with bibtex and biber, and the bibliography
+    cites the volume. (COLT's titles hold \\mathbb, as their authors wrote them: amssymb.)"""
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        lib.import_files([corpus("bib/pmlr/pmlr-v291-colt2025.bib"), corpus("bib/biblatex/biblatex-examples.bib")])
+        papers = lib.papers(lib.search("").ids)
+    finally:
+        lib.close()
+    for name, engine in (("bibtex", "bibtex"), ("bibtex", "biber"), ("biblatex", "biber")):
+        folder = tmp_path / f"{name}-{engine}"
+        bib = render(papers, ExportOptions(format=name))
+        errors = compile_document(bib, folder, engine, utf8=name == "biblatex", packages="\\usepackage{amssymb}")
+        assert errors == ([], []), (name, engine)
+        bbl = " ".join((folder / "doc.bbl").read_text(encoding="utf-8").split())
+        if engine == "bibtex":
+            assert "{\\em Proceedings of Thirty Eighth Conference on Learning Theory}, volume 291, pages 2--21" in bbl
+            assert "The Cast of Character: Style in Greek Literature" in re.sub(r"[{}]|\\em ", "", bbl)
+        else:
+            assert "\\field{booktitle}{Proceedings of Thirty Eighth Conference on Learning Theory}" in bbl

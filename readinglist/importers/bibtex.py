@@ -15,8 +15,9 @@ brace is left open; either way it is imported with a warning naming the file, th
 repeated field keeps its first value, as BibTeX does, with a warning.
 
 Before the entries are read, one pass collects what an entry may refer to anywhere in the file: @string
-macros (defined in order, as BibTeX reads them), the @proceedings entry that gives a volume's venue and year,
-and crossref targets (which BibTeX wants after the entries that cite them).
+macros (defined in order, as BibTeX reads them), the @proceedings entry that gives a volume's venue and year
+(and, in a file it opens, its fields to the papers, as a crossref would), and crossref targets (which BibTeX
+wants after the entries that cite them).
 
 Over 400 lines: splitting, macro resolution, recovery of rejected entries and the two passes are one reading
 of BibTeX's rules, and each depends on how the others cut and number the text.
@@ -88,8 +89,15 @@ MONTHS = dict(
 )
 CHUNK_CHARS = 256 * 1024  # text handed to bibtexparser at a time
 CONTAINERS = {"proceedings", "mvproceedings", "book", "mvbook", "collection", "mvcollection", "reference"}
-PARENT_FIELDS = ("booktitle", "title", "year", "date", "publisher", "editor", "volume", "series", "address", "isbn")
-PROCEEDINGS_FIELDS = ("shortname", "booktitle", "title", "year")
+# what an entry takes from the volume its crossref names, as bibtex and biber do: any field it lacks, the
+# volume's title (and subtitle) as its booktitle; not what is the paper's own (pages, chapter, DOI, eprint): a
+# volume's DOI on its papers would cite the volume, and make them one paper to the matching
+PARENT_FIELDS = (
+    "booktitle", "booksubtitle", "title", "subtitle", "journal", "journaltitle", "journalsubtitle", "year", "date",
+    "month", "editor", "volume", "number", "issue", "publisher", "address", "location", "edition", "series",
+    "institution", "school", "organization", "howpublished", "isbn", "issn",
+)  # fmt: skip
+PROCEEDINGS_FIELDS = ("shortname", *PARENT_FIELDS)
 PROCEEDINGS_PAPERS = frozenset(("inproceedings", "conference", "paper"))  # the entries a @proceedings holds
 MAX_VOLUMES = 20_000  # volumes kept for the other files of an import to cite (IRIDIA's crossref.bib: 327)
 
@@ -495,6 +503,7 @@ class _Directory:
     default_year: int | None = None
     volume_titles: frozenset[str] = frozenset()  # its booktitle and title: an entry naming it is in it
     volume_file: bool = False  # it opens the file: the file is that volume's, its papers naming no venue in it
+    volume: dict[str, str] = field(default_factory=dict)  # … whose fields those papers take, as from a crossref
 
 
 class BibFile:
@@ -613,6 +622,8 @@ class BibFile:
         directory.default_year = parse_year(p.get("year"))
         directory.volume_titles = frozenset(_volume_key(p[k]) for k in ("booktitle", "title") if p.get(k))
         directory.volume_file = directory.opens
+        if directory.opens:
+            directory.volume = {k: v for k, v in p.items() if k in PARENT_FIELDS}
         directory.proceedings = None
 
     # ---- the entries ----
@@ -661,15 +672,17 @@ class BibFile:
             return NOT_A_PAPER  # a volume, not a paper: the entries citing it take its title as their venue
         cited = fields.get("crossref", "").strip().lower()
         parent = self._volume(cited) if cited else {}
-        title = " ".join(fields.get("title", "").split())
+        title = with_subtitle(fields.get("title", ""), fields.get("subtitle", ""))
         abstract = clean_abstract(fields.get("abstract", ""))
         if not title and not abstract:
             where = f"entry {snippet(entry.key) or '(no key)'} (line {entry.line})"
             return Skip(where, why_no_text(None, fields.get("abstract")))
-        own = (
+        own = (  # the venue it names (its volume's title, without a subtitle: a @proceedings names it so)
             fields.get("journal")
             or fields.get("journaltitle")
             or fields.get("booktitle")
+            or parent.get("journal")
+            or parent.get("journaltitle")
             or parent.get("booktitle")
             or parent.get("title")
             or ""
@@ -681,7 +694,10 @@ class BibFile:
             (own and _volume_key(own) in directory.volume_titles)
             or (not own and not cited and kind in PROCEEDINGS_PAPERS and directory.volume_file)
         )
-        venue = directory.default_venue if in_volume else own
+        if in_volume and not own:  # PMLR's papers name their volume by being in its file, as by a crossref
+            parent = directory.volume
+        journal, book = _containers(fields, parent)
+        venue = directory.default_venue if in_volume else journal or book
         year = (
             parse_year(fields.get("year"))
             or parse_year(fields.get("date"))
@@ -708,7 +724,12 @@ class BibFile:
             priority=priority_from_text(fields.get("priority", "")),
             citation_key=entry.key.strip(),
             bib=_bib(
-                entry, fields, parent, warnings, f"{self.path.name}, line {entry.line}: entry '{snippet(entry.key)}'"
+                entry,
+                fields,
+                parent,
+                (journal, book),
+                warnings,
+                f"{self.path.name}, line {entry.line}: entry '{snippet(entry.key)}'",
             ),
         )
 
@@ -723,26 +744,63 @@ def url_of(value: str) -> str:
     return biblio.url_unescaped(value)
 
 
-def _bib(
-    entry: _Entry, fields: dict[str, str], parent: dict[str, str], warnings: Warnings, where: str
-) -> dict[str, str]:
-    """The entry's bibliographic record (readinglist.biblio): its type, where it appeared (journal or book
-    title, the crossref'd volume's when it names none), and the fields a citation needs, decoded as titles are."""
+def with_subtitle(title: str, subtitle: str) -> str:
+    """biblatex's title and subtitle as one title, "The Cast of Character: Style in Greek Literature": as a
+    reader cites it (APA, Chicago, Zotero, library catalogues; biblatex's standard styles put a period), and as
+    a format without a subtitle (every other) keeps it. No colon after a title's own ? ! . or : ("Why? A …"),
+    nor the subtitle again after a title that ends with it (a file that wrote the whole title in both)."""
+    title, subtitle = " ".join(title.split()), " ".join(subtitle.split())
+    if not subtitle or not title:
+        return title or subtitle
+    plain = title_plain(title)
+    if plain.casefold().endswith(title_plain(subtitle).casefold()):
+        return title
+    return f"{title}{' ' if plain[-1:] in ('?', '!', '.', ':') else ': '}{subtitle}"
 
-    def get(*names: str) -> str:
-        return next((v for n in names if (v := fields.get(n) or parent.get(n))), "")
+
+def _containers(fields: dict[str, str], parent: dict[str, str]) -> tuple[str, str]:
+    """(journal, book title) of an entry, each with its subtitle: its own, else its crossref'd volume's, whose
+    title is the book's when it gives no booktitle (biber's title → booktitle, subtitle → booksubtitle)."""
+
+    def journal(f: dict[str, str]) -> str:
+        return with_subtitle(f.get("journal") or f.get("journaltitle") or "", f.get("journalsubtitle", ""))
+
+    def book(f: dict[str, str]) -> str:
+        return with_subtitle(f.get("booktitle", ""), f.get("booksubtitle", ""))
+
+    if journal(fields) or book(fields):
+        return journal(fields), book(fields)
+    own_title = with_subtitle(parent.get("title", ""), parent.get("subtitle", ""))
+    return journal(parent), book(parent) or ("" if journal(parent) else own_title)
+
+
+def _bib(
+    entry: _Entry,
+    fields: dict[str, str],
+    parent: dict[str, str],
+    containers: tuple[str, str],
+    warnings: Warnings,
+    where: str,
+) -> dict[str, str]:
+    """The entry's bibliographic record (readinglist.biblio): its type, where it appeared (`containers`: journal
+    and book title, see _containers), and the fields a citation needs, decoded as titles are; a field it lacks
+    its crossref'd volume's (`parent`), as bibtex and biber take it."""
+
+    def get(*names: str) -> str:  # the entry's own under any of its names before the volume's
+        return next((v for f in (fields, parent) for n in names if (v := f.get(n))), "")
 
     editor = get("editor")
-    date = _DATE_MONTH.match(fields.get("date", ""))
+    dates = [_DATE_MONTH.match(f.get("date", "")) for f in (fields, parent)]
+    months = [fields.get("month"), dates[0] and dates[0].group(1), parent.get("month"), dates[1] and dates[1].group(1)]
     raw: dict[str, object] = {
         "type": biblio.bibtex_type(entry.type),
-        "journal": fields.get("journal") or fields.get("journaltitle") or "",
-        "booktitle": fields.get("booktitle") or parent.get("booktitle") or parent.get("title") or "",
+        "journal": containers[0],
+        "booktitle": containers[1],
         "editor": "; ".join(split_names(editor)) if editor and len(editor) <= biblio.MAX_VALUE_CHARS else editor,
         "volume": get("volume"),
         "number": get("number", "issue"),
         "pages": get("pages"),
-        "month": fields.get("month") or (date.group(1) if date else ""),
+        "month": next((m for m in months if m), ""),
         "publisher": get("publisher"),
         "address": get("address", "location"),
         "edition": get("edition"),

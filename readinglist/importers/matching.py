@@ -83,6 +83,14 @@ def _norm_title(title: str) -> str:
     return re.sub(r"\W+", " ", title.casefold()).strip()
 
 
+def _same_or_subtitled(stored: str, incoming: str) -> bool:
+    """One title, or one the other with a subtitle added or dropped: a BibTeX entry's title holds its biblatex
+    subtitle now ("The Cast of Character: Style in Greek Literature"), and the paper imported before without it
+    is found again by its file's key (with no abstract, nothing else tells it is the same paper)."""
+    a, b = sorted((_norm_title(stored), _norm_title(incoming)), key=len)
+    return a == b or (bool(a) and b.startswith(a + " "))
+
+
 def _loose_title(title: str) -> str:
     """A title as an export's round trip leaves it comparable: compatibility forms folded (ℓ₀ → l0) and
     everything but letters and digits gone, so that BibTeX's A\\^{}2 and a Markdown escape agree."""
@@ -148,10 +156,10 @@ class Matcher:
         self._postings: dict[str, list[Existing]] | None = None
 
     def _by_key(self, rest: list[int], existing: Sequence[Existing], keys: Sequence[str] | None) -> list[int]:
-        """Records whose file key and title a stored paper of the file has, one each: revised, whatever else
-        changed (its authors and venue read again with the macros of the file that defines them: a trial's
-        re-import left 617 papers with "Abramson_D" for an author, their authors no longer agreeing); unless
-        the two have different DOIs. Returns the records left."""
+        """Records whose file key and title (or the title with a subtitle: _same_or_subtitled) a stored paper of
+        the file has, one each: revised, whatever else changed (its authors and venue read again with the macros
+        of the file that defines them: a trial's re-import left 617 papers with "Abramson_D" for an author, their
+        authors no longer agreeing); unless the two have different DOIs. Returns the records left."""
         if keys is None or not any(keys):
             return rest
         stored: dict[str, list[Existing]] = {}
@@ -166,7 +174,7 @@ class Matcher:
             key = keys[i]
             found = stored.get(key, []) if key and given[key] == 1 else []
             one = found[0] if len(found) == 1 else None
-            if (one is None or _norm_title(one.title) != _norm_title(self._titles[i])
+            if (one is None or not _same_or_subtitled(one.title, self._titles[i])
                     or dois_conflict(self._dois[i], one.doi)):  # fmt: skip
                 left.append(i)
                 continue
