@@ -260,6 +260,40 @@ def test_detail_renders_markup_highlights_and_links(qtbot, window):
     assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detail.toHtml()
 
 
+def test_a_related_paper_without_venue_or_year_has_no_dangling_dash(qtbot, tmp_path):
+    """A paper of a file that names no venue or year (the ICLR TSV) was listed among the related papers as
+    "Its title —" (a trial): the dash comes only with what follows it."""
+    rows = ["title\tabstract",
+            "Detecting Hallucinated Content in Conditional Neural Sequence Generation\tHallucinated content in "
+            "neural machine translation and abstractive summarization, detected token by token.",
+            "Hallucination Detection for Neural Machine Translation\tNeural machine translation hallucinates "
+            "content; we detect hallucinated tokens in translation and summarization."]  # fmt: skip
+    (tmp_path / "paperlist.tsv").write_text("\n".join(rows) + "\n")
+    dated = {
+        "title": "Hallucinated Tokens in Abstractive Summarization",
+        "venue": "ACL",
+        "year": 2021,
+        "abstract": "Abstractive summarization hallucinates content; neural translation too: detected tokens.",
+    }
+    (tmp_path / "dated.jsonl").write_text(json.dumps(dated) + "\n")
+    data = tmp_path / "data"
+    lib = Library.open(data, seed=False)
+    lib.import_files([tmp_path / "paperlist.tsv", tmp_path / "dated.jsonl"])
+    lib.close()
+    w = open_window(qtbot, data, 3)
+    try:
+        pid = w.library.search('"Hallucination Detection"').ids[0]
+        w.go_to_paper(pid)
+        qtbot.waitUntil(lambda: "Related papers" in w.detail.toPlainText(), timeout=15000)
+        text = w.detail.toPlainText()
+        assert "Detecting Hallucinated Content in Conditional Neural Sequence Generation\n" in text
+        assert "Hallucinated Tokens in Abstractive Summarization — ACL 2021" in text  # said where there is one
+        assert not any(line.rstrip().endswith("—") for line in text.splitlines())
+    finally:
+        w.runner.wait()
+        w.library.close()
+
+
 def test_the_authors_a_search_matched_are_highlighted(qtbot, tmp_path):
     from PySide6.QtGui import QPalette
 
