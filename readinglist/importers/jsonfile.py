@@ -19,6 +19,7 @@ from readinglist.importers.base import (
     clean_abstract,
     not_a_name,
     parse_year,
+    plain_keywords,
     priority_from_text,
     split_authors,
     split_tags,
@@ -79,7 +80,7 @@ def to_record(
         url=url or (biblio.doi_url(bib["doi"]) if bib.get("doi") else ""),
         key=str(get("id") or get("paper_id") or get("key") or f"r{n}"),
         tags=split_tags(tags) if tags is not None else [],
-        keywords=split_tags(keywords) if keywords is not None else [],
+        keywords=plain_keywords(keywords, latex="ENTRYTYPE" in obj) if keywords is not None else [],
         bib=bib,
         **_annotations(obj),
     )
