@@ -898,7 +898,7 @@ def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monke
     bad.write_text('[{"title": "x"},')
     with qtbot.waitSignal(window.importFinished, timeout=20000):
         window.start_import([bad])
-    assert errors and "broken.json" in errors[0] and "invalid JSON" in errors[0]
+    assert errors and "broken.json" in errors[0] and "Line 1: invalid JSON" in errors[0]  # the line, then the problem
     assert window.library.counts()["all"] == 19
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
