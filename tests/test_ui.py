@@ -1457,16 +1457,20 @@ def test_the_file_menu_backs_up_and_restores_the_annotations(qtbot, window, tmp_
     pid = select_paper(qtbot, window, "BEXA")
     window.library.set_note(pid, "a note worth keeping")
     window.library.add_tags([pid], ["backed-up"])
+    saved = window.library.add_smart_list("Backed up", tag="backed-up")
     target = tmp_path / "mine.json.gz"
     monkeypatch.setattr("readinglist.ui.backups.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
     with qtbot.waitSignal(window.backups.busy, check_params_cb=lambda busy: not busy, timeout=20000):
         window.actionBackup.trigger()
-    assert target.exists() and "Backed up the annotations of" in window.notice.text()
+    assert target.exists() and "Backed up the annotations of 1 paper and 1 saved list" in window.notice.text()
     window.library.set_note(pid, "overwritten by mistake")
     window.library.set_tags({pid: []})
+    window.library.delete_smart_list(saved.id)
+    window.update_lists()
     with qtbot.waitSignal(window.backups.restored, timeout=20000) as got:
         window.backups.restore(target, overwrite=True)
     assert got.args[0].changed == 1 and "mine.json.gz" in window.notice.text()
+    assert [sl.name for sl in window.sidebar.lists] == ["Backed up"]  # the sidebar shows the list restored
     paper = window.library.paper(pid)
     assert paper.note == "a note worth keeping" and paper.tags == ["backed-up"]
     qtbot.waitUntil(lambda: "backed-up" in window.detail.toPlainText())  # the paper shown follows
