@@ -2,16 +2,19 @@
 
 A backup holds every paper the user touched — its content (title, abstract, authors, venue, year, links, its
 bibliographic record)
-and what the user added (tags, reading state, priority, note, own title, citation key) — and the user's
-"my interests" texts, as gzip-compressed JSON. A restore finds
+and what the user added (tags, reading state, priority, note, own title, citation key) — the user's
+"my interests" texts and their saved lists (each a query, a state and a tag), as gzip-compressed JSON. A restore finds
 each paper in the target library the way a re-import does (the same content, else the same title with
 agreeing content) and adds the papers it does not find, so a backup brings a library back from nothing.
 
 Restoring merges, and never loses what the library has: tags are united; a state, note or title the library
 leaves empty (unread, no priority, no note, no own title, no interests) takes the backup's; where both have one and
-they differ the library's is kept and the difference reported (or, with overwrite, the backup's wins).
+they differ the library's is kept and the difference reported (or, with overwrite, the backup's wins). A saved
+list the library lacks by name is added, after its own; one it has by that name (in any case) is never doubled:
+the same query, state and tag is left alone, another is kept as the library has it and reported (or, with
+overwrite, takes the backup's).
 
-The library also keeps a rolling automatic backup, written when it is closed after annotations changed:
+The library also keeps a rolling automatic backup, written when it is closed after annotations or lists changed:
 `backups/annotations-<date>.json.gz` in the data folder, the last AUTO_KEEP_DAYS days.
 """
 
@@ -33,8 +36,12 @@ from readinglist.papers import (
     STATES,
     ImportFailure,
     Paper,
+    QueryError,
+    SmartList,
     StoreError,
     clean_tags,
+    describe_view,
+    same_tag,
     tag_key,
 )
 
@@ -59,6 +66,7 @@ class RestoreSummary:
     changed: int = 0  # papers whose annotations the restore changed
     conflicts: list[str] = field(default_factory=list)  # kept the library's value (or, with overwrite, not)
     interests: bool = False  # the library took the backup's interests
+    lists: int = 0  # saved lists added (or, with overwrite, redefined as the backup has them)
 
     def line(self) -> str:
         text = (
@@ -67,6 +75,8 @@ class RestoreSummary:
         )
         if self.interests:
             text += "; interests restored"
+        if self.lists:
+            text += f"; {self.lists} saved list{'s' if self.lists != 1 else ''} restored"
         if self.conflicts:
             text += f"; {len(self.conflicts)} differed"
         return text
@@ -98,8 +108,13 @@ def _entry(p: Paper) -> dict[str, Any]:
     return entry
 
 
+def _lists(store: Store) -> list[dict[str, Any]]:
+    """The saved lists in the user's order, each as it is defined (a list's papers are whatever match it)."""
+    return [{"name": sl.name, "query": sl.query, "state": sl.state, "tag": sl.tag} for sl in store.smart_lists()]
+
+
 def backup_document(store: Store) -> dict[str, Any]:
-    """Every touched paper with its annotations, as the backup file holds them."""
+    """Every touched paper with its annotations, and the saved lists, as the backup file holds them."""
     ids = store.annotated_ids()
     source = store.interests()[1]
     papers: list[dict[str, Any]] = []
@@ -112,6 +127,7 @@ def backup_document(store: Store) -> dict[str, Any]:
         "library": str(store.path),
         "papers": papers,
         "interests": {"texts": texts, "source": source} if (texts := store.interests()[0]) else None,
+        "lists": _lists(store),  # (a backup from before has none, and restores none)
     }
 
 
@@ -138,15 +154,21 @@ def write_backup(store: Store, path: Path) -> int:
 
 
 def auto_backup(store: Store, folder: Path, today: date | None = None) -> Path | None:
-    """Today's automatic backup, if anything was annotated since the last one; older than AUTO_KEEP_DAYS
-    days are removed. Returns the file written, or None."""
+    """Today's automatic backup, if anything was annotated, or a saved list made, changed or deleted, since the
+    last one; older than AUTO_KEEP_DAYS days are removed. Returns the file written, or None."""
+    if store.read_only:
+        return None
     last = store.annotation_rev()
-    if last is None or store.read_only or last <= int(store.meta("auto_backup_rev") or -1):
+    annotated = last is not None and last > int(store.meta("auto_backup_rev") or -1)
+    lists = json.dumps(held, ensure_ascii=False) if (held := _lists(store)) else ""
+    if not annotated and lists == (store.meta("auto_backup_lists") or ""):
         return None
     today = today or date.today()
     target = folder / AUTO_FOLDER / f"annotations-{today.isoformat()}.json.gz"
     write_backup(store, target)
-    store.set_meta("auto_backup_rev", str(last))
+    if last is not None:
+        store.set_meta("auto_backup_rev", str(last))
+    store.set_meta("auto_backup_lists", lists)
     oldest = today - timedelta(days=AUTO_KEEP_DAYS - 1)
     for old in (folder / AUTO_FOLDER).glob("annotations-*.json.gz"):
         try:
@@ -163,6 +185,19 @@ def auto_backup(store: Store, folder: Path, today: date | None = None) -> Path |
 def read_backup(path: Path) -> list[dict[str, Any]]:
     """The papers of a backup file, checked; ImportFailure naming the file and the problem otherwise."""
     return read_document(path)["papers"]
+
+
+def backup_lists(doc: dict[str, Any]) -> list[SmartList]:
+    """A backup's saved lists, those well formed (none in a backup made before they were kept)."""
+    held = doc.get("lists")
+    out: list[SmartList] = []
+    for item in held if isinstance(held, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
+            continue
+        query, state, tag = item.get("query") or "", item.get("state"), item.get("tag")
+        if isinstance(query, str) and (state is None or state in STATES) and (tag is None or isinstance(tag, str)):
+            out.append(SmartList(0, " ".join(item["name"].split()), query, state, tag or None))
+    return out
 
 
 def backup_interests(doc: dict[str, Any]) -> tuple[list[str], str]:
@@ -351,6 +386,7 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
                         f"{paper.uid} citation key: kept {paper.citation_key}, the backup has {key}"
                     )
             summary.changed += changed
+        _restore_lists(library, backup_lists(doc), overwrite, summary)
         known = store.tag_marks(keywords)  # a tag the library has stays what it is
         if tags_after:
             store.set_tags(tags_after)
@@ -359,3 +395,31 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         # the backup's own tags are the user's, a keyword of the library's made theirs again ("Make It My Tag")
         store.mark_imported([name for name, kw in store.tag_marks(theirs).values() if kw], False)
     return summary
+
+
+def _restore_lists(library: Library, lists: list[SmartList], overwrite: bool, summary: RestoreSummary) -> None:
+    """The backup's saved lists, each once: one the library lacks by name is added, last; one it has with the
+    same definition is left; one it has defined otherwise keeps the library's (overwrite: the backup's)."""
+    have = {sl.name.casefold(): sl for sl in library.smart_lists()}
+    for sl in lists:
+        mine = have.get(sl.name.casefold())
+        if mine is None:
+            try:
+                library.check_smart_list(sl.name, sl.query)  # a query this version cannot search is not kept
+            except (StoreError, QueryError) as exc:
+                summary.conflicts.append(f"list “{sl.name}”: not restored ({exc})")
+                continue
+            have[sl.name.casefold()] = library.store.add_smart_list(sl.name, sl.query, sl.state, sl.tag)
+            summary.lists += 1
+        elif (mine.query, mine.state) == (sl.query.strip(), sl.state) and (
+            mine.tag == sl.tag or same_tag(mine.tag, sl.tag)
+        ):
+            continue
+        elif overwrite:
+            library.store.update_smart_list(SmartList(mine.id, mine.name, sl.query, sl.state, sl.tag))
+            summary.lists += 1
+        else:
+            summary.conflicts.append(
+                f"list “{mine.name}”: kept the library's ({mine.describe()}), the backup's is "
+                f"{describe_view(sl.query, sl.state, sl.tag)}"
+            )

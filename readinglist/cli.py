@@ -219,11 +219,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--abstracts", action="store_true", help="include the abstracts")
     s.add_argument("--no-notes", action="store_true", help="leave the notes out")
 
-    s = sub.add_parser("backup", help="write every annotation (and the papers it belongs to) to one file")
+    s = sub.add_parser("backup", help="write every annotation and saved list (and the papers annotated) to one file")
     s.add_argument("file", type=Path, metavar="FILE")
-    s = sub.add_parser("restore", help="bring a backup's annotations (and missing papers) into this library")
+    s = sub.add_parser("restore", help="bring a backup's annotations and lists (and missing papers) into this library")
     s.add_argument("file", type=Path, metavar="FILE")
-    s.add_argument("--overwrite", action="store_true", help="where both have a state, note or title, the backup's wins")
+    s.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="where both have a state, note, title or list of one name, the backup's wins",
+    )
     s = sub.add_parser("topics", help="list the library's topics (computed first if papers came since)")
     s.add_argument("--json", action="store_true", help="print a JSON list of topics")
     s.add_argument("--recompute", action="store_true", help="compute them again now")
@@ -630,7 +634,9 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             n = lib.backup(args.file)
         except OSError as exc:
             raise CliError(f"cannot write {args.file}: {exc.strerror or exc}") from None
-        print(f"Backed up the annotations of {n} papers to {args.file}", file=sys.stderr)
+        lists = len(lib.smart_lists())
+        saved = f" and {lists} saved list{'s' if lists != 1 else ''}" if lists else ""
+        print(f"Backed up the annotations of {n} papers{saved} to {args.file}", file=sys.stderr)
         return 0
     if cmd == "restore":
         restored = lib.restore(args.file, overwrite=args.overwrite)

@@ -92,3 +92,17 @@ def authors_short(authors: Sequence[str]) -> str:
 def authors_key(authors: Sequence[str]) -> str:
     """What an author list sorts by: the first author's family name, then the next ones'."""
     return primary(" ".join(surname(a) for a in authors[:4]))[:AUTHORS_KEY_LENGTH]
+
+
+@lru_cache(maxsize=65536)
+def name_key(name: str) -> tuple[str, str]:
+    """What a tag or keyword sorts by in the sidebar: its name as shown, read as `primary` reads a title (case
+    and accents ignored, ℓ₁ among the l's, ϵ as epsilon) but with its punctuation kept, so that a tag begun with
+    "_" or "!" to stay on top stays there; then the name itself, for a stable order. Cached: the sidebar sorts
+    every tag after every edit."""
+    if name.isascii():  # SQLite's NOCASE order, as before
+        return name.lower(), name
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold()).translate(PLAIN_LETTERS)
+    if not text.isascii():
+        text = "".join(_letters(ch) for ch in text)
+    return text, name

@@ -61,18 +61,23 @@ class ExportFormat:
     name: str  # what --format takes
     label: str  # what a menu shows
     extension: str  # with the dot
+    # what it writes whatever ExportOptions ask ("abstracts", "notes"): a record's fields, to be read back (the
+    # Export dialog shows these options ticked and disabled rather than offering a choice the export ignores)
+    always: frozenset[str] = frozenset()
 
 
+_ABSTRACTS = frozenset({"abstracts"})
+_ABSTRACTS_NOTES = frozenset({"abstracts", "notes"})
 EXPORT_FORMATS: dict[str, ExportFormat] = {
     f.name: f
     for f in (
         ExportFormat("markdown", "Markdown", ".md"),
-        ExportFormat("bibtex", "BibTeX", ".bib"),
-        ExportFormat("biblatex", "BibLaTeX (UTF-8)", ".bib"),
-        ExportFormat("csv", "CSV", ".csv"),
-        ExportFormat("json", "JSON", ".json"),
-        ExportFormat("csljson", "CSL-JSON (Zotero, pandoc)", ".json"),
-        ExportFormat("ris", "RIS", ".ris"),
+        ExportFormat("bibtex", "BibTeX", ".bib", _ABSTRACTS),
+        ExportFormat("biblatex", "BibLaTeX (UTF-8)", ".bib", _ABSTRACTS),
+        ExportFormat("csv", "CSV", ".csv", _ABSTRACTS_NOTES),
+        ExportFormat("json", "JSON", ".json", _ABSTRACTS_NOTES),
+        ExportFormat("csljson", "CSL-JSON (Zotero, pandoc)", ".json", _ABSTRACTS),
+        ExportFormat("ris", "RIS", ".ris", _ABSTRACTS),
         ExportFormat("obsidian", "Obsidian/Logseq notes folder", ""),  # a folder: one Markdown file per paper
     )
 }

@@ -29,7 +29,7 @@ from types import MappingProxyType, SimpleNamespace
 from typing import TypeVar
 
 from readinglist import biblio, citekeys
-from readinglist.collation import PLAIN_LETTERS, authors_key, authors_short, title_key
+from readinglist.collation import PLAIN_LETTERS, authors_key, authors_short, name_key, title_key
 from readinglist.packed_text import pack, unpack
 from readinglist.papers import (
     DEFAULT_STATE,
@@ -761,6 +761,63 @@ def _may_spell_plain_letters(text: str) -> bool:
     return not text.isascii() and not _PLAIN_LETTERS.isdisjoint(unicodedata.normalize("NFKD", text))
 
 
+def _m0033_keywords_with_latex(db: sqlite3.Connection) -> None:
+    """A CSV, TSV, JSON or RIS file's keywords are read as its titles are (importers.base.plain_keywords, as
+    BibTeX's were): the keywords stored raw before ("$\\ell_1$ norm", "$Q$-Learning", which the sidebar listed
+    first for their "$") take the name they read as ("ℓ₁ norm"). A name is one tag (tag_key): onto a tag the
+    library has by that name, a keyword is merged into it, which stays what it was (the user's, or a keyword).
+    Only keywords holding "$" or "\\" (a BibTeX keyword was read at import; the user's tags are as typed). The
+    lists on one follow it, as after a rename, and so do removed papers' keywords (an undo brings them back
+    read); their papers are indexed again (tag:)."""
+    from readinglist.importers.base import plain_keywords
+
+    if "imported" not in _columns(db, "tags"):
+        return
+
+    def read(name: str) -> str:
+        return (plain_keywords([name]) or [name])[0]
+
+    renamed: dict[str, str] = {}
+    papers: set[int] = set()
+    rows = db.execute(
+        "SELECT id, name FROM tags WHERE imported = 1 AND (instr(name, '$') > 0 OR instr(name, '\\') > 0)"
+    ).fetchall()
+    for tid, name in rows:
+        if (new := read(name)) == name:
+            continue
+        renamed[name] = new
+        papers.update(r[0] for r in db.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", (tid,)))
+        same = db.execute("SELECT id FROM tags WHERE name = ? AND id != ?", (new, tid)).fetchone()
+        if same is None:
+            db.execute("UPDATE tags SET name = ? WHERE id = ?", (new, tid))
+        else:  # "$Q$-learning" beside "Q-learning": one tag
+            db.execute("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) SELECT paper_id, ? FROM paper_tags"
+                       " WHERE tag_id = ?", (same[0], tid))  # fmt: skip
+            db.execute("DELETE FROM paper_tags WHERE tag_id = ?", (tid,))
+            db.execute("DELETE FROM tags WHERE id = ?", (tid,))
+    removed = db.execute(
+        "SELECT id, paper, tags FROM removed_papers WHERE instr(tags, '$') > 0 OR instr(tags, '\\') > 0"
+    ).fetchall()
+    for rid, paper_json, tags_json in removed:
+        whole, tags = json.loads(paper_json), json.loads(tags_json)
+        keywords = set(whole.get(REMOVED_KEYWORDS) or ())
+        now: dict[str, str] = {}  # tag_key → name, the first of a name kept (a keyword read as a tag it has)
+        for t in tags:
+            new = read(t) if tag_key(t) in keywords else t
+            if new != t:
+                renamed[t] = new
+            now.setdefault(tag_key(new), new)
+        if list(now.values()) == tags:
+            continue
+        mine = {tag_key(t) for t in tags if tag_key(t) not in keywords}
+        whole[REMOVED_KEYWORDS] = sorted(now.keys() - mine)
+        db.execute("UPDATE removed_papers SET paper = ?, tags = ? WHERE id = ?",
+                   (json.dumps(whole, ensure_ascii=False), json.dumps(list(now.values())), rid))  # fmt: skip
+    db.executemany("UPDATE smart_lists SET tag = ? WHERE tag = ? COLLATE NOCASE", [(n, o) for o, n in renamed.items()])
+    if papers:
+        _new_revision_for(db, sorted(papers))
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -792,6 +849,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0028_links_with_latex_escapes", _m0028_links_with_latex_escapes),
     ("0029_keys_with_plain_letters", _m0029_keys_with_plain_letters),
     ("0030_tilde_as_written", _m0030_tilde_as_written),
+    ("0033_keywords_with_latex", _m0033_keywords_with_latex),
 ]
 
 
@@ -2039,12 +2097,14 @@ class Store:
         return out
 
     def tag_summary(self) -> tuple[list[tuple[str, int]], set[str]]:
-        """Each tag with its count, and the keywords (`keyword_tags`), in one query."""
+        """Each tag with its count, in the order a reader looks for its name (collation.name_key: "ℓ₁ norm"
+        among the l's, not after z), and the keywords (`keyword_tags`), in one query."""
         imported = "t.imported" if self.has_imported_tags else "0"
         rows = self.db.execute(
             f"SELECT t.name, count(pt.paper_id), {imported} FROM tags t JOIN paper_tags pt ON pt.tag_id = t.id"
-            " GROUP BY t.id ORDER BY t.name COLLATE NOCASE"
+            " GROUP BY t.id"
         ).fetchall()
+        rows.sort(key=lambda row: name_key(row[0]))
         return [(name, n) for name, n, _ in rows], {name for name, _, kw in rows if kw}
 
     def keyword_tags(self) -> set[str]:

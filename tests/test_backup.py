@@ -5,11 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from dataclasses import replace
 from datetime import date, timedelta
 
 import pytest
 
-from readinglist.backup import AUTO_FOLDER, auto_backup, read_backup
+from readinglist.backup import AUTO_FOLDER, auto_backup, read_backup, read_document
 from readinglist.library import Library
 from readinglist.papers import ImportFailure, Paper
 from tests.conftest import corpus
@@ -127,6 +128,71 @@ def test_backup_and_restore_from_the_command_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["--data-dir", str(tmp_path / "e"), "restore", str(tmp_path / "b.json.gz")]) == 0
     assert "1 papers — 1 found in the library, 0 added; annotations changed on 1" in capsys.readouterr().out  # seeded
+
+
+def _lists(lib: Library) -> list[tuple]:
+    return [(sl.name, sl.query, sl.state, sl.tag) for sl in lib.smart_lists()]
+
+
+def test_saved_lists_travel_with_a_backup_once_each(lib, tmp_path):
+    """A backup restored into a fresh library brought 165 papers back and no saved list (a trial): lists are
+    backed up and restored, in their order; one the library has by name is never doubled — the same one is
+    left alone, another keeps the library's and says so (overwrite: takes the backup's)."""
+    annotate(lib)
+    lib.add_smart_list("Unread · diffusion", "diffusion", state="unread")
+    lib.add_smart_list("Tagged rl", tag="rl")
+    lib.add_smart_list("Queued · priority 1", "priority:1", state="queued")
+    file = tmp_path / "b.json.gz"
+    lib.backup(file)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        summary = fresh.restore(file)
+        assert _lists(fresh) == _lists(lib) and summary.lists == 3 and "3 saved lists restored" in summary.line()
+        assert len(fresh.search_list(fresh.smart_list("Tagged rl")).ids) == 3  # they work: their papers came too
+        again = fresh.restore(file)
+        assert _lists(fresh) == _lists(lib) and (again.lists, again.conflicts) == (0, [])
+    finally:
+        fresh.close()
+    other = Library.open(tmp_path / "other", seed=False)
+    try:
+        other.add_smart_list("tagged RL", tag="mine")  # the same name, in another case: another list
+        summary = other.restore(file)
+        assert _lists(other) == [("tagged RL", "", None, "mine"), _lists(lib)[0], _lists(lib)[2]]
+        assert summary.conflicts == ["list “tagged RL”: kept the library's (tag mine), the backup's is tag rl"]
+        summary = other.restore(file, overwrite=True)
+        assert _lists(other)[0] == ("tagged RL", "", None, "rl") and summary.lists == 1
+    finally:
+        other.close()
+
+
+def test_backup_and_restore_bring_saved_lists_on_the_command_line(tmp_path, capsys):
+    from readinglist.cli import main
+
+    data, fresh, file = str(tmp_path / "d"), str(tmp_path / "e"), str(tmp_path / "b.json.gz")
+    assert main(["--data-dir", data, "lists", "save", "Unread · exits", "exit", "--state", "unread"]) == 0
+    assert main(["--data-dir", data, "backup", file]) == 0
+    assert "and 1 saved list to" in capsys.readouterr().err
+    assert main(["--data-dir", fresh, "restore", file]) == 0
+    assert "1 saved list restored" in capsys.readouterr().out
+    assert main(["--data-dir", fresh, "lists"]) == 0
+    assert "Unread · exits" in capsys.readouterr().out
+
+
+def test_the_automatic_backup_keeps_the_lists_and_follows_their_changes(data_dir):
+    lib = Library.open(data_dir)
+    lib.add_smart_list("Unread · exits", "exit", state="unread")  # no paper annotated: the list is worth a backup
+    lib.close()
+    today = data_dir / AUTO_FOLDER / f"annotations-{date.today().isoformat()}.json.gz"
+    assert [sl["name"] for sl in read_document(today)["lists"]] == ["Unread · exits"]
+    stamp = today.stat().st_mtime_ns
+    lib = Library.open(data_dir)
+    lib.close()  # nothing changed: not rewritten
+    assert today.stat().st_mtime_ns == stamp
+    lib = Library.open(data_dir)
+    sl = lib.smart_list("Unread · exits")
+    lib.update_smart_list(replace(sl, name="Unread exits"))
+    lib.close()
+    assert [sl["name"] for sl in read_document(today)["lists"]] == ["Unread exits"]
 
 
 def test_backup_keeps_the_mode_of_the_file_it_replaces(lib, tmp_path):

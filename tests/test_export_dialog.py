@@ -20,3 +20,38 @@ def test_export_dialog_offers_every_format_and_returns_the_chosen_one(qtbot, tmp
         box.setCurrentIndex(box.findData(name))
         assert dialog.options().format == name
         assert not dialog.groupBox.isEnabled()  # grouping is Markdown's
+
+
+def test_the_abstracts_and_notes_boxes_say_what_each_format_writes(qtbot, tmp_path, empty_lib):
+    """BibLaTeX showed "Include abstracts" unticked and disabled while its file held them (a trial): for every
+    format, a box is ticked and disabled, with why, where the export writes the field whatever it is asked, and
+    the reader's own choice otherwise, kept across formats and in the settings."""
+    import json
+
+    from readinglist.export import render
+    from readinglist.papers import ExportOptions
+
+    (tmp_path / "p.jsonl").write_text(json.dumps({"title": "Widgets", "abstract": "Sparse widgets abound."}) + "\n")
+    empty_lib.import_files([tmp_path / "p.jsonl"])
+    papers = empty_lib.papers(empty_lib.search("").ids)
+    empty_lib.set_note(papers[0].id, "Mine to remember")
+    papers = empty_lib.papers([papers[0].id])
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("export/abstracts", False)
+    settings.setValue("export/notes", False)
+    dialog = ExportDialog(None, has_selection=False, settings=settings)
+    qtbot.addWidget(dialog)
+    for name in EXPORT_FORMATS:
+        dialog.formatBox.setCurrentIndex(dialog.formatBox.findData(name))
+        text = render(papers, ExportOptions(format=name, abstracts=False, notes=False))
+        for box, written in ((dialog.abstractsBox, "Sparse widgets" in text), (dialog.notesBox, "Mine to" in text)):
+            assert (box.isChecked(), box.isEnabled()) == (written, not written), (name, box.text())
+            assert ("always includes" in box.toolTip()) is written
+    dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("markdown"))
+    dialog.abstractsBox.setChecked(True)  # the reader's choice
+    dialog.notesBox.setChecked(False)
+    dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("csv"))
+    assert dialog.notesBox.isChecked() and not dialog.notesBox.isEnabled()
+    assert dialog.options().notes and settings.value("export/notes", type=bool) is False  # the choice is kept
+    dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("markdown"))
+    assert dialog.abstractsBox.isChecked() and not dialog.notesBox.isChecked() and dialog.notesBox.isEnabled()

@@ -356,7 +356,7 @@ def test_bytes_windows_1252_leaves_undefined_read_as_browsers_do(tmp_path):
 def test_garbage_bytes_in_a_json_line_name_the_line(annotated, tmp_path):
     f = tmp_path / "bad.jsonl"
     f.write_bytes(b'{"title": "ok"}\n\xff\xfe\x81garbage\n')
-    refused(annotated, f, "line 2", "invalid JSON Lines record")
+    refused(annotated, f, "line 2", "this line is not valid JSON: expected a value at column 1, found 'ÿ'")
 
 
 def test_utf16_without_a_bom_is_refused_as_binary(annotated, tmp_path):
@@ -587,7 +587,7 @@ def test_fuzzed_gzip_fails_cleanly(annotated, tmp_path):
     f = tmp_path / "flipped.jsonl.gz"
     f.write_bytes(bytes(data))
     message = refused(annotated, f)
-    assert "is not a readable gzip file" in message or "invalid JSON Lines record" in message, message
+    assert any(m in message for m in ("is not a readable gzip file", "not valid JSON", "record is cut off")), message
 
 
 def test_limits_are_shared_by_an_import_context(tmp_path):

@@ -247,7 +247,7 @@ def test_a_crossrefs_date_gives_the_year(tmp_path):
         ("blank.bib", b"   \n\n", "is empty"),
         ("binary.json", bytes(range(256)) * 4, "binary"),
         ("trunc.json", b'[{"title": "A", "abstract": "B"}, {"title": "C', "line 1: invalid JSON"),
-        ("bad.jsonl", b'{"title": "A"}\n{"title": \n', "line 2: invalid JSON Lines"),
+        ("bad.jsonl", b'{"title": "A"}\n{"title": \n', "line 2: the record is cut off"),
         ("notgz.jsonl.gz", b"\x1f\x8b\x08\x00garbage", "gzip"),
         ("nocols.csv", b"foo,bar\n1,2\n", "no title or abstract column"),
         ("unknown.dat", b"just some words\nwithout structure\n", "unrecognised format"),
@@ -261,6 +261,44 @@ def test_bad_files_fail_with_the_file_name_and_problem(tmp_path, name, content, 
         parse_file(f)
     assert name in str(info.value)
     assert problem in str(info.value)
+
+
+CUT = '{"title": "Detecting Hallucinated Content", "abstract": "We detect"}\n{"title": "Detecting Hallu'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("cut.jsonl", CUT, "cut.jsonl, line 2: the record is cut off (a string is not closed); is the file truncated?"),
+        ("cut.jsonl", CUT + "\n" + '{"title": "B"}\n', "line 2: the record is cut off (a string is not closed)"),
+        ("cut.jsonl", '{"title": "A"}\n{"title": \n\n', "line 2: the record is cut off (a value is missing at its "
+         "end)"),
+        ("cut.jsonl", '{"title": "A", "year": 2021\n', "line 1: the record is cut off (an object or a list is not "
+         "closed)"),
+        ("two.jsonl", '{"title": "A"} {"title": "B"}\n', "line 1: this line is not valid JSON: more text after the "
+         "record's end at column 16 (two records on one line?)"),
+        ("value.jsonl", '{"title": "A", "year": }\n', "line 1: this line is not valid JSON: a value is missing "
+         "before '}' at column 24"),
+        ("comma.jsonl", '{"title": "A",}\n', "line 1: this line is not valid JSON: a comma before '}' at column 15 "
+         "is one too many"),
+        ("quote.jsonl", "{'title': 'A'}\n", "line 1: this line is not valid JSON: a key is in single quotes at "
+         "column 2; JSON wants double quotes"),
+        ("tab.jsonl", '{"title": "A\tB"}\n', "line 1: this line is not valid JSON: a string holds a tab at column 13"),
+        ("cut.json", '[{"title": "A"},\n {"title": "Detecting Hallu', "cut.json, line 2: invalid JSON (a string is not "
+         "closed); is the file truncated?"),
+    ],
+    ids=["cut-last", "cut-inside", "cut-value", "cut-object", "two-records", "value", "comma", "quotes", "tab",
+         "json-cut"],
+)  # fmt: skip
+def test_invalid_json_is_said_in_words(tmp_path, name, text, message):
+    """A JSON Lines file cut mid-string said "invalid JSON Lines record (Unterminated string starting at)" (a
+    trial): the decoder's phrase, its position cut off. The problem is said whole, with where it is."""
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportFailure) as info:
+        parse_file(f)
+    assert message in str(info.value)
+    assert not re.search(r"\b(at|starting at)\)", str(info.value))
 
 
 def test_truncated_gzip(tmp_path):

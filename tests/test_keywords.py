@@ -349,6 +349,92 @@ def test_csl_json_keyword_is_read_as_keywords(empty_lib, tmp_path):
     assert p.keywords == ["Deep Learning", "GNN"] and p.own_tags == []
 
 
+LATEX_KEYWORDS = ["$\\ell_1$ norm", "$Q$-Learning", "{001}"]
+READ_KEYWORDS = ["ℓ₁ norm", "Q-Learning", "{001}"]  # as a title from these formats reads: braces are characters
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("p.tsv", "title\tabstract\tkeywords\nA paper\tWords.\t" + ", ".join(LATEX_KEYWORDS) + "\n"),
+        ("p.csv", 'title,abstract,keywords\nA paper,Words.,"' + "; ".join(LATEX_KEYWORDS) + '"\n'),
+        ("p.jsonl", json.dumps({"title": "A paper", "abstract": "Words.", "keywords": LATEX_KEYWORDS}) + "\n"),
+        (
+            "p.json",
+            json.dumps([{"type": "paper-conference", "title": "A paper", "keyword": ", ".join(LATEX_KEYWORDS)}]),
+        ),
+        ("p.ris", "TY  - CONF\nTI  - A paper\n" + "".join(f"KW  - {k}\n" for k in LATEX_KEYWORDS) + "ER  - \n"),
+    ],
+    ids=["tsv", "csv", "jsonl", "csl-json", "ris"],
+)
+def test_keywords_read_as_titles_do_in_every_format(empty_lib, tmp_path, name, text):
+    """An ICLR TSV's keywords showed as "$\\ell_1$ norm" and "$Q$-Learning" (a trial), where a BibTeX file's
+    read as its titles do: every format's do now, so tag: finds them as shown."""
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    assert p.keywords == sorted(READ_KEYWORDS, key=str.casefold) and p.own_tags == []
+    assert empty_lib.search('tag:"ℓ₁ norm"').ids == [p.id]
+
+
+def test_keywords_sort_by_the_name_shown(qtbot, window, tmp_path):
+    """ "$\\ell_1$ norm" and "$Q$-Learning" came first in the sidebar for their "$": a keyword sorts by what it
+    shows, ℓ among the l's, as titles sort; a tag the user began with "_" to keep it on top stays there."""
+    lib = window.library
+    rows = [
+        "title\tabstract\tkeywords",
+        "A\tWords.\t$\\ell_1$ norm, $Q$-Learning, lasso",
+        "B\tMore.\tattention, Markov",
+    ]
+    (tmp_path / "p.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    lib.import_files([tmp_path / "p.tsv"])
+    lib.add_tags(lib.search("").ids[:1], ["_inbox", "zeta"])
+    window.update_counts()
+    assert _keyword_labels(window) == ["attention  (1)", "ℓ₁ norm  (1)", "lasso  (1)", "Markov  (1)", "Q-Learning  (1)"]
+    from test_ui import tag_labels
+
+    own = [label for label in tag_labels(window) if label.startswith(("_inbox", "zeta"))]
+    assert own == ["_inbox  (1)", "zeta  (1)"]
+
+
+def test_keywords_stored_raw_before_are_read_by_migration_0033(tmp_path):
+    """A library an earlier version made holds a TSV's keywords raw: migration 0033 names them as they read, a
+    keyword meeting a tag of its name is merged into it, and the lists on one and a removed paper's follow."""
+    data = tmp_path / "data"
+    rows = ["title\tabstract\tkeywords", "A\tWords about norms.\tl1 placeholder, Q placeholder",
+            "B\tMore words.\tQ-learning", "C\tOther words.\tl1 placeholder"]  # fmt: skip
+    (tmp_path / "p.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    lib = Library.open(data, seed=False)
+    lib.import_files([tmp_path / "p.tsv"])
+    ids = {p.title: p.id for p in lib.papers(lib.search("").ids)}
+    lib.add_tags([ids["B"]], ["Q-learning"])  # the user's tag now, on every paper that has it
+    lib.add_smart_list("Sparse", tag="l1 placeholder")
+    removed = lib.remove([ids["C"]])
+    lib.close()
+    db = sqlite3.connect(data / "library.db")  # as the version before stored the file's keywords
+    db.execute("UPDATE tags SET name = '$\\ell_1$ norm' WHERE name = 'l1 placeholder'")
+    db.execute("UPDATE tags SET name = '$Q$-Learning' WHERE name = 'Q placeholder'")
+    db.execute("UPDATE smart_lists SET tag = '$\\ell_1$ norm'")
+    db.execute("UPDATE removed_papers SET tags = replace(tags, 'l1 placeholder', '$\\\\ell_1$ norm'),"
+               " paper = replace(paper, 'l1 placeholder', '$\\\\ell_1$ norm')")  # fmt: skip
+    db.execute("DELETE FROM schema_migrations WHERE name = '0033_keywords_with_latex'")
+    db.commit()
+    db.close()
+    lib = Library.open(data, seed=False)
+    try:
+        assert "0033_keywords_with_latex" in lib.store.applied_migrations()
+        a = lib.paper(ids["A"])
+        assert a.keywords == ["ℓ₁ norm"] and a.own_tags == ["Q-learning"]  # merged into the user's tag
+        assert lib.keyword_tags() == {"ℓ₁ norm"} and lib.search('tag:"ℓ₁ norm"').ids == [ids["A"]]
+        assert set(lib.search('tag:"Q-learning"').ids) == {ids["A"], ids["B"]}
+        assert [sl.tag for sl in lib.smart_lists()] == ["ℓ₁ norm"]
+        back = lib.paper(lib.restore_removed(removed)[ids["C"]])
+        assert back.keywords == ["ℓ₁ norm"] and len(lib.search_list(lib.smart_list("Sparse")).ids) == 2
+    finally:
+        lib.close()
+
+
 def test_a_csv_export_from_before_the_keywords_column_is_still_the_apps_own(empty_lib, tmp_path):
     from readinglist.papers import OWN_CSV_HEADERS
 

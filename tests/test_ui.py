@@ -260,6 +260,40 @@ def test_detail_renders_markup_highlights_and_links(qtbot, window):
     assert 'href="https://github.com/lijun2005/ICML26-Holmes"' in window.detail.toHtml()
 
 
+def test_a_related_paper_without_venue_or_year_has_no_dangling_dash(qtbot, tmp_path):
+    """A paper of a file that names no venue or year (the ICLR TSV) was listed among the related papers as
+    "Its title —" (a trial): the dash comes only with what follows it."""
+    rows = ["title\tabstract",
+            "Detecting Hallucinated Content in Conditional Neural Sequence Generation\tHallucinated content in "
+            "neural machine translation and abstractive summarization, detected token by token.",
+            "Hallucination Detection for Neural Machine Translation\tNeural machine translation hallucinates "
+            "content; we detect hallucinated tokens in translation and summarization."]  # fmt: skip
+    (tmp_path / "paperlist.tsv").write_text("\n".join(rows) + "\n")
+    dated = {
+        "title": "Hallucinated Tokens in Abstractive Summarization",
+        "venue": "ACL",
+        "year": 2021,
+        "abstract": "Abstractive summarization hallucinates content; neural translation too: detected tokens.",
+    }
+    (tmp_path / "dated.jsonl").write_text(json.dumps(dated) + "\n")
+    data = tmp_path / "data"
+    lib = Library.open(data, seed=False)
+    lib.import_files([tmp_path / "paperlist.tsv", tmp_path / "dated.jsonl"])
+    lib.close()
+    w = open_window(qtbot, data, 3)
+    try:
+        pid = w.library.search('"Hallucination Detection"').ids[0]
+        w.go_to_paper(pid)
+        qtbot.waitUntil(lambda: "Related papers" in w.detail.toPlainText(), timeout=15000)
+        text = w.detail.toPlainText()
+        assert "Detecting Hallucinated Content in Conditional Neural Sequence Generation\n" in text
+        assert "Hallucinated Tokens in Abstractive Summarization — ACL 2021" in text  # said where there is one
+        assert not any(line.rstrip().endswith("—") for line in text.splitlines())
+    finally:
+        w.runner.wait()
+        w.library.close()
+
+
 def test_the_authors_a_search_matched_are_highlighted(qtbot, tmp_path):
     from PySide6.QtGui import QPalette
 
@@ -881,7 +915,7 @@ def test_import_with_progress_and_bad_file_dialog(qtbot, window, tmp_path, monke
     bad.write_text('[{"title": "x"},')
     with qtbot.waitSignal(window.importFinished, timeout=20000):
         window.start_import([bad])
-    assert errors and "broken.json" in errors[0] and "invalid JSON" in errors[0]
+    assert errors and "broken.json" in errors[0] and "Line 1: invalid JSON" in errors[0]  # the line, then the problem
     assert window.library.counts()["all"] == 19
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])
@@ -1440,16 +1474,20 @@ def test_the_file_menu_backs_up_and_restores_the_annotations(qtbot, window, tmp_
     pid = select_paper(qtbot, window, "BEXA")
     window.library.set_note(pid, "a note worth keeping")
     window.library.add_tags([pid], ["backed-up"])
+    saved = window.library.add_smart_list("Backed up", tag="backed-up")
     target = tmp_path / "mine.json.gz"
     monkeypatch.setattr("readinglist.ui.backups.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
     with qtbot.waitSignal(window.backups.busy, check_params_cb=lambda busy: not busy, timeout=20000):
         window.actionBackup.trigger()
-    assert target.exists() and "Backed up the annotations of" in window.notice.text()
+    assert target.exists() and "Backed up the annotations of 1 paper and 1 saved list" in window.notice.text()
     window.library.set_note(pid, "overwritten by mistake")
     window.library.set_tags({pid: []})
+    window.library.delete_smart_list(saved.id)
+    window.update_lists()
     with qtbot.waitSignal(window.backups.restored, timeout=20000) as got:
         window.backups.restore(target, overwrite=True)
     assert got.args[0].changed == 1 and "mine.json.gz" in window.notice.text()
+    assert [sl.name for sl in window.sidebar.lists] == ["Backed up"]  # the sidebar shows the list restored
     paper = window.library.paper(pid)
     assert paper.note == "a note worth keeping" and paper.tags == ["backed-up"]
     qtbot.waitUntil(lambda: "backed-up" in window.detail.toPlainText())  # the paper shown follows

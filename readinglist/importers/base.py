@@ -31,7 +31,7 @@ PLACEHOLDER_ABSTRACTS = {
 
 @dataclass
 class Record:
-    """One paper as a file describes it: text as imported, nothing decoded but the author names."""
+    """One paper as a file describes it: text as imported, nothing decoded but the author names and keywords."""
 
     title: str = ""
     abstract: str = ""
@@ -338,6 +338,23 @@ def split_tags(value: object) -> list[str]:
         if tag:
             out.setdefault(tag.casefold(), tag)
     return list(out.values())
+
+
+# what markup.title_plain may change in a keyword: text without any of it is as the sidebar shows it
+_KEYWORD_MARKUP = re.compile(r"""[$\\{}*_<>&~`'"^]|--""")
+
+
+def plain_keywords(value: object, latex: bool = False) -> list[str]:
+    """A file's keywords (split_tags) read as its titles are (markup.title_plain), as BibTeX's are: "$\\ell_1$
+    norm" is "ℓ₁ norm" and "$Q$-Learning" "Q-Learning" in the sidebar, the search and every export (a trial on
+    the ICLR TSV listed them raw, first for their "$"). Braces are characters, as in a plain-text title
+    (braces_as_text), but for `latex`: a BibTeX entry written as JSON, whose braces are BibTeX's."""
+    words = split_tags(value)
+    if all(word.isascii() and not _KEYWORD_MARKUP.search(word) for word in words):
+        return words  # most keywords: nothing to read
+    from readinglist.markup import braces_as_text, title_plain
+
+    return split_tags([title_plain(word if latex else braces_as_text(word)) for word in words])
 
 
 _VENUES = {"nips": "NeurIPS", "neurips": "NeurIPS", "icml": "ICML", "iclr": "ICLR", "colt": "COLT"}

@@ -19,6 +19,7 @@ from readinglist.importers.base import (
     clean_abstract,
     not_a_name,
     parse_year,
+    plain_keywords,
     priority_from_text,
     split_authors,
     split_tags,
@@ -79,7 +80,7 @@ def to_record(
         url=url or (biblio.doi_url(bib["doi"]) if bib.get("doi") else ""),
         key=str(get("id") or get("paper_id") or get("key") or f"r{n}"),
         tags=split_tags(tags) if tags is not None else [],
-        keywords=split_tags(keywords) if keywords is not None else [],
+        keywords=plain_keywords(keywords, latex="ENTRYTYPE" in obj) if keywords is not None else [],
         bib=bib,
         **_annotations(obj),
     )
@@ -191,6 +192,54 @@ def too_deep(obj: object, limit: int) -> bool:
     return False
 
 
+_SPACES = {"\t": "a tab", "\n": "a line break", "\r": "a carriage return", " ": "a space"}
+
+
+def json_problem(exc: json.JSONDecodeError, column: bool = True) -> tuple[str, bool]:
+    """What is wrong, in words, from the decoder's error, and whether the text ended first (cut off: a
+    truncated file). The decoder's own message is a phrase whose position it appends ("Unterminated string
+    starting at"), shown cut short before (a trial); `column`: say where in the line (JSON Lines: the text is
+    one line)."""
+    doc, pos, msg = exc.doc, exc.pos, exc.msg
+    if msg.startswith("Unterminated string"):
+        return "a string is not closed", True
+    if pos >= len(doc.rstrip()):
+        if msg.startswith("Expecting value"):
+            return "a value is missing at its end", True
+        return "an object or a list is not closed", True
+    at = f" at column {exc.colno}" if column else ""
+    c = doc[pos]
+    found = f"'{c}'" if c.isprintable() and not c.isspace() else _SPACES.get(c, f"U+{ord(c):04X}")
+    if msg.startswith("Expecting value"):
+        if c in ",]}":
+            return f"a value is missing before {found}{at}", False
+        return f"expected a value{at}, found {found}", False
+    if msg.startswith("Expecting property name"):
+        if c == "}":
+            return f"a comma before '}}'{at} is one too many", False
+        if c == "'":
+            return f"a key is in single quotes{at}; JSON wants double quotes", False
+        return f"expected a key in double quotes{at}, found {found}", False
+    if msg.startswith("Illegal trailing comma"):  # (Python 3.13)
+        return f"a comma before the end of an object or a list{at} is one too many", False
+    if msg.startswith("Expecting ':'"):
+        return f"expected ':' after a key{at}, found {found}", False
+    if msg.startswith("Expecting ','"):
+        quote = "; is a '\"' inside a string not written \\\"?" if doc[pos - 1 : pos] == '"' else ""
+        return f"expected ',' or a closing bracket{at}, found {found}{quote}", False
+    if msg.startswith("Invalid control character"):
+        return f"a string holds {found}{at}, which JSON writes as an escape (\\t, \\n)", False
+    if msg.startswith("Invalid \\uXXXX"):
+        return f"a string holds an invalid \\u escape{at}", False
+    if msg.startswith("Invalid \\escape"):
+        return f"a string holds an invalid escape{at} (a backslash is written \\\\)", False
+    if msg.startswith("Unexpected UTF-8 BOM"):
+        return f"a byte-order mark (U+FEFF){at} starts the record, as where two files were joined", False
+    if msg.startswith("Extra data"):
+        return f"more text after the record's end{at} (two records on one line?)", False
+    return f"{msg.removesuffix(' starting at').removesuffix(' at')}{at}", False
+
+
 def _value_error(exc: ValueError) -> str:
     text = str(exc)
     if "integer string conversion" in text:
@@ -228,13 +277,18 @@ def read_lines(
 def _json_lines(path: Path, reader: TextReader, limits: Limits) -> Iterator[_Object]:
     loads = json.loads
     depth = limits.depth
-    for lineno, line in reader.lines():
+    lines = reader.lines()
+    for lineno, line in lines:
         if not line or line.isspace():
             continue
         try:
             obj = loads(line)
         except json.JSONDecodeError as exc:
-            raise ImportFailure(path, f"invalid JSON Lines record ({exc.msg})", lineno) from None
+            problem, cut = json_problem(exc)
+            if not cut:
+                raise ImportFailure(path, f"this line is not valid JSON: {problem}", lineno) from None
+            hint = "; is the file truncated?" if _last(lines) else ""
+            raise ImportFailure(path, f"the record is cut off ({problem}){hint}", lineno) from None
         except RecursionError:
             raise _depth_failure(path, limits, lineno) from None
         except ValueError as exc:  # an integer of more than 4,300 digits
@@ -242,6 +296,14 @@ def _json_lines(path: Path, reader: TextReader, limits: Limits) -> Iterator[_Obj
         if line.count("[") + line.count("{") > depth and too_deep(obj, depth):  # counting is cheap, walking less so
             raise _depth_failure(path, limits, lineno)
         yield lineno, lineno, "line", obj
+
+
+def _last(lines: Iterator[tuple[int, str]]) -> bool:
+    """Whether no record follows (a record cut off at the end: the file is truncated)."""
+    try:
+        return all(not line or line.isspace() for _, line in lines)
+    except ImportFailure:
+        return False
 
 
 def read_json(
@@ -319,8 +381,9 @@ class _JsonStream:
         except json.JSONDecodeError as exc:
             if not self.eof and not self._closes(start):
                 raise self.fail(too_long, start) from None
-            hint = "; is the file truncated?" if self.eof and not self._closes(start) else ""
-            raise self.fail(f"invalid JSON ({exc.msg}){hint}", max(start, min(exc.pos, len(self.buf)))) from None
+            problem, cut = json_problem(exc, column=False)  # (the buffer may start inside a line)
+            hint = "; is the file truncated?" if cut and self.eof else ""
+            raise self.fail(f"invalid JSON ({problem}){hint}", max(start, min(exc.pos, len(self.buf)))) from None
         except RecursionError:
             raise _depth_failure(self.path, self.limits, self.line_at(start)) from None
         except ValueError as exc:  # an integer of more than 4,300 digits

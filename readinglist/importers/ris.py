@@ -16,8 +16,8 @@ from readinglist.importers.base import (
     bib_fields,
     clean_abstract,
     parse_year,
+    plain_keywords,
     snippet,
-    split_tags,
     venue_year_from_name,
     why_no_text,
 )
@@ -112,7 +112,7 @@ def _record(fields: dict[str, list[str]], line: int, default_venue: str, default
         venue=_first(fields, VENUE_TAGS) or default_venue,
         url=url if url.startswith("http") else "",
         key=key or f"r{line}",
-        keywords=split_tags(fields.get("KW", [])),
+        keywords=plain_keywords(fields.get("KW", [])),
         note="\n".join(v for v in fields.get("N1", []) if v),
         citation_key=key,
     )

@@ -55,8 +55,10 @@ class Backups(QObject):
     def _backed_up(self, path: Path, n: int) -> None:
         self._settings.setValue("backupFolder", str(path.parent))
         self.busy.emit(False)
-        self._notice.show_message(f"Backed up the annotations of {papers(n)} to {path}", 20000, "Open Folder",
-                                  partial(open_folder, path), kind="backup")  # fmt: skip
+        lists = len(self._library.smart_lists())
+        saved = f" and {lists} saved list{'s' if lists != 1 else ''}" if lists else ""
+        self._notice.show_message(f"Backed up the annotations of {papers(n)}{saved} to {path}", 20000,
+                                  "Open Folder", partial(open_folder, path), kind="backup")  # fmt: skip
 
     def restore_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self._parent, "Restore Annotations", self._folder(), FILTER)
@@ -65,10 +67,13 @@ class Backups(QObject):
         box = QMessageBox(self._parent)
         box.setWindowTitle("Restore Annotations")
         box.setIcon(QMessageBox.Icon.Question)
-        box.setText(f"Bring the tags, notes, states, priorities and titles of {Path(path).name} into this library?")
+        box.setText(
+            f"Bring the tags, notes, states, priorities, titles and saved lists of {Path(path).name} into this library?"
+        )
         box.setInformativeText(
-            "Papers the library lacks are added. Where a paper's annotation here differs from the backup's, "
-            "choose which to keep. Today's automatic backup (the data folder's backups/) is brought up to date first."
+            "Papers and lists the library lacks are added. Where a paper's annotation, or a list of the same name, "
+            "differs from the backup's, choose which to keep. Today's automatic backup (the data folder's backups/) "
+            "is brought up to date first."
         )
         keep = box.addButton("Keep the Library's", QMessageBox.ButtonRole.AcceptRole)
         take = box.addButton("Use the Backup's", QMessageBox.ButtonRole.DestructiveRole)

@@ -129,7 +129,7 @@ def paper_html(
     if related:
         items = "".join(
             f'<li><a href="paper:{r.uid}">{html.escape(r.title)}</a>'
-            f'<span class="muted"> — {html.escape(" ".join(x for x in (r.venue, str(r.year or "")) if x))}</span>'
+            + (f'<span class="muted"> — {html.escape(where)}</span>' if (where := _where(r)) else "")
             + (f'<br><span class="muted">shares </span>{html.escape(", ".join(shared))}' if shared else "")
             + "</li>"
             for r, shared in related
@@ -138,11 +138,16 @@ def paper_html(
     return "".join(parts)
 
 
+def _where(p: Paper) -> str:
+    """Where and when the paper appeared ("ICML 2026"), '' when its file said neither (an ICLR TSV's papers)."""
+    return " ".join(x for x in (p.venue, str(p.year or "")) if x)
+
+
 def duplicate_html(other: Paper, why: str) -> str:
     """That the paper may be one with `other` (a possible duplicate found at import), why, and the way to it."""
     import html
 
-    where = " ".join(x for x in (other.venue, str(other.year or "")) if x)
+    where = _where(other)
     reason = f": {html.escape(why)}" if why else ""
     return (
         f'<p class="muted" id="duplicate">Possibly the same paper as <a href="paper:{other.uid}">'

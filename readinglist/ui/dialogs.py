@@ -53,8 +53,15 @@ class ExportDialog(QDialog):
         self.notesBox = QCheckBox("Include notes", self)
         self._select(self.formatBox, settings.value("export/format", "markdown"))
         self._select(self.groupBox, settings.value("export/group", "state"))
-        self.abstractsBox.setChecked(bool(settings.value("export/abstracts", False, type=bool)))
-        self.notesBox.setChecked(bool(settings.value("export/notes", True, type=bool)))
+        # the reader's choices, kept while a format that always writes the field shows its box ticked
+        self._wanted = {
+            "abstracts": bool(settings.value("export/abstracts", False, type=bool)),
+            "notes": bool(settings.value("export/notes", True, type=bool)),
+        }
+        self.abstractsBox.setChecked(self._wanted["abstracts"])
+        self.notesBox.setChecked(self._wanted["notes"])
+        for name, box in self._option_boxes():
+            box.toggled.connect(lambda on, name=name, box=box: self._chosen(name, box, on))
         self.formatBox.currentIndexChanged.connect(self._format_changed)
         form.addRow("Papers:", self.scopeBox)
         form.addRow("Format:", self.formatBox)
@@ -73,10 +80,26 @@ class ExportDialog(QDialog):
         if i >= 0:
             box.setCurrentIndex(i)
 
+    def _option_boxes(self) -> tuple[tuple[str, QCheckBox], ...]:
+        return ("abstracts", self.abstractsBox), ("notes", self.notesBox)
+
+    def _chosen(self, name: str, box: QCheckBox, on: bool) -> None:
+        if box.isEnabled():  # the reader's click, not a format's forced tick
+            self._wanted[name] = on
+
     def _format_changed(self) -> None:
-        fmt = self.formatBox.currentData()
-        self.groupBox.setEnabled(fmt == "markdown")
-        self.abstractsBox.setEnabled(fmt in ("markdown", "obsidian"))  # a notes folder may hold the abstracts
+        """Grouping is Markdown's. A box the format ignores says what the file will hold: BibTeX, CSL-JSON and
+        RIS always hold the abstracts, CSV and JSON the notes too (a trial found "Include abstracts" unticked
+        and greyed out for BibLaTeX, whose file held them): ticked and disabled, with why."""
+        fmt = EXPORT_FORMATS[self.formatBox.currentData()]
+        self.groupBox.setEnabled(fmt.name == "markdown")
+        for name, box in self._option_boxes():
+            always = name in fmt.always
+            box.setEnabled(not always)
+            box.setChecked(always or self._wanted[name])
+            box.setToolTip(
+                f"A {fmt.label} export always includes the {name} (Markdown can leave them out)" if always else ""
+            )
 
     def options(self) -> ExportOptions:
         opts = ExportOptions(
@@ -87,8 +110,8 @@ class ExportDialog(QDialog):
         )
         self.settings.setValue("export/format", opts.format)
         self.settings.setValue("export/group", opts.group)
-        self.settings.setValue("export/abstracts", opts.abstracts)
-        self.settings.setValue("export/notes", opts.notes)
+        self.settings.setValue("export/abstracts", self._wanted["abstracts"])  # the reader's choice, not a forced tick
+        self.settings.setValue("export/notes", self._wanted["notes"])
         return opts
 
     def scope(self) -> str:

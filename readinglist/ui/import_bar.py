@@ -173,7 +173,7 @@ class ImportBar(QWidget):
         from PySide6.QtWidgets import QMessageBox
 
         texts = [
-            f"Could not import {exc.path}:\n\n{exc.problem}" + (f" (line {exc.line})" if exc.line else "")
+            f"Could not import {exc.path}:\n\n" + (f"Line {exc.line}: " if exc.line else "") + exc.problem
             for exc in failures
         ]
         rest = " The other files were imported." if imported else ""

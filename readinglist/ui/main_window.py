@@ -1575,7 +1575,9 @@ class MainWindow(QMainWindow):
             self.detail.refresh([self.detail.current_id])
 
     def _after_restore(self, _summary: object) -> None:
-        """Annotations of any paper may have changed: the counts, lists, results and the paper shown."""
+        """Annotations of any paper may have changed, and lists come: the counts, lists, results and the paper
+        shown."""
+        self.update_lists()
         self._after_import()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
