@@ -372,10 +372,12 @@ def _marked_characters(text: str) -> str:
 
 
 def decode_math(src: str) -> str:
-    """Math to readable Unicode for plain text: α_i, 𝒪(n^2); a huge formula is kept as it is."""
+    """Math as the plain text of an abstract has it (to_plain: the index, CSV, RIS): as math_plain writes it,
+    grouping kept (T^(11/16), (a+b)/c; pylatexenc alone wrote T^11/16, a trial), but with ^ and _ always
+    (α_i, 𝒪(n^2)), as the index has always read them. A huge formula is kept as it is."""
     if len(src) > MAX_DECODED:
         return src
-    if not _MATH_DECODE_TRIGGER.search(src):  # $k$, $n$, $a+b$: pylatexenc would give them back as they are
+    if not _MATH_DECODE_TRIGGER.search(src):  # $k$, $n$, $a+b$: written as they are
         return src.strip() or src
     return _decode_short_math(src)
 
@@ -386,11 +388,7 @@ _MATH_DECODE_TRIGGER = re.compile(r"[\\{}^_~%&#]")
 @lru_cache(maxsize=20000)
 def _decode_short_math(src: str) -> str:
     """Cached: $O(n)$, $\\alpha$ recur."""
-    try:
-        out = _latex_to_text("$" + src + "$")
-    except Exception:
-        return src
-    return out.replace("\xa0", " ").strip() or src
+    return _math(src, _Out(html=False, unicode_scripts=False)).strip()
 
 
 def parse(raw: str) -> list[Run]:
@@ -834,7 +832,7 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
                 buf.pop()
             flush()
             after_command = False
-            arg, i = _group(src, i + 1)
+            arg, i = _token_argument(src, i + 1)
             emit(_script(ch, arg, depth, how), attached=True)
         elif ch == "{":
             arg, i = _group(src, i)
@@ -906,14 +904,19 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
 def _shown(raw: str, how: _Out, script: bool) -> str:
     """A run of symbols (no scripts, no groups of its own) decoded, spaced and, for HTML, escaped."""
     text = _decode_piece(raw) if ("\\" in raw or "{" in raw or "}" in raw) else raw
+    if "  " in text:  # spaces around a command that sets type only (a + \bm K): TeX shows none of them
+        text = _SPACES_RE.sub(" ", text)
     if script:  # TeX sets a script tight: (1 - γ)^(-7/2), not ^(- 7 / 2)
         text = _SCRIPT_OP_RE.sub(r"\1", text).strip()
         lead = " " if raw[:1].isspace() and text[:1] not in _SCRIPT_OPS else ""
         trail = " " if raw[-1:].isspace() and text[-1:] not in _SCRIPT_OPS else ""
     else:
-        text = _MATH_OP_RE.sub(r" \1 ", text).strip()
-        lead = " " if raw[:1].isspace() else ""
-        trail = " " if raw[-1:].isspace() else ""
+        spaced = _MATH_OP_RE.sub(r" \1 ", text)  # a relation at an end keeps its space: x_i = x_j, not x_i= x_j
+        text = spaced.strip()
+        if not text:  # \bm and other commands that only set type, between spaces: one space
+            return " " if raw[:1].isspace() or raw[-1:].isspace() else ""
+        lead = " " if raw[:1].isspace() or spaced[:1] == " " else ""
+        trail = " " if raw[-1:].isspace() or spaced[-1:] == " " else ""
     return lead + (_escape_shown(text) if how.html else text) + trail
 
 
@@ -963,6 +966,17 @@ def _fraction(top: str, bottom: str, depth: int, how: _Out, script: bool) -> str
         shown = _render(part, depth + 1, how, script).strip()
         parts.append(shown if _shape(part)[0] <= 1 else f"({shown})")
     return "/".join(parts)
+
+
+def _token_argument(src: str, i: int) -> tuple[str, int]:
+    """A script's argument from src[i] on: a {group} or one token, a command with the arguments it takes, as
+    TeX reads `T^\\frac{a}{b}` (the fraction raised; a bare \\frac was written "T^(/)ab")."""
+    j = _skip_spaces(src, i)
+    arg, end = _group(src, j)
+    if src.startswith("\\", j) and arg[1:2].isalpha():
+        _, end = _arguments(src, end, _argspec(arg))
+        arg = src[j:end]
+    return arg, end
 
 
 def _argument(kind: str, text: str) -> str:
@@ -1037,7 +1051,7 @@ def _shape(src: str) -> tuple[int, bool]:
         if ch.isspace():
             i += 1
         elif ch in "^_":
-            _, i = _group(src, i + 1)
+            _, i = _token_argument(src, i + 1)
             scripted = True
         elif ch == "\\":
             m = _COMMAND_RE.match(src, i)
@@ -1087,7 +1101,7 @@ _UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mat
 _BOLD = frozenset({"\\mathbf", "\\textbf"})
 _FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
 _OWN_COMMANDS = frozenset(word[1:] for word in (*_OPERATORS, *_FRACTIONS, "\\quad", "\\qquad"))
-_MATH_OP_RE = re.compile(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*")
+_MATH_OP_RE = re.compile(r"\s*(:=|<=|>=|!=|==|<<|>>|[=≤≥<>∈≈≠→⊂⊆])\s*")  # x := y, not x : = y
 _SCRIPT_OPS = "=≤≥<>∈∉≈≠→⊂⊆+-−±∓×·*/,;:"
 _SCRIPT_OP_RE = re.compile(r"\s*([" + re.escape(_SCRIPT_OPS) + r"])\s*")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")

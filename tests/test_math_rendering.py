@@ -62,4 +62,13 @@ def test_the_note_preview_renders_the_same_math():
 def test_a_commands_unrendered_pieces_show_nothing_raw():
     assert math_plain(r"\max\limits_{i} x") == "max_i x" and "\\" not in math_html(r"\max\limits_{i} x")
     assert math_plain(r"\sqrt[3]{x}") == "√(x)" and "$" not in math_html(r"\sqrt[3]{x}")
-    assert markup.to_plain(r"$\frac{1}{2}$") == "1/2"  # the index's text is decode_math's, as before
+    assert markup.to_plain(r"$\frac{1}{2}$") == "1/2"
+
+
+def test_plain_text_keeps_a_scripts_group():
+    """The abstract's plain text (the index, CSV, RIS) read "O(T^11/16d^3/8)" and "ϵ^-4/7" where math_plain
+    wrote T^(11/16): to_plain writes formulas as math_plain does, with ^ and _ as the index reads them."""
+    raw = r"regret $\tilde O(T^{11/16}d^{3/8})$ in $\epsilon^{-4/7}$ steps, $x^2$, $\ell_1$, $\frac{a+b}{c}$"
+    assert markup.to_plain(raw) == "regret Õ(T^(11/16)d^(3/8)) in ϵ^(-4/7) steps, x^2, ℓ_1, (a+b)/c"
+    assert markup.to_plain(r"$T^\frac{d+\alpha}{d+2\alpha}$") == "T^((d+α)/(d+2α))"  # math_plain: "T^(/)d+αd+2α"
+    assert markup.to_plain("$x_i=x_j$, $x_i := y$, $a_1<<b$") == "x_i = x_j, x_i := y, a_1 << b"
