@@ -21,6 +21,7 @@ import html.entities
 import io
 import logging
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
@@ -56,11 +57,13 @@ def warm() -> None:
     to_html(r"\emph{warm} $x_1^2$ ``quoted'' **bold**")
 
 
-# Private-use characters mark style changes; they pass through pylatexenc untouched.
+# Private-use characters mark style changes; they pass through pylatexenc untouched. \underline's is no
+# style (text shows it plain) but a formula's: marked, it goes back to its LaTeX in math (_unmark)
 I_ON, I_OFF, B_ON, B_OFF, C_ON, C_OFF = "\ue000", "\ue001", "\ue002", "\ue003", "\ue004", "\ue005"
+U_ON, U_OFF = "\ue006", "\ue007"
 _MARKS = {I_ON: ("i", True), I_OFF: ("i", False), B_ON: ("b", True), B_OFF: ("b", False)}
-_MARKS |= {C_ON: ("code", True), C_OFF: ("code", False)}
-_MARK_RE = re.compile("[\ue000-\ue005]")
+_MARKS |= {C_ON: ("code", True), C_OFF: ("code", False), U_ON: ("", True), U_OFF: ("", False)}
+_MARK_RE = re.compile("[\ue000-\ue007]")
 
 # A character a URL may hold as LaTeX writes it in text (a BibTeX abstract is LaTeX: latex.escape_text writes
 # `_` as `\_`, `~` as `\~{}`; other files spell `~` \textasciitilde{}, {\textasciitilde} or \string~). Each
@@ -188,7 +191,7 @@ def _style_markers(text: str) -> str:
             "textbf": (B_ON, B_OFF),
             "texttt": (C_ON, C_OFF),
             "textsc": ("", ""),
-            "underline": ("", ""),
+            "underline": (U_ON, U_OFF),
         }.get(name, (I_ON, I_OFF))
         return on + body + off
 
@@ -459,7 +462,8 @@ def iter_runs(raw: str) -> Iterator[Run]:
         yield from _text_runs(para[pos:], state, flags)
 
 
-_UNMARK = {I_ON: "\\textit{", B_ON: "\\textbf{", C_ON: "\\texttt{", I_OFF: "}", B_OFF: "}", C_OFF: "}"}
+_UNMARK = {I_ON: "\\textit{", B_ON: "\\textbf{", C_ON: "\\texttt{", U_ON: "\\underline{"}
+_UNMARK |= {I_OFF: "}", B_OFF: "}", C_OFF: "}", U_OFF: "}"}
 
 
 def _unmark(math: str) -> str:
@@ -523,6 +527,8 @@ def _styled(chunk: str, state: _StyleState, flags: _Flags) -> Iterator[Run]:
     if not flags.marks:
         yield Run("text", decoded, state.current)
         return
+    if U_ON in decoded or U_OFF in decoded:  # \underline in text is plain, and no run of its own
+        decoded = decoded.replace(U_ON, "").replace(U_OFF, "")
     pos = 0
     for m in _MARK_RE.finditer(decoded):
         if m.start() > pos:
@@ -858,6 +864,11 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
                 lead = (_OPERATOR_GAP if how.html else " ") if _last_shown(out).isalnum() else ""
                 emit(lead + (f'<span style="font-style:normal;">{word[1:]}</span>' if how.html else word[1:]))
                 after_operator = True
+            elif word in _ACCENTS and src[_skip_spaces(src, i) : _skip_spaces(src, i) + 1] not in ("", "}", "^", "_"):
+                flush()
+                arg, i = _token_argument(src, i)  # written as a command's argument is (𝐱⃗: pylatexenc's 𝐱)
+                inner = _render(arg, depth + 1, how, script) if _needs_own(arg) else _shown(arg, how, script)
+                emit(_accented(inner, _ACCENTS[word], how))
             elif word in _UPRIGHT and src.startswith("{", i):  # \mathrm{KL}: not in the formula's italics
                 flush()
                 arg, i = _group(src, i)
@@ -934,9 +945,9 @@ def _decode_piece(raw: str) -> str:
 
 
 def _needs_own(arg: str) -> bool:
-    """Does a command's argument hold what pylatexenc would flatten (a script, a fraction, an operator's
-    name it runs into the digit before: √(2log T)), so that it is written here? Else pylatexenc writes
-    the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
+    """Does a command's argument hold what pylatexenc would flatten or drop (a script, a fraction, an accent,
+    an operator's name it runs into the digit before: √(2log T)), so that it is written here? Else
+    pylatexenc writes the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
     if "^" in arg or "_" in arg:
         return True
     return "\\" in arg and any(name in _OWN_COMMANDS for name in _COMMAND_NAME_RE.findall(arg))
@@ -969,14 +980,35 @@ def _fraction(top: str, bottom: str, depth: int, how: _Out, script: bool) -> str
 
 
 def _token_argument(src: str, i: int) -> tuple[str, int]:
-    """A script's argument from src[i] on: a {group} or one token, a command with the arguments it takes, as
-    TeX reads `T^\\frac{a}{b}` (the fraction raised; a bare \\frac was written "T^(/)ab")."""
+    """An accent's or a script's argument from src[i] on: a {group} or one token, a command with the arguments
+    it takes, as TeX reads `\\tilde\\mathcal O` and `T^\\frac{a}{b}` (the accent over 𝒪, the fraction
+    raised; a bare \\frac was written "T^(/)ab")."""
     j = _skip_spaces(src, i)
     arg, end = _group(src, j)
     if src.startswith("\\", j) and arg[1:2].isalpha():
         _, end = _arguments(src, end, _argspec(arg))
         arg = src[j:end]
     return arg, end
+
+
+def _accented(inner: str, mark: str, how: _Out) -> str:
+    """An accent's argument, written, with its combining mark: on the character when it is one (x̂, θ̃, Õ, as
+    pylatexenc accents a letter), else after the group in parentheses, (AB)̅, as Unicode's linear format of
+    math (UnicodeMath) writes an accent over several characters. A mark on each letter (ÃB̃) would read as
+    \\tilde{A}\\tilde{B}, and a mark after the last as an accent on it alone (x_î for \\hat{x_i})."""
+    inner = inner.strip()
+    shown = html.unescape(_ANY_TAG_RE.sub("", inner)) if how.html else inner
+    if not shown:
+        return inner
+    if len(shown) == 1 or all(unicodedata.combining(c) for c in shown[1:]):
+        tags = _TRAILING_TAGS_RE.search(inner)
+        head, tail = (inner[: tags.start()], tags.group(0)) if tags else (inner, "")
+        if head[-1] in _DOTLESS:  # \\hat{\\imath} is î, as pylatexenc writes it
+            head = head[:-1] + _DOTLESS[head[-1]]
+        return unicodedata.normalize("NFC", head + mark) + tail
+    if shown[0] == "(" and _closing(shown, 0, "(", ")") == len(shown) - 1:
+        return inner + mark  # (a+b) is a group already
+    return f"({inner}){mark}"
 
 
 def _argument(kind: str, text: str) -> str:
@@ -1100,7 +1132,20 @@ _OPERATOR_GAP = "\u2009"  # a thin space between an operator and a letter or dig
 _UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
 _BOLD = frozenset({"\\mathbf", "\\textbf"})
 _FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
-_OWN_COMMANDS = frozenset(word[1:] for word in (*_OPERATORS, *_FRACTIONS, "\\quad", "\\qquad"))
+# a formula's accents (pylatexenc's own table has the narrow ones, and gave \widetilde{O} as O, a trial), as
+# combining marks; amsmath's capitalised forms are the same accents
+_ACCENT_MARKS = {
+    "hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0305",
+    "overline": "\u0305", "underline": "\u0332", "check": "\u030c", "widecheck": "\u030c", "breve": "\u0306",
+    "acute": "\u0301", "grave": "\u0300", "dot": "\u0307", "ddot": "\u0308", "dddot": "\u20db",
+    "ddddot": "\u20dc", "mathring": "\u030a", "vec": "\u20d7", "overrightarrow": "\u20d7",
+    "overleftarrow": "\u20d6", "overleftrightarrow": "\u20e1",
+}  # fmt: skip
+_CAPITALISED_ACCENTS = ("hat", "tilde", "bar", "check", "breve", "acute", "grave", "dot", "ddot", "vec")
+_ACCENTS = {"\\" + name: mark for name, mark in _ACCENT_MARKS.items()}
+_ACCENTS |= {"\\" + name.capitalize(): _ACCENT_MARKS[name] for name in _CAPITALISED_ACCENTS}
+_DOTLESS = {"ı": "i", "ȷ": "j"}
+_OWN_COMMANDS = frozenset(word[1:] for word in (*_OPERATORS, *_FRACTIONS, *_ACCENTS, "\\quad", "\\qquad"))
 _MATH_OP_RE = re.compile(r"\s*(:=|<=|>=|!=|==|<<|>>|[=≤≥<>∈≈≠→⊂⊆])\s*")  # x := y, not x : = y
 _SCRIPT_OPS = "=≤≥<>∈∉≈≠→⊂⊆+-−±∓×·*/,;:"
 _SCRIPT_OP_RE = re.compile(r"\s*([" + re.escape(_SCRIPT_OPS) + r"])\s*")
@@ -1108,6 +1153,7 @@ _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 _COMMAND_NAME_RE = re.compile(r"\\([a-zA-Z]+)")
 _LEADING_TAGS_RE = re.compile(r"^(?:<[^<>]*>)+")
 _TRAILING_TAGS_RE = re.compile(r"(?:<[^<>]*>)+$")
+_ANY_TAG_RE = re.compile(r"<[^<>]*>")
 _BRACE_OPEN, _BRACE_CLOSE = "\ue013", "\ue014"  # \{ and \} while a formula is read: braces shown, not a group
 _ARG_MARKS = "".join(chr(0xE020 + k) for k in range(16))  # a command's arguments, while pylatexenc writes it
 _OWN_MARKS_RE = re.compile("[\ue013\ue014\ue020-\ue02f]")

@@ -65,6 +65,26 @@ def test_a_commands_unrendered_pieces_show_nothing_raw():
     assert markup.to_plain(r"$\frac{1}{2}$") == "1/2"
 
 
+def test_an_accent_is_kept_on_a_letter_and_after_a_group():
+    """\\widetilde{O}, \\widehat{θ}, \\overline{x} were dropped (a trial: COLT's "$\\widetilde{O}(mn+\\kappa n)$"
+    read "O(mn+κ n)"), where \\tilde, \\hat and \\bar were kept: every accent is its combining mark on a
+    letter, and after a group of several in parentheses (a mark on each letter would read as an accent each)."""
+    accents = {"widetilde": "Õ", "Tilde": "Õ", "widehat": "Ô", "Hat": "Ô", "overline": "O\u0305", "bar": "O\u0305",
+               "underline": "O\u0332", "widecheck": "Ǒ", "check": "Ǒ", "overrightarrow": "O\u20d7",
+               "vec": "O\u20d7", "dot": "Ȯ", "ddot": "Ö", "breve": "Ŏ", "mathring": "O\u030a"}  # fmt: skip
+    for name, shown in accents.items():
+        assert math_plain(f"\\{name}{{O}}") == shown and math_html(f"\\{name}{{O}}") == shown, name
+    assert math_plain(r"\widehat{\theta}_n") == "θ̂_n" and math_html(r"\widehat{\theta}_n") == "θ̂<sub>n</sub>"
+    assert math_plain(r"\widetilde{\mathcal{O}}(n)") == math_plain(r"\tilde\mathcal O(n)") == "𝒪̃(n)"
+    assert math_plain(r"\overline{AB} + \hat{x_i} + \tilde{(a+b)}") == "(AB)\u0305 + (x_i)\u0302 + (a+b)\u0303"
+    assert math_html(r"\hat{x_i}") == "(x<sub>i</sub>)\u0302"
+    raw = r"in $\widetilde{O}(mn+\kappa n)$ steps, with $\underline{x}$ and \underline{Uni}fied"
+    assert markup.to_plain(raw) == "in Õ(mn+κ n) steps, with x\u0332 and Unified"
+    assert "Õ(mn+κ n)" in to_html(raw) and "x\u0332" in to_html(raw)
+    assert markup.to_markdown(raw) == r"in $\widetilde{O}(mn+\kappa n)$ steps, with $\underline{x}$ and Unified"
+    assert title_plain(r"Achieving $\widetilde{\mathcal{O}}(\sqrt{T})$ Regret") == "Achieving 𝒪̃(√(T)) Regret"
+
+
 def test_plain_text_keeps_a_scripts_group():
     """The abstract's plain text (the index, CSV, RIS) read "O(T^11/16d^3/8)" and "ϵ^-4/7" where math_plain
     wrote T^(11/16): to_plain writes formulas as math_plain does, with ^ and _ as the index reads them."""
