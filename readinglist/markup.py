@@ -33,9 +33,27 @@ logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
 @lru_cache(maxsize=1)
 def _l2t():
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+    context = get_default_latex_context_db()
+    context.add_context_category(
+        "readinglist",
+        macros=[MacroTextSpec(name, discard=False) for name in _ARGUMENT_SHOWN]
+        + [MacroTextSpec(name, symbol) for name, symbol in _LATEX_SYMBOLS.items()],
+        prepend=True,
+    )
+    return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
+
+
+# LaTeX's own commands that pylatexenc's tables lack, so that it dropped them (and an argument with them:
+# "q\texttt{POTS}" was "q", "$A \land B$" "A B"): the commands whose argument is text shown as it is …
+_ARGUMENT_SHOWN = ("texttt", "textsf", "textup", "textmd", "textnormal", "mbox", "hbox", "pmb", "boldsymbol")
+# … and the symbols, as Unicode writes them
+_LATEX_SYMBOLS = {
+    "land": "∧", "lor": "∨", "ne": "≠", "neg": "¬", "iff": "⟺", "implies": "⟹", "impliedby": "⟸", "gets": "←",
+    "models": "⊨", "triangle": "△", "bot": "⊥", "Box": "□", "Diamond": "◇", "Re": "ℜ", "Im": "ℑ", "S": "§",
+    "colon": ":", "imath": "ı", "jmath": "ȷ",
+}  # fmt: skip
 
 
 @lru_cache(maxsize=1)
@@ -277,7 +295,7 @@ _FORMATTING = frozenset(
     raggedleft null hline displaystyle textstyle scriptstyle normalfont itshape bfseries upshape mdseries
     rmfamily sffamily ttfamily scshape slshape and left right big Big bigl bigr Bigl Bigr bigg Bigg texttt textsf
     textrm textit textbf textsc textnormal emph mathbb mathcal mathbf mathrm mathsf mathtt mathit cal frak
-    boldsymbol operatorname limits nolimits"""
+    boldsymbol bm operatorname limits nolimits"""
     )
 )
 # the paper's own shorthands that abstracts keep most (all-venues file: \ie 29, \eps 34, \eg 14)
@@ -855,14 +873,20 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
             word = m.group(0) if m else "\\"
             start, i = i, i + len(word)
             after_command = False
-            if word in _MATH_SPACES or word in _OPERATORS:  # \quad, \, … as spaces; \min, \log … upright
-                flush()
+            if word in _MATH_SPACES or word in _OPERATORS or _shown_by_name(word, src, i):
+                flush()  # \quad, \, … as spaces; \min, \log … and an author's \poly upright, by name
                 if word in _MATH_SPACES:
                     emit(_MATH_SPACES[word])
                     continue
+                if src.startswith("{}", i):  # \ours{}: the empty group ends the name, as in text
+                    i += 2
+                if word[1:] in _SHORTHANDS:  # \eps is ε, as in text
+                    buf.append(_SHORTHANDS[word[1:]])
+                    continue
                 # an operator stands apart from a letter before it: n log n, not nlog n
+                name = _OPERATOR_SHOWN.get(word, word[1:])
                 lead = (_OPERATOR_GAP if how.html else " ") if _last_shown(out).isalnum() else ""
-                emit(lead + (f'<span style="font-style:normal;">{word[1:]}</span>' if how.html else word[1:]))
+                emit(lead + (f'<span style="font-style:normal;">{name}</span>' if how.html else name))
                 after_operator = True
             elif word in _ACCENTS and src[_skip_spaces(src, i) : _skip_spaces(src, i) + 1] not in ("", "}", "^", "_"):
                 flush()
@@ -946,11 +970,46 @@ def _decode_piece(raw: str) -> str:
 
 def _needs_own(arg: str) -> bool:
     """Does a command's argument hold what pylatexenc would flatten or drop (a script, a fraction, an accent,
-    an operator's name it runs into the digit before: √(2log T)), so that it is written here? Else
-    pylatexenc writes the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
+    an author's command, an operator's name it runs into the digit before: √(2log T)), so that it is written
+    here? Else pylatexenc writes the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
     if "^" in arg or "_" in arg:
         return True
-    return "\\" in arg and any(name in _OWN_COMMANDS for name in _COMMAND_NAME_RE.findall(arg))
+    return "\\" in arg and any(
+        name in _OWN_COMMANDS or _authors_own("\\" + name) for name in _COMMAND_NAME_RE.findall(arg)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _authors_own(word: str) -> bool:
+    """A command of the paper's own preamble (\\poly, \\R, \\eps): not LaTeX's (MATH_COMMANDS), not one
+    pylatexenc or this module writes, not one that only sets type (\\bm). pylatexenc drops it."""
+    name = word[1:]
+    if name in _TEXT_ONLY:
+        return True
+    return (
+        name.isalpha()
+        and name not in MATH_COMMANDS
+        and name not in _FORMATTING
+        and word not in _ACCENTS
+        and word not in _OPERATORS
+        and word not in _UPRIGHT
+        and word not in _FRACTIONS
+        and _l2t().latex_context.get_macro_spec(name) is None
+    )
+
+
+# pylatexenc's text accents and letters, an error in a formula (TeX: "Please use \\mathaccent for accents in
+# math mode"): there, an author's own (\\u for a vector u), not ŭ
+_TEXT_ONLY = frozenset(str.split("u v c H d b k t r l L o O i j ss aa AA ae AE oe OE")) - MATH_COMMANDS
+
+
+def _shown_by_name(word: str, src: str, i: int) -> bool:
+    """Is the command at src[:i] an author's own (`_authors_own`) shown by its name, as TeX sets an operator's
+    (O(poly(d)√T), was O((d)√T): pylatexenc drops it)? One with an argument shows its argument instead (an
+    author's \\bm{x} is x), as in text."""
+    if not _authors_own(word):
+        return False
+    return src.startswith("{}", i) or not src.startswith("{", _skip_spaces(src, i))
 
 
 def _script(mark: str, arg: str, depth: int, how: _Out) -> str:
@@ -1126,8 +1185,12 @@ def _last_shown(out: list[str]) -> str:
 
 _MATH_SPACES = {"\\quad": "\u2003", "\\qquad": "\u2003\u2003", "\\ ": " ", "\\,": "\u2009", "\\;": "\u2005",
                 "\\:": "\u2005", "\\>": "\u2005", "\\!": ""}  # fmt: skip
-_OPERATOR_NAMES = "min max log ln exp sin cos tan sinh cosh tanh lim liminf limsup sup inf arg det Pr ker dim deg gcd"
-_OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax"))
+_OPERATOR_NAMES = (
+    "min max log ln exp sin cos tan cot sec csc sinh cosh tanh lim liminf limsup sup inf arg det Pr ker dim deg"
+    " gcd hom lg mod"
+)
+_OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax", "bmod"))
+_OPERATOR_SHOWN = {"\\bmod": "mod"}
 _OPERATOR_GAP = "\u2009"  # a thin space between an operator and a letter or digit, in HTML
 _UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
 _BOLD = frozenset({"\\mathbf", "\\textbf"})

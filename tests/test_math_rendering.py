@@ -85,6 +85,26 @@ def test_an_accent_is_kept_on_a_letter_and_after_a_group():
     assert title_plain(r"Achieving $\widetilde{\mathcal{O}}(\sqrt{T})$ Regret") == "Achieving 𝒪̃(√(T)) Regret"
 
 
+def test_an_authors_own_command_shows_by_its_name():
+    """An author's \\poly vanished ("$O(\\poly(d)\\sqrt{T})$" read "O((d)√(T))", a trial): a command neither LaTeX
+    nor pylatexenc knows shows by its name, upright as TeX sets an operator's; as in text, one with an argument
+    shows the argument, "{}" ends the name and \\eps is ε. LaTeX's own that pylatexenc lacked show too."""
+    assert math_plain(r"O(\poly(d)\sqrt{T})") == "O(poly(d)√(T))"
+    assert math_html(r"O(\poly(d))") == "O(" + UPRIGHT + "poly</span>(d))"
+    assert math_plain(r"x \in \R^d, \poly\log T, \sqrt{\poly(n)}") == "x ∈ R^d, poly log T, √(poly(n))"
+    assert math_plain(r"(1+\eps)\OPT{} + \bm{x_i} + \bm K") == "(1+ε)OPT + x_i + K"  # \bm only sets type
+    assert math_plain(r"\u^\top \v") == "u^⊤ v"  # a text accent is an error in math: the author's vector
+    assert math_plain(r"\hat{\imath} \ne \hat{\jmath}") == "î ≠ ĵ"
+    assert markup.to_plain(r"$O(\poly(d)\sqrt{T})$ for \method") == r"O(poly(d)√(T)) for \method"
+    assert math_plain(r"q\texttt{POTS}, A \land B \ne C, x \bmod n, \textup{poly}(d)") == (
+        "qPOTS, A ∧ B ≠ C, x mod n, poly(d)"
+    )
+    assert (
+        markup.to_plain(r"the \textsf{AxlePro} method, see \S 3 and \mbox{this}")
+        == "the AxlePro method, see § 3 and this"
+    )
+
+
 def test_plain_text_keeps_a_scripts_group():
     """The abstract's plain text (the index, CSV, RIS) read "O(T^11/16d^3/8)" and "ϵ^-4/7" where math_plain
     wrote T^(11/16): to_plain writes formulas as math_plain does, with ^ and _ as the index reads them."""
@@ -92,3 +112,30 @@ def test_plain_text_keeps_a_scripts_group():
     assert markup.to_plain(raw) == "regret Õ(T^(11/16)d^(3/8)) in ϵ^(-4/7) steps, x^2, ℓ_1, (a+b)/c"
     assert markup.to_plain(r"$T^\frac{d+\alpha}{d+2\alpha}$") == "T^((d+α)/(d+2α))"  # math_plain: "T^(/)d+αd+2α"
     assert markup.to_plain("$x_i=x_j$, $x_i := y$, $a_1<<b$") == "x_i = x_j, x_i := y, a_1 << b"
+
+
+def test_the_plain_text_exports_keep_a_formulas_accents_names_and_groups(tmp_path):
+    """RIS's AB and CSV's abstract are the stored abstract's plain text: a trial's COLT abstracts exported
+    "O(T^11/16d^3/8)", "O(mn+κ n)" for Õ(mn+κ n), and "O((d)√(T))" for O(poly(d)√T)."""
+    import csv
+    import io
+    import json
+
+    from readinglist.export import ExportOptions, render
+    from readinglist.library import Library
+
+    abstract = r"We get $\widetilde{O}(mn+\kappa n)$, $O(T^{11/16}d^{3/8})$ and $O(\poly(d)\sqrt{T})$ regret."
+    f = tmp_path / "colt.jsonl"
+    f.write_text(json.dumps({"title": "Regularized Dikin Walks", "abstract": abstract}) + "\n")
+    lib = Library.open(tmp_path / "lib", seed=False)
+    try:
+        lib.import_files([f])
+        papers = lib.papers(lib.search("").ids)
+        plain = "We get Õ(mn+κ n), O(T^(11/16)d^(3/8)) and O(poly(d)√(T)) regret."
+        assert papers[0].plain_abstract == plain
+        assert f"AB  - {plain}" in render(papers, ExportOptions(format="ris")).split("\r\n")
+        [row] = csv.DictReader(io.StringIO(render(papers, ExportOptions(format="csv"))))
+        assert plain in row.values()
+        assert lib.search("poly").ids == [papers[0].id]  # the index has the name's word
+    finally:
+        lib.close()
