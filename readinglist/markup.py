@@ -21,6 +21,7 @@ import html.entities
 import io
 import logging
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
@@ -32,9 +33,27 @@ logging.getLogger("pylatexenc").setLevel(logging.ERROR)
 
 @lru_cache(maxsize=1)
 def _l2t():
-    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-    return LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+    context = get_default_latex_context_db()
+    context.add_context_category(
+        "readinglist",
+        macros=[MacroTextSpec(name, discard=False) for name in _ARGUMENT_SHOWN]
+        + [MacroTextSpec(name, symbol) for name, symbol in _LATEX_SYMBOLS.items()],
+        prepend=True,
+    )
+    return LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces=False)
+
+
+# LaTeX's own commands that pylatexenc's tables lack, so that it dropped them (and an argument with them:
+# "q\texttt{POTS}" was "q", "$A \land B$" "A B"): the commands whose argument is text shown as it is …
+_ARGUMENT_SHOWN = ("texttt", "textsf", "textup", "textmd", "textnormal", "mbox", "hbox", "pmb", "boldsymbol")
+# … and the symbols, as Unicode writes them
+_LATEX_SYMBOLS = {
+    "land": "∧", "lor": "∨", "ne": "≠", "neg": "¬", "iff": "⟺", "implies": "⟹", "impliedby": "⟸", "gets": "←",
+    "models": "⊨", "triangle": "△", "bot": "⊥", "Box": "□", "Diamond": "◇", "Re": "ℜ", "Im": "ℑ", "S": "§",
+    "colon": ":", "imath": "ı", "jmath": "ȷ",
+}  # fmt: skip
 
 
 @lru_cache(maxsize=1)
@@ -56,11 +75,13 @@ def warm() -> None:
     to_html(r"\emph{warm} $x_1^2$ ``quoted'' **bold**")
 
 
-# Private-use characters mark style changes; they pass through pylatexenc untouched.
+# Private-use characters mark style changes; they pass through pylatexenc untouched. \underline's is no
+# style (text shows it plain) but a formula's: marked, it goes back to its LaTeX in math (_unmark)
 I_ON, I_OFF, B_ON, B_OFF, C_ON, C_OFF = "\ue000", "\ue001", "\ue002", "\ue003", "\ue004", "\ue005"
+U_ON, U_OFF = "\ue006", "\ue007"
 _MARKS = {I_ON: ("i", True), I_OFF: ("i", False), B_ON: ("b", True), B_OFF: ("b", False)}
-_MARKS |= {C_ON: ("code", True), C_OFF: ("code", False)}
-_MARK_RE = re.compile("[\ue000-\ue005]")
+_MARKS |= {C_ON: ("code", True), C_OFF: ("code", False), U_ON: ("", True), U_OFF: ("", False)}
+_MARK_RE = re.compile("[\ue000-\ue007]")
 
 # A character a URL may hold as LaTeX writes it in text (a BibTeX abstract is LaTeX: latex.escape_text writes
 # `_` as `\_`, `~` as `\~{}`; other files spell `~` \textasciitilde{}, {\textasciitilde} or \string~). Each
@@ -188,7 +209,7 @@ def _style_markers(text: str) -> str:
             "textbf": (B_ON, B_OFF),
             "texttt": (C_ON, C_OFF),
             "textsc": ("", ""),
-            "underline": ("", ""),
+            "underline": (U_ON, U_OFF),
         }.get(name, (I_ON, I_OFF))
         return on + body + off
 
@@ -274,7 +295,7 @@ _FORMATTING = frozenset(
     raggedleft null hline displaystyle textstyle scriptstyle normalfont itshape bfseries upshape mdseries
     rmfamily sffamily ttfamily scshape slshape and left right big Big bigl bigr Bigl Bigr bigg Bigg texttt textsf
     textrm textit textbf textsc textnormal emph mathbb mathcal mathbf mathrm mathsf mathtt mathit cal frak
-    boldsymbol operatorname limits nolimits"""
+    boldsymbol bm operatorname limits nolimits"""
     )
 )
 # the paper's own shorthands that abstracts keep most (all-venues file: \ie 29, \eps 34, \eg 14)
@@ -372,10 +393,12 @@ def _marked_characters(text: str) -> str:
 
 
 def decode_math(src: str) -> str:
-    """Math to readable Unicode for plain text: α_i, 𝒪(n^2); a huge formula is kept as it is."""
+    """Math as the plain text of an abstract has it (to_plain: the index, CSV, RIS): as math_plain writes it,
+    grouping kept (T^(11/16), (a+b)/c; pylatexenc alone wrote T^11/16, a trial), but with ^ and _ always
+    (α_i, 𝒪(n^2)), as the index has always read them. A huge formula is kept as it is."""
     if len(src) > MAX_DECODED:
         return src
-    if not _MATH_DECODE_TRIGGER.search(src):  # $k$, $n$, $a+b$: pylatexenc would give them back as they are
+    if not _MATH_DECODE_TRIGGER.search(src):  # $k$, $n$, $a+b$: written as they are
         return src.strip() or src
     return _decode_short_math(src)
 
@@ -386,11 +409,7 @@ _MATH_DECODE_TRIGGER = re.compile(r"[\\{}^_~%&#]")
 @lru_cache(maxsize=20000)
 def _decode_short_math(src: str) -> str:
     """Cached: $O(n)$, $\\alpha$ recur."""
-    try:
-        out = _latex_to_text("$" + src + "$")
-    except Exception:
-        return src
-    return out.replace("\xa0", " ").strip() or src
+    return _math(src, _Out(html=False, unicode_scripts=False)).strip()
 
 
 def parse(raw: str) -> list[Run]:
@@ -461,7 +480,8 @@ def iter_runs(raw: str) -> Iterator[Run]:
         yield from _text_runs(para[pos:], state, flags)
 
 
-_UNMARK = {I_ON: "\\textit{", B_ON: "\\textbf{", C_ON: "\\texttt{", I_OFF: "}", B_OFF: "}", C_OFF: "}"}
+_UNMARK = {I_ON: "\\textit{", B_ON: "\\textbf{", C_ON: "\\texttt{", U_ON: "\\underline{"}
+_UNMARK |= {I_OFF: "}", B_OFF: "}", C_OFF: "}", U_OFF: "}"}
 
 
 def _unmark(math: str) -> str:
@@ -525,6 +545,8 @@ def _styled(chunk: str, state: _StyleState, flags: _Flags) -> Iterator[Run]:
     if not flags.marks:
         yield Run("text", decoded, state.current)
         return
+    if U_ON in decoded or U_OFF in decoded:  # \underline in text is plain, and no run of its own
+        decoded = decoded.replace(U_ON, "").replace(U_OFF, "")
     pos = 0
     for m in _MARK_RE.finditer(decoded):
         if m.start() > pos:
@@ -834,7 +856,7 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
                 buf.pop()
             flush()
             after_command = False
-            arg, i = _group(src, i + 1)
+            arg, i = _token_argument(src, i + 1)
             emit(_script(ch, arg, depth, how), attached=True)
         elif ch == "{":
             arg, i = _group(src, i)
@@ -851,15 +873,26 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
             word = m.group(0) if m else "\\"
             start, i = i, i + len(word)
             after_command = False
-            if word in _MATH_SPACES or word in _OPERATORS:  # \quad, \, … as spaces; \min, \log … upright
-                flush()
+            if word in _MATH_SPACES or word in _OPERATORS or _shown_by_name(word, src, i):
+                flush()  # \quad, \, … as spaces; \min, \log … and an author's \poly upright, by name
                 if word in _MATH_SPACES:
                     emit(_MATH_SPACES[word])
                     continue
+                if src.startswith("{}", i):  # \ours{}: the empty group ends the name, as in text
+                    i += 2
+                if word[1:] in _SHORTHANDS:  # \eps is ε, as in text
+                    buf.append(_SHORTHANDS[word[1:]])
+                    continue
                 # an operator stands apart from a letter before it: n log n, not nlog n
+                name = _OPERATOR_SHOWN.get(word, word[1:])
                 lead = (_OPERATOR_GAP if how.html else " ") if _last_shown(out).isalnum() else ""
-                emit(lead + (f'<span style="font-style:normal;">{word[1:]}</span>' if how.html else word[1:]))
+                emit(lead + (f'<span style="font-style:normal;">{name}</span>' if how.html else name))
                 after_operator = True
+            elif word in _ACCENTS and src[_skip_spaces(src, i) : _skip_spaces(src, i) + 1] not in ("", "}", "^", "_"):
+                flush()
+                arg, i = _token_argument(src, i)  # written as a command's argument is (𝐱⃗: pylatexenc's 𝐱)
+                inner = _render(arg, depth + 1, how, script) if _needs_own(arg) else _shown(arg, how, script)
+                emit(_accented(inner, _ACCENTS[word], how))
             elif word in _UPRIGHT and src.startswith("{", i):  # \mathrm{KL}: not in the formula's italics
                 flush()
                 arg, i = _group(src, i)
@@ -906,14 +939,19 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
 def _shown(raw: str, how: _Out, script: bool) -> str:
     """A run of symbols (no scripts, no groups of its own) decoded, spaced and, for HTML, escaped."""
     text = _decode_piece(raw) if ("\\" in raw or "{" in raw or "}" in raw) else raw
+    if "  " in text:  # spaces around a command that sets type only (a + \bm K): TeX shows none of them
+        text = _SPACES_RE.sub(" ", text)
     if script:  # TeX sets a script tight: (1 - γ)^(-7/2), not ^(- 7 / 2)
         text = _SCRIPT_OP_RE.sub(r"\1", text).strip()
         lead = " " if raw[:1].isspace() and text[:1] not in _SCRIPT_OPS else ""
         trail = " " if raw[-1:].isspace() and text[-1:] not in _SCRIPT_OPS else ""
     else:
-        text = _MATH_OP_RE.sub(r" \1 ", text).strip()
-        lead = " " if raw[:1].isspace() else ""
-        trail = " " if raw[-1:].isspace() else ""
+        spaced = _MATH_OP_RE.sub(r" \1 ", text)  # a relation at an end keeps its space: x_i = x_j, not x_i= x_j
+        text = spaced.strip()
+        if not text:  # \bm and other commands that only set type, between spaces: one space
+            return " " if raw[:1].isspace() or raw[-1:].isspace() else ""
+        lead = " " if raw[:1].isspace() or spaced[:1] == " " else ""
+        trail = " " if raw[-1:].isspace() or spaced[-1:] == " " else ""
     return lead + (_escape_shown(text) if how.html else text) + trail
 
 
@@ -931,12 +969,47 @@ def _decode_piece(raw: str) -> str:
 
 
 def _needs_own(arg: str) -> bool:
-    """Does a command's argument hold what pylatexenc would flatten (a script, a fraction, an operator's
-    name it runs into the digit before: √(2log T)), so that it is written here? Else pylatexenc writes
-    the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
+    """Does a command's argument hold what pylatexenc would flatten or drop (a script, a fraction, an accent,
+    an author's command, an operator's name it runs into the digit before: √(2log T)), so that it is written
+    here? Else pylatexenc writes the command with it (\\vec{\\mathbf{x}} is 𝐱⃗)."""
     if "^" in arg or "_" in arg:
         return True
-    return "\\" in arg and any(name in _OWN_COMMANDS for name in _COMMAND_NAME_RE.findall(arg))
+    return "\\" in arg and any(
+        name in _OWN_COMMANDS or _authors_own("\\" + name) for name in _COMMAND_NAME_RE.findall(arg)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _authors_own(word: str) -> bool:
+    """A command of the paper's own preamble (\\poly, \\R, \\eps): not LaTeX's (MATH_COMMANDS), not one
+    pylatexenc or this module writes, not one that only sets type (\\bm). pylatexenc drops it."""
+    name = word[1:]
+    if name in _TEXT_ONLY:
+        return True
+    return (
+        name.isalpha()
+        and name not in MATH_COMMANDS
+        and name not in _FORMATTING
+        and word not in _ACCENTS
+        and word not in _OPERATORS
+        and word not in _UPRIGHT
+        and word not in _FRACTIONS
+        and _l2t().latex_context.get_macro_spec(name) is None
+    )
+
+
+# pylatexenc's text accents and letters, an error in a formula (TeX: "Please use \\mathaccent for accents in
+# math mode"): there, an author's own (\\u for a vector u), not ŭ
+_TEXT_ONLY = frozenset(str.split("u v c H d b k t r l L o O i j ss aa AA ae AE oe OE")) - MATH_COMMANDS
+
+
+def _shown_by_name(word: str, src: str, i: int) -> bool:
+    """Is the command at src[:i] an author's own (`_authors_own`) shown by its name, as TeX sets an operator's
+    (O(poly(d)√T), was O((d)√T): pylatexenc drops it)? One with an argument shows its argument instead (an
+    author's \\bm{x} is x), as in text."""
+    if not _authors_own(word):
+        return False
+    return src.startswith("{}", i) or not src.startswith("{", _skip_spaces(src, i))
 
 
 def _script(mark: str, arg: str, depth: int, how: _Out) -> str:
@@ -963,6 +1036,38 @@ def _fraction(top: str, bottom: str, depth: int, how: _Out, script: bool) -> str
         shown = _render(part, depth + 1, how, script).strip()
         parts.append(shown if _shape(part)[0] <= 1 else f"({shown})")
     return "/".join(parts)
+
+
+def _token_argument(src: str, i: int) -> tuple[str, int]:
+    """An accent's or a script's argument from src[i] on: a {group} or one token, a command with the arguments
+    it takes, as TeX reads `\\tilde\\mathcal O` and `T^\\frac{a}{b}` (the accent over 𝒪, the fraction
+    raised; a bare \\frac was written "T^(/)ab")."""
+    j = _skip_spaces(src, i)
+    arg, end = _group(src, j)
+    if src.startswith("\\", j) and arg[1:2].isalpha():
+        _, end = _arguments(src, end, _argspec(arg))
+        arg = src[j:end]
+    return arg, end
+
+
+def _accented(inner: str, mark: str, how: _Out) -> str:
+    """An accent's argument, written, with its combining mark: on the character when it is one (x̂, θ̃, Õ, as
+    pylatexenc accents a letter), else after the group in parentheses, (AB)̅, as Unicode's linear format of
+    math (UnicodeMath) writes an accent over several characters. A mark on each letter (ÃB̃) would read as
+    \\tilde{A}\\tilde{B}, and a mark after the last as an accent on it alone (x_î for \\hat{x_i})."""
+    inner = inner.strip()
+    shown = html.unescape(_ANY_TAG_RE.sub("", inner)) if how.html else inner
+    if not shown:
+        return inner
+    if len(shown) == 1 or all(unicodedata.combining(c) for c in shown[1:]):
+        tags = _TRAILING_TAGS_RE.search(inner)
+        head, tail = (inner[: tags.start()], tags.group(0)) if tags else (inner, "")
+        if head[-1] in _DOTLESS:  # \\hat{\\imath} is î, as pylatexenc writes it
+            head = head[:-1] + _DOTLESS[head[-1]]
+        return unicodedata.normalize("NFC", head + mark) + tail
+    if shown[0] == "(" and _closing(shown, 0, "(", ")") == len(shown) - 1:
+        return inner + mark  # (a+b) is a group already
+    return f"({inner}){mark}"
 
 
 def _argument(kind: str, text: str) -> str:
@@ -1037,7 +1142,7 @@ def _shape(src: str) -> tuple[int, bool]:
         if ch.isspace():
             i += 1
         elif ch in "^_":
-            _, i = _group(src, i + 1)
+            _, i = _token_argument(src, i + 1)
             scripted = True
         elif ch == "\\":
             m = _COMMAND_RE.match(src, i)
@@ -1080,20 +1185,38 @@ def _last_shown(out: list[str]) -> str:
 
 _MATH_SPACES = {"\\quad": "\u2003", "\\qquad": "\u2003\u2003", "\\ ": " ", "\\,": "\u2009", "\\;": "\u2005",
                 "\\:": "\u2005", "\\>": "\u2005", "\\!": ""}  # fmt: skip
-_OPERATOR_NAMES = "min max log ln exp sin cos tan sinh cosh tanh lim liminf limsup sup inf arg det Pr ker dim deg gcd"
-_OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax"))
+_OPERATOR_NAMES = (
+    "min max log ln exp sin cos tan cot sec csc sinh cosh tanh lim liminf limsup sup inf arg det Pr ker dim deg"
+    " gcd hom lg mod"
+)
+_OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax", "bmod"))
+_OPERATOR_SHOWN = {"\\bmod": "mod"}
 _OPERATOR_GAP = "\u2009"  # a thin space between an operator and a letter or digit, in HTML
 _UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
 _BOLD = frozenset({"\\mathbf", "\\textbf"})
 _FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
-_OWN_COMMANDS = frozenset(word[1:] for word in (*_OPERATORS, *_FRACTIONS, "\\quad", "\\qquad"))
-_MATH_OP_RE = re.compile(r"\s*([=≤≥<>∈≈≠→⊂⊆])\s*")
+# a formula's accents (pylatexenc's own table has the narrow ones, and gave \widetilde{O} as O, a trial), as
+# combining marks; amsmath's capitalised forms are the same accents
+_ACCENT_MARKS = {
+    "hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0305",
+    "overline": "\u0305", "underline": "\u0332", "check": "\u030c", "widecheck": "\u030c", "breve": "\u0306",
+    "acute": "\u0301", "grave": "\u0300", "dot": "\u0307", "ddot": "\u0308", "dddot": "\u20db",
+    "ddddot": "\u20dc", "mathring": "\u030a", "vec": "\u20d7", "overrightarrow": "\u20d7",
+    "overleftarrow": "\u20d6", "overleftrightarrow": "\u20e1",
+}  # fmt: skip
+_CAPITALISED_ACCENTS = ("hat", "tilde", "bar", "check", "breve", "acute", "grave", "dot", "ddot", "vec")
+_ACCENTS = {"\\" + name: mark for name, mark in _ACCENT_MARKS.items()}
+_ACCENTS |= {"\\" + name.capitalize(): _ACCENT_MARKS[name] for name in _CAPITALISED_ACCENTS}
+_DOTLESS = {"ı": "i", "ȷ": "j"}
+_OWN_COMMANDS = frozenset(word[1:] for word in (*_OPERATORS, *_FRACTIONS, *_ACCENTS, "\\quad", "\\qquad"))
+_MATH_OP_RE = re.compile(r"\s*(:=|<=|>=|!=|==|<<|>>|[=≤≥<>∈≈≠→⊂⊆])\s*")  # x := y, not x : = y
 _SCRIPT_OPS = "=≤≥<>∈∉≈≠→⊂⊆+-−±∓×·*/,;:"
 _SCRIPT_OP_RE = re.compile(r"\s*([" + re.escape(_SCRIPT_OPS) + r"])\s*")
 _NUMBER_RE = re.compile(r"\d+(?:\.\d+)?")
 _COMMAND_NAME_RE = re.compile(r"\\([a-zA-Z]+)")
 _LEADING_TAGS_RE = re.compile(r"^(?:<[^<>]*>)+")
 _TRAILING_TAGS_RE = re.compile(r"(?:<[^<>]*>)+$")
+_ANY_TAG_RE = re.compile(r"<[^<>]*>")
 _BRACE_OPEN, _BRACE_CLOSE = "\ue013", "\ue014"  # \{ and \} while a formula is read: braces shown, not a group
 _ARG_MARKS = "".join(chr(0xE020 + k) for k in range(16))  # a command's arguments, while pylatexenc writes it
 _OWN_MARKS_RE = re.compile("[\ue013\ue014\ue020-\ue02f]")

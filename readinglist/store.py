@@ -407,6 +407,30 @@ def _m0030_tilde_as_written(db: sqlite3.Connection) -> None:
     _titles_and_keys_derived_again(db, "title != '' AND instr(title, '~') > 0")
 
 
+def _m0031_math_accents_and_names(db: sqlite3.Connection) -> None:
+    """A formula as markup writes it now: its accents kept (\\widetilde{O} was O, \\overline{x} x), an
+    author's own command by its name (\\poly(d) was (d)), LaTeX's that pylatexenc lacks (q\\texttt{POTS}
+    was q, \\land), and in an abstract's plain text a script's group (T^(11/16), was T^11/16). The imported
+    titles with a formula or a command are read again, with their keys. Each abstract with one has its match
+    key written again where it changes, and a new revision, so that the index takes its words again (its
+    plain text is derived, not stored: what it was is not known here)."""
+    from readinglist.importers.duplicates import text_key
+
+    _titles_and_keys_derived_again(db, "title != '' AND (instr(title, '\\') > 0 OR instr(title, '$') > 0)")
+    read_again, keys = [], []
+    rows = db.execute("SELECT p.id, p.abstract, k.text_key FROM papers p LEFT JOIN paper_keys k ON k.paper_id = p.id")
+    for pid, abstract, key in rows:
+        text = unpack(abstract)
+        if "\\" not in text and "$" not in text:
+            continue
+        read_again.append(pid)
+        if key is not None and (new := text_key(_to_plain(text))) != key:
+            keys.append((new, pid))
+    db.executemany("UPDATE paper_keys SET text_key = ? WHERE paper_id = ?", keys)
+    if read_again:
+        _new_revision_for(db, read_again)
+
+
 def _titles_and_keys_derived_again(db: sqlite3.Connection, where: str) -> None:
     """`_titles_derived_again`, with the table's sort keys and the import's match keys of the titles changed."""
     ids = _titles_derived_again(db, where)
@@ -849,6 +873,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0028_links_with_latex_escapes", _m0028_links_with_latex_escapes),
     ("0029_keys_with_plain_letters", _m0029_keys_with_plain_letters),
     ("0030_tilde_as_written", _m0030_tilde_as_written),
+    ("0031_math_accents_and_names", _m0031_math_accents_and_names),
     ("0033_keywords_with_latex", _m0033_keywords_with_latex),
 ]
 
