@@ -785,7 +785,7 @@ def _may_spell_plain_letters(text: str) -> bool:
     return not text.isascii() and not _PLAIN_LETTERS.isdisjoint(unicodedata.normalize("NFKD", text))
 
 
-def _m0033_keywords_with_latex(db: sqlite3.Connection) -> None:
+def _m0032_keywords_with_latex(db: sqlite3.Connection) -> None:
     """A CSV, TSV, JSON or RIS file's keywords are read as its titles are (importers.base.plain_keywords, as
     BibTeX's were): the keywords stored raw before ("$\\ell_1$ norm", "$Q$-Learning", which the sidebar listed
     first for their "$") take the name they read as ("ℓ₁ norm"). A name is one tag (tag_key): onto a tag the
@@ -874,7 +874,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0029_keys_with_plain_letters", _m0029_keys_with_plain_letters),
     ("0030_tilde_as_written", _m0030_tilde_as_written),
     ("0031_math_accents_and_names", _m0031_math_accents_and_names),
-    ("0033_keywords_with_latex", _m0033_keywords_with_latex),
+    ("0032_keywords_with_latex", _m0032_keywords_with_latex),
 ]
 
 

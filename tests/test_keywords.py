@@ -398,8 +398,8 @@ def test_keywords_sort_by_the_name_shown(qtbot, window, tmp_path):
     assert own == ["_inbox  (1)", "zeta  (1)"]
 
 
-def test_keywords_stored_raw_before_are_read_by_migration_0033(tmp_path):
-    """A library an earlier version made holds a TSV's keywords raw: migration 0033 names them as they read, a
+def test_keywords_stored_raw_before_are_read_by_migration_0032(tmp_path):
+    """A library an earlier version made holds a TSV's keywords raw: migration 0032 names them as they read, a
     keyword meeting a tag of its name is merged into it, and the lists on one and a removed paper's follow."""
     data = tmp_path / "data"
     rows = ["title\tabstract\tkeywords", "A\tWords about norms.\tl1 placeholder, Q placeholder",
@@ -418,12 +418,12 @@ def test_keywords_stored_raw_before_are_read_by_migration_0033(tmp_path):
     db.execute("UPDATE smart_lists SET tag = '$\\ell_1$ norm'")
     db.execute("UPDATE removed_papers SET tags = replace(tags, 'l1 placeholder', '$\\\\ell_1$ norm'),"
                " paper = replace(paper, 'l1 placeholder', '$\\\\ell_1$ norm')")  # fmt: skip
-    db.execute("DELETE FROM schema_migrations WHERE name = '0033_keywords_with_latex'")
+    db.execute("DELETE FROM schema_migrations WHERE name = '0032_keywords_with_latex'")
     db.commit()
     db.close()
     lib = Library.open(data, seed=False)
     try:
-        assert "0033_keywords_with_latex" in lib.store.applied_migrations()
+        assert "0032_keywords_with_latex" in lib.store.applied_migrations()
         a = lib.paper(ids["A"])
         assert a.keywords == ["ℓ₁ norm"] and a.own_tags == ["Q-learning"]  # merged into the user's tag
         assert lib.keyword_tags() == {"ℓ₁ norm"} and lib.search('tag:"ℓ₁ norm"').ids == [ids["A"]]
