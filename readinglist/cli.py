@@ -7,6 +7,7 @@ method returns.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -906,7 +907,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         lib = Library.open(args.data_dir, notify=notify, seed=args.command != "import")
         if lib.read_only and args.command in READS:
             print(f"readinglist: note: reading only; {lib.read_only_reason}", file=sys.stderr)
-        lib.wait_for_writers(WRITERS_WAIT, notify)
+        if args.command not in READS:  # a read never waits for a writer (WAL): only an edit does
+            lib.wait_for_writers(WRITERS_WAIT, notify)
         return run_command(args, lib)
     except (StoreError, QueryError, CliError, ImportFailure, NothingToLearn) as exc:
         print(f"readinglist: {exc}", file=sys.stderr)
@@ -928,7 +930,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         if lib is not None:
-            lib.close()
+            with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl+C while closing: no traceback
+                lib.close()
 
 
 def check_installation() -> int:

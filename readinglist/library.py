@@ -34,6 +34,7 @@ from readinglist.papers import (
     RemovedPaper,
     SearchResult,
     SmartList,
+    StoreBusy,
     StoreError,
     TableRow,
     Topic,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["Library"]
 
 
+CLOSE_WRITE_WAIT = 1.0  # seconds closing waits to write the automatic backup's mark beside another writer
 _NO_BUNDLED_CORPUS = "no_bundled_corpus"  # meta: the library began with an import of the reader's own
 
 
@@ -160,8 +162,11 @@ class Library:
         if not self.read_only:
             from readinglist.backup import auto_backup  # (backup.py and gzip load at the first backup)
 
+            self.store.set_write_wait(CLOSE_WRITE_WAIT)  # not a command line's long wait for an import
             try:
                 auto_backup(self.store, self.data_dir)
+            except StoreBusy:  # another writer has the library: a later close keeps the backup
+                pass
             except (OSError, StoreError) as exc:  # a backup is a courtesy: never fail a close over it
                 self.notify(f"The automatic backup of your annotations could not be written ({exc}).")
         if self._updater is not None:

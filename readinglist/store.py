@@ -1049,13 +1049,19 @@ class Store:
             if self._local.depth:  # inside another: a savepoint, so that this one too is all or nothing
                 self._local.depth += 1
                 point = f"nested{self._local.depth}"
+                taken = len(self._local.taken)
                 db.execute(f"SAVEPOINT {point}")
                 try:
                     yield db
                 except BaseException:
+                    # the revisions it took are given back with the counter (another process may take them)
+                    self.own_revs.difference_update(self._local.taken[taken:])
+                    del self._local.taken[taken:]
                     with suppress(sqlite3.Error):
                         db.execute(f"ROLLBACK TO {point}")
                         db.execute(f"RELEASE {point}")
+                    if not db.in_transaction:  # SQLite undid the whole transaction (a full disk): say so
+                        raise StoreError(f"{self.path}: a change failed and nothing of it was kept") from None
                     raise
                 else:
                     db.execute(f"RELEASE {point}")

@@ -6,24 +6,33 @@ with a traceback and the mark lost (a trial pressed s during an import: 14 press
 Cancel clicked meanwhile came too late). Here an edit waits EDIT_WAIT at most. A triage mark (a state, a
 priority) or a note's undo step that cannot be done yet waits in order and is done as soon as the library is
 free (a mark is one value, so later marks cannot undo one that waited); any other edit is refused with a
-message, and what the reader typed stays where it is. Undo and redo wait for the marks before them.
+message, and what the reader typed stays where it is. Undo and redo are refused while marks wait.
+
+Each command runs in one transaction begun first (Library.editing): the library being busy can only stop it
+before it starts. A command that fails once begun (a full disk) is rolled back, dropped by the stack
+(undo.Command) and said, never tried again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoStack
 
 from readinglist.library import Library
 from readinglist.papers import StoreBusy
-from readinglist.ui.undo import SetNoteCommand, SetPriorityCommand, SetStateCommand
+from readinglist.ui.undo import Command, SetNoteCommand, SetPriorityCommand, SetStateCommand
 
 EDIT_WAIT = 0.1  # seconds the window's thread waits for another writer before an edit waits or is refused
 RETRY_MS = 500  # how often waiting edits are tried again
 KEPT = (SetStateCommand, SetPriorityCommand, SetNoteCommand)  # what waits; anything else is refused
-BUSY = "the library is busy: an import is writing it"
+BUSY = "the library is busy (an import, or another readinglist, is writing it)"
+
+
+class _Failed(Exception):
+    """A command's redo or undo failed inside the transaction: roll it back."""
 
 
 class EditGate(QObject):
@@ -33,58 +42,76 @@ class EditGate(QObject):
     saved = Signal(int)  # edits that waited, now done
     refused = Signal(str)  # an edit not done, and why, in words
 
-    def __init__(self, library: Library, stack: QUndoStack, push: Callable[[QUndoCommand], None], parent: QObject):
+    def __init__(self, library: Library, stack: QUndoStack, push: Callable[[Command], None], parent: QObject):
         super().__init__(parent)
         self._library, self._stack, self._push = library, stack, push
-        self._waiting: list[QUndoCommand] = []
+        self._waiting: list[Command] = []
         self._done = 0  # of those waiting since the library was last free
+        self._in_edit = False  # a command runs in its transaction: the window's refreshes wait for the commit
+        self._after: list[tuple[Callable[..., None], tuple[object, ...]]] = []
         self._timer = QTimer(self)
         self._timer.setInterval(RETRY_MS)
         self._timer.timeout.connect(self.save_waiting)
         if not library.read_only:
             library.set_write_wait(EDIT_WAIT)
 
+    def defer(self, refresh: Callable[..., None], *args: object) -> bool:
+        """Whether `refresh(*args)` (a command's callback into the window) is kept for after the commit: a
+        search it starts on a worker reads the library and the index, which have the change only then (undoing
+        a removal searched before the paper was back, and never selected it)."""
+        if self._in_edit:
+            self._after.append((refresh, args))
+        return self._in_edit
+
     @property
     def waiting(self) -> int:
         return len(self._waiting)
 
-    def push(self, command: QUndoCommand) -> bool:
+    def push(self, command: Command) -> bool:
         """Do the command (pushed on the stack) if the library can be written now, after the edits waiting;
         else keep it for later or refuse it. Returns whether it was done now."""
         if self._waiting and not self.save_waiting():
             return self._keep(command)
-        try:
-            with self._library.editing():
-                self._push(command)
-        except StoreBusy:
-            return self._keep(command)
-        return True
+        done = self._run(command, None)
+        return self._keep(command) if done is None else done
 
     def step(self, undo: bool) -> bool:
-        """Undo (or redo) the last command once the edits waiting are done; refused while the library is busy."""
-        word = "Undo" if undo else "Redo"
+        """Undo (or redo) the last command; refused while marks wait or the library is busy."""
+        word = "undone" if undo else "redone"
         if self._waiting and not self.save_waiting():
-            self.refused.emit(f"{word} waits: {BUSY}, and {self._marks(self.waiting)} before it are not saved yet")
+            n = self.waiting
+            self.refused.emit(
+                f"Not {word}: {changes(n)} before it {'wait' if n != 1 else 'waits'} to be saved ({BUSY})."
+            )
             return False
+        command = self._stack.command(self._stack.index() - 1 if undo else self._stack.index())
+        if not isinstance(command, Command):
+            return False
+        outcome = command.outcome
         try:
-            with self._library.editing():
+            with self._editing(), self._library.editing():
                 self._stack.undo() if undo else self._stack.redo()
+                if outcome.failure is not None:
+                    raise _Failed
         except StoreBusy:
-            self.refused.emit(f"Not done: {word} — {BUSY}. Try again when it has finished.")
+            self.refused.emit(f"Not {word}: {BUSY}. Try again when it has finished.")
+            return False
+        except _Failed:
+            self.refused.emit(f"Not {word}: {outcome.failure}")
             return False
         return True
 
     def save_waiting(self, wait: float = 0.0) -> bool:
-        """Do the edits waiting, in order, as far as the library lets; True once none waits."""
+        """Do the edits waiting, in order, as far as the library lets; True once none waits. One that fails
+        is said and dropped, never tried again."""
         while self._waiting:
-            try:
-                with self._library.editing(wait=wait):
-                    self._push(self._waiting[0])
-            except StoreBusy:
+            command = self._waiting.pop(0)
+            outcome = self._run(command, wait)
+            if outcome is None:
+                self._waiting.insert(0, command)
                 self._timer.start()
                 return False
-            self._waiting.pop(0)
-            self._done += 1
+            self._done += 1 if outcome else 0
         self._timer.stop()
         if self._done:
             done, self._done = self._done, 0
@@ -92,7 +119,36 @@ class EditGate(QObject):
             self.saved.emit(done)
         return True
 
-    def _keep(self, command: QUndoCommand) -> bool:
+    def _run(self, command: Command, wait: float | None) -> bool | None:
+        """Push the command in a transaction begun once the library can be written: True done, None busy
+        (nothing done, nothing pushed), False failed (rolled back, dropped by the stack, said)."""
+        text, outcome = command.text(), command.outcome  # (read first: the stack deletes a failed command)
+        try:
+            with self._editing(), self._library.editing(wait=wait):
+                self._push(command)
+                if outcome.failure is not None:
+                    raise _Failed
+        except StoreBusy:
+            return None
+        except _Failed:
+            self.refused.emit(f"Not done: {text} — {outcome.failure}")
+            return False
+        return True
+
+    @contextmanager
+    def _editing(self) -> Iterator[None]:
+        """Around a command's transaction: the window's refreshes are deferred inside, and run once it has
+        committed (or rolled back)."""
+        self._in_edit = True
+        try:
+            yield
+        finally:
+            self._in_edit = False
+            calls, self._after = self._after, []
+            for refresh, args in calls:
+                refresh(*args)
+
+    def _keep(self, command: Command) -> bool:
         if isinstance(command, KEPT):
             self._waiting.append(command)
             self._timer.start()
@@ -101,14 +157,11 @@ class EditGate(QObject):
             self.refused.emit(f"Not done: {command.text()} — {BUSY}. Try again when it has finished.")
         return False
 
-    @staticmethod
-    def _marks(n: int) -> str:
-        return f"{n} change{'s' if n != 1 else ''}"
+
+def changes(n: int) -> str:
+    return f"{n} change{'s' if n != 1 else ''}"
 
 
 def waiting_text(n: int) -> str:
     """What the notice says while edits wait."""
-    return (
-        f"{EditGate._marks(n).capitalize()} waiting: {BUSY}. "
-        f"{'They are' if n != 1 else 'It is'} saved as soon as it finishes."
-    )
+    return f"{changes(n).capitalize()} waiting to be saved: {BUSY}. Saved as soon as it finishes."

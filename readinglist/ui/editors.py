@@ -237,7 +237,7 @@ class Editors(QWidget):
         self._note_timer.timeout.connect(self.save_note)
         self._unsaved_timer = QTimer(self)
         self._unsaved_timer.setInterval(UNSAVED_RETRY_MS)
-        self._unsaved_timer.timeout.connect(self.save_unsaved_notes)
+        self._unsaved_timer.timeout.connect(lambda: self.save_unsaved_notes())
 
     def load(self, paper: Paper | None) -> None:
         """The paper shown (or shown again, edited). Tags being typed for it and a note not yet saved stay."""
@@ -410,32 +410,38 @@ class Editors(QWidget):
             self._show_preview(self.notesEditor.toPlainText())
         self._note_timer.start()
 
-    def save_note(self, unchanged_too: bool = False) -> None:
+    def save_note(self, unchanged_too: bool = False, wait: float | None = None) -> None:
         """Autosave: shortly after the last keystroke, when the current paper changes, and on close. Saved over
         the note as it was loaded: if another process (the command line) changed it meanwhile, both are kept,
         its text appended here below a rule, and `noteKeptBoth` says so. `unchanged_too`: saved even when
-        nothing was typed since the last save (another process's note has come while the reader is in it)."""
+        nothing was typed since the last save (another process's note has come while the reader is in it).
+        While another writer holds the library longer than `wait` (else the window's edit wait), the text is
+        kept here (unsaved_notes) and tried again until saved."""
         self._note_timer.stop()
         pid = self._paper
         text = self.notesEditor.toPlainText()
         if pid is None or self._read_only or (text == self._note_saved and not unchanged_too):
             return
         try:
-            before, after = self._library.save_note(pid, text, self._note_saved)
+            with self._library.editing(wait=wait):
+                before, after = self._library.save_note(pid, text, self._note_saved)
         except StoreBusy:  # an import holds the library: the text is kept here, and saved once it lets go
+            new = pid not in self._unsaved
             self._unsaved[pid] = (text, self._note_saved)
             self._unsaved_timer.start()
-            self.noteWaiting.emit()
+            if new:
+                self.noteWaiting.emit()
             return
         except StoreError as exc:  # the note as last saved stays stored, the text typed in the field
+            self._unsaved.pop(pid, None)  # (the field holds it: not tried again behind the reader's back)
             self.noteRefused.emit(str(exc))
             return
-        self._saved_now(pid)
         self._note_saved = after
         if after != text:
             self._show_kept(text, after)
         if after != before:  # (a note the reader emptied, changed elsewhere meanwhile, stays: no step to undo)
             self.noteEdited.emit(pid, before, after)
+        self._saved_now(pid)  # last: it may close the window, whose closing saves the note again
 
     @property
     def unsaved_notes(self) -> dict[int, tuple[str, str]]:
@@ -443,10 +449,11 @@ class Editors(QWidget):
 
     def save_unsaved_notes(self, wait: float = 0.0) -> bool:
         """Save the notes that waited for an import, as far as the library lets; True once none waits. The note
-        in the field is saved as it reads now (the reader may have typed on)."""
+        in the field is saved as it reads now (the reader may have typed on). One that cannot be saved for
+        another reason (its paper removed meanwhile) is said, with its text, and not tried again."""
         for pid, (text, base) in list(self._unsaved.items()):
             if pid == self._paper:
-                self.save_note(unchanged_too=True)
+                self.save_note(unchanged_too=True, wait=wait)
                 if pid in self._unsaved:
                     return False
                 continue
@@ -456,11 +463,14 @@ class Editors(QWidget):
             except StoreBusy:
                 return False
             except StoreError as exc:
-                self.noteRefused.emit(str(exc))
-                return False
-            self._saved_now(pid)
+                del self._unsaved[pid]
+                self.noteRefused.emit(f"{exc} The note typed was: “{text[:200]}”")
+                continue
             if after != before:
                 self.noteEdited.emit(pid, before, after)
+            self._saved_now(pid)
+        if not self._unsaved:
+            self._unsaved_timer.stop()
         return True
 
     def _saved_now(self, pid: int) -> None:

@@ -64,7 +64,7 @@ from readinglist.papers import (
 )
 from readinglist.ui import menus, runtime
 from readinglist.ui.detail import DetailPane
-from readinglist.ui.edit_gate import BUSY, EditGate, waiting_text
+from readinglist.ui.edit_gate import BUSY, EditGate, changes, waiting_text
 from readinglist.ui.editors import Editors
 from readinglist.ui.history import History, Place
 from readinglist.ui.import_bar import ImportBar, ask_import
@@ -490,11 +490,8 @@ class MainWindow(QMainWindow):
             )
         )
         editors.noteRefused.connect(lambda why: self.notice.show_message(f"The note is not saved. {why}", 0))
-        editors.noteWaiting.connect(
-            lambda: self.notice.show_message(
-                f"The note waits to be saved: {BUSY}. It is kept, and saved as soon as it finishes.", 0, kind="waiting"
-            )
-        )
+        editors.noteWaiting.connect(self._note_waiting)
+        editors.notesEditor.textChanged.connect(self._reader_works_on)
         editors.notesSaved.connect(self._notes_saved)
         editors.linkClicked.connect(detail.open_link)
         editors.finished.connect(self.focus_papers)
@@ -930,6 +927,8 @@ class MainWindow(QMainWindow):
         # one paper removed is named, as its undo names it (read first: a removed paper has no row to read)
         removing = isinstance(command, RemovePapersCommand)
         one = self.library.paper(command.ids[0]) if removing and len(command.ids) == 1 else None
+        if not isinstance(command, SetNoteCommand):  # (a note's step comes of its save, maybe one that waited)
+            self._reader_works_on()
         if not self.edits.push(command):
             return  # waiting for an import to end, or refused (the gate's notice says which)
         if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand):
@@ -949,20 +948,34 @@ class MainWindow(QMainWindow):
             self._say_undone(redone=not undo)
 
     def _edits_waiting(self, n: int) -> None:
+        if self._close_when_saved:
+            return  # the notice says the window closes once they are saved, with its button
         if n:
             self.notice.show_message(waiting_text(n), 0, kind="waiting")
         else:
             self.notice.clear("waiting")
 
     def _edits_saved(self, n: int) -> None:
-        self.notice.show_message(f"Saved {n} change{'s' if n != 1 else ''} that waited for the import.", 10000)
+        self.notice.show_message(f"Saved {changes(n)} that waited for the library.", 10000)
         if self._close_when_saved and not self.editors.unsaved_notes:
-            self.close()
+            QTimer.singleShot(0, self.close)  # after the edit's own signals are done with
+
+    def _reader_works_on(self) -> None:
+        """An edit, or typing in a note, after a close that waits for edits: the window no longer closes by
+        itself once they are saved."""
+        if self._close_when_saved:
+            self._close_when_saved = False
+            self.notice.clear("closing")
+
+    def _note_waiting(self) -> None:
+        if not self._close_when_saved:  # (else the notice says the window closes once it is saved)
+            text = f"The note waits to be saved ({BUSY}); it is kept, and saved as soon as it finishes."
+            self.notice.show_message(text, 0, kind="waiting")
 
     def _notes_saved(self) -> None:
-        self.notice.show_message("Saved the note that waited for the import.", 10000)
+        self.notice.show_message("Saved the note that waited for the library.", 10000)
         if self._close_when_saved and not self.edits.waiting:
-            self.close()
+            QTimer.singleShot(0, self.close)
 
     def _undo_index_changed(self, _index: int) -> None:
         """An undo, a redo or another edit: an Undo button about an older edit would undo the wrong one."""
@@ -997,13 +1010,20 @@ class MainWindow(QMainWindow):
         """After an edit of the papers selected (or its undo): refresh those rows, the counts, and the paper
         shown; an undo or a redo selects and shows the papers it changed (where the reader was). An edit
         made from the sidebar refreshes only (_push_from_sidebar)."""
+        self._after_change(ids, self._pushing)
+
+    def _after_change(self, ids: Sequence[int], pushed: bool) -> None:
+        if self.edits.defer(self._after_change, ids, pushed):
+            return  # after the edit's commit
         self._refresh_changed(ids)
-        if not self._pushing and ids:
+        if not pushed and ids:
             self._show_changed(ids)
 
     def _refresh_changed(self, ids: Sequence[int]) -> None:
         """The papers shown stay until the next search, in their new state: "triaged N of M" follows them,
         and costs the papers changed, not the papers shown."""
+        if self.edits.defer(self._refresh_changed, ids):
+            return  # after the edit's commit
         self.table.refresh(ids)
         shown = self.table.model.shown(ids)
         if shown:
@@ -1039,6 +1059,8 @@ class MainWindow(QMainWindow):
             self._visit(ids[0])
 
     def _removed(self, ids: Sequence[int]) -> None:
+        if self.edits.defer(self._removed, ids):
+            return  # after the edit's commit
         self.table.remove(ids)
         if self.detail.visiting and self.detail.current_id in ids:
             self.detail.follow(self.table.current_id)
@@ -1047,6 +1069,8 @@ class MainWindow(QMainWindow):
 
     def _restored(self, ids: Sequence[int]) -> None:
         """A removal undone: the results are searched again, and the papers brought back selected."""
+        if self.edits.defer(self._restored, ids):
+            return  # after the edit's commit
         self._papers_came_or_went()
         if ids:
             self._wanted, self._reveal = ids[0], list(ids)
@@ -1347,6 +1371,8 @@ class MainWindow(QMainWindow):
 
     def update_lists(self) -> None:
         """The saved lists as they are now, with the counts known, and a recount on its way."""
+        if self.edits.defer(self.update_lists):
+            return  # after the edit's commit
         lists = self.library.smart_lists()
         self.sidebar.update_lists(lists, self._list_counts, self.library.missing_list_tags(lists))
         self._count_lists()
@@ -1643,7 +1669,7 @@ class MainWindow(QMainWindow):
         """Whether nothing the reader did waits to be saved (a mark, a note), after waiting CLOSE_WAIT for an
         import to let the library go. Else the window stays open, says so, and closes once they are saved,
         or at once if the reader chooses to lose them."""
-        deadline = time.monotonic() + CLOSE_WAIT
+        deadline = time.monotonic() + (0 if self._close_when_saved else CLOSE_WAIT)  # (waited once already)
         while True:
             saved = self.edits.save_waiting(wait=0.2) and self.editors.save_unsaved_notes(wait=0.2)
             if saved or time.monotonic() >= deadline:
@@ -1653,8 +1679,8 @@ class MainWindow(QMainWindow):
         self._close_when_saved = True
         n = self.edits.waiting + len(self.editors.unsaved_notes)
         self.notice.show_message(
-            f"Not closed yet: {n} change{'s' if n != 1 else ''} still wait to be saved ({BUSY}). The window closes "
-            "as soon as they are.", 0, "Close Without Them", self._close_without_saving, kind="waiting",
+            f"Not closed yet: {changes(n)} {'wait' if n != 1 else 'waits'} to be saved ({BUSY}). The window "
+            "closes as soon as they are.", 0, "Close Without Them", self._close_without_saving, kind="closing",
         )  # fmt: skip
         return False
 

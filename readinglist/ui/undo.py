@@ -27,7 +27,44 @@ _PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merge
          "Edit": "Edited", "Remove": "Removed", "Give": "Gave", "Change": "Changed", "Make": "Made"}  # fmt: skip
 
 
-class PaperCommand(QUndoCommand):
+class Outcome:
+    """What a command's last redo or undo raised, kept apart from the command (the stack deletes a failed one)."""
+
+    failure: Exception | None = None
+
+
+class Command(QUndoCommand):
+    """A command whose failure is kept rather than raised through Qt. An exception out of a Python redo()
+    reaches the caller only after QUndoStack has put the command on the stack as if done: the edit gate
+    pushed a failed mark again every half second and the stack held it several times (a review). A redo or
+    undo that fails makes the command obsolete, so the stack drops it, and says why in `outcome`."""
+
+    def __init__(self, text: str = ""):
+        super().__init__(text)
+        self.outcome = Outcome()
+
+    def redo(self) -> None:
+        self._guarded(self._redo)
+
+    def undo(self) -> None:
+        self._guarded(self._undo)
+
+    def _guarded(self, step: Callable[[], None]) -> None:
+        self.outcome.failure = None
+        try:
+            step()
+        except Exception as exc:  # the gate says it, and the transaction it runs in is rolled back
+            self.outcome.failure = exc
+            self.setObsolete(True)
+
+    def _redo(self) -> None:
+        raise NotImplementedError
+
+    def _undo(self) -> None:
+        raise NotImplementedError
+
+
+class PaperCommand(Command):
     """A command on some papers; `summary` says in the past tense what it did."""
 
     ids: list[int]
@@ -61,7 +98,7 @@ class _ValueCommand(PaperCommand):
     def _restore(self, values: dict[int, object]) -> None:
         raise NotImplementedError
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         if self.done:
             now = self._read()
             again = [pid for pid in self.ids if now.get(pid) == self.before.get(pid)]
@@ -71,7 +108,7 @@ class _ValueCommand(PaperCommand):
             self.before, self.done = dict(self._set(self.ids)), True
         self.changed(self.ids)
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         now = self._read()
         self._restore({pid: v for pid, v in self.before.items() if now.get(pid) == self.value})
         self.changed(self.ids)
@@ -127,7 +164,7 @@ class SetTagsCommand(PaperCommand):
         said = super().summary
         return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         current = self.library.tags_of(self.ids)
         names = [t for tags in [*self.after.values(), *current.values()] for t in tags]
         was = self.library.tag_marks(names)
@@ -146,7 +183,7 @@ class SetTagsCommand(PaperCommand):
         self.spelt = {key: (name, now[key][0]) for key, (name, _) in was.items() if key in now and now[key][0] != name}
         self.changed(self.ids)
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         changed = self._changed_tags(self.gave or {}, self.took, self.library.tags_of(self.ids))
         self.library.set_tags(changed)  # marks as they are: a tag
         # made again is the user's
@@ -187,14 +224,14 @@ class RenameTagCommand(SetTagsCommand):
         self.renamed, self.lists_changed = renamed, lists_changed
         self.moved: list[int] = []
 
-    def redo(self) -> None:
-        super().redo()
+    def _redo(self) -> None:
+        super()._redo()
         self.moved = self.library.retag_lists(*self.renamed)
         if self.moved:
             self.lists_changed()
 
-    def undo(self) -> None:
-        super().undo()
+    def _undo(self) -> None:
+        super()._undo()
         old, new = self.renamed
         if self.library.retag_lists(new, old, self.moved):
             self.lists_changed()
@@ -230,11 +267,11 @@ class KeywordsToTagsCommand(PaperCommand):
     def summary(self) -> str:
         return f"{super().summary} ({papers(len(self.ids))})"
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.library.make_keywords_tags(self.links)
         self.changed(self.ids)
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         self.library.make_keywords_tags(self.links, own=False)
         self.changed(self.ids)
 
@@ -245,14 +282,14 @@ class SetNoteCommand(PaperCommand):
         self.library, self.paper_id, self.before, self.after, self.changed = library, paper_id, before, after, changed
         self.ids = [paper_id]
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         """`after` over `before` (the first redo finds `after` stored already: the editor saved it); a note
         another process changed since is left as it is, not overwritten (nor merged again: undo and redo
         repeated would grow it)."""
         self.library.save_note(self.paper_id, self.after, self.before, keep_both=False)
         self.changed([self.paper_id])
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         self.library.save_note(self.paper_id, self.before, self.after, keep_both=False)
         self.changed([self.paper_id])
 
@@ -277,7 +314,7 @@ class SetTitleCommand(PaperCommand):
         self.after: str | None = None  # the title as stored (its formulas as text)
         self.done = False
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         """Done: the title. Redone: only where the title is still what the undo left (as a note's)."""
         if not self.done:
             self.before, self.done = self.library.set_title(self.paper_id, self.title), True
@@ -286,7 +323,7 @@ class SetTitleCommand(PaperCommand):
             self.library.set_title(self.paper_id, self.title)
         self.changed([self.paper_id])
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         if self._title_now() == self.after:
             self.library.set_title(self.paper_id, self.before)
         self.changed([self.paper_id])
@@ -315,7 +352,7 @@ class SetPriorityCommand(_ValueCommand):
 # ---- smart lists: `lists_changed` shows the lists as they are after each step ----
 
 
-class SaveListCommand(QUndoCommand):
+class SaveListCommand(Command):
     """Save a view as a list; undo deletes it, redo puts it back with the same id (later steps name it)."""
 
     def __init__(self, library: Library, name: str, query: str, state: str | None, tag: str | None,
@@ -325,20 +362,20 @@ class SaveListCommand(QUndoCommand):
         self.args = (name, query, state, tag)
         self.saved: SmartList | None = None
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         if self.saved is None:
             self.saved = self.library.add_smart_list(*self.args)
         else:
             self.library.restore_smart_list(self.saved, len(self.library.smart_lists()))
         self.lists_changed()
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         if self.saved is not None:
             self.library.delete_smart_list(self.saved.id)
         self.lists_changed()
 
 
-class UpdateListCommand(QUndoCommand):
+class UpdateListCommand(Command):
     """Rename or redefine a list (stated as the list after); undo puts back the list before."""
 
     def __init__(self, library: Library, after: SmartList, text: str, lists_changed: ListsChanged):
@@ -346,43 +383,43 @@ class UpdateListCommand(QUndoCommand):
         self.library, self.after, self.lists_changed = library, after, lists_changed
         self.before: SmartList | None = None
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.before = self.library.update_smart_list(self.after)
         self.lists_changed()
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         if self.before is not None:
             self.library.update_smart_list(self.before)
         self.lists_changed()
 
 
-class DeleteListCommand(QUndoCommand):
+class DeleteListCommand(Command):
     def __init__(self, library: Library, list_id: int, name: str, lists_changed: ListsChanged):
         super().__init__(f"Delete list “{name}”")
         self.library, self.list_id, self.lists_changed = library, list_id, lists_changed
         self.deleted: tuple[SmartList, int] | None = None
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.deleted = self.library.delete_smart_list(self.list_id)
         self.lists_changed()
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         if self.deleted is not None:
             self.library.restore_smart_list(*self.deleted)
         self.lists_changed()
 
 
-class MoveListCommand(QUndoCommand):
+class MoveListCommand(Command):
     def __init__(self, library: Library, list_id: int, place: int, name: str, lists_changed: ListsChanged):
         super().__init__(f"Move list “{name}”")
         self.library, self.list_id, self.place, self.lists_changed = library, list_id, place, lists_changed
         self.was = place
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.was = self.library.move_smart_list(self.list_id, self.place)
         self.lists_changed()
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         self.library.move_smart_list(self.list_id, self.was)
         self.lists_changed()
 
@@ -394,11 +431,11 @@ class RemovePapersCommand(PaperCommand):
         super().__init__(f"Remove {papers(len(ids))} from the library")
         self.library, self.ids, self.removed, self.restored = library, list(ids), removed, restored
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.ids = self.library.remove(self.ids)
         self.removed(self.ids)
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         back = self.library.restore_removed(self.ids)
         self.ids = [back[i] for i in self.ids if i in back]
         self.restored(self.ids)
@@ -415,12 +452,12 @@ class MergePapersCommand(PaperCommand):
         self.ids = [keep, other]
         self.merged: Merge | None = None
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.merged = self.library.merge(self.keep, self.other)
         self.removed([self.other])
         self.restored([self.keep])
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         if self.merged is not None:
             self.other = self.library.unmerge(self.merged)
             self.ids = [self.keep, self.other]
@@ -440,10 +477,10 @@ class KeepApartCommand(PaperCommand):
     def summary(self) -> str:
         return "Kept 2 papers apart"
 
-    def redo(self) -> None:
+    def _redo(self) -> None:
         self.before = self.library.keep_apart(self.a, self.b)
         self.changed(self.ids)
 
-    def undo(self) -> None:
+    def _undo(self) -> None:
         self.library.restore_pair(self.a, self.b, self.before)
         self.changed(self.ids)
