@@ -28,7 +28,15 @@ from readinglist.importers import DEFAULT_LIMITS, ImportContext, Limits, Record,
 from readinglist.importers.base import base_name
 from readinglist.importers.matching import Existing, LibraryMatcher, Matcher
 from readinglist.importers.titles import derive_title, unique_among
-from readinglist.papers import DEFAULT_STATE, ImportCancelled, ImportFailure, NewPaper, describe_error, tag_key
+from readinglist.papers import (
+    DEFAULT_STATE,
+    INDEXING,
+    ImportCancelled,
+    ImportFailure,
+    NewPaper,
+    describe_error,
+    tag_key,
+)
 from readinglist.store import Store
 
 if TYPE_CHECKING:
@@ -487,7 +495,7 @@ def _import_source(
         raise
     if writer is not None:
         if progress:
-            progress(fresh, fresh, f"Indexing {path.name}")
+            progress(fresh, fresh, f"{INDEXING} {path.name}")
         try:
             updater.commit_bulk(writer, ((pid, rev) for pid in added_ids))
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up

@@ -749,19 +749,26 @@ class Library:
         result = topics_job.compute(self.store.path, count, use_process, progress, cancel)
         if cancel is not None and cancel.is_set():
             raise TopicsCancelled()
-        self.store.save_topics(
-            result.topics,
-            result.pairs(),
-            (result.paper_ids, result.xy, result.topic_ids),
-            {
-                "computed_at": now(),
-                "fingerprint": fingerprint,
-                "papers": str(result.papers_read),
-                "next_id": str(result.next_id),
-                "seconds": f"{time.perf_counter() - started:.2f}",
-                "phases": json.dumps(result.seconds),
-            },
-        )
+        while True:  # an import may hold the library for minutes: waited for a second at a time, cancellable
+            try:
+                with self.store.transaction(wait=1.0):
+                    self.store.save_topics(
+                        result.topics,
+                        result.pairs(),
+                        (result.paper_ids, result.xy, result.topic_ids),
+                        {
+                            "computed_at": now(),
+                            "fingerprint": fingerprint,
+                            "papers": str(result.papers_read),
+                            "next_id": str(result.next_id),
+                            "seconds": f"{time.perf_counter() - started:.2f}",
+                            "phases": json.dumps(result.seconds),
+                        },
+                    )
+                break
+            except StoreBusy:
+                if cancel is not None and cancel.is_set():  # (closing the window waited for it: a trial)
+                    raise TopicsCancelled() from None
         del result
         return_freed()  # what came from the child (every paper's place and topic) is stored, not kept
         return self.topics_status()

@@ -536,6 +536,9 @@ class QueryError(ValueError):
     """A query the user has to fix; the message says how."""
 
 
+INDEXING = "Indexing"  # an import's progress once a file's papers are committed: too late to cancel that file
+
+
 class StoreError(Exception):
     """A database problem a user can act on (the message says what and where)."""
 

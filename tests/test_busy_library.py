@@ -238,3 +238,63 @@ def test_a_command_line_read_never_waits_for_a_writer(data_dir):
         assert time.monotonic() - started < 15 and "Waiting for the library" not in run.stderr
     finally:
         writer.release()
+
+
+def test_close_without_them_closes_at_once_and_saves_nothing_that_waited(qtbot, window):  # noqa: F811
+    """The marks waiting were saved all the same once the import ended (the retries went on after the window
+    closed), a trial found."""
+    w = window
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    pid = w.table.current_id
+    writer = OtherWriter(w.library.store.path)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Q)
+    assert not w.close() and w.notice.action_text == "Close Without Them"
+    qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)
+    assert not w.isVisible() and w.edits.waiting == 0
+    writer.release()
+    qtbot.wait(1200)  # past a retry's time
+    assert w.library.paper(pid).state == "unread"
+
+
+def test_topics_waiting_to_be_stored_beside_an_import_stop_when_cancelled(lib):
+    """Storing the topics waited 30 s at a time for an import, and closing the window waited for it."""
+    from readinglist.papers import TopicsCancelled
+
+    cancel = threading.Event()
+    writer = OtherWriter(lib.store.path)
+    threading.Timer(1.5, cancel.set).start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(TopicsCancelled):
+            lib.compute_topics(count=2, use_process=False, cancel=cancel)
+    finally:
+        writer.release()
+    assert time.monotonic() - started < 10
+
+
+def test_cancel_is_offered_until_a_files_papers_are_saved_not_while_it_is_indexed(qtbot, window, tmp_path):  # noqa: F811
+    """Cancel at "Indexing …" was taken, and the papers came all the same, unexplained (a trial)."""
+    import json
+
+    w = window
+    f = tmp_path / "more.jsonl"
+    f.write_text("".join(json.dumps({"title": f"Paper {i}", "abstract": f"About topic {i}."}) + "\n" for i in range(3)))
+    indexing, go = threading.Event(), threading.Event()
+    commit = w.library.updater.commit_bulk
+
+    def slow_commit(*args, **kwargs):
+        indexing.set()
+        go.wait(10)
+        return commit(*args, **kwargs)
+
+    w.library.updater.commit_bulk = slow_commit
+    try:
+        assert w.import_bar.start([f])
+        qtbot.waitUntil(lambda: w.import_bar.label.text().startswith("Indexing"), timeout=10000)
+        assert not w.import_bar.cancelButton.isEnabled()
+        assert "saved" in w.import_bar.cancelButton.toolTip()
+    finally:
+        go.set()
+    qtbot.waitUntil(lambda: not w.import_bar.running, timeout=10000)
+    assert w.library.counts()["all"] == 22

@@ -80,9 +80,7 @@ class EditGate(QObject):
         word = "undone" if undo else "redone"
         if self._waiting and not self.save_waiting():
             n = self.waiting
-            self.refused.emit(
-                f"Not {word}: {changes(n)} before it {'wait' if n != 1 else 'waits'} to be saved ({BUSY})."
-            )
+            self.refused.emit(f"Not {word}: {changes(n)} {'wait' if n != 1 else 'waits'} to be saved first ({BUSY}).")
             return False
         command = self._stack.command(self._stack.index() - 1 if undo else self._stack.index())
         if not isinstance(command, Command):
@@ -100,6 +98,12 @@ class EditGate(QObject):
             self.refused.emit(f"Not {word}: {outcome.failure}")
             return False
         return True
+
+    def drop_waiting(self) -> int:
+        """Forget the edits waiting (the reader closes without them); returns how many."""
+        n, self._waiting = len(self._waiting), []
+        self._timer.stop()
+        return n
 
     def save_waiting(self, wait: float = 0.0) -> bool:
         """Do the edits waiting, in order, as far as the library lets; True once none waits. One that fails

@@ -473,6 +473,12 @@ class Editors(QWidget):
             self._unsaved_timer.stop()
         return True
 
+    def drop_unsaved_notes(self) -> None:
+        """Forget the notes waiting (the reader closes without them)."""
+        self._unsaved.clear()
+        self._unsaved_timer.stop()
+        self._note_saved = self.notesEditor.toPlainText()  # (closing saves the field's note: not it either)
+
     def _saved_now(self, pid: int) -> None:
         if self._unsaved.pop(pid, None) is not None and not self._unsaved:
             self._unsaved_timer.stop()

@@ -16,7 +16,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 from readinglist.library import Library
-from readinglist.papers import ImportCancelled, ImportFailure, import_file_filter
+from readinglist.papers import INDEXING, ImportCancelled, ImportFailure, import_file_filter
 from readinglist.ui.notice import Notice
 from readinglist.ui.workers import Runner
 
@@ -142,6 +142,11 @@ class ImportBar(QWidget):
     def _show_progress(self, done: int, total: int, message: str) -> None:
         if self._cancel is None or self._cancel.is_set():
             return
+        # a file's papers are saved once its index is written: too late to cancel that file (a trial clicked
+        # Cancel at "Indexing …" and the papers came all the same, unexplained)
+        saved = message.startswith(INDEXING)
+        self.cancelButton.setEnabled(not saved)
+        self.cancelButton.setToolTip("Its papers are saved; the search index is being written" if saved else "")
         self.label.setText(message)
         self.progress.setRange(0, total)
         self.progress.setValue(min(done, total) if total else 0)

@@ -1685,6 +1685,10 @@ class MainWindow(QMainWindow):
         return False
 
     def _close_without_saving(self) -> None:
+        """Close now: the edits waiting are dropped (the retries went on after the window closed and saved
+        them, a trial found)."""
+        self.edits.drop_waiting()
+        self.editors.drop_unsaved_notes()
         self._close_anyway = True
         self.close()
 
