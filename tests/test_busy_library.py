@@ -298,3 +298,26 @@ def test_cancel_is_offered_until_a_files_papers_are_saved_not_while_it_is_indexe
         go.set()
     qtbot.waitUntil(lambda: not w.import_bar.running, timeout=10000)
     assert w.library.counts()["all"] == 22
+
+
+def test_tags_refused_while_busy_stay_typed_and_come_back_with_their_paper(qtbot, window):  # noqa: F811
+    """Refused, the tags were taken as shown (Enter again did nothing), and they went with the next paper (a
+    trial): they stay typed in the field, come back with their paper, and Enter applies them once free."""
+    w = window
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    first, second = w.table.model.ids[:2]
+    qtbot.waitUntil(lambda: w.detail.paper_id == first)
+    writer = OtherWriter(w.library.store.path)
+    w.editors.tagEditor.setText("robust, pac")
+    w.editors.apply_tags()
+    assert "Not done" in w.notice.text() and w.editors.tags_pending()
+    w.table.go_to(second)
+    qtbot.waitUntil(lambda: w.detail.paper_id == second)
+    assert w.editors.tagEditor.text() == ""
+    w.table.go_to(first)
+    qtbot.waitUntil(lambda: w.detail.paper_id == first)
+    assert w.editors.tagEditor.text() == "robust, pac" and w.editors.tags_pending()
+    writer.release()
+    w.editors.apply_tags()
+    assert sorted(w.library.paper(first).tags) == ["pac", "robust"] and not w.editors.tags_pending()

@@ -161,6 +161,7 @@ class Editors(QWidget):
         self._note_saved = ""
         # notes an import kept from being saved: paper id → (the text typed, the note it was typed over)
         self._unsaved: dict[int, tuple[str, str]] = {}
+        self._unapplied: dict[int, str] = {}  # tags typed for a paper, refused while the library was busy
         self._tags_shown: list[str] = []  # the tags the field was given (what Enter's changes are made to)
         self._tags_for: list[int] = []  # the papers the tags in the field are being typed for
         # the states on a row of their own, the priorities beside the tags: one row of both was cut to
@@ -251,6 +252,8 @@ class Editors(QWidget):
         if paper_id != self._paper or not (self.tagEditor.hasFocus() or self.tags_pending()):
             common = self._common_tags() if len(self._selection()) > 1 else tags
             self._set_tags_field(common)
+            if paper_id in self._unapplied and len(self._selection()) <= 1:
+                self.tagEditor.setText(self._unapplied[paper_id])  # typed, refused while busy: still to apply
         self.tagEditor.setEnabled(paper_id is not None)
         self.tagEditor.setReadOnly(not enabled)
         if self._writing_note(paper_id, note):
@@ -354,6 +357,8 @@ class Editors(QWidget):
     def revert_tags(self) -> None:
         """Esc: what was typed and never applied goes; the field shows the paper's tags again."""
         ids = self._selection()
+        for pid in ids:
+            self._unapplied.pop(pid, None)
         if len(ids) > 1:
             self._set_tags_field(self._common_tags())
         else:
@@ -379,6 +384,7 @@ class Editors(QWidget):
         typed = self._typed_tags()
         current = self._library.own_tags_of(ids)  # the user's: a file's keywords are kept apart, and stay
         shown = self._tags_shown
+        text = self.tagEditor.text()
         if len(ids) == 1 and current.get(ids[0]) == shown:
             after = {ids[0]: typed}  # nothing changed meanwhile: the tags as typed, in the reader's order
         else:
@@ -401,6 +407,16 @@ class Editors(QWidget):
                 kept = [k for k in keywords[pid] if tag_key(k) not in mine]
                 whole[pid], imported[pid] = tags + kept, {tag_key(k) for k in kept}
             self.tagsApplied.emit(whole, tags_change_text(current, after), imported)
+            now = self._library.own_tags_of(list(after))
+            if any({tag_key(t) for t in now.get(pid, [])} != {tag_key(t) for t in tags} for pid, tags in after.items()):
+                # not done (the library was busy: the window said so): the field keeps them typed, Enter tries
+                # again, and a paper shown again gets them back (they went with the next paper: a trial)
+                self._tags_shown = shown
+                if len(ids) == 1:
+                    self._unapplied[ids[0]] = text
+                return
+        for pid in ids:
+            self._unapplied.pop(pid, None)
         self.update_completions()
 
     # ---- the note ----
