@@ -88,7 +88,7 @@ def _traced_import_peak(data_dir: Path, path: Path) -> int:
 
     lib = Library.open(data_dir, seed=False)
     try:
-        gc.collect()  # what earlier tests left for the collector is not the import's (a full run's CI: 1.150×)
+        gc.collect()  # what earlier tests left for the collector is not the import's
         tracemalloc.start()
         try:
             [summary] = lib.import_files([path])
@@ -113,7 +113,9 @@ def test_the_importing_process_holds_nothing_per_record(tmp_path, monkeypatch):
     _traced_import_peak(tmp_path / "warm", write_records(tmp_path / "warm.jsonl", 120))  # one-time costs
     small = _traced_import_peak(tmp_path / "small", write_records(tmp_path / "small.jsonl", 500, seed=2))
     large = _traced_import_peak(tmp_path / "large", write_records(tmp_path / "large.jsonl", 2500, seed=3))
-    assert large < small * 1.15, (small, large)
+    # per record the peak grows ~120 bytes (116 at the start of session 33, 119–125 since): a bound of 1.15× the
+    # small import's peak sat at 1.146–1.153 and failed a CI run; the regression it guards held ~575 bytes a record
+    assert (large - small) / 2000 < 250, (small, large)
 
 
 def test_a_file_taken_for_new_still_matches_the_papers_it_has(empty_lib, tmp_path, monkeypatch):
