@@ -23,7 +23,7 @@ from PySide6.QtGui import QUndoStack
 
 from readinglist.library import Library
 from readinglist.papers import StoreBusy
-from readinglist.ui.undo import Command, SetNoteCommand, SetPriorityCommand, SetStateCommand
+from readinglist.ui.undo import Command, Outcome, SetNoteCommand, SetPriorityCommand, SetStateCommand
 
 EDIT_WAIT = 0.1  # seconds the window's thread waits for another writer before an edit waits or is refused
 RETRY_MS = 500  # how often waiting edits are tried again
@@ -86,24 +86,17 @@ class EditGate(QObject):
         if not isinstance(command, Command):
             return False
         outcome = command.outcome
-        try:
-            with self._editing(), self._library.editing():
-                self._stack.undo() if undo else self._stack.redo()
-                if outcome.failure is not None:
-                    raise _Failed
-        except StoreBusy:
+        done = self._in_transaction(self._stack.undo if undo else self._stack.redo, outcome, None)
+        if done is None:
             self.refused.emit(f"Not {word}: {BUSY}. Try again when it has finished.")
-            return False
-        except _Failed:
+        elif not done:
             self.refused.emit(f"Not {word}: {outcome.failure}")
-            return False
-        return True
+        return bool(done)
 
-    def drop_waiting(self) -> int:
-        """Forget the edits waiting (the reader closes without them); returns how many."""
-        n, self._waiting = len(self._waiting), []
+    def drop_waiting(self) -> None:
+        """Forget the edits waiting (the reader closes without them)."""
+        self._waiting = []
         self._timer.stop()
-        return n
 
     def save_waiting(self, wait: float = 0.0) -> bool:
         """Do the edits waiting, in order, as far as the library lets; True once none waits. One that fails
@@ -127,15 +120,22 @@ class EditGate(QObject):
         """Push the command in a transaction begun once the library can be written: True done, None busy
         (nothing done, nothing pushed), False failed (rolled back, dropped by the stack, said)."""
         text, outcome = command.text(), command.outcome  # (read first: the stack deletes a failed command)
+        done = self._in_transaction(lambda: self._push(command), outcome, wait)
+        if done is False:
+            self.refused.emit(f"Not done: {text} — {outcome.failure}")
+        return done
+
+    def _in_transaction(self, act: Callable[[], None], outcome: Outcome, wait: float | None) -> bool | None:
+        """Do `act` (a push, an undo or a redo) in a transaction begun once the library can be written: True
+        done, None busy (nothing begun), False failed as `outcome` says (rolled back)."""
         try:
             with self._editing(), self._library.editing(wait=wait):
-                self._push(command)
+                act()
                 if outcome.failure is not None:
                     raise _Failed
         except StoreBusy:
             return None
         except _Failed:
-            self.refused.emit(f"Not done: {text} — {outcome.failure}")
             return False
         return True
 

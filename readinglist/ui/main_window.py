@@ -957,7 +957,11 @@ class MainWindow(QMainWindow):
 
     def _edits_saved(self, n: int) -> None:
         self.notice.show_message(f"Saved {changes(n)} that waited for the library.", 10000)
-        if self._close_when_saved and not self.editors.unsaved_notes:
+        self._close_if_all_saved()
+
+    def _close_if_all_saved(self) -> None:
+        """After a close that waited for edits: close once no mark and no note waits."""
+        if self._close_when_saved and not self.edits.waiting and not self.editors.unsaved_notes:
             QTimer.singleShot(0, self.close)  # after the edit's own signals are done with
 
     def _reader_works_on(self) -> None:
@@ -974,8 +978,7 @@ class MainWindow(QMainWindow):
 
     def _notes_saved(self) -> None:
         self.notice.show_message("Saved the note that waited for the library.", 10000)
-        if self._close_when_saved and not self.edits.waiting:
-            QTimer.singleShot(0, self.close)
+        self._close_if_all_saved()
 
     def _undo_index_changed(self, _index: int) -> None:
         """An undo, a redo or another edit: an Undo button about an older edit would undo the wrong one."""
