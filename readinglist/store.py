@@ -2647,15 +2647,9 @@ class Store:
                 sets["bib"] = biblio.dumps(p.bib)
             if not sets:
                 return False
-            db.execute(
-                f"UPDATE papers SET {', '.join(k + ' = ?' for k in sets)}, updated_at = ?, rev = ? WHERE id = ?",
-                (*sets.values(), now(), rev, paper_id),
-            )
+            self._set_filled(db, paper_id, sets, rev)
             if "bib" in sets:  # the paper's own file gave none: its re-import keeps the one filled in
                 self._set_source_bib(db, [paper_id], biblio.dumps(p.bib), {})
-            _set_columns(db, [paper_id])
-            _set_keys(db, [paper_id])
-            self._journal(db, [paper_id], rev)
             return True
 
     def add_possible_duplicates(self, pairs: Iterable[tuple[int, int, str]]) -> int:
@@ -2787,12 +2781,12 @@ class Store:
         self._set_filled(db, keep, sets)
         return {k: (was[k], v) for k, v in sets.items()}
 
-    def _set_filled(self, db: sqlite3.Connection, paper_id: int, sets: Mapping[str, object]) -> None:
-        """Write these of _FILLED's columns, with what follows from them (the sort columns, the match keys,
-        the index's journal)."""
+    def _set_filled(self, db: sqlite3.Connection, paper_id: int, sets: Mapping[str, object], rev: int = 0) -> None:
+        """Write these columns of a paper (a merge's gaps filled, by hand or an import's), with what follows
+        from them (the sort columns, the match keys, the index's journal), at revision `rev` (0: a new one)."""
         if not sets:
             return
-        rev = self.next_rev(db)
+        rev = rev or self.next_rev(db)
         db.execute(
             f"UPDATE papers SET {', '.join(k + ' = ?' for k in sets)}, updated_at = ?, rev = ? WHERE id = ?",
             (*sets.values(), now(), rev, paper_id),
