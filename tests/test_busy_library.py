@@ -55,6 +55,15 @@ class ThreadWriter:
         self.thread.join(5)
 
 
+def on_first(qtbot, w) -> tuple[int, int]:
+    """The list focused on its first paper, shown: (that paper, the next)."""
+    w.table.view.setFocus()
+    w.table.select_row(0)
+    first, second = w.table.model.ids[:2]
+    qtbot.waitUntil(lambda: w.detail.paper_id == first)
+    return first, second
+
+
 def test_a_write_says_busy_at_once_when_asked_to_wait_little_and_changes_nothing(lib):
     pid = lib.search("").ids[0]
     for make in (lambda: OtherWriter(lib.store.path), lambda: ThreadWriter(lib)):
@@ -106,9 +115,7 @@ def test_the_command_line_waits_for_another_writer_and_says_so(data_dir):
 @pytest.mark.parametrize("kind", [OtherWriter, ThreadWriter])
 def test_marks_made_while_an_import_writes_wait_and_are_saved_in_order(qtbot, window, kind):  # noqa: F811
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    first, second = w.table.model.ids[:2]
+    first, second = on_first(qtbot, w)
     writer = kind(w.library.store.path) if kind is OtherWriter else kind(w.library)
     started = time.monotonic()
     qtbot.keyClick(w.table.view, Qt.Key.Key_S)  # skimmed, and on to the next
@@ -128,9 +135,7 @@ def test_marks_made_while_an_import_writes_wait_and_are_saved_in_order(qtbot, wi
 
 def test_other_edits_and_undo_are_refused_while_an_import_writes_and_nothing_is_lost(qtbot, window):  # noqa: F811
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    pid = w.table.current_id
+    pid, _ = on_first(qtbot, w)
     w.editors.tagEditor.setText("bandits")
     w.editors.apply_tags()
     assert "bandits" in w.library.paper(pid).tags
@@ -148,10 +153,7 @@ def test_other_edits_and_undo_are_refused_while_an_import_writes_and_nothing_is_
 
 def test_a_note_typed_while_an_import_writes_is_kept_and_saved_after(qtbot, window):  # noqa: F811
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    first, second = w.table.model.ids[:2]
-    qtbot.waitUntil(lambda: w.detail.paper_id == first)
+    first, second = on_first(qtbot, w)
     writer = ThreadWriter(w.library)
     w.editors.notesEditor.setPlainText("Read the proof of Lemma 2.")
     w.editors.save_note()
@@ -168,9 +170,7 @@ def test_a_note_typed_while_an_import_writes_is_kept_and_saved_after(qtbot, wind
 
 def test_closing_waits_for_the_marks_still_waiting(qtbot, window):  # noqa: F811
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    pid = w.table.current_id
+    pid, _ = on_first(qtbot, w)
     writer = OtherWriter(w.library.store.path)
     qtbot.keyClick(w.table.view, Qt.Key.Key_Q)
     assert not w.close()  # not yet: the mark waits
@@ -186,9 +186,7 @@ def test_a_waiting_mark_that_fails_is_said_and_dropped_never_pushed_again(qtbot,
     from readinglist.papers import StoreError
 
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    pid = w.table.current_id
+    pid, _ = on_first(qtbot, w)
     writer = OtherWriter(w.library.store.path)
     qtbot.keyClick(w.table.view, Qt.Key.Key_S)
     assert w.edits.waiting == 1
@@ -205,10 +203,7 @@ def test_a_waiting_mark_that_fails_is_said_and_dropped_never_pushed_again(qtbot,
 
 def test_closing_keeps_its_notice_while_a_note_waits_and_saves_the_note_once(qtbot, window):  # noqa: F811
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    pid = w.table.current_id
-    qtbot.waitUntil(lambda: w.detail.paper_id == pid)
+    pid, _ = on_first(qtbot, w)
     writer = OtherWriter(w.library.store.path)
     w.editors.notesEditor.setPlainText("MINE")
     assert not w.close()
@@ -244,9 +239,7 @@ def test_close_without_them_closes_at_once_and_saves_nothing_that_waited(qtbot, 
     """The marks waiting were saved all the same once the import ended (the retries went on after the window
     closed), a trial found."""
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    pid = w.table.current_id
+    pid, _ = on_first(qtbot, w)
     writer = OtherWriter(w.library.store.path)
     qtbot.keyClick(w.table.view, Qt.Key.Key_Q)
     assert not w.close() and w.notice.action_text == "Close Without Them"
@@ -304,10 +297,7 @@ def test_tags_refused_while_busy_stay_typed_and_come_back_with_their_paper(qtbot
     """Refused, the tags were taken as shown (Enter again did nothing), and they went with the next paper (a
     trial): they stay typed in the field, come back with their paper, and Enter applies them once free."""
     w = window
-    w.table.view.setFocus()
-    w.table.select_row(0)
-    first, second = w.table.model.ids[:2]
-    qtbot.waitUntil(lambda: w.detail.paper_id == first)
+    first, second = on_first(qtbot, w)
     writer = OtherWriter(w.library.store.path)
     w.editors.tagEditor.setText("robust, pac")
     w.editors.apply_tags()
