@@ -84,6 +84,7 @@ STOP_WORDS = _words(
 FUNCTION_WORDS = _words(
     """a an the this that these those its their our his her my your some any each every no both either
     neither such which who whom whose what where when while whereas whether if than then and or nor but yet so how why
+    albeit
     as of in on at by for from to into onto with within without via over under between among across through
     throughout towards toward against about above below after before during until upon per versus vs using
     based is are was were be been being has have had do does did can could may might must shall should will

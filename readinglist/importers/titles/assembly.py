@@ -35,7 +35,7 @@ from readinglist.importers.titles.phrases import (
     span,
     trim,
 )
-from readinglist.importers.titles.tagging import Sentence, is_name, tag
+from readinglist.importers.titles.tagging import Sentence, is_name, lexical_tag, tag
 from readinglist.markup import to_plain
 
 MAX_TITLE = 90
@@ -55,6 +55,21 @@ _NAME_WORD = re.compile(
 )
 
 
+# the tail of "NP-hard", "LLM-based", "D-optimal", "PAC-style": a modifier made from a name is no subject
+# ("… in NP-hard", "… for DP-based" ended 14 development and recent titles)
+_MODIFIER_TAILS = frozenset(
+    "based style type like ary hard complete smooth nearest aware free driven specific level wise".split()
+)
+
+
+def _modifier_form(word: str) -> bool:
+    """Is the word a name with a modifier's tail: "NP-hard", "LLM-based", "G-invariant", "D-dimensional"?"""
+    head, dash, tail = word.rpartition("-")
+    if not dash or not head or not tail.islower():
+        return False
+    return tail in _MODIFIER_TAILS or lexical_tag(tail, False) in ("J", "Ved")
+
+
 def _plural_key(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > 2 else word
 
@@ -66,8 +81,10 @@ def subject_acronym(ab: Abstract, skip: str = "") -> tuple[str, str] | None:
     counts: Counter[str] = Counter()
     forms: dict[str, Counter[str]] = {}
     for w in _NAME_WORD.findall(ab.text):
-        if not is_name(w) or w in NOT_SUBJECTS or (skip and (skip in w or w in skip)):
+        if not is_name(w) or w in NOT_SUBJECTS or (skip and (skip in w or w in skip)) or _modifier_form(w):
             continue
+        if w.startswith("sqrt"):
+            continue  # a formula's root as plain text gives it ("sqrtL" for √L)
         key = _plural_key(w)
         counts[key] += 1
         forms.setdefault(key, Counter())[w] += 1
@@ -212,6 +229,10 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
         return body  # "keypoint (KP)": the abstract's shorthand for a word, not a field a reader knows it by
     if mentions(body, acr) or mentions(body, key) or mentions(body, key + "s"):
         return body
+    if "-" in acr and acr.replace("-", " ").lower() in body.lower():
+        return body  # "PAC learning" names "PAC-learning"
+    if re.search(rf"(?<![\w-]){re.escape(key)}s?-\w", body):
+        return body  # "PCA-like algorithms" names PCA
     if long and long.lower() in body.lower():
         return _beside_long_form(body, acr, long, budget)
     if _spelt(body, acr, long):

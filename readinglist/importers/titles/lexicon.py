@@ -29,9 +29,9 @@ TITLE_PREPOSITIONS = _words(
     "of in on for with via under from to through by against without across between over beyond towards into"
 )
 CONJUNCTIONS = _words(
-    """and or but nor yet so while whereas although though because since if unless when whenever where which
-    who whom that whether thus hence therefore however moreover furthermore namely then i.e e.g etc how why
-    what"""
+    """and or but nor yet so while whereas although though albeit because since if unless when whenever where
+    which who whom that whether thus hence therefore however moreover furthermore namely then i.e e.g etc how
+    why what"""
 )
 PRONOUNS = _words("we it they i you he she us them itself themselves ourselves one ones")
 AUXILIARIES = _words(
@@ -40,7 +40,7 @@ AUXILIARIES = _words(
 )
 ADVERBS = _words(
     """also not very often then further here well still even only always never usually already now just
-    rather quite almost instead up out down together thereby therein whereby first second third finally less
+    rather quite almost instead up out down elsewhere together thereby therein whereby first second third finally less
     recently typically generally particularly especially significantly substantially largely widely highly
     mainly simply directly jointly explicitly implicitly efficiently effectively respectively consistently
     previously currently notably surprisingly commonly fundamentally"""

@@ -133,8 +133,8 @@ def lexical_tag(w: str, first: bool) -> str:
         if low.endswith("ed") or low in IRREGULAR_PARTICIPLES:
             return "Ved"
         return "Vn" if (low in NOUN_VERBS or (VERB_FORM[low] in NOUN_VERBS and low.endswith("s"))) else "V"
-    if low in ADJECTIVES:
-        return "J"
+    if low in ADJECTIVES or low in ("able", "unable") or (low.endswith("wise") and len(low) > 6):
+        return "J"  # "piecewise", "pairwise": "… networks with piecewise" is cut
     if low.endswith("ing") and len(low) > 5:
         return "G"
     if low in IRREGULAR_PARTICIPLES or (low.endswith("ed") and len(low) > 4 and low not in NOT_PARTICIPLES):
