@@ -17,6 +17,7 @@ from readinglist.importers.titles.lexicon import (
     EMPTY_HEADS,
     EPONYMS,
     MAKERS,
+    MODIFIER_TAILS,
     NAMING,
     NOT_SUBJECTS,
     OF_HEADS,
@@ -55,19 +56,12 @@ _NAME_WORD = re.compile(
 )
 
 
-# the tail of "NP-hard", "LLM-based", "D-optimal", "PAC-style": a modifier made from a name is no subject
-# ("… in NP-hard", "… for DP-based" ended 14 development and recent titles)
-_MODIFIER_TAILS = frozenset(
-    "based style type like ary hard complete smooth nearest aware free driven specific level wise".split()
-)
-
-
 def _modifier_form(word: str) -> bool:
     """Is the word a name with a modifier's tail: "NP-hard", "LLM-based", "G-invariant", "D-dimensional"?"""
     head, dash, tail = word.rpartition("-")
     if not dash or not head or not tail.islower():
         return False
-    return tail in _MODIFIER_TAILS or lexical_tag(tail, False) in ("J", "Ved")
+    return tail in MODIFIER_TAILS or lexical_tag(tail, False) in ("J", "Ved")
 
 
 def _plural_key(word: str) -> str:

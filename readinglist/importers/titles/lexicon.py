@@ -120,6 +120,9 @@ ADJECTIVES = _words(
     joint differentiable lightweight powerful accurate consistent tight prior posterior conditional
     unsupervised supervised self-supervised semi-supervised weakly-supervised"""
 )
+# the tail of "NP-hard", "LLM-based", "D-optimal", "PAC-style": a modifier made from a name, no subject ("… in
+# NP-hard", "… for DP-based" ended 14 development and recent titles)
+MODIFIER_TAILS = _words("based style type like ary hard complete smooth nearest aware free driven specific level wise")
 ADJ_SUFFIXES = ("ous", "ive", "ic", "ical", "able", "ible", "ful", "less", "ary", "al", "ar", "ent", "ant")
 NOT_ADJ = _words(
     """proposal signal interval potential tutorial trial arrival removal individual material animal journal
