@@ -1858,3 +1858,12 @@ def test_a_root_in_plain_text_is_not_the_subject():
 def test_a_title_does_not_end_on_a_modifier_or_a_conjunction(text, not_last):
     t = derive_title(text)
     assert t.split()[-1].lower() != not_last and ends_badly(t) is None, t
+
+
+def test_we_suggest_states_the_contribution():
+    # "we suggest to decompose … namely the Decomposed Convolutional Filters network (DCFNet)": as "we propose"
+    t = derive_title(
+        "Mixed-integer programs are slow to solve. In this paper, we suggest a learned branching rule for "
+        "mixed-integer programs that imitates strong branching. The rule halves solving time."
+    )
+    assert t == "Learned branching rule for mixed-integer programs", t

@@ -145,7 +145,7 @@ INTRO_VERBS = _words(
     devise devises formulate formulates construct constructs create creates describe describes offer offers
     release releases contribute contributes establish establishes put puts pioneer pioneers advocate
     advocates derive derives provide provides proposing introducing presenting developing designing building
-    devising constructing creating describing releasing"""
+    devising constructing creating describing releasing suggest suggests"""
 )
 STUDY_VERBS = _words(
     """study studies consider considers investigate investigates address addresses tackle tackles examine
