@@ -1867,3 +1867,38 @@ def test_we_suggest_states_the_contribution():
         "mixed-integer programs that imitates strong branching. The rule halves solving time."
     )
     assert t == "Learned branching rule for mixed-integer programs", t
+
+
+def test_a_sentence_whose_space_the_text_lost_still_ends():
+    # "… small CV error.In this paper we propose …": a PDF's text lost the space; the contribution is found
+    from readinglist.importers.titles.tagging import split_sentences
+
+    text = "Tuning is an art.In this paper we propose a lower bound framework.Experiments agree. See e.g.The Book."
+    assert [s for _, s in split_sentences(text)] == [
+        "Tuning is an art.",
+        "In this paper we propose a lower bound framework.",
+        "Experiments agree.",
+        "See e.g.The Book.",
+    ]
+
+
+def test_what_follows_we_is_a_verb():
+    # "which we call regularization path of CV error lower bounds" gave "Call regularization path of …"
+    from readinglist.importers.titles.tagging import tag
+
+    s = tag("We propose a framework for lower bounds, which we call regularization path of error bounds.")
+    assert s.tags[s.lows.index("call")] == "V"
+    t = derive_title(
+        "Careful tuning of a regularization parameter is indispensable. In this paper we propose a novel framework "
+        "for computing a lower bound of the CV errors as a function of the regularization parameter, which we call "
+        "regularization path of CV error lower bounds. The proposed framework gives guarantees."
+    )
+    assert not t.startswith("Call"), t
+
+
+def test_the_following_does_not_open_a_title():
+    t = derive_title(
+        "Principal component analysis is a workhorse. We study the following multi-component sparse PCA problem. "
+        "We give an algorithm based on bipartite matchings."
+    )
+    assert not t.lower().startswith("following"), t

@@ -314,7 +314,7 @@ OF_HEADS = _words(
 GENERIC_HEADS = _words("problem task question challenge notion concept idea issue topic setting use")
 DROP_LEADING = _words(
     """novel new first simple straightforward principled practical powerful flexible versatile comprehensive
-    systematic holistic rigorous thorough proposed existing"""
+    systematic holistic rigorous thorough proposed existing following aforementioned above-mentioned"""
 )
 PURPOSE_PARTICIPLES = _words("designed intended aimed used tailored built meant developed proposed trained")
 DOUBLING = _words("control transfer refer infer prefer compel propel excel")

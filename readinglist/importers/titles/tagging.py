@@ -42,7 +42,12 @@ if TYPE_CHECKING:
     from readinglist.importers.titles.phrases import Piece
 
 _TOKEN = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?(?:\.\d+)*|[(),;:.!?\[\]]|\S")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])")
+# a sentence's end, and one a PDF's text lost the space after ("… performance.Our extensive …", one abstract in
+# 80 of the tuning sets): a word and a full stop, then a word that opens sentences
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])\s+(?=[\"“(\[]?[A-Z0-9])|(?<=[a-z)\]]\.)(?=(?:We|Our|The|This|These|In|To|Finally|Moreover|However"
+    r"|Furthermore|Additionally|Specifically|Experiments|Experimental|Extensive|Code|Results|Here|Unlike|Using)\b)"
+)
 _ROMAN = re.compile(r"[IVX]+")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _QUOTES = frozenset("'\"“”‘’«»„_*`")
@@ -262,6 +267,10 @@ def tag(sentence: str, offset: int = 0) -> Sentence:
         else:  # Vn
             after_subject = prev in ("N", "M", ")") and lows[i].endswith("s") and nxt in _AFTER_SUBJECT
             tags[i] = "V" if prev in ("R", "A", "T", "X") or after_subject else "N"
+    if "we" in lows:  # what follows "we" is its verb ("which we call X", "we term it"), whatever it is alone
+        for i in range(1, n):
+            if lows[i - 1] == "we" and tags[i] == "N" and words[i].islower():
+                tags[i] = "V"
     return Sentence(words, lows, tags, starts)
 
 
