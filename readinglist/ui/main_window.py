@@ -948,6 +948,11 @@ class MainWindow(QMainWindow):
             self._say_undone(redone=not undo)
 
     def _edits_waiting(self, n: int) -> None:
+        """Marks were made, saved or dropped while the library was busy: the rows and the paper shown show
+        those still waiting, as not yet saved, and the rest as the library holds them."""
+        marks = self.edits.marks()
+        self.table.model.set_waiting(marks)
+        self.detail.show_waiting(marks)  # (its buttons follow: paperShown)
         if self._close_when_saved:
             return  # the notice says the window closes once they are saved, with its button
         if n:
@@ -1166,7 +1171,7 @@ class MainWindow(QMainWindow):
         """The state and priority buttons (and the Paper menu) check the paper shown's; none for several papers
         selected (SVOO queued with P1 showed no button pressed: a trial)."""
         if paper is None and self.detail.current_id is not None:
-            paper = self.library.paper(self.detail.current_id)
+            paper = self.detail.paper(self.detail.current_id)  # with its marks waiting to be saved
         one = paper is not None and len(self.table.selected_ids()) <= 1
         for state, action in self.mark_actions.items():
             action.setChecked(one and paper is not None and paper.state == state)
