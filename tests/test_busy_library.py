@@ -409,3 +409,22 @@ def test_marks_that_no_longer_wait_unsaved_show_what_the_library_holds(qtbot, wi
     writer.release()
     assert shown_row(w, second) == {"state": "unread", "priority": "", "italic": False, "bold": True, "waiting": None}
     assert w.detail.paper(second).priority is None
+
+
+def test_undo_while_only_marks_wait_says_when_it_can_and_then_undoes_them(qtbot, window):  # noqa: F811
+    """Undo was greyed out and silent while the only edits were marks waiting (a user trial): it stays
+    enabled and says it works once they are saved; then it undoes them as any others."""
+    w = window
+    first, _ = on_first(qtbot, w)
+    assert not w.actionUndo.isEnabled()  # nothing done, nothing waiting
+    writer = OtherWriter(w.library.store.path)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_S)
+    assert w.actionUndo.isEnabled()
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.notice.text().startswith("Not undone yet: 1 change waits to be saved — the library is busy")
+    assert "Undo works once they are saved" in w.notice.text() and w.edits.waiting == 1
+    writer.release()
+    qtbot.waitUntil(lambda: w.edits.waiting == 0, timeout=5000)
+    assert w.library.paper(first).state == "skimmed" and w.actionUndo.isEnabled()
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.library.paper(first).state == "unread" and not w.actionUndo.isEnabled()

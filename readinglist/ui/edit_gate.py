@@ -8,7 +8,8 @@ priority) or a note's undo step that cannot be done yet waits in order and is do
 free (a mark is one value, so later marks cannot undo one that waited); any other edit is refused with a
 message, and what the reader typed stays where it is. The marks waiting are shown at once (`marks`: the
 window's rows and paper show them as not yet saved), not only counted: a trial pressed s and saw the row keep
-its old state. Undo and redo are refused while marks wait.
+its old state. Undo and redo are refused while marks wait, and say so (Undo stayed greyed out and silent when
+the only edits were marks waiting).
 
 Each command runs in one transaction begun first (Library.editing): the library being busy can only stop it
 before it starts. A command that fails once begun (a full disk) is rolled back, dropped by the stack
@@ -91,11 +92,15 @@ class EditGate(QObject):
         return self._keep(command) if done is None else done
 
     def step(self, undo: bool) -> bool:
-        """Undo (or redo) the last command; refused while marks wait or the library is busy."""
+        """Undo (or redo) the last command; refused, and said, while marks wait or the library is busy."""
         word = "undone" if undo else "redone"
         if self._waiting and not self.save_waiting():
             n = self.waiting
-            self.refused.emit(f"Not {word}: {changes(n)} {'wait' if n != 1 else 'waits'} to be saved first ({BUSY}).")
+            said = f"{changes(n)} {'wait' if n != 1 else 'waits'} to be saved — {BUSY}"
+            # an undo can follow once they are saved (theirs first); a redo cannot (they are the last edits then)
+            self.refused.emit(
+                f"Not undone yet: {said}. Undo works once they are saved." if undo else f"Not redone: {said}."
+            )
             return False
         command = self._stack.command(self._stack.index() - 1 if undo else self._stack.index())
         if not isinstance(command, Command):

@@ -437,6 +437,8 @@ class MainWindow(QMainWindow):
 
     def _wire(self) -> None:
         self.edits.waitingChanged.connect(self._edits_waiting)
+        # (after the stack's own connection, which greys Undo out while marks wait with nothing to undo yet)
+        self.undo_stack.canUndoChanged.connect(self._enable_undo)
         self.edits.saved.connect(self._edits_saved)
         self.edits.refused.connect(lambda why: self.notice.show_message(f"{why}", 15000))
         search, table, detail, editors = self.search_bar, self.table, self.detail, self.editors
@@ -953,12 +955,19 @@ class MainWindow(QMainWindow):
         marks = self.edits.marks()
         self.table.model.set_waiting(marks)
         self.detail.show_waiting(marks)  # (its buttons follow: paperShown)
+        self._enable_undo()
         if self._close_when_saved:
             return  # the notice says the window closes once they are saved, with its button
         if n:
             self.notice.show_message(waiting_text(n), 0, kind="waiting")
         else:
             self.notice.clear("waiting")
+
+    def _enable_undo(self) -> None:
+        """Undo stays enabled while edits wait, with nothing on the stack yet: it says why it cannot undo
+        them now (EditGate.step), where it was greyed out and silent (a trial)."""
+        if not self.read_only:
+            self.actionUndo.setEnabled(self.undo_stack.canUndo() or bool(self.edits.waiting))
 
     def _edits_saved(self, n: int) -> None:
         self.notice.show_message(f"Saved {changes(n)} that waited for the library.", 10000)
