@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 # ---- reading states ---------------------------------------------------------------------------------
 
@@ -272,6 +272,13 @@ class TableRow(NamedTuple):
     priority: int | None = None  # 1–3, or none
     authors: str = ""  # "Vaswani, Shazeer, … (8)"
     added: str = ""  # when the paper was added (ISO 8601, UTC)
+
+
+class Marks(TypedDict, total=False):
+    """A paper's triage marks as an edit gives them: only those it gives (a priority of None clears it)."""
+
+    state: str
+    priority: int | None
 
 
 @dataclass

@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from test_ui import window  # noqa: F401 - the window fixture
 
 from readinglist.library import Library
-from readinglist.papers import StoreBusy
+from readinglist.papers import STATES, StoreBusy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -311,3 +311,120 @@ def test_tags_refused_while_busy_stay_typed_and_come_back_with_their_paper(qtbot
     writer.release()
     w.editors.apply_tags()
     assert sorted(w.library.paper(first).tags) == ["pac", "robust"] and not w.editors.tags_pending()
+
+
+def shown_row(w, pid: int) -> dict[str, object]:
+    """How the table shows the paper's row, painted: its state, priority, title font and waiting tooltip."""
+    from readinglist.ui.paper_model import COLUMNS, TITLE, SortRole, WaitingRole
+
+    model = w.table.model
+    row = model.row_of(pid)
+    w.table.view.scrollTo(model.index(row, TITLE))
+    w.table.view.viewport().grab()  # painted: the row has its items (they are made for the rows shown)
+    title = model.item(row, TITLE)
+    font = title.font()
+    return {
+        "state": STATES[model.item(row, COLUMNS.index("state")).data(SortRole)],
+        "priority": model.item(row, COLUMNS.index("priority")).text(),
+        "italic": font.italic(),
+        "bold": font.bold(),
+        "waiting": title.data(WaitingRole),
+    }
+
+
+def test_a_mark_waiting_shows_on_its_row_and_in_its_paper_until_saved_the_last_one_shown(qtbot, window):  # noqa: F811
+    """The row kept its old state while its mark waited for an import, only the status bar counting it (a
+    user trial): it shows the mark at once, in italics and said to wait, and as any other once saved."""
+    w = window
+    first, second = on_first(qtbot, w)
+    assert shown_row(w, first) == {"state": "unread", "priority": "", "italic": False, "bold": True, "waiting": None}
+    writer = OtherWriter(w.library.store.path)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_S)  # skimmed, and on to the next
+    row = shown_row(w, first)
+    assert row["state"] == "skimmed" and row["italic"] and not row["bold"] and "busy" in str(row["waiting"])
+    assert shown_row(w, second)["waiting"] is None
+    w.table.go_to(first)
+    qtbot.waitUntil(lambda: w.detail.paper_id == first)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_1)  # priority 1: the paper stays current
+    qtbot.keyClick(w.table.view, Qt.Key.Key_R)  # read, after its skimmed: the last one shows
+    row = shown_row(w, first)
+    assert (row["state"], row["priority"], row["italic"]) == ("read", "P1", True)
+    w.table.go_to(first)
+    qtbot.waitUntil(lambda: "Read · priority 1 — waiting to be saved" in w.detail.toPlainText())
+    assert w.mark_actions["read"].isChecked() and not w.mark_actions["unread"].isChecked()
+    assert w.priority_actions[0].isChecked()
+    assert w.library.paper(first).state == "unread" and w.statusLabel.text().endswith("triaged 0 of 19")
+    writer.release()
+    qtbot.waitUntil(lambda: w.edits.waiting == 0, timeout=5000)
+    assert w.library.paper(first).state == "read" and w.library.paper(first).priority == 1
+    assert shown_row(w, first) == {"state": "read", "priority": "P1", "italic": False, "bold": False, "waiting": None}
+    qtbot.waitUntil(lambda: "Read · priority 1 · id" in w.detail.toPlainText())
+    assert "waiting" not in w.detail.toPlainText() and w.statusLabel.text().endswith("triaged 1 of 19")
+
+
+def test_a_waiting_row_says_so_in_its_tooltip(qtbot, window):  # noqa: F811
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    from readinglist.ui.paper_model import COLUMNS
+
+    w = window
+    first, _ = on_first(qtbot, w)
+    writer = OtherWriter(w.library.store.path)
+    try:
+        qtbot.keyClick(w.table.view, Qt.Key.Key_Q)
+        view, row = w.table.view, w.table.model.row_of(first)
+        view.horizontalHeader().setSectionHidden(COLUMNS.index("state"), False)
+        shown_row(w, first)
+        for column, said in (("state", "Queued — waiting to be saved: the library is busy"),
+                             ("venue", "Waiting to be saved: the library is busy")):  # fmt: skip
+            pos = view.visualRect(w.table.model.index(row, COLUMNS.index(column))).center()
+            view.tool_tip(QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos)))
+            assert QToolTip.text().replace("\n", " ").startswith(said)
+    finally:
+        writer.release()
+
+
+def test_marks_that_no_longer_wait_unsaved_show_what_the_library_holds(qtbot, window, monkeypatch):  # noqa: F811
+    """Dropped (Close Without Them) or failed once the library was free, a waiting mark's row and paper go
+    back to the library's values."""
+    from readinglist.papers import StoreError
+
+    w = window
+    first, second = on_first(qtbot, w)
+    writer = OtherWriter(w.library.store.path)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_X)  # skipped: this one fails once the library is free
+    monkeypatch.setattr(w.library, "set_state", lambda *_args: (_ for _ in ()).throw(StoreError("the disk is full")))
+    assert shown_row(w, first)["state"] == "skipped"
+    writer.release()
+    qtbot.waitUntil(lambda: w.edits.waiting == 0, timeout=5000)
+    assert shown_row(w, first) == {"state": "unread", "priority": "", "italic": False, "bold": True, "waiting": None}
+    monkeypatch.undo()
+    writer = OtherWriter(w.library.store.path)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_2)  # on the second paper: priority 2, dropped on closing
+    assert shown_row(w, second)["priority"] == "P2"
+    assert not w.close()
+    qtbot.mouseClick(w.notice.button, Qt.MouseButton.LeftButton)  # Close Without Them
+    writer.release()
+    assert shown_row(w, second) == {"state": "unread", "priority": "", "italic": False, "bold": True, "waiting": None}
+    assert w.detail.paper(second).priority is None
+
+
+def test_undo_while_only_marks_wait_says_when_it_can_and_then_undoes_them(qtbot, window):  # noqa: F811
+    """Undo was greyed out and silent while the only edits were marks waiting (a user trial): it stays
+    enabled and says it works once they are saved; then it undoes them as any others."""
+    w = window
+    first, _ = on_first(qtbot, w)
+    assert not w.actionUndo.isEnabled()  # nothing done, nothing waiting
+    writer = OtherWriter(w.library.store.path)
+    qtbot.keyClick(w.table.view, Qt.Key.Key_S)
+    assert w.actionUndo.isEnabled()
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.notice.text().startswith("Not undone yet: 1 change waits to be saved — the library is busy")
+    assert "Undo works once they are saved" in w.notice.text() and w.edits.waiting == 1
+    writer.release()
+    qtbot.waitUntil(lambda: w.edits.waiting == 0, timeout=5000)
+    assert w.library.paper(first).state == "skimmed" and w.actionUndo.isEnabled()
+    qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.library.paper(first).state == "unread" and not w.actionUndo.isEnabled()

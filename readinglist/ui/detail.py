@@ -6,13 +6,15 @@ rows appear before the paper is rendered and held-down j/k renders only where it
 paper the results lack (`visit`: a related paper followed, a place gone back to), and says so. Related papers
 are a courtesy: they wait until the reader has rested on a paper, and give way to searches and scrolling; each
 comes with the key phrases it shares with the paper shown (why it is related). The paper's topic is named,
-as a link that filters the papers by it.
+as a link that filters the papers by it. A mark waiting to be saved (the library busy: edit_gate.py) shows
+as the paper's, in italics and said to wait (`show_waiting`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QTimer, QUrl, Signal
@@ -21,8 +23,9 @@ from PySide6.QtWidgets import QWidget
 
 from readinglist import biblio
 from readinglist.library import Library
-from readinglist.papers import DEFAULT_STATE, PRIORITY_LABELS, STATE_LABELS, Paper, SearchResult, StoreError
+from readinglist.papers import DEFAULT_STATE, PRIORITY_LABELS, STATE_LABELS, Marks, Paper, SearchResult, StoreError
 from readinglist.ui.safe_browser import SafeTextBrowser
+from readinglist.ui.wording import BUSY
 from readinglist.ui.workers import Runner
 
 if TYPE_CHECKING:
@@ -50,12 +53,14 @@ def paper_html(
     why: tuple[Suggestion, list[Paper]] | None = None,
     title_size: str = "",
     duplicates: Sequence[tuple[Paper, str]] = (),
+    waiting: bool = False,
 ) -> str:
     """The paper as HTML in the palette's colours; `outside`: it is not among the papers listed; `why`: it
     is suggested, for these words and phrases and these marked papers (links, as related papers are). A huge
     abstract shows its start and a "Show all" link (rendering is linear, but a huge text still takes
     seconds): `whole` renders all of it. `title_size`: the title's font size (one of TITLE_SIZES). `duplicates`:
-    the papers it may be one with (possible duplicates), each with why, the other's title a link to it."""
+    the papers it may be one with (possible duplicates), each with why, the other's title a link to it.
+    `waiting`: its state and priority are marks not yet saved (the library busy), said so."""
     import html  # (markup, html: with the first paper shown, after the first paint)
 
     from readinglist import mdtext
@@ -66,6 +71,9 @@ def paper_html(
     text = palette.color(QPalette.ColorRole.Text).name()
     title = inline_html(p.title, match) if not p.user_title else html.escape(p.title)
     meta = " · ".join(x for x in (p.venue, str(p.year or "")) if x)
+    marks = f"{STATE_LABELS[p.state]}{f' · priority {p.priority}' if p.priority else ''}"
+    if waiting:
+        marks = f"<i>{marks} — waiting to be saved: {html.escape(BUSY)}</i>"
     parts = [
         f"<style>a {{ color: {link}; text-decoration: none; }} .math {{ font-family: serif; font-style: italic; }}"
         f" .muted {{ color: {muted}; }} body {{ color: {text}; }} p {{ margin-top: 0; margin-bottom: 8px; }}</style>",
@@ -73,8 +81,7 @@ def paper_html(
         if outside
         else "",
         title_heading(title, title_size),
-        f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{STATE_LABELS[p.state]}'
-        f"{f' · priority {p.priority}' if p.priority else ''}"
+        f'<p class="muted">{html.escape(meta)}{" · " if meta else ""}{marks}'
         f"{' · not in its source file any more' if not p.in_source else ''} · id {p.uid}</p>",
         '<p class="muted">The source has no title: this one is derived from the abstract (F2 gives it its own)</p>'
         if p.title_derived
@@ -234,6 +241,7 @@ class DetailPane(SafeTextBrowser):
         self._shown_related: Related | None = None
         self._topic_names: dict[int, str] = {}  # topic id → name, as the window last loaded them
         self._terms: set[str] | None = None  # the words of the results' query, highlighted
+        self._waiting: dict[int, Marks] = {}  # paper id → its marks waiting to be saved
         self._refresh_due = False
         self._terms_due = False  # the query's words changed: the paper shown is rendered again (set_terms)
         self._search_running = False
@@ -307,10 +315,26 @@ class DetailPane(SafeTextBrowser):
         if self._render_timer.isActive():
             self._render_timer.start(self.after_results_ms)
 
+    def paper(self, paper_id: int) -> Paper | None:
+        """The paper as shown: as the library has it, with its marks waiting to be saved (show_waiting)."""
+        paper = self._library.paper(paper_id)
+        marks = self._waiting.get(paper_id)
+        if paper is None or not marks:
+            return paper
+        return replace(paper, **marks)
+
+    def show_waiting(self, marks: Mapping[int, Marks]) -> None:
+        """The marks waiting to be saved, by paper (EditGate.marks): the paper shown is shown again if its
+        marks changed (made, saved or dropped)."""
+        new = dict(marks)
+        changed = [pid for pid in new.keys() | self._waiting.keys() if new.get(pid) != self._waiting.get(pid)]
+        self._waiting = new
+        self.refresh(changed)
+
     def set_topic_names(self, names: dict[int, str]) -> None:
         """The topics as computed now (id → name); the paper shown names its own from the next render on."""
         self._topic_names = names
-        paper = self._library.paper(self._shown) if self._shown is not None else None
+        paper = self.paper(self._shown) if self._shown is not None else None
         if paper is not None:
             self._render(paper, self._shown_related)
 
@@ -342,7 +366,7 @@ class DetailPane(SafeTextBrowser):
         pid = self._current
         if pid is None or pid != self._shown:
             return  # moved on: the paper now current is rendered by _show_current
-        paper = self._library.paper(pid)
+        paper = self.paper(pid)
         if paper is not None:
             self._render(paper, self._shown_related)
             self.paperShown.emit(paper)
@@ -359,7 +383,7 @@ class DetailPane(SafeTextBrowser):
         if paper_id != self._shown:
             self._whole = None
         self._shown = paper_id
-        paper = self._library.paper(paper_id) if paper_id is not None else None
+        paper = self.paper(paper_id) if paper_id is not None else None
         if paper is None:
             self._set_html(empty_html(self.palette(), "Select a paper to read it here."))
             self.paperShown.emit(None)
@@ -411,7 +435,7 @@ class DetailPane(SafeTextBrowser):
 
     def _fit_title(self) -> None:
         """The pane's size changed: the paper shown again if its title is to be set in another size."""
-        paper = self._library.paper(self._shown) if self._shown is not None else None
+        paper = self.paper(self._shown) if self._shown is not None else None
         if paper is not None and self.fitted_title_size(paper.title) != self._title_size:
             self._render(paper, self._shown_related, keep_scroll=True)
 
@@ -431,7 +455,7 @@ class DetailPane(SafeTextBrowser):
         others = {o.id: o for o in self._library.papers([other for other, _ in pairs])}
         duplicates = [(others[other], why) for other, why in pairs if other in others]
         html = paper_html(paper, self.palette(), match, related, self._shown_outside, topic, whole, why,
-                          self._title_size, duplicates)  # fmt: skip
+                          self._title_size, duplicates, paper.id in self._waiting)  # fmt: skip
         shown = self._set_html(html)
         if shown and (related is not None or keep_scroll):  # setHtml scrolled to the top: back to where it was
             self.verticalScrollBar().setValue(scroll)
@@ -498,13 +522,13 @@ class DetailPane(SafeTextBrowser):
         if not related and self._related_cancel is not None and self._related_cancel.is_set():
             self._related_timer.start()  # cut short by a search: try again when things are quiet
             return
-        paper = self._library.paper(pid)
+        paper = self.paper(pid)
         if paper is not None:
             self._render(paper, related)
 
     def show_all(self) -> None:
         """The whole abstract of the paper shown, where it was cut for its size."""
-        paper = self._library.paper(self._shown) if self._shown is not None else None
+        paper = self.paper(self._shown) if self._shown is not None else None
         if paper is not None and self._whole != paper.id:
             self._whole = paper.id
             self._render(paper, self._shown_related)

@@ -6,7 +6,10 @@ with a traceback and the mark lost (a trial pressed s during an import: 14 press
 Cancel clicked meanwhile came too late). Here an edit waits EDIT_WAIT at most. A triage mark (a state, a
 priority) or a note's undo step that cannot be done yet waits in order and is done as soon as the library is
 free (a mark is one value, so later marks cannot undo one that waited); any other edit is refused with a
-message, and what the reader typed stays where it is. Undo and redo are refused while marks wait.
+message, and what the reader typed stays where it is. The marks waiting are shown at once (`marks`: the
+window's rows and paper show them as not yet saved), not only counted: a trial pressed s and saw the row keep
+its old state. Undo and redo are refused while marks wait, and say so (Undo stayed greyed out and silent when
+the only edits were marks waiting).
 
 Each command runs in one transaction begun first (Library.editing): the library being busy can only stop it
 before it starts. A command that fails once begun (a full disk) is rolled back, dropped by the stack
@@ -22,13 +25,13 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from readinglist.library import Library
-from readinglist.papers import StoreBusy
+from readinglist.papers import Marks, StoreBusy
 from readinglist.ui.undo import Command, Outcome, SetNoteCommand, SetPriorityCommand, SetStateCommand
+from readinglist.ui.wording import BUSY
 
 EDIT_WAIT = 0.1  # seconds the window's thread waits for another writer before an edit waits or is refused
 RETRY_MS = 500  # how often waiting edits are tried again
 KEPT = (SetStateCommand, SetPriorityCommand, SetNoteCommand)  # what waits; anything else is refused
-BUSY = "the library is busy (an import, or another readinglist, is writing it)"
 
 
 class _Failed(Exception):
@@ -38,7 +41,7 @@ class _Failed(Exception):
 class EditGate(QObject):
     """Pushes the window's commands when the library can be written (see the module doc)."""
 
-    waitingChanged = Signal(int)  # edits waiting now
+    waitingChanged = Signal(int)  # edits waiting now: kept, saved, failed or dropped (`marks` follows it)
     saved = Signal(int)  # edits that waited, now done
     refused = Signal(str)  # an edit not done, and why, in words
 
@@ -67,6 +70,19 @@ class EditGate(QObject):
     def waiting(self) -> int:
         return len(self._waiting)
 
+    def marks(self) -> dict[int, Marks]:
+        """The marks waiting, as each paper will have them once saved (only what waits for it), the last
+        mark of each kind winning. A note's undo step is not among them: the note editor shows it as typed."""
+        marks: dict[int, Marks] = {}
+        for command in self._waiting:
+            if isinstance(command, SetStateCommand):
+                for pid in command.ids:
+                    marks.setdefault(pid, {})["state"] = command.state
+            elif isinstance(command, SetPriorityCommand):
+                for pid in command.ids:
+                    marks.setdefault(pid, {})["priority"] = command.priority
+        return marks
+
     def push(self, command: Command) -> bool:
         """Do the command (pushed on the stack) if the library can be written now, after the edits waiting;
         else keep it for later or refuse it. Returns whether it was done now."""
@@ -76,11 +92,15 @@ class EditGate(QObject):
         return self._keep(command) if done is None else done
 
     def step(self, undo: bool) -> bool:
-        """Undo (or redo) the last command; refused while marks wait or the library is busy."""
+        """Undo (or redo) the last command; refused, and said, while marks wait or the library is busy."""
         word = "undone" if undo else "redone"
         if self._waiting and not self.save_waiting():
             n = self.waiting
-            self.refused.emit(f"Not {word}: {changes(n)} {'wait' if n != 1 else 'waits'} to be saved first ({BUSY}).")
+            said = f"{changes(n)} {'wait' if n != 1 else 'waits'} to be saved — {BUSY}"
+            # an undo can follow once they are saved (theirs first); a redo cannot (they are the last edits then)
+            self.refused.emit(
+                f"Not undone yet: {said}. Undo works once they are saved." if undo else f"Not redone: {said}."
+            )
             return False
         command = self._stack.command(self._stack.index() - 1 if undo else self._stack.index())
         if not isinstance(command, Command):
@@ -95,24 +115,30 @@ class EditGate(QObject):
 
     def drop_waiting(self) -> None:
         """Forget the edits waiting (the reader closes without them)."""
-        self._waiting = []
+        dropped, self._waiting = bool(self._waiting), []
         self._timer.stop()
+        if dropped:
+            self.waitingChanged.emit(0)
 
     def save_waiting(self, wait: float = 0.0) -> bool:
         """Do the edits waiting, in order, as far as the library lets; True once none waits. One that fails
         is said and dropped, never tried again."""
+        before = self.waiting
         while self._waiting:
             command = self._waiting.pop(0)
             outcome = self._run(command, wait)
             if outcome is None:
                 self._waiting.insert(0, command)
                 self._timer.start()
+                if self.waiting != before:  # some were saved before the library was taken again
+                    self.waitingChanged.emit(self.waiting)
                 return False
             self._done += 1 if outcome else 0
         self._timer.stop()
+        if before:  # (also when every one failed: what they showed goes back to what the library holds)
+            self.waitingChanged.emit(0)
         if self._done:
             done, self._done = self._done, 0
-            self.waitingChanged.emit(0)
             self.saved.emit(done)
         return True
 

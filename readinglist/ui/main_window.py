@@ -437,6 +437,8 @@ class MainWindow(QMainWindow):
 
     def _wire(self) -> None:
         self.edits.waitingChanged.connect(self._edits_waiting)
+        # (after the stack's own connection, which greys Undo out while marks wait with nothing to undo yet)
+        self.undo_stack.canUndoChanged.connect(self._enable_undo)
         self.edits.saved.connect(self._edits_saved)
         self.edits.refused.connect(lambda why: self.notice.show_message(f"{why}", 15000))
         search, table, detail, editors = self.search_bar, self.table, self.detail, self.editors
@@ -948,12 +950,24 @@ class MainWindow(QMainWindow):
             self._say_undone(redone=not undo)
 
     def _edits_waiting(self, n: int) -> None:
+        """Marks were made, saved or dropped while the library was busy: the rows and the paper shown show
+        those still waiting, as not yet saved, and the rest as the library holds them."""
+        marks = self.edits.marks()
+        self.table.model.set_waiting(marks)
+        self.detail.show_waiting(marks)  # (its buttons follow: paperShown)
+        self._enable_undo()
         if self._close_when_saved:
             return  # the notice says the window closes once they are saved, with its button
         if n:
             self.notice.show_message(waiting_text(n), 0, kind="waiting")
         else:
             self.notice.clear("waiting")
+
+    def _enable_undo(self) -> None:
+        """Undo stays enabled while edits wait, with nothing on the stack yet: it says why it cannot undo
+        them now (EditGate.step), where it was greyed out and silent (a trial)."""
+        if not self.read_only:
+            self.actionUndo.setEnabled(self.undo_stack.canUndo() or bool(self.edits.waiting))
 
     def _edits_saved(self, n: int) -> None:
         self.notice.show_message(f"Saved {changes(n)} that waited for the library.", 10000)
@@ -1166,7 +1180,7 @@ class MainWindow(QMainWindow):
         """The state and priority buttons (and the Paper menu) check the paper shown's; none for several papers
         selected (SVOO queued with P1 showed no button pressed: a trial)."""
         if paper is None and self.detail.current_id is not None:
-            paper = self.library.paper(self.detail.current_id)
+            paper = self.detail.paper(self.detail.current_id)  # with its marks waiting to be saved
         one = paper is not None and len(self.table.selected_ids()) <= 1
         for state, action in self.mark_actions.items():
             action.setChecked(one and paper is not None and paper.state == state)

@@ -4,11 +4,14 @@ As in Anki's browser, the model holds only ids and a row's text is fetched when 
 100k papers cost a list of ints, not 100k rows of text. The rows get QStandardItems just before they are
 painted (`fill`, called by a PaperTableView in its own paint: paper_table.py), so painting a cell calls no
 Python — each call would wait for the interpreter lock while a search runs.
+
+A mark waiting to be saved (the library busy with an import: edit_gate.py) is shown on its row at once, in
+italics and with a tooltip saying so, from what the window hands `set_waiting`; the model never writes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from itertools import islice
 from typing import Any
@@ -29,8 +32,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from readinglist.library import Library
-from readinglist.papers import PRIORITY_LABELS, STATE_KEYS, STATE_LABELS, STATES, TableRow, state_order
+from readinglist.papers import PRIORITY_LABELS, STATE_KEYS, STATE_LABELS, STATES, Marks, TableRow, state_order
 from readinglist.ui.compat import immortalize_singletons
+from readinglist.ui.wording import BUSY
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -53,6 +57,8 @@ PRIORITY_COLOURS = {1: "#d9480f", 2: "#e8890c", 3: "#868e96"}  # 1 stands out; 3
 TITLE = COLUMNS.index("title")
 SortRole = Qt.ItemDataRole.UserRole + 1
 IdRole = Qt.ItemDataRole.UserRole + 2
+WaitingRole = Qt.ItemDataRole.UserRole + 3  # on each cell of a row whose marks wait to be saved: why, in words
+WAITING = f"waiting to be saved: {BUSY}"  # a waiting row's tooltip
 
 
 _ICONS: dict[str, QIcon] = {}
@@ -108,6 +114,7 @@ def state_icon(state: str) -> QIcon:
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _SORT = int(SortRole)
 _ID = int(IdRole)
+_WAITING = int(WaitingRole)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 # every role _items sets on a cell: what _set_rows copies onto a row's items in place
 _ROLE = Qt.ItemDataRole
@@ -117,6 +124,7 @@ _ITEM_ROLES = (
     _ALIGN,
     _SORT,
     _ID,
+    _WAITING,
 )
 _FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 KEEP_FILLED = 300  # rows whose items are kept (a few screenfuls); beyond that, the rows filled longest ago are
@@ -143,7 +151,8 @@ class PaperTableModel(QStandardItemModel):
         self.editable = not library.read_only
         editable = _FLAGS | Qt.ItemFlag.ItemIsEditable
         self._flags = [editable if c == "title" and self.editable else _FLAGS for c in COLUMNS]
-        self._bold: QFont | None = None
+        self._waiting: dict[int, Marks] = {}  # paper id → its marks waiting to be saved (set_waiting)
+        self._fonts: dict[tuple[bool, bool], QFont] = {}  # (bold, italic) → the font
         self._muted: QBrush | None = None
         self._priority_brushes = {n: QBrush(QColor(c)) for n, c in PRIORITY_COLOURS.items()}
         for column, name in enumerate(COLUMNS):
@@ -204,10 +213,14 @@ class PaperTableModel(QStandardItemModel):
         self.blockSignals(True)  # called before a paint (or followed by dataChanged): no update per item
         try:
             for row in rows:
-                got = values.get(self.ids[row])
+                pid = self.ids[row]
+                got = values.get(pid)
                 if got is None:
                     continue
-                for column, new in enumerate(self._items(self.ids[row], TableRow(*got))):
+                cells, waiting = TableRow(*got), self._waiting.get(pid)
+                if waiting:  # as it will be once saved (set_waiting)
+                    cells = cells._replace(**waiting)
+                for column, new in enumerate(self._items(pid, cells, bool(waiting))):
                     item = self.item(row, column)
                     if item is None:
                         self.setItem(row, column, new)
@@ -240,6 +253,15 @@ class PaperTableModel(QStandardItemModel):
     def refresh(self, ids: Sequence[int]) -> None:
         """Some papers changed: refetch only those rows and say so with dataChanged."""
         self._refill([row for row in self.rows_of(ids) if row is not None])
+
+    def set_waiting(self, marks: Mapping[int, Marks]) -> None:
+        """The marks waiting to be saved, by paper (EditGate.marks): their rows show them now, marked as not
+        yet saved; rows no longer in `marks` show the library's values again."""
+        new = dict(marks)
+        changed = [pid for pid in new.keys() | self._waiting.keys() if new.get(pid) != self._waiting.get(pid)]
+        self._waiting = new
+        if changed:
+            self.refresh(changed)
 
     def remove_ids(self, ids: Sequence[int]) -> list[int]:
         """Take these papers' rows out (removed from the library); returns the rows they were at, ascending."""
@@ -291,7 +313,16 @@ class PaperTableModel(QStandardItemModel):
     def id_at(self, row: int) -> int | None:
         return self.ids[row] if 0 <= row < len(self.ids) else None
 
-    def _items(self, pid: int, cells: TableRow) -> list[QStandardItem]:
+    def _font(self, bold: bool, italic: bool) -> QFont:
+        if (bold, italic) not in self._fonts:
+            font = QFont()
+            font.setBold(bold)
+            font.setItalic(italic)
+            self._fonts[bold, italic] = font
+        return self._fonts[bold, italic]
+
+    def _items(self, pid: int, cells: TableRow, waiting: bool = False) -> list[QStandardItem]:
+        """A row's items; `waiting`: its marks wait to be saved (italics, and a tooltip saying so)."""
         title, venue, year, state, tags = cells.title, cells.venue, cells.year, cells.state, cells.tags
         priority, authors, added = cells.priority, cells.authors, _local_date(cells.added)
         state_item = QStandardItem(state_icon(state), "")
@@ -324,12 +355,13 @@ class PaperTableModel(QStandardItemModel):
         items = [by_name[c] for c in COLUMNS]
         for item, flags in zip(items, self._flags, strict=True):
             item.setFlags(flags)
-        if state == "unread":
-            if self._bold is None:
-                self._bold = QFont()
-                self._bold.setBold(True)
-            title_item.setFont(self._bold)
-        elif state in ("read", "skipped"):  # done with, either way
+        if waiting:
+            for item in items:
+                item.setData(WAITING, _WAITING)
+                item.setFont(self._font(item is title_item and state == "unread", True))
+        elif state == "unread":
+            title_item.setFont(self._font(True, False))
+        if state in ("read", "skipped"):  # done with, either way
             if self._muted is None:
                 color = QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
                 self._muted = QBrush(color)

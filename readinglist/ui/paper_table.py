@@ -39,7 +39,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QMenu, QTa
 from readinglist.library import Library
 from readinglist.papers import SearchResult
 from readinglist.ui.paint_gate import PaintGate
-from readinglist.ui.paper_model import COLUMNS, LABELS, TITLE, IdRole, PaperTableModel
+from readinglist.ui.paper_model import COLUMNS, LABELS, TITLE, IdRole, PaperTableModel, WaitingRole
 from readinglist.ui.wording import quoted
 
 HIDDEN_AT_FIRST = ("tags", "added")  # the title gets the room; the header's menu shows them
@@ -295,7 +295,7 @@ class PaperTableView(QTableView):
 
     def tool_tip(self, event: QHelpEvent) -> bool:
         """A cell's tooltip: all of its text where it is cut off, the whole author list, the state's name;
-        nothing where the cell shows it all."""
+        nothing where the cell shows it all. A row whose marks wait to be saved says so in every cell."""
         index = self.indexAt(event.pos())
         tip = ""
         if index.isValid():
@@ -307,6 +307,8 @@ class PaperTableView(QTableView):
                 tip = self._all_authors(index) or text
             elif text and self._cut_off(index, text):
                 tip = text
+            if waiting := index.data(WaitingRole):  # a mark shown before it is saved
+                tip = f"{tip} — {waiting}" if tip else str(waiting)[:1].upper() + str(waiting)[1:]
         if not tip:
             QToolTip.hideText()
             event.ignore()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 QUOTES = ('"', "“", "”")
 CAPTION_QUERY_CHARS = 60  # a longer query is cut in the sidebar's caption (its tooltip has it whole)
+BUSY = "the library is busy (an import, or another readinglist, is writing it)"  # why an edit waits
 
 
 def papers(n: int) -> str:
