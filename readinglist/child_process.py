@@ -34,6 +34,13 @@ class ChildFailed(StoreError):
     """The child stopped without a result (it crashed, was killed, or its result could not be sent)."""
 
 
+class _CallerGone(BaseException):
+    """The process that started the child is gone (the window was killed): its end of the pipe is closed and
+    nobody reads what the child says. A BaseException, so that the work's own `except Exception` (the
+    topics' child prints a bug's traceback) lets it by, and its `finally` and rollbacks run; the child then
+    ends quietly."""
+
+
 def run(
     target: Callable[..., T],
     args: tuple[Any, ...],
@@ -105,7 +112,10 @@ def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: An
     try:
 
         def progress(done: int, total: int, message: str) -> None:
-            send.send(("progress", (done, total, message)))
+            try:
+                send.send(("progress", (done, total, message)))
+            except OSError:  # BrokenPipeError: the caller is gone, and the work with it
+                raise _CallerGone() from None
 
         try:
             result = target(*args, progress=progress, cancel=stop)
@@ -117,6 +127,8 @@ def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: An
                 send.send(("failed", f"{type(exc).__name__}: {exc}"))
             return
         send.send(("done", result))
+    except _CallerGone:
+        pass  # nobody to tell
     except BaseException as exc:  # the pipe itself, or an interrupt: the parent reports the child stopped
         with contextlib.suppress(Exception):
             send.send(("failed", f"{type(exc).__name__}: {exc}"))

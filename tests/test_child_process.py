@@ -132,3 +132,26 @@ def test_the_topics_and_the_suggestions_features_are_computed_in_nicer_children(
         topics_job.compute(tmp_path / "library.db", None, True)
     interest._run_child(tmp_path, tmp_path / "library.db", None)
     assert asked == [("readinglist-topics", True), ("readinglist-suggestions", True)]
+
+
+def test_a_topics_child_whose_caller_is_gone_ends_without_a_traceback(tmp_path, capfd):
+    """The window killed while the topics' child works: its next word finds the pipe closed. It printed a
+    BrokenPipeError's traceback to the terminal (the child prints a bug's); it ends quietly, its work
+    stopped at that word."""
+    import multiprocessing
+
+    from readinglist import topics_job
+    from readinglist.library import Library
+
+    Library.open(tmp_path / "data").close()  # the bundled papers
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    receive.close()  # the caller is gone before the child's first word
+    args = (topics_job._in_child, (str(tmp_path / "data" / "library.db"), None, 0), send, ctx.Event())
+    child = ctx.Process(target=child_process._main, args=args)
+    child.start()
+    send.close()
+    child.join(120)
+    assert child.exitcode == 0
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
