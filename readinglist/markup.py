@@ -349,6 +349,22 @@ def _logo(m: re.Match[str]) -> str:
     return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) == "\\ " else "")
 
 
+# biblatex's hyphens for compound words (\hyphen, \nbhyphen: "Self\hyphen{}Supervised"), hyphenat's \hyp
+# (PMLR's COLT 2025 file: "first\hyp order") and amsmath's \nobreakdash before one, which pylatexenc left as
+# written or dropped with the group they were in ("SelfSupervised"); the places TeX may break a word
+# (biblatex's \hyphenate, \-), which show nothing (pylatexenc's soft hyphen split the word for the index);
+# and the dashes. The spaces after one end the command, as in TeX ("first\hyp order" is first-order)
+_HYPHEN = "\ue016"  # a hyphen command's "-" until the text is decoded (_marked_characters)
+_HYPHEN_RE = re.compile(
+    r"(?<!\\)\\(?:(hyphen|nbhyphen|hyp|hyphenate|nobreakdash|textendash|textemdash)(?![a-zA-Z])|-)(\{\}|\\ | *)"
+)
+_HYPHENS = {"hyphen": _HYPHEN, "nbhyphen": _HYPHEN, "hyp": _HYPHEN, "textendash": "–", "textemdash": "—"}
+
+
+def _hyphen(m: re.Match[str]) -> str:
+    return _HYPHENS.get(m.group(1) or "", "") + (" " if m.group(2) == "\\ " else "")
+
+
 # A "~" the authors meant as the sign, not LaTeX's tie: after a space, a bracket or the start and before a
 # number, a space, a formula (_TILDE_BEFORE_MATH), a sign or O( ("~3x", "(~2000$)", "x ~ N", "about
 # ~$10^6$", "(~+3%)", "~O(n)"); in a path ("pages.cs.wisc.edu/~user"); between a bare % and a number ("1%~5%":
@@ -368,6 +384,8 @@ def decode_text(chunk: str) -> str:
         chunk = _TILDE_SIGN.sub("\ue015", chunk)
     if "TeX" in chunk and "\\" in chunk:
         chunk = _LOGO_RE.sub(_logo, chunk)
+    if "\\" in chunk and ("hyp" in chunk or "dash" in chunk or "\\-" in chunk):
+        chunk = _HYPHEN_RE.sub(_hyphen, chunk)
     if "\\{" in chunk and "\\}" in chunk:  # marked as \textbraceleft{} \textbraceright{} are: braces at the end
         chunk = _ESCAPED_BRACES_RE.sub("\ue011\\1\ue012", chunk)
     if not _LATEX_TRIGGER.search(chunk):
@@ -386,9 +404,11 @@ def decode_text(chunk: str) -> str:
 
 def _marked_characters(text: str) -> str:
     """The braces marked as characters (\\textbraceleft{}, the export's; \\{…\\}) as braces, the "~" sign as
-    itself."""
+    itself, a hyphen command's mark as "-" (marked so that no "-" beside it makes an en dash of it)."""
     if "\ue011" in text or "\ue012" in text:
         text = text.replace("\ue011", "{").replace("\ue012", "}")
+    if _HYPHEN in text:
+        text = text.replace(_HYPHEN, "-")
     return text.replace("\ue015", "~") if "\ue015" in text else text
 
 
