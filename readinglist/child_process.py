@@ -61,16 +61,20 @@ def run(
     nobody waits for, which must not take the CPU from the window's thread."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
-    stop = ctx.Event()
-    child = ctx.Process(target=_main, args=(target, args, send, stop, nicer), name=name, daemon=daemon)
+    # the cancel goes as a word on a pipe of its own, not as a multiprocessing Event: an Event's semaphores,
+    # left when this process is killed, had the resource tracker warn of them on the terminal
+    stopped, stop = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_main, args=(target, args, send, stopped, nicer), name=name, daemon=daemon)
     child.start()
     send.close()
+    stopped.close()
     asked: float | None = None
     waited = 0.0
     try:
         while True:
             if cancel is not None and cancel.is_set() and asked is None:
-                stop.set()
+                with contextlib.suppress(OSError):  # the child has ended: what it sent says how
+                    stop.send("stop")
                 asked = waited
             if asked is not None and (end_on_cancel or waited - asked > CANCEL_GRACE_SECONDS):
                 if cancelled is not None:
@@ -98,6 +102,7 @@ def run(
                 raise ChildFailed(f"the work stopped (exit code {child.exitcode})")
     finally:
         receive.close()
+        stop.close()
         if child.is_alive():
             child.join(5)
         if child.is_alive():
@@ -105,10 +110,19 @@ def run(
             child.join(5)
 
 
-def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: Any, nicer: bool = False) -> None:
-    """The child: run the work, send its progress, then its result or what it raised."""
+def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stopped: Any, nicer: bool = False) -> None:
+    """The child: run the work, send its progress, then its result or what it raised. The work's cancel is
+    set when the caller says stop, or when its end of the pipe closes (the caller is gone: killed)."""
     if nicer:
         be_nicer()
+    cancel = threading.Event()
+
+    def listen() -> None:
+        with contextlib.suppress(Exception):  # EOFError, OSError: the caller is gone
+            stopped.recv()
+        cancel.set()
+
+    threading.Thread(target=listen, name="cancel", daemon=True).start()
     try:
 
         def progress(done: int, total: int, message: str) -> None:
@@ -118,7 +132,7 @@ def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: An
                 raise _CallerGone() from None
 
         try:
-            result = target(*args, progress=progress, cancel=stop)
+            result = target(*args, progress=progress, cancel=cancel)
         except Exception as exc:
             try:
                 pickle.dumps(exc)
