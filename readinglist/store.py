@@ -844,9 +844,10 @@ def _m0032_keywords_with_latex(db: sqlite3.Connection) -> None:
 
 # what markup and the index read otherwise since 0032 (session 34): a hyphen command, a formula's font switch or
 # sans-serif, and a formula's letters (𝒳, ℝ, 𝖠), which the index now folds to lower case
+_M0033_LETTERS = re.compile("[\u2100-\u214f\U0001d400-\U0001d7ff]")  # Letterlike, Mathematical Alphanumeric
 _M0033_READ_AGAIN = re.compile(
     r"\\(?:hyphen|nbhyphen|hyphenate|hyp|nobreakdash|textendash|textemdash|cal|rm|bf|it|sf|tt|frak|mathsf|textsf"
-    r"|mathcal|mathbb|mathfrak|mathscr|mathtt|mathit)(?![a-zA-Z])|\\-|[\u2100-\u214f\U0001d400-\U0001d7ff]"
+    r"|mathcal|mathbb|mathfrak|mathscr|mathtt|mathit)(?![a-zA-Z])|\\-|" + _M0033_LETTERS.pattern
 )
 
 
@@ -857,7 +858,8 @@ def _m0033_hyphens_and_formula_fonts(db: sqlite3.Connection) -> None:
     with a command are read again, with their keys (0031's way); an author's name holding a command is read
     again (0015's way: a name is stored read, and one whose command ran into the next word, "\\hyphenPierre",
     stays); each paper whose title or abstract holds one of these has its abstract's match key written again
-    where it changes, and a new revision, so that the index takes its words again."""
+    where it changes, and a new revision, so that the index takes its words again, as has each whose note or
+    a tag holds a formula's letter."""
     from readinglist.importers.base import author_name
     from readinglist.importers.duplicates import text_key
 
@@ -878,6 +880,12 @@ def _m0033_hyphens_and_formula_fonts(db: sqlite3.Connection) -> None:
         read_again.append(pid)
         if key is not None and (new_key := text_key(_to_plain(text))) != key:
             keys.append((new_key, pid))
+    for pid, note in db.execute("SELECT id, note FROM papers WHERE note != ''").fetchall():  # note: and tag: fold
+        if _M0033_LETTERS.search(note):
+            read_again.append(pid)
+    for tid, name in db.execute("SELECT id, name FROM tags").fetchall():
+        if _M0033_LETTERS.search(name):
+            read_again += [r[0] for r in db.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", (tid,))]
     db.executemany("UPDATE papers SET authors = ? WHERE id = ?", names)
     db.executemany("UPDATE paper_keys SET text_key = ? WHERE paper_id = ?", keys)
     renamed = [pid for _, pid in names]

@@ -501,11 +501,14 @@ def test_hyphen_commands_and_formula_fonts_are_read_again(tmp_path):
     records = [{"title": r"Self\hyphen{}Supervised ${\cal X}$-$\mathsf{Attn}$", "abstract": "Short.",
                 "authors": [r"Jean\nbhyphen Pierre Dupont"]},
                {"title": "Bounds on classes", "abstract": rf"On ${{\cal H}}$ and $\mathbb{{R}}$, {words}."},
-               {"title": "Plain", "abstract": "Nothing to read again."}]  # fmt: skip
+               {"title": "Plain", "abstract": "Nothing to read again."},
+               {"title": "Tagged", "abstract": "A tag."}, {"title": "Noted", "abstract": "A note."}]  # fmt: skip
     f.write_text("".join(json.dumps(r) + "\n" for r in records))
     lib = Library.open(tmp_path / "data", seed=False)
     lib.import_files([f])
     ids = sorted(lib.search("").ids)
+    lib.add_tags([ids[3]], ["ℝ-valued"])
+    lib.set_note(ids[4], "Over 𝔽₂.")
     assert lib.paper(ids[0]).title == "Self-Supervised 𝒳-𝖠𝗍𝗍𝗇" and lib.paper(ids[0]).authors == ["Jean-Pierre Dupont"]
 
     def stored() -> list[tuple]:
@@ -530,10 +533,11 @@ def test_hyphen_commands_and_formula_fonts_are_read_again(tmp_path):
     try:
         assert stored() == now and lib.paper(ids[0]).title == "Self-Supervised 𝒳-𝖠𝗍𝗍𝗇"
         revs = [r for (r,) in lib.store.db.execute("SELECT rev FROM papers ORDER BY id")]
-        assert revs[0] > rev and revs[1] > rev and revs[2] <= rev  # the two indexed again, the plain one not
+        assert revs[2] <= rev and all(r > rev for r in revs[:2] + revs[3:])  # all but the plain one indexed again
         assert lib.search("attn").ids == [ids[0]] and lib.search("author:jean-pierre").ids == [ids[0]]
+        assert lib.search("tag:r-valued").ids == [ids[3]] and lib.search("note:f2").ids == [ids[4]]
         [again] = lib.import_files([f])
-        assert (again.added, lib.store.count()) == (0, 3)
+        assert (again.added, lib.store.count()) == (0, 5)
     finally:
         lib.close()
 
