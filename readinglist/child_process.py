@@ -9,7 +9,8 @@ beside the window; the window learns what it wrote as it learns of any other pro
 `run(target, args, progress, cancel)` calls `target(*args, progress=…, cancel=…)` in a spawned child (the
 target must be a module-level function, its arguments and result picklable): progress reports come back
 to `progress` on the caller's thread; `cancel` set is passed on to the child, whose own cancel makes the
-work stop at its next check and roll back; its exception is raised here.
+work stop at its next check and roll back (so does its caller's death: a killed window); its exception is
+raised here.
 """
 
 from __future__ import annotations
