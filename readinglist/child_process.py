@@ -9,7 +9,8 @@ beside the window; the window learns what it wrote as it learns of any other pro
 `run(target, args, progress, cancel)` calls `target(*args, progress=…, cancel=…)` in a spawned child (the
 target must be a module-level function, its arguments and result picklable): progress reports come back
 to `progress` on the caller's thread; `cancel` set is passed on to the child, whose own cancel makes the
-work stop at its next check and roll back; its exception is raised here.
+work stop at its next check and roll back (so does its caller's death: a killed window); its exception is
+raised here.
 """
 
 from __future__ import annotations
@@ -34,6 +35,13 @@ class ChildFailed(StoreError):
     """The child stopped without a result (it crashed, was killed, or its result could not be sent)."""
 
 
+class _CallerGone(BaseException):
+    """The process that started the child is gone (the window was killed): its end of the pipe is closed and
+    nobody reads what the child says. A BaseException, so that the work's own `except Exception` (the
+    topics' child prints a bug's traceback) lets it by, and its `finally` and rollbacks run; the child then
+    ends quietly."""
+
+
 def run(
     target: Callable[..., T],
     args: tuple[Any, ...],
@@ -54,16 +62,20 @@ def run(
     nobody waits for, which must not take the CPU from the window's thread."""
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
-    stop = ctx.Event()
-    child = ctx.Process(target=_main, args=(target, args, send, stop, nicer), name=name, daemon=daemon)
+    # the cancel goes as a word on a pipe of its own, not as a multiprocessing Event: an Event's semaphores,
+    # left when this process is killed, had the resource tracker warn of them on the terminal
+    stopped, stop = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_main, args=(target, args, send, stopped, nicer), name=name, daemon=daemon)
     child.start()
     send.close()
+    stopped.close()
     asked: float | None = None
     waited = 0.0
     try:
         while True:
             if cancel is not None and cancel.is_set() and asked is None:
-                stop.set()
+                with contextlib.suppress(OSError):  # the child has ended: what it sent says how
+                    stop.send("stop")
                 asked = waited
             if asked is not None and (end_on_cancel or waited - asked > CANCEL_GRACE_SECONDS):
                 if cancelled is not None:
@@ -91,6 +103,7 @@ def run(
                 raise ChildFailed(f"the work stopped (exit code {child.exitcode})")
     finally:
         receive.close()
+        stop.close()
         if child.is_alive():
             child.join(5)
         if child.is_alive():
@@ -98,17 +111,29 @@ def run(
             child.join(5)
 
 
-def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: Any, nicer: bool = False) -> None:
-    """The child: run the work, send its progress, then its result or what it raised."""
+def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stopped: Any, nicer: bool = False) -> None:
+    """The child: run the work, send its progress, then its result or what it raised. The work's cancel is
+    set when the caller says stop, or when its end of the pipe closes (the caller is gone: killed)."""
     if nicer:
         be_nicer()
+    cancel = threading.Event()
+
+    def listen() -> None:
+        with contextlib.suppress(Exception):  # EOFError, OSError: the caller is gone
+            stopped.recv()
+        cancel.set()
+
+    threading.Thread(target=listen, name="cancel", daemon=True).start()
     try:
 
         def progress(done: int, total: int, message: str) -> None:
-            send.send(("progress", (done, total, message)))
+            try:
+                send.send(("progress", (done, total, message)))
+            except OSError:  # BrokenPipeError: the caller is gone, and the work with it
+                raise _CallerGone() from None
 
         try:
-            result = target(*args, progress=progress, cancel=stop)
+            result = target(*args, progress=progress, cancel=cancel)
         except Exception as exc:
             try:
                 pickle.dumps(exc)
@@ -117,6 +142,8 @@ def _main(target: Callable[..., Any], args: tuple[Any, ...], send: Any, stop: An
                 send.send(("failed", f"{type(exc).__name__}: {exc}"))
             return
         send.send(("done", result))
+    except _CallerGone:
+        pass  # nobody to tell
     except BaseException as exc:  # the pipe itself, or an interrupt: the parent reports the child stopped
         with contextlib.suppress(Exception):
             send.send(("failed", f"{type(exc).__name__}: {exc}"))

@@ -349,6 +349,22 @@ def _logo(m: re.Match[str]) -> str:
     return _LOGOS.get(m.group(1), m.group(1)) + (" " if m.group(2) == "\\ " else "")
 
 
+# biblatex's hyphens for compound words (\hyphen, \nbhyphen: "Self\hyphen{}Supervised"), hyphenat's \hyp
+# (PMLR's COLT 2025 file: "first\hyp order") and amsmath's \nobreakdash before one, which pylatexenc left as
+# written or dropped with the group they were in ("SelfSupervised"); the places TeX may break a word
+# (biblatex's \hyphenate, \-), which show nothing (pylatexenc's soft hyphen split the word for the index);
+# and the dashes. The spaces after one end the command, as in TeX ("first\hyp order" is first-order)
+_HYPHEN = "\ue016"  # a hyphen command's "-" until the text is decoded (_marked_characters)
+_HYPHEN_RE = re.compile(
+    r"(?<!\\)\\(?:(hyphen|nbhyphen|hyp|hyphenate|nobreakdash|textendash|textemdash)(?![a-zA-Z])|-)(\{\}|\\ | *)"
+)
+_HYPHENS = {"hyphen": _HYPHEN, "nbhyphen": _HYPHEN, "hyp": _HYPHEN, "textendash": "–", "textemdash": "—"}
+
+
+def _hyphen(m: re.Match[str]) -> str:
+    return _HYPHENS.get(m.group(1) or "", "") + (" " if m.group(2) == "\\ " else "")
+
+
 # A "~" the authors meant as the sign, not LaTeX's tie: after a space, a bracket or the start and before a
 # number, a space, a formula (_TILDE_BEFORE_MATH), a sign or O( ("~3x", "(~2000$)", "x ~ N", "about
 # ~$10^6$", "(~+3%)", "~O(n)"); in a path ("pages.cs.wisc.edu/~user"); between a bare % and a number ("1%~5%":
@@ -368,6 +384,8 @@ def decode_text(chunk: str) -> str:
         chunk = _TILDE_SIGN.sub("\ue015", chunk)
     if "TeX" in chunk and "\\" in chunk:
         chunk = _LOGO_RE.sub(_logo, chunk)
+    if "\\" in chunk and ("hyp" in chunk or "dash" in chunk or "\\-" in chunk):
+        chunk = _HYPHEN_RE.sub(_hyphen, chunk)
     if "\\{" in chunk and "\\}" in chunk:  # marked as \textbraceleft{} \textbraceright{} are: braces at the end
         chunk = _ESCAPED_BRACES_RE.sub("\ue011\\1\ue012", chunk)
     if not _LATEX_TRIGGER.search(chunk):
@@ -386,9 +404,11 @@ def decode_text(chunk: str) -> str:
 
 def _marked_characters(text: str) -> str:
     """The braces marked as characters (\\textbraceleft{}, the export's; \\{…\\}) as braces, the "~" sign as
-    itself."""
+    itself, a hyphen command's mark as "-" (marked so that no "-" beside it makes an en dash of it)."""
     if "\ue011" in text or "\ue012" in text:
         text = text.replace("\ue011", "{").replace("\ue012", "}")
+    if _HYPHEN in text:
+        text = text.replace(_HYPHEN, "-")
     return text.replace("\ue015", "~") if "\ue015" in text else text
 
 
@@ -795,8 +815,40 @@ def _math(src: str, how: _Out) -> str:
         src = _OWN_MARKS_RE.sub("", src)
     src = src.replace("\\operatorname*", "\\operatorname").replace("\\|", "‖")
     src = src.replace("\\{", _BRACE_OPEN).replace("\\}", _BRACE_CLOSE)
+    if "\\" in src and _SWITCH_HINT_RE.search(src):
+        src = _font_switches(src)
     shown = _render(src, 0, how)
     return shown.replace(_BRACE_OPEN, "{").replace(_BRACE_CLOSE, "}")
+
+
+# plain TeX's font switches, which a formula keeps from old papers and MathJax ({\\cal X}: PMLR's COLT and UAI
+# 2025 files, 14 uses; x_{\\rm max}), as LaTeX's commands with an argument
+_SWITCHES = {"cal": "\\mathcal", "rm": "\\mathrm", "bf": "\\mathbf", "it": "\\mathit", "sf": "\\mathsf",
+             "tt": "\\mathtt", "frak": "\\mathfrak"}  # fmt: skip
+_SWITCH_HINT_RE = re.compile(r"\\(?:cal|rm|bf|it|sf|tt|frak)(?![a-zA-Z])")
+_SWITCH_RE = re.compile(r"\\(cal|rm|bf|it|sf|tt|frak)(?![a-zA-Z]) *|\\[^a-zA-Z]|[{}]")
+
+
+def _font_switches(src: str) -> str:
+    """A formula's font switches as the commands LaTeX has for them: a switch holds to the end of its group
+    (TeX's and MathJax's reading), so "{\\cal X}" is \\mathcal{X} and "$\\cal H$" \\mathcal{H}; pylatexenc
+    dropped them (X, not 𝒳). One pass: a group's switches are closed where it closes."""
+    out: list[str] = []
+    held = [0]  # for each group open here, whether a switch holds to its end
+    pos = 0
+    for m in _SWITCH_RE.finditer(src):
+        token = m.group(0)
+        if token == "{":
+            held.append(0)
+        elif token == "}" and len(held) > 1:
+            out += [src[pos : m.start()], "}" * held.pop()]
+            pos = m.start()
+        elif m.group(1):  # a switch ends the one before it in its group: \\cal x \\rm y is \\mathcal{x }\\mathrm{y}
+            out += [src[pos : m.start()], "}" * held[-1], _SWITCHES[m.group(1)], "{"]
+            pos = m.end()
+            held[-1] = 1
+    out += [src[pos:], "}" * sum(held)]
+    return "".join(out)
 
 
 class _Out:
@@ -896,6 +948,8 @@ def _render(src: str, depth: int, how: _Out, script: bool = False) -> str:
             elif word in _UPRIGHT and src.startswith("{", i):  # \mathrm{KL}: not in the formula's italics
                 flush()
                 arg, i = _group(src, i)
+                if word in _SANS:  # \mathsf{Attn}: 𝖠𝗍𝗍𝗇, as \mathcal{X} is 𝒳
+                    arg = _SANS_LETTER_RE.sub(_sans_letter, arg)
                 inner = _render(arg, depth + 1, how, script)
                 if how.html:
                     bold = " font-weight:bold;" if word in _BOLD else ""
@@ -1192,8 +1246,22 @@ _OPERATOR_NAMES = (
 _OPERATORS = frozenset("\\" + name for name in (*_OPERATOR_NAMES.split(" "), "argmin", "argmax", "bmod"))
 _OPERATOR_SHOWN = {"\\bmod": "mod"}
 _OPERATOR_GAP = "\u2009"  # a thin space between an operator and a letter or digit, in HTML
-_UPRIGHT = frozenset({"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf"})
+_UPRIGHT = frozenset(
+    {"\\mathrm", "\\text", "\\textrm", "\\operatorname", "\\mathbf", "\\textbf", "\\mathsf", "\\textsf"}
+)
 _BOLD = frozenset({"\\mathbf", "\\textbf"})
+_SANS = frozenset({"\\mathsf", "\\textsf"})
+# a letter of a sans-serif argument, not one of a command's name: as Unicode's Mathematical Sans-Serif letters
+_SANS_LETTER_RE = re.compile(r"\\[a-zA-Z]+|[A-Za-z]")
+
+
+def _sans_letter(m: re.Match[str]) -> str:
+    letter = m.group(0)
+    if len(letter) > 1:
+        return letter
+    return chr((0x1D5A0 + ord(letter) - ord("A")) if letter < "a" else (0x1D5BA + ord(letter) - ord("a")))
+
+
 _FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
 # a formula's accents (pylatexenc's own table has the narrow ones, and gave \widetilde{O} as O, a trial), as
 # combining marks; amsmath's capitalised forms are the same accents

@@ -842,6 +842,59 @@ def _m0032_keywords_with_latex(db: sqlite3.Connection) -> None:
         _new_revision_for(db, sorted(papers))
 
 
+# what markup and the index read otherwise since 0032 (session 34): a hyphen command, a formula's font switch or
+# sans-serif, and a formula's letters (𝒳, ℝ, 𝖠), which the index now folds to lower case
+_M0033_LETTERS = re.compile("[\u2100-\u214f\U0001d400-\U0001d7ff]")  # Letterlike, Mathematical Alphanumeric
+_M0033_READ_AGAIN = re.compile(
+    r"\\(?:hyphen|nbhyphen|hyphenate|hyp|nobreakdash|textendash|textemdash|cal|rm|bf|it|sf|tt|frak|mathsf|textsf"
+    r"|mathcal|mathbb|mathfrak|mathscr|mathtt|mathit)(?![a-zA-Z])|\\-|" + _M0033_LETTERS.pattern
+)
+
+
+def _m0033_hyphens_and_formula_fonts(db: sqlite3.Connection) -> None:
+    """biblatex's \\hyphen and hyphenat's \\hyp are hyphens ("Self\\hyphen{}Supervised" was shown as written),
+    a formula's font switch is read ({\\cal X} is 𝒳, was X), \\mathsf's letters are sans-serif (𝖠𝗍𝗍𝗇), and the
+    index folds a formula's letters to lower case (it held 𝒳 as "X", which "x" missed). The imported titles
+    with a command are read again, with their keys (0031's way); an author's name holding a command is read
+    again (0015's way: a name is stored read, and one whose command ran into the next word, "\\hyphenPierre",
+    stays); each paper whose title or abstract holds one of these has its abstract's match key written again
+    where it changes, and a new revision, so that the index takes its words again, as has each whose note or
+    a tag holds a formula's letter."""
+    from readinglist.importers.base import author_name
+    from readinglist.importers.duplicates import text_key
+
+    retitled = set(_titles_derived_again(db, "title != '' AND instr(title, '\\') > 0"))
+    read_again, keys, names = [], [], []
+    rows = db.execute(
+        "SELECT p.id, p.title, p.user_title, p.abstract, p.authors, k.text_key FROM papers p"
+        " LEFT JOIN paper_keys k ON k.paper_id = p.id"
+    )
+    for pid, title, user_title, abstract, authors_json, key in rows:
+        if "\\" in authors_json:
+            old = json.loads(authors_json)
+            if (new := [author_name(n) for n in old]) != old:
+                names.append((json.dumps(new, ensure_ascii=False), pid))
+        text = unpack(abstract)
+        if not any(_M0033_READ_AGAIN.search(t) for t in (text, title, user_title or "")):
+            continue
+        read_again.append(pid)
+        if key is not None and (new_key := text_key(_to_plain(text))) != key:
+            keys.append((new_key, pid))
+    for pid, note in db.execute("SELECT id, note FROM papers WHERE note != ''").fetchall():  # note: and tag: fold
+        if _M0033_LETTERS.search(note):
+            read_again.append(pid)
+    for tid, name in db.execute("SELECT id, name FROM tags").fetchall():
+        if _M0033_LETTERS.search(name):
+            read_again += [r[0] for r in db.execute("SELECT paper_id FROM paper_tags WHERE tag_id = ?", (tid,))]
+    db.executemany("UPDATE papers SET authors = ? WHERE id = ?", names)
+    db.executemany("UPDATE paper_keys SET text_key = ? WHERE paper_id = ?", keys)
+    renamed = [pid for _, pid in names]
+    _set_columns(db, sorted(retitled.union(renamed)))
+    _set_keys(db, sorted(retitled))
+    if again := sorted(set(read_again).union(renamed) - retitled):
+        _new_revision_for(db, again)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -875,6 +928,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0030_tilde_as_written", _m0030_tilde_as_written),
     ("0031_math_accents_and_names", _m0031_math_accents_and_names),
     ("0032_keywords_with_latex", _m0032_keywords_with_latex),
+    ("0033_hyphens_and_formula_fonts", _m0033_hyphens_and_formula_fonts),
 ]
 
 

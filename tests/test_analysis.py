@@ -56,6 +56,8 @@ def test_every_word_kept_in_its_own_form_and_folded():
     # letters NFKD leaves whole, as a reader types them in ASCII
     assert fold("Høgsgaard") == "hogsgaard" and fold("Łukasz") == "lukasz" and fold("Ærø") == "aero"
     assert fold("ǿ") == "o" and fold("Ǽ") == "ae"  # such a letter with a mark of its own
+    # a formula's letters (\mathsf{Attn}, \mathcal{X}, \mathbb{R}) have no lower case: folded after NFKC
+    assert fold("𝖠𝗍𝗍𝗇") == "attn" and fold("𝒳") == "x" and fold("ℝ") == "r" and fold("𝐖𝖾𝗂𝗀𝗁𝗍") == "weight"
 
 
 def test_a_word_with_an_umlaut_is_also_held_spelt_out():

@@ -34,6 +34,14 @@ def waiting(progress=None, cancel=None) -> None:
     raise ImportCancelled("stopped at the next check")
 
 
+def working(progress=None, cancel=None) -> None:
+    """Work that reports now and then and stops at a cancel, as an import does."""
+    for i in range(1200):
+        progress(i, 1200, str(os.getpid()))
+        if cancel.wait(0.05):
+            raise ImportCancelled("stopped at the next check")
+
+
 def priority(progress=None, cancel=None) -> int:
     return os.getpriority(os.PRIO_PROCESS, 0)
 
@@ -132,3 +140,59 @@ def test_the_topics_and_the_suggestions_features_are_computed_in_nicer_children(
         topics_job.compute(tmp_path / "library.db", None, True)
     interest._run_child(tmp_path, tmp_path / "library.db", None)
     assert asked == [("readinglist-topics", True), ("readinglist-suggestions", True)]
+
+
+def test_a_topics_child_whose_caller_is_gone_ends_without_a_traceback(tmp_path, capfd):
+    """The window killed while the topics' child works: its next word finds the pipe closed. It printed a
+    BrokenPipeError's traceback to the terminal (the child prints a bug's); it ends quietly, its work
+    stopped at that word."""
+    import multiprocessing
+
+    from readinglist import topics_job
+    from readinglist.library import Library
+
+    Library.open(tmp_path / "data").close()  # the bundled papers
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    receive.close()  # the caller stopped reading before the child's first word
+    stopped, stop = ctx.Pipe(duplex=False)  # and its cancel's end open: the work is not cancelled
+    args = (topics_job._in_child, (str(tmp_path / "data" / "library.db"), None, 0), send, stopped)
+    child = ctx.Process(target=child_process._main, args=args)
+    child.start()
+    send.close()
+    stopped.close()
+    child.join(120)
+    stop.close()
+    assert child.exitcode == 0
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="a killed window is POSIX's here")
+def test_a_killed_caller_leaves_nothing_on_the_terminal_and_its_child_stops(tmp_path):
+    """The window killed while its child works: the child stops at its cancel (its caller's end of the pipe
+    closed), and nothing reaches the terminal they share: no traceback from the child, and no warning from
+    multiprocessing's resource tracker about the cancel's semaphores, which nobody could clean up."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    caller = (
+        "import sys\n"
+        "from readinglist import child_process\n"
+        "from tests.test_child_process import working\n"
+        "child_process.run(working, (), progress=lambda d, t, pid: print(pid, flush=True) if d == 0 else None)\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-c", caller], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(root)}, text=True)  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    child = int(proc.stdout.readline())
+    os.kill(proc.pid, signal.SIGKILL)
+    try:
+        _, err = proc.communicate(timeout=30)  # its end: the child's and the resource tracker's, which hold it too
+    except subprocess.TimeoutExpired:
+        os.kill(child, signal.SIGKILL)
+        raise
+    assert err == ""

@@ -246,6 +246,30 @@ def test_tex_logos_are_words_as_tex_sets_them():
     )
 
 
+def test_hyphen_commands_are_hyphens_and_a_break_point_shows_nothing():
+    """biblatex's \\hyphen and \\nbhyphen showed as written ("Self\\hyphenSupervised"), or went with the
+    braces about them; hyphenat's \\hyp is PMLR's ("first\\hyp order"). A space after one ends it, as in TeX."""
+    for raw in (
+        r"Self\hyphen{}Supervised",
+        r"{Self\hyphen{}Supervised}",
+        r"Self\hyphen Supervised",
+        r"Self\hyp{}Supervised",
+    ):
+        assert markup.title_plain(raw) == markup.to_plain(raw) == "Self-Supervised", raw
+        assert markup.to_html(raw) == "<p>Self-Supervised</p>"
+    assert (
+        markup.to_plain(r"first\hyp order and Jean\nbhyphen Pierre, a\nobreakdash-b")
+        == "first-order and Jean-Pierre, a-b"
+    )
+    assert markup.to_plain(r"hyphen\-ation, co\hyphenate{}operate") == "hyphenation, cooperate"  # no soft hyphen
+    assert markup.to_plain(r"x-\hyphen{}-y") == "x---y"  # no en dash made of its "-"
+    assert (
+        markup.to_plain(r"thus far\textemdash and pages 1\textendash 5, \hypothesis")
+        == "thus far—and pages 1–5, \\hypothesis"
+    )
+    assert markup.to_markdown(r"\emph{Self\hyphen Supervised}") == "*Self-Supervised*"
+
+
 def test_operators_are_upright_and_spaces_are_kept_in_a_formula():
     """A display formula previewed "minπ 𝔼[c(s)] s.t.∑": \\min in italics, \\quad and "\\ " lost (a trial)."""
     html = markup.math_html(r"\min_\pi \mathbb{E}[c(s)] \quad \text{s.t.}\ \sum_i p_i")

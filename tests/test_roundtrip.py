@@ -358,3 +358,42 @@ def test_escaped_braces_in_a_bibtex_file_come_back_as_they_were(tmp_path, fmt):
     finally:
         lib.close()
         fresh.close()
+
+
+@pytest.mark.parametrize("fmt", [*FORMATS, "csljson"])
+def test_biblatex_hyphens_are_hyphens_and_come_back_as_they_were(tmp_path, fmt):
+    # biblatex's \hyphen and \nbhyphen ("Self\hyphen{}Supervised") showed as written in titles and names, and
+    # dropped with the braces about them ("SelfSupervised"); hyphenat's \hyp is PMLR's COLT file's
+    source = tmp_path / "in.bib"
+    source.write_text(
+        "@article{k, title = {Self\\hyphen{}Supervised and {Semi\\hyphen{}Supervised} first\\hyp order Learning},\n"
+        "  author = {Dupont, Jean\\nbhyphen{}Pierre}, journal = {Non\\hyphen Linear Letters}, year = 2020,\n"
+        "  abstract = {A methodology\\hyphen independent view\\textemdash{}and a \\hyphenate{}soft one.}}\n",
+        encoding="utf-8",
+    )
+    want = (
+        "Self-Supervised and Semi-Supervised first-order Learning",
+        ["Jean-Pierre Dupont"],
+        "A methodology-independent view—and a soft one.",
+        "Non-Linear Letters",
+    )
+    lib = Library.open(tmp_path / "a", seed=False)
+    fresh = Library.open(tmp_path / "b", seed=False)
+    try:
+        lib.import_files([source])
+        [p] = everything(lib)
+        assert (p.title, p.authors, p.plain_abstract, p.bib["journal"]) == want
+        assert lib.search('"semi-supervised" methodology-independent').ids == [p.id]
+        assert lib.search("author:jean-pierre").ids == [p.id]
+        file = tmp_path / f"out{SUFFIX.get(fmt, '.json')}"
+        write(lib, fmt, file)
+        if fmt != "json":  # the app's JSON keeps an abstract as the file wrote it
+            assert "hyphen" not in file.read_text(encoding="utf-8")
+        fresh.import_files([file])
+        [back] = everything(fresh)
+        assert (back.title, back.authors) == want[:2]
+        if fmt != "markdown":  # a reading list carries no abstract or journal
+            assert (back.plain_abstract, back.bib.get("journal")) == want[2:]
+    finally:
+        lib.close()
+        fresh.close()

@@ -488,6 +488,60 @@ def test_formulas_with_accents_and_an_authors_commands_are_read_again(tmp_path):
         lib.close()
 
 
+def test_hyphen_commands_and_formula_fonts_are_read_again(tmp_path):
+    """biblatex's \\hyphen showed as written and {\\cal X} as X, in titles, names and abstracts; the index
+    held 𝒳 as "X". A library imported before keeps them: migration 0033 reads the titles and names again,
+    writes the keys again and indexes the papers again, and an import of the file still matches them."""
+    import sqlite3
+
+    from readinglist.importers.duplicates import text_key, title_key
+
+    words = " ".join(f"w{i}" for i in range(30))
+    f = tmp_path / "p.jsonl"
+    records = [{"title": r"Self\hyphen{}Supervised ${\cal X}$-$\mathsf{Attn}$", "abstract": "Short.",
+                "authors": [r"Jean\nbhyphen Pierre Dupont"]},
+               {"title": "Bounds on classes", "abstract": rf"On ${{\cal H}}$ and $\mathbb{{R}}$, {words}."},
+               {"title": "Plain", "abstract": "Nothing to read again."},
+               {"title": "Tagged", "abstract": "A tag."}, {"title": "Noted", "abstract": "A note."}]  # fmt: skip
+    f.write_text("".join(json.dumps(r) + "\n" for r in records))
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    ids = sorted(lib.search("").ids)
+    lib.add_tags([ids[3]], ["ℝ-valued"])
+    lib.set_note(ids[4], "Over 𝔽₂.")
+    assert lib.paper(ids[0]).title == "Self-Supervised 𝒳-𝖠𝗍𝗍𝗇" and lib.paper(ids[0]).authors == ["Jean-Pierre Dupont"]
+
+    def stored() -> list[tuple]:
+        return lib.store.db.execute(
+            "SELECT p.auto_title, p.authors, c.title_key, c.authors_key, k.title_key, k.text_key FROM papers p"
+            " JOIN paper_columns c ON c.paper_id = p.id JOIN paper_keys k ON k.paper_id = p.id ORDER BY p.id"
+        ).fetchall()
+
+    now, rev = stored(), lib.store.current_rev()
+    lib.close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")  # as an earlier version stored them
+    old_title = "Self\\hyphenSupervised X-Attn"
+    db.execute("UPDATE papers SET auto_title = ?, authors = ? WHERE id = ?",
+               (old_title, json.dumps([r"Jean\nbhyphen Pierre Dupont"]), ids[0]))  # fmt: skip
+    db.execute("UPDATE paper_columns SET title_key = ?, authors_key = 'jean' WHERE paper_id = ?", (old_title, ids[0]))
+    db.execute("UPDATE paper_keys SET title_key = ? WHERE paper_id = ?", (title_key(old_title), ids[0]))
+    db.execute("UPDATE paper_keys SET text_key = ? WHERE paper_id = ?", (text_key(f"On H and R, {words}."), ids[1]))
+    db.execute("DELETE FROM schema_migrations WHERE name = '0033_hyphens_and_formula_fonts'")
+    db.commit()
+    db.close()
+    lib = Library.open(tmp_path / "data", seed=False)
+    try:
+        assert stored() == now and lib.paper(ids[0]).title == "Self-Supervised 𝒳-𝖠𝗍𝗍𝗇"
+        revs = [r for (r,) in lib.store.db.execute("SELECT rev FROM papers ORDER BY id")]
+        assert revs[2] <= rev and all(r > rev for r in revs[:2] + revs[3:])  # all but the plain one indexed again
+        assert lib.search("attn").ids == [ids[0]] and lib.search("author:jean-pierre").ids == [ids[0]]
+        assert lib.search("tag:r-valued").ids == [ids[3]] and lib.search("note:f2").ids == [ids[4]]
+        [again] = lib.import_files([f])
+        assert (again.added, lib.store.count()) == (0, 5)
+    finally:
+        lib.close()
+
+
 # ---- 7. tags as the CLI and the sidebar show them ----
 
 

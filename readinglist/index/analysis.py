@@ -35,7 +35,9 @@ _WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern
 
 @lru_cache(maxsize=100_000)
 def _fold_unicode(word: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", word.casefold()).translate(PLAIN_LETTERS)  # ǿ: ø and a mark
+    # NFKC first: a formula's letters (𝖠𝗍𝗍𝗇, 𝒳, ℝ) have no lower case of their own, and were held "Attn", "X"
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", word).casefold())
+    decomposed = decomposed.translate(PLAIN_LETTERS)  # ǿ: ø and a mark
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
