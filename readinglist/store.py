@@ -1475,26 +1475,33 @@ class Store:
 
     def update_content(self, paper_id: int, p: NewPaper, rev: int) -> None:
         """A revised record replaces the imported text; the user's tags, note, state and title stay, and so
-        does a record that is not the file's (source_bib) while the file's record is as it was, and an author
+        does a record that is not the file's (source_bib) while the file's record is as it was, an author
         list a merged source carried on while the file's is still the start of it (fill_missing: our Markdown
-        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review)."""
+        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review), and a title a
+        merged source gave while the file gives none (else a derived one would be back)."""
         from readinglist.importers.duplicates import fuller_authors
 
         with self.transaction() as db:
             values = list(_content_values(p))
             records = "source_bib" in _columns(db, "papers")
-            stored = db.execute(  # the row read once: its authors, whether a merge brought another source, its records
+            stored = db.execute(  # the row read once: its authors, whether a merge brought another source, the
+                # title if a merged source gave it, its records
                 "SELECT authors, EXISTS (SELECT 1 FROM paper_sources s WHERE s.paper_id = p.id"
-                f" AND s.source_id IS NOT p.source_id){', bib, source_bib' if records else ''} FROM papers p"
+                " AND s.source_id IS NOT p.source_id), CASE WHEN p.title != '' AND EXISTS (SELECT 1 FROM"
+                " paper_sources s WHERE s.paper_id = p.id AND s.source_id IS NOT p.source_id AND s.title = p.title)"
+                f" THEN json_array(p.title, p.auto_title) END{', bib, source_bib' if records else ''} FROM papers p"
                 " WHERE id = ?",
                 (paper_id,),
             ).fetchone()
             merged = stored is not None and stored[1]  # only what a merge brought is carried on
             if merged and p.authors and (kept := fuller_authors(p.authors, json.loads(stored[0]))):
                 values[CONTENT_COLUMNS.index("authors")] = json.dumps(kept, ensure_ascii=False)
+            if merged and not p.title and stored[2] is not None:  # the file still gives none: the merge's stays
+                title, auto_title = json.loads(stored[2])
+                values[CONTENT_COLUMNS.index("title")], values[CONTENT_COLUMNS.index("auto_title")] = title, auto_title
             if records:
-                if stored is not None and stored[3] is not None and stored[3] == (values[-1] or ""):
-                    values[-1] = stored[2]  # the file's record unchanged: the paper keeps its own
+                if stored is not None and stored[4] is not None and stored[4] == (values[-1] or ""):
+                    values[-1] = stored[3]  # the file's record unchanged: the paper keeps its own
                 else:
                     db.execute("UPDATE papers SET source_bib = NULL WHERE id = ?", (paper_id,))
             db.execute(
@@ -2621,14 +2628,14 @@ class Store:
 
     def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
         """What a merged record has and the paper lacks (an abstract, authors, a year, a link, a bibliographic
-        record) fills the gap, and an author list cut short is carried on by a longer one that starts with
-        it (duplicates.fuller_authors); nothing else the paper has is replaced. Returns whether anything
-        changed."""
+        record, a title where the paper's is derived from its abstract) fills the gap, and an author list cut
+        short is carried on by a longer one that starts with it (duplicates.fuller_authors); nothing else the
+        paper has is replaced (the user's title stays the one shown). Returns whether anything changed."""
         from readinglist.importers.duplicates import fuller_authors
 
         with self.transaction() as db:
             row = db.execute(
-                "SELECT abstract, authors, year, url, bib FROM papers WHERE id = ?", (paper_id,)
+                "SELECT abstract, authors, year, url, bib, title FROM papers WHERE id = ?", (paper_id,)
             ).fetchone()
             if row is None:
                 return False
@@ -2645,6 +2652,8 @@ class Store:
                 sets["url"] = p.url
             if row[4] is None and p.bib:
                 sets["bib"] = biblio.dumps(p.bib)
+            if not row[5] and p.title:  # a title derived from the abstract gives way to the file's
+                sets |= {"title": p.title, "auto_title": p.auto_title}
             if not sets:
                 return False
             self._set_filled(db, paper_id, sets, rev)
@@ -2751,14 +2760,16 @@ class Store:
                 bib = self.set_record(keep, b.bib)
         return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib, filled)
 
-    _FILLED = ("abstract", "authors", "year", "url", "links", "venue")  # the columns _fill_from may fill
+    # the columns _fill_from may fill
+    _FILLED = ("abstract", "authors", "year", "url", "links", "venue", "title", "auto_title")
 
     def _fill_from(self, db: sqlite3.Connection, keep: int, other: Paper) -> dict[str, tuple[object, object]]:
         """What the merged paper has and the kept one lacks fills the gap, as an import's merge does
-        (fill_missing: an abstract, authors, a year, a link), and further, the user having said the two are
-        one paper: a venue, the other's links after the kept one's, and a longer author list that names every
-        kept author in any order (covering_authors). Nothing the kept paper has is replaced. Returns each
-        column changed, (before, after), for unmerge_papers."""
+        (fill_missing: an abstract, authors, a year, a link, a title where the kept one's is derived from its
+        abstract), and further, the user having said the two are one paper: a venue, the other's links after
+        the kept one's, and a longer author list that names every kept author in any order (covering_authors).
+        Nothing the kept paper has is replaced. Returns each column changed, (before, after), for
+        unmerge_papers."""
         from readinglist.importers.duplicates import covering_authors
 
         row = db.execute(f"SELECT {', '.join(self._FILLED)} FROM papers WHERE id = ?", (keep,)).fetchone()
@@ -2775,6 +2786,8 @@ class Store:
             sets["url"] = other.url
         if not was["venue"] and other.venue:
             sets["venue"] = other.venue
+        if not was["title"] and other.raw_title:  # a title derived from the abstract gives way to a real one
+            sets |= {"title": other.raw_title, "auto_title": other.auto_title}
         links = json.loads(was["links"])
         if more := [u for u in dict.fromkeys([other.url, *other.links]) if u and u not in links]:
             sets["links"] = json.dumps([*links, *more])
