@@ -2629,19 +2629,22 @@ class Store:
     def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
         """What a merged record has and the paper lacks (an abstract, authors, a year, a link, a bibliographic
         record, a title where the paper's is derived from its abstract) fills the gap, and an author list cut
-        short is carried on by a longer one that starts with it (duplicates.fuller_authors); nothing else the
-        paper has is replaced (the user's title stays the one shown). Returns whether anything changed."""
+        short is carried on by a longer one that starts with it (duplicates.fuller_authors); the url and the
+        abstract's links filled in join the paper's links, after its own. Nothing else the paper has is
+        replaced (the user's title stays the one shown). Returns whether anything changed."""
         from readinglist.importers.duplicates import fuller_authors
 
         with self.transaction() as db:
             row = db.execute(
-                "SELECT abstract, authors, year, url, bib, title FROM papers WHERE id = ?", (paper_id,)
+                "SELECT abstract, authors, year, url, bib, title, links FROM papers WHERE id = ?", (paper_id,)
             ).fetchone()
             if row is None:
                 return False
             sets: dict[str, object] = {}
+            more: list[str] = []  # links the paper gains: the url filled in, the links of the abstract filled in
             if not row[0] and p.abstract:
-                sets |= {"abstract": pack(p.abstract), "links": json.dumps(p.links)}
+                sets["abstract"] = pack(p.abstract)
+                more += p.links
             if row[1] == "[]" and p.authors:
                 sets["authors"] = json.dumps(p.authors, ensure_ascii=False)
             elif p.authors and (fuller := fuller_authors(json.loads(row[1]), p.authors)) is not None:
@@ -2650,10 +2653,13 @@ class Store:
                 sets["year"] = p.year
             if not row[3] and p.url:
                 sets["url"] = p.url
+                more.insert(0, p.url)
             if row[4] is None and p.bib:
                 sets["bib"] = biblio.dumps(p.bib)
             if not row[5] and p.title:  # a title derived from the abstract gives way to the file's
                 sets |= {"title": p.title, "auto_title": p.auto_title}
+            if links := _with_links(json.loads(row[6]), more):
+                sets["links"] = json.dumps(links)
             if not sets:
                 return False
             self._set_filled(db, paper_id, sets, rev)
@@ -2788,9 +2794,8 @@ class Store:
             sets["venue"] = other.venue
         if not was["title"] and other.raw_title:  # a title derived from the abstract gives way to a real one
             sets |= {"title": other.raw_title, "auto_title": other.auto_title}
-        links = json.loads(was["links"])
-        if more := [u for u in dict.fromkeys([other.url, *other.links]) if u and u not in links]:
-            sets["links"] = json.dumps([*links, *more])
+        if links := _with_links(json.loads(was["links"]), [other.url, *other.links]):
+            sets["links"] = json.dumps(links)
         self._set_filled(db, keep, sets)
         return {k: (was[k], v) for k, v in sets.items()}
 
@@ -3042,6 +3047,12 @@ class TitleClaims:
 
 def _marks(items: Sequence[object]) -> str:
     return ",".join("?" * len(items))
+
+
+def _with_links(links: Sequence[str], more: Iterable[str]) -> list[str] | None:
+    """A paper's links with those a merge brings after them (each once), or None when it brings none new."""
+    added = [u for u in dict.fromkeys(more) if u and u not in links]
+    return [*links, *added] if added else None
 
 
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:

@@ -435,6 +435,28 @@ def test_an_imported_merge_gives_a_derived_title_way_to_the_files_and_a_revision
     assert retitled.updated == 1 and empty_lib.paper(pid).title == "Widgets Folded"  # the file's own, once it has one
 
 
+def test_an_imported_merge_adds_the_url_it_fills_in_to_the_papers_links(empty_lib, tmp_path):
+    """fill_missing set the url but not the links (the detail pane lists the links), and an abstract it
+    filled in replaced the paper's links with the record's."""
+    empty_lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS | {"abstract": GADGETS_FULL["abstract"]}])])
+    empty_lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL | {"year": 2024, "venue": "X"}])])
+    [pid] = empty_lib.search("").ids
+    p = empty_lib.paper(pid)
+    assert p.url == "https://example.org/g" and p.links == ["https://example.org/g"]
+    own = {"url": "https://example.org/own"}
+    empty_lib.import_files([_write_jsonl(tmp_path / "e.jsonl", [GADGETS | own | {"title": "Widget Gadget Networks"}])])
+    bare = [p for p in empty_lib.papers(empty_lib.search("").ids) if p.url == own["url"]]
+    assert len(bare) == 1 and bare[0].links == [own["url"]]
+    linked = "We study the gadgets at https://example.org/data and their widgets. " * 2
+    record = {"title": "Widget Gadget Networks", "authors": ["Alice Smith"], "year": 2024, "venue": "X",
+              "url": "https://example.org/other", "abstract": linked}  # fmt: skip
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "f.jsonl", [record])])
+    assert summary.merged == 1
+    p = empty_lib.paper(bare[0].id)
+    assert p.url == own["url"] and p.abstract == linked.strip()
+    assert p.links[0] == own["url"] and "https://example.org/data" in p.links  # its own first, the abstract's after
+
+
 def test_the_kept_papers_own_triaged_state_and_priority_win(lib):
     a, b = lib.search("").ids[:2]
     lib.set_state([a], "skimmed")
