@@ -308,7 +308,39 @@ def test_a_keywords_text_of_several_lines_is_a_keyword_a_line_unless_it_is_a_lis
 
     assert split_tags("Optimization, convex\nGraphs; trees") == ["Optimization, convex", "Graphs; trees"]
     assert split_tags("vision, residual networks") == ["vision", "residual networks"]  # one line: as before
-    assert split_tags("a, b,\nc; d") == ["a", "b", "c", "d"]  # a list wrapped at its separator
+    assert split_tags("a, b,\nc, d") == ["a", "b", "c", "d"]  # a list wrapped at its separator
+    assert split_tags("a; b;\nc, d") == ["a", "b", "c, d"]  # … at its semicolons: they part it, not its comma
+
+
+SEMICOLONS = "graph neural networks; robustness, certified"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("p.tsv", f"title\tabstract\tkeywords\nA paper\tWords.\t{SEMICOLONS}\nB paper\tMore.\tlasso, sparsity\n"),
+        ("p.csv", f'title,abstract,keywords\nA paper,Words.,"{SEMICOLONS}"\nB paper,More.,"lasso, sparsity"\n'),
+        (
+            "p.json",
+            json.dumps(
+                [
+                    {"type": "paper-conference", "title": "A paper", "keyword": SEMICOLONS},
+                    {"type": "paper-conference", "title": "B paper", "keyword": "lasso, sparsity"},
+                ]
+            ),
+        ),
+    ],
+    ids=["tsv", "csv", "csl-json"],
+)
+def test_a_keywords_text_parted_by_semicolons_keeps_its_commas(empty_lib, tmp_path, name, text):
+    """A TSV's "graph neural networks; robustness, certified" gave three keywords, "robustness" and "certified"
+    apart: semicolons part a text that has them, commas one that has none."""
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    empty_lib.import_files([f])
+    papers = {p.title: p for p in empty_lib.papers(empty_lib.search("").ids)}
+    assert papers["A paper"].keywords == ["graph neural networks", "robustness, certified"]
+    assert papers["B paper"].keywords == ["lasso", "sparsity"]
 
 
 def test_bibtex_keywords_are_keywords_but_a_readers_mendeley_tags_are_tags(empty_lib, tmp_path):
