@@ -1613,14 +1613,16 @@ class Store:
         join = " LEFT JOIN paper_columns c ON c.paper_id = p.id" if columns else ""
         for chunk in _chunks(list(ids), 900):
             marks = ",".join("?" * len(chunk))
-            for row in db.execute(
+            tags: dict[int, list[str]] = {}
+            for pid, name, keyword in self._tags_marked(chunk):  # the user's, in the order the paper shows them
+                if not keyword:
+                    tags.setdefault(pid, []).append(name)
+            for pid, title, venue, year, state, *rest in db.execute(
                 "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.venue, p.year, p.state,"
-                " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt JOIN tags t"
-                f" ON t.id = pt.tag_id WHERE pt.paper_id = p.id{self._own_only} ORDER BY t.name COLLATE NOCASE)), ''),"
                 f" {self.priority_sql}{extra} FROM papers p {self._rows_hint}{join} WHERE p.id IN ({marks})",
                 chunk,
             ):
-                out[row[0]] = TableRow(*row[1:])
+                out[pid] = TableRow(title, venue, year, state, ", ".join(tags.get(pid, ())), *rest)
         return out
 
     def has_authors(self) -> bool:
@@ -2155,17 +2157,22 @@ class Store:
         db.execute("DELETE FROM tags WHERE id NOT IN (SELECT DISTINCT tag_id FROM paper_tags)")
 
     def _tags_marked(self, ids: Sequence[int]) -> Iterator[tuple[int, str, int]]:
-        """(paper, tag, 1 if the tag is a keyword) of these papers, each paper's tags in name order."""
+        """(paper, tag, 1 if the tag is a keyword) of these papers, each paper's tags in the sidebar's order
+        (collation.name_key: "ℓ₁ norm" among the l's), so that a paper shown or exported lists them as the
+        sidebar does; SQLite's NOCASE put every name that opens with a letter beyond ASCII after z."""
         imported = "t.imported" if self.has_imported_tags else "0"
         for chunk in _chunks(list(ids), 900):
-            yield from self.db.execute(
+            rows = self.db.execute(
                 f"SELECT pt.paper_id, t.name, {imported} FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-                f" WHERE pt.paper_id IN ({','.join('?' * len(chunk))}) ORDER BY t.name COLLATE NOCASE",
+                f" WHERE pt.paper_id IN ({','.join('?' * len(chunk))})",
                 chunk,
-            )
+            ).fetchall()
+            rows.sort(key=lambda row: name_key(row[1]))
+            yield from rows
 
     def tags_of(self, ids: Sequence[int], keywords: bool | None = None) -> dict[int, list[str]]:
-        """Each paper's tags in name order: all of them, or only its keywords (True), or only the user's (False)."""
+        """Each paper's tags in the sidebar's order (_tags_marked): all of them, or only its keywords (True), or
+        only the user's (False)."""
         out: dict[int, list[str]] = {i: [] for i in ids}
         for pid, name, keyword in self._tags_marked(ids):
             if keywords is None or bool(keyword) is keywords:
