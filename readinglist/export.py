@@ -24,6 +24,7 @@ from datetime import date
 from pathlib import Path
 
 from readinglist import biblio, citation, citekeys, latex, markup, mdtext
+from readinglist.collation import name_key
 from readinglist.filewrite import sync_files, write_text
 from readinglist.markup import to_markdown
 from readinglist.papers import (
@@ -166,7 +167,8 @@ def markdown(papers: Sequence[Paper], options: ExportOptions, today: date | None
                 by_tag.setdefault(t, []).append(p)
             if not p.own_tags:
                 untagged.append(p)
-        groups = [(mdtext.code_span(t), by_tag[t]) for t in sorted(by_tag, key=str.casefold)]
+        # in the sidebar's order (name_key: "Éducation" among the e's, not after z)
+        groups = [(mdtext.code_span(t), by_tag[t]) for t in sorted(by_tag, key=name_key)]
         if untagged:
             groups.append(("Untagged", untagged))
     elif options.group == "state":  # each state's P1s first, then P2, P3 and the rest, in the order given

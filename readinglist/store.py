@@ -1529,26 +1529,33 @@ class Store:
 
     def update_content(self, paper_id: int, p: NewPaper, rev: int) -> None:
         """A revised record replaces the imported text; the user's tags, note, state and title stay, and so
-        does a record that is not the file's (source_bib) while the file's record is as it was, and an author
+        does a record that is not the file's (source_bib) while the file's record is as it was, an author
         list a merged source carried on while the file's is still the start of it (fill_missing: our Markdown
-        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review)."""
+        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review), and a title a
+        merged source gave while the file gives none (else a derived one would be back)."""
         from readinglist.importers.duplicates import fuller_authors
 
         with self.transaction() as db:
             values = list(_content_values(p))
             records = "source_bib" in _columns(db, "papers")
-            stored = db.execute(  # the row read once: its authors, whether a merge brought another source, its records
+            stored = db.execute(  # the row read once: its authors, whether a merge brought another source, the
+                # title if a merged source gave it, its records
                 "SELECT authors, EXISTS (SELECT 1 FROM paper_sources s WHERE s.paper_id = p.id"
-                f" AND s.source_id IS NOT p.source_id){', bib, source_bib' if records else ''} FROM papers p"
+                " AND s.source_id IS NOT p.source_id), CASE WHEN p.title != '' AND EXISTS (SELECT 1 FROM"
+                " paper_sources s WHERE s.paper_id = p.id AND s.source_id IS NOT p.source_id AND s.title = p.title)"
+                f" THEN json_array(p.title, p.auto_title) END{', bib, source_bib' if records else ''} FROM papers p"
                 " WHERE id = ?",
                 (paper_id,),
             ).fetchone()
             merged = stored is not None and stored[1]  # only what a merge brought is carried on
             if merged and p.authors and (kept := fuller_authors(p.authors, json.loads(stored[0]))):
                 values[CONTENT_COLUMNS.index("authors")] = json.dumps(kept, ensure_ascii=False)
+            if merged and not p.title and stored[2] is not None:  # the file still gives none: the merge's stays
+                title, auto_title = json.loads(stored[2])
+                values[CONTENT_COLUMNS.index("title")], values[CONTENT_COLUMNS.index("auto_title")] = title, auto_title
             if records:
-                if stored is not None and stored[3] is not None and stored[3] == (values[-1] or ""):
-                    values[-1] = stored[2]  # the file's record unchanged: the paper keeps its own
+                if stored is not None and stored[4] is not None and stored[4] == (values[-1] or ""):
+                    values[-1] = stored[3]  # the file's record unchanged: the paper keeps its own
                 else:
                     db.execute("UPDATE papers SET source_bib = NULL WHERE id = ?", (paper_id,))
             db.execute(
@@ -1660,14 +1667,16 @@ class Store:
         join = " LEFT JOIN paper_columns c ON c.paper_id = p.id" if columns else ""
         for chunk in _chunks(list(ids), 900):
             marks = ",".join("?" * len(chunk))
-            for row in db.execute(
+            tags: dict[int, list[str]] = {}
+            for pid, name, keyword in self._tags_marked(chunk):  # the user's, in the order the paper shows them
+                if not keyword:
+                    tags.setdefault(pid, []).append(name)
+            for pid, title, venue, year, state, *rest in db.execute(
                 "SELECT p.id, COALESCE(NULLIF(p.user_title, ''), p.auto_title), p.venue, p.year, p.state,"
-                " COALESCE((SELECT group_concat(name, ', ') FROM (SELECT t.name FROM paper_tags pt JOIN tags t"
-                f" ON t.id = pt.tag_id WHERE pt.paper_id = p.id{self._own_only} ORDER BY t.name COLLATE NOCASE)), ''),"
                 f" {self.priority_sql}{extra} FROM papers p {self._rows_hint}{join} WHERE p.id IN ({marks})",
                 chunk,
             ):
-                out[row[0]] = TableRow(*row[1:])
+                out[pid] = TableRow(title, venue, year, state, ", ".join(tags.get(pid, ())), *rest)
         return out
 
     def has_authors(self) -> bool:
@@ -2202,17 +2211,22 @@ class Store:
         db.execute("DELETE FROM tags WHERE id NOT IN (SELECT DISTINCT tag_id FROM paper_tags)")
 
     def _tags_marked(self, ids: Sequence[int]) -> Iterator[tuple[int, str, int]]:
-        """(paper, tag, 1 if the tag is a keyword) of these papers, each paper's tags in name order."""
+        """(paper, tag, 1 if the tag is a keyword) of these papers, each paper's tags in the sidebar's order
+        (collation.name_key: "ℓ₁ norm" among the l's), so that a paper shown or exported lists them as the
+        sidebar does; SQLite's NOCASE put every name that opens with a letter beyond ASCII after z."""
         imported = "t.imported" if self.has_imported_tags else "0"
         for chunk in _chunks(list(ids), 900):
-            yield from self.db.execute(
+            rows = self.db.execute(
                 f"SELECT pt.paper_id, t.name, {imported} FROM paper_tags pt JOIN tags t ON t.id = pt.tag_id"
-                f" WHERE pt.paper_id IN ({','.join('?' * len(chunk))}) ORDER BY t.name COLLATE NOCASE",
+                f" WHERE pt.paper_id IN ({','.join('?' * len(chunk))})",
                 chunk,
-            )
+            ).fetchall()
+            rows.sort(key=lambda row: name_key(row[1]))
+            yield from rows
 
     def tags_of(self, ids: Sequence[int], keywords: bool | None = None) -> dict[int, list[str]]:
-        """Each paper's tags in name order: all of them, or only its keywords (True), or only the user's (False)."""
+        """Each paper's tags in the sidebar's order (_tags_marked): all of them, or only its keywords (True), or
+        only the user's (False)."""
         out: dict[int, list[str]] = {i: [] for i in ids}
         for pid, name, keyword in self._tags_marked(ids):
             if keywords is None or bool(keyword) is keywords:
@@ -2675,20 +2689,23 @@ class Store:
 
     def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
         """What a merged record has and the paper lacks (an abstract, authors, a year, a link, a bibliographic
-        record) fills the gap, and an author list cut short is carried on by a longer one that starts with
-        it (duplicates.fuller_authors); nothing else the paper has is replaced. Returns whether anything
-        changed."""
+        record, a title where the paper's is derived from its abstract) fills the gap, and an author list cut
+        short is carried on by a longer one that starts with it (duplicates.fuller_authors); the url and the
+        abstract's links filled in join the paper's links, after its own. Nothing else the paper has is
+        replaced (the user's title stays the one shown). Returns whether anything changed."""
         from readinglist.importers.duplicates import fuller_authors
 
         with self.transaction() as db:
             row = db.execute(
-                "SELECT abstract, authors, year, url, bib FROM papers WHERE id = ?", (paper_id,)
+                "SELECT abstract, authors, year, url, bib, title, links FROM papers WHERE id = ?", (paper_id,)
             ).fetchone()
             if row is None:
                 return False
             sets: dict[str, object] = {}
+            more: list[str] = []  # links the paper gains: the url filled in, the links of the abstract filled in
             if not row[0] and p.abstract:
-                sets |= {"abstract": pack(p.abstract), "links": json.dumps(p.links)}
+                sets["abstract"] = pack(p.abstract)
+                more += p.links
             if row[1] == "[]" and p.authors:
                 sets["authors"] = json.dumps(p.authors, ensure_ascii=False)
             elif p.authors and (fuller := fuller_authors(json.loads(row[1]), p.authors)) is not None:
@@ -2697,8 +2714,13 @@ class Store:
                 sets["year"] = p.year
             if not row[3] and p.url:
                 sets["url"] = p.url
+                more.insert(0, p.url)
             if row[4] is None and p.bib:
                 sets["bib"] = biblio.dumps(p.bib)
+            if not row[5] and p.title:  # a title derived from the abstract gives way to the file's
+                sets |= {"title": p.title, "auto_title": p.auto_title}
+            if links := _with_links(json.loads(row[6]), more):
+                sets["links"] = json.dumps(links)
             if not sets:
                 return False
             self._set_filled(db, paper_id, sets, rev)
@@ -2805,14 +2827,16 @@ class Store:
                 bib = self.set_record(keep, b.bib)
         return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib, filled)
 
-    _FILLED = ("abstract", "authors", "year", "url", "links", "venue")  # the columns _fill_from may fill
+    # the columns _fill_from may fill
+    _FILLED = ("abstract", "authors", "year", "url", "links", "venue", "title", "auto_title")
 
     def _fill_from(self, db: sqlite3.Connection, keep: int, other: Paper) -> dict[str, tuple[object, object]]:
         """What the merged paper has and the kept one lacks fills the gap, as an import's merge does
-        (fill_missing: an abstract, authors, a year, a link), and further, the user having said the two are
-        one paper: a venue, the other's links after the kept one's, and a longer author list that names every
-        kept author in any order (covering_authors). Nothing the kept paper has is replaced. Returns each
-        column changed, (before, after), for unmerge_papers."""
+        (fill_missing: an abstract, authors, a year, a link, a title where the kept one's is derived from its
+        abstract), and further, the user having said the two are one paper: a venue, the other's links after
+        the kept one's, and a longer author list that names every kept author in any order (covering_authors).
+        Nothing the kept paper has is replaced. Returns each column changed, (before, after), for
+        unmerge_papers."""
         from readinglist.importers.duplicates import covering_authors
 
         row = db.execute(f"SELECT {', '.join(self._FILLED)} FROM papers WHERE id = ?", (keep,)).fetchone()
@@ -2829,9 +2853,10 @@ class Store:
             sets["url"] = other.url
         if not was["venue"] and other.venue:
             sets["venue"] = other.venue
-        links = json.loads(was["links"])
-        if more := [u for u in dict.fromkeys([other.url, *other.links]) if u and u not in links]:
-            sets["links"] = json.dumps([*links, *more])
+        if not was["title"] and other.raw_title:  # a title derived from the abstract gives way to a real one
+            sets |= {"title": other.raw_title, "auto_title": other.auto_title}
+        if links := _with_links(json.loads(was["links"]), [other.url, *other.links]):
+            sets["links"] = json.dumps(links)
         self._set_filled(db, keep, sets)
         return {k: (was[k], v) for k, v in sets.items()}
 
@@ -3083,6 +3108,12 @@ class TitleClaims:
 
 def _marks(items: Sequence[object]) -> str:
     return ",".join("?" * len(items))
+
+
+def _with_links(links: Sequence[str], more: Iterable[str]) -> list[str] | None:
+    """A paper's links with those a merge brings after them (each once), or None when it brings none new."""
+    added = [u for u in dict.fromkeys(more) if u and u not in links]
+    return [*links, *added] if added else None
 
 
 def _chunks(items: list[T], size: int) -> Iterator[list[T]]:

@@ -375,6 +375,88 @@ def test_unmerge_leaves_what_was_changed_since_the_merge(empty_lib, tmp_path):
     assert p.abstract == revised["abstract"].strip() and p.authors == ["Alice Smith"]
 
 
+UNTITLED = {
+    "authors": ["Alice Smith"],
+    "year": 2024,
+    "venue": "X",
+    "abstract": "We propose GadgetNet, a network that folds flibbertigibbet widgets into gadgets. " * 3,
+}
+TITLED = UNTITLED | {"title": "GadgetNet: Folding Widgets", "abstract": "Gadgets fold widgets, we show. " * 3}
+
+
+def test_a_merge_by_hand_gives_a_derived_title_way_to_a_real_one_and_unmerge_brings_it_back(empty_lib, tmp_path):
+    """The kept paper's title was derived from its abstract and the merged one's came from its file: the merge
+    kept the derived one."""
+    empty_lib.import_files([_write_jsonl(tmp_path / "both.jsonl", [UNTITLED, TITLED])])  # one file: never merged
+    keep, other = sorted(empty_lib.search("").ids)
+    derived = empty_lib.paper(keep).title
+    assert empty_lib.paper(keep).title_derived and derived != TITLED["title"]
+    merged = empty_lib.merge(keep, other)
+    p = empty_lib.paper(keep)
+    assert p.title == TITLED["title"] and not p.title_derived
+    assert empty_lib.search('"folding widgets"').ids == [keep]
+    empty_lib.unmerge(merged)
+    p = empty_lib.paper(keep)
+    assert p.title == derived and p.title_derived
+    assert empty_lib.search('"folding widgets"').ids == [other]
+
+
+def test_a_merge_by_hand_keeps_the_users_own_title_over_the_imported_one(empty_lib, tmp_path):
+    empty_lib.import_files([_write_jsonl(tmp_path / "both.jsonl", [UNTITLED, TITLED])])
+    keep, other = sorted(empty_lib.search("").ids)
+    empty_lib.set_title(keep, "My Name For It")
+    merged = empty_lib.merge(keep, other)
+    assert empty_lib.paper(keep).title == "My Name For It"  # the user's, over the file's
+    empty_lib.unmerge(merged)
+    assert empty_lib.paper(keep).title == "My Name For It"
+    empty_lib.set_title(keep, None)
+    empty_lib.set_title(other, "Their Own Name")
+    merged = empty_lib.merge(keep, other)
+    assert empty_lib.paper(keep).title == "Their Own Name"  # the merged paper's own title, over the file's
+    empty_lib.unmerge(merged)
+    assert empty_lib.paper(keep).title_derived
+
+
+def test_an_imported_merge_gives_a_derived_title_way_to_the_files_and_a_revision_keeps_it(empty_lib, tmp_path):
+    """The same gap at import (fill_missing): a record merged by its abstract left the paper its derived title;
+    and the paper's own file revised, still without a title, would bring the derived one back."""
+    untitled = _write_jsonl(tmp_path / "abstracts.jsonl", [UNTITLED])
+    empty_lib.import_files([untitled])
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "refs.jsonl", [UNTITLED | {"title": TITLED["title"]}])])
+    assert summary.merged == 1
+    [pid] = empty_lib.search("").ids
+    assert empty_lib.paper(pid).title == TITLED["title"] and not empty_lib.paper(pid).title_derived
+    assert empty_lib.search('"folding widgets"').ids == [pid]
+    assert empty_lib.sources_of(pid) == ["abstracts", "refs"]
+    [revised] = empty_lib.import_files([_write_jsonl(untitled, [UNTITLED | {"year": 2025}])])
+    assert revised.updated == 1 and empty_lib.paper(pid).year == 2025
+    assert empty_lib.paper(pid).title == TITLED["title"]  # the file still gives none: the merge's stays
+    [retitled] = empty_lib.import_files([_write_jsonl(untitled, [UNTITLED | {"title": "Widgets Folded"}])])
+    assert retitled.updated == 1 and empty_lib.paper(pid).title == "Widgets Folded"  # the file's own, once it has one
+
+
+def test_an_imported_merge_adds_the_url_it_fills_in_to_the_papers_links(empty_lib, tmp_path):
+    """fill_missing set the url but not the links (the detail pane lists the links), and an abstract it
+    filled in replaced the paper's links with the record's."""
+    empty_lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS | {"abstract": GADGETS_FULL["abstract"]}])])
+    empty_lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL | {"year": 2024, "venue": "X"}])])
+    [pid] = empty_lib.search("").ids
+    p = empty_lib.paper(pid)
+    assert p.url == "https://example.org/g" and p.links == ["https://example.org/g"]
+    own = {"url": "https://example.org/own"}
+    empty_lib.import_files([_write_jsonl(tmp_path / "e.jsonl", [GADGETS | own | {"title": "Widget Gadget Networks"}])])
+    bare = [p for p in empty_lib.papers(empty_lib.search("").ids) if p.url == own["url"]]
+    assert len(bare) == 1 and bare[0].links == [own["url"]]
+    linked = "We study the gadgets at https://example.org/data and their widgets. " * 2
+    record = {"title": "Widget Gadget Networks", "authors": ["Alice Smith"], "year": 2024, "venue": "X",
+              "url": "https://example.org/other", "abstract": linked}  # fmt: skip
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "f.jsonl", [record])])
+    assert summary.merged == 1
+    p = empty_lib.paper(bare[0].id)
+    assert p.url == own["url"] and p.abstract == linked.strip()
+    assert p.links[0] == own["url"] and "https://example.org/data" in p.links  # its own first, the abstract's after
+
+
 def test_the_kept_papers_own_triaged_state_and_priority_win(lib):
     a, b = lib.search("").ids[:2]
     lib.set_state([a], "skimmed")

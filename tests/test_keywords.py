@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
+from readinglist.collation import name_key
 from readinglist.library import Library
 from readinglist.papers import StoreError
 from readinglist.store import Store
@@ -134,7 +135,7 @@ def test_tags_differing_in_a_non_ascii_letters_case_are_two_tags_and_each_keeps_
     assert empty_lib.plan_remove_keywords() == {pid: ["Éducation"]}
     empty_lib.set_tags({pid: ["Éducation", "new"]})  # a tag typed: the user's "Éducation" is not taken for the keyword
     p = empty_lib.paper(pid)
-    assert p.own_tags == ["new", "Éducation"] and p.keywords == []
+    assert p.own_tags == ["Éducation", "new"] and p.keywords == []  # in the sidebar's order
 
 
 def test_undo_puts_back_the_marks_an_edit_changed_and_only_those(qapp, empty_lib, tmp_path):
@@ -308,7 +309,39 @@ def test_a_keywords_text_of_several_lines_is_a_keyword_a_line_unless_it_is_a_lis
 
     assert split_tags("Optimization, convex\nGraphs; trees") == ["Optimization, convex", "Graphs; trees"]
     assert split_tags("vision, residual networks") == ["vision", "residual networks"]  # one line: as before
-    assert split_tags("a, b,\nc; d") == ["a", "b", "c", "d"]  # a list wrapped at its separator
+    assert split_tags("a, b,\nc, d") == ["a", "b", "c", "d"]  # a list wrapped at its separator
+    assert split_tags("a; b;\nc, d") == ["a", "b", "c, d"]  # … at its semicolons: they part it, not its comma
+
+
+SEMICOLONS = "graph neural networks; robustness, certified"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("p.tsv", f"title\tabstract\tkeywords\nA paper\tWords.\t{SEMICOLONS}\nB paper\tMore.\tlasso, sparsity\n"),
+        ("p.csv", f'title,abstract,keywords\nA paper,Words.,"{SEMICOLONS}"\nB paper,More.,"lasso, sparsity"\n'),
+        (
+            "p.json",
+            json.dumps(
+                [
+                    {"type": "paper-conference", "title": "A paper", "keyword": SEMICOLONS},
+                    {"type": "paper-conference", "title": "B paper", "keyword": "lasso, sparsity"},
+                ]
+            ),
+        ),
+    ],
+    ids=["tsv", "csv", "csl-json"],
+)
+def test_a_keywords_text_parted_by_semicolons_keeps_its_commas(empty_lib, tmp_path, name, text):
+    """A TSV's "graph neural networks; robustness, certified" gave three keywords, "robustness" and "certified"
+    apart: semicolons part a text that has them, commas one that has none."""
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    empty_lib.import_files([f])
+    papers = {p.title: p for p in empty_lib.papers(empty_lib.search("").ids)}
+    assert papers["A paper"].keywords == ["graph neural networks", "robustness, certified"]
+    assert papers["B paper"].keywords == ["lasso", "sparsity"]
 
 
 def test_bibtex_keywords_are_keywords_but_a_readers_mendeley_tags_are_tags(empty_lib, tmp_path):
@@ -374,7 +407,7 @@ def test_keywords_read_as_titles_do_in_every_format(empty_lib, tmp_path, name, t
     f.write_text(text, encoding="utf-8")
     empty_lib.import_files([f])
     (p,) = empty_lib.papers(empty_lib.search("").ids)
-    assert p.keywords == sorted(READ_KEYWORDS, key=str.casefold) and p.own_tags == []
+    assert p.keywords == sorted(READ_KEYWORDS, key=name_key) and p.own_tags == []  # in the sidebar's order
     assert empty_lib.search('tag:"ℓ₁ norm"').ids == [p.id]
 
 
@@ -506,6 +539,52 @@ def test_the_command_line_shows_keywords_apart(capsys, tmp_path):
     assert main(["--data-dir", dd, "show", hit["id"]]) == 0
     out = capsys.readouterr().out
     assert "tags: mine" in out and "keywords: residual networks, vision" in out
+
+
+ORDERED = ["alpha", "Éducation", "ℓ₁ norm", "lasso", "θ-method", "Zeta"]  # as the sidebar lists them
+
+
+def test_a_papers_keywords_and_tags_are_listed_in_the_sidebars_order_wherever_it_is_shown(qapp, capsys, tmp_path):
+    """`show`, the CSV and JSON exports and the detail pane listed a paper's keywords as SQLite's NOCASE orders
+    them ("Éducation", "θ-method" and "ℓ₁ norm" after "Zeta"), the sidebar as titles sort: one order now."""
+    import csv
+
+    from PySide6.QtGui import QPalette
+
+    from readinglist.cli import main
+    from readinglist.ui.detail import paper_html
+
+    dd = tmp_path / "cli-data"
+    f = tmp_path / "p.tsv"
+    given = "$\\ell_1$ norm, Éducation, lasso, Zeta, θ-method, alpha"
+    f.write_text(f"title\tabstract\tkeywords\nA paper\tWords.\t{given}\n", encoding="utf-8")
+    assert main(["--data-dir", str(dd), "import", str(f)]) == 0
+    lib = Library.open(dd, seed=False)
+    try:
+        [pid] = lib.search("").ids
+        tags, keywords = lib.tag_summary()
+        assert [name for name, _ in tags if name in keywords] == ORDERED  # the sidebar's Keywords
+        lib.add_tags([pid], ["Über", "zeta-mine", "alpha-mine"])
+        p = lib.paper(pid)
+        assert p.keywords == ORDERED and p.own_tags == ["alpha-mine", "Über", "zeta-mine"]
+        assert "Keywords: " + " · ".join(ORDERED) in paper_html(p, QPalette())
+        assert lib.rows([pid])[pid].tags == "alpha-mine, Über, zeta-mine"  # the table's Tags column
+        uid = p.uid
+    finally:
+        lib.close()
+    capsys.readouterr()
+    assert main(["--data-dir", str(dd), "show", uid]) == 0
+    assert "keywords: " + ", ".join(ORDERED) in capsys.readouterr().out
+    assert main(["--data-dir", str(dd), "show", uid, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["keywords"] == ORDERED
+    out = tmp_path / "out.csv"
+    assert main(["--data-dir", str(dd), "export", "--format", "csv", "-o", str(out)]) == 0
+    [row] = csv.DictReader(out.open(encoding="utf-8"))
+    assert row["keywords"] == ", ".join(ORDERED) and row["tags"] == "alpha-mine, Über, zeta-mine"
+    md = tmp_path / "out.md"
+    assert main(["--data-dir", str(dd), "export", "--format", "markdown", "--group", "tag", "-o", str(md)]) == 0
+    text = md.read_text(encoding="utf-8")
+    assert text.index("## `alpha-mine`") < text.index("## `Über`") < text.index("## `zeta-mine`")  # its groups
 
 
 # ---- the window ----

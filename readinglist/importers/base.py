@@ -321,17 +321,22 @@ _WRAPPED_LIST = re.compile(r"[;,][^\S\n]*\n|\n\s*[;,]")
 
 
 def split_tags(value: object) -> list[str]:
-    """Tags from a list or "a; b, c", in the case the file gives them (two that differ only in case: one). A
-    text of several lines, or of one line that a line break ends, is a tag a line: the app's CSV and CSL-JSON
-    exports write keywords so when one holds a comma or a semicolon ("Optimization, convex\n"), which a list of
-    one line could not tell from two; but a line that ends or starts on a separator is a list wrapped ("a, b,\nc")."""
+    """Tags from a list or a text, in the case the file gives them (two that differ only in case: one). A text
+    parted by semicolons is parted there only: Scopus's and Web of Science's lists ("graph neural networks;
+    robustness, certified") keep a keyword's comma; one without is parted at its commas ("a, b"). A text of
+    several lines, or of one line that a line break ends, is a tag a line: the app's CSV and CSL-JSON exports
+    write keywords so when one holds a comma or a semicolon ("Optimization, convex\n"), which a list of one line
+    could not tell from two; but a line that ends or starts on a separator is a list wrapped ("a, b,\nc")."""
     if isinstance(value, list):
         items = [str(v) for v in value]
     else:
         raw = str(value or "")
         text = raw.strip()
         broken = "\n" in text or (text != "" and raw.rstrip(" \t\r").endswith("\n"))
-        items = text.splitlines() if broken and not _WRAPPED_LIST.search(raw) else re.split(r"[;,]", text)
+        if broken and not _WRAPPED_LIST.search(raw):
+            items = text.splitlines()
+        else:
+            items = text.split(";" if ";" in text else ",")
     out: dict[str, str] = {}
     for item in items:
         tag = re.sub(r"\s+", " ", item).strip()
