@@ -696,6 +696,21 @@ def test_the_note_preview_centres_display_math_on_a_line_of_its_own(qtbot, windo
     assert blocks["∑i xi"].blockFormat().indent() == blocks["after"].blockFormat().indent() > 0  # in the item
 
 
+def test_the_note_preview_sets_headings_a_size_or_two_below_a_page(qtbot, window):
+    """A `#` heading took Qt's xx-large size, a line of its own for two words in the small pane (a trial): # and ##
+    are one step up from the text, the others the text's size, all bold; the text around them is untouched."""
+    from PySide6.QtGui import QFont, QTextFormat
+
+    doc = previewed_lines(qtbot, window, "# Main idea\n\nplain text\n\n## Method\n\n### Detail\n").document()
+    sizes = {}
+    for block in _blocks(doc):
+        fmt = block.begin().fragment().charFormat()
+        sizes[block.text()] = (fmt.intProperty(QTextFormat.Property.FontSizeAdjustment), fmt.fontWeight())
+    assert sizes["Main idea"] == (1, QFont.Weight.Bold) and sizes["Method"] == (1, QFont.Weight.Bold)
+    assert sizes["Detail"] == (0, QFont.Weight.Bold)
+    assert sizes["plain text"] == (0, QFont.Weight.Normal)
+
+
 def test_the_note_preview_shows_code_in_a_fixed_pitch_font(qtbot, window):
     """Inline `code` and fenced blocks came out in the text's proportional font (a user trial): their text
     asks for a fixed-pitch font, and the family it names draws one here."""

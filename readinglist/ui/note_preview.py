@@ -2,7 +2,8 @@
 on a line of its own, as TeX sets it (Markdown has no centring: markup.note_markdown marks its paragraph),
 and code — spans and blocks — is in a fixed-pitch font: Qt asks for the platform's fixed font by a name
 ("monospace") that a system without that alias, or a bundle without fontconfig, draws in the text's own
-proportional font (a trial).
+proportional font (a trial). Headings are set a size or two smaller than a page's: Qt gives `#` the
+xx-large size, which in the note's small pane took a line of its own for a two-word heading (a trial).
 
 Loaded with the first preview, not before the first paint.
 """
@@ -43,6 +44,27 @@ def show_note(document: QTextDocument, note: str) -> None:
     document.setMarkdown(note_markdown(note), NOTE_MARKDOWN)
     _centre_display_math(document)
     _fix_code_font(document)
+    _tame_headings(document)
+
+
+# Qt's size step for each heading level (QTextCharFormat.FontSizeAdjustment: h1 +3 … h6 −2) as the note shows it:
+# # and ## one step up, the others the text's own size (bold, as Qt makes every heading)
+HEADING_SIZE_STEPS = {1: 1, 2: 1, 3: 0, 4: 0, 5: 0, 6: 0}
+
+
+def _tame_headings(document: QTextDocument) -> None:
+    """Each heading's text in HEADING_SIZE_STEPS' size."""
+    cursor = QTextCursor(document)
+    block = document.begin()
+    while block.isValid():
+        level = block.blockFormat().headingLevel()
+        if level:
+            size = QTextCharFormat()
+            size.setProperty(QTextFormat.Property.FontSizeAdjustment, HEADING_SIZE_STEPS.get(level, 0))
+            cursor.setPosition(block.position())
+            cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(size)
+        block = block.next()
 
 
 def _centre_display_math(document: QTextDocument) -> None:
