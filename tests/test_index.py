@@ -116,6 +116,15 @@ def test_query_errors_are_clear(lib):
     assert lib.search('"early exit').ids  # an unbalanced quote is closed, not an error
 
 
+@pytest.mark.parametrize("typed", ["exit title:", "exit (title:", "exit author: ", "Title: exit", "exit TAG:"])
+def test_a_field_named_with_nothing_after_it_is_no_word(lib, typed):
+    # "diffusion (title:" searched the word "title" (a trial): while a field is being typed, the rest is searched
+    found, exit_ = lib.search(typed), lib.search("exit")
+    assert found.ids == exit_.ids != [] and not found.partial and found.word_count == exit_.word_count
+    with pytest.raises(QueryError, match="year:"):
+        lib.search("exit year: 2020")  # (a year given apart from its field is said, as before)
+
+
 @pytest.mark.parametrize("damage", ["missing", "schema", "corrupt", "stale"])
 def test_index_rebuilds_or_catches_up(data_dir, damage):
     messages = []

@@ -54,6 +54,9 @@ URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name
 _FUZZY_RE = re.compile(r"(?<=\w)~(\d+)?(?![\d/])")
 _RANGE_RE = re.compile(r"\byear:(\d{4})?\s*\.\.(?:\s*(\d{4}))?")
 _FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
+_EMPTY_FIELD_RE = re.compile(
+    r'(?<![\w"\\])(?:' + "|".join(sorted(KNOWN_FIELDS - {"year"})) + r"):(?=\s|\)|$)", re.IGNORECASE
+)
 _EXACT_RE = re.compile(r'(?<![^\s(:])=([^\s()"=<>]+)')  # =word (not >=, not "k = 3")
 _ENDING_QUESTION_RE = re.compile(r"(?<=\w)\?+(?=[\s)\"]|$)|(?<!\S)\?+(?!\S)")  # "need?" and a lone "?"
 _WILDCARDS_ONLY_RE = re.compile(r'(?<![^\s("])(?:[A-Za-z]+:)?([*?]+)(?![^\s)"])')
@@ -739,6 +742,9 @@ def preprocess(text: str) -> str:
         text = _ENDING_QUESTION_RE.sub("", text)
     if text.count('"') % 2:
         text += '"'  # an unfinished phrase (still being typed) is read as if closed
+    if ":" in text:  # a field named with nothing after it yet ("diffusion title:", "(author:"): not the word
+        text = _EMPTY_FIELD_RE.sub(" ", text)  # "title", which found "TVSum: … Using Titles" first (a trial);
+        # an empty year: keeps its message below
     if "=" in text:
         text = _exact_words(text)
     outside = re.sub(r'"[^"]*"', '""', text)
