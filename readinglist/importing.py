@@ -455,8 +455,9 @@ def _import_source(
                 kept = {id(p) for p in papers}  # a record merged into a paper here brings no annotations
                 given = [n for p, n in zip(chunk, notes, strict=True) if id(p) in kept]
                 counts["annotated"] += store.annotate_new([(pid, *n) for pid, n in zip(ids, given, strict=True)])
-                for pid, paper in zip(ids, papers, strict=True):
-                    writer.add_document(**new_document(pid, paper))  # type: ignore[union-attr]
+                if writer is not None:  # (None: the index was busy; the journal has the papers)
+                    for pid, paper in zip(ids, papers, strict=True):
+                        writer.add_document(**new_document(pid, paper))
                 summary.possible += store.add_possible_duplicates((ids[n], other, why) for n, other, why in possible)
                 added_ids.extend(ids)
                 if progress:
@@ -503,7 +504,8 @@ def _import_source(
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if rekeyed:
         summary.warnings.append(_rekeyed_warning(path, rekeyed, counts["rekeyed"]))
-    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"]:
+    to_index = bool(added_ids) and writer is None  # the index was busy: the journal has them (begin_bulk)
+    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or to_index:
         updater.changed()  # annotations are journalled after the papers' first documents
     summary.merged = sifter.merged
     summary.added, summary.updated = len(added_ids), len(revised_ids) + counts["records"]

@@ -305,3 +305,32 @@ def test_a_blocks_weights_checked_in_c_are_checked_as_floats_one_by_one(seed):
             assert got == patches.encode_block(ids, tuple(weights), vals, fixed)
             checked += 1
     assert checked == 800
+
+
+def test_an_import_never_waits_for_the_index(lib, data_dir, tmp_path):
+    """Another process writing the index (here a second library's held writer) made an import wait for it, the
+    library held all the while (a window's import sat at "Reading …" for 20 s, its marks waiting): the papers
+    are stored at once and reach the index from the journal once it is free."""
+    import json
+    import threading
+
+    from readinglist.library import Library
+
+    rows = [{"title": f"Zanzibar hyperloop study {i}", "abstract": "Gravel flux in zanzibar.", "year": 2024}
+            for i in range(3)]  # fmt: skip
+    source = tmp_path / "new.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    other = Library.open(data_dir)
+    held = other.updater.begin_bulk(5000)
+    assert held is not None
+    done = threading.Event()
+    result: list = []
+    worker = threading.Thread(target=lambda: (result.append(lib.import_files([source])), done.set()), daemon=True)
+    try:
+        worker.start()
+        assert done.wait(20), "the import waited for the index"
+        assert result[0][0].added == 3
+    finally:
+        other.updater.cancel_bulk(held)
+        other.close()
+    assert len(lib.search("zanzibar hyperloop").ids) == 3  # caught up from the journal

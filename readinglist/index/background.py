@@ -50,6 +50,7 @@ START_TIMEOUT = 60.0  # seconds for the child to start and open the index (a col
 REPLY_TIMEOUT = 600.0  # seconds for one update or merge before the child is given up
 POLL_SECONDS = 0.5  # how often the background thread looks at the journal and the writer process
 EDIT_WAIT = 5.0  # seconds an edit's index write waits for another process's writer; then the journal keeps it
+BULK_WAIT = 0.5  # seconds an import waits for the index's writer; then its papers reach the index from the journal
 SEARCH_WAIT = 30.0  # seconds a search waits for the journal to be written before searching without it
 CHILD_WAIT = 1.0  # seconds the writer process waits for the lock before saying "busy" (it is asked again)
 JOURNAL_CHUNK = 2000  # journal entries written per index commit
@@ -197,21 +198,25 @@ class IndexUpdater:
                 self.notify(f"The search index could not be updated ({describe_error(exc, self.index.folder)}).")
         return self.store.journal_size(after=self._complete_at)
 
-    def begin_bulk(self, expected: int) -> SegmentWriter:
-        """A writer for many new documents, held until commit_bulk or cancel_bulk (the lock is taken here).
-        Imports from two processes queue: the second waits for the first, and says so."""
-        self._lock.acquire()
+    def begin_bulk(self, expected: int) -> SegmentWriter | None:
+        """A writer for many new documents, held until commit_bulk or cancel_bulk (the lock is taken here);
+        None when the index is busy beyond BULK_WAIT (this process's background pass, or another process's
+        writer): the import holds the library meanwhile, and a window's import sat at "Reading …" for 20 s
+        while the index caught up after a migration, every mark waiting with it (a trial). Its papers are in
+        the journal: the caller asks for them to be indexed once the library is committed (changed())."""
+        if not self._lock.acquire(timeout=BULK_WAIT):
+            return None
         try:
             self._quiesce()
             procs_from = BULK_PROCS_MIN_DOCS_WINDOW if self._writer is not None else BULK_PROCS_MIN_DOCS
-            try:
-                return self.index.bulk_writer(expected, procs_from, timeout=0.5)
-            except IndexBusy:
-                self._notify("Waiting for another readinglist process to finish writing the search index…")
-                return self.index.bulk_writer(expected, procs_from, timeout=None)
+            writer = self.index.bulk_writer(expected, procs_from, timeout=BULK_WAIT)
+        except IndexBusy:
+            self._lock.release()
+            return None
         except BaseException:
             self._lock.release()
             raise
+        return writer
 
     def commit_bulk(self, writer: SegmentWriter, written: Iterable[tuple[int, int]] = ()) -> None:
         """Commit an import's documents; `written` are the journal entries (paper id, revision) they hold
