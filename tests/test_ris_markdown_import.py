@@ -77,7 +77,9 @@ def test_bad_ris_names_the_file_and_line(tmp_path, text, problem, line):
 def test_a_last_ris_record_without_er_is_read_to_the_end_of_the_file(empty_lib, tmp_path):
     """Zotero and EndNote accept it; refusing the whole file for the last line lost every record."""
     f = tmp_path / "noer.ris"
-    f.write_text("TY  - JOUR\nTI  - First\nER  - \n\nTY  - JOUR\nTI  - RIS without end record\nAU  - Smith, J\nPY  - 2019\n")
+    f.write_text(
+        "TY  - JOUR\nTI  - First\nER  - \n\nTY  - JOUR\nTI  - RIS without end record\nAU  - Smith, J\nPY  - 2019\n"
+    )
     parsed = parse_file(f)
     assert [(r.title, r.authors, r.year) for r in parsed.records] == [
         ("First", [], None),

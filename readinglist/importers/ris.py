@@ -1,6 +1,7 @@
 """RIS (Zotero, EndNote, Mendeley, the app's own export): `TY  - ` starts a record, `ER  - ` ends it, a
 tag of two characters starts every line; a line without one continues the value before it (some writers
-wrap long abstracts). A last record without its ER is read to the end of the file, with a warning. Read a line at a time: a record is held until its ER, never the file."""
+wrap long abstracts). A last record without its ER is read to the end of the file, with a warning. Read a
+line at a time: a record is held until its ER, never the file."""
 
 from __future__ import annotations
 
