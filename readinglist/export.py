@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -605,6 +606,42 @@ def folder_note_body(p: Paper, options: ExportOptions) -> tuple[str, str]:
     return written, mdtext.live_note(mdtext.shift_headings(written, -FOLDER_NOTE_DEPTH).strip())
 
 
+# Plain YAML scalars that some reader takes for a number, a boolean, a null or a date: YAML 1.2's core schema
+# (Obsidian's, js-yaml's: 039471 is the number 39471, 1e5 a float) and YAML 1.1's (PyYAML's, Logseq's older
+# readers: yes, off, y, 1:20, 2024-01-02). A string like one is written quoted, whatever field holds it.
+_YAML_NOT_TEXT_RE = re.compile(
+    r"""[-+]?(?:[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F_]+|0b[01_]+)
+    |[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?
+    |[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)
+    |~|null|Null|NULL|true|True|TRUE|false|False|FALSE
+    |y|Y|n|N|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF
+    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?
+    |[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt\s].*)?
+    |<<|=""",
+    re.X,
+)
+
+
+@functools.cache
+def _front_matter_dumper() -> type:
+    """PyYAML's safe dumper (libyaml's, where PyYAML has it: 5× faster) that quotes every string a reader
+    could take for something else: PyYAML quotes what YAML 1.1 would misread, not 039471, which Obsidian
+    made the number 39471 (a trial), losing the zero the merge finds the paper by."""
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    def text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        style = "'" if _YAML_NOT_TEXT_RE.fullmatch(value) else None  # as PyYAML quotes what it would misread
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    class FrontMatterDumper(base):  # type: ignore[misc,valid-type]
+        pass
+
+    FrontMatterDumper.add_representer(str, text)
+    return FrontMatterDumper
+
+
 def folder_note(p: Paper, key: str, options: ExportOptions, today: date) -> str:
     """One paper's file: YAML front matter (what Obsidian shows as properties and Logseq reads), the
     paper's title as the heading, the abstract (when asked for) as a collapsed callout, then the note."""
@@ -630,8 +667,7 @@ def folder_note(p: Paper, key: str, options: ExportOptions, today: date) -> str:
         "links": [u for u in ([p.url] if p.url else []) + [x for x in p.links if x != p.url] if mdtext.safe_url(u)],
         "exported": f"{today.isoformat()} " + " ".join(marks),
     }
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, where PyYAML has it: 5× faster
-    yaml_text = yaml.dump(front, Dumper=dumper, sort_keys=False, allow_unicode=True, width=10**6,
+    yaml_text = yaml.dump(front, Dumper=_front_matter_dumper(), sort_keys=False, allow_unicode=True, width=10**6,
                           default_flow_style=False)  # fmt: skip
     out = ["---", yaml_text.rstrip("\n"), "---", "", f"# {mdtext.escape(p.title)}", ""]
     if options.abstracts and p.abstract:

@@ -22,6 +22,7 @@ from readinglist import mdtext
 from readinglist.export import FOLDER_FIELDS, FOLDER_NOTE_DEPTH, field_value, value_hash
 from readinglist.importers.base import snippet
 from readinglist.importers.limits import DEFAULT_LIMITS
+from readinglist.importers.matching import UidIndex
 from readinglist.papers import PRIORITIES, STATES, ImportFailure, Paper, clean_tags
 
 if TYPE_CHECKING:
@@ -240,10 +241,10 @@ def merge(library: Library, paths: Sequence[Path]) -> MergeSummary:
             notes.append(note)
     summary.files = len(notes)
     store = library.store
-    by_uid: dict[str, int] = {}
+    by_uid = UidIndex()  # an id Obsidian wrote back as a number (039471 as 39471) is found too
     by_key: dict[str, int] = {}
     for paper_id, paper_uid, paper_key, *_ in store.identities():
-        by_uid[paper_uid.lower()] = paper_id
+        by_uid.add(paper_uid, paper_id)
         if paper_key:
             by_key[paper_key.lower()] = paper_id
     found: list[tuple[NoteFile, int]] = []

@@ -359,9 +359,22 @@ def test_garbage_bytes_in_a_json_line_name_the_line(annotated, tmp_path):
     refused(annotated, f, "line 2", "this line is not valid JSON: expected a value at column 1, found 'ÿ'")
 
 
-def test_utf16_without_a_bom_is_refused_as_binary(annotated, tmp_path):
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_bom_is_read(empty_lib, tmp_path, codec):
+    """Excel's "Unicode text" and some exporters write no byte-order mark: every other byte is NUL, which
+    was refused as a binary file."""
+    f = tmp_path / "u16.csv"
+    rows = ["Title,Authors,Year", *(f'"Ünicode paper {i}","Zoë Ärger",2022' for i in range(5000))]
+    f.write_bytes("\r\n".join(rows).encode(codec))  # over one block: the reads go on where the sniff stopped
+    [summary] = empty_lib.import_files([f])
+    assert summary.added == 5000 and not summary.warnings
+    [p] = empty_lib.papers(empty_lib.search('"Ünicode paper 4999"').ids)
+    assert (p.title, p.authors, p.year) == ("Ünicode paper 4999", ["Zoë Ärger"], 2022)
+
+
+def test_nul_bytes_that_are_not_utf16_are_still_binary(annotated, tmp_path):
     f = tmp_path / "u16.jsonl"
-    f.write_bytes(json.dumps({"title": "x"}).encode("utf-16-le"))
+    f.write_bytes(b"\x00\x00\x00\x01" * 200 + json.dumps({"title": "x"}).encode("utf-16-le"))  # NULs at both parities
     refused(annotated, f, "is a binary file")
 
 

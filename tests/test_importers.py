@@ -251,6 +251,13 @@ def test_a_crossrefs_date_gives_the_year(tmp_path):
         ("notgz.jsonl.gz", b"\x1f\x8b\x08\x00garbage", "gzip"),
         ("nocols.csv", b"foo,bar\n1,2\n", "no title or abstract column"),
         ("unknown.dat", b"just some words\nwithout structure\n", "unrecognised format"),
+        (
+            "notes.txt",
+            b"just some notes\nnot a paper list\n",
+            "line 1: not a seed-text file: its first line should "
+            'read "<Venue> <Year> Papers" (found "just some notes"), then one abstract per paragraph',
+        ),
+        ("heading.txt", b"ICML 2026 Papers\nOne abstract straight after.\n", "a blank line after its heading line"),
         ("list.json", b"[1, 2, 3]", "not an object"),
     ],
 )

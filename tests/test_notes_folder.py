@@ -97,6 +97,31 @@ def test_edits_in_the_files_merge_back(lib, tmp_path):
     assert (again.changed, again.conflicts) == (0, [])
 
 
+def test_values_a_yaml_reader_would_take_for_numbers_are_quoted_and_an_id_obsidian_made_a_number_merges_back(
+    lib, tmp_path
+):
+    """An id of digits with a leading zero went out unquoted: Obsidian (YAML 1.2) showed 039471 as the
+    number 39471 and wrote it back so when a property was edited, and the merge no longer found the paper."""
+    ids = lib.search("").ids
+    lib.store.db.execute("UPDATE papers SET uid = '039471' WHERE id = ?", (ids[0],))
+    lib.add_tags([ids[0]], ["1e5", "yes", "2024", "0o17", "plain"])
+    lib.set_citation_key(ids[0], "1e10")
+    folder = tmp_path / "notes"
+    write(lib, folder)
+    f = file_of(folder, lib, ids[0])
+    text = f.read_text(encoding="utf-8")
+    assert "\nid: '039471'\n" in text and "\ncitation-key: '1e10'\n" in text
+    assert all(f"\n- '{t}'\n" in text for t in ("1e5", "yes", "2024", "0o17")) and "\n- plain\n" in text
+    assert "\nyear: 20" in text  # a year stays a number
+    assert front(f)["id"] == "039471" and lib.merge_notes([folder]).changed == 0  # the merge reads it back
+    # as Obsidian writes it back: the id a number, the key (here) changed too, so only the id finds the paper
+    f.write_text(text.replace("id: '039471'", "id: 39471").replace("citation-key: '1e10'", "citation-key: other"))
+    edit(f, state="read")
+    summary = lib.merge_notes([folder])
+    assert (summary.matched, summary.changed, summary.not_found) == (len(ids), 1, [])
+    assert lib.paper(ids[0]).state == "read"  # type: ignore[union-attr]
+
+
 MARKED_UP = "p < 0.05 in [1]; $x<y$, `a<b`, display \\[ x^2 \\] and \\_ kept\n\n```\n<b>[raw]</b>\n```"
 
 

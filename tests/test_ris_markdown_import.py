@@ -59,7 +59,6 @@ def test_ris_fields(tmp_path):
 @pytest.mark.parametrize(
     ("text", "problem", "line"),
     [
-        ("TY  - JOUR\nTI  - a\n", "has no end", 1),
         ("TI  - a\nER  - \n", "comes before any record", 1),
         ("TY  - JOUR\nTI  - a\nTY  - JOUR\nER  - \n", "starts before the one at line 1 ends", 3),
         ("just some text\n", "is not RIS here", 1),
@@ -73,6 +72,22 @@ def test_bad_ris_names_the_file_and_line(tmp_path, text, problem, line):
         parse_file(f)
     assert problem in str(info.value) and info.value.path == f
     assert f"line {line}" in str(info.value)
+
+
+def test_a_last_ris_record_without_er_is_read_to_the_end_of_the_file(empty_lib, tmp_path):
+    """Zotero and EndNote accept it; refusing the whole file for the last line lost every record."""
+    f = tmp_path / "noer.ris"
+    f.write_text(
+        "TY  - JOUR\nTI  - First\nER  - \n\nTY  - JOUR\nTI  - RIS without end record\nAU  - Smith, J\nPY  - 2019\n"
+    )
+    parsed = parse_file(f)
+    assert [(r.title, r.authors, r.year) for r in parsed.records] == [
+        ("First", [], None),
+        ("RIS without end record", ["J Smith"], 2019),
+    ]
+    assert parsed.warnings == ["noer.ris, line 5: the last record has no “ER  - ”; read to the end of the file"]
+    [summary] = empty_lib.import_files([f])
+    assert summary.added == 2 and "has no “ER  - ”" in summary.warnings[0]
 
 
 def test_a_huge_ris_record_stops_at_the_limit(tmp_path):

@@ -3,6 +3,9 @@ library they came from they change nothing (no paper added twice, no annotation 
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from readinglist import export
@@ -143,6 +146,28 @@ def test_csv_formula_guard_is_taken_off(lib, tmp_path):
     assert "'- a note" in file.read_text(encoding="utf-8-sig")
     notes = {r.note for r in parse_file(file).records}
     assert {"- a note that starts like a formula", "=1+1 in a cell"} <= notes
+
+
+def test_a_csv_export_saved_by_a_spreadsheet_finds_its_papers_by_an_id_that_lost_its_leading_zero(lib, tmp_path):
+    """A spreadsheet reads the id 039471 as the number 39471 and saves it so: the re-import finds the paper
+    by it (ids are six hex characters: the zeros go back), where it was merged in as a likely duplicate, found
+    by its abstract alone."""
+    ids = annotate(lib)
+    lib.store.db.execute("UPDATE papers SET uid = '039471' WHERE id = ?", (ids[7],))
+    file = tmp_path / "list.csv"
+    write(lib, "csv", file)
+    text = file.read_bytes().decode("utf-8-sig")
+    assert "\r\n039471," in text  # the CSV itself stays standard: every reader but a spreadsheet's gets it
+    # as a spreadsheet saves it: the id a number, and here the key and title edited, so only the id finds it
+    rows = list(csv.reader(io.StringIO(text)))
+    [row] = [r for r in rows if r[0] == "039471"]
+    row[:3] = ["39471", "edited2026", "Edited " + row[2]]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    saved = out.getvalue()
+    file.write_bytes(saved.encode("utf-8"))
+    [summary] = lib.import_files([file])
+    assert (summary.added, summary.merged) == (0, 0) and lib.store.count() == len(ids)  # found, not guessed
 
 
 def test_a_markdown_file_that_is_not_a_reading_list_is_refused(empty_lib, tmp_path):

@@ -36,6 +36,7 @@ from readinglist.library import Library
 from readinglist.papers import Paper
 from readinglist.store import NOTE_SEPARATOR
 from readinglist.ui import import_bar
+from readinglist.ui.dialogs import ImportDetails
 from readinglist.ui.paper_model import COLUMNS, KEEP_FILLED, TITLE, IdRole, PaperTableModel, SortRole
 from readinglist.ui.paper_table import PaperTableView
 
@@ -940,6 +941,12 @@ def test_several_files_with_a_bad_one_import_the_others_and_say_which_failed(
     assert [s.path.name for s in got.args[0]] == ["a.bib", "c.bib", "d.json"]
     assert len(errors) == 1 and "b.json" in errors[0] and "The other files were imported." in errors[0]
     assert window.library.counts()["all"] == 21
+    assert window.notice.text().endswith("; 1 file not imported") and window.notice.action_text == "Details…"
+    qtbot.mouseClick(window.notice.button, Qt.MouseButton.LeftButton)
+    shown = window.findChild(ImportDetails, "importDetails").text.toPlainText().splitlines()
+    assert shown[0] == "b.json: not imported (the library was not changed by this file)"
+    assert shown[1].startswith("  line 1: invalid JSON")
+    assert [line.split(":")[0] for line in shown if not line.startswith(" ")] == ["b.json", "a.bib", "c.bib", "d.json"]
     (paper,) = window.library.papers(window.library.search("quokka").ids)
     assert paper.authors == ["Ann Quokka"]
 

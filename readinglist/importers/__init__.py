@@ -64,6 +64,8 @@ def detect_format(path: Path, text: str) -> str:
     first = head.split("\n", 1)[0].lower()
     if ("\t" in first or "," in first) and ("title" in first or "abstract" in first):
         return "csv"
+    if kind == "seed":  # "unrecognised; supported: seed text (.txt)" would contradict itself for a .txt
+        raise ImportFailure(path, seed.not_seed_text(text), 1)
     raise ImportFailure(path, f"unrecognised format; supported: {IMPORT_DESCRIPTION}", None)
 
 

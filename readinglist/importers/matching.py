@@ -296,21 +296,49 @@ def match(existing: Sequence[Existing], incoming: Sequence[Incoming]) -> tuple[d
     return m.unchanged, m.revised
 
 
+_DIGITS_RE = re.compile(r"[0-9]+")
+
+
+class UidIndex:
+    """Papers by readinglist id, and by the number an id of digits alone becomes when a spreadsheet or
+    Obsidian took it for one: 039471 comes back as 39471. An id is a hex prefix of six characters (longer
+    only where six were taken), so the number names the paper whose id it is, zeros put back, when one id
+    alone has that value; an id that is exactly the number is taken first."""
+
+    def __init__(self) -> None:
+        self._uid: dict[str, int] = {}
+        self._number: dict[int, int | None] = {}  # None: more than one id has that value
+
+    def add(self, uid: str, pid: int) -> None:
+        uid = uid.lower()
+        self._uid[uid] = pid
+        if _DIGITS_RE.fullmatch(uid):
+            self._number[int(uid)] = None if int(uid) in self._number else pid
+
+    def get(self, uid: str) -> int | None:
+        uid = uid.strip().lower()
+        pid = self._uid.get(uid)
+        if pid is None and _DIGITS_RE.fullmatch(uid):
+            pid = self._number.get(int(uid))
+        return pid
+
+
 class LibraryMatcher:
     """Which paper of the whole library a record of one of the app's own exports is, whatever file it came
     from: by its readinglist id, else by its citation key (when the titles or authors agree: a key in a
     foreign .bib file may name another paper), else (an export that holds neither, a Markdown reading list
     from before it carried keys) by its shown title with agreeing authors. Re-importing an export into the
-    library it came from then finds every paper, so nothing is added twice and no paper's annotations change."""
+    library it came from then finds every paper, so nothing is added twice and no paper's annotations change;
+    a CSV export saved by a spreadsheet, which writes the id 039471 as 39471, too (UidIndex)."""
 
     def __init__(self, rows: Sequence[tuple[int, str, str, str, str, str, list[str]]]):
-        self._uid: dict[str, int] = {}
+        self._uid = UidIndex()
         self._key: dict[str, int] = {}
         self._title: dict[str, list[int]] = {}
         self._titles: dict[int, set[str]] = {}
         self._authors: dict[int, list[str]] = {}
         for pid, uid, key, shown, imported, user, authors in rows:
-            self._uid[uid.lower()] = pid
+            self._uid.add(uid, pid)
             if key:
                 self._key[key.lower()] = pid
             titles = {_loose_title(t) for t in (shown, user, imported) if t.strip()}
@@ -324,7 +352,7 @@ class LibraryMatcher:
              plain: Callable[[str], str]) -> int | None:  # fmt: skip
         """The library paper the record is, or None. `plain` makes the record's title plain text (LaTeX
         decoded): called only for a record whose key the library knows, or one of an own export."""
-        pid = self._uid.get(uid.lower()) if uid and own else None
+        pid = self._uid.get(uid) if uid and own else None
         cand = self._key.get(key.lower()) if key and pid is None else None
         if pid is None and cand is None and not own:
             return None

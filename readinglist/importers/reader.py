@@ -92,7 +92,8 @@ class _Decoder:
 class Encoding:
     """How a file's bytes become text: told from its first 64 KiB, kept for every read."""
 
-    name: str  # "utf-8" (lines that are not UTF-8 fall back to Windows-1252) or "utf-16"
+    name: str  # "utf-8" (lines that are not UTF-8 fall back to Windows-1252), "utf-16" (with a byte-order
+    # mark), or "utf-16-le"/"utf-16-be" (without one, as Excel's "Unicode text" and some exporters write)
     bom: int = 0  # bytes to skip
 
 
@@ -267,12 +268,15 @@ class TextReader:
         sample = data[:SAMPLE]
         if not sample.strip() and complete:
             raise ImportFailure(self.path, "is empty")
-        if sample.startswith((b"\xff\xfe", b"\xfe\xff")):
-            encoding = Encoding("utf-16")
+        utf16 = "utf-16" if sample.startswith((b"\xff\xfe", b"\xfe\xff")) else _utf16_without_bom(sample)
+        if utf16:
+            encoding = Encoding(utf16)
             try:
-                head = codecs.getincrementaldecoder("utf-16")().decode(sample, final=complete)
+                head = codecs.getincrementaldecoder(utf16)().decode(sample, final=complete)
             except UnicodeDecodeError:
                 raise ImportFailure(self.path, "is not valid UTF-16 text") from None
+            if utf16 != "utf-16" and _control_ratio(head.encode("utf-8", "replace")) > 0.05:
+                raise ImportFailure(self.path, "is a binary file, not text")
         else:
             if b"\x00" in sample or _control_ratio(sample) > 0.05:
                 raise ImportFailure(self.path, "is a binary file, not text")
@@ -290,8 +294,8 @@ class TextReader:
         assert self.encoding is not None
         self.line = 1
         self.fallback = _Fallback()
-        if self.encoding.name == "utf-16":
-            decoder = codecs.getincrementaldecoder("utf-16")()
+        if self.encoding.name.startswith("utf-16"):
+            decoder = codecs.getincrementaldecoder(self.encoding.name)()
             try:
                 for raw in self.raw_blocks():
                     text = decoder.decode(raw)
@@ -448,3 +452,17 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
 def _control_ratio(sample: bytes) -> float:
     bad = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
     return bad / max(1, len(sample))
+
+
+def _utf16_without_bom(sample: bytes) -> str:
+    """ "utf-16-le" or "utf-16-be" when the sample is UTF-16 text that has no byte-order mark: mostly
+    Latin-script text, so nearly every other byte is NUL and the bytes between are not. A binary file has
+    its NULs at both parities, and stays refused."""
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return ""
+    even, odd = sample[0 : pairs * 2 : 2], sample[1 : pairs * 2 : 2]
+    for name, zeros, chars in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros.count(0) >= 0.7 * pairs and chars.count(0) <= 0.01 * pairs:
+            return name
+    return ""

@@ -1,6 +1,7 @@
 """RIS (Zotero, EndNote, Mendeley, the app's own export): `TY  - ` starts a record, `ER  - ` ends it, a
 tag of two characters starts every line; a line without one continues the value before it (some writers
-wrap long abstracts). Read a line at a time: a record is held until its ER, never the file."""
+wrap long abstracts). A last record without its ER is read to the end of the file, with a warning. Read a
+line at a time: a record is held until its ER, never the file."""
 
 from __future__ import annotations
 
@@ -62,10 +63,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
             if fields is None:
                 raise ImportFailure(path, f"the tag {tag} comes before any record's “TY  - ”", n)
             if tag == "ER":
-                rec = _record(fields, start, default_venue, default_year)
-                if isinstance(rec, Record):
-                    rec.bib = _bib(fields, warnings, f"{path.name}, record at line {start}")
-                yield start, rec
+                yield start, _finished(path, fields, start, default_venue, default_year, warnings)
                 fields, last = None, ""
                 continue
             tag = "AU" if tag == "A1" else tag  # one author list, in the file's order
@@ -74,10 +72,20 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
             size += len(value)
         if size > limits.record_chars:
             raise ImportFailure(path, f"this record is longer than the limit of {limits.record_chars:,} characters", n)
-    if fields is not None:
-        raise ImportFailure(path, f"the record at line {start} has no end (“ER  - ”): is the file cut short?", start)
+    if fields is not None:  # Zotero and EndNote read a last record that the end of the file ends, and so do we
+        warnings.add(f"{path.name}, line {start}: the last record has no “ER  - ”; read to the end of the file")
+        yield start, _finished(path, fields, start, default_venue, default_year, warnings)
     if not seen:
         raise ImportFailure(path, "contains no RIS records (“TY  - ” … “ER  - ”)")
+
+
+def _finished(
+    path: Path, fields: dict[str, list[str]], start: int, venue: str, year: int | None, warnings: Warnings
+) -> Record | Skip:
+    rec = _record(fields, start, venue, year)
+    if isinstance(rec, Record):
+        rec.bib = _bib(fields, warnings, f"{path.name}, record at line {start}")
+    return rec
 
 
 def _first(fields: dict[str, list[str]], tags: tuple[str, ...]) -> str:

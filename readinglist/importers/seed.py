@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from readinglist.importers.base import Record, Skip, Warnings, clean_abstract, why_no_text
+from readinglist.importers.base import Record, Skip, Warnings, clean_abstract, snippet, why_no_text
 from readinglist.importers.limits import Limits
 from readinglist.importers.reader import TextReader
 from readinglist.papers import ImportFailure
@@ -17,6 +17,18 @@ HEADER_RE = re.compile(r"^\s*(?P<venue>.+?)\s+(?P<year>(?:19|20)\d\d)(?:\s+(?:Pa
 def looks_like(text: str) -> bool:
     first = text.lstrip("\ufeff").split("\n", 1)[0]
     return bool(HEADER_RE.match(first)) and "\n\n" in text.replace("\r\n", "\n")
+
+
+def not_seed_text(text: str) -> str:
+    """What keeps a .txt file that is no other format from being seed text, in words a user can act on."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+    if HEADER_RE.match(first):
+        return "not a seed-text file: it needs a blank line after its heading line and between its abstracts"
+    return (
+        f'not a seed-text file: its first line should read "<Venue> <Year> Papers" (found "{snippet(first)}"), '
+        "then one abstract per paragraph, separated by blank lines; a list in another format needs its "
+        "extension (.csv, .bib, .ris, .json, .jsonl, .md)"
+    )
 
 
 def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:

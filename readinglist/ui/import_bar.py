@@ -50,11 +50,16 @@ def ask_notes_folder(parent: QWidget, settings: QSettings) -> Path | None:
     return Path(chosen) if chosen else None
 
 
-def details(summaries: Sequence[ImportSummary | MergeSummary]) -> list[str]:
-    """Every warning and every skipped record, file by file, for the details view."""
+def details(summaries: Sequence[ImportSummary | MergeSummary], failures: Sequence[ImportFailure] = ()) -> list[str]:
+    """Every file that failed and why, then every warning and every skipped record, file by file, for the
+    details view; when a file failed, every file is listed, so that the view accounts for all of them (a
+    trial's Details… listed the files that went well and left out the one that did not)."""
     lines: list[str] = []
+    for exc in failures:
+        lines.append(f"{exc.path.name}: not imported (the library was not changed by this file)")
+        lines.append("  " + (f"line {exc.line}: " if exc.line else "") + exc.problem)
     for s in summaries:
-        if not s.warnings and not s.skipped_why:
+        if not s.warnings and not s.skipped_why and not failures:
             continue
         lines.append(s.line())
         lines += [f"  {w}" for w in s.warnings]
@@ -84,7 +89,8 @@ class ImportBar(QWidget):
     _progressed = Signal(int, int, str)  # from the worker: done, total, what is happening
 
     def __init__(self, runner: Runner, library: Library, notice: Notice, parent: QWidget | None = None):
-        """How an import went is said in `notice` (the status bar's), with Details… for what it skipped."""
+        """How an import went is said in `notice` (the status bar's), with Details… for what it skipped and
+        the files it could not import."""
         super().__init__(parent)
         self._runner = runner
         self._library = library
@@ -160,7 +166,10 @@ class ImportBar(QWidget):
         self._stop()
         summaries, failures = outcome
         if summaries:
-            text, lines = "Imported " + "; ".join(s.line(compact=True) for s in summaries), details(summaries)
+            text = "Imported " + "; ".join(s.line(compact=True) for s in summaries)
+            if failures:
+                text += f"; {len(failures)} {'file' if len(failures) == 1 else 'files'} not imported"
+            lines = details(summaries, failures)
             if lines:
                 self._notice.show_message(text, 30000, "Details…", lambda: self._details(lines))
             else:
