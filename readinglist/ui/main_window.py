@@ -409,6 +409,9 @@ class MainWindow(QMainWindow):
         self.areaChip.hide()
         self.centerTabs.setCornerWidget(self.areaChip)
         self._area: set[int] | None = None
+        # the last results as the view arranges them (the Suggested order): what an area narrows, and all of
+        # them again once it is let go (the search's own results came back in the order added: a user trial)
+        self._results: SearchResult | None = None
         for pane in (self.leftSplitter, self.centerTabs, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
@@ -550,8 +553,8 @@ class MainWindow(QMainWindow):
             pane.exportFinished.connect(self._map_exported)
             self.table.currentPaperChanged.connect(view.set_current)
             self._map_pane = pane
-            if self.search_bar.last_result is not None:  # the results it lights, as _show_results would have
-                view.set_results(self._lit(self.search_bar.last_result))
+            if self._results is not None:  # the results it lights, as _show_results would have
+                view.set_results(self._lit(self._results))
         return self._map_pane
 
     @property
@@ -678,6 +681,7 @@ class MainWindow(QMainWindow):
         if self._suggesting():
             in_view, by_interest = self.sidebar.filter.suggested, not self._shown_by_relevance
             result = self.suggester.arrange(result, untriaged_only=in_view, by_interest=by_interest)
+        self._results = result
         if self._map_pane is not None:  # else it takes the last results when it is built
             self._map_pane.view.set_results(self._lit(result))
         shown = self._in_area(result)
@@ -895,7 +899,7 @@ class MainWindow(QMainWindow):
         self._area = set(ids) if ids is not None else None
         self.areaChip.setText(f"Map area: {papers(len(ids))}  ✕" if ids is not None else "")
         self.areaChip.setVisible(ids is not None)
-        result = self.search_bar.last_result
+        result = self._results
         if result is None:
             return
         shown = self._in_area(result)
@@ -911,7 +915,7 @@ class MainWindow(QMainWindow):
         one outside the results is shown with the search kept (as a related paper's link is)."""
         if self.table.go_to(paper_id):
             return
-        result = self.search_bar.last_result
+        result = self._results
         if self._area is not None and result is not None and paper_id in result.ids:
             self.map_pane.view.clear_area()  # all results again, that paper current (go_to asked for it)
         else:
