@@ -471,7 +471,7 @@ class MainWindow(QMainWindow):
         self.view_summary.clearRequested.connect(self.sidebar.clear_narrowing)
         self.sidebar.navigate.connect(self.go)
         table.currentPaperChanged.connect(self._current_changed)
-        table.selectionChanged.connect(self._update_status)
+        table.selectionChanged.connect(self._selection_changed)
         table.scrolled.connect(detail.give_way)
         table.titleEdited.connect(self._title_edited)
         table.emptyLinkActivated.connect(self._empty_link)
@@ -774,6 +774,18 @@ class MainWindow(QMainWindow):
                 self._wanted, self._reveal = None, []
             self.notice.clear(RANKED_ABOVE)  # about the paper left ("now ranks above this one" at the top: a trial)
             self._moved()
+
+    def _selection_changed(self) -> None:
+        """The papers selected changed around the paper shown: its buttons and tag field follow (pressed for it
+        alone, none pressed and the common tags for several). A paper newly current is shown on the next turn
+        of the loop and they follow it then; the same paper kept current (an area let go on the map, Ctrl+A
+        and a click on its row) is not shown anew, and they went on saying "several" for it (a user trial)."""
+        self._update_status()
+        pid = self.table.current_id
+        if pid is not None and pid == self.detail.paper_id == self.detail.current_id:
+            paper = self.detail.paper(pid)
+            self.editors.load(paper)
+            self._show_marks(paper)
 
     def target_ids(self) -> list[int]:
         """What marking, tags and the paper actions act on: the selected papers, else the current one, else
