@@ -11,10 +11,12 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication, QLabel
 from test_topics import planted, write_jsonl
+from test_ui import click_sidebar, search
 
 from readinglist.app import create_main_window
 from readinglist.library import Library
 from readinglist.ui.map_view import MapPane, MapView, state_colour
+from readinglist.ui.sidebar import SUGGESTED_KEY
 
 
 @pytest.fixture
@@ -551,3 +553,98 @@ def test_an_area_of_one_paper_says_one_paper(qtbot, window):
         window.search_bar.field.setText("zzzqqq")
     empty = window.findChild(QLabel, "emptyLabel")
     assert "(among the 1 paper of the map area" in empty.text()
+
+
+def ranked_by_marks(qtbot, window) -> list[int]:
+    """Three control papers read and three graph papers skipped, marked in the window: the suggestions rank the
+    rest of the control theme first, an order other than the order added. Returns the control papers unmarked."""
+    lib = window.library
+    control = theme_ids(lib, "reward shaping") + theme_ids(lib, "policy gradient")
+    control = list(dict.fromkeys(control))
+    graphs = theme_ids(lib, "graph neural networks")
+    with qtbot.waitSignal(window.suggester.rankingChanged, timeout=10000):
+        window.table.select_ids(control[:3])
+        window.mark("read")
+        window.table.select_ids(graphs[:3])
+        window.mark("skipped")
+    qtbot.waitUntil(lambda: window.suggester.idle and window.search_bar.idle)
+    return control[3:]
+
+
+def test_letting_go_of_an_area_keeps_the_suggested_order_and_the_paper(qtbot, window):
+    """Suggested, an area dragged over on the map, Esc: the list came back in the order added (1988's papers
+    first) under "By predicted interest", the paper shown far down it (a user trial). The area's results were
+    the search's, not the view's arranged in its order."""
+    view, lib = window.map_pane.view, window.library
+    control = ranked_by_marks(qtbot, window)
+    window.show_tab(0)
+    click_sidebar(qtbot, window, SUGGESTED_KEY)
+    qtbot.waitUntil(lambda: window.search_bar.idle and window.sidebar.filter.suggested)
+    qtbot.waitUntil(lambda: len(window.table.model.ids) == lib.counts()["all"] - 6)
+    order = list(window.table.model.ids)
+    assert order != sorted(order) and set(order[:5]) <= set(control)  # by interest, not the order added
+    paper = order[4]
+    assert window.table.go_to(paper)
+    window.show_tab(1)
+    settle(qtbot, view)
+    start, end = island(view, control)
+    with qtbot.waitSignal(view.areaSelected) as got:
+        drag(view, start, end)
+    assert paper in got.args[0]
+    assert window.table.model.ids == [i for i in order if i in set(got.args[0])]  # the area, in the view's order
+    qtbot.keyClick(view, Qt.Key.Key_Escape)  # every result again
+    assert view.area_ids == [] and not window.areaChip.isVisible()
+    window.show_tab(0)
+    assert window.table.model.ids == order
+    assert window.table.current_id == paper
+    assert "predicted interest" in window.order_note.label.text()
+
+
+def test_the_edit_controls_show_the_paper_once_an_area_is_let_go(qtbot, window):
+    """A search, an area dragged over away from the paper shown: the area's first paper current, its papers
+    selected (no state button pressed, their common tags). Esc: that paper alone selected again, but its state
+    buttons stayed unpressed and its tag field empty, a click on its row changing nothing (a user trial): the
+    same paper stayed current, so it was not shown anew."""
+    view, lib = window.map_pane.view, window.library
+    search(qtbot, window, '"reward shaping"')
+    results = list(window.table.model.ids)
+    by_x = sorted(results, key=lambda pid: view.screen_pos(pid).x())
+    start, end = island(view, by_x[: len(by_x) // 2])
+    x0, y0 = view.map_pos(start)
+    x1, y1 = view.map_pos(end)
+    area = set(lib.library_map().within(x0, y0, x1, y1)) & set(results)
+    assert len(area) > 1 and by_x[-1] not in area
+    first = next(pid for pid in results if pid in area)  # current once the area is selected
+    lib.set_state([first], "skipped")
+    lib.add_tags([first], ["RL"])
+    assert window.table.go_to(by_x[-1])
+    skipped, tags = window.mark_actions["skipped"], window.editors.tagEditor
+    qtbot.waitUntil(lambda: window.detail.paper_id == by_x[-1])
+    with qtbot.waitSignal(view.areaSelected) as got:
+        drag(view, start, end)
+    assert set(got.args[0]) == area and window.table.current_id == first
+    qtbot.waitUntil(lambda: window.detail.paper_id == first)
+    assert not skipped.isChecked() and tags.text() == ""  # several papers selected
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert window.table.current_id == first and window.table.selected_ids() == [first]
+    qtbot.waitUntil(lambda: skipped.isChecked() and tags.text() == "RL")
+
+
+def test_select_all_and_back_to_one_paper_the_edit_controls_follow(qtbot, window):
+    """The same without the map: every row selected around the paper shown and then that row clicked, the
+    current paper never changing."""
+    lib = window.library
+    window.show_tab(0)
+    paper = window.table.model.ids[2]
+    lib.set_priority([paper], 1)
+    lib.add_tags([paper], ["RL"])
+    assert window.table.go_to(paper)
+    p1 = window.priority_actions[0]
+    qtbot.waitUntil(lambda: p1.isChecked() and window.editors.tagEditor.text() == "RL")
+    window.table.view.selectAll()
+    qtbot.waitUntil(lambda: not p1.isChecked() and window.editors.tagEditor.text() == "")
+    row = window.table.view.visualRect(window.table.model.index(2, 1)).center()
+    qtbot.mouseClick(window.table.view.viewport(), Qt.MouseButton.LeftButton, pos=row)
+    assert window.table.selected_ids() == [paper]
+    qtbot.waitUntil(lambda: p1.isChecked() and window.editors.tagEditor.text() == "RL")

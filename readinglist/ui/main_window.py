@@ -409,6 +409,9 @@ class MainWindow(QMainWindow):
         self.areaChip.hide()
         self.centerTabs.setCornerWidget(self.areaChip)
         self._area: set[int] | None = None
+        # the last results as the view arranges them (the Suggested order): what an area narrows, and all of
+        # them again once it is let go (the search's own results came back in the order added: a user trial)
+        self._results: SearchResult | None = None
         for pane in (self.leftSplitter, self.centerTabs, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
@@ -468,7 +471,7 @@ class MainWindow(QMainWindow):
         self.view_summary.clearRequested.connect(self.sidebar.clear_narrowing)
         self.sidebar.navigate.connect(self.go)
         table.currentPaperChanged.connect(self._current_changed)
-        table.selectionChanged.connect(self._update_status)
+        table.selectionChanged.connect(self._selection_changed)
         table.scrolled.connect(detail.give_way)
         table.titleEdited.connect(self._title_edited)
         table.emptyLinkActivated.connect(self._empty_link)
@@ -550,8 +553,8 @@ class MainWindow(QMainWindow):
             pane.exportFinished.connect(self._map_exported)
             self.table.currentPaperChanged.connect(view.set_current)
             self._map_pane = pane
-            if self.search_bar.last_result is not None:  # the results it lights, as _show_results would have
-                view.set_results(self._lit(self.search_bar.last_result))
+            if self._results is not None:  # the results it lights, as _show_results would have
+                view.set_results(self._lit(self._results))
         return self._map_pane
 
     @property
@@ -678,6 +681,7 @@ class MainWindow(QMainWindow):
         if self._suggesting():
             in_view, by_interest = self.sidebar.filter.suggested, not self._shown_by_relevance
             result = self.suggester.arrange(result, untriaged_only=in_view, by_interest=by_interest)
+        self._results = result
         if self._map_pane is not None:  # else it takes the last results when it is built
             self._map_pane.view.set_results(self._lit(result))
         shown = self._in_area(result)
@@ -770,6 +774,18 @@ class MainWindow(QMainWindow):
                 self._wanted, self._reveal = None, []
             self.notice.clear(RANKED_ABOVE)  # about the paper left ("now ranks above this one" at the top: a trial)
             self._moved()
+
+    def _selection_changed(self) -> None:
+        """The papers selected changed around the paper shown: its buttons and tag field follow (pressed for it
+        alone, none pressed and the common tags for several). A paper newly current is shown on the next turn
+        of the loop and they follow it then; the same paper kept current (an area let go on the map, Ctrl+A
+        and a click on its row) is not shown anew, and they went on saying "several" for it (a user trial)."""
+        self._update_status()
+        pid = self.table.current_id
+        if pid is not None and pid == self.detail.paper_id == self.detail.current_id:
+            paper = self.detail.paper(pid)
+            self.editors.load(paper)
+            self._show_marks(paper)
 
     def target_ids(self) -> list[int]:
         """What marking, tags and the paper actions act on: the selected papers, else the current one, else
@@ -895,7 +911,7 @@ class MainWindow(QMainWindow):
         self._area = set(ids) if ids is not None else None
         self.areaChip.setText(f"Map area: {papers(len(ids))}  ✕" if ids is not None else "")
         self.areaChip.setVisible(ids is not None)
-        result = self.search_bar.last_result
+        result = self._results
         if result is None:
             return
         shown = self._in_area(result)
@@ -911,7 +927,7 @@ class MainWindow(QMainWindow):
         one outside the results is shown with the search kept (as a related paper's link is)."""
         if self.table.go_to(paper_id):
             return
-        result = self.search_bar.last_result
+        result = self._results
         if self._area is not None and result is not None and paper_id in result.ids:
             self.map_pane.view.clear_area()  # all results again, that paper current (go_to asked for it)
         else:
