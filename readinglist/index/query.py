@@ -28,7 +28,16 @@ from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
 from readinglist.acronyms import acronym_key
-from readinglist.index.analysis import WordAnalyzer, american, fold, spelt_out, stem, tag_key, word_stem
+from readinglist.index.analysis import (
+    WordAnalyzer,
+    american,
+    fold,
+    spelt_out,
+    stem,
+    subscript_parts,
+    tag_key,
+    word_stem,
+)
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import PRIORITIES, STATES, QueryError
 
@@ -1092,6 +1101,8 @@ class Highlighter:
     def __call__(self, word: str) -> bool:
         if fold(word) in self.words or any(t.text in self.words for t in _WORDS(word)):
             return True
+        if "_" in word and not self.words.isdisjoint(subscript_parts(word)):
+            return True  # "mix" found "t_mix" (markup highlights the part)
         return spelt_out(word) in self.words  # "mueller" found Müller: it shows
 
     def spans(self, text: str) -> list[tuple[int, int]]:
