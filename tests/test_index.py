@@ -307,20 +307,22 @@ def test_a_word_with_a_mark_nfc_cannot_compose_is_found_and_highlighted(tmp_path
 
 def test_a_subscript_is_found_joined_as_typed_and_by_its_part(tmp_path):
     """$t_{\\mathrm{mix}}$ (plain text "t_mix"), $t_{mix}$ ("t_(mix)") and a plain t_mix are one word, found
-    however it is typed (as LaTeX too); the part "mix" finds them as well (it found none: "tmix" alone was
-    held, or "t" and "mix" apart), and shows highlighted in the word."""
+    however it is typed (as LaTeX too: "$t_{\\mathrm{mix}}$" was "t_{mix}", two words); the part "mix" finds
+    them as well (it found none: "tmix" alone was held, or "t" and "mix" apart), and shows highlighted in it."""
+    from readinglist.index.query import preprocess
     from readinglist.markup import highlight_text
 
     lib = library_of(tmp_path, MARKED)
     subscripted = {"Mixing by the gap", "Cutoff of walks", "Graph families"}
     try:
-        for query in ("t_mix", "tmix"):
+        for query in ("t_mix", "tmix", "t_{mix}", "$t_{\\mathrm{mix}}$", "t_{\\mathrm{mix}}", "$t_{mix}$"):
             assert set(titles(lib, query)) == subscripted, query
         assert subscripted <= set(titles(lib, "mix"))
         assert titles(lib, "mix report") == ["Graph families"]  # the part is a word of the abstract's
         assert titles(lib, '"mixing time t_mix"') == ["Mixing by the gap"]  # a phrase holding the joined word
-        for query in ("x_train", "xtrain", "train samples"):
+        for query in ("x_train", "x_{train}", "$x_{train}$", "xtrain", "train samples"):
             assert titles(lib, query) == ["Held-out loss"], query
+        assert preprocess("from $5 to $10, x_{i,j}") == "from $5 to $10, x_{i,j}"  # prices; no one word
         mark = '<span style="background-color:#ffd54f;color:#000">{}</span>'
         text = "We report t_mix for every graph"
         assert mark.format("mix") in highlight_text(text, lib.highlighter(lib.search("mix").terms))

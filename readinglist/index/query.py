@@ -739,8 +739,12 @@ def preprocess(text: str) -> str:
         text = _LAST_FIRST_RE.sub(r'\1:"\3 \2"', text)
     if "<" in text or ">" in text:  # a comparison is a field's (year:>=2020); "<50 F1" pasted is text
         text = _STRAY_COMPARISON_RE.sub(" ", text)
+    if "$" in text:  # a formula as the abstract has it ("$t_{\mathrm{mix}}$"): its plain text ("t_mix")
+        text = _INLINE_MATH_RE.sub(_math_as_text, text)
     if "\\" in text:  # LaTeX as the abstract has it ("\ell_2"): its words as the index holds them (ℓ₂, l2)
         text = _LATEX_IN_QUERY_RE.sub(_latex_as_text, text)
+    if "_{" in text:  # "x_{train}" typed: one word, as the index holds $x_{train}$ ("xtrain"; Whoosh read the "{")
+        text = _BRACED_SUBSCRIPT_RE.sub(r"_\1", text)
     text = _RANGE_RE.sub(_year_range, text)
     if "~" in text:
         text = _FUZZY_RE.sub(_fuzzy, text)
@@ -794,6 +798,20 @@ def preprocess(text: str) -> str:
 
 _LAST_FIRST_RE = re.compile(r'\b(authors?):"([^",]+),\s*([^",]+)"', re.IGNORECASE)
 _LATEX_IN_QUERY_RE = re.compile(r"\$?\\[A-Za-z]+(?:\{[^{}\s]*\}|[_^](?:\{[^{}\s]*\}|[A-Za-z0-9]))*\$?")
+
+
+# as Pandoc reads one: no space inside either dollar, none of a price's digits after ("$5 and $10" is none)
+_INLINE_MATH_RE = re.compile(r"\$([^$\s](?:[^$\n]*[^$\s])?)\$(?!\d)")
+_BRACED_SUBSCRIPT_RE = re.compile(r"(?<=\w)_\{([^\W_]+)\}")
+_PAREN_SUBSCRIPT_RE = re.compile(r"(?<=\w)_\(([^\W_]+)\)")
+
+
+def _math_as_text(m: re.Match[str]) -> str:
+    """A formula's plain text (markup.math_plain, as the index reads an abstract's), a subscript in parentheses
+    ("x_(train)") written joined ("x_train"): the parser would read the parentheses as a group."""
+    from readinglist.markup import math_plain
+
+    return _PAREN_SUBSCRIPT_RE.sub(r"_\1", math_plain(m.group(1)))
 
 
 def _latex_as_text(m: re.Match[str]) -> str:
