@@ -29,6 +29,25 @@ PLAIN_LETTERS = str.maketrans(
     {"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "đ": "d", "Đ": "D",
      "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ß": "ss", "ı": "i", "ħ": "h", "Ħ": "H"}
 )  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def combining_marks() -> str:
+    """Every combining mark (Unicode's Mn, Mc and Me) as the inside of a regular expression's character class:
+    Python's \\w matches none, so a word with a mark NFC cannot compose ("M̲ask", a decomposed é, a Devanagari
+    vowel sign) was two words to the search index and the detail pane's highlighting. Planes 0, 1 and 14 hold
+    them all; read from unicodedata once, when first asked for (a few milliseconds)."""
+    category = unicodedata.category
+    codes = [c for r in (range(0x20000), range(0xE0000, 0xE1000)) for c in r if category(chr(c))[0] == "M"]
+    ranges: list[list[int]] = []
+    for c in codes:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(f"\\U{a:08x}-\\U{b:08x}" if b > a else f"\\U{a:08x}" for a, b in ranges)
+
+
 TITLE_KEY_LENGTH = 64
 AUTHORS_KEY_LENGTH = 48
 _GREEK = re.compile(r"GREEK (?:SMALL |CAPITAL )?(?:LETTER )?(?:FINAL |ARCHAIC )?([A-Z]+)(?: SYMBOL)?$")

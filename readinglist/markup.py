@@ -1288,7 +1288,6 @@ _ANY_TAG_RE = re.compile(r"<[^<>]*>")
 _BRACE_OPEN, _BRACE_CLOSE = "\ue013", "\ue014"  # \{ and \} while a formula is read: braces shown, not a group
 _ARG_MARKS = "".join(chr(0xE020 + k) for k in range(16))  # a command's arguments, while pylatexenc writes it
 _OWN_MARKS_RE = re.compile("[\ue013\ue014\ue020-\ue02f]")
-_WORD_SPLIT_RE = re.compile(r"(\w[\w'\-]*\w|\w)")
 _MARK = '<span style="background-color:#ffd54f;color:#000">{}</span>'
 
 
@@ -1314,14 +1313,26 @@ def highlight_text(text: str, match: Callable[[str], bool] | None) -> str:
     return _highlight(text, match)
 
 
+@lru_cache(maxsize=1)
+def _word_split_re() -> re.Pattern[str]:
+    """A word of shown text, its combining marks in it ("M̲ask" is one word, as the index holds it), with its
+    apostrophes, hyphens and underscores; compiled when first highlighting (reading the marks takes a moment)."""
+    from readinglist.collation import combining_marks
+
+    marks = combining_marks()
+    return re.compile(rf"(\w[\w'\-{marks}]*[\w{marks}]|\w)")
+
+
 def _highlight_words(text: str, match: Callable[[str], bool]) -> str:
     parts = []
-    for piece in _WORD_SPLIT_RE.split(text):
+    for piece in _word_split_re().split(text):
         if piece and (piece[0].isalnum() or piece[0] == "_") and match(piece):
-            halves = piece.split("-")
-            if len(halves) > 1 and not all(match(h) for h in halves if h):  # "self" found: "self-model" in part
-                parts.append("-".join(_MARK.format(_escape_shown(h)) if h and match(h) else _escape_shown(h)
-                                      for h in halves))  # fmt: skip
+            halves = re.split(r"([-_]+)", piece) if "-" in piece or "_" in piece else [piece]
+            found = [bool(h) and match(h) for h in halves[::2]]
+            if any(found) and not all(f for f, h in zip(found, halves[::2], strict=True) if h):
+                # "self" found "self-model" in part, "mix" "t_mix"
+                parts.append("".join(_MARK.format(_escape_shown(h)) if i % 2 == 0 and found[i // 2]
+                                     else _escape_shown(h) for i, h in enumerate(halves)))  # fmt: skip
             else:
                 parts.append(_MARK.format(_escape_shown(piece)))
         else:

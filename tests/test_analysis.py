@@ -5,6 +5,7 @@ from whoosh.analysis import RegexTokenizer
 
 from readinglist.index.analysis import (
     TAG_SEPARATOR,
+    WORD_PATTERN,
     FoldFilter,
     TagAnalyzer,
     WordAnalyzer,
@@ -25,13 +26,15 @@ TEXTS = [
     "the",
     "ℓ₁-regression, ℓ_1 and α_i; x² __init__ _ a_b __",
     "Klaus-Robert Müller, Mørup and Å. Grünewälder on Schrödinger (MÜLLER)",
+    "A M\u0332ask, Se\u0301bastien's cafe\u0301 and x\u0302 a\u20dd; हिन्दी भाषा",
+    "t_mix of x_(train), θ_(t+1), x_(i,j), snake_case_name, p_data and x_(train)^2 a_(b_c) _(x)",
 ]
 CORPUS = (Path(__file__).parent.parent / "corpus" / "icml2026.txt").read_text()
 
 
 def reference():
     """The Whoosh chain the one-pass analyzer stands for."""
-    return RegexTokenizer() | FoldFilter()
+    return RegexTokenizer(WORD_PATTERN) | FoldFilter()
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -73,6 +76,60 @@ def test_a_word_with_an_umlaut_is_also_held_spelt_out():
     assert spelt_out("Mu\u0308ller") == "mueller"  # a decomposed ü too
     for mode in ("query", ""):
         assert [t.text for t in WordAnalyzer()("Müller", mode=mode)] == ["muller"]
+
+
+def test_a_combining_mark_stays_in_its_word_and_is_folded_away():
+    """A letter with a mark NFC cannot compose ("M̲ask": M and U+0332), or an accent left decomposed, was two
+    words ("m", "ask"): \\w matches no mark. The mark belongs to the word and folds away as an accent does, in
+    the index and in a query alike."""
+    analyzer = WordAnalyzer()
+    assert analyzer.words("A M\u0332ask token", spell_out=True) == [("a", 0), ("mask", 1), ("token", 2)]
+    assert analyzer.words("Se\u0301bastien's cafe\u0301") == [("sebastien", 0), ("s", 1), ("cafe", 2)]
+    assert analyzer.words("Sébastien") == analyzer.words("Se\u0301bastien")  # composed or not, one word
+    assert analyzer.words("v\u20d7 and a\u20dd") == [("v", 0), ("and", 1), ("a", 2)]  # an arrow over, a circle around
+    for mode in ("query", "index", ""):
+        assert [t.text for t in analyzer("M\u0332ask", mode=mode)] == ["mask"]
+    assert fold("M\u0332ask") == fold("mask") == "mask"
+    assert len(analyzer.words("हिन्दी भाषा")) == 2  # a script's vowel signs are marks too: two words, not seven
+
+
+def test_a_word_joined_by_underscores_is_held_joined_and_with_its_parts():
+    """Plain text writes $t_{\\mathrm{mix}}$ "t_mix" and $x_{train}$ "x_(train)": held as the joined word
+    ("tmix", what a query's "t_mix" or "x_{train}" is) and, at its place, its parts ("mix"), so a search for the
+    part finds it; a query's text keeps one word a place (a phrase's words)."""
+    analyzer = WordAnalyzer()
+    text = "the time t_mix of x_(train) and p_data"
+    assert analyzer.words(text, spell_out=True) == [
+        ("the", 0), ("time", 1), ("tmix", 2), ("mix", 2), ("of", 3), ("xtrain", 4), ("train", 4), ("and", 5),
+        ("pdata", 6), ("data", 6)
+    ]  # fmt: skip
+    assert analyzer.words(text) == [("the", 0), ("time", 1), ("tmix", 2), ("of", 3), ("xtrain", 4), ("and", 5),
+                                    ("pdata", 6)]  # fmt: skip
+    indexed = [(t.text, t.pos) for t in analyzer("x_(train) loss", positions=True, mode="index")]
+    assert indexed == [("xtrain", 0), ("train", 0), ("loss", 1)]
+    assert [t.text for t in analyzer("t_mix", mode="query")] == ["tmix"]
+    # a part of one letter says nothing alone; the parentheses of a formula are no subscript's
+    assert analyzer.words("x_i ℓ_1 __init__ θ_(t+1)", spell_out=True) == [("xi", 0), ("l1", 1), ("init", 2),
+                                                                          ("θ", 3), ("t", 4), ("1", 5)]  # fmt: skip
+    assert analyzer.words("snake_case_name", spell_out=True) == [("snakecasename", 0), ("snake", 0), ("case", 0),
+                                                                 ("name", 0)]  # fmt: skip
+
+
+def test_the_analyzer_pickles_small_and_applies_the_patches_when_unpickled(monkeypatch):
+    """The schema, analyzer included, is pickled into every commit's table of contents and unpickled in
+    Whoosh's writer processes, which must apply the patches (`words()`): the pattern (16 kB of mark ranges) is
+    not pickled, and unpickling still reaches __setstate__ (an object pickled without a state never does)."""
+    import pickle
+
+    from readinglist.index import patches
+
+    applied = []
+    monkeypatch.setattr(patches, "apply", lambda *args: applied.append(args) or True)
+    data = pickle.dumps(WordAnalyzer(), 2)
+    assert len(data) < 200
+    copy = pickle.loads(data)
+    assert applied and copy.expression is WORD_PATTERN and copy == WordAnalyzer()
+    assert [t.text for t in copy("M\u0332ask t_mix", mode="index")] == ["mask", "tmix", "mix"]
 
 
 def test_a_whole_value_is_one_folded_token():

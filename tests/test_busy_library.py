@@ -428,3 +428,44 @@ def test_undo_while_only_marks_wait_says_when_it_can_and_then_undoes_them(qtbot,
     assert w.library.paper(first).state == "skimmed" and w.actionUndo.isEnabled()
     qtbot.keyClick(w.table.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert w.library.paper(first).state == "unread" and not w.actionUndo.isEnabled()
+
+
+def test_a_rebuild_of_the_index_keeps_neither_the_window_nor_a_mark_waiting(qtbot, data_dir, monkeypatch):
+    """An index made by another version (a schema change: every library's first start after one) is rebuilt on
+    the warm-up's worker: meanwhile the papers are listed, marked and tagged at once, and once it is done a
+    search finds what was done meanwhile."""
+    import json
+
+    from conftest import open_window
+
+    from readinglist.index.engine import Index
+
+    Library.open(data_dir).close()
+    state = data_dir / "index" / "readinglist-index.json"
+    state.write_text(json.dumps({**json.loads(state.read_text()), "schema": "another version's"}))
+    started, go = threading.Event(), threading.Event()
+    rebuild = Index.rebuild
+
+    def held(self, *args, **kwargs):
+        started.set()
+        assert go.wait(30)
+        return rebuild(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "rebuild", held)
+    w = open_window(qtbot, data_dir, 19)
+    try:
+        qtbot.waitUntil(started.is_set, timeout=10000)  # the rebuild is under way, and held
+        first, second = on_first(qtbot, w)
+        begun = time.monotonic()
+        qtbot.keyClick(w.table.view, Qt.Key.Key_R)  # read, and on to the next
+        w.library.add_tags([second], ["rebuilt"])
+        assert time.monotonic() - begun < 2 and w.edits.waiting == 0
+        assert w.library.paper(first).state == "read" and not w.warmed_up
+        go.set()
+        qtbot.waitUntil(lambda: w.warmed_up, timeout=20000)
+        assert w.library.search("state:read").ids == [first] and w.library.search("tag:rebuilt").ids == [second]
+    finally:
+        go.set()
+        w.close()
+        w.runner.wait()
+        w.library.close()

@@ -3,6 +3,7 @@ import shutil
 from itertools import pairwise
 
 import pytest
+from conftest import library_of
 
 from readinglist.library import Library
 from readinglist.papers import QueryError
@@ -282,3 +283,94 @@ def test_a_spelt_out_word_shares_its_place_in_the_fields_length(lib):
         (docnum,) = [d for d in searcher.postings("title", "mueller").all_ids() if not searcher.reader().is_deleted(d)]
         assert searcher.reader().doc_field_length(docnum, "title", 0) == 4
     assert titles(lib, "schroedinger bridges for mueller")[0] == "Schrödinger Bridges for Müller"
+
+
+MARKED = [
+    {"title": "Patch tokens", "abstract": "A M\u0332ask token is placed over each patch before decoding."},
+    {"title": "Mixing by the gap", "abstract": "We bound the mixing time $t_{\\mathrm{mix}}$ by the spectral gap."},
+    {"title": "Cutoff of walks", "abstract": "The relaxation time $t_{mix}$ and the cutoff of random walks."},
+    {"title": "Graph families", "abstract": "We report t_mix for every graph family considered here."},
+    {"title": "Held-out loss", "abstract": "Given samples $x_{train}$ we fit the model and report its loss."},
+    {"title": "Mask tokens", "abstract": "Each token is masked with some probability."},
+    {"title": "Filler", "abstract": "Nothing to do with any of the other papers at all."},
+]
+
+
+def test_a_word_with_a_mark_nfc_cannot_compose_is_found_and_highlighted(tmp_path):
+    """ "M\u0332ask" (an underlined M) was indexed as "m" and "ask": "mask" found nothing. Typed plain or
+    with the mark, it finds the paper, and the word shows highlighted whole."""
+    from readinglist.markup import to_html
+
+    lib = library_of(tmp_path, MARKED)
+    try:
+        for query in ("mask", "M\u0332ask", "Mask token", '"mask token"'):
+            assert "Patch tokens" in titles(lib, query), query
+        abstract = MARKED[0]["abstract"]
+        shown = to_html(abstract, lib.highlighter(lib.search("mask").terms))
+        assert '<span style="background-color:#ffd54f;color:#000">M\u0332ask</span>' in shown
+        shown = to_html(abstract, lib.highlighter(lib.search('"mask token"').terms))
+        assert '<span style="background-color:#ffd54f;color:#000">M\u0332ask token</span>' in shown
+    finally:
+        lib.close()
+
+
+def test_a_subscript_is_found_joined_as_typed_and_by_its_part(tmp_path):
+    """$t_{\\mathrm{mix}}$ (plain text "t_mix"), $t_{mix}$ ("t_(mix)") and a plain t_mix are one word, found
+    however it is typed (as LaTeX too: "$t_{\\mathrm{mix}}$" was "t_{mix}", two words); the part "mix" finds
+    them as well (it found none: "tmix" alone was held, or "t" and "mix" apart), and shows highlighted in it."""
+    from readinglist.index.query import preprocess
+    from readinglist.markup import highlight_text
+
+    lib = library_of(tmp_path, MARKED)
+    subscripted = {"Mixing by the gap", "Cutoff of walks", "Graph families"}
+    try:
+        for query in ("t_mix", "tmix", "t_{mix}", "$t_{\\mathrm{mix}}$", "t_{\\mathrm{mix}}", "$t_{mix}$"):
+            assert set(titles(lib, query)) == subscripted, query
+        assert subscripted <= set(titles(lib, "mix"))
+        assert titles(lib, "mix report") == ["Graph families"]  # the part is a word of the abstract's
+        assert titles(lib, '"mixing time t_mix"') == ["Mixing by the gap"]  # a phrase holding the joined word
+        for query in ("x_train", "x_{train}", "$x_{train}$", "xtrain", "train samples"):
+            assert titles(lib, query) == ["Held-out loss"], query
+        assert preprocess("from $5 to $10, x_{i,j}") == "from $5 to $10, x_{i,j}"  # prices; no one word
+        mark = '<span style="background-color:#ffd54f;color:#000">{}</span>'
+        text = "We report t_mix for every graph"
+        assert mark.format("mix") in highlight_text(text, lib.highlighter(lib.search("mix").terms))
+        assert mark.format("t_mix") in highlight_text(text, lib.highlighter(lib.search("t_mix").terms))
+        assert mark.format("t_mix") not in highlight_text(text, lib.highlighter(lib.search("mix").terms))
+    finally:
+        lib.close()
+
+
+def test_a_subscripts_part_shares_its_place_in_the_fields_length(lib):
+    """ "t_mix" is held as "tmix" and "mix" at one place: the title's length counts it once (BM25, and "the
+    title is the query")."""
+    pid = lib.search("").ids[0]
+    lib.set_title(pid, "Bounds on t_mix for walks")
+    lib.flush_index()
+    with lib.index.ix.searcher() as searcher:
+        (docnum,) = [d for d in searcher.postings("title", "mix").all_ids() if not searcher.reader().is_deleted(d)]
+        assert searcher.reader().doc_field_length(docnum, "title", 0) == 5
+    assert titles(lib, "bounds on t_mix for walks")[0] == "Bounds on t_mix for walks"
+
+
+def test_an_index_of_schema_15_is_rebuilt_and_finds_the_words_it_split(tmp_path, monkeypatch):
+    """An index written before words kept their marks and subscripts their parts (schema 15) is made by
+    another version: the library rebuilds it when it opens (the window does so on a worker), and then finds
+    what the old one could not."""
+    from readinglist.index import analysis, schema
+
+    with monkeypatch.context() as m:  # the index as schema 15 left it: Whoosh's word pattern, no parts
+        m.setattr(schema, "SCHEMA_VERSION", 15)
+        m.setattr(analysis, "_WORDS", analysis._PLAIN_WORDS)
+        m.setattr(analysis.WordAnalyzer, "expression", analysis._PLAIN_WORDS)
+        m.setattr(analysis, "subscript_parts", lambda word: ())
+        lib = library_of(tmp_path, MARKED)
+        assert "Patch tokens" not in titles(lib, "mask") and "Graph families" not in titles(lib, "mix")
+        lib.close()
+    messages: list[str] = []
+    lib = Library.open(tmp_path / "lib", notify=messages.append)
+    try:
+        assert any("rebuilding" in message for message in messages), messages
+        assert "Patch tokens" in titles(lib, "mask") and "Graph families" in titles(lib, "mix")
+    finally:
+        lib.close()

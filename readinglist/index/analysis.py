@@ -8,6 +8,11 @@ the exact form, and the vocabulary a misspelt word is corrected from is made of 
 when searching instead (`stem`; see `vocabulary.Vocabulary.forms`): a plain word matches every form of its
 stem the index holds.
 
+A word is Whoosh's (word characters, dots inside) with its combining marks (`WORD_PATTERN`): "M̲ask" is
+one word, "mask", as "é" is "e". A word joined by underscores ("t_mix", $t_{\\mathrm{mix}}$'s plain text) is
+held joined ("tmix", as a query's "t_mix" is read) and, when indexing, each of its parts at its place too
+(`subscript_parts`), so "mix" finds it.
+
 `WordAnalyzer` is a one-pass equivalent of a Whoosh chain (RegexTokenizer | `FoldFilter`), with `words()`
 for indexing without Token objects (see `patches._patch_positions`); `tests/test_analysis.py` checks the
 two token for token. An analyzer unpickled with the schema — in Whoosh's writer processes — applies the
@@ -27,10 +32,16 @@ from whoosh.analysis.filters import STOP_WORDS
 from whoosh.analysis.tokenizers import default_pattern
 from whoosh.lang.porter import stem as porter_stem
 
-from readinglist.collation import PLAIN_LETTERS
+from readinglist.collation import PLAIN_LETTERS, combining_marks
 
 stem = lru_cache(maxsize=200_000)(porter_stem)
-_WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern.flags)  # whole matches
+_MARKS = combining_marks()
+# Whoosh's default pattern (word characters and its wildcard's star, a single dot inside: "U.S.", "3.5"), each
+# character with the combining marks after it, and a subscript to_plain writes in parentheses ("x_(train)" for
+# $x_{train}$; not "θ_(t+1)") the end of its word
+WORD_PATTERN = re.compile(rf"[\w*][\w*{_MARKS}]*(?:\.[\w*][\w*{_MARKS}]*)*(?:(?<=_)\((?:[^\W_]|[{_MARKS}])+\))?")
+_WORDS = WORD_PATTERN
+_PLAIN_WORDS = re.compile(default_pattern.pattern.replace("(", "(?:"), default_pattern.flags)  # whole matches
 
 
 @lru_cache(maxsize=100_000)
@@ -38,16 +49,39 @@ def _fold_unicode(word: str) -> str:
     # NFKC first: a formula's letters (𝖠𝗍𝗍𝗇, 𝒳, ℝ) have no lower case of their own, and were held "Attn", "X"
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", word).casefold())
     decomposed = decomposed.translate(PLAIN_LETTERS)  # ǿ: ø and a mark
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    # the marks that place themselves on a letter (accents, M̲'s line, v⃗'s arrow) or enclose it; not a
+    # script's vowel signs, which are its letters
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and unicodedata.category(c) != "Me")
+
+
+_JOINERS = str.maketrans("", "", "_()")
 
 
 def fold(word: str) -> str:
     """A word as the index holds it: lower case; for non-ASCII, case-folded, compatibility-decomposed and
-    without combining marks (é → e, ℓ₁ → l1, ﬁ → fi), and the letters NFKD leaves whole spelt as a reader
-    types them (ø → o, ł → l, æ → ae); underscores dropped, so the plain text of `$\\ell_1$`
-    ("ℓ_1") is the same word as "l1"."""
+    without combining marks (é → e, M̲ → m, ℓ₁ → l1, ﬁ → fi), and the letters NFKD leaves whole spelt as a
+    reader types them (ø → o, ł → l, æ → ae); underscores dropped, so the plain text of `$\\ell_1$`
+    ("ℓ_1") is the same word as "l1", and a subscript's parentheses ("x_(train)" is "xtrain", as "x_train")."""
     w = word.lower() if word.isascii() else _fold_unicode(word)
-    return w.replace("_", "") if "_" in w else w
+    if "_" not in w:
+        return w
+    return w.translate(_JOINERS) if "_(" in w else w.replace("_", "")
+
+
+_PARTS = re.compile(r"[_()]+")
+
+
+@lru_cache(maxsize=20_000)
+def subscript_parts(word: str) -> tuple[str, ...]:
+    """The parts of a word joined by underscores, folded ("t_mix": "mix"; "x_(train)": "train"; "snake_case":
+    "snake", "case"): the index holds them beside the joined word, at its place, so "mix" finds $t_{mix}$ as
+    "t_mix" does, and a query's "t_mix" (the joined word) still finds only it. Not a part of one character (the
+    x of x_i says nothing alone), nor one that is the joined word ("__init__"); () for a word without them."""
+    if "_" not in word:
+        return ()
+    joined = fold(word)
+    parts = (fold(part) for part in _PARTS.split(word))
+    return tuple(dict.fromkeys(p for p in parts if len(p) > 1 and p != joined))
 
 
 # ä, ö, ü, ø and å as German and Scandinavian names are written in ASCII: Müller as Mueller, Mørup as Moerup
@@ -80,8 +114,8 @@ def stem_prefix(stemmed: str) -> str:
 
 
 class FoldFilter(Filter):
-    """Whoosh filter form of `fold` and `spelt_out` (the reference chain the one-pass analyzer is tested
-    against)."""
+    """Whoosh filter form of `fold`, `spelt_out` and `subscript_parts` (the reference chain the one-pass
+    analyzer is tested against, with a RegexTokenizer of WORD_PATTERN)."""
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
         for t in tokens:
@@ -92,19 +126,28 @@ class FoldFilter(Filter):
                 if t.mode == "index" and (other := spelt_out(word)):
                     t.text = other
                     yield t
+            if t.mode == "index":
+                for part in subscript_parts(word):
+                    t.text = part
+                    yield t
 
 
 class WordAnalyzer(Analyzer):
-    """Every word (Whoosh's default word pattern), folded; no stop list, no stemming, words of any length."""
+    """Every word (WORD_PATTERN), folded; no stop list, no stemming, words of any length."""
 
-    def __init__(self) -> None:
-        self.expression = default_pattern
+    expression = WORD_PATTERN
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled with the schema, in every commit's table of contents: not the pattern (16 kB; this module's
+        is the one), yet a state, without which unpickling would not call __setstate__."""
+        return {"words": "WORD_PATTERN"}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """Unpickled with the schema (Whoosh's writer processes): the patches that read words() apply there too."""
+        """Unpickled with the schema (Whoosh's writer processes): the patches that read words() apply there too.
+        A schema pickled before schema 16 held Whoosh's pattern: this module's is the one."""
         from readinglist.index import patches
 
-        self.__dict__.update(state)
+        self.__dict__.update({k: v for k, v in state.items() if k not in ("expression", "words")})
         patches.apply()
 
     def __eq__(self, other: object) -> bool:
@@ -140,7 +183,8 @@ class WordAnalyzer(Analyzer):
                 t.startchar, t.endchar = start_char, start_char + len(value)
             yield t
             return
-        for i, match in enumerate(self.expression.finditer(value)):
+        plain = value.isascii() and "_" not in value  # (Whoosh's pattern finds the same words, faster; see words())
+        for i, match in enumerate((_PLAIN_WORDS if plain else self.expression).finditer(value)):
             word = match.group(0)
             text = fold(word)
             if not text:  # only underscores or marks: dropped, its position left empty (as the chain does)
@@ -158,26 +202,39 @@ class WordAnalyzer(Analyzer):
             if mode == "index" and (other := spelt_out(word)):
                 t.text = other  # indexing only: Müller is "muller" and, at the same place, "mueller"
                 yield t
+            if mode == "index" and "_" in word:
+                for part in subscript_parts(word):  # and "t_mix" is "tmix" and, at the same place, "mix"
+                    t.text = part
+                    yield t
 
     def words(self, value: str, spell_out: bool = False) -> list[tuple[str, int]]:
         """The (word, position) pairs `__call__` yields, without Token objects: when indexing (`spell_out`)
-        with each spelt-out word after its folded one, at its place; else (a query's text, key terms) one word
-        a place, as a query's words are."""
+        with each spelt-out word and subscript part after its folded one, at its place; else (a query's text,
+        key terms) one word a place, as a query's words are."""
+        out = []
         if value.isascii():  # lower-casing the whole text first is the same, and faster
-            found = _WORDS.findall(value.lower())
-            if "_" not in value:
+            if "_" not in value:  # (no mark, no subscript: Whoosh's pattern finds the same words, faster)
+                found = _PLAIN_WORDS.findall(value.lower())
                 return list(zip(found, range(len(found)), strict=True))
-            found = [w.replace("_", "") for w in found]
-        else:
-            out = []
-            for pos, word in enumerate(_WORDS.findall(value)):
-                folded = fold(word)
-                if folded:
+            found = _WORDS.findall(value.lower())
+            for pos, word in enumerate(found):
+                if "_" not in word:
+                    out.append((word, pos))
+                    continue
+                if folded := fold(word):
                     out.append((folded, pos))
-                    if spell_out and not word.isascii() and (other := spelt_out(word)):  # (no call per ASCII word)
-                        out.append((other, pos))
+                if spell_out:
+                    out.extend((part, pos) for part in subscript_parts(word))
             return out
-        return [(w, pos) for pos, w in enumerate(found) if w]
+        for pos, word in enumerate(_WORDS.findall(value)):
+            folded = fold(word)
+            if folded:
+                out.append((folded, pos))
+                if spell_out and not word.isascii() and (other := spelt_out(word)):  # (no call per ASCII word)
+                    out.append((other, pos))
+            if spell_out and "_" in word:
+                out.extend((part, pos) for part in subscript_parts(word))
+        return out
 
 
 def note_text(note: str) -> str:
@@ -250,7 +307,7 @@ _STOP_WORDS = frozenset(STOP_WORDS)
 def kept_words(value: str) -> list[str]:
     """The content words of a text, lower-cased, in order (Whoosh's word pattern, its stop words and words of
     one letter left out): what the interest ranking counts; stem them with `stem`."""
-    found = _WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _WORDS.findall(value)]
+    found = _PLAIN_WORDS.findall(value.lower()) if value.isascii() else [w.lower() for w in _PLAIN_WORDS.findall(value)]
     return [w for w in found if len(w) >= 2 and w not in _STOP_WORDS]
 
 

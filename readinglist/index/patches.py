@@ -752,7 +752,7 @@ def _word_items(fieldname: str, field: Any, value: str, docnum: int, boost: floa
         items.append((fieldname, tbytes, docnum, float(n) * fb * boost, vbytes))
         length += n
         size += len(tbytes) * 2 + len(vbytes)
-    if not value.isascii():  # a spelt-out word shares its place with its folded one: a place counts once
+    if not value.isascii() or "_" in value:  # a spelt-out word or a subscript's part shares its place: counted once
         length = len({pos for p in poses.values() for pos in p})
     return items, length, size + (150 + len(fieldname)) * len(items)
 

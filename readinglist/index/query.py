@@ -28,7 +28,16 @@ from whoosh.fields import Schema
 from whoosh.searching import Searcher
 
 from readinglist.acronyms import acronym_key
-from readinglist.index.analysis import WordAnalyzer, american, fold, spelt_out, stem, tag_key, word_stem
+from readinglist.index.analysis import (
+    WordAnalyzer,
+    american,
+    fold,
+    spelt_out,
+    stem,
+    subscript_parts,
+    tag_key,
+    word_stem,
+)
 from readinglist.index.schema import HIGHLIGHTED_FIELDS, NO_PRIORITY, STEMMED_FIELDS, TEXT_FIELDS
 from readinglist.papers import PRIORITIES, STATES, QueryError
 
@@ -733,8 +742,12 @@ def preprocess(text: str) -> str:
         text = _LAST_FIRST_RE.sub(r'\1:"\3 \2"', text)
     if "<" in text or ">" in text:  # a comparison is a field's (year:>=2020); "<50 F1" pasted is text
         text = _STRAY_COMPARISON_RE.sub(" ", text)
+    if "$" in text:  # a formula as the abstract has it ("$t_{\mathrm{mix}}$"): its plain text ("t_mix")
+        text = _INLINE_MATH_RE.sub(_math_as_text, text)
     if "\\" in text:  # LaTeX as the abstract has it ("\ell_2"): its words as the index holds them (ℓ₂, l2)
         text = _LATEX_IN_QUERY_RE.sub(_latex_as_text, text)
+    if "_{" in text:  # "x_{train}" typed: one word, as the index holds $x_{train}$ ("xtrain"; Whoosh read the "{")
+        text = _BRACED_SUBSCRIPT_RE.sub(r"_\1", text)
     text = _RANGE_RE.sub(_year_range, text)
     if "~" in text:
         text = _FUZZY_RE.sub(_fuzzy, text)
@@ -791,6 +804,20 @@ def preprocess(text: str) -> str:
 
 _LAST_FIRST_RE = re.compile(r'\b(authors?):"([^",]+),\s*([^",]+)"', re.IGNORECASE)
 _LATEX_IN_QUERY_RE = re.compile(r"\$?\\[A-Za-z]+(?:\{[^{}\s]*\}|[_^](?:\{[^{}\s]*\}|[A-Za-z0-9]))*\$?")
+
+
+# as Pandoc reads one: no space inside either dollar, none of a price's digits after ("$5 and $10" is none)
+_INLINE_MATH_RE = re.compile(r"\$([^$\s](?:[^$\n]*[^$\s])?)\$(?!\d)")
+_BRACED_SUBSCRIPT_RE = re.compile(r"(?<=\w)_\{([^\W_]+)\}")
+_PAREN_SUBSCRIPT_RE = re.compile(r"(?<=\w)_\(([^\W_]+)\)")
+
+
+def _math_as_text(m: re.Match[str]) -> str:
+    """A formula's plain text (markup.math_plain, as the index reads an abstract's), a subscript in parentheses
+    ("x_(train)") written joined ("x_train"): the parser would read the parentheses as a group."""
+    from readinglist.markup import math_plain
+
+    return _PAREN_SUBSCRIPT_RE.sub(r"_\1", math_plain(m.group(1)))
 
 
 def _latex_as_text(m: re.Match[str]) -> str:
@@ -1098,6 +1125,8 @@ class Highlighter:
     def __call__(self, word: str) -> bool:
         if fold(word) in self.words or any(t.text in self.words for t in _WORDS(word)):
             return True
+        if "_" in word and not self.words.isdisjoint(subscript_parts(word)):
+            return True  # "mix" found "t_mix" (markup highlights the part)
         return spelt_out(word) in self.words  # "mueller" found Müller: it shows
 
     def spans(self, text: str) -> list[tuple[int, int]]:

@@ -29,8 +29,9 @@ from readinglist.papers import DEFAULT_STATE, NewPaper, Paper
 # 13: ø, ł, æ and the other letters NFKD leaves whole folded as a reader types them (collation.PLAIN_LETTERS);
 # 14: and a word with ä, ö, ü, ø or å held spelt out too (Müller: muller and mueller; analysis.spelt_out),
 # its place counted once in the field's length; 15: tags parted by TAG_SEPARATOR, not commas ("Optimization,
-# convex" is one tag)
-SCHEMA_VERSION = 15
+# convex" is one tag); 16: a word keeps its combining marks ("M̲ask" is "mask", not "m" and "ask"), and a word
+# joined by underscores ("t_mix", "x_(train)") is held with its parts at its place too (analysis.subscript_parts)
+SCHEMA_VERSION = 16
 NO_PRIORITY = "none"  # what priority:none finds
 TEXT_FIELDS = ["title", "abstract", "authors", "tags", "note"]  # what a word without a field searches
 STEMMED_FIELDS = {"title", "abstract", "note"}  # where a plain word matches every form of its stem
