@@ -245,3 +245,15 @@ def test_a_tag_renamed_or_merged_takes_the_lists_whose_query_names_it(lib):
     assert lib.unretag_lists(changed) and lib.smart_lists() == before
     lib.rename_tag("theory", "Theories")  # the library's own rename takes the lists along too
     assert [sl.query for sl in lib.smart_lists()][:1] == ["tag:Theories"]
+
+
+def test_a_list_named_by_its_query_keeps_its_name_when_another_list_has_the_new_one(lib):
+    lib.add_tags(lib.search("").ids[:1], ["theory"])
+    first = lib.add_smart_list("tag:theory", "tag:theory")
+    lib.add_smart_list("tag:pg-theory", "tag:pg-theory")
+    lib.rename_tag("theory", "pg-theory")
+    assert [(sl.name, sl.query) for sl in lib.smart_lists()] == [
+        ("tag:theory", "tag:pg-theory"),
+        ("tag:pg-theory", "tag:pg-theory"),
+    ]
+    assert lib.smart_lists()[0].id == first.id
