@@ -41,6 +41,7 @@ from readinglist.papers import (
     TopicsCancelled,
     TopicsStatus,
     clean_tags,
+    describe_view,
     normalise_tags,
     same_tag,
     tag_key,
@@ -1019,8 +1020,13 @@ class Library:
         self._reindex(self.store.respell_tags(names))
 
     def rename_tag(self, old: str, new: str) -> dict[int, list[str]]:
-        """Rename a tag; onto an existing tag this merges the two. Returns the tags before, for undo."""
-        return self.set_tags(self.plan_rename_tag(old, new))
+        """Rename a tag; onto an existing tag this merges the two. The saved lists that look it up follow it
+        (retag_lists), in the same transaction. Returns the tags before, for undo."""
+        after = self.plan_rename_tag(old, new)
+        with self.editing():
+            before = self.set_tags(after)
+            self.retag_lists(old, clean_tags([new])[0])
+        return before
 
     def delete_tag(self, name: str) -> dict[int, list[str]]:
         return self.set_tags(self.plan_delete_tag(name))
@@ -1114,16 +1120,46 @@ class Library:
         """The list's papers (matching `text` too, if given) in rank order, or library order without a query."""
         return self.search(text, limit=limit, state=sl.state, tag=sl.tag, within=sl.query)
 
-    def retag_lists(self, old: str, new: str, ids: Iterable[int] | None = None) -> list[int]:
-        """The saved lists (of `ids`, else every one) that filter on the tag `old` filter on `new` instead: a
-        tag renamed or merged takes its lists along. Returns the lists changed (what an undo moves back)."""
-        only = None if ids is None else set(ids)
-        moved = []
-        for sl in self.smart_lists():
-            if same_tag(sl.tag, old) and (only is None or sl.id in only):
-                self.store.update_smart_list(SmartList(sl.id, sl.name, sl.query, sl.state, new))
-                moved.append(sl.id)
-        return moved
+    def retag_lists(self, old: str, new: str) -> list[tuple[SmartList, SmartList]]:
+        """The saved lists that look up the tag `old` look up `new` instead, as one edit: a list's sidebar tag,
+        the `tag:` terms of its query (retag_query: the rest of the query as typed), and a name that was the
+        query's own (describe_view: what a list is first called) renamed with it; a name the user gave stays.
+        A tag renamed or merged takes its lists along. Returns each list changed as it was and as it is (what
+        `unretag_lists` puts back)."""
+        changed = []
+        with self.store.transaction():
+            lists = self.smart_lists()
+            names = {sl.name.casefold() for sl in lists}
+            for sl in lists:
+                after = self.retagged_list(sl, old, new)
+                if after == sl:
+                    continue
+                if after.name != sl.name and after.name.casefold() in names - {sl.name.casefold()}:
+                    after = replace(after, name=sl.name)  # another list has that name: this one keeps its own
+                names = (names - {sl.name.casefold()}) | {after.name.casefold()}
+                self.store.update_smart_list(after)
+                changed.append((sl, after))
+        return changed
+
+    @staticmethod
+    def retagged_list(sl: SmartList, old: str, new: str) -> SmartList:
+        """The list `sl` as `retag_lists` leaves it once the tag `old` is `new` (nothing written)."""
+        from readinglist.index.query import retag_query
+
+        tag = new if same_tag(sl.tag, old) else sl.tag
+        query = retag_query(sl.query, old, new) if sl.query else sl.query
+        named = " ".join(sl.name.split()) == describe_view(sl.query, sl.state, sl.tag)
+        name = describe_view(query, sl.state, tag) if named else sl.name
+        return SmartList(sl.id, name, query, sl.state, tag)
+
+    def unretag_lists(self, changed: Sequence[tuple[SmartList, SmartList]]) -> bool:
+        """Undo of `retag_lists`: each list it changed, if still as it left it, as it was. Whether any was."""
+        now = {sl.id: sl for sl in self.smart_lists()}
+        back = [before for before, after in changed if now.get(after.id) == after]
+        with self.store.transaction():
+            for sl in back:
+                self.store.update_smart_list(sl)
+        return bool(back)
 
     def missing_list_tags(self, lists: Sequence[SmartList]) -> dict[int, str]:
         """{list id: its tag} of the lists that filter on a tag no paper has now (deleted, taken off its papers,

@@ -196,3 +196,64 @@ def test_a_citation_key_another_paper_has_is_renamed_and_the_import_says_so(empt
     assert "Rich:83 → rich1983default" in warning, warning
     keys = empty_lib.store.citation_keys(empty_lib.search("").ids)
     assert sorted(keys.values()) == ["Other:90", "Rich:83", "rich1983default"]
+
+
+@pytest.mark.parametrize(
+    ("query", "want"),
+    [
+        ("tag:theory", "tag:pg-theory"),
+        ('TAG:Theory  diffusion "exact words"', 'TAG:pg-theory  diffusion "exact words"'),
+        ('tag:"theory" OR tags:#theory', 'tag:"pg-theory" OR tags:pg-theory'),
+        ("a OR (b AND NOT tag:theory)", "a OR (b AND NOT tag:pg-theory)"),
+        ("-tag:theory tag:theoryx", "-tag:pg-theory tag:theoryx"),  # another tag that starts so stays
+        ("tag:(theory OR rl) tag:theory^2", "tag:(pg-theory OR rl) tag:pg-theory^2"),
+        ('title:"tag:theory" theory tag:theo*', 'title:"tag:theory" theory tag:theo*'),  # no tag: term of it
+    ],
+)
+def test_retag_query_renames_only_the_tag_terms_and_keeps_the_rest_as_typed(query, want):
+    from readinglist.index.query import retag_query
+
+    assert retag_query(query, "Theory", "pg-theory") == want
+
+
+def test_retag_query_quotes_a_name_that_needs_it():
+    from readinglist.index.query import retag_query
+
+    assert retag_query("tag:theory x", "theory", "policy gradient") == 'tag:"policy gradient" x'
+    assert retag_query('tag:"two words" x', "Two Words", "AND") == 'tag:"AND" x'
+
+
+def test_a_tag_renamed_or_merged_takes_the_lists_whose_query_names_it(lib):
+    """A list whose query had `tag:theory` showed nothing once the tag was renamed (a user trial); a list
+    saved with the tag as its filter followed. Now both do, a name the query gave follows too, a name the user
+    typed stays, and the undo (unretag_lists) puts each back as it was."""
+    a, b = lib.search("").ids[:2]
+    lib.add_tags([a], ["theory"])
+    lib.add_tags([b], ["pg-theory"])
+    auto = lib.add_smart_list("tag:theory", "tag:theory")
+    typed = lib.add_smart_list("Theory papers", 'NOT state:skipped (tag:"Theory" OR tag:pg-theory)')
+    other = lib.add_smart_list("tag:rl", "tag:rl")
+    before = lib.smart_lists()
+    lib.set_tags(lib.plan_rename_tag("theory", "pg-theory"))  # a merge, as the window does it
+    changed = lib.retag_lists("theory", "pg-theory")
+    assert [(sl.id, sl.name, sl.query) for sl in lib.smart_lists()] == [
+        (auto.id, "tag:pg-theory", "tag:pg-theory"),
+        (typed.id, "Theory papers", 'NOT state:skipped (tag:"pg-theory" OR tag:pg-theory)'),
+        (other.id, "tag:rl", "tag:rl"),
+    ]
+    assert lib.list_count(lib.smart_lists()[0]) == 2
+    assert lib.unretag_lists(changed) and lib.smart_lists() == before
+    lib.rename_tag("theory", "Theories")  # the library's own rename takes the lists along too
+    assert [sl.query for sl in lib.smart_lists()][:1] == ["tag:Theories"]
+
+
+def test_a_list_named_by_its_query_keeps_its_name_when_another_list_has_the_new_one(lib):
+    lib.add_tags(lib.search("").ids[:1], ["theory"])
+    first = lib.add_smart_list("tag:theory", "tag:theory")
+    lib.add_smart_list("tag:pg-theory", "tag:pg-theory")
+    lib.rename_tag("theory", "pg-theory")
+    assert [(sl.name, sl.query) for sl in lib.smart_lists()] == [
+        ("tag:theory", "tag:pg-theory"),
+        ("tag:pg-theory", "tag:pg-theory"),
+    ]
+    assert lib.smart_lists()[0].id == first.id

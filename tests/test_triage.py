@@ -411,3 +411,23 @@ def test_cli_lists_and_list_option(capsys, tmp_path):
     assert [x["name"] for x in json.loads(out)] == ["Queued · priority 1"]
     code, _, err = run(capsys, "--data-dir", dd, "search")
     assert code == 1 and "needs a query" in err
+
+
+def test_cli_a_list_on_a_tag_query_follows_the_tag_renamed(capsys, tmp_path):
+    """A list saved with `tag:offpolicy` in its query showed 0 once the tag was renamed (a user trial), where
+    one saved with --tag followed: its query's `tag:` now names the new tag, its own name too when the query
+    gave it."""
+    dd = str(tmp_path / "cli")
+    uid = _uid(capsys, dd)
+    run(capsys, "--data-dir", dd, "tag", uid, "offpolicy")
+    run(capsys, "--data-dir", dd, "lists", "save", "tag:offpolicy", "tag:offpolicy")
+    run(capsys, "--data-dir", dd, "lists", "save", "Mine", "NOT state:skipped AND (tag:OffPolicy OR x)")
+    lib = Library.open(tmp_path / "cli")
+    lib.rename_tag("offpolicy", "off policy")
+    lib.close()
+    _, out, _ = run(capsys, "--data-dir", dd, "lists", "--json")
+    shown = [(sl["name"], sl["query"], sl["count"]) for sl in json.loads(out)]
+    assert shown == [
+        ('tag:"off policy"', 'tag:"off policy"', 1),
+        ("Mine", 'NOT state:skipped AND (tag:"off policy" OR x)', 1),
+    ]

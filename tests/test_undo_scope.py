@@ -235,3 +235,37 @@ def test_the_lists_on_a_tag_renamed_follow_it_and_go_back_with_the_undo(qtbot, w
     assert [(sl.id, sl.tag) for sl in lib.smart_lists()] == [(cu.id, "copper"), (other.id, "copper")]
     step(qtbot, window)
     assert [(sl.id, sl.tag) for sl in lib.smart_lists()] == [(cu.id, "CuO"), (other.id, "copper")]
+
+
+def test_a_list_saved_from_a_tag_search_follows_the_tag_renamed_and_goes_back_with_the_undo(qtbot, window):
+    """`tag:CuO` typed, saved as a list and shown, then the tag renamed in the sidebar: the list became
+    "tag:CuO (0)" (a user trial) where one saved on the tag followed. Its query and the name it gave follow the
+    rename, the list shown keeps its papers, and the undo puts both back."""
+    carried = tagged(window)
+    lib = window.library
+    search(qtbot, window, "tag:CuO")
+    window.save_list("tag:CuO")
+    lib.add_smart_list("Oxides", "NOT state:skipped AND (tag:cuo OR oxide)")
+    window.update_lists()
+    saved = lib.smart_list("tag:CuO")
+    with qtbot.waitSignal(window.searchFinished):
+        window.show_list(saved.id)
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    with qtbot.waitSignal(window.searchFinished):
+        window.sidebar.rename_tag("CuO", "copper oxide")
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert [(sl.name, sl.query) for sl in lib.smart_lists()] == [
+        ('tag:"copper oxide"', 'tag:"copper oxide"'),
+        ("Oxides", 'NOT state:skipped AND (tag:"copper oxide" OR oxide)'),
+    ]
+    assert window.sidebar.filter.smart_list == lib.smart_lists()[0]
+    assert sorted(window.table.model.ids) == sorted(carried)
+    qtbot.waitUntil(lambda: _list_labels(window)[0] == 'tag:"copper oxide"  (5)', timeout=10000)
+    step(qtbot, window)
+    assert [(sl.name, sl.query) for sl in lib.smart_lists()] == [
+        ("tag:CuO", "tag:CuO"),
+        ("Oxides", "NOT state:skipped AND (tag:cuo OR oxide)"),
+    ]
+    qtbot.waitUntil(lambda: sorted(window.table.model.ids) == sorted(carried))
+    assert window.sidebar.filter.smart_list == lib.smart_lists()[0]
+    qtbot.waitUntil(lambda: _list_labels(window)[0] == "tag:CuO  (5)", timeout=10000)

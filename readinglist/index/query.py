@@ -1149,3 +1149,95 @@ class Highlighter:
 def highlighter(terms: set[str]) -> Highlighter:
     """A word test (with phrase spans) for the detail pane."""
     return Highlighter(terms)
+
+
+_TAG_FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
+_TAG_WORD_RE = re.compile(r'[^\s()"]+')
+_TAG_OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+_BARE_TAG_RE = re.compile(r'[^\s()"^~*?:=\-][^\s()"^~*?:]*')
+
+
+def retag_query(text: str, old: str, new: str, parser: qparser.QueryParser | None = None) -> str:
+    """`text` with each `tag:` term that names the tag `old` (as `tag:` looks a tag up: tag_key, so any case,
+    "#", hyphens for spaces) naming `new` instead: `tag:x`, `tag:"two words"`, `tags:`, and each word of
+    `tag:(a OR b)`, under NOT and inside parentheses too. The rest of the text is kept as typed. The parser
+    checks the result: unless the new text looks up exactly the old one's tags, `old` read as `new`, the text
+    is returned as it was (a rename must never change what else a saved list means)."""
+    old_key, new_key = tag_key(old), tag_key(new)
+    if not old_key or not new_key or ":" not in text:
+        return text
+    outside = re.sub(r'"[^"]*"?', lambda m: '"' + " " * (len(m.group(0)) - 2) + '"'[: len(m.group(0)) - 1], text)
+    spans: list[tuple[int, int, bool]] = []  # (start, end, quoted) of each value naming the old tag
+    for m in _TAG_FIELD_RE.finditer(outside):
+        if m.group(1).lower() not in ("tag", "tags"):
+            continue
+        at = m.end()
+        if text[at] == "(":  # tag:(a OR "b c"): each word of the group
+            depth, end = 0, at
+            while end < len(text):
+                depth += {"(": 1, ")": -1}.get(outside[end], 0)
+                end += 1
+                if depth == 0:
+                    break
+            spans += _tag_values(text, outside, at + 1, end, old_key)
+        else:
+            spans += _tag_values(text, outside, at, at + 1, old_key, one=True)
+    if not spans:
+        return text
+    shown = new.strip()
+    bare = bool(_BARE_TAG_RE.fullmatch(shown)) and shown.upper() not in _TAG_OPERATORS
+    if '"' in shown or not shown:
+        return text  # a name no query can quote is left as it was
+    out, last = [], 0
+    for start, end, quoted in spans:
+        out += [text[last:start], shown if bare and not quoted else f'"{shown}"']
+        last = end
+    rewritten = "".join([*out, text[last:]])
+    if parser is None:
+        from readinglist.index.schema import make_schema
+
+        parser = make_parser(make_schema())
+    try:
+        before, after = _looked_up_tags(parser, text), _looked_up_tags(parser, rewritten)
+    except QueryError:
+        return text
+    return rewritten if after == [new_key if t == old_key else t for t in before] else text
+
+
+def _tag_values(
+    text: str, outside: str, start: int, end: int, old_key: str, one: bool = False
+) -> list[tuple[int, int, bool]]:
+    """The values in text[start:end] (the one at `start` if `one`) that name the tag `old_key`: a quoted
+    phrase whole, a word without its boost or a leading "="; a wildcard or fuzzy word names no one tag."""
+    found = []
+    at = start
+    while at < (len(text) if one else end):
+        if text[at] == '"':
+            close = text.find('"', at + 1)
+            close = len(text) if close < 0 else close + 1
+            if tag_key(text[at + 1 : close].rstrip('"')) == old_key:
+                found.append((at, close, True))
+            at = close
+        elif (m := _TAG_WORD_RE.match(outside, at)) is not None:
+            word = m.group(0)
+            value = word.split("^", 1)[0]
+            skip = 1 if value.startswith("=") else 0
+            plain = value.upper() not in _TAG_OPERATORS and not any(c in value for c in "*?~")
+            if plain and tag_key(value[skip:]) == old_key:
+                found.append((at + skip, at + len(value), False))
+            at = m.end()
+        else:
+            at += 1
+        if one:
+            break
+    return found
+
+
+def _looked_up_tags(parser: qparser.QueryParser, text: str) -> list[str]:
+    """The tags a query's `tag:` terms look up, in order."""
+    q = parse(parser, text)
+    return [
+        t.text if isinstance(t.text, str) else t.text.decode()
+        for t in q.leaves()
+        if t.field() == "tags" and hasattr(t, "text")
+    ]

@@ -632,8 +632,8 @@ class Sidebar(QTreeView):
         merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
         keywords = self.library.keywords_after_rename(old, new, after)  # a keyword renamed is still one
         view = replace(self._filter, tag=new) if same_tag(self._filter.tag, old) else self._filter
-        if (sl := view.smart_list) is not None and same_tag(sl.tag, old):  # a list chosen follows it too
-            view = replace(view, smart_list=replace(sl, tag=new))
+        if (sl := view.smart_list) is not None:  # a list chosen follows it too (its tag and its query's `tag:`)
+            view = replace(view, smart_list=self.library.retagged_list(sl, old, new))
         text = f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”"
         self._edited(after, text, keywords, view, (old, new))
 

@@ -206,9 +206,9 @@ class SetTagsCommand(PaperCommand):
 
 class RenameTagCommand(SetTagsCommand):
     """A tag renamed (or merged into another) from the sidebar: the papers' tags as SetTagsCommand changes
-    them, and the saved lists that filter on the old name follow it to the new one — they were left on a tag
-    no paper had. Undone, the lists it moved go back (those still on the new name); a list that was on the
-    tag merged into stays there."""
+    them, and the saved lists that look up the old name (their tag, their query's `tag:` terms) follow it to
+    the new one — they were left on a tag no paper had. Undone, the lists it changed go back as they were
+    (those still as it left them); a list that was on the tag merged into stays there."""
 
     def __init__(
         self,
@@ -222,18 +222,18 @@ class RenameTagCommand(SetTagsCommand):
     ):
         super().__init__(library, after, text, changed, imported_after)
         self.renamed, self.lists_changed = renamed, lists_changed
-        self.moved: list[int] = []
+        self.moved: list[tuple[SmartList, SmartList]] = []  # each list moved, as it was and as the rename left it
 
     def _redo(self) -> None:
-        super()._redo()
-        self.moved = self.library.retag_lists(*self.renamed)
+        with self.library.editing():  # the papers' tags and the lists' queries in one transaction
+            super()._redo()
+            self.moved = self.library.retag_lists(*self.renamed)
         if self.moved:
             self.lists_changed()
 
     def _undo(self) -> None:
         super()._undo()
-        old, new = self.renamed
-        if self.library.retag_lists(new, old, self.moved):
+        if self.library.unretag_lists(self.moved):
             self.lists_changed()
 
 
