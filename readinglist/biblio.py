@@ -205,6 +205,13 @@ _ISSN = re.compile(r"\s*\d{4}-?\d{3}[\dXx]\b")
 
 _ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0 and C1: not tab, line feed, return
+# A terminal's escape sequence whole, not its ESC alone ("\x1b[31mANSI" was left "[31mANSI"): CSI (colours, cursor
+# moves), OSC ended by BEL or ST (a window title, a hyperlink), and the short ones (ESC 7, ESC ( B); a letter after
+# an ESC stays, as it may be a word's (ESC M moves a cursor, "\x1bMore" is more likely a word). A lone C1
+# introducer (\x9b) is dropped alone: a cp1252 "›" read as Latin-1 is one, and the letter after it is text.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b(?:[!-/]+[0-~]|[78=>])"
+)
 _SPACING_CONTROLS = frozenset("\x0b\x0c\x1c\x1d\x1e\x1f\x85")  # what Python's split() takes for spaces
 _EPRINT = re.compile(r"[A-Za-z0-9._:/-]+")  # 2101.00001v2, arXiv:2101.00001, hep-th/9901001: written verbatim
 
@@ -220,10 +227,12 @@ def month_of(value: object) -> int | None:
 
 def without_controls(text: str) -> str:
     r"""The text without C0 and C1 control characters but tab and line breaks (\x1b[31m colours a terminal, a
-    NUL ends a C string); one that parts words (a form feed, a vertical tab, NEL, the separators \x1c-\x1f)
-    becomes a space, so that "Part one\x0cPart two" keeps two words."""
+    NUL ends a C string), a terminal's escape sequence taken whole (_ESCAPES); one that parts words (a form feed,
+    a vertical tab, NEL, the separators \x1c-\x1f) becomes a space, so that "Part one\x0cPart two" keeps two words."""
     if not _CONTROLS.search(text):
         return text
+    if "\x1b" in text:
+        text = _ESCAPES.sub("", text)
     return _CONTROLS.sub(lambda m: " " if m.group() in _SPACING_CONTROLS else "", text)
 
 

@@ -785,10 +785,10 @@ def test_control_characters_are_taken_out_of_the_record_and_ris(tmp_path):
     f = tmp_path / "c.json"
     f.write_text(json.dumps([{"title": "Ctl", "type": "book", "ISBN": "\x00\x1b[31mred", "publisher": "a\tb\x9bc"}]))
     (r,) = parse_file(f).records
-    assert r.bib == {"type": "book", "publisher": "a bc", "isbn": "[31mred"}
+    assert r.bib == {"type": "book", "publisher": "a bc", "isbn": "red"}
     p = paper(citation_key="k", title="Ctl \x1b[31m x \x00 y", bib={"type": "book", "isbn": "\x1b[31mred"})
     text = render([p], ExportOptions(format="ris"))
-    assert "TI  - Ctl [31m x y\r\n" in text and "SN  - [31mred\r\n" in text
+    assert "TI  - Ctl x y\r\n" in text and "SN  - red\r\n" in text
     assert "\x1b" not in text and "\x00" not in text
 
 
