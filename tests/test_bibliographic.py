@@ -921,3 +921,40 @@ def test_the_detail_panes_record_line_puts_a_comma_before_pages_after_a_book(emp
         "A": "Advances in Neural Information Processing Systems 38, pp. 1–9",
         "B": "Physica C 157(1), pp. 169–179",
     }
+
+
+SCHOLAR_ARXIV = """@article{kingma2014adam,
+  title={Adam: A method for stochastic optimization},
+  author={Kingma, Diederik P and Ba, Jimmy},
+  journal={arXiv preprint arXiv:1412.6980},
+  year={2014}
+}
+@article{old2006,
+  title={An old identifier},
+  author={Roe, Rick},
+  journal={arXiv preprint cs/0605123v2},
+  year={2006}
+}
+"""
+
+
+def test_google_scholars_arxiv_journal_is_an_arxiv_preprint_with_its_link(empty_lib, tmp_path):
+    """Scholar names an arXiv paper's journal "arXiv preprint arXiv:1412.6980" and gives no eprint nor url: the
+    venue is arXiv, the link and eprint are the identifier's, and the citation names the preprint as Scholar's."""
+    f = tmp_path / "scholar.bib"
+    f.write_text(SCHOLAR_ARXIV, encoding="utf-8")
+    adam, old = parse_file(f).records
+    assert (adam.venue, adam.url) == ("arXiv", "https://arxiv.org/abs/1412.6980")
+    assert adam.bib == {"type": "article", "journal": "arXiv preprint arXiv:1412.6980", "eprint": "1412.6980",
+                        "eprinttype": "arXiv"}  # fmt: skip
+    assert (old.venue, old.url, old.bib["eprint"]) == ("arXiv", "https://arxiv.org/abs/cs/0605123v2", "cs/0605123v2")
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search('"stochastic optimization"').ids)
+    assert (p.venue, p.links) == ("arXiv", ["https://arxiv.org/abs/1412.6980"])
+    from readinglist.citation import text_citations
+
+    assert text_citations([p]).startswith(
+        "Kingma, D. P., & Ba, J. (2014). Adam: A method for stochastic optimization. arXiv preprint arXiv:1412.6980."
+    )
+    bib = render([p], ExportOptions(format="bibtex"))
+    assert "journal = {arXiv preprint arXiv:1412.6980}" in bib and "eprint = {1412.6980}" in bib
