@@ -23,8 +23,10 @@ MAX_DOI_CHARS = 300
 FIELDS = (
     "type", "journal", "booktitle", "editor", "volume", "number", "pages", "month", "publisher", "address",
     "edition", "series", "chapter", "institution", "school", "organization", "howpublished", "isbn", "issn",
-    "doi", "eprint", "eprinttype", "eprintclass",
+    "doi", "eprint", "eprinttype", "eprintclass", "moreauthors",
 )  # fmt: skip
+# "moreauthors": "yes" where the file's author list ended "and others" (Google Scholar's of a long list): the
+# names are not all the authors, and a citation says so ("et al.", BibTeX's "and others" written back)
 TEXT_FIELDS = frozenset(("journal", "booktitle", "publisher", "address", "edition", "series", "institution",
                          "school", "organization", "howpublished", "volume", "number", "chapter"))  # fmt: skip
 CONTAINERS = ("journal", "booktitle")  # where a paper appeared: a journal's name, or the book's (proceedings)

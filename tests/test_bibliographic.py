@@ -355,7 +355,7 @@ def test_the_csv_export_has_a_column_for_each_record_field_and_reads_back_whole(
               "address": "Wien", "edition": "2", "series": "LNCS", "chapter": "4", "institution": "MIT",
               "school": "-School", "organization": "@Org", "howpublished": "Online", "isbn": "978-0-387-95284-5",
               "issn": "0921-4534", "doi": "10.1000/x%20y#z", "eprint": "2101.00001", "eprinttype": "arXiv",
-              "eprintclass": "cs.LG"}  # fmt: skip
+              "eprintclass": "cs.LG", "moreauthors": "yes"}  # fmt: skip
     assert set(record) == set(biblio.FIELDS)
     papers = [paper(title="A report", bib=record), paper(uid="def456", title="No record")]
     header, first, second = csv.reader(io.StringIO(render(papers, ExportOptions(format="csv"))))
@@ -958,3 +958,35 @@ def test_google_scholars_arxiv_journal_is_an_arxiv_preprint_with_its_link(empty_
     )
     bib = render([p], ExportOptions(format="bibtex"))
     assert "journal = {arXiv preprint arXiv:1412.6980}" in bib and "eprint = {1412.6980}" in bib
+
+
+def test_a_bibtex_author_list_ending_and_others_is_cited_as_cut_short(empty_lib, tmp_path):
+    """Google Scholar ends a long author list "and others": the import dropped it, and the APA citation and the
+    BibTeX written back gave ten names as all of them. The marker is kept with the record (not as an author, so
+    a search for "others" finds nothing), "et al." in APA, "and others" again in BibTeX and biblatex."""
+    f = tmp_path / "scholar.bib"
+    f.write_text(
+        "@article{mnih2015human,\n  title={Human-level control through deep reinforcement learning},\n"
+        "  author={Mnih, Volodymyr and Kavukcuoglu, Koray and Ostrovski, Georg and others},\n"
+        "  journal={nature},\n  volume={518},\n  year={2015}\n}\n",
+        encoding="utf-8",
+    )
+    (r,) = parse_file(f).records
+    assert r.authors == ["Volodymyr Mnih", "Koray Kavukcuoglu", "Georg Ostrovski"]
+    assert r.bib["moreauthors"] == "yes"
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    assert empty_lib.search("author:others").ids == [] and empty_lib.search("others").ids == []
+    from readinglist.citation import bibtex_citations, text_citations
+
+    assert text_citations([p]).startswith("Mnih, V., Kavukcuoglu, K., Ostrovski, G., et al. (2015). Human-level")
+    for fmt in ("bibtex", "biblatex"):
+        text = render([p], ExportOptions(format=fmt))
+        assert "author = {Volodymyr Mnih and Koray Kavukcuoglu and Georg Ostrovski and others}" in text, fmt
+        assert "moreauthors" not in text, fmt
+    assert "and others}" in bibtex_citations([p])
+    assert "Georg Ostrovski et al." in render([p], ExportOptions(format="markdown"))
+    back = tmp_path / "back.bib"
+    back.write_text(render([p], ExportOptions(format="bibtex")), encoding="utf-8")
+    (again,) = parse_file(back).records
+    assert (again.authors, again.bib["moreauthors"]) == (r.authors, "yes")

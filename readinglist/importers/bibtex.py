@@ -745,6 +745,7 @@ class BibFile:
         )
 
 
+_AND_OTHERS = re.compile(r"\sand\s+others\s*$", re.IGNORECASE)  # BibTeX's "the list goes on"
 _DATE_MONTH = re.compile(r"\s*\d{4}-(\d{2})")
 
 
@@ -828,6 +829,7 @@ def _bib(
         "eprint": get("eprint"),
         "eprinttype": get("eprinttype", "archiveprefix"),
         "eprintclass": get("eprintclass", "primaryclass"),
+        "moreauthors": "yes" if _AND_OTHERS.search(fields.get("author", "") or fields.get("editor", "")) else "",
     }
     return bib_fields(raw, warnings, where, title_plain)
 
