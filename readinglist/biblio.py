@@ -23,8 +23,10 @@ MAX_DOI_CHARS = 300
 FIELDS = (
     "type", "journal", "booktitle", "editor", "volume", "number", "pages", "month", "publisher", "address",
     "edition", "series", "chapter", "institution", "school", "organization", "howpublished", "isbn", "issn",
-    "doi", "eprint", "eprinttype", "eprintclass",
+    "doi", "eprint", "eprinttype", "eprintclass", "moreauthors",
 )  # fmt: skip
+# "moreauthors": "yes" where the file's author list ended "and others" (Google Scholar's of a long list): the
+# names are not all the authors, and a citation says so ("et al.", BibTeX's "and others" written back)
 TEXT_FIELDS = frozenset(("journal", "booktitle", "publisher", "address", "edition", "series", "institution",
                          "school", "organization", "howpublished", "volume", "number", "chapter"))  # fmt: skip
 CONTAINERS = ("journal", "booktitle")  # where a paper appeared: a journal's name, or the book's (proceedings)
@@ -205,6 +207,11 @@ _ISSN = re.compile(r"\s*\d{4}-?\d{3}[\dXx]\b")
 
 _ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0 and C1: not tab, line feed, return
+# A terminal's escape sequence whole, not its ESC alone ("\x1b[31mANSI" was left "[31mANSI"): CSI (colours, cursor
+# moves), OSC ended by BEL or ST (a window title, a hyperlink), and the short ones (ESC 7, ESC ( B); a letter after
+# an ESC stays, as it may be a word's (ESC M moves a cursor, "\x1bMore" is more likely a word). A lone C1
+# introducer (\x9b) is dropped alone: a cp1252 "›" read as Latin-1 is one, and the letter after it is text.
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b(?:[!-/]+[0-~]|[78=>])")
 _SPACING_CONTROLS = frozenset("\x0b\x0c\x1c\x1d\x1e\x1f\x85")  # what Python's split() takes for spaces
 _EPRINT = re.compile(r"[A-Za-z0-9._:/-]+")  # 2101.00001v2, arXiv:2101.00001, hep-th/9901001: written verbatim
 
@@ -220,10 +227,12 @@ def month_of(value: object) -> int | None:
 
 def without_controls(text: str) -> str:
     r"""The text without C0 and C1 control characters but tab and line breaks (\x1b[31m colours a terminal, a
-    NUL ends a C string); one that parts words (a form feed, a vertical tab, NEL, the separators \x1c-\x1f)
-    becomes a space, so that "Part one\x0cPart two" keeps two words."""
+    NUL ends a C string), a terminal's escape sequence taken whole (_ESCAPES); one that parts words (a form feed,
+    a vertical tab, NEL, the separators \x1c-\x1f) becomes a space, so that "Part one\x0cPart two" keeps two words."""
     if not _CONTROLS.search(text):
         return text
+    if "\x1b" in text:
+        text = _ESCAPES.sub("", text)
     return _CONTROLS.sub(lambda m: " " if m.group() in _SPACING_CONTROLS else "", text)
 
 
@@ -236,6 +245,25 @@ def has_controls(text: str) -> bool:
     """Whether without_controls would change the text. isprintable() first: most texts are, and it is quicker
     than the search (every record of an import is asked)."""
     return not text.isprintable() and _CONTROLS.search(text) is not None
+
+
+# Google Scholar's BibTeX names an arXiv paper's journal "arXiv preprint arXiv:1412.6980" (an old-style
+# identifier "arXiv preprint cs/0605123", a version "…v2"), with no eprint field and no url
+_ARXIV_JOURNAL = re.compile(
+    r"\s*arxiv\s+preprint\s+(?:arxiv\s*:\s*)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[a-z]{2})?/\d{7}(?:v\d+)?)\s*",
+    re.IGNORECASE,
+)
+
+
+def arxiv_of_journal(journal: str) -> str:
+    """The arXiv identifier of a journal named as Google Scholar names an arXiv preprint, or ''."""
+    m = _ARXIV_JOURNAL.fullmatch(journal)
+    return m.group(1) if m else ""
+
+
+def arxiv_url(identifier: str) -> str:
+    """The abstract page of an arXiv identifier: https://arxiv.org/abs/1412.6980."""
+    return f"https://arxiv.org/abs/{identifier}"
 
 
 def is_eprint(value: str) -> bool:

@@ -237,6 +237,8 @@ def rich_citation(p: Paper) -> Rich:
     """The citation with its italics: a work that stands alone (a book, a thesis, a report) by its title, a
     journal article by its journal and volume, a chapter or a paper in proceedings by its book."""
     byline = _byline([_author(a) for a in p.authors])
+    if byline and p.bib.get("moreauthors"):  # the file's list was cut short ("and others"): not all the authors
+        byline = f"{byline.replace(', & ', ', ')}, et al."
     editors = biblio.editor_names(p.bib.get("editor", ""))
     if editors and kind_of(p) in BOOKS and (not p.authors or _same_names(p.authors, editors)):
         # a collection is cited by its editors, "Guyon, I. (Ed.).": the BibTeX import gives an edited book

@@ -311,7 +311,7 @@ def show_paper(p: Paper) -> str:
     priority = f" · priority {p.priority}" if p.priority else ""
     lines.append(f"id {p.uid}{key} · {p.state}{priority}" + (f" · {meta}" if meta else ""))
     if p.authors:
-        lines.append(", ".join(p.authors))
+        lines.append(", ".join(p.authors) + (", et al." if p.bib.get("moreauthors") else ""))
     if p.own_tags:
         lines.append("tags: " + ", ".join(p.own_tags))
     if p.keywords:  # what a file gave, apart from the user's tags (the window's Keywords)

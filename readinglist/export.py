@@ -115,7 +115,7 @@ def _item(p: Paper, key: str, options: ExportOptions) -> list[str]:
     meta = mdtext.escape(" ".join(x for x in (p.venue, str(p.year or "")) if x))
     bits = [meta] if meta else []
     if p.authors:
-        shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 else "")
+        shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 or p.bib.get("moreauthors") else "")
         bits.insert(0, mdtext.escape(shown))
     # the record's say beyond the venue, in italics (which no escaped text starts with: the import skips it),
     # and the DOI's link
@@ -238,7 +238,8 @@ def bibtex_entry(p: Paper, key: str, options: ExportOptions, ascii_only: bool) -
     title = markup.braces_as_text(p.user_title) if p.user_title else (p.raw_title or p.title)
     fields: list[tuple[str, str]] = [("title", latex.to_bibtex(title, ascii_only, title=True))]
     if p.authors:
-        fields.append(("author", _bib_names(p.authors, ascii_only)))
+        more = " and others" if p.bib.get("moreauthors") else ""  # a list the file cut short says so again
+        fields.append(("author", _bib_names(p.authors, ascii_only) + more))
     # the type as the file had it (JabRef's @patent, biblatex's @online: a style that knows none reads @misc)
     kind = p.bib.get("type") or ("inproceedings" if p.venue else "misc")
     containers = [(n, p.bib[n]) for n in biblio.CONTAINERS if p.bib.get(n)]  # an article's special issue: both
@@ -317,7 +318,7 @@ def bib_record_fields(bib: dict[str, str], ascii_only: bool) -> list[tuple[str, 
     out: list[tuple[str, str]] = []
     for name in biblio.FIELDS:
         value = bib.get(name, "")
-        if not value or name == "type" or name in biblio.CONTAINERS:
+        if not value or name in ("type", "moreauthors") or name in biblio.CONTAINERS:
             continue
         if name in _VERBATIM:
             if not _VERBATIM_CHECKED[name](value):

@@ -388,6 +388,7 @@ def _import_source(
     counts = {"annotated": 0, "rekeyed": 0, "records": 0}
     rekeyed: list[tuple[str, str]] = []  # the first citation keys the file gives that another paper had
     elsewhere: dict[int, int] = {}
+    filled: list[int] = []  # papers found elsewhere in the library that the file's records filled in
     try:
         with store.transaction() as db:
             source_id = store.source_id(location, base_name(path), source.kind)
@@ -463,9 +464,17 @@ def _import_source(
                 if progress:
                     progress(len(added_ids), fresh, f"Importing {path.name}")
 
-            if fresh or revised:
+            if fresh or revised or elsewhere:
                 for i, r, h in _read_again(source, scan):
-                    if i in unchanged or i in elsewhere:
+                    if i in elsewhere:
+                        # found by its citation key, which another program's file may share with the app's
+                        # own export (Google Scholar's vaswani2017attention is the key readinglist makes): what
+                        # it has and the paper lacks fills the gap, as when its key is another; the app's own
+                        # export adds nothing, so a re-import of one still changes nothing
+                        if not r.own and not r.uid and store.fill_missing(elsewhere[i], to_new_paper(r, h), rev, True):
+                            filled.append(elsewhere[i])
+                        continue
+                    if i in unchanged:
                         continue
                     if scan.spellings and r.keywords:
                         r.keywords = [scan.spellings.get(tag_key(k), k) for k in r.keywords]
@@ -504,12 +513,16 @@ def _import_source(
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if rekeyed:
         summary.warnings.append(_rekeyed_warning(path, rekeyed, counts["rekeyed"]))
+<<<<<<< HEAD
     to_index = bool(added_ids) and writer is None  # the index was busy: the journal has them (begin_bulk)
     if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or to_index:
+=======
+    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or filled:
+>>>>>>> h-bibfix
         updater.changed()  # annotations are journalled after the papers' first documents
-    summary.merged = sifter.merged
+    summary.merged = sifter.merged + len(filled)  # as when the record's key is another (the sifter merges it)
     summary.added, summary.updated = len(added_ids), len(revised_ids) + counts["records"]
-    summary.unchanged = len(unchanged) + len(elsewhere) - counts["records"]
+    summary.unchanged = len(unchanged) + len(elsewhere) - counts["records"] - len(filled)
     summary.missing, summary.restored = len(gone), restored
     return summary
 

@@ -120,7 +120,7 @@ IMPORT_SUFFIXES: dict[str, str] = {
 # spreadsheet has the DOI and a citation's fields, and a re-import gives a paper its whole record back
 CSV_RECORD_COLUMNS = ["doi", "type", "journal", "booktitle", "volume", "number", "pages", "month", "editor",
                       "publisher", "address", "edition", "series", "chapter", "institution", "school", "organization",
-                      "howpublished", "isbn", "issn", "eprint", "eprinttype", "eprintclass"]  # fmt: skip
+                      "howpublished", "isbn", "issn", "eprint", "eprinttype", "eprintclass", "moreauthors"]  # fmt: skip
 # the citation key beside the id: the two names of a paper (a spreadsheet's reader cites by the key)
 CSV_COLUMNS = ["id", "citation_key", "title", "authors", "venue", "year", "state", "priority", "tags", "note", "url",
                "links", "abstract", "keywords", *CSV_RECORD_COLUMNS]  # fmt: skip

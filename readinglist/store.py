@@ -2687,17 +2687,20 @@ class Store:
         ).fetchall() if self.has_table("paper_sources") else []  # fmt: skip
         return list(dict.fromkeys(r[0] for r in rows))
 
-    def fill_missing(self, paper_id: int, p: NewPaper, rev: int) -> bool:
+    def fill_missing(self, paper_id: int, p: NewPaper, rev: int, exported: bool = False) -> bool:
         """What a merged record has and the paper lacks (an abstract, authors, a year, a link, a bibliographic
         record, a title where the paper's is derived from its abstract) fills the gap, and an author list cut
         short is carried on by a longer one that starts with it (duplicates.fuller_authors); the url and the
         abstract's links filled in join the paper's links, after its own. Nothing else the paper has is
-        replaced (the user's title stays the one shown). Returns whether anything changed."""
+        replaced (the user's title stays the one shown). Returns whether anything changed. `exported`: the
+        record may be the app's own export of the paper, whose record of a paper without one (its type and
+        the venue as journal or booktitle) and whose title derived from the abstract say nothing new."""
         from readinglist.importers.duplicates import fuller_authors
 
         with self.transaction() as db:
             row = db.execute(
-                "SELECT abstract, authors, year, url, bib, title, links FROM papers WHERE id = ?", (paper_id,)
+                "SELECT abstract, authors, year, url, bib, title, links, venue, auto_title FROM papers WHERE id = ?",
+                (paper_id,),
             ).fetchone()
             if row is None:
                 return False
@@ -2715,9 +2718,11 @@ class Store:
             if not row[3] and p.url:
                 sets["url"] = p.url
                 more.insert(0, p.url)
-            if row[4] is None and p.bib:
+            said = {n: v for n, v in p.bib.items() if n != "type" and not (n in biblio.CONTAINERS and v == row[7])}
+            if row[4] is None and p.bib and (said or not exported):
                 sets["bib"] = biblio.dumps(p.bib)
-            if not row[5] and p.title:  # a title derived from the abstract gives way to the file's
+            # a title derived from the abstract gives way to the file's; not to the app's export of that title
+            if not row[5] and p.title and not (exported and p.auto_title == row[8]):
                 sets |= {"title": p.title, "auto_title": p.auto_title}
             if links := _with_links(json.loads(row[6]), more):
                 sets["links"] = json.dumps(links)

@@ -355,7 +355,7 @@ def test_the_csv_export_has_a_column_for_each_record_field_and_reads_back_whole(
               "address": "Wien", "edition": "2", "series": "LNCS", "chapter": "4", "institution": "MIT",
               "school": "-School", "organization": "@Org", "howpublished": "Online", "isbn": "978-0-387-95284-5",
               "issn": "0921-4534", "doi": "10.1000/x%20y#z", "eprint": "2101.00001", "eprinttype": "arXiv",
-              "eprintclass": "cs.LG"}  # fmt: skip
+              "eprintclass": "cs.LG", "moreauthors": "yes"}  # fmt: skip
     assert set(record) == set(biblio.FIELDS)
     papers = [paper(title="A report", bib=record), paper(uid="def456", title="No record")]
     header, first, second = csv.reader(io.StringIO(render(papers, ExportOptions(format="csv"))))
@@ -785,10 +785,10 @@ def test_control_characters_are_taken_out_of_the_record_and_ris(tmp_path):
     f = tmp_path / "c.json"
     f.write_text(json.dumps([{"title": "Ctl", "type": "book", "ISBN": "\x00\x1b[31mred", "publisher": "a\tb\x9bc"}]))
     (r,) = parse_file(f).records
-    assert r.bib == {"type": "book", "publisher": "a bc", "isbn": "[31mred"}
+    assert r.bib == {"type": "book", "publisher": "a bc", "isbn": "red"}
     p = paper(citation_key="k", title="Ctl \x1b[31m x \x00 y", bib={"type": "book", "isbn": "\x1b[31mred"})
     text = render([p], ExportOptions(format="ris"))
-    assert "TI  - Ctl [31m x y\r\n" in text and "SN  - [31mred\r\n" in text
+    assert "TI  - Ctl x y\r\n" in text and "SN  - red\r\n" in text
     assert "\x1b" not in text and "\x00" not in text
 
 
@@ -921,3 +921,72 @@ def test_the_detail_panes_record_line_puts_a_comma_before_pages_after_a_book(emp
         "A": "Advances in Neural Information Processing Systems 38, pp. 1–9",
         "B": "Physica C 157(1), pp. 169–179",
     }
+
+
+SCHOLAR_ARXIV = """@article{kingma2014adam,
+  title={Adam: A method for stochastic optimization},
+  author={Kingma, Diederik P and Ba, Jimmy},
+  journal={arXiv preprint arXiv:1412.6980},
+  year={2014}
+}
+@article{old2006,
+  title={An old identifier},
+  author={Roe, Rick},
+  journal={arXiv preprint cs/0605123v2},
+  year={2006}
+}
+"""
+
+
+def test_google_scholars_arxiv_journal_is_an_arxiv_preprint_with_its_link(empty_lib, tmp_path):
+    """Scholar names an arXiv paper's journal "arXiv preprint arXiv:1412.6980" and gives no eprint nor url: the
+    venue is arXiv, the link and eprint are the identifier's, and the citation names the preprint as Scholar's."""
+    f = tmp_path / "scholar.bib"
+    f.write_text(SCHOLAR_ARXIV, encoding="utf-8")
+    adam, old = parse_file(f).records
+    assert (adam.venue, adam.url) == ("arXiv", "https://arxiv.org/abs/1412.6980")
+    assert adam.bib == {"type": "article", "journal": "arXiv preprint arXiv:1412.6980", "eprint": "1412.6980",
+                        "eprinttype": "arXiv"}  # fmt: skip
+    assert (old.venue, old.url, old.bib["eprint"]) == ("arXiv", "https://arxiv.org/abs/cs/0605123v2", "cs/0605123v2")
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search('"stochastic optimization"').ids)
+    assert (p.venue, p.links) == ("arXiv", ["https://arxiv.org/abs/1412.6980"])
+    from readinglist.citation import text_citations
+
+    assert text_citations([p]).startswith(
+        "Kingma, D. P., & Ba, J. (2014). Adam: A method for stochastic optimization. arXiv preprint arXiv:1412.6980."
+    )
+    bib = render([p], ExportOptions(format="bibtex"))
+    assert "journal = {arXiv preprint arXiv:1412.6980}" in bib and "eprint = {1412.6980}" in bib
+
+
+def test_a_bibtex_author_list_ending_and_others_is_cited_as_cut_short(empty_lib, tmp_path):
+    """Google Scholar ends a long author list "and others": the import dropped it, and the APA citation and the
+    BibTeX written back gave ten names as all of them. The marker is kept with the record (not as an author, so
+    a search for "others" finds nothing), "et al." in APA, "and others" again in BibTeX and biblatex."""
+    f = tmp_path / "scholar.bib"
+    f.write_text(
+        "@article{mnih2015human,\n  title={Human-level control through deep reinforcement learning},\n"
+        "  author={Mnih, Volodymyr and Kavukcuoglu, Koray and Ostrovski, Georg and others},\n"
+        "  journal={nature},\n  volume={518},\n  year={2015}\n}\n",
+        encoding="utf-8",
+    )
+    (r,) = parse_file(f).records
+    assert r.authors == ["Volodymyr Mnih", "Koray Kavukcuoglu", "Georg Ostrovski"]
+    assert r.bib["moreauthors"] == "yes"
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    assert empty_lib.search("author:others").ids == [] and empty_lib.search("others").ids == []
+    from readinglist.citation import bibtex_citations, text_citations
+
+    assert text_citations([p]).startswith("Mnih, V., Kavukcuoglu, K., Ostrovski, G., et al. (2015). Human-level")
+    for fmt in ("bibtex", "biblatex"):
+        text = render([p], ExportOptions(format=fmt))
+        assert "author = {Volodymyr Mnih and Koray Kavukcuoglu and Georg Ostrovski and others}" in text, fmt
+        assert "moreauthors" not in text, fmt
+    assert "and others}" in bibtex_citations([p])
+    assert "Georg Ostrovski et al." in render([p], ExportOptions(format="markdown"))
+    back = tmp_path / "back.bib"
+    back.write_text(render([p], ExportOptions(format="bibtex")), encoding="utf-8")
+    (again,) = parse_file(back).records
+    assert (again.authors, again.bib["moreauthors"]) == (r.authors, "yes")

@@ -465,7 +465,23 @@ def test_a_title_of_ones_own_keeps_no_control_character(empty_lib, tmp_path):
     empty_lib.import_files([f])
     (pid,) = empty_lib.search("").ids
     empty_lib.set_title(pid, "My\x01 own\x0ctitle\x1b[0m")
-    assert empty_lib.paper(pid).title == "My own title[0m"  # type: ignore[union-attr]
+    assert empty_lib.paper(pid).title == "My own title"  # type: ignore[union-attr]
+
+
+def test_a_terminal_escape_sequence_is_taken_out_whole(empty_lib, tmp_path):
+    """A colour code's ESC alone was dropped and its "[31m" stayed in the title, glued to the next word, so a search
+    for that word missed it; a hyperlink's OSC is taken out around its text."""
+    f = tmp_path / "nul.jsonl"
+    f.write_text(
+        json.dumps({"title": "NUL \x00 inside and \x1b[31mANSI\x1b[0m", "abstract": "x\x07y", "year": 2020})
+        + "\n"
+        + json.dumps({"title": "A \x1b]8;;https://e.org\x07link\x1b]8;;\x1b\\ here", "year": 2021})
+        + "\n"
+    )
+    empty_lib.import_files([f])
+    titles = sorted(p.title for p in empty_lib.papers(empty_lib.search("").ids))
+    assert titles == ["A link here", "NUL inside and ANSI"]
+    assert len(empty_lib.search("ANSI").ids) == 1
 
 
 # ---- streaming ---------------------------------------------------------------------------------------------------

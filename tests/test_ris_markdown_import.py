@@ -168,3 +168,10 @@ def test_a_list_grouped_by_tag_gives_a_paper_under_two_tags_once(lib, tmp_path):
         fresh.close()
     [back] = lib.import_files([file])
     assert (back.added, back.unchanged) == (0, 19)
+
+
+def test_a_ris_author_et_al_is_no_author_but_a_list_cut_short(tmp_path):
+    f = tmp_path / "cut.ris"
+    f.write_text("TY  - JOUR\nTI  - A paper\nAU  - Smith, Ann\nAU  - et al.\nJO  - Nature\nPY  - 2015\nER  - \n")
+    (r,) = parse_file(f).records
+    assert r.authors == ["Ann Smith"] and r.bib["moreauthors"] == "yes"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -137,6 +138,36 @@ def test_a_foreign_bibtex_key_that_names_another_paper_is_not_a_match(lib, tmp_p
     [summary] = lib.import_files([file])
     assert summary.added == 1
     assert lib.paper(ids[0]).citation_key == "mine2026"  # type: ignore[union-attr]
+
+
+def test_a_foreign_bibtex_file_with_the_apps_own_keys_fills_what_the_paper_lacks(empty_lib, tmp_path):
+    """Google Scholar's keys are the keys the app makes (vaswani2017attention): its .bib of papers the library
+    has was taken for a re-import of the app's own export ("unchanged") and filled nothing, where the same
+    file with other keys filled the booktitle, the volume and the whole author list."""
+    listing = tmp_path / "neurips.jsonl"
+    record = {"title": "Attention is all you need", "authors": ["Ashish Vaswani", "Noam Shazeer"], "venue": "NeurIPS",
+              "year": 2017, "abstract": "Sequence transduction."}  # fmt: skip
+    listing.write_text(json.dumps(record) + "\n")
+    empty_lib.import_files([listing])
+    (pid,) = empty_lib.search("").ids
+    assert empty_lib.paper(pid).citation_key == "vaswani2017attention"  # type: ignore[union-attr]
+    scholar = tmp_path / "scholar.bib"
+    scholar.write_text(
+        "@inproceedings{vaswani2017attention,\n  title={Attention is all you need},\n  author={Vaswani, Ashish and "
+        "Shazeer, Noam and Parmar, Niki},\n  booktitle={Advances in neural information processing systems},\n"
+        "  volume={30},\n  year={2017}\n}\n"
+    )
+    [summary] = empty_lib.import_files([scholar])
+    assert (summary.added, summary.merged, summary.unchanged) == (0, 1, 0)
+    p = empty_lib.paper(pid)
+    assert p is not None and p.authors == ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"]
+    assert p.bib == {"type": "inproceedings", "booktitle": "Advances in neural information processing systems",
+                     "volume": "30"}  # fmt: skip
+    assert (p.venue, p.title) == ("NeurIPS", "Attention is all you need")  # what the paper had stays
+    own = tmp_path / "own.bib"  # the app's own export of it: nothing new, nothing changes
+    write(empty_lib, "bibtex", own)
+    [summary] = empty_lib.import_files([own])
+    assert (summary.added, summary.merged, summary.updated, summary.unchanged) == (0, 0, 0, 1)
 
 
 def test_csv_formula_guard_is_taken_off(lib, tmp_path):

@@ -708,7 +708,25 @@ class BibFile:
         url = url_of(fields.get("url", ""))
         if not url and fields.get("doi"):
             url = biblio.doi_url(fields["doi"])
+        # Scholar's "arXiv preprint arXiv:1412.6980": the venue is arXiv (the table's column, its filter, and a
+        # match with the same preprint from arXiv's own file), the journal stays as written (an APA citation
+        # names the preprint so, and the BibTeX written back is Scholar's), and the identifier is the eprint
+        # and the link the entry did not give
+        arxiv = biblio.arxiv_of_journal(title_plain(journal)) if not in_volume else ""
+        if arxiv:
+            venue = "arXiv"
+            url = url or biblio.arxiv_url(arxiv)
         tags, keywords = _tags_and_keywords(fields)
+        bib = _bib(
+            entry,
+            fields,
+            parent,
+            (journal, book),
+            warnings,
+            f"{self.path.name}, line {entry.line}: entry '{snippet(entry.key)}'",
+        )
+        if arxiv and not bib.get("eprint"):
+            bib.update(eprint=arxiv, eprinttype="arXiv")
         return Record(
             title=title,
             abstract=abstract,
@@ -723,17 +741,11 @@ class BibFile:
             state=state_from_text(fields.get("readstatus", "")) or _read_flag(fields.get("read", "")),
             priority=priority_from_text(fields.get("priority", "")),
             citation_key=entry.key.strip(),
-            bib=_bib(
-                entry,
-                fields,
-                parent,
-                (journal, book),
-                warnings,
-                f"{self.path.name}, line {entry.line}: entry '{snippet(entry.key)}'",
-            ),
+            bib=bib,
         )
 
 
+_AND_OTHERS = re.compile(r"\sand\s+others\s*$", re.IGNORECASE)  # BibTeX's "the list goes on"
 _DATE_MONTH = re.compile(r"\s*\d{4}-(\d{2})")
 
 
@@ -817,6 +829,7 @@ def _bib(
         "eprint": get("eprint"),
         "eprinttype": get("eprinttype", "archiveprefix"),
         "eprintclass": get("eprintclass", "primaryclass"),
+        "moreauthors": "yes" if _AND_OTHERS.search(fields.get("author", "") or fields.get("editor", "")) else "",
     }
     return bib_fields(raw, warnings, where, title_plain)
 

@@ -69,6 +69,7 @@ _BIB_COLUMNS = {
     "eprint": ("eprint",),
     "eprinttype": ("eprinttype", "archiveprefix"),
     "eprintclass": ("eprintclass", "primaryclass"),
+    "moreauthors": ("moreauthors",),
 }
 # a note's lines as they are; a keywords cell's line break ends its keyword (export.joined_keywords)
 _UNSTRIPPED = frozenset(("note", "tags", "keywords"))
