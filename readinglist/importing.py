@@ -513,12 +513,8 @@ def _import_source(
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if rekeyed:
         summary.warnings.append(_rekeyed_warning(path, rekeyed, counts["rekeyed"]))
-<<<<<<< HEAD
     to_index = bool(added_ids) and writer is None  # the index was busy: the journal has them (begin_bulk)
-    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or to_index:
-=======
-    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or filled:
->>>>>>> h-bibfix
+    if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or filled or to_index:
         updater.changed()  # annotations are journalled after the papers' first documents
     summary.merged = sifter.merged + len(filled)  # as when the record's key is another (the sifter merges it)
     summary.added, summary.updated = len(added_ids), len(revised_ids) + counts["records"]
