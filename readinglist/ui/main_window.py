@@ -19,6 +19,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -116,8 +117,12 @@ NO_RANKING = "no-ranking"  # the notice that the Suggested order has nothing to 
 _TAG_TERM = re.compile(r"\btags?:", re.IGNORECASE)
 
 
+LIBRARY_SAYS_MS = 30_000  # how long a message of the library's (an index rebuilt, not writable) is shown
+
+
 class MainWindow(QMainWindow):
     searchFinished = Signal()  # all results applied to the table (tests and benchmarks wait on it)
+    librarySaid = Signal(str)  # a message of the library's, from any thread (Library.notify)
     importFinished = Signal(object)  # list[ImportSummary] | Exception
     exportFinished = Signal(object)  # int (papers written) | Exception
 
@@ -426,6 +431,10 @@ class MainWindow(QMainWindow):
         self.statusLabel = QLabel(self)
         self.statusLabel.setObjectName("statusLabel")
         self.notice = Notice(self)
+        # the library's own messages ("Building the search index for 38,270 papers…", an index that cannot be
+        # written) went nowhere in the window: a search typed during a rebuild waited, unexplained
+        self.librarySaid.connect(lambda message: self.notice.show_message(message, LIBRARY_SAYS_MS, kind="library"))
+        self.library.notify = self._library_says
         self.import_bar = ImportBar(self.runner, self.library, self.notice, self)
         self.topics_bar = TopicsBar(self.library, self)
         self._exporter: Exporter | None = None
@@ -964,6 +973,12 @@ class MainWindow(QMainWindow):
     def _step(self, undo: bool) -> None:
         if self.edits.step(undo):
             self._say_undone(redone=not undo)
+
+    def _library_says(self, message: str) -> None:
+        """Library.notify: called on the library's threads too, so posted to this one; never fails (the window
+        may be gone while the library closes)."""
+        with suppress(RuntimeError):  # the window's C++ side is deleted
+            self.librarySaid.emit(message)
 
     def _edits_waiting(self, n: int) -> None:
         """Marks were made, saved or dropped while the library was busy: the rows and the paper shown show
