@@ -126,6 +126,13 @@ def test_a_field_named_with_nothing_after_it_is_no_word(lib, typed):
         lib.search("exit year: 2020")  # (a year given apart from its field is said, as before)
 
 
+def test_a_field_name_inside_a_quoted_phrase_stays_a_word(lib):
+    from readinglist.index.query import preprocess
+
+    assert preprocess('"Beyond the Title: Generating Captions"') == '"Beyond the Title: Generating Captions"'
+    assert preprocess('"a note: on x" title:') == '"a note: on x"  '
+
+
 @pytest.mark.parametrize("damage", ["missing", "schema", "corrupt", "stale"])
 def test_index_rebuilds_or_catches_up(data_dir, damage):
     messages = []

@@ -208,6 +208,7 @@ def test_a_citation_key_another_paper_has_is_renamed_and_the_import_says_so(empt
         ("-tag:theory tag:theoryx", "-tag:pg-theory tag:theoryx"),  # another tag that starts so stays
         ("tag:(theory OR rl) tag:theory^2", "tag:(pg-theory OR rl) tag:pg-theory^2"),
         ('title:"tag:theory" theory tag:theo*', 'title:"tag:theory" theory tag:theo*'),  # no tag: term of it
+        ("tag:(ml -theory) tag:=theory", "tag:(ml -pg-theory) tag:=pg-theory"),  # its NOT stays a NOT (a review)
     ],
 )
 def test_retag_query_renames_only_the_tag_terms_and_keeps_the_rest_as_typed(query, want):

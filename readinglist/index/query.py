@@ -734,6 +734,12 @@ def minus_as_not(text: str) -> str:
     return text
 
 
+def _outside_quotes(pattern: re.Pattern[str], repl: str, text: str) -> str:
+    """`pattern` replaced in the text outside its quoted phrases ("Beyond the Title: Generating" is a title)."""
+    parts = re.split(r'("[^"]*")', text)
+    return "".join(part if i % 2 else pattern.sub(repl, part) for i, part in enumerate(parts))
+
+
 def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
     balanced, -word → NOT word; punctuation of pasted text that Whoosh would read as syntax made plain."""
@@ -756,7 +762,7 @@ def preprocess(text: str) -> str:
     if text.count('"') % 2:
         text += '"'  # an unfinished phrase (still being typed) is read as if closed
     if ":" in text:  # a field named with nothing after it yet ("diffusion title:", "(author:"): not the word
-        text = _EMPTY_FIELD_RE.sub(" ", text)  # "title", which found "TVSum: … Using Titles" first (a trial);
+        text = _outside_quotes(_EMPTY_FIELD_RE, " ", text)  # "title", which found "… Using Titles" first (a trial);
         # an empty year: keeps its message below
     if "=" in text:
         text = _exact_words(text)
@@ -1221,7 +1227,7 @@ def _tag_values(
         elif (m := _TAG_WORD_RE.match(outside, at)) is not None:
             word = m.group(0)
             value = word.split("^", 1)[0]
-            skip = 1 if value.startswith("=") else 0
+            skip = len(value) - len(value.lstrip("=-+!"))  # "=x", and "-x" inside tag:( … ): NOT x, kept so
             plain = value.upper() not in _TAG_OPERATORS and not any(c in value for c in "*?~")
             if plain and tag_key(value[skip:]) == old_key:
                 found.append((at + skip, at + len(value), False))
