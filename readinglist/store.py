@@ -2699,7 +2699,8 @@ class Store:
 
         with self.transaction() as db:
             row = db.execute(
-                "SELECT abstract, authors, year, url, bib, title, links, venue, auto_title FROM papers WHERE id = ?",
+                "SELECT abstract, authors, year, url, bib, title, links, venue, auto_title, user_title FROM papers"
+                " WHERE id = ?",
                 (paper_id,),
             ).fetchone()
             if row is None:
@@ -2722,7 +2723,8 @@ class Store:
             if row[4] is None and p.bib and (said or not exported):
                 sets["bib"] = biblio.dumps(p.bib)
             # a title derived from the abstract gives way to the file's; not to the app's export of that title
-            if not row[5] and p.title and not (exported and p.auto_title == row[8]):
+            # (an export writes the user's own title where there is one: that is no file's title either)
+            if not row[5] and p.title and not (exported and p.auto_title in (row[8], row[9])):
                 sets |= {"title": p.title, "auto_title": p.auto_title}
             if links := _with_links(json.loads(row[6]), more):
                 sets["links"] = json.dumps(links)
