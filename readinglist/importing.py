@@ -503,17 +503,18 @@ def _import_source(
         if writer is not None:
             updater.cancel_bulk(writer)
         raise
+    to_index = bool(added_ids) and writer is None  # the index was busy: the journal has them (begin_bulk)
     if writer is not None:
         if progress:
             progress(fresh, fresh, f"{INDEXING} {path.name}")
         try:
             updater.commit_bulk(writer, ((pid, rev) for pid in added_ids))
         except Exception as exc:  # the papers are in the library, and in the journal: the index catches up
+            to_index = True
             summary.warnings.append(f"{path.name}: imported, but the search index could not be written "
                                     f"({describe_error(exc, updater.index.folder)}); it will catch up")  # fmt: skip
     if rekeyed:
         summary.warnings.append(_rekeyed_warning(path, rekeyed, counts["rekeyed"]))
-    to_index = bool(added_ids) and writer is None  # the index was busy: the journal has them (begin_bulk)
     if revised_ids or restored or sifter.changed or counts["annotated"] or counts["records"] or filled or to_index:
         updater.changed()  # annotations are journalled after the papers' first documents
     summary.merged = sifter.merged + len(filled)  # as when the record's key is another (the sifter merges it)

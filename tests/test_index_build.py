@@ -334,3 +334,26 @@ def test_an_import_never_waits_for_the_index(lib, data_dir, tmp_path):
         other.updater.cancel_bulk(held)
         other.close()
     assert len(lib.search("zanzibar hyperloop").ids) == 3  # caught up from the journal
+
+
+def test_papers_an_index_commit_failed_to_take_are_indexed_from_the_journal(lib, tmp_path, monkeypatch):
+    """The bulk commit failing (a full disk) left the papers in the journal with nothing asking for them: only
+    the next search wrote them (a review)."""
+    import json
+
+    rows = [{"title": f"Quokka gradient study {i}", "abstract": "Quokka flux.", "year": 2024} for i in range(3)]
+    source = tmp_path / "new.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    real_commit = lib.index.commit
+
+    def failing(writer, *args, **kwargs):
+        monkeypatch.setattr(lib.index, "commit", real_commit)  # once: the catch-up after it writes
+        writer.cancel()
+        raise OSError(28, "No space left on device")
+
+    before = lib.index.doc_count()
+    monkeypatch.setattr(lib.index, "commit", failing)
+    [summary] = lib.import_files([source])
+    assert summary.added == 3 and any("could not be written" in w for w in summary.warnings)
+    assert lib.index.doc_count() == before + 3  # written at once, not left for a search to find in the journal
+    assert len(lib.search("quokka gradient").ids) == 3
