@@ -201,9 +201,9 @@ class IndexUpdater:
     def begin_bulk(self, expected: int) -> SegmentWriter | None:
         """A writer for many new documents, held until commit_bulk or cancel_bulk (the lock is taken here);
         None when the index is busy beyond BULK_WAIT (this process's background pass, or another process's
-        writer): the import holds the library meanwhile, and a window's import sat at "Reading …" for 20 s
-        while the index caught up after a migration, every mark waiting with it (a trial). Its papers are in
-        the journal: the caller asks for them to be indexed once the library is committed (changed())."""
+        writer): the import holds the library meanwhile, and waited without end for another process's writer,
+        every edit waiting with it. Its papers are in the journal: the caller asks for them to be indexed once
+        the library is committed (changed()). A child's merge still runs to its end first (_quiesce)."""
         if not self._lock.acquire(timeout=BULK_WAIT):
             return None
         try:
