@@ -63,8 +63,8 @@ URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name
 _FUZZY_RE = re.compile(r"(?<=\w)~(\d+)?(?![\d/])")
 _RANGE_RE = re.compile(r"\byear:(\d{4})?\s*\.\.(?:\s*(\d{4}))?")
 _FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
-_EMPTY_FIELD_RE = re.compile(
-    r'(?<![\w"\\])(?:' + "|".join(sorted(KNOWN_FIELDS - {"year"})) + r"):(?=\s|\)|$)", re.IGNORECASE
+_EMPTY_FIELD_RE = re.compile(  # a quoted phrase (kept whole: "Beyond the Title: Generating"), or an empty field
+    r'"[^"]*"|(?<![\w"\\])(?:' + "|".join(sorted(KNOWN_FIELDS - {"year"})) + r"):(?=\s|\)|$)", re.IGNORECASE
 )
 _EXACT_RE = re.compile(r'(?<![^\s(:])=([^\s()"=<>]+)')  # =word (not >=, not "k = 3")
 _ENDING_QUESTION_RE = re.compile(r"(?<=\w)\?+(?=[\s)\"]|$)|(?<!\S)\?+(?!\S)")  # "need?" and a lone "?"
@@ -734,12 +734,6 @@ def minus_as_not(text: str) -> str:
     return text
 
 
-def _outside_quotes(pattern: re.Pattern[str], repl: str, text: str) -> str:
-    """`pattern` replaced in the text outside its quoted phrases ("Beyond the Title: Generating" is a title)."""
-    parts = re.split(r'("[^"]*")', text)
-    return "".join(part if i % 2 else pattern.sub(repl, part) for i, part in enumerate(parts))
-
-
 def preprocess(text: str) -> str:
     """Our shorthand into Whoosh syntax: year:2020..2024 → year:[2020 TO 2024], =word → "word", quotes
     balanced, -word → NOT word; punctuation of pasted text that Whoosh would read as syntax made plain."""
@@ -761,9 +755,10 @@ def preprocess(text: str) -> str:
         text = _ENDING_QUESTION_RE.sub("", text)
     if text.count('"') % 2:
         text += '"'  # an unfinished phrase (still being typed) is read as if closed
-    if ":" in text:  # a field named with nothing after it yet ("diffusion title:", "(author:"): not the word
-        text = _outside_quotes(_EMPTY_FIELD_RE, " ", text)  # "title", which found "… Using Titles" first (a trial);
-        # an empty year: keeps its message below
+    if ":" in text:  # a field named with nothing after it yet ("diffusion title:", "(author:") is not the word
+        # "title", which found "TVSum: … Using Titles" first (a trial); quoted phrases are kept whole, and an empty
+        # year: keeps its message below
+        text = _EMPTY_FIELD_RE.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else " ", text)
     if "=" in text:
         text = _exact_words(text)
     outside = re.sub(r'"[^"]*"', '""', text)
