@@ -17,11 +17,11 @@ from readinglist.importers.titles.lexicon import (
     EMPTY_HEADS,
     EPONYMS,
     MAKERS,
-    MODIFIER_TAILS,
     NAMING,
     NOT_SUBJECTS,
     OF_HEADS,
     SMALL_WORDS,
+    SUBJECT_MODIFIER_TAILS,
     TERM_ADVERBS,
     THING,
     WE_REPORT,
@@ -61,7 +61,7 @@ def _modifier_form(word: str) -> bool:
     head, dash, tail = word.rpartition("-")
     if not dash or not head or not tail.islower():
         return False
-    return tail in MODIFIER_TAILS or lexical_tag(tail, False) in ("J", "Ved")
+    return tail in SUBJECT_MODIFIER_TAILS or lexical_tag(tail, False) in ("J", "Ved")
 
 
 def _plural_key(word: str) -> str:

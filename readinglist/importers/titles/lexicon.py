@@ -120,9 +120,13 @@ ADJECTIVES = _words(
     joint differentiable lightweight powerful accurate consistent tight prior posterior conditional
     unsupervised supervised self-supervised semi-supervised weakly-supervised"""
 )
-# the tail of "NP-hard", "LLM-based", "D-optimal", "PAC-style": a modifier made from a name, no subject ("… in
-# NP-hard", "… for DP-based" ended 14 development and recent titles)
-MODIFIER_TAILS = _words("based style type like ary hard complete smooth nearest aware free driven specific level wise")
+# the tail of a word a name made a modifier of ("LLM-based", "PAC-style", "GPU-powered"): no name of its own
+MODIFIER_TAILS = _words(
+    "based driven guided aware like free style oriented inspired enabled specific level wise powered centric"
+)
+# … nor the abstract's subject, nor one made an adjective ("… in NP-hard", "… for DP-based", "… in D-ary" ended 14
+# development and recent titles; so does a tail the tagger reads as an adjective or a participle: D-optimal)
+SUBJECT_MODIFIER_TAILS = MODIFIER_TAILS | _words("type ary hard complete smooth nearest")
 ADJ_SUFFIXES = ("ous", "ive", "ic", "ical", "able", "ible", "ful", "less", "ary", "al", "ar", "ent", "ant")
 NOT_ADJ = _words(
     """proposal signal interval potential tutorial trial arrival removal individual material animal journal

@@ -20,6 +20,7 @@ from readinglist.importers.titles.lexicon import (
     INTRO_PAST,
     INTRO_VERBS,
     KNOWN,
+    MODIFIER_TAILS,
     NAMING,
     NOT_SUBJECTS,
     PART_NOUNS,
@@ -511,14 +512,10 @@ def _used_before(ab: Abstract, name: Name) -> bool:
     )
 
 
-# "GNN-based", "EM-like", "FLOP-free": a word made of a name that modifies what follows, never a name itself
-_MODIFIER = re.compile(
-    r"-(?:based|driven|guided|aware|like|free|style|oriented|inspired|enabled|specific|level|wise|powered|centric)$"
-)
-
-
 def _modifier(name: str) -> bool:
-    return _MODIFIER.search(name) is not None
+    """ "GNN-based", "EM-like", "FLOP-free": a word made of a name that modifies what follows, never a name."""
+    _, dash, tail = name.rpartition("-")
+    return bool(dash) and tail in MODIFIER_TAILS
 
 
 def common(name: str, long: str = "") -> bool:
