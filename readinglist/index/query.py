@@ -1152,7 +1152,6 @@ def highlighter(terms: set[str]) -> Highlighter:
     return Highlighter(terms)
 
 
-_TAG_FIELD_RE = re.compile(r'(?<![\w"\\])([A-Za-z_]+):(?=[^\s])')
 _TAG_WORD_RE = re.compile(r'[^\s()"]+')
 _TAG_OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 _BARE_TAG_RE = re.compile(r'[^\s()"^~*?:=\-][^\s()"^~*?:]*')
@@ -1169,7 +1168,7 @@ def retag_query(text: str, old: str, new: str, parser: qparser.QueryParser | Non
         return text
     outside = re.sub(r'"[^"]*"?', lambda m: '"' + " " * (len(m.group(0)) - 2) + '"'[: len(m.group(0)) - 1], text)
     spans: list[tuple[int, int, bool]] = []  # (start, end, quoted) of each value naming the old tag
-    for m in _TAG_FIELD_RE.finditer(outside):
+    for m in _FIELD_RE.finditer(outside):
         if m.group(1).lower() not in ("tag", "tags"):
             continue
         at = m.end()
