@@ -280,16 +280,23 @@ def test_title_lengths_are_read_for_documents_in_every_segment(lib):
         assert sorted(lengths.values()).count(2) >= 1 and 4 in lengths.values()
 
 
-def test_a_spelt_out_word_shares_its_place_in_the_fields_length(lib):
-    """Müller is held as "muller" and "mueller" at one place: the title's length counts the place once, as
-    BM25 and "the title is the query" (its length equals the query's words) read it."""
+@pytest.mark.parametrize(
+    ("title", "second", "length", "typed"),
+    [
+        ("Schrödinger Bridges for Müller", "mueller", 4, "schroedinger bridges for mueller"),
+        ("Bounds on t_mix for walks", "mix", 5, "bounds on t_mix for walks"),
+    ],
+)
+def test_a_word_held_twice_shares_its_place_in_the_fields_length(lib, title, second, length, typed):
+    """Müller is held as "muller" and "mueller" at one place, "t_mix" as "tmix" and "mix": the title's length
+    counts the place once, as BM25 and "the title is the query" (its length equals the query's words) read it."""
     pid = lib.search("").ids[0]
-    lib.set_title(pid, "Schrödinger Bridges for Müller")
+    lib.set_title(pid, title)
     lib.flush_index()
     with lib.index.ix.searcher() as searcher:
-        (docnum,) = [d for d in searcher.postings("title", "mueller").all_ids() if not searcher.reader().is_deleted(d)]
-        assert searcher.reader().doc_field_length(docnum, "title", 0) == 4
-    assert titles(lib, "schroedinger bridges for mueller")[0] == "Schrödinger Bridges for Müller"
+        (docnum,) = [d for d in searcher.postings("title", second).all_ids() if not searcher.reader().is_deleted(d)]
+        assert searcher.reader().doc_field_length(docnum, "title", 0) == length
+    assert titles(lib, typed)[0] == title
 
 
 MARKED = [
@@ -346,18 +353,6 @@ def test_a_subscript_is_found_joined_as_typed_and_by_its_part(tmp_path):
         assert mark.format("t_mix") not in highlight_text(text, lib.highlighter(lib.search("mix").terms))
     finally:
         lib.close()
-
-
-def test_a_subscripts_part_shares_its_place_in_the_fields_length(lib):
-    """ "t_mix" is held as "tmix" and "mix" at one place: the title's length counts it once (BM25, and "the
-    title is the query")."""
-    pid = lib.search("").ids[0]
-    lib.set_title(pid, "Bounds on t_mix for walks")
-    lib.flush_index()
-    with lib.index.ix.searcher() as searcher:
-        (docnum,) = [d for d in searcher.postings("title", "mix").all_ids() if not searcher.reader().is_deleted(d)]
-        assert searcher.reader().doc_field_length(docnum, "title", 0) == 5
-    assert titles(lib, "bounds on t_mix for walks")[0] == "Bounds on t_mix for walks"
 
 
 def test_an_index_of_schema_15_is_rebuilt_and_finds_the_words_it_split(tmp_path, monkeypatch):
