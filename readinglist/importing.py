@@ -398,6 +398,7 @@ def _import_source(
             ]
             linked = store.linked_ids(source_id)  # papers of other files this file's records were merged into
             existing_ids = [e.id for e in existing if e.id not in linked]
+            own_ids = set(existing_ids)  # the file's own papers (a record found by key may be one: not linked)
             removed = _removed_existing(store, source_id)  # matched like the others: a match brings one back
             removed_ids = {e.id for e in removed}
             unchanged: dict[int, int] = {}
@@ -466,18 +467,15 @@ def _import_source(
 
             if fresh or revised or elsewhere:
                 for i, r, h in _read_again(source, scan):
-                    if i in elsewhere:
-                        # found by its citation key, which another program's file may share with the app's
-                        # own export (Google Scholar's vaswani2017attention is the key readinglist makes): what
-                        # it has and the paper lacks fills the gap, as when its key is another; the app's own
-                        # export adds nothing, so a re-import of one still changes nothing
-                        if not r.own and not r.uid and store.fill_missing(elsewhere[i], to_new_paper(r, h), rev, True):
-                            filled.append(elsewhere[i])
-                        continue
                     if i in unchanged:
                         continue
                     if scan.spellings and r.keywords:
                         r.keywords = [scan.spellings.get(tag_key(k), k) for k in r.keywords]
+                    if i in elsewhere:
+                        if not r.own and not r.uid and _found_by_key(store, sifter, elsewhere[i], to_new_paper(r, h),
+                                                                     elsewhere[i] in own_ids):  # fmt: skip
+                            filled.append(elsewhere[i])
+                        continue
                     if i in revised:
                         if revised[i] in linked:  # a merged record revised: the paper keeps its own text
                             store.relink_source(revised[i], source_id, h, r.title)
@@ -522,6 +520,25 @@ def _import_source(
     summary.unchanged = len(unchanged) + len(elsewhere) - counts["records"] - len(filled)
     summary.missing, summary.restored = len(gone), restored
     return summary
+
+
+def _found_by_key(store: Store, sifter: _Duplicates, pid: int, p: NewPaper, own: bool) -> bool:
+    """A record of a file that is not one of the app's own exports (no readinglist id or marker), found in the
+    library by its citation key alone: another program's file may have the app's key (Google Scholar's
+    vaswani2017attention is the key readinglist makes), and so has the app's own BibTeX export, which carries
+    nothing else to tell it by. A record that fills what the paper lacks (its whole author list, a booktitle) is
+    another file's: merged as the same record under another key is, a further source of the paper (a revision
+    of the paper's own file keeps what it filled: Store.update_content) with its keywords added, and the file's
+    re-import finds it unchanged. One that fills nothing is taken for the app's own export, which says nothing
+    new of the paper: it is no source of it and adds no tags, so an old export read back brings back no tag or
+    keyword removed since. (Counting every record found so as merged made the own export's re-import say
+    "1 merged".) `own`: the paper is the file's own, which a record is not merged into. Returns whether it
+    filled anything."""
+    if not store.fill_missing(pid, p, sifter.rev, exported=True):
+        return False
+    if not own:
+        sifter.join(pid, p)
+    return True
 
 
 # ---- removed papers: a re-import of the same record brings one back, annotations and all ----------------
@@ -605,11 +622,16 @@ class _Duplicates:
         return kept, possible
 
     def _merge(self, pid: int, p: NewPaper) -> None:
-        self._taken.add(pid)
-        self.store.link_source(pid, self.source_id, p.content_hash, p.title, p.source_key)
+        self.join(pid, p)
         if self.store.fill_missing(pid, p, self.rev):
             self.changed = True
+        self.merged += 1
+
+    def join(self, pid: int, p: NewPaper) -> None:
+        """The record becomes a source of the stored paper (a re-import of its file finds it there), and the
+        file's tags and keywords are added to the paper; what fills its gaps is the caller's."""
+        self._taken.add(pid)
+        self.store.link_source(pid, self.source_id, p.content_hash, p.title, p.source_key)
         if p.tags or p.keywords:
             self.store.add_file_tags([pid], p.tags, p.keywords)
             self.changed = True
-        self.merged += 1

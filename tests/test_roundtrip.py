@@ -170,6 +170,48 @@ def test_a_foreign_bibtex_file_with_the_apps_own_keys_fills_what_the_paper_lacks
     assert (summary.added, summary.merged, summary.updated, summary.unchanged) == (0, 0, 0, 1)
 
 
+def test_a_foreign_record_with_the_apps_key_is_a_source_whose_keywords_and_authors_a_revision_keeps(
+    empty_lib, tmp_path
+):
+    """Google Scholar's record found by the key readinglist made filled the author list but was no source of
+    the paper: the paper's own file revised took the third author back, and the record's keywords were never
+    added. The app's own BibTeX export, found so too, stays no source and adds nothing, even a keyword
+    removed since it was written."""
+    listing = tmp_path / "neurips.jsonl"
+    record = {"title": "Attention is all you need", "authors": ["Ashish Vaswani", "Noam Shazeer"], "venue": "NeurIPS",
+              "year": 2017, "abstract": "Sequence transduction."}  # fmt: skip
+    listing.write_text(json.dumps(record) + "\n")
+    empty_lib.import_files([listing])
+    (pid,) = empty_lib.search("").ids
+    scholar = tmp_path / "scholar.bib"
+    scholar.write_text(
+        "@inproceedings{vaswani2017attention,\n  title={Attention is all you need},\n  author={Vaswani, Ashish and "
+        "Shazeer, Noam and Parmar, Niki},\n  booktitle={Advances in neural information processing systems},\n"
+        "  year={2017},\n  keywords={Transformers, attention}\n}\n"
+    )
+    [summary] = empty_lib.import_files([scholar])
+    assert (summary.added, summary.merged, summary.unchanged) == (0, 1, 0)
+    three = ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar"]
+    p = empty_lib.paper(pid)
+    assert p is not None and (p.authors, p.keywords, p.own_tags) == (three, ["attention", "Transformers"], [])
+    assert empty_lib.sources_of(pid) == ["neurips", "scholar"]
+    assert empty_lib.search("tag:transformers").ids == [pid]
+    [again] = empty_lib.import_files([scholar])  # the same file again: found as it was
+    assert (again.added, again.merged, again.updated, again.unchanged) == (0, 0, 0, 1)
+    own = tmp_path / "own.bib"  # the app's own export: no source, nothing added
+    write(empty_lib, "bibtex", own)
+    empty_lib.set_tags(empty_lib.plan_remove_keywords())  # the keywords removed after the export
+    [back] = empty_lib.import_files([own])
+    assert (back.added, back.merged, back.updated, back.unchanged) == (0, 0, 0, 1)
+    p = empty_lib.paper(pid)
+    assert p is not None and p.tags == [] and empty_lib.sources_of(pid) == ["neurips", "scholar"]
+    listing.write_text(json.dumps(record | {"abstract": "Sequence transduction, revised."}) + "\n")
+    [revised] = empty_lib.import_files([listing])  # the paper's own file revised
+    assert revised.updated == 1
+    p = empty_lib.paper(pid)
+    assert p is not None and p.abstract == "Sequence transduction, revised." and p.authors == three
+
+
 def test_csv_formula_guard_is_taken_off(lib, tmp_path):
     annotate(lib)
     file = tmp_path / "list.csv"
