@@ -1531,20 +1531,25 @@ class Store:
         """A revised record replaces the imported text; the user's tags, note, state and title stay, and so
         does a record that is not the file's (source_bib) while the file's record is as it was, an author
         list a merged source carried on while the file's is still the start of it (fill_missing: our Markdown
-        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review), and a title a
-        merged source gave while the file gives none (else a derived one would be back)."""
+        list's three names and "et al." revised lost the merged BibTeX file's fourth, a review), a title a
+        merged source gave while the file gives none (else a derived one would be back), and an abstract, a
+        year or a link the file gives none of (with the links they brought): on a paper another file was merged
+        into, a value the revision lacks may be that file's, and the revision says nothing against it (Google
+        Scholar's year of a title-only list's paper was lost to the list's next version). What the revision
+        gives replaces what the paper had, as it always did: its file says what it says of the paper."""
         from readinglist.importers.duplicates import fuller_authors
+        from readinglist.markup import extract_links
 
         with self.transaction() as db:
             values = list(_content_values(p))
             records = "source_bib" in _columns(db, "papers")
             stored = db.execute(  # the row read once: its authors, whether a merge brought another source, the
-                # title if a merged source gave it, its records
+                # title if a merged source gave it, the abstract, year and link a revision may lack, its records
                 "SELECT authors, EXISTS (SELECT 1 FROM paper_sources s WHERE s.paper_id = p.id"
                 " AND s.source_id IS NOT p.source_id), CASE WHEN p.title != '' AND EXISTS (SELECT 1 FROM"
                 " paper_sources s WHERE s.paper_id = p.id AND s.source_id IS NOT p.source_id AND s.title = p.title)"
-                f" THEN json_array(p.title, p.auto_title) END{', bib, source_bib' if records else ''} FROM papers p"
-                " WHERE id = ?",
+                " THEN json_array(p.title, p.auto_title) END, abstract, year, url, links"
+                f"{', bib, source_bib' if records else ''} FROM papers p WHERE id = ?",
                 (paper_id,),
             ).fetchone()
             merged = stored is not None and stored[1]  # only what a merge brought is carried on
@@ -1553,9 +1558,21 @@ class Store:
             if merged and not p.title and stored[2] is not None:  # the file still gives none: the merge's stays
                 title, auto_title = json.loads(stored[2])
                 values[CONTENT_COLUMNS.index("title")], values[CONTENT_COLUMNS.index("auto_title")] = title, auto_title
+            if merged:
+                more: list[str] = []  # the links of what stays, after the revision's own
+                if not p.abstract and (abstract := unpack(stored[3])):
+                    values[CONTENT_COLUMNS.index("abstract")] = stored[3]
+                    more += [u for u in json.loads(stored[6]) if u in extract_links(abstract)]
+                if p.year is None and stored[4] is not None:
+                    values[CONTENT_COLUMNS.index("year")] = stored[4]
+                if not p.url and stored[5]:
+                    values[CONTENT_COLUMNS.index("url")] = stored[5]
+                    more.insert(0, stored[5])
+                if links := _with_links(p.links, more):
+                    values[CONTENT_COLUMNS.index("links")] = json.dumps(links)
             if records:
-                if stored is not None and stored[4] is not None and stored[4] == (values[-1] or ""):
-                    values[-1] = stored[3]  # the file's record unchanged: the paper keeps its own
+                if stored is not None and stored[8] is not None and stored[8] == (values[-1] or ""):
+                    values[-1] = stored[7]  # the file's record unchanged: the paper keeps its own
                 else:
                     db.execute("UPDATE papers SET source_bib = NULL WHERE id = ?", (paper_id,))
             db.execute(

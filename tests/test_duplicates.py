@@ -457,6 +457,37 @@ def test_an_imported_merge_adds_the_url_it_fills_in_to_the_papers_links(empty_li
     assert p.links[0] == own["url"] and "https://example.org/data" in p.links  # its own first, the abstract's after
 
 
+def test_a_revision_of_the_papers_own_file_keeps_the_abstract_year_and_link_a_merged_file_gave(empty_lib, tmp_path):
+    """A list of titles merged with a fuller file: the list's next version, still without an abstract, a year
+    or a link, took the ones the fuller file had filled in (the paper's authors were kept so, never the rest).
+    What the revision gives replaces them; a paper no other file was merged into is as its file has it."""
+    titles = tmp_path / "titles.jsonl"
+    bare = {"title": "Deep Gadget Networks", "authors": ["Alice Smith"], "venue": "X"}
+    empty_lib.import_files([_write_jsonl(titles, [bare])])
+    full = GADGETS_FULL | {
+        "abstract": GADGETS_FULL["abstract"] + "Data at https://example.org/data.",
+        "year": 2024,
+        "venue": "X",
+    }
+    [summary] = empty_lib.import_files([_write_jsonl(tmp_path / "refs.jsonl", [full])])
+    assert summary.merged == 1
+    [pid] = empty_lib.search("").ids
+    [revised] = empty_lib.import_files([_write_jsonl(titles, [bare | {"venue": "X 2024"}])])
+    assert revised.updated == 1
+    p = empty_lib.paper(pid)
+    assert (p.venue, p.year, p.url, p.abstract) == ("X 2024", 2024, full["url"], full["abstract"].strip())
+    assert p.links == [full["url"], "https://example.org/data"]
+    assert empty_lib.search("flibbertigibbet").ids == [pid]
+    empty_lib.import_files([_write_jsonl(titles, [bare | {"year": 2023, "url": "https://example.org/own"}])])
+    p = empty_lib.paper(pid)
+    assert (p.year, p.url, p.links[0]) == (2023, "https://example.org/own", "https://example.org/own")
+    alone = tmp_path / "alone.jsonl"  # no merge: the file's revision is the paper
+    empty_lib.import_files([_write_jsonl(alone, [{"title": "Lonely Widgets", "year": 2020, "url": "https://e.org/l"}])])
+    empty_lib.import_files([_write_jsonl(alone, [{"title": "Lonely Widgets", "abstract": "Now with a text."}])])
+    [lonely] = empty_lib.papers(empty_lib.search('"lonely widgets"').ids)
+    assert (lonely.year, lonely.url) == (None, "")
+
+
 def test_the_kept_papers_own_triaged_state_and_priority_win(lib):
     a, b = lib.search("").ids[:2]
     lib.set_state([a], "skimmed")
