@@ -1902,3 +1902,31 @@ def test_the_following_does_not_open_a_title():
         "We give an algorithm based on bipartite matchings."
     )
     assert not t.lower().startswith("following"), t
+
+
+@pytest.mark.parametrize(
+    ("body", "budget", "expected"),
+    [
+        # beside the hyphened word whose halves spell it, room allowing; in its place where there is none
+        ("Convergence of the Expectation-Maximization algorithm", 90,
+         "Convergence of the Expectation-Maximization (EM) algorithm"),
+        ("Convergence of the Expectation-Maximization algorithm", 56, "Convergence of the EM algorithm"),
+        # not halves that are names, short words, or another acronym's letters
+        ("Policies for Dec-POMDPs", 90, "Policies for Dec-POMDPs"),
+        ("Bounds for an on-line learner", 90, "Bounds for an on-line learner"),
+        ("Mean-field theory of networks", 90, "Mean-field theory of networks"),
+    ],
+)  # fmt: skip
+def test_a_two_letter_acronym_goes_beside_the_hyphened_word_spelling_it(body, budget, expected):
+    from readinglist.importers.titles.assembly import beside_hyphened
+
+    assert beside_hyphened(body, "EM", budget) == expected
+
+
+def test_em_named_where_the_abstract_spells_it_out_once_and_then_uses_it():
+    abstract = (
+        "We study the convergence properties of the Expectation-Maximization algorithm in the Naive Bayes model. "
+        "We show that EM can get stuck in regions of slow convergence. We show that EM can be bootstrapped in a "
+        "pre-training step. Our bootstrapping method amounts to running the EM algorithm on centered iterates."
+    )
+    assert " EM" in derive_title(abstract)

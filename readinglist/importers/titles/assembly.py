@@ -171,6 +171,24 @@ def beside_initials(body: str, acr: str, budget: int, named: bool) -> str:
     return body
 
 
+_HYPHENED = re.compile(r"(?<![\w-])([A-Za-z][a-z]{2,})-([A-Za-z][a-z]{2,})(?![\w-])")
+
+
+def beside_hyphened(body: str, acr: str, budget: int) -> str:
+    """A two-letter acronym beside the one hyphened word whose halves spell it ("Expectation-Maximization
+    (EM) algorithm"), or in its place where the bracket leaves no room ("… the EM algorithm …"): a title
+    names EM as the abstract does, and one word spelling it is no chance, as two words' initials are."""
+    letters = _plain_letters(acr)
+    if len(letters) != 2:
+        return body
+    for m in _HYPHENED.finditer(body):
+        if (m.group(1)[0] + m.group(2)[0]).upper() == letters:
+            if len(body) + len(acr) + 3 > budget:
+                return body[: m.start()] + acr + body[m.end() :]
+            return _bracketed_after(body, m.end(), acr, budget)
+    return body
+
+
 def _bracketed_after(body: str, end: int, acr: str, budget: int) -> str:
     """The body with " (ACR)" after the words ending at `end`, room allowing, when they end a word outside
     brackets with no bracket after them already; else the body as it is."""
@@ -231,6 +249,8 @@ def _with_subject(ab: Abstract, body: str, budget: int, skip: str = "") -> str:
         return _beside_long_form(body, acr, long, budget)
     if _spelt(body, acr, long):
         return beside_initials(body, acr, budget, bool(skip))
+    if (hyphened := beside_hyphened(body, acr, budget)) != body:
+        return hyphened
     first, second = ("for", "in") if skip else ("in", "for")  # a named method is for something
     prep = first if f" {first} " not in body else second if f" {second} " not in body else ""
     if not prep or len(body) + len(acr) + len(prep) + 2 > budget:
