@@ -420,18 +420,21 @@ class Library:
         within: str = "",
         duplicates: bool = False,
         typing: bool = False,
+        wait: bool = True,
     ) -> SearchResult:
         """Matches in rank order; with no query, every paper (filtered) in library order (the queued ones by
         priority first: a reader's queue is read P1 first). `topic` (the
         sidebar's choice) and the query's own topic: clauses keep the papers of those topics. `within` is a
         smart list's query: the matches are searched among its papers. `duplicates`: only the papers of the
         possible duplicates (without a query, each pair's papers together). `typing`: the text is being typed
-        (Index.search: its last word may be read as a word's start)."""
+        (Index.search: its last word may be read as a word's start). `wait=False`: an index that is being opened
+        or must be rebuilt first is not waited for; the store's text is read instead (SearchResult.provisional,
+        the window's search field: its warm-up opens the index and searches again)."""
         if duplicates:
             pairs = self.duplicate_ids()
             if not text.strip():
                 return SearchResult(pairs, [], text)
-            found = self.search(text, state=state, tag=tag, topic=topic, within=within, typing=typing)
+            found = self.search(text, state=state, tag=tag, topic=topic, within=within, typing=typing, wait=wait)
             return self._among(found, set(pairs))
         words, wanted, unwanted = self._topic_filters(text, topic)
         if not words.strip() and not within.strip():
@@ -443,6 +446,8 @@ class Library:
                 not_topics=sorted(unwanted),
             )
             return SearchResult(ids[:limit] if limit else ids, [], text)
+        if not wait and not self._index_usable():  # being opened, or to be rebuilt (minutes): no wait
+            return self._search_unindexed(text, words, limit, state, tag, wanted, unwanted, within)
         index = self.index
         behind = self.updater.ensure_current()  # see every change committed before this search
         if wanted is None and not unwanted:
@@ -470,6 +475,65 @@ class Library:
         if behind:
             result = replace(result, unindexed=behind)
         return result
+
+    def _index_usable(self) -> bool:
+        """Whether a search can use the index without waiting for it to be opened by another thread or rebuilt."""
+        if self._index is not None:
+            return True
+        if self._index_lock.locked():
+            return False
+        from readinglist.index import Index
+
+        return Index.current(self.data_dir / "index")
+
+    def _search_unindexed(
+        self,
+        text: str,
+        words: str,
+        limit: int | None,
+        state: str | None,
+        tag: str | None,
+        wanted: set[int] | None,
+        unwanted: set[int],
+        within: str,
+    ) -> SearchResult:
+        """The search while another thread opens the index: the store's text read through (scan_search),
+        marked provisional. A reader typing during a rebuild sees papers at once, not after minutes."""
+        from readinglist.scan_search import read_query, scan
+
+        q = read_query(words)
+        if within.strip():
+            inner = read_query(within)
+            q.words += inner.words
+            q.excluded += inner.excluded
+            q.filters = {**inner.filters, **q.filters}
+        among: set[int] | None = None
+        filters = [(state, tag), (q.filters.get("state", "").lower() or None, q.filters.get("tag"))]
+        for by_state, by_tag in filters:
+            if by_state or by_tag:
+                ids = set(self.store.ordered_ids(state=by_state, tag=by_tag))
+                among = ids if among is None else among & ids
+        if wanted is not None or unwanted:
+            ids = set(
+                self.store.ordered_ids(topics=None if wanted is None else sorted(wanted), not_topics=sorted(unwanted))
+            )
+            among = ids if among is None else among & ids
+        found = scan(self.store.search_texts(), q, among)[:limit]
+        count = len(q.words)
+        partial = bool(found) and found[0][1] < count
+        note = ("The search index is being built: these papers were found by reading every paper, titles first,"
+                " not ranked yet. The search runs again once the index is ready.")  # fmt: skip
+        return SearchResult(
+            [pid for pid, _ in found],
+            [float(n) for _, n in found],
+            text,
+            terms=set(q.words),
+            partial=partial,
+            matched=[n for _, n in found] if partial else [],
+            word_count=count if partial else 0,
+            notes=[note],
+            provisional=True,
+        )
 
     @staticmethod
     def _among(found: SearchResult, ids: set[int]) -> SearchResult:

@@ -453,6 +453,9 @@ class SearchResult:
     # word: the word perhaps still being typed ("gaussian proc")
     started: str | None = None
     unindexed: int = 0  # committed changes this search could not see: another process held the index
+    # found without the search index while it was being opened or rebuilt (Library.search): the papers with
+    # every word somewhere in their text, titles first, unranked; the same search runs again once it is ready
+    provisional: bool = False
 
     def most_words(self) -> SearchResult:
         """Of closest matches, those with the most of the query's words, in their order: what an order other

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
+from functools import cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -209,6 +210,14 @@ def _never() -> None:
     return None
 
 
+STATE_FILE = "readinglist-index.json"  # the schema's fingerprint and the revision the index holds
+
+
+@cache
+def _fingerprint() -> str:
+    return schema_fingerprint(make_schema())
+
+
 class Index:
     def __init__(
         self,
@@ -245,7 +254,17 @@ class Index:
 
     @property
     def state_file(self) -> Path:
-        return self.folder / "readinglist-index.json"
+        return self.folder / STATE_FILE
+
+    @staticmethod
+    def current(folder: Path) -> bool:
+        """Whether the index in `folder` says it is of this version's schema, so that opening it rebuilds
+        nothing (unless its files turn out damaged). Cheap: its state file is read, nothing opened."""
+        try:
+            state = json.loads((Path(folder) / STATE_FILE).read_text())
+        except (OSError, ValueError):
+            return False
+        return bool(state.get("schema") == _fingerprint())
 
     def open(self) -> bool:
         """Open the index if it can be trusted; False when it has to be rebuilt (missing, other schema, corrupt)."""

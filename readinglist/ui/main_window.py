@@ -214,6 +214,9 @@ class MainWindow(QMainWindow):
 
     def _warmed(self, failed: Exception | None) -> None:
         self._warmed_up = True
+        last = self.search_bar.last_result
+        if last is not None and last.provisional:  # found while the index was built: now ranked, corrected
+            self.search_bar.run()
         runtime.freeze_long_lived()
         self._count_lists()
         self.suggester.schedule(force=True)  # the first ranking, once the search index is up

@@ -303,7 +303,7 @@ class SearchBar(QWidget):
         self._searching = True
         self.runningChanged.emit(True)
         self._runner.run(
-            lambda: self._library.search(text, topic=topic, typing=True, **scope),
+            lambda: self._library.search(text, topic=topic, typing=True, wait=False, **scope),
             lambda result: self._done(gen, result),
             lambda exc: self._failed(gen, exc, text),
         )

@@ -1,0 +1,145 @@
+"""A search typed while the index is being opened or rebuilt reads the store instead of waiting (scan_search)."""
+
+import json
+import threading
+
+import pytest
+from conftest import library_of, open_window
+
+from readinglist.scan_search import LooseQuery, read_query, scan
+
+ROWS = [
+    {"id": "a", "title": "Graph neural networks for molecules", "abstract": "We study message passing on molecules."},
+    {"id": "b", "title": "Attention for vision", "abstract": "Graph structure helps; neural models of images."},
+    {"id": "c", "title": "Bandits", "abstract": "Regret bounds for linear bandits with graph feedback."},
+    {"id": "d", "title": "Protein folding", "abstract": "Neural nets fold proteins.", "authors": ["Ada Lovelace"]},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("graph neural", LooseQuery(["graph", "neural"])),
+        ('"message passing" -video', LooseQuery(["message passing"], ["video"])),
+        ("diffusion NOT video OR image AND x", LooseQuery(["diffusion", "image", "x"], ["video"])),
+        ("title:graph author:lovelace", LooseQuery(["graph", "lovelace"])),
+        ("tag:reading state:queued graph", LooseQuery(["graph"], [], {"tag": "reading", "state": "queued"})),
+        ('tag:"to read" -tag:done', LooseQuery([], [], {"tag": "to read"})),
+        ("transform* BERT: pre-training?", LooseQuery(["transform", "bert", "pre training"])),
+    ],
+)
+def test_a_query_read_loosely(text, expected):
+    assert read_query(text) == expected
+
+
+def _texts():
+    return [(i, r["title"], f"{' '.join(r.get('authors', []))} {r['abstract']}") for i, r in enumerate(ROWS, 1)]
+
+
+def test_every_word_titles_first_then_in_order():
+    # all three have both words; the paper with both in its title first
+    assert scan(_texts(), read_query("graph neural")) == [(1, 2), (2, 2)]
+    assert scan(_texts(), read_query("graph")) == [(1, 1), (2, 1), (3, 1)]
+
+
+def test_word_starts_phrases_exclusions_and_among():
+    assert scan(_texts(), read_query("molecule")) == [(1, 1)]  # a word's start: "molecules"
+    assert scan(_texts(), read_query("olecules")) == []  # not inside a word
+    assert scan(_texts(), read_query('"message passing"')) == [(1, 1)]
+    assert scan(_texts(), read_query('"passing message"')) == []
+    assert scan(_texts(), read_query("graph -bandits")) == [(1, 1), (2, 1)]
+    assert scan(_texts(), read_query("graph"), among={2, 3}) == [(2, 1), (3, 1)]
+    assert scan(_texts(), read_query("LOVELACE")) == [(4, 1)]  # authors, any case
+
+
+def test_closest_matches_when_no_paper_has_every_word():
+    # two words each: "Bandits" has one in its title, so it comes before the paper with none there
+    assert scan(_texts(), read_query("graph neural bandits")) == [(1, 2), (3, 2), (2, 2)]
+
+
+def _stale_index(folder):
+    """Make the library's index look as if another version made it: opening it rebuilds it."""
+    state = folder / "index" / "readinglist-index.json"
+    data = json.loads(state.read_text())
+    state.write_text(json.dumps({**data, "schema": "another version"}))
+
+
+def test_a_search_does_not_wait_for_an_index_to_be_rebuilt(tmp_path):
+    from readinglist.library import Library
+
+    library_of(tmp_path, ROWS).close()
+    _stale_index(tmp_path / "lib")
+    lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)  # as the window opens it
+    try:
+        found = lib.search("graph neural", wait=False)
+        assert found.provisional and found.notes and "being built" in found.notes[0]
+        assert [lib.paper(i).title for i in found.ids] == [ROWS[0]["title"], ROWS[1]["title"]]
+        ranked = lib.search("graph neural")  # waits: rebuilt, ranked
+        assert not ranked.provisional
+        assert set(ranked.ids) == set(found.ids)
+        assert not lib.search("graph neural", wait=False).provisional  # open now: the index answers
+    finally:
+        lib.close()
+
+
+def test_a_search_does_not_wait_for_another_thread_opening_the_index(tmp_path, monkeypatch):
+    from readinglist.index.engine import Index
+    from readinglist.library import Library
+
+    library_of(tmp_path, ROWS).close()
+    _stale_index(tmp_path / "lib")
+    inside, release = threading.Event(), threading.Event()
+    rebuild = Index.rebuild
+
+    def slow_rebuild(self, *args, **kwargs):
+        inside.set()
+        release.wait(30)
+        return rebuild(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
+    lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)  # as the window opens it
+    opener = threading.Thread(target=lib.sync_index)
+    opener.start()
+    try:
+        assert inside.wait(30)
+        found = lib.search("bandits", wait=False, state="unread")
+        assert found.provisional and [lib.paper(i).title for i in found.ids] == ["Bandits"]
+        assert lib.search("bandits", wait=False, state="read").ids == []  # the sidebar's filter holds
+    finally:
+        release.set()
+        opener.join(30)
+    try:
+        assert not lib.search("bandits", wait=False).provisional
+    finally:
+        lib.close()
+
+
+def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monkeypatch):
+    from readinglist.index.engine import Index
+
+    library_of(tmp_path, ROWS).close()
+    _stale_index(tmp_path / "lib")
+    release = threading.Event()
+    rebuild = Index.rebuild
+
+    def slow_rebuild(self, *args, **kwargs):
+        release.wait(30)
+        return rebuild(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
+    w = open_window(qtbot, tmp_path / "lib", len(ROWS))
+    try:
+        w.search_bar.field.setText("graph neural")
+        qtbot.waitUntil(
+            lambda: w.search_bar.last_result is not None and w.search_bar.last_result.query == "graph neural"
+        )
+        assert w.search_bar.last_result.provisional
+        assert w.table.model.rowCount() == 2
+        release.set()
+        qtbot.waitUntil(lambda: w.warmed_up and w.search_bar.idle and not w.search_bar.last_result.provisional)
+        assert w.search_bar.last_result.query == "graph neural"
+        assert w.table.model.rowCount() == 2
+    finally:
+        release.set()
+        w.runner.wait()
+        w.library.close()
