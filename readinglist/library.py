@@ -446,7 +446,7 @@ class Library:
                 not_topics=sorted(unwanted),
             )
             return SearchResult(ids[:limit] if limit else ids, [], text)
-        if not wait and not self._index_usable():  # being opened, or to be rebuilt (minutes): no wait
+        if not wait and not self.index_ready():  # being opened, or to be rebuilt (minutes): no wait
             return self._search_unindexed(text, words, limit, state, tag, wanted, unwanted, within)
         index = self.index
         behind = self.updater.ensure_current()  # see every change committed before this search
@@ -476,8 +476,9 @@ class Library:
             result = replace(result, unindexed=behind)
         return result
 
-    def _index_usable(self) -> bool:
-        """Whether a search can use the index without waiting for it to be opened by another thread or rebuilt."""
+    def index_ready(self) -> bool:
+        """Whether the index can be used now, without waiting for another thread to open it or for a rebuild
+        (a worker's question: it may read the index's state file)."""
         if self._index is not None:
             return True
         if self._index_lock.locked():
@@ -614,7 +615,13 @@ class Library:
     def resolve(self, uid: str) -> int:
         return self.store.resolve_uid(uid)
 
-    def related(self, paper_id: int, top: int = 5, cancel: threading.Event | None = None) -> list[int]:
+    def related(
+        self, paper_id: int, top: int = 5, cancel: threading.Event | None = None, wait: bool = True
+    ) -> list[int] | None:
+        """The papers most like this one. `wait=False`: None while the index is being opened or rebuilt (the
+        detail pane asks again later: a worker waiting minutes for it held a thread the window's searches need)."""
+        if not wait and not self.index_ready():
+            return None
         p = self.store.paper(paper_id)
         if p is None:
             return []
@@ -748,10 +755,13 @@ class Library:
         return {p.id: f"{p.auto_title}. {p.plain_abstract}" for p in self.store.papers(ids)}
 
     def related_explained(
-        self, paper_id: int, top: int = 5, cancel: threading.Event | None = None
-    ) -> list[tuple[int, list[str]]]:
-        """Related papers, each with the key phrases it shares with this one (why it is related)."""
-        related = self.related(paper_id, top=top, cancel=cancel)
+        self, paper_id: int, top: int = 5, cancel: threading.Event | None = None, wait: bool = True
+    ) -> list[tuple[int, list[str]]] | None:
+        """Related papers, each with the key phrases it shares with this one (why it is related); None as
+        `related` says."""
+        related = self.related(paper_id, top=top, cancel=cancel, wait=wait)
+        if related is None:
+            return None
         return [(other, self.shared_phrases(paper_id, other)) for other in related]
 
     def shared_phrases(self, paper_id: int, other_id: int, top: int = 5) -> list[str]:

@@ -7,6 +7,7 @@ import pytest
 from conftest import library_of, open_window
 
 from readinglist.scan_search import LooseQuery, read_query, scan
+from readinglist.ui.detail import RELATED_DELAY_MS
 
 ROWS = [
     {"id": "a", "title": "Graph neural networks for molecules", "abstract": "We study message passing on molecules."},
@@ -129,6 +130,9 @@ def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monk
     monkeypatch.setattr(Index, "rebuild", slow_rebuild)
     w = open_window(qtbot, tmp_path / "lib", len(ROWS))
     try:
+        # resting on the paper shown asks for its related papers, which need the index: that must not hold a
+        # worker the search needs (two threads: the warm-up's rebuild holds the other)
+        qtbot.wait(RELATED_DELAY_MS + 500)
         w.search_bar.field.setText("graph neural")
         qtbot.waitUntil(
             lambda: w.search_bar.last_result is not None and w.search_bar.last_result.query == "graph neural"
@@ -143,3 +147,33 @@ def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monk
         release.set()
         w.runner.wait()
         w.library.close()
+
+
+def test_related_papers_do_not_wait_for_the_index_either(tmp_path, monkeypatch):
+    from readinglist.index.engine import Index
+    from readinglist.library import Library
+
+    library_of(tmp_path, ROWS).close()
+    _stale_index(tmp_path / "lib")
+    inside, release = threading.Event(), threading.Event()
+    rebuild = Index.rebuild
+
+    def slow_rebuild(self, *args, **kwargs):
+        inside.set()
+        release.wait(30)
+        return rebuild(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
+    lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)
+    opener = threading.Thread(target=lib.sync_index)
+    opener.start()
+    try:
+        assert inside.wait(30)
+        assert lib.related_explained(1, wait=False) is None  # being built: asked again later
+    finally:
+        release.set()
+        opener.join(30)
+    try:
+        assert 2 in lib.related(1, wait=False)  # "graph", "neural", "molecules"… the other graph paper
+    finally:
+        lib.close()

@@ -38,6 +38,7 @@ Explainer = Callable[[int], "Suggestion | None"]  # why a paper is suggested (No
 TITLE_SIZES = ("", "large", "medium")
 TITLE_SHARE = 0.3  # of the pane's height, at most, that a title takes when a smaller font can keep it there
 AFTER_RESULTS_MS = 120  # the first result's abstract once typing pauses, not for every keystroke
+RELATED_RETRY_MS = 2000  # asked again while the search index is being built (minutes at 94,000 papers)
 RELATED_DELAY_MS = 700  # related papers once the reader rests on a paper, not while typing or triaging
 Related = list[tuple[Paper, list[str]]]  # each related paper with the key phrases it shares with the paper shown
 
@@ -494,6 +495,10 @@ class DetailPane(SafeTextBrowser):
         if running:
             self.give_way()
 
+    def _retry_related(self, gen: int) -> None:
+        if gen == self._related_gen:  # still the paper it was for
+            self._start_related()
+
     def _start_related(self) -> None:
         pid, gen = self._current, self._related_gen
         if pid is None:
@@ -505,8 +510,10 @@ class DetailPane(SafeTextBrowser):
         self._related_cancel = cancel
         library = self._library
 
-        def find() -> Related:
-            explained = library.related_explained(pid, cancel=cancel)
+        def find() -> Related | None:
+            explained = library.related_explained(pid, cancel=cancel, wait=False)
+            if explained is None:
+                return None  # the index is being built: asked again in a while
             papers = {p.id: p for p in library.papers([other for other, _ in explained])}
             return [(papers[other], shared) for other, shared in explained if other in papers]
 
@@ -516,8 +523,11 @@ class DetailPane(SafeTextBrowser):
             lambda exc: None,  # related papers are a courtesy; the paper is already shown
         )
 
-    def _related_done(self, gen: int, pid: int, related: Related) -> None:
+    def _related_done(self, gen: int, pid: int, related: Related | None) -> None:
         if gen != self._related_gen or pid != self._current:
+            return
+        if related is None:
+            QTimer.singleShot(RELATED_RETRY_MS, self, lambda: self._retry_related(gen))
             return
         if not related and self._related_cancel is not None and self._related_cancel.is_set():
             self._related_timer.start()  # cut short by a search: try again when things are quiet
