@@ -63,6 +63,9 @@ CLOSE_WRITE_WAIT = 1.0  # seconds closing waits to write the automatic backup's 
 _NO_BUNDLED_CORPUS = "no_bundled_corpus"  # meta: the library began with an import of the reader's own
 
 
+MIN_SCANNED_WORD = 3  # letters of a word the search read while the index is built looks for (Library.search)
+
+
 class Library:
     def __init__(
         self,
@@ -519,7 +522,9 @@ class Library:
                 self.store.ordered_ids(topics=None if wanted is None else sorted(wanted), not_topics=sorted(unwanted))
             )
             among = ids if among is None else among & ids
-        found = scan(self.store.search_texts(), q, among)[:limit]
+        # a word's first letters (a search runs at each key typed) would read every paper for most of them
+        typed_on = all(len(w) < MIN_SCANNED_WORD for w in q.words) and not q.excluded
+        found = [] if typed_on else scan(self.store.search_texts(), q, among)[:limit]
         count = len(q.words)
         partial = bool(found) and found[0][1] < count
         note = ("The search index is being built: these papers were found by reading every paper, titles first,"

@@ -72,6 +72,7 @@ def test_a_search_does_not_wait_for_an_index_to_be_rebuilt(tmp_path):
     _stale_index(tmp_path / "lib")
     lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)  # as the window opens it
     try:
+        assert lib.search("gr", wait=False).ids == []  # a word's first letters, typed on: not every paper read
         found = lib.search("graph neural", wait=False)
         assert found.provisional and found.notes and "being built" in found.notes[0]
         assert [lib.paper(i).title for i in found.ids] == [ROWS[0]["title"], ROWS[1]["title"]]
