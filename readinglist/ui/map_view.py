@@ -852,7 +852,7 @@ class MapView(QWidget):
             shown = (venue, str(year or ""), STATE_LABELS.get(state, state), f"priority {priority}" if priority else "")
             meta = " · ".join(x for x in shown if x)
             topic_row = int(self.data.topic_row[self._hover])
-            topic = self.data.topics[topic_row].label if topic_row >= 0 else ""
+            topic = self.data.topics[topic_row].label if topic_row >= 0 else NO_TOPIC_LABEL
             if len(self._descriptions) > 500:
                 self._descriptions.clear()
             self._descriptions[pid] = "\n".join(x for x in (title, meta, topic) if x)
