@@ -473,3 +473,27 @@ def test_a_phrase_that_goes_on_with_one_word_is_shown_with_it():
     assert written_forms([("retriev", "augment")], few) == {("retriev", "augment"): "retrieval augmented"}  # two uses
     assert display_word({"Low-Rank": 4}, {"low-rank": 3}) == "low-rank"  # a title's casing
     assert display_word({"Kullback-Leibler": 4}, {"Kullback-Leibler": 3}) == "Kullback-Leibler"  # a name's
+
+
+def test_a_formulas_letters_are_the_words_they_spell(empty_lib, tmp_path):
+    """An abstract's "𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇" (mathematical sans-serif letters) and another's "FlashAttn" were two phrases: the
+    topics' text is folded as the search index folds it (NFKC), so they are one, shown in plain letters."""
+    fancy = "We speed up 𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇 kernels on GPUs."
+    found = phrases("FlashAttn kernels", fancy)
+    assert found[("flashattn", "kernel")].count == 2 and found[("flashattn", "kernel")].in_title
+    assert written_forms([("flashattn", "kernel")], [("", fancy)]) == {("flashattn", "kernel"): "FlashAttn kernels"}
+    assert phrases("", "ﬁne-tuning ﬁne-tuning")[("fine-tun",)].count == 2  # a ligature too
+    # in a computation: one theme written both ways is one topic named in plain letters
+    rng = random.Random(5)
+    papers = planted(20)
+    for i in range(20):
+        kernel = "𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇 kernels" if i % 2 else "FlashAttn kernels"
+        words = [kernel, "memory bandwidth", "tiled softmax"]
+        rng.shuffle(words)
+        abstract = f"We consider {words[0]} and {words[1]}. Unlike earlier {words[2]} work, ours is fast. "
+        papers.append({"title": f"Part {i} of kernels", "abstract": abstract + " ".join(rng.sample(FILLER, 2))})
+    empty_lib.import_files([write_jsonl(tmp_path / "kernels.jsonl", papers)])
+    empty_lib.compute_topics(count=5, use_process=False)
+    shown = [p for t in empty_lib.topics() for p in t.phrases]
+    assert "FlashAttn kernels" in shown, shown
+    assert not any("𝖠" in p for p in shown), shown
