@@ -738,3 +738,32 @@ def test_an_exported_image_has_the_legend_of_its_colours(qtbot, window, tmp_path
         names = [t.text for t in legend.findall(f"{ns}text")]
         assert len(names) == len(entries)  # each name, cut with "…" where it is long
         assert all(e.label.startswith(n.removesuffix("…")) for n, e in zip(names, entries, strict=True))
+
+
+def test_a_paper_with_too_little_text_is_grey_on_the_map_and_says_why(qtbot, data_dir, tmp_path):
+    """A title alone gets no topic (test_topics): its dot is in no topic's colour, its card says why, and the
+    legend of an export names that grey."""
+    from readinglist.ui.map_view import NO_TOPIC, NO_TOPIC_LABEL
+
+    lib = Library.open(data_dir)
+    short = {"title": "Graph neural networks for node classification", "abstract": "", "venue": "Short"}
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", [*planted(30), short])])
+    lib.compute_topics(count=4, use_process=False)
+    pid = lib.search("venue:Short").ids[0]
+    lib.close()
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.resize(1130, 700)
+    w.show()
+    try:
+        w.show_tab(1)
+        view = w.map_pane.view
+        settle(qtbot, view)
+        assert view.dot_colour(pid) == QColor.fromRgb(NO_TOPIC)
+        mouse(view, QEvent.Type.MouseMove, view.screen_pos(pid))
+        assert view.hovered == pid and view.hover_text.split("\n")[-1] == NO_TOPIC_LABEL
+        assert view.legend()[-1].label == NO_TOPIC_LABEL and len(view.legend()) == len(view.data.topics) + 1
+    finally:
+        w.close()
+        w.shutdown()
