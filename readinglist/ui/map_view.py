@@ -1056,6 +1056,9 @@ class MapPane(QWidget):
         # minimum widened the window, and the sidebar and the table gave way
         self.hint = ElidedLabel("Drag: select · wheel: zoom · right-drag: pan", self)
         self.hint.setEnabled(False)
+        # at least its first words: where the row has not even those, it goes on the next one (it was cut to
+        # nothing in a small window)
+        self.hint.setMinimumWidth(round(self.hint.fontMetrics().horizontalAdvance("Drag: select…")) + 2)
         bar.addWidget(self.hint)
         views = QWidget(self)  # Show All and Export… wrap together
         views_row = QHBoxLayout(views)
