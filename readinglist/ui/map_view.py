@@ -1018,7 +1018,8 @@ class MapView(QWidget):
 
 
 class MapPane(QWidget):
-    """The map with its bar: colour by topic or by reading state (with the legend), show all, export."""
+    """The map with its bar: colour by topic or by reading state (the states' legend is on the map), the hint, show
+    all, export."""
 
     exportFinished = Signal(object)  # Path | Exception
     computeRequested = Signal()
