@@ -296,10 +296,11 @@ def stability(work: Path) -> dict:
         kept = sum(after.get(p) == t for p, t in before.items()) / len(before)
         # from scratch, its clusters given ids by the same matching
         scratch = topics_job.compute_result(data / "library.db", fresh=True)
-        old = np.asarray([before.get(int(p), -1) for p in scratch.paper_ids], dtype=np.int64)
-        _, clusters = np.unique(scratch.topic_ids, return_inverse=True)
+        sorted_ = scratch.topic_ids >= 0  # (−1: too little text for a topic)
+        old = np.asarray([before.get(int(p), -1) for p in scratch.paper_ids[sorted_]], dtype=np.int64)
+        _, clusters = np.unique(scratch.topic_ids[sorted_], return_inverse=True)
         ids, _ = topics.match_ids(clusters, old, previous.next_id)
-        cold = dict(zip(scratch.paper_ids.tolist(), ids[clusters].tolist(), strict=True))
+        cold = dict(zip(scratch.paper_ids[sorted_].tolist(), ids[clusters].tolist(), strict=True))
         kept_cold = sum(cold.get(p) == t for p, t in before.items()) / len(before)
         return {
             "papers_before": len(before),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -526,6 +527,14 @@ _TOKEN = re.compile(
     r"|[^\w\s]|\d[\d.,]*"  # other punctuation and numbers: breaks
 )
 _SENTENCE_ENDS = frozenset(".!?")
+
+
+def fold(text: str) -> str:
+    """Compatibility forms as their plain letters (NFKC), as the search index's analysis folds them: a formula's
+    letters (𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇, 𝒳), ligatures (ﬁ) and full-width forms. Plain ASCII, most text, is left as it is."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 _stemmer = Stemmer.Stemmer("english")
 
 
@@ -573,9 +582,10 @@ class Vocabulary:
         return sid
 
     def encode(self, text: str) -> list[int]:
-        """The text as surface ids, with BREAK and SENTENCE where phrases stop."""
+        """The text as surface ids, with BREAK and SENTENCE where phrases stop; folded as the search index folds
+        it (fold), so that a formula's "𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇" is the "FlashAttn" of the text around it."""
         ids, add = self._ids, self._add
-        return [ids[w] if w in ids else add(w) for w in _TOKEN.findall(text)]
+        return [ids[w] if w in ids else add(w) for w in _TOKEN.findall(fold(text))]
 
     def release(self) -> None:
         """Forget the written words (encode cannot be called again); stem ids and stems stay."""
@@ -585,7 +595,7 @@ class Vocabulary:
         self.surface_stem = []
 
     def stem_of(self, word: str) -> str | None:
-        key = _key_form(word)
+        key = _key_form(fold(word))
         return None if key is None else _stemmer.stemWord(key)
 
     def __len__(self) -> int:

@@ -44,6 +44,13 @@ class Corpus:
     def stems(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
         return self.surface_stem[self.stream[lo:hi]]
 
+    def abstract_words(self) -> np.ndarray:
+        """Each paper's words in its abstract (stop words, numbers and punctuation not counted): int64 (n,).
+        Read before `release_text`."""
+        words = np.zeros(len(self.stream) + 1, np.int64)
+        np.cumsum(self.stream >= FIRST_ID, out=words[1:])
+        return words[self.starts[1:]] - words[self.abstract_starts]
+
     def release_text(self) -> None:
         """Drop the stream and the word look-up once the features are built (most of the memory by then); the
         stems stay, to name phrases."""

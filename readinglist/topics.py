@@ -32,6 +32,11 @@ K_SLACK = 0.1  # a library grown so little that the topic count moves by less th
 KEEP_SHARE = 0.5  # a new topic keeps an old one's id when it holds more than this share of either's papers
 MIN_LIFT = 3.0  # a naming phrase is this many times more common in its topic than in the library
 SAMPLES_PER_PHRASE = 12  # papers read to see how a naming phrase is written
+# a paper whose abstract has fewer words than this (title only, "Abstract Unavailable", a cut line) has too
+# little text to say its topic: it gets none, and a grey dot on the map by the papers it resembles (its title
+# alone had it named with confidence: a trial); unless most of the library is titles alone, when its topics
+# can only come from titles
+MIN_ABSTRACT_WORDS = 6
 Texts = Callable[[Sequence[int]], list[tuple[str, str]]]  # paper ids → (title, abstract) of each
 Progress = Callable[[float, str], None]  # (share done, what is being done)
 STAGES = {"read": 0.0, "features": 0.35, "lsa": 0.6, "cluster": 0.72, "name": 0.9, "map": 0.96}
@@ -73,8 +78,8 @@ class Previous:
 
 @dataclass
 class TopicsResult:
-    paper_ids: np.ndarray  # int64: the papers with a topic (a paper with no words has none)
-    topic_ids: np.ndarray  # int64, aligned
+    paper_ids: np.ndarray  # int64: the papers on the map (a paper with no words is not)
+    topic_ids: np.ndarray  # int64, aligned: −1 for a paper with too little text to have a topic
     xy: np.ndarray  # float32 (n, 2): each paper's place on the map
     topics: list[ComputedTopic]  # largest first
     next_id: int  # the next new topic's id (ids are never reused)
@@ -112,6 +117,7 @@ def compute(
         clock = now
 
     corpus = read_corpus(rows, read)
+    abstract_words = corpus.abstract_words()
     lap("read")
     tell(f"{corpus.size:,} papers read; weighing words and phrases", "features")
     features = build_features(corpus, lambda message: tell(message, "features"))
@@ -119,7 +125,13 @@ def compute(
     paper_ids = corpus.paper_ids
     corpus.release_text()
     lap("features")
-    usable = np.flatnonzero(~features.empty_rows())
+    has_text = ~features.empty_rows()
+    described = has_text & (abstract_words >= MIN_ABSTRACT_WORDS)
+    if described.sum() < 0.5 * has_text.sum():  # a library of titles: its topics can only come from them
+        described = has_text
+    usable = np.flatnonzero(described)
+    unsorted = np.flatnonzero(has_text & ~described)  # too little text: no topic, a place by their likes
+    del abstract_words, has_text, described
     k = min(count if count is not None else topic_count(len(usable)), len(usable))
     if k < 1:
         return TopicsResult(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 2), np.float32), [],
@@ -129,6 +141,7 @@ def compute(
     lap("lsa")
     tell(f"grouping {len(usable):,} papers into {k} topics", "cluster")
     x = vectors[usable]
+    loose = vectors[unsorted]
     del vectors
     old = _previous_rows(paper_ids[usable], previous)
     init, sticky = _warm_start(x, old) if old is not None else (None, None)
@@ -150,14 +163,22 @@ def compute(
     tell("laying out the map", "map")
     sizes = np.bincount(labels, minlength=len(centroids))
     old_centres = previous.centres if previous else {}
-    xy, centres = library_map.layout(x, labels, centroids, [int(i) for i in ids], old_centres, seed=seed)
+    if len(unsorted):  # placed among the papers of the topic they resemble most, without joining it
+        x = np.concatenate([x, loose])
+        placed_by = np.concatenate([labels, np.argmax(loose @ centroids.T, axis=1)])
+    else:
+        placed_by = labels
+    del loose
+    xy, centres = library_map.layout(x, placed_by, centroids, [int(i) for i in ids], old_centres, seed=seed)
     lap("map")
     topics = [
         ComputedTopic(int(ids[c]), names[c], int(sizes[c]), float(centres[c, 0]), float(centres[c, 1]))
         for c in range(len(centroids))
     ]
     topics.sort(key=lambda t: (-t.size, t.id))
-    return TopicsResult(paper_ids[usable], ids[labels], xy, topics, next_id, seconds, corpus.size)
+    on_map = np.concatenate([paper_ids[usable], paper_ids[unsorted]])
+    topic_ids = np.concatenate([ids[labels], np.full(len(unsorted), -1, np.int64)])
+    return TopicsResult(on_map, topic_ids, xy, topics, next_id, seconds, corpus.size)
 
 
 # ---- clustering -------------------------------------------------------------------------------------

@@ -40,14 +40,15 @@ class Computed:
     papers_read: int
 
     def pairs(self) -> Iterator[tuple[int, int]]:
-        """(paper id, topic id), streamed into the store's insert."""
+        """(paper id, topic id) of the papers with a topic (not those with too little text: −1 on the map),
+        streamed into the store's insert."""
         ids, topics = array("q"), array("q")
         ids.frombytes(self.paper_ids)
         topics.frombytes(self.topic_ids)
         if sys.byteorder != "little":
             ids.byteswap()
             topics.byteswap()
-        return zip(ids, topics, strict=True)
+        return ((pid, tid) for pid, tid in zip(ids, topics, strict=True) if tid >= 0)
 
 
 def _plain(result: TopicsResult) -> Computed:

@@ -172,6 +172,48 @@ def test_too_small_a_library_has_no_topics(empty_lib, tmp_path):
     assert empty_lib.library_map() is not None and len(empty_lib.library_map()) == 0
 
 
+def test_a_paper_with_too_little_text_gets_no_topic_but_a_grey_place_on_the_map(empty_lib, tmp_path):
+    """A title alone (or "Abstract Unavailable") was given a topic as confidently as a paper with an abstract (a
+    trial): it has none now, and a place on the map near the papers it resembles, with no topic's colour."""
+    short = [
+        {"title": "Graph neural networks for node classification by message passing", "abstract": ""},
+        {"title": "Protein folding and binding sites", "abstract": "Abstract Unavailable"},
+        {"title": "Reward shaping for policy gradient", "abstract": "Reinforcement learning, briefly."},
+        {"title": "Sparse attention heads", "abstract": None},
+    ]
+    empty_lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(30) + short)])
+    empty_lib.compute_topics(count=4, use_process=False)
+    ids = {p.title: p.id for p in empty_lib.papers(empty_lib.store.all_ids())}
+    loose = [ids[p["title"]] for p in short]
+    topic = empty_lib.topics_of(list(ids.values()))
+    assert not set(loose) & set(topic)  # no topic
+    assert len(topic) == len(ids) - len(loose)  # every paper with an abstract has one
+    assert sum(t.size for t in empty_lib.topics()) == len(topic)
+    m = empty_lib.library_map()
+    on_map = dict(zip(m.paper_ids.tolist(), m.topic_ids.tolist(), strict=True))
+    assert all(on_map[pid] == -1 for pid in loose) and len(on_map) == len(ids)  # on the map, in no topic
+    # placed by the papers they resemble: the graph paper nearer the graph papers than the protein papers
+    places = m.places(list(ids.values()))
+    themes = theme_of_planted(ids)
+    centre = {k: np.mean([places[p] for p, t in themes.items() if t == k], axis=0) for k in THEMES}
+    graph = np.asarray(places[loose[0]])
+    assert np.linalg.norm(graph - centre["graphs"]) < np.linalg.norm(graph - centre["proteins"])
+
+
+def theme_of_planted(ids: dict[str, int]) -> dict[int, str]:
+    return {pid: title.rsplit("(", 1)[1].rstrip(")") for title, pid in ids.items() if title.endswith(")")}
+
+
+def test_a_library_of_titles_alone_still_has_topics(empty_lib, tmp_path):
+    """Where most papers have no abstract (a BibTeX file of titles), the titles are all there is: they are
+    grouped by them, rather than the map left empty."""
+    titles = [{"title": p["title"], "year": 2020} for p in planted(30)]
+    empty_lib.import_files([write_jsonl(tmp_path / "titles.jsonl", titles)])
+    empty_lib.compute_topics(count=4, use_process=False)
+    assert len(empty_lib.topics()) == 4
+    assert len(empty_lib.topics_of(list(empty_lib.store.all_ids()))) == len(titles)
+
+
 # ---- the migration ----------------------------------------------------------------------------------
 
 
@@ -431,3 +473,27 @@ def test_a_phrase_that_goes_on_with_one_word_is_shown_with_it():
     assert written_forms([("retriev", "augment")], few) == {("retriev", "augment"): "retrieval augmented"}  # two uses
     assert display_word({"Low-Rank": 4}, {"low-rank": 3}) == "low-rank"  # a title's casing
     assert display_word({"Kullback-Leibler": 4}, {"Kullback-Leibler": 3}) == "Kullback-Leibler"  # a name's
+
+
+def test_a_formulas_letters_are_the_words_they_spell(empty_lib, tmp_path):
+    """An abstract's "𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇" (mathematical sans-serif letters) and another's "FlashAttn" were two phrases: the
+    topics' text is folded as the search index folds it (NFKC), so they are one, shown in plain letters."""
+    fancy = "We speed up 𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇 kernels on GPUs."
+    found = phrases("FlashAttn kernels", fancy)
+    assert found[("flashattn", "kernel")].count == 2 and found[("flashattn", "kernel")].in_title
+    assert written_forms([("flashattn", "kernel")], [("", fancy)]) == {("flashattn", "kernel"): "FlashAttn kernels"}
+    assert phrases("", "ﬁne-tuning ﬁne-tuning")[("fine-tun",)].count == 2  # a ligature too
+    # in a computation: one theme written both ways is one topic named in plain letters
+    rng = random.Random(5)
+    papers = planted(20)
+    for i in range(20):
+        kernel = "𝖥𝗅𝖺𝗌𝗁𝖠𝗍𝗍𝗇 kernels" if i % 2 else "FlashAttn kernels"
+        words = [kernel, "memory bandwidth", "tiled softmax"]
+        rng.shuffle(words)
+        abstract = f"We consider {words[0]} and {words[1]}. Unlike earlier {words[2]} work, ours is fast. "
+        papers.append({"title": f"Part {i} of kernels", "abstract": abstract + " ".join(rng.sample(FILLER, 2))})
+    empty_lib.import_files([write_jsonl(tmp_path / "kernels.jsonl", papers)])
+    empty_lib.compute_topics(count=5, use_process=False)
+    shown = [p for t in empty_lib.topics() for p in t.phrases]
+    assert "FlashAttn kernels" in shown, shown
+    assert not any("𝖠" in p for p in shown), shown

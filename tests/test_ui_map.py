@@ -301,7 +301,7 @@ def test_colour_by_reading_state(qtbot, window):
     pane.layout().activate()
     narrowest = pane.minimumSizeHint().width()
     qtbot.mouseClick(pane.byState, Qt.MouseButton.LeftButton)
-    assert view.colour_by == "state" and "Read" in pane.legend.text()
+    assert view.colour_by == "state" and "Read" in [entry.label for entry in view.legend()]
     pane.layout().activate()
     assert pane.minimumSizeHint().width() == narrowest  # the legend never widens the window
     qtbot.waitUntil(lambda: view.dot_colour(pid) == QColor.fromRgb(state_colour("read")), timeout=10000)
@@ -366,7 +366,7 @@ def test_export_png_and_svg(qtbot, window, tmp_path):
         assert window.map_pane.export(tmp_path / "map.png")
     assert got.args[0] == tmp_path / "map.png"
     image = QImage(str(tmp_path / "map.png"))
-    assert (image.width(), image.height()) == (view.width() * 2, view.height() * 2)  # twice the screen's
+    assert image.height() == view.height() * 2 and image.width() > view.width() * 2  # twice the screen's, and a legend
     proteins = theme_ids(lib, "protein folding")
     pid = lonely(view, proteins, [i for i in lib.search("").ids if i not in proteins])
     at = view.screen_pos(pid) * 2
@@ -375,12 +375,13 @@ def test_export_png_and_svg(qtbot, window, tmp_path):
         window.map_pane.export(tmp_path / "map.svg")
     root = ET.parse(tmp_path / "map.svg").getroot()
     ns = "{http://www.w3.org/2000/svg}"
-    circles = root.findall(f".//{ns}circle")
+    legend = root.find(f".//{ns}g[@id='legend']")
+    circles = [c for c in root.findall(f".//{ns}circle") if c not in legend]
     assert len(circles) == lib.counts()["all"]  # every paper in view
     shown = next(c for c in circles if abs(float(c.get("cx")) - view.screen_pos(pid).x()) < 0.06
                  and abs(float(c.get("cy")) - view.screen_pos(pid).y()) < 0.06)  # fmt: skip
     assert shown is not None
-    texts = [t.text for t in root.findall(f".//{ns}text")]
+    texts = [t.text for t in root.findall(f".//{ns}text") if t not in legend]
     assert texts and texts == [label.text for label in view.labels()] * 2  # a halo, then the name
     from PySide6.QtSvg import QSvgRenderer
 
@@ -648,3 +649,122 @@ def test_select_all_and_back_to_one_paper_the_edit_controls_follow(qtbot, window
     qtbot.mouseClick(window.table.view.viewport(), Qt.MouseButton.LeftButton, pos=row)
     assert window.table.selected_ids() == [paper]
     qtbot.waitUntil(lambda: p1.isChecked() and window.editors.tagEditor.text() == "RL")
+
+
+def test_the_results_the_area_and_the_current_paper_stay_visible_when_dots_are_a_pixel(qtbot, window, monkeypatch):
+    """On a 98k library the dots are a pixel across, and so were the results of a search, the area's outline
+    and the current paper's ring: invisible (a trial). They keep a least size in pixels, drawn on top."""
+    from readinglist.ui import map_render
+    from readinglist.ui.map_view import MIN_HIT_PX, MIN_RING_PX
+
+    monkeypatch.setattr(map_render, "dot_radius", lambda n, view, zoom, dpr=1.0: 0.5)  # as 98k papers draw
+    view, lib = window.map_pane.view, window.library
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.field.setText('"graph convolution"')
+    results = set(window.table.model.ids)
+    qtbot.waitUntil(lambda: view.dot_colour(lib.search("").ids[-1]) != view.dot_colour(next(iter(results))))
+    view.fit()
+    settle(qtbot, view)
+    everyone = lib.search("").ids
+    lit = lonely(view, list(results), [i for i in everyone if i not in results])
+    at = view.screen_pos(lit)
+    image = view.grab().toImage()
+    reach = int(MIN_HIT_PX) - 1  # a pixel well inside the least radius, each side of the centre
+    for dx, dy in ((reach, 0), (-reach, 0), (0, reach), (0, -reach)):
+        assert close(QColor(image.pixel(round(at.x()) + dx, round(at.y()) + dy)), view.dot_colour(lit)), (dx, dy)
+    # the current paper: a ring of the highlight colour at least MIN_RING_PX across, whatever the dots' size
+    window.go_to_paper(lit)
+    qtbot.waitUntil(lambda: window.table.current_id == lit)
+    image = view.grab().toImage()
+    highlight = view.palette().color(view.palette().ColorRole.Highlight)
+    ring = [
+        (dx, dy)
+        for dx in range(-14, 15)
+        for dy in range(-14, 15)
+        if close(QColor(image.pixel(round(at.x()) + dx, round(at.y()) + dy)), highlight, 40)
+    ]
+    assert ring and min(abs(complex(dx, dy)) for dx, dy in ring) >= MIN_RING_PX - 2.5
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1130, 700), (900, 600), (800, 540)])
+def test_the_legend_and_the_hint_do_not_overlap(qtbot, window, size):
+    """The states' legend sat in the bar beside the hint, and one cut the other (a trial: the hint gone, the
+    legend ending "● S"). The legend is on the map, every state's name whole; the hint has the bar, and where a
+    row has not the room for its first words it goes on the next (it was cut to nothing at 800 × 540)."""
+    pane, view = window.map_pane, window.map_pane.view
+    window.resize(*size)
+    pane.set_colour_by("state")
+    qtbot.waitUntil(lambda: view.legend_rect() is not None)
+    pane.layout().activate()
+    legend = QRectF(view.mapTo(pane, view.legend_rect().topLeft().toPoint()), view.legend_rect().size())
+    hint = QRectF(pane.hint.geometry())
+    assert not legend.intersects(hint)
+    assert QRectF(view.geometry()).contains(legend)  # on the map, not cut by its edges
+    assert pane.hint.isVisible() and pane.hint.text().startswith("Drag: select")  # at least its first words
+    if size[0] >= 1600:
+        assert pane.hint.text() == pane.hint.full_text()  # whole, where the pane has the room
+    grab = view.grab(view.legend_rect().toAlignedRect()).toImage()
+    colours = {QColor(grab.pixel(x, y)).rgb() & 0xFFFFFF for x in range(grab.width()) for y in range(grab.height())}
+    for entry in view.legend():  # each state's dot is drawn
+        assert any(close(QColor.fromRgb(c), QColor.fromRgb(entry.colour), 12) for c in colours), entry.label
+    pane.set_colour_by("topic")
+    assert view.legend_rect() is None  # the topics' names are on the map
+
+
+def test_an_exported_image_has_the_legend_of_its_colours(qtbot, window, tmp_path):
+    """A PNG exported had no legend: a picture passed on did not say what its colours were. Beside the map it
+    has the topics' colours and names (or the reading states', coloured by state)."""
+    view, pane = window.map_pane.view, window.map_pane
+    for mode in ("topic", "state"):
+        pane.set_colour_by(mode)
+        settle(qtbot, view)
+        path = tmp_path / f"{mode}.png"
+        with qtbot.waitSignal(pane.exportFinished, timeout=20000):
+            assert pane.export(path)
+        image = QImage(str(path))
+        side = image.copy(view.width() * 2 + 2, 0, image.width() - view.width() * 2 - 2, image.height())
+        assert side.width() > 40
+        colours = [QColor(side.pixel(x, y)) for x in range(0, side.width(), 2) for y in range(0, side.height(), 2)]
+        entries = view.legend()
+        assert len(entries) == (len(view.data.topics) if mode == "topic" else 5)
+        for entry in entries:  # each colour's swatch is in the panel
+            assert any(close(c, QColor.fromRgb(entry.colour), 12) for c in colours), entry.label
+        text = QColor(view.palette().color(view.palette().ColorRole.Text))
+        assert sum(close(c, text, 40) for c in colours) > 20  # and names written beside them
+        svg = tmp_path / f"{mode}.svg"
+        with qtbot.waitSignal(pane.exportFinished, timeout=20000):
+            pane.export(svg)
+        ns = "{http://www.w3.org/2000/svg}"
+        legend = ET.parse(svg).getroot().find(f".//{ns}g[@id='legend']")
+        names = [t.text for t in legend.findall(f"{ns}text")]
+        assert len(names) == len(entries)  # each name, cut with "…" where it is long
+        assert all(e.label.startswith(n.removesuffix("…")) for n, e in zip(names, entries, strict=True))
+
+
+def test_a_paper_with_too_little_text_is_grey_on_the_map_and_says_why(qtbot, data_dir, tmp_path):
+    """A title alone gets no topic (test_topics): its dot is in no topic's colour, its card says why, and the
+    legend of an export names that grey."""
+    from readinglist.ui.map_view import NO_TOPIC, NO_TOPIC_LABEL
+
+    lib = Library.open(data_dir)
+    short = {"title": "Graph neural networks for node classification", "abstract": "", "venue": "Short"}
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", [*planted(30), short])])
+    lib.compute_topics(count=4, use_process=False)
+    pid = lib.search("venue:Short").ids[0]
+    lib.close()
+    w = create_main_window(data_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.resize(1130, 700)
+    w.show()
+    try:
+        w.show_tab(1)
+        view = w.map_pane.view
+        settle(qtbot, view)
+        assert view.dot_colour(pid) == QColor.fromRgb(NO_TOPIC)
+        mouse(view, QEvent.Type.MouseMove, view.screen_pos(pid))
+        assert view.hovered == pid and view.hover_text.split("\n")[-1] == NO_TOPIC_LABEL
+        assert view.legend()[-1].label == NO_TOPIC_LABEL and len(view.legend()) == len(view.data.topics) + 1
+    finally:
+        w.close()
+        w.shutdown()

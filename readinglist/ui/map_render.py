@@ -217,13 +217,37 @@ def _svg_text(label: SvgLabel) -> str:
     return f"{head}{spans}</text>\n"
 
 
-def svg(view: View, background: int, layers: list[Layer], labels: list[SvgLabel], text: int, halo: int) -> str:
+@dataclass
+class SvgKey:
+    """A legend's entry: its swatch (a dot) and its name, left-aligned after it."""
+
+    text: str
+    colour: int
+    x: float  # the swatch's centre
+    y: float
+    radius: float
+    text_x: float
+    size: float  # font size, pixels
+
+
+def svg(
+    view: View,
+    background: int,
+    layers: list[Layer],
+    labels: list[SvgLabel],
+    text: int,
+    halo: int,
+    legend: tuple[float, list[SvgKey]] = (0.0, []),
+) -> str:
     """The map as an SVG drawing of the same size: one circle per dot in view, grouped by colour, layer by
-    layer as `rasterise` draws them, then the topic names with a halo."""
+    layer as `rasterise` draws them, then the topic names with a halo; and `legend` (its width and entries)
+    in a panel on the right."""
     w, h = view.width, view.height
+    side, keys = legend
+    whole = w + math.ceil(side)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>\n',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">\n',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{whole}" height="{h}" viewBox="0 0 {whole} {h}">\n',
         f'<rect width="100%" height="100%" fill="{css(background)}"/>\n',
     ]
     for layer in layers:
@@ -246,5 +270,13 @@ def svg(view: View, background: int, layers: list[Layer], labels: list[SvgLabel]
             out.append(f'<g font-family="sans-serif" text-anchor="middle" dominant-baseline="central" {paint}>\n')
             out.extend(_svg_text(label) for label in labels)
             out.append("</g>\n")
+    if keys:
+        out.append(f'<g id="legend" font-family="sans-serif" dominant-baseline="central" fill="{css(text)}">\n')
+        out.extend(
+            f'<circle cx="{k.x:.1f}" cy="{k.y:.1f}" r="{k.radius:.2f}" fill="{css(k.colour)}"/>'
+            f'<text x="{k.text_x:.1f}" y="{k.y:.1f}" font-size="{k.size:.1f}">{escape(k.text)}</text>\n'
+            for k in keys
+        )
+        out.append("</g>\n")
     out.append("</svg>\n")
     return "".join(out)

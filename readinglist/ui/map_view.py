@@ -18,6 +18,7 @@ library_map.py.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,7 @@ from readinglist.ui.workers import Runner
 if TYPE_CHECKING:
     import numpy as np
 
+    from readinglist.ui.map_legend import Entry
     from readinglist.ui.map_render import Grid, View
 
 # a qualitative palette (Tableau 10 and two more); neighbouring topics get different ones (assign_colours)
@@ -76,6 +78,12 @@ DRAG_PX = 4  # a press that moves farther than this is a drag, not a click
 LABEL_REACH = 4.0  # a topic's name is shown if it is at most this many times as wide as its papers on screen
 LABEL_GAP = 2.0  # pixels between a topic's papers and its name under them
 LABEL_HALO = 170  # the opacity of the background behind a name
+LEGEND_MARGIN = 6.0  # between the map's corner and its legend (logical pixels)
+NO_TOPIC_LABEL = "No topic (too little text)"
+# what the reader looks for stays visible however many papers shrink the dots (a 98k library's dots are a
+# pixel across, and the results, the area's outline and the current paper's ring were a pixel too: a trial)
+MIN_HIT_PX = 2.5  # the least radius of a result's dot while a search lights some (logical pixels)
+MIN_RING_PX = 8.0  # the least radius of the ring around the current paper (logical pixels)
 
 
 @dataclass
@@ -223,14 +231,17 @@ class Scene:
     outline: int
     radius: float
     ring: float  # how far the outline of a selected dot reaches beyond it
+    least: float = 0.0  # the least radius of a dot lit by a search or in the area (pixels): seen on any map
 
     def layers(self) -> list:  # list[map_render.Layer]
-        """The dots to draw, bottom to top: the dimmed, the lit, then the area selected, outlined."""
+        """The dots to draw, bottom to top: the dimmed, the lit (at least `least` across), then the area
+        selected, outlined."""
         import numpy as np
 
         from readinglist.ui.map_render import Layer, mix
 
         data, radius = self.data, self.radius
+        shown = max(radius, self.least)
         px, py = self.view.to_screen(data.xy[:, 0], data.xy[:, 1])
         colours = dot_colours(data, self.colour_by)
         lit = self.lit
@@ -240,14 +251,14 @@ class Scene:
             dim = ~lit
             out = [
                 Layer(px[dim], py[dim], mix(colours[dim], self.background, DIM_KEEP), radius * 0.85),
-                Layer(px[lit], py[lit], colours[lit], radius),
+                Layer(px[lit], py[lit], colours[lit], shown),
             ]
         area = self.area
         if area is not None and len(area):
             ring = np.full(len(area), self.outline, np.uint32)
             out += [
-                Layer(px[area], py[area], ring, radius + self.ring),
-                Layer(px[area], py[area], colours[area], radius),
+                Layer(px[area], py[area], ring, shown + self.ring),
+                Layer(px[area], py[area], colours[area], shown),
             ]
         return out
 
@@ -564,9 +575,29 @@ class MapView(QWidget):
             colour = mix(colour, self._colours()[0], DIM_KEEP)
         return QColor.fromRgb(int(colour[0]) & 0xFFFFFF)
 
-    def legend(self) -> list[tuple[str, int]]:
-        """What the colours mean in the state mode: each state's label and colour."""
-        return [(STATE_LABELS.get(s, s.title()), state_colour(s)) for s in STATES]
+    def legend(self, colour_by: str | None = None) -> list[Entry]:
+        """What the colours mean (in the mode shown, or the one given): each reading state's label and colour,
+        or each topic's name and colour, largest first (and the colour of the papers with no topic)."""
+        from readinglist.ui.map_legend import Entry
+
+        if (colour_by or self.colour_by) == "state":
+            return [Entry(STATE_LABELS.get(s, s.title()), state_colour(s)) for s in STATES]
+        data = self.data
+        if data is None:
+            return []
+        out = [Entry(t.label, int(c)) for t, c in zip(data.topics, data.topic_colours.tolist(), strict=True)]
+        if (data.topic_row < 0).any():
+            out.append(Entry(NO_TOPIC_LABEL, NO_TOPIC))
+        return out
+
+    def legend_rect(self) -> QRectF | None:
+        """Where the legend is drawn on the map (widget pixels): in its top-left corner while the dots are
+        coloured by reading state (the topics' names are on the map itself); None otherwise."""
+        from readinglist.ui.map_legend import arrange
+
+        if self.data is None or self.colour_by != "state":
+            return None
+        return QRectF(QPointF(LEGEND_MARGIN, LEGEND_MARGIN), arrange(self.legend(), self.font()).size)
 
     # ---- rendering ----
 
@@ -576,7 +607,8 @@ class MapView(QWidget):
         background, _, outline = self._colours()
         radius = self._radius(self.view()) * factor
         ring = 1.5 * self._dpr() * factor
-        return Scene(self.data, view, self.colour_by, self._lit, self._area, background, outline, radius, ring)
+        least = MIN_HIT_PX * self._dpr() * factor
+        return Scene(self.data, view, self.colour_by, self._lit, self._area, background, outline, radius, ring, least)
 
     def _request_render(self) -> None:
         """Paint the dots for the view as it is now, on the worker; one render at a time, the latest view
@@ -715,12 +747,22 @@ class MapView(QWidget):
             target = QRectF(left / dpr, top / dpr, shown.width * factor / dpr, shown.height * factor / dpr)
             painter.drawImage(target, image, QRectF(0, 0, shown.width, shown.height))
         self._draw_labels(painter, view)
+        self._draw_legend(painter)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         radius = self._radius(view) / dpr
-        if self._current >= 0:
-            self._ring(painter, view, self._current, radius + 3, palette.color(QPalette.ColorRole.Highlight), 2.0)
+        if self._current >= 0:  # over a halo of the background: seen on a crowd of dots of its own colour too
+            ring = max(radius + 3, MIN_RING_PX)
+            self._ring(painter, view, self._current, ring, palette.color(QPalette.ColorRole.Base), 5.0)
+            self._ring(painter, view, self._current, ring, palette.color(QPalette.ColorRole.Highlight), 2.5)
         if self._hover >= 0:
-            self._ring(painter, view, self._hover, radius + 2, palette.color(QPalette.ColorRole.Text), 1.5)
+            self._ring(
+                painter,
+                view,
+                self._hover,
+                max(radius + 2, MIN_RING_PX - 2),
+                palette.color(QPalette.ColorRole.Text),
+                1.5,
+            )
         if self._band is not None:
             highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
             painter.setPen(QPen(highlight, 1))
@@ -730,6 +772,17 @@ class MapView(QWidget):
         if self._hover >= 0:
             self._draw_card(painter)
         painter.end()
+
+    def _draw_legend(self, painter: QPainter) -> None:
+        from readinglist.ui.map_legend import arrange, draw
+
+        at = self.legend_rect()
+        if at is None:
+            return
+        palette = self.palette()
+        box = QColor(palette.color(QPalette.ColorRole.Base))
+        box.setAlpha(225)
+        draw(painter, arrange(self.legend(), self.font()), at.topLeft(), palette.color(QPalette.ColorRole.Text), box)
 
     def _ring(self, painter: QPainter, view: View, row: int, radius: float, colour: QColor, width: float) -> None:
         assert self.data is not None
@@ -799,7 +852,7 @@ class MapView(QWidget):
             shown = (venue, str(year or ""), STATE_LABELS.get(state, state), f"priority {priority}" if priority else "")
             meta = " · ".join(x for x in shown if x)
             topic_row = int(self.data.topic_row[self._hover])
-            topic = self.data.topics[topic_row].label if topic_row >= 0 else ""
+            topic = self.data.topics[topic_row].label if topic_row >= 0 else NO_TOPIC_LABEL
             if len(self._descriptions) > 500:
                 self._descriptions.clear()
             self._descriptions[pid] = "\n".join(x for x in (title, meta, topic) if x)
@@ -965,7 +1018,8 @@ class MapView(QWidget):
 
 
 class MapPane(QWidget):
-    """The map with its bar: colour by topic or by reading state (with the legend), show all, export."""
+    """The map with its bar: colour by topic or by reading state (the states' legend is on the map), the hint, show
+    all, export."""
 
     exportFinished = Signal(object)  # Path | Exception
     computeRequested = Signal()
@@ -998,18 +1052,15 @@ class MapPane(QWidget):
             group.addButton(button)
             colour_row.addWidget(button)
         bar.addWidget(colour)
-        self.legend = QLabel(self)
-        self.legend.setObjectName("mapLegend")
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setFixedHeight(self.byTopic.sizeHint().height())  # showing it never resizes the map
-        bar.addWidget(self.legend)
-        bar.addStretch()
+        bar.addStretch()  # the states' legend is on the map (MapView.legend_rect): here it cut the hint
         # cut where the pane is narrow (the hint with "…", its whole in its tooltip): a label's whole text as its
         # minimum widened the window, and the sidebar and the table gave way
         self.hint = ElidedLabel("Drag: select · wheel: zoom · right-drag: pan", self)
         self.hint.setEnabled(False)
+        # at least its first words: where the row has not even those, it goes on the next one (it was cut to
+        # nothing in a small window)
+        self.hint.setMinimumWidth(round(self.hint.fontMetrics().horizontalAdvance("Drag: select…")) + 2)
         bar.addWidget(self.hint)
-        self.legend.setMinimumWidth(1)
         views = QWidget(self)  # Show All and Export… wrap together
         views_row = QHBoxLayout(views)
         views_row.setContentsMargins(0, 0, 0, 0)
@@ -1050,24 +1101,12 @@ class MapPane(QWidget):
         (self.byState if mode == "state" else self.byTopic).setChecked(True)
         self.view.set_colour_by(mode)
         self._settings.setValue("mapColour", mode)
-        self._show_legend()
 
     def _loaded(self) -> None:
         has = self.view.data is not None
         self.computeButton.setVisible(not has and not self.view.loading)
         for widget in (self.fitButton, self.exportButton, self.byTopic, self.byState):
             widget.setEnabled(has)
-        self._show_legend()
-
-    def _show_legend(self) -> None:
-        if self.view.colour_by == "state" and self.view.data is not None:
-            self.legend.setText(
-                "&nbsp;&nbsp;".join(f"<span style='color:#{c:06x}'>●</span> {label}" for label, c in self.view.legend())
-            )
-            self.legend.setToolTip(" · ".join(label for label, _ in self.view.legend()))
-        else:
-            self.legend.setText("")
-            self.legend.setToolTip("")
 
     # ---- export ----
 
@@ -1082,7 +1121,8 @@ class MapPane(QWidget):
 
     def export(self, path: Path) -> bool:
         """Write the map as shown to a PNG image (twice the size on screen) or an SVG drawing, by the
-        file's suffix, on a worker; exportFinished says how it went. False if there is no map yet."""
+        file's suffix, on a worker, the legend of its colours beside it (the topics', or the states');
+        exportFinished says how it went. False if there is no map yet."""
         view = self.view
         if view.data is None:
             return False
@@ -1093,8 +1133,9 @@ class MapPane(QWidget):
         factor = 1.0 if svg else 2.0
         scene, placed = view.export_image(factor)
         font = view._label_font()
+        legend = view.legend()
         write = _write_svg if svg else _write_png
-        job: Callable[[], Path] = lambda: write(path, scene, placed, factor, text, font)  # noqa: E731
+        job: Callable[[], Path] = lambda: write(path, scene, placed, factor, text, font, legend)  # noqa: E731
         self._runner.run(job, self._exported, self._export_failed)
         return True
 
@@ -1107,13 +1148,26 @@ class MapPane(QWidget):
         self.exportFinished.emit(exc)
 
 
-def _write_png(path: Path, scene: Scene, placed: list, factor: float, text: int, font: QFont) -> Path:
+def _write_png(
+    path: Path, scene: Scene, placed: list, factor: float, text: int, font: QFont, legend: list[Entry]
+) -> Path:
+    """The map's image with its names, and its legend in a panel on the right."""
+    from readinglist.ui.map_legend import arrange, draw
     from readinglist.ui.map_render import rasterise
 
     view, background = scene.view, scene.background
     buf = rasterise(view, background, scene.layers())
-    image = QImage(buf.data, view.width, view.height, view.width * 4, QImage.Format.Format_RGB32)
+    dots = QImage(buf.data, view.width, view.height, view.width * 4, QImage.Format.Format_RGB32)
+    key = arrange(legend, font, factor, view.height) if legend else None
+    side = math.ceil(key.size.width()) if key is not None else 0
+    image = QImage(view.width + side, view.height, QImage.Format.Format_RGB32)
+    image.fill(QColor.fromRgb(background))
     painter = QPainter(image)
+    painter.drawImage(0, 0, dots)
+    if key is not None:
+        painter.setPen(QPen(QColor.fromRgb(NO_TOPIC), factor))
+        painter.drawLine(QPointF(view.width, 0), QPointF(view.width, view.height))
+        draw(painter, key, QPointF(view.width, 0), QColor.fromRgb(text))
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
     scaled = QFont(font)
@@ -1134,12 +1188,17 @@ def _write_png(path: Path, scene: Scene, placed: list, factor: float, text: int,
     return path
 
 
-def _write_svg(path: Path, scene: Scene, placed: list, factor: float, text: int, font: QFont) -> Path:
+def _write_svg(
+    path: Path, scene: Scene, placed: list, factor: float, text: int, font: QFont, legend: list[Entry]
+) -> Path:
+    from readinglist.ui.map_legend import arrange, svg_entries
     from readinglist.ui.map_render import SvgLabel, svg
 
     size = QFontMetricsF(font).height() * 0.8 * factor
     boxes = [(label, MapView.label_box(label, px, py, factor)) for label, px, py in placed]
     labels = [SvgLabel(label.text, box.center().x(), box.center().y(), size) for label, box in boxes]
-    document = svg(scene.view, scene.background, scene.layers(), labels, text, scene.background)
+    key = arrange(legend, font, factor, scene.view.height) if legend else None
+    side = svg_entries(key, scene.view.width) if key is not None else (0.0, [])
+    document = svg(scene.view, scene.background, scene.layers(), labels, text, scene.background, side)
     path.write_text(document, encoding="utf-8")
     return path
