@@ -990,3 +990,50 @@ def test_a_bibtex_author_list_ending_and_others_is_cited_as_cut_short(empty_lib,
     back.write_text(render([p], ExportOptions(format="bibtex")), encoding="utf-8")
     (again,) = parse_file(back).records
     assert (again.authors, again.bib["moreauthors"]) == (r.authors, "yes")
+
+
+SCHOLAR = (
+    "@article{mnih2015human,\n  title={Human-level control through deep reinforcement learning},\n"
+    "  author={Mnih, Volodymyr and Kavukcuoglu, Koray and Ostrovski, Georg and others},\n"
+    "  journal={nature},\n  year={2015}\n}\n"
+)
+
+
+def test_an_author_list_cut_short_reads_et_al_in_the_authors_column_and_0034_writes_it_again(data_dir, tmp_path):
+    """The table's Authors column gave a list the file cut short ("and others") the count of the names listed,
+    "Mnih, Kavukcuoglu, … (3)", as if they were all. It reads "Mnih, Kavukcuoglu, et al." now, follows the
+    record when it is replaced (a merge's, a backup's), and migration 0034 writes it again for a library
+    imported before; run again, it changes nothing."""
+    from readinglist.collation import authors_short
+    from readinglist.store import MIGRATIONS
+
+    assert authors_short(["Ashish Vaswani"], more=True) == "Vaswani et al."
+    assert authors_short(["A Vaswani", "N Shazeer", "N Parmar"], more=True) == "Vaswani, Shazeer, et al."
+    assert authors_short(["A Vaswani", "N Shazeer", "N Parmar"]) == "Vaswani, Shazeer, … (3)"
+    assert authors_short([], more=True) == ""
+    f = tmp_path / "scholar.bib"
+    f.write_text(SCHOLAR, encoding="utf-8")
+    lib = Library.open(data_dir, seed=False)
+    lib.import_files([f])
+    pid = lib.search("").ids[0]
+    assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, et al."
+    record = lib.paper(pid).bib
+    lib.store.set_record(pid, {k: v for k, v in record.items() if k != "moreauthors"})
+    assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, … (3)"
+    lib.store.set_record(pid, record)
+    assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, et al."
+    lib.close()
+    db = sqlite3.connect(data_dir / "library.db")  # as an earlier version stored it
+    db.execute("UPDATE paper_columns SET authors = 'Mnih, Kavukcuoglu, … (3)' WHERE paper_id = ?", (pid,))
+    db.execute("DELETE FROM schema_migrations WHERE name = '0034_authors_cut_short'")
+    db.commit()
+    db.close()
+    lib = Library.open(data_dir, seed=False)
+    try:
+        assert "0034_authors_cut_short" in lib.store.applied_migrations()
+        assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, et al."
+        before = lib.store.db.execute("SELECT * FROM paper_columns ORDER BY paper_id").fetchall()
+        dict(MIGRATIONS)["0034_authors_cut_short"](lib.store.db)  # idempotent
+        assert lib.store.db.execute("SELECT * FROM paper_columns ORDER BY paper_id").fetchall() == before
+    finally:
+        lib.close()
