@@ -999,6 +999,30 @@ SCHOLAR = (
 )
 
 
+def test_csl_json_and_ris_say_an_author_list_was_cut_short_and_read_it_back(empty_lib, tmp_path):
+    """BibTeX, APA and Markdown said "and others"; CSL-JSON and RIS gave the names listed as all the authors.
+    CSL-JSON ends the list with {"literal": "others"}, as pandoc writes BibTeX's "and others" (its citeproc
+    renders it "et al."); RIS with "AU  - et al.", as EndNote does. Each import reads the mark back as the
+    record's, not as an author; a list not cut short has no mark."""
+    f = tmp_path / "scholar.bib"
+    f.write_text(SCHOLAR, encoding="utf-8")
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    names = ["Volodymyr Mnih", "Koray Kavukcuoglu", "Georg Ostrovski"]
+    (item,) = json.loads(render([p], ExportOptions(format="csljson")))
+    assert item["author"][-1] == {"literal": "others"} and len(item["author"]) == 4
+    ris = render([p], ExportOptions(format="ris"))
+    assert "AU  - Ostrovski, Georg\r\nAU  - et al.\r\n" in ris
+    for fmt, text in (("json", json.dumps([item])), ("ris", ris)):
+        back = tmp_path / f"back.{fmt}"
+        back.write_text(text, encoding="utf-8")
+        (again,) = parse_file(back).records
+        assert (again.authors, again.bib.get("moreauthors")) == (names, "yes"), fmt
+    whole = paper(authors=names, bib={"type": "article"})
+    assert json.loads(render([whole], ExportOptions(format="csljson")))[0]["author"][-1]["family"] == "Ostrovski"
+    assert "et al." not in render([whole], ExportOptions(format="ris"))
+
+
 def test_an_author_list_cut_short_reads_et_al_in_the_authors_column_and_0034_writes_it_again(data_dir, tmp_path):
     """The table's Authors column gave a list the file cut short ("and others") the count of the names listed,
     "Mnih, Kavukcuoglu, … (3)", as if they were all. It reads "Mnih, Kavukcuoglu, et al." now, follows the
