@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 
 import bibtexparser
@@ -1061,3 +1062,25 @@ def test_an_author_list_cut_short_reads_et_al_in_the_authors_column_and_0034_wri
         assert lib.store.db.execute("SELECT * FROM paper_columns ORDER BY paper_id").fetchall() == before
     finally:
         lib.close()
+
+
+def test_string_macros_for_authors_and_a_journal_are_exported_as_their_text(tmp_path):
+    """An old note asked whether the BibTeX export wrote an author's or a journal's @string macro as text
+    (`{jmlr}`) or bare without its definition. Neither: the import expands them (a concatenation too) and
+    the export writes the text, which bibtexparser reads without a macro of its own."""
+    f = tmp_path / "macros.bib"
+    f.write_text(
+        '@STRING{JMLR = "Journal of Machine Learning Research"}\n@string{smith = "Smith, John"}\n'
+        '@article{a, title = {Macros}, author = smith # " and Doe, Jane and others", journal = jmlr # " (JMLR)",'
+        " year = 2020, month = jun, editor = smith}\n",
+        encoding="utf-8",
+    )
+    (r,) = parse_file(f).records
+    p = paper(title=r.title, authors=r.authors, venue=r.venue, year=r.year, bib=r.bib, citation_key="a")
+    text = render([p], ExportOptions(format="bibtex"))
+    assert "  journal = {Journal of Machine Learning Research (JMLR)},\n" in text
+    assert "  author = {John Smith and Jane Doe and others},\n" in text and "  editor = {John Smith},\n" in text
+    assert "  month = jun\n}" in text  # BibTeX's own month macro, bare, as before
+    parsed = bibtexparser.parse_string(text)  # no macro left that the file does not define
+    assert not parsed.failed_blocks and not parsed.strings and len(parsed.entries) == 1
+    assert not re.search(r"(?i)[{=] ?(jmlr|smith)[},\n]", text)  # no macro name, braced or bare
