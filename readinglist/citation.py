@@ -249,14 +249,15 @@ def rich_citation(p: Paper) -> Rich:
         title = f"[{title}]"
     titled = _italic(title) if p.bib and kind_of(p) in ITALIC_TITLES else Rich() + title
     year = f"({p.year})" if p.year else "(n.d.)"
+    after, source = _source(p) if p.bib else ("", [])
     if byline:
         parts = [_sentence(f"{byline} {year}")]
-    else:  # no author: the title takes the author's place, "Title. (2026). Source." (APA 7), not "(2026). Title."
-        parts, byline = [_sentence(titled), _sentence(year)], title
+    else:  # no author: the title takes the author's place, "Title. (2026). Source." (APA 7), not "(2026). Title.",
+        # with what APA writes after it: "Title (Technical report). (2026). Institution."
+        parts, byline = [_sentence(_join(" ", (titled, after))), _sentence(year)], title
     if p.bib:
-        after, source = _source(p)
         shown = titled if byline != title else ""
-        parts.append(_sentence(_join(" ", (shown, after))))
+        parts.append(_sentence(_join(" ", (shown, after if shown else ""))))
         source = [x for x in source if x] or ([p.venue] if p.venue else [])
         parts += [_sentence(x) for x in source]
     else:

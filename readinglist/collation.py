@@ -100,9 +100,13 @@ def surname(name: str) -> str:
     return " ".join(words[start:])
 
 
-def authors_short(authors: Sequence[str]) -> str:
-    """What the Authors column shows: "Vaswani, Shazeer, … (8)"."""
+def authors_short(authors: Sequence[str], more: bool = False) -> str:
+    """What the Authors column shows: "Vaswani, Shazeer, … (8)"; of a list the file cut short ("and others":
+    `more`, the record's moreauthors), "Vaswani et al.", "Vaswani, Shazeer, et al.", without a count, which
+    would be that of the names listed, not of the authors."""
     names = [surname(a) for a in authors[:2]]
+    if more and names:
+        return f"{names[0]} et al." if len(names) == 1 else f"{', '.join(names)}, et al."
     if len(authors) > 2:
         return f"{', '.join(names)}, … ({len(authors)})"
     return ", ".join(names)

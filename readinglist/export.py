@@ -401,6 +401,11 @@ _PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", 
 _SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 
 
+# an author list the file cut short ("and others": the record's moreauthors), as CSL-JSON and RIS write it
+CSL_OTHERS = {"literal": "others"}
+RIS_OTHERS = "et al."
+
+
 def split_name(author: str) -> dict[str, str]:
     """A name as CSL wants it: family, given, particle, suffix; a name that is not one person's (two
     commas: a list someone typed as one name) as a literal."""
@@ -440,7 +445,10 @@ def csl_item(p: Paper, key: str, options: ExportOptions) -> dict[str, object]:
         "title": " ".join(p.title.split()),  # already plain: the imported title decoded, or the user's
     }
     if p.authors:
-        item["author"] = [split_name(a) for a in p.authors]
+        # a list the file cut short ends as pandoc writes BibTeX's "and others", which its citeproc renders
+        # "et al." (and the import reads back as such)
+        more = [dict(CSL_OTHERS)] if bib.get("moreauthors") else []
+        item["author"] = [split_name(a) for a in p.authors] + more
     container = bib.get("journal") or bib.get("booktitle") or p.venue
     if container:
         item["container-title"] = container
@@ -505,6 +513,8 @@ def ris_record(p: Paper, key: str, options: ExportOptions) -> list[str]:
     tag("TI", p.title)
     for author in p.authors:
         tag("AU", _ris_name(author))
+    if p.authors and bib.get("moreauthors"):
+        tag("AU", RIS_OTHERS)  # a list the file cut short, as EndNote writes one (the RIS import reads it so)
     tag("T2", bib.get("journal") or bib.get("booktitle") or p.venue)
     if p.year:
         tag("PY", str(p.year))

@@ -6,8 +6,9 @@ back as LaTeX: characters special to TeX escaped outside math (`\\textbackslash{
 than `\\{`, which bibtex counts as a brace), math kept as `$…$` when it is safe to keep (balanced braces, no
 file or definition commands, bare `%`, `#`, `&` escaped), emphasis as `\\emph`/`\\textbf`/`\\texttt`, and
 Unicode either as LaTeX escapes (plain ASCII: bibtex's and any engine's) or kept (UTF-8, for biblatex).
-Titles get each word with a capital brace-protected, as Better BibTeX and JabRef do, so that a style's
-sentence case keeps "BERT", "PRISM" and "Bayesian".
+Titles get the words that must keep their case brace-protected, so that a style's sentence case keeps
+"BERT", "ImageNet" and "Q-Learning" (and, in a title written in sentence case, "Bayesian"), while a Title Case
+title's ordinary words are left for the style to case ({Deep} {Residual} {Learning} kept every one).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from readinglist.markup import MAX_DECODED, Run, iter_runs, math_spans
+from readinglist.markup import MAX_DECODED, Run, decode_text, iter_runs, math_spans
 from readinglist.math_commands import MATH_COMMANDS
 
 _TEXT_SPECIALS = {
@@ -167,26 +168,119 @@ def _wrap(body: str, styles: frozenset[str]) -> str:
 
 
 _CAPITAL_WORD_RE = re.compile(r"\S*[A-ZÀ-ÖØ-ÞĀ-ſΑ-Ω]\S*")
+_WORD_RE = re.compile(r"\S+")
+_WORD_PARTS_RE = re.compile(r"[-/\u2010-\u2014]")  # "Q-Learning", "Encoder/Decoder": each part looked at
+_EDGES = "\"'“”‘’«»()[]{}<>.,;:!?*"  # what a word's core is stripped of
+# the words Title Case leaves in lower case (and the ones it may or may not capitalise): no evidence either way
+_SMALL_WORDS = frozenset((
+    "a", "an", "the", "and", "but", "or", "nor", "for", "so", "yet", "as", "at", "by", "in", "of", "off", "on",
+    "per", "to", "up", "via", "with", "from", "into", "onto", "over", "than", "vs", "is", "are", "be", "its", "not",
+    "without", "within", "through", "towards", "toward", "under", "upon", "about", "after", "before", "between",
+))  # fmt: skip
 
 
-def _protect_capitals(text: str, ascii_only: bool) -> str:
-    """Escaped text with each word holding a capital in braces: {BERT}, {Bayesian}, {GANs}."""
-    out: list[str] = []
-    pos = 0
-    for m in _CAPITAL_WORD_RE.finditer(text):
-        out.append(escape_text(text[pos : m.start()], ascii_only))
-        out.append("{" + escape_text(m.group(0), ascii_only) + "}")
-        pos = m.end()
-    out.append(escape_text(text[pos:], ascii_only))
-    return "".join(out)
+def _core(word: str) -> str:
+    return word.strip(_EDGES)
+
+
+def _keeps_case(core: str) -> bool:
+    """Whether a word must keep its case whatever the title's: a capital after a part's first letter (BERT,
+    ImageNet, GANs, 3D, McDonald, ResNet-50), or a part that is a capital letter alone ("Q-Learning", "X-ray",
+    "I"), but for the article "A"."""
+    if core == "A":
+        return False
+    for part in _WORD_PARTS_RE.split(core):
+        if any(c.isupper() for c in part[1:]) or (len(part) == 1 and part.isupper()):
+            return True
+    return False
+
+
+def _title_cased(words: list[str]) -> bool:
+    """Whether a title is written in Title Case: none of its words after the first, short ones apart, begins
+    in lower case ("Deep Residual Learning for Image Recognition"); one that does is in sentence case, where a
+    capitalised word is a name ("Bayesian"). A word such as "iPhone" says neither."""
+    for word in words[1:]:
+        core = _core(word)
+        if core[:1].isalpha() and core.lower() not in _SMALL_WORDS and core.islower():
+            return False
+    return True
+
+
+def _braced_words(raw: str) -> frozenset[str]:
+    """The words a BibTeX title brace-protects itself ("{Bidirectional}", "{L}anguage", "{Working Notes}"), as
+    their text reads: a capital inside a group that is not a command's argument (\\emph{x}, \\'{E}) nor an
+    escaped brace."""
+    if "{" not in raw:
+        return frozenset()
+    out = set()
+    protective: list[bool] = []  # each open group: whether it protects (it follows no command)
+    marked = [False] * len(raw)
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            before = raw[:i].rstrip()
+            protective.append(not re.search(r"\\(?:[A-Za-z]+|[^A-Za-z\s])$", before))
+        elif ch == "}":
+            if protective:
+                protective.pop()
+        elif ch.isupper() and any(protective):
+            marked[i] = True
+        i += 1
+    for m in _WORD_RE.finditer(raw):
+        if any(marked[m.start() : m.end()]):
+            out.add(_core(decode_text(m.group(0).replace("{", "").replace("}", ""))))
+    return frozenset(out)
+
+
+class _TitleWords:
+    """Which of a title's words a style must not change the case of, read once over the whole title (its runs
+    are written one at a time): the ones that keep their case whatever the title's (_keeps_case), the ones the
+    file braced, and, in a title in sentence case, every capitalised word but the first and one after a colon
+    (a style keeps those capitals itself)."""
+
+    def __init__(self, raw: str, runs: list[Run]) -> None:
+        words = [w for run in runs if run.kind == "text" for w in run.text.split()]
+        self.title_cased = _title_cased(words)
+        self.braced = _braced_words(raw)
+        self.at_start = True  # the title's first word, or the first after a colon
+
+    def protect(self, text: str, ascii_only: bool) -> str:
+        """Escaped text with each word that must keep its case in braces."""
+        out: list[str] = []
+        pos = 0
+        for m in _WORD_RE.finditer(text):
+            word = m.group(0)
+            core = _core(word)
+            start, self.at_start = self.at_start, word.endswith((":", "?", "!")) or (self.at_start and not core)
+            if not _CAPITAL_WORD_RE.fullmatch(word):
+                continue
+            hard = _keeps_case(core) or core in self.braced
+            if not hard and not self.title_cased and not start:
+                hard = any(c.isupper() for c in core)
+            if hard:  # the word's core braced: "{BERT}:", whose colon bibtex's sentence case sees outside
+                lead = m.start() + len(word) - len(word.lstrip(_EDGES))
+                out.append(escape_text(text[pos:lead], ascii_only))
+                out.append("{" + escape_text(core, ascii_only) + "}")
+                pos = lead + len(core)
+        out.append(escape_text(text[pos:], ascii_only))
+        return "".join(out)
 
 
 def to_bibtex(raw: str, ascii_only: bool = True, title: bool = False) -> str:
     """A field's text (as imported or typed: LaTeX, Markdown, HTML or plain) as a BibTeX value that compiles;
-    `title` brace-protects capitals and formulas (a style's change of case reaches neither)."""
+    `title` brace-protects formulas and the words that must keep their case (a style's change of case reaches
+    neither: _TitleWords)."""
     parts: list[str] = []
-    for run in iter_runs(raw):
-        parts.append(_run_latex(run, ascii_only, title))
+    if title:
+        runs = list(iter_runs(raw))  # a title is short: its words are looked at whole first
+        words = _TitleWords(raw, runs)
+        parts += [_run_latex(run, ascii_only, words) for run in runs]
+    else:
+        parts += [_run_latex(run, ascii_only, None) for run in iter_runs(raw)]
     text = "".join(parts)
     return (_RUNS_OF_SPACE_RE.sub(" ", text) if "  " in text or "\t" in text else text).strip()
 
@@ -194,7 +288,7 @@ def to_bibtex(raw: str, ascii_only: bool = True, title: bool = False) -> str:
 _RUNS_OF_SPACE_RE = re.compile(r"[ \t]{2,}|\t")  # not every single space: each match costs
 
 
-def _run_latex(run: Run, ascii_only: bool, title: bool) -> str:
+def _run_latex(run: Run, ascii_only: bool, title: _TitleWords | None) -> str:
     if run.kind == "para":
         return "\n\n" if not title else " "
     if run.kind == "math":
@@ -204,7 +298,7 @@ def _run_latex(run: Run, ascii_only: bool, title: bool) -> str:
         return _wrap("{$" + body + "$}" if title else "$" + body + "$", run.styles)
     if run.kind == "url":
         return escape_text(run.text, ascii_only)
-    text = _protect_capitals(run.text, ascii_only) if title else escape_text(run.text, ascii_only)
+    text = title.protect(run.text, ascii_only) if title else escape_text(run.text, ascii_only)
     return _wrap(text, run.styles)
 
 

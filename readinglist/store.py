@@ -542,23 +542,31 @@ def _m0012_paper_columns(db: sqlite3.Connection) -> None:
 
 
 def _set_columns(db: sqlite3.Connection, ids: Sequence[int]) -> None:
-    """Write the paper_columns of these papers from their records as they are now."""
+    """Write the paper_columns of these papers from their records as they are now (the short author list
+    says "et al." of a list the file cut short: the record's moreauthors, where there is a record)."""
+    bib = "bib" if ids and "bib" in _columns(db, "papers") else "NULL"  # a library older than 0025 has none
     for chunk in _chunks(list(ids), 900):
         marks = ",".join("?" * len(chunk))
         rows = db.execute(
-            "SELECT id, COALESCE(NULLIF(user_title, ''), auto_title), authors, added_at FROM papers"
+            f"SELECT id, COALESCE(NULLIF(user_title, ''), auto_title), authors, added_at, {bib} FROM papers"
             f" WHERE id IN ({marks})",
             chunk,
         ).fetchall()
         values = []
-        for pid, title, authors_json, added in rows:
+        for pid, title, authors_json, added, record in rows:
             authors = json.loads(authors_json)
-            values.append((pid, title_key(title), authors_key(authors), authors_short(authors), added))
+            short = authors_short(authors, _more_authors(record))
+            values.append((pid, title_key(title), authors_key(authors), short, added))
         db.executemany(
             "INSERT OR REPLACE INTO paper_columns(paper_id, title_key, authors_key, authors, added)"
             " VALUES (?, ?, ?, ?, ?)",
             values,
         )
+
+
+def _more_authors(record: str | None) -> bool:
+    """Whether a stored record says its paper's author list was cut short ("and others": moreauthors)."""
+    return record is not None and "moreauthors" in record and bool(biblio.loads(record).get("moreauthors"))
 
 
 def _m0013_interests(db: sqlite3.Connection) -> None:
@@ -895,6 +903,19 @@ def _m0033_hyphens_and_formula_fonts(db: sqlite3.Connection) -> None:
         _new_revision_for(db, again)
 
 
+def _m0034_authors_cut_short(db: sqlite3.Connection) -> None:
+    """The Authors column of a paper whose file's author list ended "and others" (its record's moreauthors)
+    says so, "Vaswani et al.", where it showed the count of the names listed as the authors' ("Vaswani,
+    Shazeer, … (10)"). Written again for those papers only; the column is not indexed, so no new revision.
+    Idempotent: a second run writes the same values."""
+    if "bib" not in _columns(db, "papers") or "paper_columns" not in {
+        r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }:
+        return
+    rows = db.execute("SELECT id FROM papers WHERE instr(bib, 'moreauthors') > 0").fetchall()
+    _set_columns(db, [r[0] for r in rows])
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -929,6 +950,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0031_math_accents_and_names", _m0031_math_accents_and_names),
     ("0032_keywords_with_latex", _m0032_keywords_with_latex),
     ("0033_hyphens_and_formula_fonts", _m0033_hyphens_and_formula_fonts),
+    ("0034_authors_cut_short", _m0034_authors_cut_short),
 ]
 
 
@@ -1371,6 +1393,7 @@ class Store:
             if changed:
                 db.executemany("UPDATE papers SET updated_at = ?, rev = ? WHERE id = ?",
                                [(now(), rev, pid) for pid in changed])  # fmt: skip
+                _set_columns(db, changed)  # a record that says "and others" or no longer does: the Authors column
                 self._journal(db, changed, rev)
         return len(changed)
 
@@ -1384,6 +1407,7 @@ class Store:
             db.execute("UPDATE papers SET bib = ?, updated_at = ?, rev = ? WHERE id = ?",
                        (text, now(), rev, paper_id))  # fmt: skip
             self._set_source_bib(db, [paper_id], text, before[0].bib if before else {})
+            _set_columns(db, [paper_id])  # the Authors column says "et al." of a record with moreauthors
             self._journal(db, [paper_id], rev)
         return before[0].bib if before else {}
 
@@ -1438,7 +1462,8 @@ class Store:
                     db.executemany(
                         "INSERT OR REPLACE INTO paper_columns(paper_id, title_key, authors_key, authors, added)"
                         " VALUES (?, ?, ?, ?, ?)",
-                        [(pid, title_key(p.auto_title), authors_key(p.authors), authors_short(p.authors), stamp)
+                        [(pid, title_key(p.auto_title), authors_key(p.authors),
+                          authors_short(p.authors, bool(p.bib.get("moreauthors"))), stamp)
                          for pid, p in zip(ids, papers, strict=True)],
                     )  # fmt: skip
                 if self.has_table("paper_keys"):

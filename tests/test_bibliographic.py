@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 
 import bibtexparser
@@ -990,3 +991,96 @@ def test_a_bibtex_author_list_ending_and_others_is_cited_as_cut_short(empty_lib,
     back.write_text(render([p], ExportOptions(format="bibtex")), encoding="utf-8")
     (again,) = parse_file(back).records
     assert (again.authors, again.bib["moreauthors"]) == (r.authors, "yes")
+
+
+SCHOLAR = (
+    "@article{mnih2015human,\n  title={Human-level control through deep reinforcement learning},\n"
+    "  author={Mnih, Volodymyr and Kavukcuoglu, Koray and Ostrovski, Georg and others},\n"
+    "  journal={nature},\n  year={2015}\n}\n"
+)
+
+
+def test_csl_json_and_ris_say_an_author_list_was_cut_short_and_read_it_back(empty_lib, tmp_path):
+    """BibTeX, APA and Markdown said "and others"; CSL-JSON and RIS gave the names listed as all the authors.
+    CSL-JSON ends the list with {"literal": "others"}, as pandoc writes BibTeX's "and others" (its citeproc
+    renders it "et al."); RIS with "AU  - et al.", as EndNote does. Each import reads the mark back as the
+    record's, not as an author; a list not cut short has no mark."""
+    f = tmp_path / "scholar.bib"
+    f.write_text(SCHOLAR, encoding="utf-8")
+    empty_lib.import_files([f])
+    (p,) = empty_lib.papers(empty_lib.search("").ids)
+    names = ["Volodymyr Mnih", "Koray Kavukcuoglu", "Georg Ostrovski"]
+    (item,) = json.loads(render([p], ExportOptions(format="csljson")))
+    assert item["author"][-1] == {"literal": "others"} and len(item["author"]) == 4
+    ris = render([p], ExportOptions(format="ris"))
+    assert "AU  - Ostrovski, Georg\r\nAU  - et al.\r\n" in ris
+    for fmt, text in (("json", json.dumps([item])), ("ris", ris)):
+        back = tmp_path / f"back.{fmt}"
+        back.write_text(text, encoding="utf-8")
+        (again,) = parse_file(back).records
+        assert (again.authors, again.bib.get("moreauthors")) == (names, "yes"), fmt
+    whole = paper(authors=names, bib={"type": "article"})
+    assert json.loads(render([whole], ExportOptions(format="csljson")))[0]["author"][-1]["family"] == "Ostrovski"
+    assert "et al." not in render([whole], ExportOptions(format="ris"))
+
+
+def test_an_author_list_cut_short_reads_et_al_in_the_authors_column_and_0034_writes_it_again(data_dir, tmp_path):
+    """The table's Authors column gave a list the file cut short ("and others") the count of the names listed,
+    "Mnih, Kavukcuoglu, … (3)", as if they were all. It reads "Mnih, Kavukcuoglu, et al." now, follows the
+    record when it is replaced (a merge's, a backup's), and migration 0034 writes it again for a library
+    imported before; run again, it changes nothing."""
+    from readinglist.collation import authors_short
+    from readinglist.store import MIGRATIONS
+
+    assert authors_short(["Ashish Vaswani"], more=True) == "Vaswani et al."
+    assert authors_short(["A Vaswani", "N Shazeer", "N Parmar"], more=True) == "Vaswani, Shazeer, et al."
+    assert authors_short(["A Vaswani", "N Shazeer", "N Parmar"]) == "Vaswani, Shazeer, … (3)"
+    assert authors_short([], more=True) == ""
+    f = tmp_path / "scholar.bib"
+    f.write_text(SCHOLAR, encoding="utf-8")
+    lib = Library.open(data_dir, seed=False)
+    lib.import_files([f])
+    pid = lib.search("").ids[0]
+    assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, et al."
+    record = lib.paper(pid).bib
+    lib.store.set_record(pid, {k: v for k, v in record.items() if k != "moreauthors"})
+    assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, … (3)"
+    lib.store.set_record(pid, record)
+    assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, et al."
+    lib.close()
+    db = sqlite3.connect(data_dir / "library.db")  # as an earlier version stored it
+    db.execute("UPDATE paper_columns SET authors = 'Mnih, Kavukcuoglu, … (3)' WHERE paper_id = ?", (pid,))
+    db.execute("DELETE FROM schema_migrations WHERE name = '0034_authors_cut_short'")
+    db.commit()
+    db.close()
+    lib = Library.open(data_dir, seed=False)
+    try:
+        assert "0034_authors_cut_short" in lib.store.applied_migrations()
+        assert lib.rows([pid])[pid].authors == "Mnih, Kavukcuoglu, et al."
+        before = lib.store.db.execute("SELECT * FROM paper_columns ORDER BY paper_id").fetchall()
+        dict(MIGRATIONS)["0034_authors_cut_short"](lib.store.db)  # idempotent
+        assert lib.store.db.execute("SELECT * FROM paper_columns ORDER BY paper_id").fetchall() == before
+    finally:
+        lib.close()
+
+
+def test_string_macros_for_authors_and_a_journal_are_exported_as_their_text(tmp_path):
+    """An old note asked whether the BibTeX export wrote an author's or a journal's @string macro as text
+    (`{jmlr}`) or bare without its definition. Neither: the import expands them (a concatenation too) and
+    the export writes the text, which bibtexparser reads without a macro of its own."""
+    f = tmp_path / "macros.bib"
+    f.write_text(
+        '@STRING{JMLR = "Journal of Machine Learning Research"}\n@string{smith = "Smith, John"}\n'
+        '@article{a, title = {Macros}, author = smith # " and Doe, Jane and others", journal = jmlr # " (JMLR)",'
+        " year = 2020, month = jun, editor = smith}\n",
+        encoding="utf-8",
+    )
+    (r,) = parse_file(f).records
+    p = paper(title=r.title, authors=r.authors, venue=r.venue, year=r.year, bib=r.bib, citation_key="a")
+    text = render([p], ExportOptions(format="bibtex"))
+    assert "  journal = {Journal of Machine Learning Research (JMLR)},\n" in text
+    assert "  author = {John Smith and Jane Doe and others},\n" in text and "  editor = {John Smith},\n" in text
+    assert "  month = jun\n}" in text  # BibTeX's own month macro, bare, as before
+    parsed = bibtexparser.parse_string(text)  # no macro left that the file does not define
+    assert not parsed.failed_blocks and not parsed.strings and len(parsed.entries) == 1
+    assert not re.search(r"(?i)[{=] ?(jmlr|smith)[},\n]", text)  # no macro name, braced or bare

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import bibtexparser
 
 from readinglist import latex
@@ -32,8 +34,35 @@ def fields(text: str) -> dict[str, str]:
 def test_special_characters_escaped_outside_math_and_capitals_protected():
     out = fields(render([paper(title="BIG & QUIC: #Exploration with DVAE# for $\\ell_1$ at 50%")], _bib()))
     title = out["title"]
-    assert title == "{BIG} \\& {QUIC:} {\\#Exploration} with {DVAE\\#} for {$\\ell_1$} at 50\\%"
+    assert title == "{BIG} \\& {QUIC}: {\\#Exploration} with {DVAE\\#} for {$\\ell_1$} at 50\\%"
     assert title_plain(title) == title_plain("BIG & QUIC: #Exploration with DVAE# for $\\ell_1$ at 50%")
+
+
+def test_a_title_case_titles_ordinary_words_are_not_braced_only_the_ones_that_must_keep_their_case():
+    """Every capitalised word was braced ({Deep} {Residual} {Learning}), so that a style's sentence case left
+    a Title Case title as it was. Braced now, as JabRef and Zotero protect: acronyms and mixed case, a capital
+    letter alone, a word the file braced itself, and, in a title written in sentence case, a capitalised word
+    (a name) but the first and one after a colon, which a style keeps capital itself."""
+
+    def title(text: str, raw: str | None = None) -> str:
+        p = replace(paper(title=text), raw_title=raw or text)  # as a BibTeX import stores its title
+        written = fields(render([p], _bib()))["title"]
+        assert title_plain(written) == title_plain(raw or text)
+        return written
+
+    assert title("Deep Residual Learning for Image Recognition") == "Deep Residual Learning for Image Recognition"
+    assert title("Attention Is All You Need") == "Attention Is All You Need"
+    assert title("BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding") == (
+        "{BERT}: Pre-training of Deep Bidirectional Transformers for Language Understanding")  # fmt: skip
+    assert title("Training GANs on ImageNet with Bayesian priors") == (
+        "Training {GANs} on {ImageNet} with {Bayesian} priors")  # fmt: skip
+    assert title("A study of Q-Learning in X-ray imaging: A survey") == (
+        "A study of {Q-Learning} in {X-ray} imaging: A survey")  # fmt: skip
+    assert title("Towards A Theory of Learning") == "Towards A Theory of Learning"  # Title Case: "A" an article
+    assert title("Vitamin A deficiency and the iPhone") == "Vitamin {A} deficiency and the {iPhone}"
+    braced = "{BERT}: Deep {Bidirectional} Transformers for {L}anguage Understanding"
+    assert title("BERT: Deep Bidirectional Transformers for Language Understanding", braced) == (
+        "{BERT}: Deep {Bidirectional} Transformers for {Language} Understanding")  # fmt: skip
 
 
 def test_abstract_keeps_math_and_escapes_percent_ampersand_and_underscores():

@@ -339,3 +339,27 @@ def test_a_test_run_that_copied_a_citation_exits_cleanly(tmp_path):
     )
     assert "1 passed" in run.stdout
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("kind", "cited"),
+    [
+        ("article", "A title. (2020). J. Foo, 3(7), 1–9."),
+        ("inproceedings", "A title. (2020). In Proc Bar (Vol. 3, pp. 1–9). Pub."),
+        ("phdthesis", "A title [Doctoral dissertation, MIT]. (2020). Venue."),
+        ("techreport", "A title (Technical report No. 7). (2020). Inst."),
+        ("book", "A title (Vol. 3). (2020). Pub."),
+        ("misc", "A title. (2020). J. Foo. Pub."),
+        ("", "A title. (2020). Venue."),
+    ],
+)
+def test_a_paper_without_authors_is_cited_with_its_year_and_its_title_takes_what_apa_writes_after_it(kind, cited):
+    """Without authors the title takes the author's place, before the year, in every kind (APA 7); with it
+    goes what APA writes after a title: a report's "(Technical report No. 7)" came after the year, "A title.
+    (2020). (Technical report No. 7). Inst.", and a book's volume, a thesis's description too."""
+    bib = {"type": kind, "journal": "J. Foo", "booktitle": "Proc Bar", "volume": "3", "pages": "1-9", "number": "7",
+           "publisher": "Pub", "school": "MIT", "institution": "Inst"} if kind else {}  # fmt: skip
+    p = paper(title="A title", authors=[], venue="Venue", year=2020, bib=bib)
+    assert text_citation(p) == cited
+    with_author = text_citation(replace(p, authors=["Ann Lee"]))
+    assert with_author.startswith("Lee, A. (2020). A title") and "(2020)" not in with_author[16:]

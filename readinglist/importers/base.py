@@ -279,6 +279,11 @@ def not_a_name(abstract: str, authors: list[str]) -> str:
     return abstract
 
 
+# the mark of an author list a file cut short, written as the list's last name: RIS's "AU  - et al." (EndNote's,
+# a hand-made file's, the export's), CSL-JSON's {"literal": "others"} (pandoc's of BibTeX's "and others")
+MORE_AUTHORS = re.compile(r"\s*(?:et\.?\s*al\.?|others)\s*", re.IGNORECASE)
+
+
 def split_authors(value: object) -> list[str]:
     """Authors from a list, "A; B", "A and B" or "A, B", each as people write it: Zotero's CSV "Doe, Jane" is
     one author, Jane Doe, not two (biblio.name_list)."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from readinglist import biblio
 from readinglist.importers.base import (
+    MORE_AUTHORS,
     Record,
     Skip,
     Warnings,
@@ -54,6 +55,9 @@ def to_record(
         title = braces_as_text(title)
     abstract = clean_abstract(get("abstract"))
     authors = get("authors") if "authors" in obj else get("author")
+    cut_short = _cut_short(authors)
+    if cut_short and isinstance(authors, list):
+        authors = authors[:-1]
     names = split_authors(_csl_names(authors)) if authors is not None else []
     abstract = not_a_name(abstract, names)
     if not title and not abstract:
@@ -68,6 +72,8 @@ def to_record(
     year = get("year")
     issued = _date_parts(get("issued"))
     bib = _bib(obj, issued, warnings or Warnings(), where or f"record {n}") if _BIB_KEYS.intersection(obj) else {}
+    if cut_short and names:
+        bib["moreauthors"] = "yes"
     venue = get("venue") or (bib.get("journal") or bib.get("booktitle") if "venue" not in obj else "")
     return Record(
         title=title,
@@ -121,6 +127,17 @@ def _csl_names(value: object) -> object:
         elif isinstance(v, str):
             out.append(v)
     return out
+
+
+def _cut_short(authors: object) -> bool:
+    """Whether an author list ends in the mark of one cut short: CSL-JSON's {"literal": "others"} (pandoc's
+    of BibTeX's "and others", the export's), or a name "others" or "et al." in a list of names."""
+    if not isinstance(authors, list) or not authors:
+        return False
+    last = authors[-1]
+    if isinstance(last, dict):
+        last = last.get("literal") if set(last) == {"literal"} else None
+    return isinstance(last, str) and MORE_AUTHORS.fullmatch(last) is not None
 
 
 def _date_parts(value: object) -> list[Any]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from readinglist import biblio
 from readinglist.importers.base import (
+    MORE_AUTHORS,
     Record,
     Skip,
     Warnings,
@@ -115,7 +116,7 @@ def _record(fields: dict[str, list[str]], line: int, default_venue: str, default
     return Record(
         title=title,
         abstract=abstract,
-        authors=[_author(a) for a in fields.get("AU", []) if a.strip() and not _MORE_AUTHORS.fullmatch(a)],
+        authors=[_author(a) for a in fields.get("AU", []) if a.strip() and not MORE_AUTHORS.fullmatch(a)],
         year=parse_year(_first(fields, YEAR_TAGS)) or default_year,
         venue=_first(fields, VENUE_TAGS) or default_venue,
         url=url if url.startswith("http") else "",
@@ -128,10 +129,6 @@ def _record(fields: dict[str, list[str]], line: int, default_venue: str, default
 
 _THESES = frozenset(("phdthesis", "mastersthesis", "thesis"))
 _REPORTS = frozenset(("techreport", "report"))
-
-
-# an author list a file cut short: "AU  - et al." (EndNote's, a hand-made file's), as BibTeX's "and others"
-_MORE_AUTHORS = re.compile(r"\s*(?:et\.?\s*al\.?|others)\s*", re.IGNORECASE)
 
 
 def _bib(fields: dict[str, list[str]], warnings: Warnings, where: str) -> dict[str, str]:
@@ -165,6 +162,6 @@ def _bib(fields: dict[str, list[str]], warnings: Warnings, where: str) -> dict[s
         "issn": serial if biblio.is_issn(serial) else "",
         "isbn": serial if serial and not biblio.is_issn(serial) else "",
         "doi": _first(fields, ("DO",)),
-        "moreauthors": "yes" if any(_MORE_AUTHORS.fullmatch(a) for a in fields.get("AU", [])) else "",
+        "moreauthors": "yes" if any(MORE_AUTHORS.fullmatch(a) for a in fields.get("AU", [])) else "",
     }
     return bib_fields(raw, warnings, where)
