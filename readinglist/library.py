@@ -1126,20 +1126,38 @@ class Library:
         query's own (describe_view: what a list is first called) renamed with it; a name the user gave stays.
         A tag renamed or merged takes its lists along. Returns each list changed as it was and as it is (what
         `unretag_lists` puts back)."""
-        changed = []
         with self.store.transaction():
-            lists = self.smart_lists()
-            names = {sl.name.casefold() for sl in lists}
-            for sl in lists:
-                after = self.retagged_list(sl, old, new)
-                if after == sl:
-                    continue
-                if after.name != sl.name and after.name.casefold() in names - {sl.name.casefold()}:
-                    after = replace(after, name=sl.name)  # another list has that name: this one keeps its own
-                names = (names - {sl.name.casefold()}) | {after.name.casefold()}
+            changed = self.retagged_lists(self.smart_lists(), old, new)
+            for _, after in changed:
                 self.store.update_smart_list(after)
-                changed.append((sl, after))
         return changed
+
+    @classmethod
+    def retagged_lists(cls, lists: Sequence[SmartList], old: str, new: str) -> list[tuple[SmartList, SmartList]]:
+        """Each of `lists` that `retag_lists` changes, as it was and as it leaves it (nothing written): a name
+        the query gave follows the tag unless another list has the new name, when the list keeps its own (two
+        lists of one name cannot be told apart). What the sidebar shows of a list chosen during the rename."""
+        changed = []
+        names = {sl.name.casefold() for sl in lists}
+        for sl in lists:
+            after = cls.retagged_list(sl, old, new)
+            if after == sl:
+                continue
+            if after.name != sl.name and after.name.casefold() in names - {sl.name.casefold()}:
+                after = replace(after, name=sl.name)  # another list has that name: this one keeps its own
+            names = (names - {sl.name.casefold()}) | {after.name.casefold()}
+            changed.append((sl, after))
+        return changed
+
+    @classmethod
+    def names_kept(cls, changed: Sequence[tuple[SmartList, SmartList]], old: str, new: str) -> dict[str, str]:
+        """{a list's name: the name its query would have given it} of the lists `retag_lists` changed that kept
+        their name because another list had that one (`changed`: what it returned)."""
+        return {
+            before.name: wanted.name
+            for before, after in changed
+            if (wanted := cls.retagged_list(before, old, new)).name != after.name
+        }
 
     @staticmethod
     def retagged_list(sl: SmartList, old: str, new: str) -> SmartList:

@@ -1159,7 +1159,14 @@ class MainWindow(QMainWindow):
         lists = self.sidebar.lists  # as the rename left them
         now = self.library.missing_list_tags(lists)
         gone = {sl.name: now[sl.id] for sl in lists if sl.id in now and sl.id not in before}
-        if gone:
+        kept = self.library.names_kept(command.moved, *command.renamed) if isinstance(command, RenameTagCommand) else {}
+        if kept:
+            # a list named by its query keeps its name where another list has the one the query now gives: said,
+            # or the sidebar's unchanged name looked like the rename had missed it
+            said = "; ".join(f"the list {quoted(name)} keeps its name: a list named {quoted(wanted)} exists"
+                             for name, wanted in kept.items())  # fmt: skip
+            self.notice.show_message(f"{command.summary}; {said}.", 20000, "Undo", self._undo_from_notice, kind="undo")
+        elif gone:
             names = ", ".join(quoted(name) for name in gone)
             tags = ", ".join(dict.fromkeys(quoted(tag) for tag in gone.values()))
             lists_said = f"The list {names} filters" if len(gone) == 1 else f"The lists {names} filter"
