@@ -1181,12 +1181,29 @@ class Library:
 
     def missing_list_tags(self, lists: Sequence[SmartList]) -> dict[int, str]:
         """{list id: its tag} of the lists that filter on a tag no paper has now (deleted, taken off its papers,
-        or never given): such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
+        or never given), by the list's tag or by a `tag:` term its query requires (index.query.required_tags):
+        such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
+        from readinglist.index.query import required_tags
+
+        missing: dict[int, str] = {}
         tagged = [sl for sl in lists if sl.tag]
-        if not tagged:
-            return {}
-        present = self.store.tag_marks(sl.tag for sl in tagged if sl.tag)
-        return {sl.id: sl.tag for sl in tagged if sl.tag and tag_key(sl.tag) not in present}
+        if tagged:
+            present = self.store.tag_marks(sl.tag for sl in tagged if sl.tag)
+            missing = {sl.id: sl.tag for sl in tagged if sl.tag and tag_key(sl.tag) not in present}
+        # the tags their queries require, as the index holds them (`tag:must-read` is "must read", folded): looked
+        # up by name first, and only those not found so among every tag's index key (a tag gone is rare)
+        asked = {sl.id: names for sl in lists if sl.id not in missing and (names := required_tags(sl.query))}
+        if asked:
+            from readinglist.index.analysis import tag_key as index_key
+
+            found = self.store.tag_marks(t for names in asked.values() for t in names)
+            unfound = {index_key(t) for names in asked.values() for t in names if tag_key(t) not in found}
+            if unfound:
+                unfound -= {index_key(name) for name in self.tag_names()}
+            for lid, names in asked.items():
+                if gone := [t for t in names if index_key(t) in unfound]:
+                    missing[lid] = gone[0]
+        return missing
 
     def list_count(self, sl: SmartList) -> int:
         """How many papers the list holds now: from SQLite when it has no query, else from the index."""

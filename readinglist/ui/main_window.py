@@ -1083,10 +1083,10 @@ class MainWindow(QMainWindow):
                     self._view_triaged.pop(pid, None)
         self.update_counts()
         view = self.sidebar.filter
-        if view.tag is not None or (view.smart_list is not None and view.smart_list.tag):
+        if view.tag is not None or (view.smart_list is not None and (view.smart_list.tag or view.smart_list.query)):
             # the tag chosen may have become the user's or a keyword (Make It My Tag, its undo, a keyword typed
-            # in the tag editor), the chosen list's tag gone or back: the caption said "keyword" still; it says
-            # what the view is now, as does the empty table's message
+            # in the tag editor), the chosen list's tag (or one its query requires) gone or back: the caption
+            # said "keyword" still; it says what the view is now, as does the empty table's message
             self._update_caption()
             if not self.table.model.rowCount():
                 self._update_empty()
@@ -1534,9 +1534,10 @@ class MainWindow(QMainWindow):
         return view.tag is not None and any(kw for _, kw in self.library.tag_marks([view.tag]).values())
 
     def _missing_tag(self, view: Filter) -> str | None:
-        """The chosen list's tag if no paper has it now (deleted, say): the list shows nothing, and says why."""
+        """The chosen list's tag, or one its query requires (`tag:theory`), if no paper has it now (deleted, say):
+        the list shows nothing, and says why."""
         sl = view.smart_list
-        return self.library.missing_list_tags([sl]).get(sl.id) if sl is not None and sl.tag else None
+        return self.library.missing_list_tags([sl]).get(sl.id) if sl is not None else None
 
     def _update_caption(self) -> None:
         topic = self.topics_section.picked
