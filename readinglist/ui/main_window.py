@@ -159,6 +159,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
         self.setObjectName("mainWindow")
         self.setAcceptDrops(not self.read_only)
+        self._selection_timer = QTimer(self)  # the editors follow a run of selection changes once (0 ms: next turn)
+        self._selection_timer.setSingleShot(True)
+        self._selection_timer.setInterval(0)
+        self._selection_timer.timeout.connect(self._follow_selection)
         self._build_actions()
         self._build_panes()
         # Tab goes search → sidebar → list (→ the panes after it): Shift+Tab from the list is the sidebar,
@@ -785,11 +789,17 @@ class MainWindow(QMainWindow):
             self._moved()
 
     def _selection_changed(self) -> None:
+        """The papers selected changed: the status bar says how many now, and the editors follow on the next
+        turn of the loop (_follow_selection), once for a run of changes: reading the common tags of 8k papers
+        selected took 11 ms, paid at each step of Shift+Down held, each change of a selection made in steps."""
+        self._update_status()
+        self._selection_timer.start()
+
+    def _follow_selection(self) -> None:
         """The papers selected changed around the paper shown: its buttons and tag field follow (pressed for it
         alone, none pressed and the common tags for several). A paper newly current is shown on the next turn
         of the loop and they follow it then; the same paper kept current (an area let go on the map, Ctrl+A
         and a click on its row) is not shown anew, and they went on saying "several" for it (a user trial)."""
-        self._update_status()
         pid = self.table.current_id
         if pid is not None and pid == self.detail.paper_id == self.detail.current_id:
             paper = self.detail.paper(pid)
@@ -1219,7 +1229,7 @@ class MainWindow(QMainWindow):
         selected (SVOO queued with P1 showed no button pressed: a trial)."""
         if paper is None and self.detail.current_id is not None:
             paper = self.detail.paper(self.detail.current_id)  # with its marks waiting to be saved
-        one = paper is not None and len(self.table.selected_ids()) <= 1
+        one = paper is not None and self.table.selected_count() <= 1  # (not 8k ids read to count them)
         for state, action in self.mark_actions.items():
             action.setChecked(one and paper is not None and paper.state == state)
         for action, priority in zip(self.priority_actions, (*PRIORITIES, 0), strict=True):
