@@ -895,7 +895,7 @@ def _m0033_hyphens_and_formula_fonts(db: sqlite3.Connection) -> None:
         _new_revision_for(db, again)
 
 
-def _m0034_backslash_hyphen_as_written(db: sqlite3.Connection) -> None:
+def _m0035_backslash_hyphen_as_written(db: sqlite3.Connection) -> None:
     """A "\\-" outside a word is the text's own backslash and hyphen ("grep \\-v", "[a-z\\-]"), shown as
     written; only inside a word is it LaTeX's break point, which shows nothing (0033 dropped it everywhere). The
     imported titles holding one are read again, with their keys; each abstract holding one has its match key
@@ -952,7 +952,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0031_math_accents_and_names", _m0031_math_accents_and_names),
     ("0032_keywords_with_latex", _m0032_keywords_with_latex),
     ("0033_hyphens_and_formula_fonts", _m0033_hyphens_and_formula_fonts),
-    ("0034_backslash_hyphen_as_written", _m0034_backslash_hyphen_as_written),
+    ("0035_backslash_hyphen_as_written", _m0035_backslash_hyphen_as_written),
 ]
 
 
