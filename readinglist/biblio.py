@@ -211,7 +211,14 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0 and C1: n
 # moves), OSC ended by BEL or ST (a window title, a hyperlink), and the short ones (ESC 7, ESC ( B); a letter after
 # an ESC stays, as it may be a word's (ESC M moves a cursor, "\x1bMore" is more likely a word). A lone C1
 # introducer (\x9b) is dropped alone: a cp1252 "›" read as Latin-1 is one, and the letter after it is text.
-_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b(?:[!-/]+[0-~]|[78=>])")
+# An OSC is ended within OSC_MOST characters (a title, a link's address) or is no OSC: only its "ESC ]" goes (a
+# stray one took every word up to a BEL or ST however far on, a paragraph of an abstract).
+OSC_MOST = 256
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    rf"|\x1b\][^\x07\x1b\x9c]{{0,{OSC_MOST}}}(?:\x07|\x1b\\|\x9c)|\x1b\]"
+    r"|\x1b(?:[!-/]+[0-~]|[78=>])"
+)
 _SPACING_CONTROLS = frozenset("\x0b\x0c\x1c\x1d\x1e\x1f\x85")  # what Python's split() takes for spaces
 _EPRINT = re.compile(r"[A-Za-z0-9._:/-]+")  # 2101.00001v2, arXiv:2101.00001, hep-th/9901001: written verbatim
 

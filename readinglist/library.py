@@ -1205,20 +1205,38 @@ class Library:
         query's own (describe_view: what a list is first called) renamed with it; a name the user gave stays.
         A tag renamed or merged takes its lists along. Returns each list changed as it was and as it is (what
         `unretag_lists` puts back)."""
-        changed = []
         with self.store.transaction():
-            lists = self.smart_lists()
-            names = {sl.name.casefold() for sl in lists}
-            for sl in lists:
-                after = self.retagged_list(sl, old, new)
-                if after == sl:
-                    continue
-                if after.name != sl.name and after.name.casefold() in names - {sl.name.casefold()}:
-                    after = replace(after, name=sl.name)  # another list has that name: this one keeps its own
-                names = (names - {sl.name.casefold()}) | {after.name.casefold()}
+            changed = self.retagged_lists(self.smart_lists(), old, new)
+            for _, after in changed:
                 self.store.update_smart_list(after)
-                changed.append((sl, after))
         return changed
+
+    @classmethod
+    def retagged_lists(cls, lists: Sequence[SmartList], old: str, new: str) -> list[tuple[SmartList, SmartList]]:
+        """Each of `lists` that `retag_lists` changes, as it was and as it leaves it (nothing written): a name
+        the query gave follows the tag unless another list has the new name, when the list keeps its own (two
+        lists of one name cannot be told apart). What the sidebar shows of a list chosen during the rename."""
+        changed = []
+        names = {sl.name.casefold() for sl in lists}
+        for sl in lists:
+            after = cls.retagged_list(sl, old, new)
+            if after == sl:
+                continue
+            if after.name != sl.name and after.name.casefold() in names - {sl.name.casefold()}:
+                after = replace(after, name=sl.name)  # another list has that name: this one keeps its own
+            names = (names - {sl.name.casefold()}) | {after.name.casefold()}
+            changed.append((sl, after))
+        return changed
+
+    @classmethod
+    def names_kept(cls, changed: Sequence[tuple[SmartList, SmartList]], old: str, new: str) -> dict[str, str]:
+        """{a list's name: the name its query would have given it} of the lists `retag_lists` changed that kept
+        their name because another list had that one (`changed`: what it returned)."""
+        return {
+            before.name: wanted.name
+            for before, after in changed
+            if (wanted := cls.retagged_list(before, old, new)).name != after.name
+        }
 
     @staticmethod
     def retagged_list(sl: SmartList, old: str, new: str) -> SmartList:
@@ -1242,12 +1260,29 @@ class Library:
 
     def missing_list_tags(self, lists: Sequence[SmartList]) -> dict[int, str]:
         """{list id: its tag} of the lists that filter on a tag no paper has now (deleted, taken off its papers,
-        or never given): such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
+        or never given), by the list's tag or by a `tag:` term its query requires (index.query.required_tags):
+        such a list shows nothing, and the sidebar and `lists` say why rather than a bare 0."""
+        from readinglist.index.query import required_tags
+
+        missing: dict[int, str] = {}
         tagged = [sl for sl in lists if sl.tag]
-        if not tagged:
-            return {}
-        present = self.store.tag_marks(sl.tag for sl in tagged if sl.tag)
-        return {sl.id: sl.tag for sl in tagged if sl.tag and tag_key(sl.tag) not in present}
+        if tagged:
+            present = self.store.tag_marks(sl.tag for sl in tagged if sl.tag)
+            missing = {sl.id: sl.tag for sl in tagged if sl.tag and tag_key(sl.tag) not in present}
+        # the tags their queries require, as the index holds them (`tag:must-read` is "must read", folded): looked
+        # up by name first, and only those not found so among every tag's index key (a tag gone is rare)
+        asked = {sl.id: names for sl in lists if sl.id not in missing and (names := required_tags(sl.query))}
+        if asked:
+            from readinglist.index.analysis import tag_key as index_key
+
+            found = self.store.tag_marks(t for names in asked.values() for t in names)
+            unfound = {index_key(t) for names in asked.values() for t in names if tag_key(t) not in found}
+            if unfound:
+                unfound -= {index_key(name) for name in self.tag_names()}
+            for lid, names in asked.items():
+                if gone := [t for t in names if index_key(t) in unfound]:
+                    missing[lid] = gone[0]
+        return missing
 
     def list_count(self, sl: SmartList) -> int:
         """How many papers the list holds now: from SQLite when it has no query, else from the index."""

@@ -353,11 +353,17 @@ def _logo(m: re.Match[str]) -> str:
 # (PMLR's COLT 2025 file: "first\hyp order") and amsmath's \nobreakdash before one, which pylatexenc left as
 # written or dropped with the group they were in ("SelfSupervised"); the places TeX may break a word
 # (biblatex's \hyphenate, \-), which show nothing (pylatexenc's soft hyphen split the word for the index);
-# and the dashes. The spaces after one end the command, as in TeX ("first\hyp order" is first-order)
+# and the dashes. The spaces after one end the command, as in TeX ("first\hyp order" is first-order).
+# \- is a break point only inside a word, where LaTeX puts one ("hy\-phen", "{GPU}\-accel"): elsewhere it is
+# the text's own backslash and hyphen ("grep \-v", "[a-z\-]" of an abstract that is no LaTeX), kept as
+# written (_LITERAL_BREAK through the decoding; pylatexenc made a soft hyphen of it, the backslash lost)
 _HYPHEN = "\ue016"  # a hyphen command's "-" until the text is decoded (_marked_characters)
+_LITERAL_BREAK = "\ue017"  # a "\-" outside a word until the text is decoded: shown as written
 _HYPHEN_RE = re.compile(
-    r"(?<!\\)\\(?:(hyphen|nbhyphen|hyp|hyphenate|nobreakdash|textendash|textemdash)(?![a-zA-Z])|-)(\{\}|\\ | *)"
+    r"(?<!\\)\\(?:(hyphen|nbhyphen|hyp|hyphenate|nobreakdash|textendash|textemdash)(?![a-zA-Z])"
+    r"|(?:(?<=[^\W\d_]\\)|(?<=\}\\))-(?=[^\W\d_]|\{))(\{\}|\\ | *)"
 )
+_LITERAL_BREAK_RE = re.compile(r"(?<!\\)\\-")
 _HYPHENS = {"hyphen": _HYPHEN, "nbhyphen": _HYPHEN, "hyp": _HYPHEN, "textendash": "–", "textemdash": "—"}
 
 
@@ -386,6 +392,8 @@ def decode_text(chunk: str) -> str:
         chunk = _LOGO_RE.sub(_logo, chunk)
     if "\\" in chunk and ("hyp" in chunk or "dash" in chunk or "\\-" in chunk):
         chunk = _HYPHEN_RE.sub(_hyphen, chunk)
+        if "\\-" in chunk:
+            chunk = _LITERAL_BREAK_RE.sub(_LITERAL_BREAK, chunk)
     if "\\{" in chunk and "\\}" in chunk:  # marked as \textbraceleft{} \textbraceright{} are: braces at the end
         chunk = _ESCAPED_BRACES_RE.sub("\ue011\\1\ue012", chunk)
     if not _LATEX_TRIGGER.search(chunk):
@@ -409,6 +417,8 @@ def _marked_characters(text: str) -> str:
         text = text.replace("\ue011", "{").replace("\ue012", "}")
     if _HYPHEN in text:
         text = text.replace(_HYPHEN, "-")
+    if _LITERAL_BREAK in text:
+        text = text.replace(_LITERAL_BREAK, "\\-")
     return text.replace("\ue015", "~") if "\ue015" in text else text
 
 

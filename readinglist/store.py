@@ -916,6 +916,29 @@ def _m0034_authors_cut_short(db: sqlite3.Connection) -> None:
     _set_columns(db, [r[0] for r in rows])
 
 
+def _m0035_backslash_hyphen_as_written(db: sqlite3.Connection) -> None:
+    """A "\\-" outside a word is the text's own backslash and hyphen ("grep \\-v", "[a-z\\-]"), shown as
+    written; only inside a word is it LaTeX's break point, which shows nothing (0033 dropped it everywhere). The
+    imported titles holding one are read again, with their keys; each abstract holding one has its match key
+    written again where it changes, and a new revision, so that the index takes its words again. (An author's
+    name is stored read: one that lost its backslash stays so.)"""
+    from readinglist.importers.duplicates import text_key
+
+    _titles_and_keys_derived_again(db, "title != '' AND instr(title, '\\-') > 0")
+    read_again, keys = [], []
+    rows = db.execute("SELECT p.id, p.abstract, k.text_key FROM papers p LEFT JOIN paper_keys k ON k.paper_id = p.id")
+    for pid, abstract, key in rows:
+        text = unpack(abstract)
+        if "\\-" not in text:
+            continue
+        read_again.append(pid)
+        if key is not None and (new := text_key(_to_plain(text))) != key:
+            keys.append((new, pid))
+    db.executemany("UPDATE paper_keys SET text_key = ? WHERE paper_id = ?", keys)
+    if read_again:
+        _new_revision_for(db, read_again)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0001_initial", _m0001_initial),
     ("0002_annotated_at", _m0002_annotated_at),
@@ -951,6 +974,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("0032_keywords_with_latex", _m0032_keywords_with_latex),
     ("0033_hyphens_and_formula_fonts", _m0033_hyphens_and_formula_fonts),
     ("0034_authors_cut_short", _m0034_authors_cut_short),
+    ("0035_backslash_hyphen_as_written", _m0035_backslash_hyphen_as_written),
 ]
 
 

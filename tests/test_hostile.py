@@ -484,6 +484,19 @@ def test_a_terminal_escape_sequence_is_taken_out_whole(empty_lib, tmp_path):
     assert len(empty_lib.search("ANSI").ids) == 1
 
 
+def test_an_osc_without_a_near_end_takes_only_its_introducer():
+    """An OSC ("ESC ]") was taken out up to the next BEL or ST however far on: a stray one in an abstract lost
+    every word before a bell paragraphs later. Ended within OSC_MOST characters it is taken whole (a link's
+    address, a window title, ended by BEL, ESC \\ or \\x9c); else only its ESC ] goes."""
+    from readinglist.biblio import OSC_MOST, without_controls
+
+    words = " word" * (OSC_MOST // 5 + 10)
+    assert without_controls(f"stray \x1b]0;title{words} end\x07 after") == f"stray 0;title{words} end after"
+    address = "https://e.org/" + "a" * (OSC_MOST - 30)
+    for end in ("\x07", "\x1b\\", "\x9c"):
+        assert without_controls(f"A \x1b]8;;{address}{end}link\x1b]8;;{end} here") == "A link here"
+
+
 # ---- streaming ---------------------------------------------------------------------------------------------------
 
 

@@ -99,6 +99,22 @@ def test_the_sidebars_long_names_are_cut_with_their_counts_kept_and_whole_in_the
     assert sidebar.shown_text(("state", "read")) == "Read  (0)"  # what fits is whole
 
 
+def test_a_list_renamed_shows_its_new_name_cut_and_whole_in_its_tooltip(qtbot, small):
+    """A list keeps its row when renamed: the row was drawn, and its tooltip read, with its old name (the name
+    the row is cut from was kept apart from its text, and only the text followed)."""
+    sl = small.library.smart_lists()[0]
+    key = ("list", str(sl.id))
+    small.rename_list(sl.id, "Workshop reading before the camera-ready deadline")
+    qtbot.waitUntil(lambda: small.library.smart_lists()[0].name.startswith("Workshop"))
+    shown = small.sidebar.shown_text(key)
+    assert shown.startswith("Workshop") and "…" in shown
+    assert "Workshop reading before the camera-ready deadline" in small.sidebar.entries.find(key).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
+    small.actionUndo.trigger()  # and back
+    qtbot.waitUntil(lambda: small.sidebar.shown_text(key).startswith("Papers to"))
+
+
 def test_a_long_tag_picked_is_cut_in_the_caption_and_does_not_widen_the_sidebar(qtbot, small):
     narrowest = small.sidebarPane.minimumSizeHint().width()
     small.sidebar.set_filter(Filter(tag=UNBROKEN_TAG))

@@ -1,5 +1,7 @@
 import re
 
+import pytest
+
 from readinglist import markup
 
 
@@ -268,6 +270,21 @@ def test_hyphen_commands_are_hyphens_and_a_break_point_shows_nothing():
         == "thus far—and pages 1–5, \\hypothesis"
     )
     assert markup.to_markdown(r"\emph{Self\hyphen Supervised}") == "*Self-Supervised*"
+
+
+@pytest.mark.parametrize(
+    ("raw", "plain"),
+    [
+        (r"hy\-phen, {GPU}\-accelerated, Über\-größe", "hyphen, GPUaccelerated, Übergröße"),  # LaTeX's break points
+        (r"run grep \-v on [a-z\-] in C:\-dir", r"run grep \-v on [a-z\-] in C:\-dir"),  # a backslash and hyphen
+        (r"a \- b, x\-2, \emph{see \-v}", r"a \- b, x\-2, see \-v"),
+    ],
+)
+def test_a_break_point_is_one_only_inside_a_word_elsewhere_it_is_shown_as_written(raw, plain):
+    """LaTeX's \\- (a place TeX may break a word) was taken out of any text that held it, "grep \\-v" of an
+    abstract read "grep v"; it is LaTeX only inside a word, where it shows nothing (no soft hyphen either)."""
+    assert markup.to_plain(raw) == plain
+    assert markup.title_plain(raw) == plain
 
 
 def test_operators_are_upright_and_spaces_are_kept_in_a_formula():

@@ -453,6 +453,15 @@ def test_a_title_with_a_tilde_sign_is_read_again(tmp_path):
     _title_read_again(tmp_path, f, want, "Learning 100 classes from Table 1", "0030_tilde_as_written")
 
 
+def test_a_backslash_and_hyphen_outside_a_word_is_read_again_as_written(tmp_path):
+    """ "grep \\-v" read "grep v" (\\- taken for LaTeX's break point anywhere); migration 0035 reads the
+    stored titles again."""
+    f = tmp_path / "p.csv"
+    f.write_text('title,abstract\n"Fast grep \\-v for long\\-lines","We search."\n')
+    want = "Fast grep \\-v for longlines"
+    _title_read_again(tmp_path, f, want, "Fast grep v for longlines", "0035_backslash_hyphen_as_written")
+
+
 def test_formulas_with_accents_and_an_authors_commands_are_read_again(tmp_path):
     """A title's \\widetilde{O} read O and an author's \\poly vanished, in titles and abstracts (a trial). A
     library imported before keeps those titles and match keys: migration 0031 reads the titles again, writes

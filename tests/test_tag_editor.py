@@ -278,3 +278,25 @@ def test_a_papers_tags_shown_stay_apart_though_another_has_a_tag_joining_them(qt
     type_keys(qtbot, ", mine")
     qtbot.keyClick(field, Qt.Key.Key_Return)
     assert window.library.paper(pid).tags == ["alpha", "beta", "mine"]
+
+
+def test_a_run_of_selection_changes_reads_the_papers_common_tags_once(qtbot, window, monkeypatch):
+    """The field shows the common tags of the papers selected, read once a run of changes ends (the loop's
+    next turn): each change read them, 11 ms for 8k papers, paid at each step of a selection made in steps.
+    What it shows is the last selection's, as before."""
+    w = window
+    first = tagged(qtbot, w, 0, ["mine", "shared"])
+    ids = w.table.model.ids
+    w.library.add_tags(ids[1:3], ["shared"])
+    reads: list[int] = []
+    read = w.library.own_tags_of
+    monkeypatch.setattr(w.library, "own_tags_of", lambda papers: reads.append(len(papers)) or read(papers))
+    w.table.view.selectAll()  # three changes in one turn of the loop, the first paper current throughout
+    w.table.select_ids([first, ids[1]])
+    w.table.select_ids([first, ids[1], ids[2]])
+    assert reads == []  # not yet: on the next turn
+    qtbot.waitUntil(lambda: w.editors.tagEditor.text() == "shared")
+    assert reads == [3]  # once, for the papers selected last
+    assert not any(action.isChecked() for action in w.mark_actions.values())  # several: no state pressed
+    w.table.select_ids([first])
+    qtbot.waitUntil(lambda: w.editors.tagEditor.text() == "mine, shared")  # one paper: its own tags

@@ -431,3 +431,39 @@ def test_cli_a_list_on_a_tag_query_follows_the_tag_renamed(capsys, tmp_path):
         ('tag:"off policy"', 'tag:"off policy"', 1),
         ("Mine", 'NOT state:skipped AND (tag:"off policy" OR x)', 1),
     ]
+
+
+@pytest.mark.parametrize(
+    ("query", "required"),
+    [
+        ("tag:theory", ["theory"]),
+        ('diffusion tag:"Two Words" NOT state:read', ["Two Words"]),
+        ("tag:Must-Read", ["Must-Read"]),
+        ("tag:theory OR tag:rl", []),  # either may go
+        ("NOT tag:theory", []),
+        ("tag:theo*", []),
+        ("(tag:theory x) OR y", []),
+        ("diffusion", []),
+    ],
+)
+def test_the_tags_a_lists_query_requires_are_those_no_or_not_or_wildcard_makes_optional(query, required):
+    from readinglist.index.query import required_tags
+
+    assert required_tags(query) == required
+
+
+def test_a_list_whose_query_requires_a_tag_no_paper_has_says_so(lib):
+    """A list saved from a `tag:theory` search showed 0 once the tag was deleted, with no word of why, where a
+    list filtering on the tag said "tag gone". A tag the query only may have (OR, NOT) is no reason."""
+    a, b = lib.search("").ids[:2]
+    lib.add_tags([a], ["theory"])
+    lib.add_tags([b], ["must read"])
+    gone = lib.add_smart_list("Theory", "tag:Theory diffusion")
+    either = lib.add_smart_list("Either", "tag:theory OR tag:rl")
+    spelt = lib.add_smart_list("Spelt", "tag:must-read")  # the tag "must read", as `tag:` finds it
+    assert lib.missing_list_tags(lib.smart_lists()) == {}
+    lib.set_tags(lib.plan_delete_tag("theory"))
+    assert lib.missing_list_tags(lib.smart_lists()) == {gone.id: "Theory"}  # as the query spells it
+    assert either.id not in lib.missing_list_tags([either]) and lib.missing_list_tags([spelt]) == {}
+    lib.add_tags([a], ["THEORY"])
+    assert lib.missing_list_tags(lib.smart_lists()) == {}

@@ -3,6 +3,8 @@ sidebar combining a state with a tag or a list, and smart lists saved, renamed, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QMessageBox, QProgressBar, QToolButton
 from test_ui import click_sidebar, search, window  # noqa: F401 - the window fixture
@@ -10,7 +12,7 @@ from test_ui import click_sidebar, search, window  # noqa: F401 - the window fix
 from readinglist.app import create_main_window
 from readinglist.ui import menus
 from readinglist.ui.paper_model import COLUMNS
-from readinglist.ui.sidebar import SidebarModel
+from readinglist.ui.sidebar import ALL, SidebarModel
 
 PRIORITY = COLUMNS.index("priority")
 
@@ -335,6 +337,38 @@ def test_lists_rename_move_and_delete_with_undo(qtbot, window, monkeypatch):  # 
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: errors.append(a[2]))
     w.rename_list(b.id, "gamma")  # taken (in any case): said, and nothing changes
     assert errors and "already" in errors[0] and [sl.name for sl in lib.smart_lists()] == ["Gamma", "Beta"]
+
+
+def test_a_tag_renamed_onto_a_lists_name_another_list_has_shows_the_name_kept_and_says_why(qtbot, window):  # noqa: F811
+    """A list named by its query (`tag:theory`) follows its tag renamed, but not onto a name another list has
+    (`tag:pg-theory`): the library keeps its own. The sidebar showed the chosen list under the new name
+    meanwhile, and said nothing of why the name stayed; now every view it shows is the list as the library
+    holds it, and the notice says which list kept its name and why. Undone, the list is as it was."""
+    w, lib = window, window.library
+    ids = lib.search("").ids
+    lib.add_tags(ids[:2], ["theory"])
+    lib.add_tags(ids[2:3], ["pg-theory"])
+    mine = lib.add_smart_list("tag:theory", "tag:theory")
+    lib.add_smart_list("tag:pg-theory", "tag:pg-theory")
+    w.update_lists()
+    with qtbot.waitSignal(w.searchFinished):
+        w.sidebar.set_filter(replace(ALL, smart_list=mine))
+    shown = []
+    w.sidebar.filterChanged.connect(lambda view: shown.append(view.smart_list.name if view.smart_list else None))
+    with qtbot.waitSignal(w.searchFinished):
+        w.sidebar.rename_tag("theory", "pg-theory")  # a merge
+    after = lib.smart_lists()[0]
+    assert (after.name, after.query) == ("tag:theory", "tag:pg-theory")
+    assert shown and set(shown) == {"tag:theory"} and w.sidebar.filter.smart_list == after
+    assert w.view_summary.caption.text() == "List: tag:theory"
+    assert w.notice.text() == (
+        "Merged tag “theory” into “pg-theory” (2 papers); the list “tag:theory” keeps its name: a list named "
+        "“tag:pg-theory” exists."
+    )
+    assert list_labels(w)[0].startswith("tag:theory  (")
+    w.actionUndo.trigger()
+    assert lib.smart_lists()[0] == mine
+    qtbot.waitUntil(lambda: w.sidebar.filter.smart_list == mine)
 
 
 def test_a_list_saved_in_the_window_is_there_after_a_restart(qtbot, data_dir, monkeypatch):

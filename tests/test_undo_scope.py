@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import Qt
 
 from readinglist.ui.sidebar import ALL
@@ -153,17 +154,20 @@ def _list_labels(w) -> list[str]:
     return [root.child(r).text() for r in range(root.rowCount())]
 
 
-def test_a_list_on_a_tag_deleted_says_so_and_comes_back_with_the_undo(qtbot, window):
+@pytest.mark.parametrize("by_query", [False, True], ids=["tag", "query"])
+def test_a_list_on_a_tag_deleted_says_so_and_comes_back_with_the_undo(qtbot, window, by_query):
     """A saved list filtering on a tag kept the tag once it was deleted, and showed 0 papers with no word of
     why (a user trial). The list keeps its tag — a saved search is the user's; dropping the tag would widen it
     unasked — and says why it shows nothing: in the deletion's notice, in the sidebar, in the caption and in
-    the empty table. Undone, the tag is back and the list with it; redone, it says so again."""
+    the empty table. Undone, the tag is back and the list with it; redone, it says so again. A list whose
+    query requires the tag (`tag:CuO`, saved from a search) says so as one filtering on it does: it showed 0."""
     from PySide6.QtWidgets import QLabel
     from test_ui import click_sidebar
 
     carried = tagged(window)
     lib = window.library
-    cu = lib.add_smart_list("Copper", "", None, "CuO")
+    query, tag = ("tag:CuO", None) if by_query else ("", "CuO")
+    cu = lib.add_smart_list("Copper", query, None, tag)
     lib.add_smart_list("Everything")
     window.update_lists()
     qtbot.waitUntil(lambda: _list_labels(window) == ["Copper  (5)", "Everything  (19)"], timeout=10000)
@@ -173,7 +177,7 @@ def test_a_list_on_a_tag_deleted_says_so_and_comes_back_with_the_undo(qtbot, win
     assert caption.text() == "List: Copper" and sorted(window.table.model.ids) == sorted(carried)
     with qtbot.waitSignal(window.searchFinished):
         window.sidebar.delete_tag("CuO")
-    assert window.table.model.rowCount() == 0 and lib.smart_lists()[0].tag == "CuO"  # the list keeps its tag
+    assert window.table.model.rowCount() == 0 and lib.smart_lists()[0] == cu  # the list keeps its tag
     assert window.notice.text() == (
         "Deleted tag “CuO” (5 papers). The list “Copper” filters on the tag “CuO”, which no paper has now: "
         "it shows no papers until it is back."

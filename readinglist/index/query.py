@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from whoosh import qparser, query
@@ -1241,3 +1242,53 @@ def _looked_up_tags(parser: qparser.QueryParser, text: str) -> list[str]:
         for t in q.leaves()
         if t.field() == "tags" and hasattr(t, "text")
     ]
+
+
+def required_tags(text: str) -> list[str]:
+    """The tags (as `tag:` looks them up: tag_key) that every paper a query matches has: its `tag:` terms
+    that no OR, NOT or wildcard makes optional ("tag:theory diffusion" → ["theory"]; "tag:a OR tag:b",
+    "NOT tag:a", "tag:a*" → []). A saved list whose query requires a tag no paper has shows nothing, and the
+    sidebar says why (Library.missing_list_tags). A query that cannot be read requires none."""
+    if ":" not in text:
+        return []
+    return [_typed_tag(text, key) for key in _required_tags(text)]
+
+
+def _typed_tag(text: str, key: str) -> str:
+    """The tag `key` as the query `text` spells it ("CuO" of `tag:CuO`, whose key is "cuo"), else the key."""
+    outside = re.sub(r'"[^"]*"?', lambda m: '"' + " " * (len(m.group(0)) - 2) + '"'[: len(m.group(0)) - 1], text)
+    for m in _FIELD_RE.finditer(outside):
+        if m.group(1).lower() in ("tag", "tags") and text[m.end()] != "(":
+            for start, end, _ in _tag_values(text, outside, m.end(), m.end() + 1, key, one=True):
+                return text[start:end].strip('"')
+    return key
+
+
+@lru_cache(maxsize=1)
+def _tags_parser() -> qparser.QueryParser:
+    from readinglist.index.schema import make_schema
+
+    return make_parser(make_schema())
+
+
+@lru_cache(maxsize=256)  # asked for the list chosen at each keystroke of the caption, and for every list's count
+def _required_tags(text: str) -> tuple[str, ...]:
+    try:
+        q = parse(_tags_parser(), text)
+    except QueryError:
+        return ()
+    found: list[str] = []
+
+    def walk(node: query.Query) -> None:
+        if type(node) in (query.Term, ExactTerm) and node.field() == "tags":  # not a FuzzyTerm (a Term too)
+            found.append(node.text if isinstance(node.text, str) else node.text.decode())
+        elif isinstance(node, query.And):
+            for child in node.subqueries:
+                walk(child)
+        elif isinstance(node, query.AndNot | query.AndMaybe | query.Require):
+            walk(node.a)
+            if isinstance(node, query.Require):
+                walk(node.b)
+
+    walk(q)
+    return tuple(dict.fromkeys(found))

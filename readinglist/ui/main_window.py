@@ -159,6 +159,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
         self.setObjectName("mainWindow")
         self.setAcceptDrops(not self.read_only)
+        self._selection_timer = QTimer(self)  # the editors follow a run of selection changes once (0 ms: next turn)
+        self._selection_timer.setSingleShot(True)
+        self._selection_timer.setInterval(0)
+        self._selection_timer.timeout.connect(self._follow_selection)
         self._build_actions()
         self._build_panes()
         # Tab goes search → sidebar → list (→ the panes after it): Shift+Tab from the list is the sidebar,
@@ -788,11 +792,17 @@ class MainWindow(QMainWindow):
             self._moved()
 
     def _selection_changed(self) -> None:
+        """The papers selected changed: the status bar says how many now, and the editors follow on the next
+        turn of the loop (_follow_selection), once for a run of changes: reading the common tags of 8k papers
+        selected took 11 ms, paid at each step of Shift+Down held, each change of a selection made in steps."""
+        self._update_status()
+        self._selection_timer.start()
+
+    def _follow_selection(self) -> None:
         """The papers selected changed around the paper shown: its buttons and tag field follow (pressed for it
         alone, none pressed and the common tags for several). A paper newly current is shown on the next turn
         of the loop and they follow it then; the same paper kept current (an area let go on the map, Ctrl+A
         and a click on its row) is not shown anew, and they went on saying "several" for it (a user trial)."""
-        self._update_status()
         pid = self.table.current_id
         if pid is not None and pid == self.detail.paper_id == self.detail.current_id:
             paper = self.detail.paper(pid)
@@ -1086,10 +1096,10 @@ class MainWindow(QMainWindow):
                     self._view_triaged.pop(pid, None)
         self.update_counts()
         view = self.sidebar.filter
-        if view.tag is not None or (view.smart_list is not None and view.smart_list.tag):
+        if view.tag is not None or (view.smart_list is not None and (view.smart_list.tag or view.smart_list.query)):
             # the tag chosen may have become the user's or a keyword (Make It My Tag, its undo, a keyword typed
-            # in the tag editor), the chosen list's tag gone or back: the caption said "keyword" still; it says
-            # what the view is now, as does the empty table's message
+            # in the tag editor), the chosen list's tag (or one its query requires) gone or back: the caption
+            # said "keyword" still; it says what the view is now, as does the empty table's message
             self._update_caption()
             if not self.table.model.rowCount():
                 self._update_empty()
@@ -1162,7 +1172,14 @@ class MainWindow(QMainWindow):
         lists = self.sidebar.lists  # as the rename left them
         now = self.library.missing_list_tags(lists)
         gone = {sl.name: now[sl.id] for sl in lists if sl.id in now and sl.id not in before}
-        if gone:
+        kept = self.library.names_kept(command.moved, *command.renamed) if isinstance(command, RenameTagCommand) else {}
+        if kept:
+            # a list named by its query keeps its name where another list has the one the query now gives: said,
+            # or the sidebar's unchanged name looked like the rename had missed it
+            said = "; ".join(f"the list {quoted(name)} keeps its name: a list named {quoted(wanted)} exists"
+                             for name, wanted in kept.items())  # fmt: skip
+            self.notice.show_message(f"{command.summary}; {said}.", 20000, "Undo", self._undo_from_notice, kind="undo")
+        elif gone:
             names = ", ".join(quoted(name) for name in gone)
             tags = ", ".join(dict.fromkeys(quoted(tag) for tag in gone.values()))
             lists_said = f"The list {names} filters" if len(gone) == 1 else f"The lists {names} filter"
@@ -1215,7 +1232,7 @@ class MainWindow(QMainWindow):
         selected (SVOO queued with P1 showed no button pressed: a trial)."""
         if paper is None and self.detail.current_id is not None:
             paper = self.detail.paper(self.detail.current_id)  # with its marks waiting to be saved
-        one = paper is not None and len(self.table.selected_ids()) <= 1
+        one = paper is not None and self.table.selected_count() <= 1  # (not 8k ids read to count them)
         for state, action in self.mark_actions.items():
             action.setChecked(one and paper is not None and paper.state == state)
         for action, priority in zip(self.priority_actions, (*PRIORITIES, 0), strict=True):
@@ -1530,9 +1547,10 @@ class MainWindow(QMainWindow):
         return view.tag is not None and any(kw for _, kw in self.library.tag_marks([view.tag]).values())
 
     def _missing_tag(self, view: Filter) -> str | None:
-        """The chosen list's tag if no paper has it now (deleted, say): the list shows nothing, and says why."""
+        """The chosen list's tag, or one its query requires (`tag:theory`), if no paper has it now (deleted, say):
+        the list shows nothing, and says why."""
         sl = view.smart_list
-        return self.library.missing_list_tags([sl]).get(sl.id) if sl is not None and sl.tag else None
+        return self.library.missing_list_tags([sl]).get(sl.id) if sl is not None else None
 
     def _update_caption(self) -> None:
         topic = self.topics_section.picked

@@ -267,6 +267,9 @@ class SidebarModel(QStandardItemModel):
             if item.text() != text:
                 item.setText(text)
                 item.setData(count, self.CountRole)
+                if item.data(self.LabelRole) != label:  # a list renamed: it kept its row, and showed its old name
+                    item.setData(label, self.LabelRole)
+                    item.setData(label, Qt.ItemDataRole.ToolTipRole)
 
     def find(self, key: Key) -> QModelIndex:
         """The entry's row, looked for by Qt (a loop here ran in Python over every tag, on every key)."""
@@ -632,8 +635,10 @@ class Sidebar(QTreeView):
         merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
         keywords = self.library.keywords_after_rename(old, new, after)  # a keyword renamed is still one
         view = replace(self._filter, tag=new) if same_tag(self._filter.tag, old) else self._filter
-        if (sl := view.smart_list) is not None:  # a list chosen follows it too (its tag and its query's `tag:`)
-            view = replace(view, smart_list=self.library.retagged_list(sl, old, new))
+        if (sl := view.smart_list) is not None:  # a list chosen follows it too (its tag and its query's `tag:`),
+            # as the library will leave it: a name another list has is not taken (the sidebar showed it a moment)
+            moved = dict((before.id, after) for before, after in self.library.retagged_lists(self._lists, old, new))
+            view = replace(view, smart_list=moved.get(sl.id, sl))
         text = f"{'Merge' if merge else 'Rename'} tag “{old}” into “{new}”"
         self._edited(after, text, keywords, view, (old, new))
 
