@@ -104,6 +104,16 @@ def _to_plain(text: str) -> str:
     return to_plain(text)
 
 
+def _same_title(raw: str, *stored: str | None) -> bool:
+    """Is a file's title one of these stored titles, up to what an export and its reading back change? A title
+    written as the user typed it, "$\\ell_1$ geometry", is "ℓ₁ geometry" read back from the BibTeX export, or
+    "ℓ_1" (title_key_of_raw: case, accents, punctuation; the spaces too, so "l1" and "l 1" agree)."""
+    from readinglist.importers.duplicates import title_key_of_raw
+
+    key = title_key_of_raw(raw).replace(" ", "")
+    return bool(key) and any(key == title_key_of_raw(s).replace(" ", "") for s in stored if s)
+
+
 def _plain_abstract(stored: str | bytes | None) -> str:
     """A stored abstract (text, or packed bytes) as plain text."""
     return _to_plain(unpack(stored))
@@ -2808,7 +2818,7 @@ class Store:
                 sets["bib"] = biblio.dumps(p.bib)
             # a title derived from the abstract gives way to the file's; not to the app's export of that title
             # (an export writes the user's own title where there is one: that is no file's title either)
-            if not row[5] and p.title and not (exported and p.auto_title in (row[8], row[9])):
+            if not row[5] and p.title and not (exported and _same_title(p.title, row[8], row[9])):
                 sets |= {"title": p.title, "auto_title": p.auto_title}
             if links := _with_links(json.loads(row[6]), more):
                 sets["links"] = json.dumps(links)
