@@ -5,7 +5,8 @@ which then serve as the hidden truth. For each keyword carried by 30–120 paper
 cares about it marks a few papers that carry it positive and a few that do not negative (5+5, 10+10, 20+20,
 seeded), and the ranking's precision@30 among the still-untriaged papers is compared with a BM25 search for
 the keyword's own words (`lib.search(keyword)` minus the marked papers — a search the user could only run if
-they knew the keyword), with the base rate, and with the other methods tried (plain Rocchio, a logistic
+they knew the keyword; the ranking told the same, the keyword typed as the reader's interests beside the
+marks, is `suggest_typed`), with the base rate, and with the other methods tried (plain Rocchio, a logistic
 model over the same tf-idf rows as arxiv-sanity trains, a low-rank projection of the library). Keywords
 that the analyser reads as the same words ("graph neural network", "graph neural networks") are one.
 
@@ -207,6 +208,8 @@ def quality(work: Path, seeds: int, quick: bool) -> dict:
                     marked = set(pos) | set(neg)
                     left = relevant - marked
                     got["suggest"].append(precision(lib.interest_ranking(pos, neg).ids, left))
+                    # the keyword typed as the reader's interests too: what BM25 is given, told to the ranking
+                    got["suggest_typed"].append(precision(lib.interest_ranking(pos, neg, k).ids, left))
                     got["bm25"].append(precision((i for i in hits if i not in marked), left))
                     got["base"].append(len(left) / (len(all_ids) - len(marked)))
                     got["ceiling"].append(min(TOP, len(left)) / TOP)
@@ -393,9 +396,9 @@ def speed_corpus(work: Path, corpus: Path, rounds: int) -> dict:
 # ---- the report ---------------------------------------------------------------------------------------
 
 
-def difference_interval(q: dict, budget: str, draws: int = 10_000) -> tuple[float, float]:
-    """A 95% bootstrap interval, resampling keywords, of the mean of suggest − BM25 at one budget."""
-    diffs = np.asarray([row[budget]["suggest"] - row[budget]["bm25"] for row in q["keywords"].values()])
+def difference_interval(q: dict, budget: str, method: str = "suggest", draws: int = 10_000) -> tuple[float, float]:
+    """A 95% bootstrap interval, resampling keywords, of the mean of a method − BM25 at one budget."""
+    diffs = np.asarray([row[budget][method] - row[budget]["bm25"] for row in q["keywords"].values()])
     rng = np.random.default_rng(0)
     means = diffs[rng.integers(0, len(diffs), (draws, len(diffs)))].mean(axis=1)
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
@@ -428,22 +431,30 @@ def report(result: dict) -> list[str]:
         "",
         "Mean precision@30 by method and mark budget (same draws), with the base rate and the ceiling:",
         "",
-        "| marks | " + " | ".join(methods) + " | BM25 keyword search | base rate | ceiling | suggest ÷ base |",
-        "|---|" + "---:|" * (len(methods) + 4),
+        "| marks | " + " | ".join(methods) + " | suggest, keyword typed as interests | BM25 keyword search | base rate"
+        " | ceiling | suggest ÷ base |",
+        "|---|" + "---:|" * (len(methods) + 5),
     ]
     for b in BUDGETS:
         r = m[str(b)]
         cells = " | ".join(f"{r[name]:.3f}" for name in methods)
-        lines.append(f"| {b}+{b} | {cells} | {r['bm25']:.3f} | {r['base']:.3f} | {r['ceiling']:.3f} | "
-                     f"{r['suggest'] / r['base']:.1f}× |")  # fmt: skip
+        lines.append(f"| {b}+{b} | {cells} | {r['suggest_typed']:.3f} | {r['bm25']:.3f} | {r['base']:.3f} | "
+                     f"{r['ceiling']:.3f} | {r['suggest'] / r['base']:.1f}× |")  # fmt: skip
     ten = m["10"]
     lo, hi = difference_interval(q, "10")
-    verdict = "a lead" if lo > 0 else "behind" if hi < 0 else "parity within the noise, not a lead"
+    lo_t, hi_t = difference_interval(q, "10", "suggest_typed")
+
+    def verdict(lo: float, hi: float) -> str:
+        return "a lead" if lo > 0 else "behind" if hi < 0 else "parity within the noise, not a lead"
+
     lines += [
         "",
-        f"Goals with 10+10 marks: at least the keyword search ({ten['suggest']:.3f} vs {ten['bm25']:.3f}: "
-        f"{'met' if ten['suggest'] >= ten['bm25'] else 'NOT met'}; the difference's 95% bootstrap interval over "
-        f"the keywords is {lo:+.3f} to {hi:+.3f}: {verdict}), at least 5× the base rate "
+        "Goals with 10+10 marks: at least the keyword search, which is given the keyword. Told the same (the "
+        f"keyword typed as the reader's interests), the ranking: {ten['suggest_typed']:.3f} vs {ten['bm25']:.3f}, "
+        f"{'met' if ten['suggest_typed'] >= ten['bm25'] else 'NOT met'} (95% bootstrap interval of the difference "
+        f"over the keywords {lo_t:+.3f} to {hi_t:+.3f}: {verdict(lo_t, hi_t)}). From the marks alone, not knowing "
+        f"the keyword: {ten['suggest']:.3f}, {'met' if ten['suggest'] >= ten['bm25'] else 'NOT met'} ({lo:+.3f} to "
+        f"{hi:+.3f}: {verdict(lo, hi)}). At least 5× the base rate "
         f"({ten['suggest'] / ten['base']:.1f}×: {'met' if ten['suggest'] >= 5 * ten['base'] else 'NOT met'}).",
         "",
         "Speed (shared 2-core machine, this run only; a re-rank: one mark written, the features brought up to "

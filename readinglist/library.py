@@ -685,9 +685,9 @@ class Library:
     ) -> Ranking:
         """Papers ranked by predicted interest, best first: `candidates` (default: every paper in neither
         list) scored by a model of the positive papers (read, skimmed, queued, prioritised), the negative
-        ones (skipped) and the user's interests: a text, or several (see interests_from_file), each counted
-        as one more positive paper. `ranking.explain(id)` says why any paper scored as it
-        did. Safe on a worker thread; the features are brought up to date with the store first."""
+        ones (skipped) and the user's interests: a text, or several (see interests_from_file), together
+        weighing as much as the positive papers (interest.query_vector). `ranking.explain(id)` says why any
+        paper scored as it did. Safe on a worker thread; the features are brought up to date with the store first."""
         return self.interest.rank(self.store, positive, negative, interests, candidates, self._texts, cancel)
 
     def suggest(

@@ -94,6 +94,21 @@ def test_interests_text_joins_the_marks(planted_lib):
     assert set(ranking.ids[:10]) == set(relevant)
 
 
+def test_interests_text_is_not_drowned_out_by_the_marks(empty_lib, tmp_path):
+    """Eight quasar papers marked, and an interest in protein folding: both topics lead the ranking. As one
+    more positive paper among nine, the interest's words counted a ninth of a ninth: no protein paper was
+    in the first 14."""
+    papers = synthetic()
+    for p in papers[10:20]:
+        p["title"] = f"Protein {p['title']}"
+        p["abstract"] = f"We fold proteins with molecular dynamics of protein chains. {p['abstract']} protein"
+    empty_lib.import_files([write_papers(tmp_path / "two.jsonl", papers)])
+    ids = empty_lib.store.all_ids()
+    quasars, proteins = ids[:10], ids[10:20]
+    ranking = empty_lib.interest_ranking(quasars[:8], [], interests="protein folding with molecular dynamics")
+    assert set(ranking.ids[:12]) == set(quasars[8:]) | set(proteins)
+
+
 def test_negative_marks_push_their_topic_down(planted_lib):
     lib, relevant, rest = planted_lib
     ranking = lib.interest_ranking([rest[0]], relevant[:3])
