@@ -140,10 +140,12 @@ def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monk
         )
         assert w.search_bar.last_result.provisional
         assert w.table.model.rowCount() == 2
+        assert w.order_note.label.text() == "Titles first, not ranked yet"
         release.set()
         qtbot.waitUntil(lambda: w.warmed_up and w.search_bar.idle and not w.search_bar.last_result.provisional)
         assert w.search_bar.last_result.query == "graph neural"
         assert w.table.model.rowCount() == 2
+        assert w.order_note.label.text() == "Ranked by relevance"
     finally:
         release.set()
         w.runner.wait()

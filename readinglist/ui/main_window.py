@@ -743,7 +743,8 @@ class MainWindow(QMainWindow):
             suggested = "view by relevance"
         queue = not query and self.sidebar.filter.state == "queued" and not self.current_view()[0]
         self.order_note.show_order(LABELS[column] if column else None, self.table.sort_descending, query, suggested,
-                                   unranked=self.suggester.ranking is None, queue=queue)  # fmt: skip
+                                   unranked=self.suggester.ranking is None, queue=queue,
+                                   provisional=result is not None and result.provisional)  # fmt: skip
         self.actionSortRelevance.setChecked(column is None and suggested in ("", "view by relevance"))
 
     def sort_by_relevance(self) -> None:

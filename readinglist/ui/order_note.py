@@ -38,13 +38,15 @@ class OrderNote(QWidget):
         suggested: str = "",
         unranked: bool = False,
         queue: bool = False,
+        provisional: bool = False,
     ) -> None:
         """`column` is the label of the column sorted by (None: the results' own order); `query` whether
         the results are a query's (rank order) or every paper (the order they were added); `suggested`:
         "view" for the Suggested view, "sort" for the Suggested sort of any view (by predicted interest),
         "view by relevance" for a query's untriaged papers in rank order, asked for in the Suggested view;
         `unranked`: there is no predicted interest yet (nothing to learn from), so the papers keep their own order;
-        `queue`: the queued papers without a query, by priority and then in the order added (Library.search)."""
+        `queue`: the queued papers without a query, by priority and then in the order added (Library.search);
+        `provisional`: a query's papers found while the index is built, titles first (SearchResult.provisional)."""
         own = "Relevance" if query else "Priority" if queue else "Order added"
         self._back_to_interest = column is None and suggested == "view by relevance"
         if column is None and suggested and unranked:
@@ -66,7 +68,9 @@ class OrderNote(QWidget):
             self.button.setVisible(suggested == "sort")
         elif column is None:
             self.label.setText(
-                "Ranked by relevance"
+                "Titles first, not ranked yet"
+                if provisional
+                else "Ranked by relevance"
                 if query
                 else "By priority, then in the order added"
                 if queue
