@@ -246,14 +246,39 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- output -----------------------------------------------------------------------------------------
 
 
+_PROCEEDINGS_RE = re.compile(r"^(?:Proceedings|Proc\.)\s+of\s+(?:the\s+)?", re.IGNORECASE)
+VENUE_ROOM = 20  # a venue too long for the line is shortened to no fewer characters than this before the title
+
+
+def shortened(text: str, room: int) -> str:
+    """`text` in at most `room` characters: cut at a word's end when one is near, with an ellipsis."""
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    if text[room - 1] != " " and " " in cut and cut.rindex(" ") >= room // 2:  # a word cut: left out
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"
+
+
 def paper_line(p: Paper, width: int) -> str:
-    meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
+    """One paper on one line of `width`: id, state, title, then venue, year, priority and tags. When it is too
+    wide, a long venue is shortened first ("Proceedings of the…"), then the title: a trial's line showed
+    "MaxSAT by Improved …  Proceedings of the AAAI Conference on Artificial Intelligence 2014"."""
     tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.own_tags)  # as the table: the user's, not a file's
     head = f"{p.uid:<7} [{STATE_MARKS[p.state]}] "
-    tail = "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
-    room = max(20, width - len(head) - len(tail))
-    title = p.title if len(p.title) <= room else p.title[: room - 1] + "…"
-    return f"{head}{title}{tail}"
+
+    def tail(venue: str) -> str:
+        meta = " ".join(x for x in (venue, str(p.year or "")) if x)
+        return "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
+
+    venue = p.venue
+    over = len(head) + len(p.title) + len(tail(venue)) - width
+    if over > 0 and len(venue) > VENUE_ROOM:
+        venue = _PROCEEDINGS_RE.sub("", venue) or venue  # "AAAI Conference on…", not "Proceedings of the…"
+        venue = shortened(venue, max(VENUE_ROOM, len(p.venue) - over))
+    end = tail(venue)
+    room = max(20, width - len(head) - len(end))
+    return f"{head}{shortened(p.title, room) if len(p.title) > room else p.title}{end}"
 
 
 def print_papers(

@@ -372,3 +372,35 @@ def test_cite_prints_what_the_window_copies_by_id_or_query(capsys, dd):
     assert run(capsys, "--data-dir", dd, "cite", "state:read", "zzzqqq")[0] == 1
     code, _, err = run(capsys, "--data-dir", dd, "cite", "abcdef")
     assert code == 1 and "no paper with id 'abcdef'" in err
+
+
+def test_a_line_too_wide_shortens_a_long_venue_before_the_title():
+    """A trial's line: "MaxSAT by Improved …  Proceedings of the AAAI Conference on Artificial Intelligence 2014"
+    — the venue kept its room and the title lost it. The venue is shortened first, with its own ellipsis."""
+    from readinglist.cli import paper_line
+    from readinglist.papers import Paper
+
+    title = "MaxSAT by Improved Instance-Specific Algorithm Configuration"
+    venue = "Proceedings of the AAAI Conference on Artificial Intelligence"
+    paper = Paper(1, "16b9ee", title, title, title, None, "", "", [], venue, 2014, "", [], "unread", "", tags=["RL"])
+    line = paper_line(paper, 110)
+    assert len(line) <= 110 and title in line
+    assert line.endswith("  AAAI Conference on… 2014 · #RL")
+    assert paper_line(paper, 160).endswith(f"  {venue} 2014 · #RL")  # room for all: nothing shortened
+    narrow = paper_line(paper, 70)  # no room for both: the title is cut too, after the venue
+    assert len(narrow) <= 70 and "… " in narrow and "Conference on… 2014" in narrow
+    short = Paper(2, "21fd07", title, title, title, None, "", "", [], "ICCV", 2003, "", [], "unread", "")
+    assert paper_line(short, 70) == "21fd07  [ ] MaxSAT by Improved Instance-Specific Algorithm…  ICCV 2003"
+
+
+def test_a_long_boolean_query_with_an_unknown_field_is_an_error_for_list_and_export(capsys, dd):
+    """`list 'tag:RL OR state:queued OR … OR id:18cbc1'` (9 words) read "id:" as pasted text and listed 29
+    unrelated closest matches, while export said "nothing to export": a query that joins fields with OR is
+    typed, and its unknown field the error a short one gets, for both."""
+    query = "tag:RL OR state:queued OR tag:foo OR state:read OR id:18cbc1"
+    for command in ("list", "export", "search"):
+        code, out, err = run(capsys, "--data-dir", dd, command, query)
+        assert (code, out) == (1, "") and "unknown field “id:”" in err, command
+    # the same fields known: searched, whatever the length
+    code, out, err = run(capsys, "--data-dir", dd, "list", "tag:RL OR state:queued OR tag:foo OR state:read")
+    assert (code, out, err) == (0, "", "No papers match “tag:RL OR state:queued OR tag:foo OR state:read”.\n")
