@@ -38,6 +38,7 @@ from readinglist.papers import (
     export_format_for,
     no_paper_has,
     parse_priority,
+    words_counted,
 )
 
 SEARCH_HELP = f"""\
@@ -407,7 +408,7 @@ def searched(lib: Library, query: str, limit: int | None, smart: SmartList | Non
     note_unindexed(result)
     if result.partial:
         missing = f" ({no_paper_has(result.unknown, capital=False)})" if result.unknown else ""
-        say(f"no paper has every word of “{result.query}”{missing}; closest matches first")
+        say(f"no paper has every word of “{result.query}”{missing}; closest matches first{words_counted(result)}")
     return result
 
 

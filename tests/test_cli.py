@@ -404,3 +404,8 @@ def test_a_long_boolean_query_with_an_unknown_field_is_an_error_for_list_and_exp
     # the same fields known: searched, whatever the length
     code, out, err = run(capsys, "--data-dir", dd, "list", "tag:RL OR state:queued OR tag:foo OR state:read")
     assert (code, out, err) == (0, "", "No papers match “tag:RL OR state:queued OR tag:foo OR state:read”.\n")
+
+
+def test_closest_matches_say_how_many_words_the_best_has_and_the_stop_words_not_counted(capsys, titled):
+    code, _, err = run(capsys, "--data-dir", titled, "search", "binary of xyzzy")
+    assert code == 0 and "closest matches first (1 of 2 words, not counting “of”)" in err

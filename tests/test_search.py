@@ -1649,3 +1649,19 @@ def test_a_query_that_joins_fields_with_or_is_typed_however_long(library):
     assert minus_as_not(long).endswith("title:networks NOT title:transformer")
     pasted = "we propose a diffusion -based model for tables"
     assert minus_as_not(pasted) == pasted
+
+
+def test_closest_matches_say_the_stop_words_their_count_leaves_out(library):
+    """ "binary of xyzzy" (three words) said "closest matches (1 of 2 words)": "of" is a stop word, left out of
+    the search and the count. The count names it, also when the result comes from the cache of the query
+    without it (the same meaning), and a query without one names none."""
+    from readinglist.papers import words_counted
+
+    plain = library.search("binary xyzzy")
+    assert plain.partial and (plain.word_count, plain.stop_words) == (2, [])
+    assert words_counted(plain) == " (1 of 2 words)"
+    result = library.search("binary of the xyzzy")
+    assert result.partial and result.stop_words == ["of", "the"]
+    assert words_counted(result) == " (1 of 2 words, not counting “of”, “the”)"
+    assert library.search("binary xyzzy").stop_words == []  # (and back from the cache)
+    assert library.search("binary coding").stop_words == []  # every word found: no count said

@@ -1012,6 +1012,22 @@ def drop_stop_words(q: query.Query) -> query.Query:
     return kept[0] if len(kept) == 1 and q.boost == 1.0 else query.And(kept, boost=q.boost)
 
 
+def left_out_stop_words(parser: qparser.QueryParser, text: str) -> list[str]:
+    """The stop words `drop_stop_words` leaves out of the query `text`, as the index holds them ("of"): the
+    closest matches' count of words is of the others, which a reader is told ("1 of 2 words" for "budget of
+    xyzzy" read as a slip)."""
+    try:
+        q = parser.parse(preprocess(text))
+    except Exception:  # (what parse reads as plain words: no count said of it)
+        return []
+    if type(q) is not query.And:
+        return []
+    dropped = [sub for sub in q.subqueries if _is_stop_word(sub)]
+    if len(dropped) == len(q.subqueries):
+        return []
+    return list(dict.fromkeys(leaf.text for sub in dropped for leaf in sub.leaves()))
+
+
 def _is_stop_word(q: query.Query) -> bool:
     """A plain word of the default fields that is a stop word (each field's form of it a stop word)."""
     leaves = list(q.leaves()) if type(q) in (query.Or, query.DefaultOr) else [q]
