@@ -749,6 +749,13 @@ def suggest_command(args: argparse.Namespace, lib: Library) -> int:
     """`suggest [QUERY]`: the untriaged papers by predicted interest, best first, each with why."""
     if args.limit < 0:
         raise CliError("--limit must be 0 (all) or more")
+    if not lib.store.count():  # every paper removed, or none imported: not "every one is marked" (a trial)
+        if args.json:
+            print("[]")
+        print("The library is empty: `readinglist import FILE` brings papers"
+              + (" (`readinglist removed` lists the removed ones)." if lib.removed_papers() else "."),
+              file=sys.stderr)  # fmt: skip
+        return 0
     # closest matches: those with the most words, as the window's Suggested view draws them
     candidates = searched(lib, args.query, None).most_words().ids if args.query.strip() else None
     suggestions = lib.suggestions(candidates).top(args.limit or None)
