@@ -18,6 +18,7 @@ from readinglist.importers.base import (
     Warnings,
     bib_fields,
     clean_abstract,
+    json_kind,
     not_a_name,
     parse_year,
     plain_keywords,
@@ -277,7 +278,7 @@ def _records(
     for line, n, unit, obj in objects:
         seen = True
         if not isinstance(obj, dict):
-            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object", line)
+            raise ImportFailure(path, f"record {n} is {json_kind(obj)}, not an object (a paper's fields)", line)
         rec = to_record(obj, n, venue, year, warnings, f"{path.name}, {unit} {n}")
         yield line, rec if rec is not None else Skip(f"{unit} {n}", why_no_text(obj.get("title"), obj.get("abstract")))
     if not seen:
