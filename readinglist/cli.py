@@ -71,7 +71,8 @@ class CliError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="readinglist",
-        description="Work through a conference's papers. With no command, the window opens.",
+        description="Work through a conference's papers. With no command, the window opens. A paper's ID is its id as"
+        " `list` shows it (or its first letters, when no other id starts so), or its citation key.",
         epilog=SEARCH_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -104,14 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--list", metavar="NAME", dest="smart_list", help="within a saved list (see `lists`)")
         s.add_argument("--json", action="store_true", help="print a JSON list of papers")
 
-    s = sub.add_parser("show", help="show one paper")
+    s = sub.add_parser("show", help="show one paper (by id or citation key)")
     s.add_argument("id", metavar="ID")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser(
         "cite",
         help="print papers' citations as the window copies them (APA's order, or the BibTeX entry)",
-        description="Cite the papers given by id (as list and search show them), or the best matches of a query.",
+        description="Cite the papers given by id (as list and search show them) or citation key (as `key` shows"
+        " them: Alexander:2009do), or the best matches of a query.",
         epilog=SEARCH_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -417,9 +419,14 @@ _UID_RE = re.compile(r"[0-9a-f]{6,40}")
 
 def cited_ids(lib: Library, words: Sequence[str]) -> list[int] | None:
     """The papers `cite` names when every word is a paper's id as printed (whole: a prefix could be a word of
-    the query, "decade"); None when the words are a query."""
+    the query, "decade") or its citation key ("Alexander:2009do", whose colon is no field); None when the words
+    are a query."""
     ids = []
     for word in words:
+        keyed = lib.store.id_of_key(word)
+        if keyed is not None:
+            ids.append(keyed)
+            continue
         uid = word.strip().lower()
         if not _UID_RE.fullmatch(uid):
             return None
@@ -444,8 +451,13 @@ def run_cite(args: argparse.Namespace, lib: Library) -> int:
     if ids is None:
         query = " ".join(args.query)
         if not query.strip():
-            raise CliError("cite needs a paper's id or a query")
-        found = searched(lib, query, None).ids
+            raise CliError("cite needs a paper's id, its citation key or a query")
+        try:
+            found = searched(lib, query, None).ids
+        except QueryError as exc:
+            if len(args.query) == 1 and ":" in query and "unknown field" in str(exc):  # meant as a key
+                raise CliError(f"no paper has the citation key “{query.strip()}” (read as a query: {exc})") from None
+            raise
         if not found:
             for word in args.query if all(_UID_RE.fullmatch(w.strip().lower()) for w in args.query) else ():
                 lib.resolve(word)  # an id that names no paper: why (removed, ambiguous, none)

@@ -2394,6 +2394,14 @@ class Store:
                 self._touch(db, [paper_id])
             return stored, new
 
+    def id_of_key(self, key: str) -> int | None:
+        """The paper whose citation key is `key` (in any case, as keys are unique), or None."""
+        key = key.strip()
+        if not key:
+            return None
+        row = self.db.execute("SELECT id FROM papers WHERE citation_key = ? COLLATE NOCASE", (key,)).fetchone()
+        return int(row[0]) if row else None
+
     def citation_keys(self, ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}
         for chunk in _chunks(list(ids), 900):

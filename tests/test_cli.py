@@ -409,3 +409,31 @@ def test_a_long_boolean_query_with_an_unknown_field_is_an_error_for_list_and_exp
 def test_closest_matches_say_how_many_words_the_best_has_and_the_stop_words_not_counted(capsys, titled):
     code, _, err = run(capsys, "--data-dir", titled, "search", "binary of xyzzy")
     assert code == 0 and "closest matches first (1 of 2 words, not counting “of”)" in err
+
+
+def test_a_paper_is_named_by_its_citation_key_as_well_as_its_id(capsys, dd, tmp_path):
+    """`cite Alexander:2009do` failed with "unknown field": a key's colon was read as a field. cite, show and
+    every command that takes an ID take a citation key too (in any case); a key named whole comes before an
+    id it happens to start."""
+    bib = tmp_path / "keys.bib"
+    bib.write_text(
+        "@article{Alexander:2009do, title = {Quokka habits of the night}, author = {Alexander, Ann}, year = 2009}\n"
+        "@article{other, title = {Quokka days}, author = {Bee, Bo}, year = 2019}\n"
+    )
+    assert run(capsys, "--data-dir", dd, "import", str(bib))[0] == 0
+    code, out, err = run(capsys, "--data-dir", dd, "cite", "Alexander:2009do")
+    assert (code, out, err) == (0, "Alexander, A. (2009). Quokka habits of the night.\n", "")
+    code, out, _ = run(capsys, "--data-dir", dd, "cite", "alexander:2009DO", "other", "--format", "bibtex")
+    assert code == 0 and out.startswith("@article{Alexander:2009do,") and "@article{other," in out
+    code, out, _ = run(capsys, "--data-dir", dd, "show", "Alexander:2009do", "--json")
+    uid = json.loads(out)["id"]
+    assert code == 0 and json.loads(out)["title"] == "Quokka habits of the night"
+    assert run(capsys, "--data-dir", dd, "mark", "Alexander:2009do", "read")[1] == f"{uid}: read\n"
+    # a key that names an id's first letters names its own paper
+    assert run(capsys, "--data-dir", dd, "key", "other", uid[:3])[0] == 0
+    assert json.loads(run(capsys, "--data-dir", dd, "show", uid[:3], "--json")[1])["title"] == "Quokka days"
+    code, out, err = run(capsys, "--data-dir", dd, "cite", "Nobody:2009")
+    assert (code, out) == (
+        1,
+        "",
+    ) and "no paper has the citation key “Nobody:2009” (read as a query: unknown field" in err
