@@ -127,10 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     for name in ("tag", "untag"):
-        s = sub.add_parser(name, help=f"{'add' if name == 'tag' else 'remove'} tags")
+        s = sub.add_parser(
+            name,
+            help=f"{'add' if name == 'tag' else 'remove'} tags: `{name} ID [ID…] TAG…`",
+            usage=f"readinglist {name} [-h] ID [ID ...] TAG [TAG ...]",
+            description=f"{'Add tags to' if name == 'tag' else 'Remove tags from'} one paper or several: the papers' "
+            "ids first (the first may be a prefix or a citation key; the others whole ids, as `list` shows them), "
+            "then the tags. A paper's id is never taken for a tag.",
+        )
         s.add_argument("id", metavar="ID")
         parts = "a comma parts tags too ('a, b'), except inside a tag the library has ('Optimization, convex')"
-        s.add_argument("tags", nargs="+", metavar="TAG", help=f"one or more; {parts}")
+        s.add_argument("tags", nargs="+", metavar="TAG", help=f"one or more (after more papers' ids, if any); {parts}")
 
     states = "; ".join(f"{st}: {STATE_HINTS[st]}" for st in STATES)
     s = sub.add_parser("mark", help="set the reading state", description=f"States — {states}.")
@@ -440,6 +447,37 @@ def cited_ids(lib: Library, words: Sequence[str]) -> list[int] | None:
     return list(dict.fromkeys(ids))
 
 
+def tagged_papers(lib: Library, cmd: str, first: str, words: Sequence[str]) -> tuple[list[int], list[str]]:
+    """The papers and tags of `tag ID [ID…] TAG…`: after the first ID, each word that is a paper's whole id (as
+    `list` shows it) names one more paper, up to the first tag. A paper's id among the tags is refused, not made
+    a tag: `tag 2345ec 1ecff7 RL` once tagged one paper "1ecff7" and "RL" (a trial)."""
+    ids = [lib.resolve(first)]
+    tags = list(words)
+    while tags and _paper_id_word(lib, tags[0]):
+        ids.append(lib.resolve(tags.pop(0)))
+    usage = f"`readinglist {cmd} ID [ID…] TAG…`: the papers' ids, then the tags"
+    if not tags:
+        named = ", ".join(f"“{w}”" for w in words)
+        raise CliError(f"no tags given: {named} {'is a paper' if len(words) == 1 else 'are papers'}'"
+                       f"{'s id' if len(words) == 1 else ' ids'}, not {'a tag' if len(words) == 1 else 'tags'}"
+                       f"; nothing was changed ({usage})")  # fmt: skip
+    for tag in tags:
+        if _paper_id_word(lib, tag):
+            raise CliError(f"“{tag}” is a paper's id, not a tag; nothing was changed ({usage})")
+    return list(dict.fromkeys(ids)), tags
+
+
+def _paper_id_word(lib: Library, word: str) -> bool:
+    """Is `word` a paper's whole id (a removed paper's too: StoreError says it was removed)?"""
+    uid = word.strip().lower()
+    if not _UID_RE.fullmatch(uid):
+        return False
+    kind = lib.store.uid_kind(uid)
+    if kind == "removed":
+        lib.resolve(uid)  # "paper … was removed …; `readinglist unremove …` brings it back"
+    return kind is not None
+
+
 def run_cite(args: argparse.Namespace, lib: Library) -> int:
     """The window's Copy Citation (or Copy BibTeX) of papers given by id, or of a query's best matches, at
     most --limit of them, said on stderr when the query found more."""
@@ -548,11 +586,10 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "cite":
         return run_cite(args, lib)
     if cmd in ("tag", "untag"):
-        pid = lib.resolve(args.id)
-        (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)
-        p = lib.paper(pid)
-        assert p is not None
-        print(f"{p.uid}: {', '.join(p.own_tags) or '(no tags)'}")
+        ids, tags = tagged_papers(lib, cmd, args.id, args.tags)
+        (lib.add_tags if cmd == "tag" else lib.remove_tags)(ids, tags)
+        for p in lib.papers(ids):
+            print(f"{p.uid}: {', '.join(p.own_tags) or '(no tags)'}")
         return 0
     if cmd == "mark":
         pid = lib.resolve(args.id)

@@ -3125,6 +3125,18 @@ class Store:
         exact = [r for r in rows if r[0] == text]
         return [self._removed(paper, removed_at, into) for _, paper, removed_at, into in (exact or rows)]
 
+    def uid_kind(self, text: str) -> str | None:
+        """ "paper" when `text` is a paper's whole id, "removed" when a removed paper's, else None."""
+        text = text.strip().lower()
+        if self.db.execute("SELECT 1 FROM papers WHERE uid = ?", (text,)).fetchone():
+            return "paper"
+        if (
+            self.has_table("removed_papers")
+            and self.db.execute("SELECT 1 FROM removed_papers WHERE uid = ?", (text,)).fetchone()
+        ):
+            return "removed"
+        return None
+
     def resolve_removed_uid(self, text: str) -> int:
         """The removed paper whose id is, or uniquely starts with, `text`."""
         text = text.strip().lower()

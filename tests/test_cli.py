@@ -437,3 +437,27 @@ def test_a_paper_is_named_by_its_citation_key_as_well_as_its_id(capsys, dd, tmp_
         1,
         "",
     ) and "no paper has the citation key “Nobody:2009” (read as a query: unknown field" in err
+
+
+def test_tag_takes_several_papers_ids_before_the_tags_and_never_makes_an_id_a_tag(capsys, dd):
+    """`tag 2345ec 1ecff7 …` tagged the first paper with a tag named after the second (a trial): the papers'
+    ids come first, then the tags; an id among the tags, or no tag at all, is refused and nothing changes."""
+    _, out, _ = run(capsys, "--data-dir", dd, "list")
+    a, b, c = (line.split()[0] for line in out.splitlines()[:3])
+    code, out, err = run(capsys, "--data-dir", dd, "tag", a, b, "RL", "to read")
+    assert (code, out, err) == (0, f"{a}: RL, to read\n{b}: RL, to read\n", "")
+    code, out, err = run(capsys, "--data-dir", dd, "untag", a, b, "RL")
+    assert (code, out) == (0, f"{a}: to read\n{b}: to read\n")
+    for words, said in (
+        ((b,), f"no tags given: “{b}” is a paper's id, not a tag; nothing was changed"),
+        ((b, c), f"no tags given: “{b}”, “{c}” are papers' ids, not tags; nothing was changed"),
+        (("RL", b), f"“{b}” is a paper's id, not a tag; nothing was changed"),
+    ):
+        code, out, err = run(capsys, "--data-dir", dd, "tag", a, *words)
+        assert (code, out) == (1, "") and err.startswith(f"readinglist: {said} (`readinglist tag ID [ID…] TAG…`")
+    assert run(capsys, "--data-dir", dd, "list", "tag:RL")[1] == ""
+    assert json.loads(run(capsys, "--data-dir", dd, "show", a, "--json")[1])["tags"] == ["to read"]
+    run(capsys, "--data-dir", dd, "remove", c)
+    code, _, err = run(capsys, "--data-dir", dd, "tag", a, c, "RL")  # a removed paper's id: said, not a tag
+    assert code == 1 and f"paper {c} was removed" in err
+    assert run(capsys, "--data-dir", dd, "list", "tag:RL")[1] == ""
