@@ -46,6 +46,7 @@ class Record:
     # import adds, never to one the library has
     note: str = ""
     state: str = ""
+    state_from: str = ""  # where the file says it ("read field", "state column"): an import's summary names it
     priority: int | None = None
     citation_key: str = ""
     uid: str = ""

@@ -188,9 +188,11 @@ def _annotations(obj: dict[str, Any]) -> dict[str, Any]:
     note = obj.get("note")
     own = all(k in obj for k in ("id", "state", "citation_key"))
     key = obj.get("citation_key") or obj.get("citation-key")
+    state = state_from_text(obj.get("state"))
     return {
         "note": note.strip("\n") if isinstance(note, str) else "",
-        "state": state_from_text(obj.get("state")),
+        "state": state,
+        "state_from": "state field" if state else "",
         "priority": priority_from_text(obj.get("priority")),
         "citation_key": key.strip() if isinstance(key, str) else "",
         "uid": str(obj.get("id") or "") if own else "",
