@@ -38,6 +38,7 @@ from readinglist.papers import (
     export_format_for,
     no_paper_has,
     parse_priority,
+    words_counted,
 )
 
 SEARCH_HELP = f"""\
@@ -70,7 +71,8 @@ class CliError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="readinglist",
-        description="Work through a conference's papers. With no command, the window opens.",
+        description="Work through a conference's papers. With no command, the window opens. A paper's ID is its id as"
+        " `list` shows it (or its first letters, when no other id starts so), or its citation key.",
         epilog=SEARCH_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -103,14 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--list", metavar="NAME", dest="smart_list", help="within a saved list (see `lists`)")
         s.add_argument("--json", action="store_true", help="print a JSON list of papers")
 
-    s = sub.add_parser("show", help="show one paper")
+    s = sub.add_parser("show", help="show one paper (by id or citation key)")
     s.add_argument("id", metavar="ID")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser(
         "cite",
         help="print papers' citations as the window copies them (APA's order, or the BibTeX entry)",
-        description="Cite the papers given by id (as list and search show them), or the best matches of a query.",
+        description="Cite the papers given by id (as list and search show them) or citation key (as `key` shows"
+        " them: Alexander:2009do), or the best matches of a query.",
         epilog=SEARCH_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -124,10 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     for name in ("tag", "untag"):
-        s = sub.add_parser(name, help=f"{'add' if name == 'tag' else 'remove'} tags")
+        s = sub.add_parser(
+            name,
+            help=f"{'add' if name == 'tag' else 'remove'} tags: `{name} ID [ID…] TAG…`",
+            usage=f"readinglist {name} [-h] ID [ID ...] TAG [TAG ...]",
+            description=f"{'Add tags to' if name == 'tag' else 'Remove tags from'} one paper or several: the papers' "
+            "ids first (the first may be a prefix or a citation key; the others whole ids, as `list` shows them), "
+            "then the tags. A paper's id is never taken for a tag.",
+        )
         s.add_argument("id", metavar="ID")
         parts = "a comma parts tags too ('a, b'), except inside a tag the library has ('Optimization, convex')"
-        s.add_argument("tags", nargs="+", metavar="TAG", help=f"one or more; {parts}")
+        s.add_argument("tags", nargs="+", metavar="TAG", help=f"one or more (after more papers' ids, if any); {parts}")
 
     states = "; ".join(f"{st}: {STATE_HINTS[st]}" for st in STATES)
     s = sub.add_parser("mark", help="set the reading state", description=f"States — {states}.")
@@ -246,14 +256,39 @@ def build_parser() -> argparse.ArgumentParser:
 # ---- output -----------------------------------------------------------------------------------------
 
 
+_PROCEEDINGS_RE = re.compile(r"^(?:Proceedings|Proc\.)\s+of\s+(?:the\s+)?", re.IGNORECASE)
+VENUE_ROOM = 20  # a venue too long for the line is shortened to no fewer characters than this before the title
+
+
+def shortened(text: str, room: int) -> str:
+    """`text` in at most `room` characters: cut at a word's end when one is near, with an ellipsis."""
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1]
+    if text[room - 1] != " " and " " in cut and cut.rindex(" ") >= room // 2:  # a word cut: left out
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"
+
+
 def paper_line(p: Paper, width: int) -> str:
-    meta = " ".join(x for x in (p.venue, str(p.year or "")) if x)
+    """One paper on one line of `width`: id, state, title, then venue, year, priority and tags. When it is too
+    wide, a long venue is shortened first ("Proceedings of the…"), then the title: a trial's line showed
+    "MaxSAT by Improved …  Proceedings of the AAAI Conference on Artificial Intelligence 2014"."""
     tags = " ".join(f"#{t.replace(' ', '-')}" for t in p.own_tags)  # as the table: the user's, not a file's
     head = f"{p.uid:<7} [{STATE_MARKS[p.state]}] "
-    tail = "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
-    room = max(20, width - len(head) - len(tail))
-    title = p.title if len(p.title) <= room else p.title[: room - 1] + "…"
-    return f"{head}{title}{tail}"
+
+    def tail(venue: str) -> str:
+        meta = " ".join(x for x in (venue, str(p.year or "")) if x)
+        return "  " + " · ".join(x for x in (meta, f"P{p.priority}" if p.priority else "", tags) if x)
+
+    venue = p.venue
+    over = len(head) + len(p.title) + len(tail(venue)) - width
+    if over > 0 and len(venue) > VENUE_ROOM:
+        venue = _PROCEEDINGS_RE.sub("", venue) or venue  # "AAAI Conference on…", not "Proceedings of the…"
+        venue = shortened(venue, max(VENUE_ROOM, len(p.venue) - over))
+    end = tail(venue)
+    room = max(20, width - len(head) - len(end))
+    return f"{head}{shortened(p.title, room) if len(p.title) > room else p.title}{end}"
 
 
 def print_papers(
@@ -382,7 +417,7 @@ def searched(lib: Library, query: str, limit: int | None, smart: SmartList | Non
     note_unindexed(result)
     if result.partial:
         missing = f" ({no_paper_has(result.unknown, capital=False)})" if result.unknown else ""
-        say(f"no paper has every word of “{result.query}”{missing}; closest matches first")
+        say(f"no paper has every word of “{result.query}”{missing}; closest matches first{words_counted(result)}")
     return result
 
 
@@ -391,9 +426,14 @@ _UID_RE = re.compile(r"[0-9a-f]{6,40}")
 
 def cited_ids(lib: Library, words: Sequence[str]) -> list[int] | None:
     """The papers `cite` names when every word is a paper's id as printed (whole: a prefix could be a word of
-    the query, "decade"); None when the words are a query."""
+    the query, "decade") or its citation key ("Alexander:2009do", whose colon is no field); None when the words
+    are a query."""
     ids = []
     for word in words:
+        keyed = lib.store.id_of_key(word)
+        if keyed is not None:
+            ids.append(keyed)
+            continue
         uid = word.strip().lower()
         if not _UID_RE.fullmatch(uid):
             return None
@@ -407,6 +447,37 @@ def cited_ids(lib: Library, words: Sequence[str]) -> list[int] | None:
     return list(dict.fromkeys(ids))
 
 
+def tagged_papers(lib: Library, cmd: str, first: str, words: Sequence[str]) -> tuple[list[int], list[str]]:
+    """The papers and tags of `tag ID [ID…] TAG…`: after the first ID, each word that is a paper's whole id (as
+    `list` shows it) names one more paper, up to the first tag. A paper's id among the tags is refused, not made
+    a tag: `tag 2345ec 1ecff7 RL` once tagged one paper "1ecff7" and "RL" (a trial)."""
+    ids = [lib.resolve(first)]
+    tags = list(words)
+    while tags and _paper_id_word(lib, tags[0]):
+        ids.append(lib.resolve(tags.pop(0)))
+    usage = f"`readinglist {cmd} ID [ID…] TAG…`: the papers' ids, then the tags"
+    if not tags:
+        named = ", ".join(f"“{w}”" for w in words)
+        raise CliError(f"no tags given: {named} {'is a paper' if len(words) == 1 else 'are papers'}'"
+                       f"{'s id' if len(words) == 1 else ' ids'}, not {'a tag' if len(words) == 1 else 'tags'}"
+                       f"; nothing was changed ({usage})")  # fmt: skip
+    for tag in tags:
+        if _paper_id_word(lib, tag):
+            raise CliError(f"“{tag}” is a paper's id, not a tag; nothing was changed ({usage})")
+    return list(dict.fromkeys(ids)), tags
+
+
+def _paper_id_word(lib: Library, word: str) -> bool:
+    """Is `word` a paper's whole id (a removed paper's too: StoreError says it was removed)?"""
+    uid = word.strip().lower()
+    if not _UID_RE.fullmatch(uid):
+        return False
+    kind = lib.store.uid_kind(uid)
+    if kind == "removed":
+        lib.resolve(uid)  # "paper … was removed …; `readinglist unremove …` brings it back"
+    return kind is not None
+
+
 def run_cite(args: argparse.Namespace, lib: Library) -> int:
     """The window's Copy Citation (or Copy BibTeX) of papers given by id, or of a query's best matches, at
     most --limit of them, said on stderr when the query found more."""
@@ -418,8 +489,13 @@ def run_cite(args: argparse.Namespace, lib: Library) -> int:
     if ids is None:
         query = " ".join(args.query)
         if not query.strip():
-            raise CliError("cite needs a paper's id or a query")
-        found = searched(lib, query, None).ids
+            raise CliError("cite needs a paper's id, its citation key or a query")
+        try:
+            found = searched(lib, query, None).ids
+        except QueryError as exc:
+            if len(args.query) == 1 and ":" in query and "unknown field" in str(exc):  # meant as a key
+                raise CliError(f"no paper has the citation key “{query.strip()}” (read as a query: {exc})") from None
+            raise
         if not found:
             for word in args.query if all(_UID_RE.fullmatch(w.strip().lower()) for w in args.query) else ():
                 lib.resolve(word)  # an id that names no paper: why (removed, ambiguous, none)
@@ -510,11 +586,10 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "cite":
         return run_cite(args, lib)
     if cmd in ("tag", "untag"):
-        pid = lib.resolve(args.id)
-        (lib.add_tags if cmd == "tag" else lib.remove_tags)([pid], args.tags)
-        p = lib.paper(pid)
-        assert p is not None
-        print(f"{p.uid}: {', '.join(p.own_tags) or '(no tags)'}")
+        ids, tags = tagged_papers(lib, cmd, args.id, args.tags)
+        (lib.add_tags if cmd == "tag" else lib.remove_tags)(ids, tags)
+        for p in lib.papers(ids):
+            print(f"{p.uid}: {', '.join(p.own_tags) or '(no tags)'}")
         return 0
     if cmd == "mark":
         pid = lib.resolve(args.id)
@@ -723,6 +798,13 @@ def suggest_command(args: argparse.Namespace, lib: Library) -> int:
     """`suggest [QUERY]`: the untriaged papers by predicted interest, best first, each with why."""
     if args.limit < 0:
         raise CliError("--limit must be 0 (all) or more")
+    if not lib.store.count():  # every paper removed, or none imported: not "every one is marked" (a trial)
+        if args.json:
+            print("[]")
+        print("The library is empty: `readinglist import FILE` brings papers"
+              + (" (`readinglist removed` lists the removed ones)." if lib.removed_papers() else "."),
+              file=sys.stderr)  # fmt: skip
+        return 0
     # closest matches: those with the most words, as the window's Suggested view draws them
     candidates = searched(lib, args.query, None).most_words().ids if args.query.strip() else None
     suggestions = lib.suggestions(candidates).top(args.limit or None)

@@ -31,13 +31,15 @@ from readinglist.importers.titles import derive_title, unique_among
 from readinglist.papers import (
     DEFAULT_STATE,
     INDEXING,
+    PRIORITIES,
+    STATES,
     ImportCancelled,
     ImportFailure,
     NewPaper,
     describe_error,
     tag_key,
 )
-from readinglist.store import Store
+from readinglist.store import Store, TagsGiven
 
 if TYPE_CHECKING:
     from readinglist.index import IndexUpdater
@@ -48,6 +50,7 @@ BUNDLED_PREFIX = "bundled:"
 # prepared, and index the last one after this process is done, so a smaller chunk overlaps more (500 rather
 # than 2,000: see docs/performance-changes.md, session 16)
 CHUNK = 500
+TAGS_SHOWN = 3  # the user's tags an import's summary names that the file's keywords gave papers; the rest counted
 CHUNK_CHARS = 8 * 1024 * 1024  # … or fewer, when their text is this long
 FIRST_CHUNK = 256  # the first chunk is smaller: the index's writer processes get work sooner
 # a file of up to this many records and characters is kept from the first read, not read (and parsed) again:
@@ -72,6 +75,13 @@ class ImportSummary:
     skipped_why: list[tuple[str, str]] = field(default_factory=list)  # (where, why), the first of them
     macros: int = 0  # BibTeX @string macros the file defines (for itself and the files imported with it)
     volumes: int = 0  # entries that are volumes, not papers (@proceedings, a @book that entries crossref)
+    # what the file changed of the reader's own marks, by documented rules, said so that it is not a surprise:
+    # the papers added with a state other than unread, by (state, where the file says it: Record.state_from)
+    # ("2,292 marked read from the file's read field": a Papers3 BibTeX's `read = {Yes}`) …
+    states: Counter[tuple[str, str]] = field(default_factory=Counter)
+    priorities: int = 0  # … the papers added with the file's priority
+    # … and the user's tags its keywords gave papers (tag → papers: ICLR's keyword "RL" where the user has a tag RL)
+    your_tags: dict[str, int] = field(default_factory=dict)
 
     def line(self, compact: bool = False) -> str:
         """How the file's import went, in a line; `compact` (the window's status bar, where a long line was
@@ -100,7 +110,26 @@ class ImportSummary:
             )
         if self.macros and not compact:
             text += f", {self.macros} @string {'macro' if self.macros == 1 else 'macros'} defined"
-        return text
+        return text + self.marks_given()
+
+    def marks_given(self) -> str:
+        """The states, priorities and the user's tags the file gave, as the summary line ends: "; 2,292 marked
+        read from the file's read field; tagged 3 papers RL (your tag)"; empty when it gave none."""
+        parts = [f"{n:,} marked {state} " + (f"from the file's {where}" if where else "by the file")
+                 for (state, where), n in sorted(self.states.items(), key=lambda item: -item[1])]  # fmt: skip
+        if self.priorities:
+            parts.append(f"{self.priorities:,} given a priority by the file")
+        if self.your_tags:
+            tags = list(self.your_tags.items())
+            shown = ", ".join(f"{n:,} paper{'s' if n != 1 else ''} {tag}" for tag, n in tags[:TAGS_SHOWN])
+            more = f" and {len(tags) - TAGS_SHOWN:,} more" if len(tags) > TAGS_SHOWN else ""
+            yours = (
+                "your tag, which the file has as a keyword"
+                if len(tags) == 1
+                else "your tags, which the file has as keywords"
+            )
+            parts.append(f"tagged {shown}{more} ({yours})")
+        return "".join(f"; {part}" for part in parts)
 
 
 def skip_reasons(skipped_why: list[tuple[str, str]], skipped: int) -> str:
@@ -386,6 +415,7 @@ def _import_source(
     revised_ids: list[int] = []
     added_ids = array("q")  # 8 bytes a paper, not a list of int objects
     counts = {"annotated": 0, "rekeyed": 0, "records": 0}
+    yours = TagsGiven()  # the user's tags the file's keywords give papers: said in the summary
     rekeyed: list[tuple[str, str]] = []  # the first citation keys the file gives that another paper had
     elsewhere: dict[int, int] = {}
     filled: list[int] = []  # papers found elsewhere in the library that the file's records filled in
@@ -434,9 +464,10 @@ def _import_source(
                 writer = updater.begin_bulk(fresh)
             chunk: list[NewPaper] = []
             notes: list[tuple[str, int | None, str]] = []  # (state, priority, note) the file gives each of chunk
+            state_from: list[str] = []  # where the file gives each of chunk its state (Record.state_from)
             chars = 0
 
-            sifter = _Duplicates(store, source_id, rev)
+            sifter = _Duplicates(store, source_id, rev, yours)
 
             def store_chunk() -> None:
                 _check_cancel(cancel, path)
@@ -451,12 +482,17 @@ def _import_source(
                     paper.auto_title = title
                 claims.claim([p.auto_title for p in papers])
                 batch: list[tuple[str, str]] = []
-                ids = store.insert_papers(source_id, papers, rev, batch)
+                ids = store.insert_papers(source_id, papers, rev, batch, yours)
                 counts["rekeyed"] += len(batch)
                 rekeyed.extend(batch[: REKEYED_SHOWN - len(rekeyed)])  # a chunk's worth at most, the rest counted
                 kept = {id(p) for p in papers}  # a record merged into a paper here brings no annotations
                 given = [n for p, n in zip(chunk, notes, strict=True) if id(p) in kept]
                 counts["annotated"] += store.annotate_new([(pid, *n) for pid, n in zip(ids, given, strict=True)])
+                for p, (state, priority, _), where in zip(chunk, notes, state_from, strict=True):
+                    if id(p) in kept and state != DEFAULT_STATE and state in STATES:
+                        summary.states[(state, where)] += 1
+                    if id(p) in kept and priority in PRIORITIES:
+                        summary.priorities += 1
                 if writer is not None:  # (None: the index was busy; the journal has the papers)
                     for pid, paper in zip(ids, papers, strict=True):
                         writer.add_document(**new_document(pid, paper))
@@ -485,10 +521,11 @@ def _import_source(
                         continue
                     chunk.append(to_new_paper(r, h))
                     notes.append((r.state or DEFAULT_STATE, r.priority, r.note))
+                    state_from.append(r.state_from)
                     chars += _size(r)
                     if len(chunk) >= (CHUNK if added_ids else min(CHUNK, FIRST_CHUNK)) or chars >= CHUNK_CHARS:
                         store_chunk()
-                        chunk, notes, chars = [], [], 0
+                        chunk, notes, state_from, chars = [], [], [], 0
                 if chunk:
                     store_chunk()
             seen = set(unchanged.values()) | set(revised.values()) | set(elsewhere.values())  # new ids: not existing
@@ -519,6 +556,7 @@ def _import_source(
     summary.added, summary.updated = len(added_ids), len(revised_ids) + counts["records"]
     summary.unchanged = len(unchanged) + len(elsewhere) - counts["records"] - len(filled)
     summary.missing, summary.restored = len(gone), restored
+    summary.your_tags = dict(yours.papers.most_common())
     return summary
 
 
@@ -570,8 +608,9 @@ class _Duplicates:
     the same paper is merged into the stored one (a further source of it, its gaps filled, its tags
     added), a possible one is added and listed as a pair. Candidates come from SQL by the chunk's keys."""
 
-    def __init__(self, store: Store, source_id: int, rev: int):
+    def __init__(self, store: Store, source_id: int, rev: int, yours: TagsGiven | None = None):
         self.store, self.source_id, self.rev = store, source_id, rev
+        self.yours = yours
         self.merged = 0
         self.changed = False  # a stored paper was filled in or tagged: the index catches up
         self._taken: set[int] = set()  # a stored paper takes one record of a file
@@ -633,5 +672,5 @@ class _Duplicates:
         self._taken.add(pid)
         self.store.link_source(pid, self.source_id, p.content_hash, p.title, p.source_key)
         if p.tags or p.keywords:
-            self.store.add_file_tags([pid], p.tags, p.keywords)
+            self.store.add_file_tags([pid], p.tags, p.keywords, self.yours)
             self.changed = True

@@ -618,7 +618,19 @@ class Library:
         return self.store.tags_of(ids)
 
     def resolve(self, uid: str) -> int:
-        return self.store.resolve_uid(uid)
+        """The paper a command names: by its id as shown (or an unambiguous start of it), else by its citation
+        key ("Alexander:2009do", "vaswani2017attention"); StoreError says why neither names one (no paper,
+        ambiguous, removed). A key named whole comes before an id it happens to start ("dead2019")."""
+        keyed = self.store.id_of_key(uid)
+        try:
+            pid = self.store.resolve_uid(uid)
+        except StoreError:
+            if keyed is None:
+                raise
+            return keyed
+        if keyed is not None and keyed != pid and self.store.uids([pid]).get(pid) != uid.strip().lower():
+            return keyed
+        return pid
 
     def related(
         self, paper_id: int, top: int = 5, cancel: threading.Event | None = None, wait: bool = True

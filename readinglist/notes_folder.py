@@ -240,6 +240,14 @@ def merge(library: Library, paths: Sequence[Path]) -> MergeSummary:
         else:
             notes.append(note)
     summary.files = len(notes)
+    if not notes and not summary.problems:  # "emptydir: 0 notes — 0 matched" read as an import that worked
+        n = summary.others
+        others = f"; its {n:,} Markdown file{'s are' if n != 1 else ' is'} no such note" if n else ""
+        raise ImportFailure(
+            summary.path,
+            "has no notes files — the Markdown notes `export --format obsidian` writes, which an import merges back"
+            f"{others}; to import the papers of the files in a folder, name the files (DIR/*.bib)",
+        )
     store = library.store
     by_uid = UidIndex()  # an id Obsidian wrote back as a number (039471 as 39471) is found too
     by_key: dict[str, int] = {}

@@ -438,6 +438,9 @@ class SearchResult:
     # for partial results: how many of the query's `word_count` words each paper has (parallel to ids)
     matched: list[int] = field(default_factory=list)
     word_count: int = 0
+    # for partial results: the stop words of the query ("of", "the") left out of the search and so of
+    # `word_count` (say so: "1 of 2 words" read as a slip for a query of three)
+    stop_words: list[str] = field(default_factory=list)
     # the query with its misspelt words replaced by the library's own words, or None: offer it ("Did you
     # mean …"); searching it is one more search of this text. `corrections` maps each word as typed (in the
     # index's folded form) to the word suggested.
@@ -487,6 +490,17 @@ def no_paper_has(unknown: list[str], capital: bool = True) -> str:
               for noun, words in by_field.items()]  # fmt: skip
     said = "; ".join(parts)
     return said[:1].upper() + said[1:] if capital else said
+
+
+def words_counted(result: SearchResult) -> str:
+    """How many of the query's words the best closest match has, said after "closest matches": "(2 of 3
+    words)"; the stop words left out of the count named ("(1 of 2 words, not counting “of”)": a query of
+    three words said "1 of 2", a trial). Empty when no count helps (none has any word, or every one)."""
+    best = max(result.matched, default=0)  # (a paper a word short can rank first: see engine.rank_keys)
+    if not 0 < best < result.word_count:
+        return ""
+    left_out = f", not counting {', '.join(f'“{w}”' for w in result.stop_words)}" if result.stop_words else ""
+    return f" ({best} of {result.word_count} words{left_out})"
 
 
 # ---- topics -----------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
@@ -1045,6 +1046,15 @@ WAIT_NOTICE = 1.0  # seconds a write waits before Store.on_wait says it is waiti
 BUSY_SLICE = 1.0  # seconds SQLite is asked to wait at a time
 
 
+@dataclass
+class TagsGiven:
+    """The user's own tags an import's keywords gave papers (a file's keyword "RL" where the user has a tag
+    RL: the paper gets the user's tag), counted for its summary: tag name → papers."""
+
+    papers: Counter[str] = field(default_factory=Counter)
+    names: dict[int, str | None] = field(default_factory=dict)  # tag id → its name if the user's (a cache)
+
+
 class Store:
     def __init__(self, path: Path, read_only: bool = False, reason: str | None = None):
         self.path = Path(path)
@@ -1463,10 +1473,12 @@ class Store:
         return {r[0] for r in rows}
 
     def insert_papers(
-        self, source_id: int, papers: Sequence[NewPaper], rev: int, rekeyed: list[tuple[str, str]] | None = None
-    ) -> list[int]:
+        self, source_id: int, papers: Sequence[NewPaper], rev: int, rekeyed: list[tuple[str, str]] | None = None,
+        yours: TagsGiven | None = None,
+    ) -> list[int]:  # fmt: skip
         """Store new papers; a citation key the file gives that another paper has, or that is no valid key,
-        gets a new key, appended to `rekeyed` as (given, new) so that the import can say so."""
+        gets a new key, appended to `rekeyed` as (given, new) so that the import can say so; `yours` counts the
+        papers a keyword gave one of the user's tags."""
         ids = []
         stamp = now()
         self._epoch += 1  # before and after: a count taken meanwhile is not kept
@@ -1490,8 +1502,10 @@ class Store:
                     ids.append(pid)
                     if p.tags:
                         self._add_tags(db, [pid], p.tags)
+                        if yours is not None:
+                            yours.names.clear()  # a keyword made the user's tag (_add_tags): looked up again
                     if p.keywords:
-                        self._add_imported_tags(db, [pid], p.keywords)
+                        self._add_imported_tags(db, [pid], p.keywords, yours)
                 if self.has_table("paper_columns"):  # not in a library older than migration 0012 (tests make one)
                     db.executemany(
                         "INSERT OR REPLACE INTO paper_columns(paper_id, title_key, authors_key, authors, added)"
@@ -2159,12 +2173,22 @@ class Store:
                 db.execute("UPDATE tags SET imported = 0 WHERE id = ? AND imported = 1", (tid,))
             db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
 
-    def _add_imported_tags(self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str]) -> None:
+    def _add_imported_tags(
+        self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], yours: TagsGiven | None = None
+    ) -> None:
         """A file's keywords: a tag the library has keeps what it is (the user's stays theirs), one it has not
-        is made a keyword."""
+        is made a keyword. `yours` counts the papers a keyword gave one of the user's tags (the summary says so)."""
         for tag in tags:
             tid = self._tag_id(db, tag, imported=self.has_imported_tags)
-            db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
+            cur = db.executemany(
+                "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids]
+            )
+            if yours is not None and cur.rowcount > 0 and self.has_imported_tags:
+                if tid not in yours.names:
+                    row = db.execute("SELECT name FROM tags WHERE id = ? AND imported = 0", (tid,)).fetchone()
+                    yours.names[tid] = row[0] if row else None
+                if name := yours.names[tid]:
+                    yours.papers[name] += cur.rowcount
 
     @property
     def has_imported_tags(self) -> bool:
@@ -2178,12 +2202,17 @@ class Store:
         """The condition that keeps the user's tags in a query on tags t ("" before migration 0024)."""
         return " AND t.imported = 0" if self.has_imported_tags else ""
 
-    def add_file_tags(self, ids: Sequence[int], tags: Sequence[str], keywords: Sequence[str]) -> None:
+    def add_file_tags(
+        self, ids: Sequence[int], tags: Sequence[str], keywords: Sequence[str], yours: TagsGiven | None = None
+    ) -> None:
         """What a file says of papers the library has (a re-import, a duplicate merged): its tags as the
-        user's, its keywords as keywords unless the library has them as tags, every spelling kept."""
+        user's, its keywords as keywords unless the library has them as tags, every spelling kept (`yours`
+        counts the user's tags its keywords gave)."""
         with self.transaction() as db:
             self._add_tags(db, ids, tags)
-            self._add_imported_tags(db, ids, keywords)
+            if tags and yours is not None:
+                yours.names.clear()  # a keyword made the user's tag (_add_tags): looked up again
+            self._add_imported_tags(db, ids, keywords, yours)
             self._touch(db, ids)
 
     def add_tags(self, ids: Sequence[int], tags: Sequence[str]) -> dict[int, list[str]]:
@@ -2427,6 +2456,14 @@ class Store:
                 db.execute("UPDATE papers SET note = ? WHERE id = ?", (new, paper_id))
                 self._touch(db, [paper_id])
             return stored, new
+
+    def id_of_key(self, key: str) -> int | None:
+        """The paper whose citation key is `key` (in any case, as keys are unique), or None."""
+        key = key.strip()
+        if not key:
+            return None
+        row = self.db.execute("SELECT id FROM papers WHERE citation_key = ? COLLATE NOCASE", (key,)).fetchone()
+        return int(row[0]) if row else None
 
     def citation_keys(self, ids: Sequence[int]) -> dict[int, str]:
         out: dict[int, str] = {}
@@ -3150,6 +3187,18 @@ class Store:
         ).fetchall()
         exact = [r for r in rows if r[0] == text]
         return [self._removed(paper, removed_at, into) for _, paper, removed_at, into in (exact or rows)]
+
+    def uid_kind(self, text: str) -> str | None:
+        """ "paper" when `text` is a paper's whole id, "removed" when a removed paper's, else None."""
+        text = text.strip().lower()
+        if self.db.execute("SELECT 1 FROM papers WHERE uid = ?", (text,)).fetchone():
+            return "paper"
+        if (
+            self.has_table("removed_papers")
+            and self.db.execute("SELECT 1 FROM removed_papers WHERE uid = ?", (text,)).fetchone()
+        ):
+            return "removed"
+        return None
 
     def resolve_removed_uid(self, text: str) -> int:
         """The removed paper whose id is, or uniquely starts with, `text`."""

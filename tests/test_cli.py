@@ -372,3 +372,92 @@ def test_cite_prints_what_the_window_copies_by_id_or_query(capsys, dd):
     assert run(capsys, "--data-dir", dd, "cite", "state:read", "zzzqqq")[0] == 1
     code, _, err = run(capsys, "--data-dir", dd, "cite", "abcdef")
     assert code == 1 and "no paper with id 'abcdef'" in err
+
+
+def test_a_line_too_wide_shortens_a_long_venue_before_the_title():
+    """A trial's line: "MaxSAT by Improved …  Proceedings of the AAAI Conference on Artificial Intelligence 2014"
+    — the venue kept its room and the title lost it. The venue is shortened first, with its own ellipsis."""
+    from readinglist.cli import paper_line
+    from readinglist.papers import Paper
+
+    title = "MaxSAT by Improved Instance-Specific Algorithm Configuration"
+    venue = "Proceedings of the AAAI Conference on Artificial Intelligence"
+    paper = Paper(1, "16b9ee", title, title, title, None, "", "", [], venue, 2014, "", [], "unread", "", tags=["RL"])
+    line = paper_line(paper, 110)
+    assert len(line) <= 110 and title in line
+    assert line.endswith("  AAAI Conference on… 2014 · #RL")
+    assert paper_line(paper, 160).endswith(f"  {venue} 2014 · #RL")  # room for all: nothing shortened
+    narrow = paper_line(paper, 70)  # no room for both: the title is cut too, after the venue
+    assert len(narrow) <= 70 and "… " in narrow and "Conference on… 2014" in narrow
+    short = Paper(2, "21fd07", title, title, title, None, "", "", [], "ICCV", 2003, "", [], "unread", "")
+    assert paper_line(short, 70) == "21fd07  [ ] MaxSAT by Improved Instance-Specific Algorithm…  ICCV 2003"
+
+
+def test_a_long_boolean_query_with_an_unknown_field_is_an_error_for_list_and_export(capsys, dd):
+    """`list 'tag:RL OR state:queued OR … OR id:18cbc1'` (9 words) read "id:" as pasted text and listed 29
+    unrelated closest matches, while export said "nothing to export": a query that joins fields with OR is
+    typed, and its unknown field the error a short one gets, for both."""
+    query = "tag:RL OR state:queued OR tag:foo OR state:read OR id:18cbc1"
+    for command in ("list", "export", "search"):
+        code, out, err = run(capsys, "--data-dir", dd, command, query)
+        assert (code, out) == (1, "") and "unknown field “id:”" in err, command
+    # the same fields known: searched, whatever the length
+    code, out, err = run(capsys, "--data-dir", dd, "list", "tag:RL OR state:queued OR tag:foo OR state:read")
+    assert (code, out, err) == (0, "", "No papers match “tag:RL OR state:queued OR tag:foo OR state:read”.\n")
+
+
+def test_closest_matches_say_how_many_words_the_best_has_and_the_stop_words_not_counted(capsys, titled):
+    code, _, err = run(capsys, "--data-dir", titled, "search", "binary of xyzzy")
+    assert code == 0 and "closest matches first (1 of 2 words, not counting “of”)" in err
+
+
+def test_a_paper_is_named_by_its_citation_key_as_well_as_its_id(capsys, dd, tmp_path):
+    """`cite Alexander:2009do` failed with "unknown field": a key's colon was read as a field. cite, show and
+    every command that takes an ID take a citation key too (in any case); a key named whole comes before an
+    id it happens to start."""
+    bib = tmp_path / "keys.bib"
+    bib.write_text(
+        "@article{Alexander:2009do, title = {Quokka habits of the night}, author = {Alexander, Ann}, year = 2009}\n"
+        "@article{other, title = {Quokka days}, author = {Bee, Bo}, year = 2019}\n"
+    )
+    assert run(capsys, "--data-dir", dd, "import", str(bib))[0] == 0
+    code, out, err = run(capsys, "--data-dir", dd, "cite", "Alexander:2009do")
+    assert (code, out, err) == (0, "Alexander, A. (2009). Quokka habits of the night.\n", "")
+    code, out, _ = run(capsys, "--data-dir", dd, "cite", "alexander:2009DO", "other", "--format", "bibtex")
+    assert code == 0 and out.startswith("@article{Alexander:2009do,") and "@article{other," in out
+    code, out, _ = run(capsys, "--data-dir", dd, "show", "Alexander:2009do", "--json")
+    uid = json.loads(out)["id"]
+    assert code == 0 and json.loads(out)["title"] == "Quokka habits of the night"
+    assert run(capsys, "--data-dir", dd, "mark", "Alexander:2009do", "read")[1] == f"{uid}: read\n"
+    # a key that names an id's first letters names its own paper
+    assert run(capsys, "--data-dir", dd, "key", "other", uid[:3])[0] == 0
+    assert json.loads(run(capsys, "--data-dir", dd, "show", uid[:3], "--json")[1])["title"] == "Quokka days"
+    code, out, err = run(capsys, "--data-dir", dd, "cite", "Nobody:2009")
+    assert (code, out) == (
+        1,
+        "",
+    ) and "no paper has the citation key “Nobody:2009” (read as a query: unknown field" in err
+
+
+def test_tag_takes_several_papers_ids_before_the_tags_and_never_makes_an_id_a_tag(capsys, dd):
+    """`tag 2345ec 1ecff7 …` tagged the first paper with a tag named after the second (a trial): the papers'
+    ids come first, then the tags; an id among the tags, or no tag at all, is refused and nothing changes."""
+    _, out, _ = run(capsys, "--data-dir", dd, "list")
+    a, b, c = (line.split()[0] for line in out.splitlines()[:3])
+    code, out, err = run(capsys, "--data-dir", dd, "tag", a, b, "RL", "to read")
+    assert (code, out, err) == (0, f"{a}: RL, to read\n{b}: RL, to read\n", "")
+    code, out, err = run(capsys, "--data-dir", dd, "untag", a, b, "RL")
+    assert (code, out) == (0, f"{a}: to read\n{b}: to read\n")
+    for words, said in (
+        ((b,), f"no tags given: “{b}” is a paper's id, not a tag; nothing was changed"),
+        ((b, c), f"no tags given: “{b}”, “{c}” are papers' ids, not tags; nothing was changed"),
+        (("RL", b), f"“{b}” is a paper's id, not a tag; nothing was changed"),
+    ):
+        code, out, err = run(capsys, "--data-dir", dd, "tag", a, *words)
+        assert (code, out) == (1, "") and err.startswith(f"readinglist: {said} (`readinglist tag ID [ID…] TAG…`")
+    assert run(capsys, "--data-dir", dd, "list", "tag:RL")[1] == ""
+    assert json.loads(run(capsys, "--data-dir", dd, "show", a, "--json")[1])["tags"] == ["to read"]
+    run(capsys, "--data-dir", dd, "remove", c)
+    code, _, err = run(capsys, "--data-dir", dd, "tag", a, c, "RL")  # a removed paper's id: said, not a tag
+    assert code == 1 and f"paper {c} was removed" in err
+    assert run(capsys, "--data-dir", dd, "list", "tag:RL")[1] == ""

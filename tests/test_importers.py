@@ -258,7 +258,9 @@ def test_a_crossrefs_date_gives_the_year(tmp_path):
             'read "<Venue> <Year> Papers" (found "just some notes"), then one abstract per paragraph',
         ),
         ("heading.txt", b"ICML 2026 Papers\nOne abstract straight after.\n", "a blank line after its heading line"),
-        ("list.json", b"[1, 2, 3]", "not an object"),
+        ("list.json", b"[1, 2, 3]", "line 1: record 1 is a number, not an object"),  # not "a int" (a trial)
+        ("texts.jsonl", b'"a title"\n', "line 1: record 1 is a piece of text, not an object"),
+        ("lists.jsonl", b'{"title": "A"}\n[]\n', "line 2: record 2 is a list, not an object"),
     ],
 )
 def test_bad_files_fail_with_the_file_name_and_problem(tmp_path, name, content, problem):
@@ -605,7 +607,7 @@ _SKIPPING = {
     ),
     "wrapped.json": (
         json.dumps({"venue": "X", "papers": [{"title": "Kept"}, {"title": {}}]}),
-        [("record 2", "no title (its title is a dict) and no abstract")],
+        [("record 2", "no title (its title is an object) and no abstract")],
     ),
     "lines.jsonl": (
         '{"title": "Kept"}\n\n{"url": "https://x.org"}\n',

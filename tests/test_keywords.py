@@ -810,3 +810,49 @@ def test_a_rename_names_one_tag_a_comma_in_it_kept(empty_lib, tmp_path):
     assert empty_lib.paper(pid).own_tags == []
     with pytest.raises(StoreError):  # a name of commas alone names no tag
         empty_lib.rename_tag("other", " , ")
+
+
+def test_an_imports_summary_says_the_users_tags_and_the_states_the_file_gave(empty_lib, tmp_path, capsys):
+    """Both follow documented rules, but the summary mentioned neither: a file's keyword "RL" where the user has
+    a tag RL gave papers the user's tag, and a Papers3 BibTeX's `read = {Yes}` marked 2,292 papers read. The
+    summary (the command line's line, and the window's: ImportSummary.line) says both, and a keyword that is no
+    tag of the user's, or a state the file leaves unread, is not said."""
+    from readinglist.cli import main
+
+    ids = _import(empty_lib, tmp_path)
+    empty_lib.add_tags([ids["Deep Residual Learning"]], ["RL"])
+    papers3 = (
+        "@article{c, title = {Deep RL for quokkas}, author = {A, B}, year = 2020, read = {Yes},"
+        " keywords = {RL, quokka}}\n"
+        "@article{d, title = {Shallow RL for wombats}, author = {C, D}, year = 2021, read = {No}, keywords = {rl}}\n"
+        "@article{e, title = {Planning for numbats}, author = {E, F}, year = 2022, read = {Yes}}\n"
+        "@article{f, title = {Acting for bilbies}, author = {G, H}, year = 2022, readstatus = {skimmed},"
+        " priority = {prio1}, keywords = {vision}}\n"
+    )
+    (tmp_path / "papers3.bib").write_text(papers3)
+    [summary] = empty_lib.import_files([tmp_path / "papers3.bib"])
+    assert summary.your_tags == {"RL": 2}  # (its spelling "rl" is the user's tag RL; "vision" is a keyword)
+    assert dict(summary.states) == {("read", "read field"): 2, ("skimmed", "readstatus field"): 1}
+    assert summary.priorities == 1
+    assert summary.line() == (
+        "papers3.bib: 4 added, 0 updated, 0 unchanged, 0 skipped; 2 marked read from the file's read field; "
+        "1 marked skimmed from the file's readstatus field; 1 given a priority by the file; tagged 2 papers RL "
+        "(your tag, which the file has as a keyword)"
+    )
+    assert summary.line(compact=True).endswith("; tagged 2 papers RL (your tag, which the file has as a keyword)")
+    # a record merged into a paper here (another file of it) says the user's tags its keywords gave it too
+    (tmp_path / "again.bib").write_text(
+        "@article{g, title = {Deep Residual Learning}, author = {He, Kaiming}, year = {2016}, keywords = {RL}}\n"
+        "@article{h, title = {Attention Is All You Need}, author = {Vaswani, Ashish}, year = {2017}, keywords = {RL}}\n"
+    )
+    [again] = empty_lib.import_files([tmp_path / "again.bib"])
+    assert again.merged == 2 and again.your_tags == {"RL": 1}  # (the other had it already)
+    assert not again.states and again.line().endswith("; tagged 1 paper RL (your tag, which the file has as a keyword)")
+    data = str(empty_lib.data_dir)
+    empty_lib.close()
+    (tmp_path / "csv.csv").write_text("title,readstatus\nA csv paper,read\nAnother,\n")
+    capsys.readouterr()
+    assert main(["--data-dir", data, "import", str(tmp_path / "csv.csv")]) == 0
+    assert capsys.readouterr().out == (
+        "csv.csv: 2 added, 0 updated, 0 unchanged, 0 skipped; 1 marked read from the file's readstatus column\n"
+    )

@@ -3,15 +3,18 @@ named."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 
+import pytest
 import yaml
 
 from readinglist import export
 from readinglist.cli import main
 from readinglist.export import ExportOptions, note_file_name
 from readinglist.library import Library
+from readinglist.papers import ImportFailure
 
 
 def annotated(lib: Library) -> list[int]:
@@ -303,3 +306,27 @@ def test_the_export_dialog_offers_the_notes_folder_with_abstracts(qtbot):
     dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("obsidian"))
     assert dialog.abstractsBox.isEnabled() and not dialog.groupBox.isEnabled()
     assert dialog.options().format == "obsidian"
+
+
+def test_a_folder_with_no_notes_files_is_said_so_not_merged_as_zero_notes(lib, tmp_path, capsys):
+    """`import emptydir` said "emptydir: 0 notes — 0 matched, annotations changed on 0" and succeeded (a trial):
+    the folder has no notes files, said as the failure it is (exit 1), with what the import does with a folder,
+    and the other files given are imported still."""
+    empty, vault = tmp_path / "emptydir", tmp_path / "vault"
+    empty.mkdir()
+    vault.mkdir()
+    (vault / "my own note.md").write_text("# Shopping\n\n- milk\n")
+    (vault / "papers.bib").write_text("@article{k, title = {Quokka habits}}\n")
+    with pytest.raises(ImportFailure, match="emptydir: has no notes files — the Markdown notes"):
+        lib.merge_notes([empty])
+    with pytest.raises(ImportFailure, match="its 1 Markdown file is no such note; to import the papers of the files"):
+        lib.merge_notes([vault])
+    data = str(lib.data_dir)
+    lib.close()
+    papers = tmp_path / "one.jsonl"
+    papers.write_text(json.dumps({"title": "Quokka habits"}) + "\n")
+    capsys.readouterr()
+    assert main(["--data-dir", data, "import", str(empty), str(papers)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "one.jsonl: 1 added, 0 updated, 0 unchanged, 0 skipped\n"
+    assert err.startswith("readinglist: cannot merge emptydir: has no notes files") and "0 notes" not in out + err

@@ -1631,3 +1631,46 @@ def test_letters_without_a_mark_to_drop_are_found_as_typed_in_ascii(tmp_path):
             assert titles(lib, query) == ["Sparse coding in Łódź"], query
     finally:
         lib.close()
+
+
+def test_a_query_that_joins_fields_with_or_is_typed_however_long(library):
+    """A pasted sentence of more than PASTED_WORDS words reads "name:" as text; a query that joins fields
+    with AND or OR does not (`tag:RL OR … OR id:18cbc1` listed unrelated closest matches): its unknown field
+    is an error, and its minus NOT."""
+    from readinglist.index.query import minus_as_not, written_as_syntax
+
+    for typed in (
+        "tag:RL OR state:queued OR tag:foo OR state:read OR id:18cbc1",
+        "(title:binary AND year:2020) OR colour:red OR tag:x OR tag:y",
+    ):
+        assert written_as_syntax(typed)
+        with pytest.raises(QueryError, match="unknown field"):
+            library.search(typed)
+    for pasted in (
+        "BERT: Pre-training of deep bidirectional transformers OR not",  # a colon, no field
+        "see https://example.org OR the appendix for the full proof",  # a link
+        'the "tag:x OR y" text that we write in our paper here',  # in a phrase
+        "Results on cid:2 and more for the Transformer model",  # no AND or OR
+    ):
+        assert not written_as_syntax(pasted), pasted
+        library.search(pasted)  # no error
+    long = "title:binary OR title:attention OR title:spatial OR title:networks -title:transformer"
+    assert minus_as_not(long).endswith("title:networks NOT title:transformer")
+    pasted = "we propose a diffusion -based model for tables"
+    assert minus_as_not(pasted) == pasted
+
+
+def test_closest_matches_say_the_stop_words_their_count_leaves_out(library):
+    """ "binary of xyzzy" (three words) said "closest matches (1 of 2 words)": "of" is a stop word, left out of
+    the search and the count. The count names it, also when the result comes from the cache of the query
+    without it (the same meaning), and a query without one names none."""
+    from readinglist.papers import words_counted
+
+    plain = library.search("binary xyzzy")
+    assert plain.partial and (plain.word_count, plain.stop_words) == (2, [])
+    assert words_counted(plain) == " (1 of 2 words)"
+    result = library.search("binary of the xyzzy")
+    assert result.partial and result.stop_words == ["of", "the"]
+    assert words_counted(result) == " (1 of 2 words, not counting “of”, “the”)"
+    assert library.search("binary xyzzy").stop_words == []  # (and back from the cache)
+    assert library.search("binary coding").stop_words == []  # every word found: no count said

@@ -177,6 +177,20 @@ def test_cli_suggest_says_what_to_do_when_there_is_nothing_to_learn(capsys, plan
     assert "mark a few papers read/skipped or set interests first" in err and "Traceback" not in err
 
 
+def test_cli_suggest_in_a_library_with_every_paper_removed_says_it_is_empty(capsys, planted_dir):
+    """It said "every one is marked or has a priority" (a trial): with interests set, and with none."""
+    folder, relevant, rest = planted_dir
+    assert run(capsys, "--data-dir", folder, "interests", "--set", "quasar spectra")[0] == 0
+    assert run(capsys, "--data-dir", folder, "remove", *relevant, *rest)[0] == 0
+    for extra in ((), ("--json",), ("quasar",)):
+        code, out, err = run(capsys, "--data-dir", folder, "suggest", *extra)
+        assert code == 0 and out == ("[]\n" if extra == ("--json",) else "")
+        said = "The library is empty: `readinglist import FILE` brings papers (`readinglist removed` lists the removed"
+        assert err == said + " ones).\n"
+    assert run(capsys, "--data-dir", folder, "interests", "--clear")[0] == 0
+    assert "The library is empty" in run(capsys, "--data-dir", folder, "suggest")[2]
+
+
 def test_cli_suggest_after_marks_puts_the_planted_papers_first_with_why(capsys, planted_dir):
     folder, relevant, rest = planted_dir
     for uid in relevant[:3]:

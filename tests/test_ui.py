@@ -951,6 +951,22 @@ def test_several_files_with_a_bad_one_import_the_others_and_say_which_failed(
     assert paper.authors == ["Ann Quokka"]
 
 
+def test_the_import_notice_says_the_states_and_the_users_tags_the_file_gave(qtbot, window, tmp_path, import_where):
+    """A Papers3 BibTeX's `read = {Yes}` marked papers read, and a keyword named as a tag of the user's gave
+    papers that tag, unsaid: the window's notice says both (ImportSummary.line, as the command line does)."""
+    window.library.add_tags(window.library.search("").ids[:1], ["RL"])
+    f = tmp_path / "papers3.bib"
+    f.write_text(
+        "@article{c, title = {Deep RL for quokkas}, author = {A, B}, year = 2020, read = {Yes}, keywords = {RL}}\n"
+    )
+    with qtbot.waitSignal(window.importFinished, timeout=60000):
+        window.start_import([f])
+    assert window.notice.text() == (
+        "Imported papers3.bib: 1 added; 1 marked read from the file's read field; tagged 1 paper RL (your tag, "
+        "which the file has as a keyword)"
+    )
+
+
 def test_import_cancel_leaves_library_unchanged(qtbot, window, import_where):
     with qtbot.waitSignal(window.importFinished, timeout=60000) as got:
         window.start_import([corpus("pmlr_colt2025_uai2025_l4dc2026.jsonl")])

@@ -46,6 +46,7 @@ class Record:
     # import adds, never to one the library has
     note: str = ""
     state: str = ""
+    state_from: str = ""  # where the file says it ("read field", "state column"): an import's summary names it
     priority: int | None = None
     citation_key: str = ""
     uid: str = ""
@@ -85,13 +86,28 @@ def note_skip(skipped_why: list[tuple[str, str]], where: str, why: str) -> None:
         skipped_why.append((where, why))
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, in a reader's words: "a number", not Python's "a int" (a trial's message)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a piece of text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else f"a {type(value).__name__}"
+
+
 def why_no_text(title: object, abstract: object) -> str:
     """Why a record with neither a title nor an abstract was skipped, in words."""
     raw = abstract.strip() if isinstance(abstract, str) else ""
     if raw:
         return f"no title, and its abstract is a placeholder (“{snippet(raw)}”)"
     if title is not None and not isinstance(title, str | int | float):
-        return f"no title (its title is a {type(title).__name__}) and no abstract"
+        return f"no title (its title is {json_kind(title)}) and no abstract"
     return "no title and no abstract"
 
 

@@ -727,6 +727,9 @@ class BibFile:
         )
         if arxiv and not bib.get("eprint"):
             bib.update(eprint=arxiv, eprinttype="arXiv")
+        state, state_field = state_from_text(fields.get("readstatus", "")), "readstatus"
+        if not state:  # Papers3's and BibDesk's `read = {Yes}`
+            state, state_field = _read_flag(fields.get("read", "")), "read"
         return Record(
             title=title,
             abstract=abstract,
@@ -738,7 +741,8 @@ class BibFile:
             tags=tags,
             keywords=keywords,
             note=plain_from_bibtex(fields["annote"]).strip("\n") if fields.get("annote") else "",
-            state=state_from_text(fields.get("readstatus", "")) or _read_flag(fields.get("read", "")),
+            state=state,
+            state_from=f"{state_field} field" if state else "",
             priority=priority_from_text(fields.get("priority", "")),
             citation_key=entry.key.strip(),
             bib=bib,

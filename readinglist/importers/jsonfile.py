@@ -18,6 +18,7 @@ from readinglist.importers.base import (
     Warnings,
     bib_fields,
     clean_abstract,
+    json_kind,
     not_a_name,
     parse_year,
     plain_keywords,
@@ -187,9 +188,11 @@ def _annotations(obj: dict[str, Any]) -> dict[str, Any]:
     note = obj.get("note")
     own = all(k in obj for k in ("id", "state", "citation_key"))
     key = obj.get("citation_key") or obj.get("citation-key")
+    state = state_from_text(obj.get("state"))
     return {
         "note": note.strip("\n") if isinstance(note, str) else "",
-        "state": state_from_text(obj.get("state")),
+        "state": state,
+        "state_from": "state field" if state else "",
         "priority": priority_from_text(obj.get("priority")),
         "citation_key": key.strip() if isinstance(key, str) else "",
         "uid": str(obj.get("id") or "") if own else "",
@@ -277,7 +280,7 @@ def _records(
     for line, n, unit, obj in objects:
         seen = True
         if not isinstance(obj, dict):
-            raise ImportFailure(path, f"record {n} is a {type(obj).__name__}, not an object", line)
+            raise ImportFailure(path, f"record {n} is {json_kind(obj)}, not an object (a paper's fields)", line)
         rec = to_record(obj, n, venue, year, warnings, f"{path.name}, {unit} {n}")
         yield line, rec if rec is not None else Skip(f"{unit} {n}", why_no_text(obj.get("title"), obj.get("abstract")))
     if not seen:

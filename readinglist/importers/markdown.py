@@ -91,9 +91,10 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
     box, shown, rest = m.groups()
     link = _LINK_RE.match(shown)
     title, url = (unescape(link.group(1)), link.group(2)) if link else (unescape(shown), "")
-    state = "read" if box == "x" else "unread"
+    state, state_from = ("read", "[x] boxes") if box == "x" else ("unread", "")
     if s := _STATE_RE.match(rest):
-        state = state_from_text(s.group(1)) or state
+        given = state_from_text(s.group(1))
+        state, state_from = (given, "states") if given else (state, state_from)
         rest = rest[s.end() :]
     priority = None
     if p := _PRIORITY_RE.match(rest):
@@ -141,6 +142,7 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
         tags=tags,
         note=note,
         state=state,
+        state_from=state_from,
         priority=priority,
         citation_key=citation_key,  # checked, and kept where no other paper has it, as a BibTeX entry's
         own=True,

@@ -102,6 +102,7 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
         if found is not None:
             bib_cols[name] = found
     venue, year = venue_year_from_name(path)
+    state_column = names[cols["state"]] if cols["state"] is not None else ""
     line = 1
     try:
         for row in rows:
@@ -135,7 +136,8 @@ def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> 
                     tags=split_tags(get("tags")),
                     keywords=plain_keywords(get("keywords")),
                     note=get("note").strip("\n") if own or cols["note"] is not None else "",
-                    state=state_from_text(get("state")),
+                    state=(state := state_from_text(get("state"))),
+                    state_from=f"{state_column} column" if state else "",
                     priority=priority_from_text(get("priority")),
                     citation_key=get("citation_key"),
                     uid=get("key") if own else "",

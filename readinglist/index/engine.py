@@ -56,6 +56,7 @@ from readinglist.index.query import (
     highlight_terms,
     hyphen_chains,
     hyphenated_words,
+    left_out_stop_words,
     make_parser,
     name_prefixes,
     negating_minuses,
@@ -580,7 +581,8 @@ class Index:
                 cached = self._cache.get((meaning, limit, True))
                 cached = None if cached is None or cached.started else cached
         if cached is not None:
-            return cached if cached.query == text else replace(cached, query=text)
+            # (the query's stop words are no part of its meaning: "budget of x" is cached as "budget x")
+            return cached if cached.query == text else self._with_stop_words(replace(cached, query=text))
         with self.searching():
             assert self._ranker is not None
             ranker, work = self._ranker, self._ranker.work
@@ -599,7 +601,13 @@ class Index:
             self._cached_hits += len(result.ids)
         if work + len(result.ids) >= RETURN_FREED_AFTER:
             return_freed()  # (its temporaries are gone: the result holds the ids, not the score dictionaries)
-        return result
+        return self._with_stop_words(result)
+
+    def _with_stop_words(self, result: SearchResult) -> SearchResult:
+        """Closest matches, with the stop words their count of words leaves out (SearchResult.stop_words)."""
+        if not result.partial:
+            return result if not result.stop_words else replace(result, stop_words=[])
+        return replace(result, stop_words=left_out_stop_words(self.parser, result.query))
 
     def _phrase_tier(self, text: str, plain: list[query.Query], candidates: list[int]) -> list[int]:
         """Of the candidates, those whose title or abstract has the query's words (`plain`, each a plain word)

@@ -12,7 +12,8 @@ A minus right before a word, a phrase or a field, at the start of the query or a
 search engine: "diffusion -video", '-"video generation"', "-author:smith" (`negating_minuses`). A hyphen
 inside a word ("self-supervised"), a minus before a number ("-1"), a dash alone ("a - b"), a minus after a
 line break (a wrapped line's hyphen: "diffusion\n-based") and any minus in a query of TYPED_WORDS words or more
-(a pasted sentence) stay text, read as before.
+(a pasted sentence) stay text, read as before. A query that joins fields with AND or OR ("tag:RL OR state:queued
+OR …") is typed whatever its length (`written_as_syntax`): its minuses are NOT, its unknown fields errors.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ MAX_FUZZY = 2  # edits a fuzzy term may make: beyond two nearly every short word
 RELATED_WEIGHT = 0.35  # a derived stem's form (Stemmed.related) counts as this much of an occurrence
 RELATED_FIELDS = {"abstract"}  # where a word matches its derivations (a title is short, and often derived from it)
 HIGHLIGHT_EXPANSIONS = 200  # at most this many words of one prefix, wildcard or fuzzy term are highlighted
-PASTED_WORDS = 4  # a query longer than this is pasted text: "name:" in it that names no field is no error
+# a query longer than this is pasted text: "name:" in it that names no field is no error (unless the query joins
+# fields with AND or OR: `written_as_syntax`)
+PASTED_WORDS = 4
 # a query of more words was pasted, not typed (see engine.Index._settled_words): a minus in it is text
 TYPED_WORDS = 6
 URL_SCHEMES = {"http", "https", "ftp", "doi", "arxiv", "mailto", "www"}  # "name:" that is no field, in pasted text
@@ -720,10 +723,27 @@ _VALUE_RE = re.compile(r"(?<![\w\\])(?:state|priority):\w+")
 _MINUS_RE = re.compile(r'"[^"]*"?|(?:(?<![^ \t])|(?<=(?<![^ \t(])\())-(?=[^\W\d_]|")')
 
 
+_OPERATOR_RE = re.compile(r"(?<![^\s(])(?:AND|OR)(?![^\s)])")  # AND, OR as Whoosh reads them: capitals, a word apart
+
+
+def written_as_syntax(text: str) -> bool:
+    """Whether a query joins fields with AND or OR ("tag:RL OR state:queued OR …"): typed, however many words,
+    so a field it names that does not exist ("id:18cbc1") is an error, not text that found 29 unrelated
+    closest matches (a trial). A pasted sentence has a colon ("BERT: Pre-training") but not both."""
+    if ":" not in text or not _OPERATOR_RE.search(text):
+        return False
+    outside = re.sub(r'"[^"]*"', '""', text)  # a phrase's "OR" is a word
+    return bool(_OPERATOR_RE.search(outside)) and any(
+        m.group(1).lower() not in URL_SCHEMES and outside[m.end() : m.end() + 1] != "/"  # a link's colon is no field
+        for m in _FIELD_RE.finditer(outside)
+    )
+
+
 def negating_minuses(text: str) -> list[int]:
     """Where in `text` a minus means NOT ("diffusion -video", '-"a phrase"', "-author:smith"): none in a query of
-    TYPED_WORDS words or more, which was pasted ("a diffusion -based model" is text)."""
-    if "-" not in text or len(text.split()) >= TYPED_WORDS:
+    TYPED_WORDS words or more, which was pasted ("a diffusion -based model" is text), unless it joins fields
+    with AND or OR (`written_as_syntax`)."""
+    if "-" not in text or (len(text.split()) >= TYPED_WORDS and not written_as_syntax(text)):
         return []
     return [m.start() for m in _MINUS_RE.finditer(text) if m.group(0) == "-"]
 
@@ -763,7 +783,7 @@ def preprocess(text: str) -> str:
     if "=" in text:
         text = _exact_words(text)
     outside = re.sub(r'"[^"]*"', '""', text)
-    pasted = len(outside.split()) > PASTED_WORDS
+    pasted = len(outside.split()) > PASTED_WORDS and not written_as_syntax(text)
     if pasted and _WILDCARDS_ONLY_RE.search(outside):  # "we apply LRTA * to …": a star in pasted text is no wildcard
         text = _WILDCARDS_ONLY_RE.sub(" ", text)
         outside = re.sub(r'"[^"]*"', '""', text)
@@ -991,6 +1011,22 @@ def drop_stop_words(q: query.Query) -> query.Query:
     if not kept or len(kept) == len(q.subqueries):
         return q
     return kept[0] if len(kept) == 1 and q.boost == 1.0 else query.And(kept, boost=q.boost)
+
+
+def left_out_stop_words(parser: qparser.QueryParser, text: str) -> list[str]:
+    """The stop words `drop_stop_words` leaves out of the query `text`, as the index holds them ("of"): the
+    closest matches' count of words is of the others, which a reader is told ("1 of 2 words" for "budget of
+    xyzzy" read as a slip)."""
+    try:
+        q = parser.parse(preprocess(text))
+    except Exception:  # (what parse reads as plain words: no count said of it)
+        return []
+    if type(q) is not query.And:
+        return []
+    dropped = [sub for sub in q.subqueries if _is_stop_word(sub)]
+    if len(dropped) == len(q.subqueries):
+        return []
+    return list(dict.fromkeys(leaf.text for sub in dropped for leaf in sub.leaves()))
 
 
 def _is_stop_word(q: query.Query) -> bool:

@@ -28,7 +28,10 @@ SEARCH_SYNTAX = [
     ("transform*", "a prefix"),
     ("reinforcment~", "fuzzy: one edit away (~2 for two)"),
     ("a OR b, a NOT b, (a OR b) c", "boolean; AND is implied"),
-    ('-video, -"video generation", -author:smith', "leaves it out, as NOT does (in a query of up to 5 words)"),
+    (
+        '-video, -"video generation", -author:smith',
+        "leaves it out, as NOT does (in a query of up to 5 words, or one joining fields with OR or AND)",
+    ),
     ("title: abstract: author: tag: note: venue:", 'one field: author:bengio, tag:"to read", venue:icml'),
     ("year:2024, year:2020..2024, year:2020.., year:..2019, year:>2020", "years"),
     ("=transformer", "the exact form only (not transform, transformers)"),

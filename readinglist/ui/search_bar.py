@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from readinglist.library import Library
-from readinglist.papers import STATES, QueryError, SearchResult, no_paper_has
+from readinglist.papers import STATES, QueryError, SearchResult, no_paper_has, words_counted
 from readinglist.ui.sidebar import Filter
 from readinglist.ui.workers import Runner
 
@@ -59,8 +59,8 @@ def hint_text(result: SearchResult) -> str:
     parts: list[str] = []
     unknown = no_paper_has(result.unknown) if result.unknown else ""
     if result.partial:
-        best = max(result.matched, default=0)  # (a paper a word short can rank first: see engine.rank_keys)
-        counted = f" ({best} of {result.word_count} words)" if 0 < best < result.word_count else ""
+        best = max(result.matched, default=0)
+        counted = words_counted(result)
         # the best may have every word once a misspelt one counts its correction: not "13 of 13"
         every = "every word" if counted or not best else "every word as typed"
         head = unknown or f"No paper has {every}"
