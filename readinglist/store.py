@@ -2015,6 +2015,30 @@ class Store:
             out.update(dict(self.db.execute(f"SELECT id, uid FROM papers WHERE id IN ({marks})", chunk)))
         return out
 
+    def ids_with_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        """readinglist id (lower case) → the paper that has it, for those of `uids` the library has."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(sorted({u.lower() for u in uids if u}), 900):
+            marks = ",".join("?" * len(chunk))
+            out.update((str(u).lower(), int(i)) for i, u in self.db.execute(
+                f"SELECT id, uid FROM papers WHERE uid IN ({marks})", chunk))  # fmt: skip
+        return out
+
+    def ids_with_text_keys(self, keys: Sequence[str]) -> dict[str, list[int]]:
+        """text key (duplicates.text_key: an abstract's first words) → the papers that have it."""
+        out: dict[str, list[int]] = {}
+        if not self.has_table("paper_keys"):
+            return out
+        for chunk in _chunks(sorted({k for k in keys if k}), 900):
+            marks = ",".join("?" * len(chunk))
+            for key, pid in self.db.execute(
+                f"SELECT text_key, paper_id FROM paper_keys WHERE text_key IN ({marks}) AND text_key != ''"
+                " ORDER BY paper_id",
+                chunk,
+            ):
+                out.setdefault(str(key), []).append(int(pid))
+        return out
+
     # ---- annotations ----
 
     def annotated_ids(self) -> list[int]:
@@ -2423,6 +2447,37 @@ class Store:
             self._touch(db, [paper_id])
             return str(row[0] or "")
 
+    def key_holders(self, keys: Sequence[str]) -> dict[str, int]:
+        """citation key (lower case) → the paper that has it, for those of `keys` some paper has."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(sorted({k.lower() for k in keys if k}), 900):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT lower(citation_key), id FROM papers WHERE citation_key COLLATE NOCASE IN ({marks})", chunk
+            )
+            out.update((str(k), int(i)) for k, i in rows)
+        return out
+
+    def set_citation_keys(self, keys: Mapping[int, str]) -> None:
+        """Several papers' keys at once, as one change: keys the papers trade among themselves (a's to b, b's
+        to a) are allowed; StoreError if one is no valid key, is given twice, or another paper has it."""
+        try:
+            wanted = {pid: citekeys.check_key(key) for pid, key in keys.items()}
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        if not wanted:
+            return
+        if len({k.lower() for k in wanted.values()}) < len(wanted):
+            raise StoreError("a citation key is given to two papers")
+        with self.transaction() as db:
+            for pid, holder in self.key_holders(list(wanted.values())).items():
+                if holder not in wanted:
+                    raise StoreError(f"citation key {pid!r} is taken by another paper")
+            ids = list(wanted)
+            db.executemany("UPDATE papers SET citation_key = NULL WHERE id = ?", [(i,) for i in ids])
+            db.executemany("UPDATE papers SET citation_key = ? WHERE id = ?", [(k, i) for i, k in wanted.items()])
+            self._touch(db, ids)
+
     def set_user_title(self, paper_id: int, title: str | None) -> str | None:
         title = title.strip() if title else None
         with self.transaction() as db:
@@ -2756,6 +2811,7 @@ class Store:
         record may be the app's own export of the paper, whose record of a paper without one (its type and
         the venue as journal or booktitle) and whose title derived from the abstract say nothing new."""
         from readinglist.importers.duplicates import fuller_authors
+        from readinglist.importers.matching import _loose_title
 
         with self.transaction() as db:
             row = db.execute(
@@ -2783,8 +2839,11 @@ class Store:
             if row[4] is None and p.bib and (said or not exported):
                 sets["bib"] = biblio.dumps(p.bib)
             # a title derived from the abstract gives way to the file's; not to the app's export of that title
-            # (an export writes the user's own title where there is one: that is no file's title either)
-            if not row[5] and p.title and not (exported and p.auto_title in (row[8], row[9])):
+            # (an export writes the user's own title where there is one: that is no file's title either), compared
+            # as the export's round trip leaves it (the user's ℓ₁ comes back from BibTeX as ℓ_1: a trial's own
+            # export read back made the user's title the paper's own, and its backup a paper no restore found)
+            if not row[5] and p.title and not (exported and _loose_title(p.auto_title) in
+                                               {_loose_title(row[8]), _loose_title(row[9] or "")}):  # fmt: skip
                 sets |= {"title": p.title, "auto_title": p.auto_title}
             if links := _with_links(json.loads(row[6]), more):
                 sets["links"] = json.dumps(links)

@@ -497,6 +497,21 @@ def test_biblatex_hyphens_are_hyphens_and_come_back_as_they_were(tmp_path, fmt):
         fresh.close()
 
 
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_an_own_export_of_a_title_less_paper_retitled_with_latex_keeps_its_derived_title(lib, tmp_path, fmt):
+    """A trial retitled a bundled paper 'My own title: $\\ell_1$ geometry' (shown ℓ₁): BibTeX writes it back as
+    ℓ_1, which the re-import took for another title, the file's, and made it the paper's own title; a backup then
+    held that title and a restore into a fresh library added the paper a second time."""
+    (pid,) = lib.search("value functions POMDPs").ids[:1]
+    lib.set_title(pid, "My own title: $\\ell_1$ geometry")
+    own = tmp_path / f"own.{fmt}"
+    write(lib, fmt, own)
+    [summary] = lib.import_files([own])
+    assert (summary.added, summary.merged, summary.updated) == (0, 0, 0)
+    p = lib.paper(pid)
+    assert p is not None and p.raw_title == "" and p.user_title == "My own title: ℓ₁ geometry"
+
+
 @pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "ris", "csv"])
 def test_an_own_export_of_a_retitled_title_less_paper_changes_nothing(empty_lib, tmp_path, fmt):
     """A paper with a title derived from its abstract and one of the user's: the export writes the user's, and
