@@ -18,6 +18,7 @@ import functools
 import hashlib
 import io
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -94,6 +95,8 @@ def export(papers: Sequence[Paper], options: ExportOptions, path: Path) -> None:
     if options.format == "obsidian":
         export_folder(papers, options, path)
         return
+    if not papers and os.path.lexists(path):  # an export of none written over a file emptied a reading list
+        raise ExportError(f"{path}: there are no papers to export; the file was left as it was")
     # CSV carries a byte-order mark so that spreadsheets read it as UTF-8
     write_text(path, render(papers, options), "utf-8-sig" if options.format == "csv" else "utf-8")
 
