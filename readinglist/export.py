@@ -104,6 +104,9 @@ def export(papers: Sequence[Paper], options: ExportOptions, path: Path) -> None:
 # ---- Markdown -----------------------------------------------------------------------------------------
 
 
+YEAR_END_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")  # importers.markdown: a venue and a year
+
+
 def code_links(p: Paper) -> list[str]:
     return [u for u in p.links if any(h in u.lower() for h in CODE_HOSTS)]
 
@@ -116,6 +119,10 @@ def _item(p: Paper, key: str, options: ExportOptions) -> list[str]:
     if p.priority:
         head += f" `P{p.priority}`"
     meta = mdtext.escape(" ".join(x for x in (p.venue, str(p.year or "")) if x))
+    if meta and not p.year and (not p.authors or YEAR_END_RE.match(p.venue) or p.venue.endswith(" n.d.")):
+        # a venue without a year reads back as the authors (no authors before it) or as a venue and a year
+        # ("…Pervasive Computing 2010"): "n.d." (no date, as a citation says it) marks it the venue, alone
+        meta += " n.d."
     bits = [meta] if meta else []
     if p.authors:
         shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 or p.bib.get("moreauthors") else "")
