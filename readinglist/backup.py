@@ -287,7 +287,53 @@ def _find(store: Store, entries: list[dict[str, Any]]) -> tuple[dict[int, int], 
         else:
             found[i] = match
             taken.add(match)
-    return found, missing
+    return found, _find_retitled(store, entries, records, found, missing)
+
+
+def _find_retitled(
+    store: Store, entries: list[dict[str, Any]], records: list[Record], found: dict[int, int], rest: list[int]
+) -> list[int]:
+    """Entries neither their content nor their title found: a paper whose title changed since (the library's
+    own export read back gave a paper with a title derived from its abstract the user's own title: a trial's
+    restore added that paper a second time, beside the untouched original). Found by the readinglist id the
+    backup names, or by the first words of the abstract, where the content agrees (and, by the abstract alone,
+    the authors and year too). Adds the matches to `found`; returns the indexes of entries still not found."""
+    from readinglist.importers.duplicates import text_key
+    from readinglist.importers.matching import Existing, Incoming, _authors_agree, same_content
+    from readinglist.markup import to_plain
+
+    if not rest:
+        return rest
+    texts = {i: to_plain(records[i].abstract) for i in rest}
+    by_uid = store.ids_with_uids([str(entries[i].get("id") or "") for i in rest])
+    keys = {i: text_key(texts[i]) for i in rest}
+    by_text = store.ids_with_text_keys(list(keys.values()))
+    wanted = {*by_uid.values(), *(pid for ids in by_text.values() for pid in ids)}
+    papers = {p.id: p for p in store.papers(sorted(wanted))} if wanted else {}
+    taken = set(found.values())
+    missing = []
+    for i in rest:
+        r = records[i]
+        incoming = Incoming("", r.title, texts[i], r.authors)
+        match = None
+        uid_pid = by_uid.get(str(entries[i].get("id") or "").lower())
+        for pid in [uid_pid, *by_text.get(keys[i], [])] if keys[i] else [uid_pid]:
+            paper = papers.get(pid) if pid is not None else None
+            if paper is None or pid in taken:
+                continue
+            existing = Existing(paper.id, "", paper.raw_title, paper.abstract, paper.authors)
+            if not (existing.text and texts[i]) or not same_content(existing, incoming):
+                continue  # a paper without an abstract is not told by its id alone (six characters)
+            if pid != uid_pid and not (_authors_agree(paper.authors, r.authors) and paper.year == r.year):
+                continue
+            match = pid
+            break
+        if match is None:
+            missing.append(i)
+        else:
+            found[i] = match
+            taken.add(match)
+    return missing
 
 
 def _fill_record(store: Store, pid: int, bib: dict[str, str]) -> None:
@@ -333,6 +379,8 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         tags_after: dict[int, list[str]] = {}
         keywords: list[str] = []  # the backup's keywords and the user's tags, each marked so once restored
         theirs: list[str] = []
+        rekey: dict[int, str] = {}  # paper → the backup's key, set once all are known (papers may trade keys)
+        changed_ids: set[int] = set()
         for i, pid in found.items():
             entry, paper = entries[i], current[pid]
             changed = False
@@ -376,16 +424,14 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
             if isinstance(key, str) and key and key != paper.citation_key:
                 # the key the user's documents cite: it follows the backup unless the library's was chosen too
                 if pid not in touched or overwrite:
-                    try:
-                        store.set_citation_key(pid, key)
-                        changed = True
-                    except StoreError as exc:
-                        summary.conflicts.append(f"{paper.uid} citation key: kept {paper.citation_key} ({exc})")
+                    rekey[pid] = key
                 else:
                     summary.conflicts.append(
                         f"{paper.uid} citation key: kept {paper.citation_key}, the backup has {key}"
                     )
-            summary.changed += changed
+            if changed:
+                changed_ids.add(pid)
+        summary.changed = len(changed_ids.union(_restore_keys(store, rekey, current, summary)))
         _restore_lists(library, backup_lists(doc), overwrite, summary)
         known = store.tag_marks(keywords)  # a tag the library has stays what it is
         if tags_after:
@@ -395,6 +441,47 @@ def restore(library: Library, path: Path, overwrite: bool = False) -> RestoreSum
         # the backup's own tags are the user's, a keyword of the library's made theirs again ("Make It My Tag")
         store.mark_imported([name for name, kw in store.tag_marks(theirs).values() if kw], False)
     return summary
+
+
+def _restore_keys(
+    store: Store, wanted: dict[int, str], current: dict[int, Paper], summary: RestoreSummary
+) -> list[int]:
+    """The backup's citation keys, all at once: papers added or found here may hold each other's keys (a restore
+    into an empty library adds the papers in the backup's order, each given the first free key of its base, so
+    that deep2021reinforcementa came back as deep2021reinforcement and the next paper of that base lost its own
+    key: a LaTeX \\cite then named another paper). A key another paper holds, one not taking the backup's keys,
+    is kept as the library has it and reported; so is, in turn, a key it leaves wanted. Returns the papers
+    re-keyed."""
+    from readinglist import citekeys
+
+    plan: dict[int, str] = {}
+    owner: dict[str, int] = {}
+    for pid, key in wanted.items():
+        try:
+            key = citekeys.check_key(key)
+        except ValueError as exc:
+            summary.conflicts.append(f"{current[pid].uid} citation key: kept {current[pid].citation_key} ({exc})")
+            continue
+        if key.lower() in owner:
+            summary.conflicts.append(f"{current[pid].uid} citation key: kept {current[pid].citation_key} "
+                                     f"(the backup gives {key} to another paper too)")  # fmt: skip
+            continue
+        owner[key.lower()] = pid
+        plan[pid] = key
+    holders = store.key_holders(list(plan.values()))
+    while True:
+        blocked = [pid for pid, key in plan.items() if holders.get(key.lower(), pid) not in (pid, *plan)]
+        if not blocked:
+            break
+        for pid in blocked:
+            key = plan.pop(pid)
+            other = store.uids([holders[key.lower()]]).get(holders[key.lower()], "")
+            summary.conflicts.append(
+                f"{current[pid].uid} citation key: kept {current[pid].citation_key} "
+                f"(citation key {key!r} is taken by paper {other})"
+            )
+    store.set_citation_keys(plan)
+    return list(plan)
 
 
 def _restore_lists(library: Library, lists: list[SmartList], overwrite: bool, summary: RestoreSummary) -> None:

@@ -695,6 +695,12 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query,
             scope=f"list {smart.name}" if smart else "",
         )  # fmt: skip
+        if args.output and not papers and fmt != "obsidian":  # an empty export over a reading list would empty it
+            what = f"no paper matches “{args.query}”" if args.query else "there are no papers"
+            kept = "left as it was" if os.path.lexists(args.output) else "not written"
+            raise CliError(
+                f"{what}{f' in the list {smart.name}' if smart else ''}: nothing to export, {args.output} {kept}"
+            )
         if args.output:
             try:
                 export(papers, options, args.output)

@@ -18,6 +18,7 @@ import functools
 import hashlib
 import io
 import json
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -94,11 +95,16 @@ def export(papers: Sequence[Paper], options: ExportOptions, path: Path) -> None:
     if options.format == "obsidian":
         export_folder(papers, options, path)
         return
+    if not papers and os.path.lexists(path):  # an export of none written over a file emptied a reading list
+        raise ExportError(f"{path}: there are no papers to export; the file was left as it was")
     # CSV carries a byte-order mark so that spreadsheets read it as UTF-8
     write_text(path, render(papers, options), "utf-8-sig" if options.format == "csv" else "utf-8")
 
 
 # ---- Markdown -----------------------------------------------------------------------------------------
+
+
+YEAR_END_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")  # importers.markdown: a venue and a year
 
 
 def code_links(p: Paper) -> list[str]:
@@ -113,6 +119,10 @@ def _item(p: Paper, key: str, options: ExportOptions) -> list[str]:
     if p.priority:
         head += f" `P{p.priority}`"
     meta = mdtext.escape(" ".join(x for x in (p.venue, str(p.year or "")) if x))
+    if meta and not p.year and (not p.authors or YEAR_END_RE.match(p.venue) or p.venue.endswith(" n.d.")):
+        # a venue without a year reads back as the authors (no authors before it) or as a venue and a year
+        # ("…Pervasive Computing 2010"): "n.d." (no date, as a citation says it) marks it the venue, alone
+        meta += " n.d."
     bits = [meta] if meta else []
     if p.authors:
         shown = ", ".join(p.authors[:3]) + (" et al." if len(p.authors) > 3 or p.bib.get("moreauthors") else "")

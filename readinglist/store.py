@@ -2063,6 +2063,30 @@ class Store:
             out.update(dict(self.db.execute(f"SELECT id, uid FROM papers WHERE id IN ({marks})", chunk)))
         return out
 
+    def ids_with_uids(self, uids: Sequence[str]) -> dict[str, int]:
+        """readinglist id (lower case) → the paper that has it, for those of `uids` the library has."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(sorted({u.lower() for u in uids if u}), 900):
+            marks = ",".join("?" * len(chunk))
+            out.update((str(u).lower(), int(i)) for i, u in self.db.execute(
+                f"SELECT id, uid FROM papers WHERE uid IN ({marks})", chunk))  # fmt: skip
+        return out
+
+    def ids_with_text_keys(self, keys: Sequence[str]) -> dict[str, list[int]]:
+        """text key (duplicates.text_key: an abstract's first words) → the papers that have it."""
+        out: dict[str, list[int]] = {}
+        if not self.has_table("paper_keys"):
+            return out
+        for chunk in _chunks(sorted({k for k in keys if k}), 900):
+            marks = ",".join("?" * len(chunk))
+            for key, pid in self.db.execute(
+                f"SELECT text_key, paper_id FROM paper_keys WHERE text_key IN ({marks}) AND text_key != ''"
+                " ORDER BY paper_id",
+                chunk,
+            ):
+                out.setdefault(str(key), []).append(int(pid))
+        return out
+
     # ---- annotations ----
 
     def annotated_ids(self) -> list[int]:
@@ -2493,6 +2517,37 @@ class Store:
             db.execute("UPDATE papers SET citation_key = ? WHERE id = ?", (key, paper_id))
             self._touch(db, [paper_id])
             return str(row[0] or "")
+
+    def key_holders(self, keys: Sequence[str]) -> dict[str, int]:
+        """citation key (lower case) → the paper that has it, for those of `keys` some paper has."""
+        out: dict[str, int] = {}
+        for chunk in _chunks(sorted({k.lower() for k in keys if k}), 900):
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(
+                f"SELECT lower(citation_key), id FROM papers WHERE citation_key COLLATE NOCASE IN ({marks})", chunk
+            )
+            out.update((str(k), int(i)) for k, i in rows)
+        return out
+
+    def set_citation_keys(self, keys: Mapping[int, str]) -> None:
+        """Several papers' keys at once, as one change: keys the papers trade among themselves (a's to b, b's
+        to a) are allowed; StoreError if one is no valid key, is given twice, or another paper has it."""
+        try:
+            wanted = {pid: citekeys.check_key(key) for pid, key in keys.items()}
+        except ValueError as exc:
+            raise StoreError(str(exc)) from None
+        if not wanted:
+            return
+        if len({k.lower() for k in wanted.values()}) < len(wanted):
+            raise StoreError("a citation key is given to two papers")
+        with self.transaction() as db:
+            for pid, holder in self.key_holders(list(wanted.values())).items():
+                if holder not in wanted:
+                    raise StoreError(f"citation key {pid!r} is taken by another paper")
+            ids = list(wanted)
+            db.executemany("UPDATE papers SET citation_key = NULL WHERE id = ?", [(i,) for i in ids])
+            db.executemany("UPDATE papers SET citation_key = ? WHERE id = ?", [(k, i) for i, k in wanted.items()])
+            self._touch(db, ids)
 
     def set_user_title(self, paper_id: int, title: str | None) -> str | None:
         title = title.strip() if title else None

@@ -13,7 +13,7 @@ import pytest
 from readinglist.backup import AUTO_FOLDER, auto_backup, read_backup, read_document
 from readinglist.library import Library
 from readinglist.papers import ImportFailure, Paper
-from tests.conftest import corpus
+from tests.conftest import corpus, library_of
 
 
 def annotate(lib: Library) -> list[int]:
@@ -82,6 +82,96 @@ def test_citation_keys_travel_with_the_backup(lib, tmp_path):
         assert [p.citation_key for p in same] == ["myCitedKey2026"]
     finally:
         other.close()
+
+
+def test_a_restore_into_an_empty_library_gives_every_paper_its_own_key(tmp_path):
+    """Papers of one base key (deep2021reinforcement, …a, …b): the restore added the annotated ones in order, each
+    given the first free key, so that …a came back as the base, …b as …a (the backup's …a then taken: "differed"),
+    and a manuscript's \\cite named another paper (a trial: 15 keys). The keys come back as they were, whatever
+    the library added first; a restore into the library itself changes nothing."""
+    abstract = "We study deep reinforcement learning for {} control with sparse rewards and long horizons."
+    rows = [{"title": f"Deep Reinforcement Learning for {w} Control", "abstract": abstract.format(w), "year": 2021,
+             "venue": "ICLR"} for w in ("Robot", "Traffic", "Power", "Grid")]  # fmt: skip
+    lib = library_of(tmp_path, rows)
+    fresh = Library.open(tmp_path / "fresh", seed=False)
+    try:
+        keys = {p.abstract: p.citation_key for p in lib.papers(lib.search("").ids)}
+        assert sorted(keys.values()) == [f"deep2021reinforcement{s}" for s in ("", "a", "b", "c")]
+        annotated = [p.id for p in lib.papers(lib.search("").ids) if p.citation_key[-1] in "bc"]
+        lib.add_tags(annotated, ["rl"])
+        lib.set_citation_key(next(p.id for p in lib.papers(lib.search("").ids) if p.citation_key.endswith("a")),
+                             "deep2021reinforcementd")  # fmt: skip
+        file = tmp_path / "b.json.gz"
+        lib.backup(file)
+        summary = fresh.restore(file)
+        assert (summary.added, summary.conflicts) == (3, [])
+        assert {p.abstract: p.citation_key for p in fresh.papers(fresh.search("").ids)} == {
+            a: k for a, k in ((p.abstract, p.citation_key) for p in lib.papers(lib.search("").ids)) if a in
+            {q.abstract for q in lib.papers(lib.store.annotated_ids())}}  # fmt: skip
+        for target in (fresh, lib):
+            again = target.restore(file)
+            assert (again.added, again.changed, again.conflicts) == (0, 0, [])
+    finally:
+        lib.close()
+        fresh.close()
+
+
+def test_a_key_another_paper_holds_is_kept_and_reported(tmp_path):
+    """A key the backup gives that a paper outside the backup holds stays that paper's, and the backup's paper
+    keeps its own key; so does, in turn, a paper whose backup key that one keeps. Both are reported."""
+    rows = [{"title": f"Paper {w}", "abstract": f"A study of {w} in depth, with many words about {w}.",
+             "authors": ["Ada Lovelace"], "year": 2020} for w in ("alpha", "beta", "gamma")]  # fmt: skip
+    lib, other = library_of(tmp_path, rows), library_of(tmp_path, rows, name="other")
+    try:
+
+        def by_word(library: Library) -> dict[str, Paper]:
+            return {p.abstract.split()[3]: p for p in library.papers(library.search("").ids)}
+
+        assert [p.citation_key for p in by_word(other).values()] == ["lovelace2020paper", "lovelace2020papera",
+                                                                    "lovelace2020paperb"]  # fmt: skip
+        mine = by_word(lib)
+        lib.set_citation_key(mine["beta"].id, "mykey")
+        lib.set_citation_key(mine["alpha"].id, "lovelace2020papera")  # beta's key in `other`
+        file = tmp_path / "k.json.gz"
+        lib.backup(file)  # alpha and beta
+        other.set_citation_key(by_word(other)["gamma"].id, "mykey")  # not in the backup: keeps it
+        summary = other.restore(file)
+        after = {w: p.citation_key for w, p in by_word(other).items()}
+        assert after == {"alpha": "lovelace2020paper", "beta": "lovelace2020papera", "gamma": "mykey"}
+        assert sorted(c.split(" (")[1] for c in summary.conflicts) == [
+            "citation key 'lovelace2020papera' is taken by paper " + by_word(other)["beta"].uid + ")",
+            "citation key 'mykey' is taken by paper " + by_word(other)["gamma"].uid + ")",
+        ]
+    finally:
+        lib.close()
+        other.close()
+
+
+def test_a_paper_whose_title_changed_since_is_found_by_its_id(lib, tmp_path):
+    """A trial's backup held a bundled paper with the user's title for its own (an own export read back had made
+    it so): neither its content nor its title was the fresh library's, and the restore added it a second time
+    (key my2026own) beside the untouched original. Its id and abstract find it."""
+    (pid,) = lib.search("value functions POMDPs").ids[:1]
+    lib.set_title(pid, "My own title: $\\ell_1$ geometry")
+    file = tmp_path / "b.json.gz"
+    lib.backup(file)
+    doc = json.loads(gzip.decompress(file.read_bytes()))
+    [entry] = doc["papers"]
+    entry["title"] = "My own title: {\\ensuremath{\\ell}}{\\ensuremath{_1}} geometry"
+    file.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    fresh = Library.open(tmp_path / "fresh")
+    try:
+        summary = fresh.restore(file)
+        assert (summary.matched, summary.added) == (1, 0)
+        assert len(fresh.search("").ids) == 19
+        [p] = fresh.papers(fresh.store.annotated_ids())
+        assert (p.uid, p.user_title, p.citation_key) == (
+            entry["id"],
+            "My own title: ℓ₁ geometry",
+            "geometry2026feasible",
+        )
+    finally:
+        fresh.close()
 
 
 def test_a_file_that_is_not_a_backup_is_refused_by_name(lib, tmp_path):

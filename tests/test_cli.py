@@ -66,6 +66,26 @@ def test_annotate_then_list_and_export(capsys, dd, tmp_path):
     assert err.strip() == f"Exported 1 paper to {target}"  # not "1 papers"
 
 
+def test_an_export_that_matches_nothing_leaves_the_file_as_it_was(capsys, dd, tmp_path):
+    """`export tag:RL -o k.bib`, then `export tag:nonexistent -o k.bib` said "Exported 0 papers", exited 0, and
+    k.bib was 0 bytes (a trial; a .md likewise): a reading list emptied by a typo. Refused, the file untouched."""
+    _, out, _ = run(capsys, "--data-dir", dd, "search", "BEXA", "--json")
+    assert run(capsys, "--data-dir", dd, "tag", json.loads(out)[0]["id"], "RL")[0] == 0
+    for name in ("k.bib", "k.md"):
+        target = tmp_path / name
+        assert run(capsys, "--data-dir", dd, "export", "tag:RL", "-o", str(target))[0] == 0
+        before = target.read_bytes()
+        code, _, err = run(capsys, "--data-dir", dd, "export", "tag:nonexistent", "-o", str(target))
+        assert code == 1 and target.read_bytes() == before and before
+        assert (
+            err.strip()
+            == f"readinglist: no paper matches “tag:nonexistent”: nothing to export, {target} left as it was"
+        )
+    new = tmp_path / "new.ris"
+    code, _, err = run(capsys, "--data-dir", dd, "export", "tag:nonexistent", "-o", str(new))
+    assert code == 1 and not new.exists() and err.strip().endswith(f"{new} not written")
+
+
 def test_search_limit(capsys, dd):
     _, out, _ = run(capsys, "--data-dir", dd, "search", "learning", "--limit", "2", "--json")
     assert len(json.loads(out)) == 2

@@ -5,6 +5,7 @@ import json
 from datetime import date
 
 import bibtexparser
+import pytest
 
 from readinglist.export import ExportOptions, export, render
 
@@ -74,6 +75,20 @@ def test_export_is_atomic(lib, tmp_path, monkeypatch):
         export(papers, ExportOptions(), out)
     assert out.read_text() == "old list"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_an_export_of_no_papers_does_not_empty_a_file(lib, tmp_path):
+    """The window writes through export() too: an export of none over a reading list is refused, the file kept."""
+    from readinglist.papers import ExportError
+
+    papers = _setup(lib)
+    for fmt, name in (("bibtex", "k.bib"), ("markdown", "k.md"), ("ris", "k.ris")):
+        out = tmp_path / name
+        export(papers, ExportOptions(format=fmt), out)
+        before = out.read_bytes()
+        with pytest.raises(ExportError, match="no papers to export"):
+            export([], ExportOptions(format=fmt), out)
+        assert out.read_bytes() == before
 
 
 def test_markdown_lists_each_states_priorities_first(lib):

@@ -55,3 +55,21 @@ def test_the_abstracts_and_notes_boxes_say_what_each_format_writes(qtbot, tmp_pa
     assert dialog.options().notes and settings.value("export/notes", type=bool) is False  # the choice is kept
     dialog.formatBox.setCurrentIndex(dialog.formatBox.findData("markdown"))
     assert dialog.abstractsBox.isChecked() and not dialog.notesBox.isChecked() and dialog.notesBox.isEnabled()
+
+
+def test_a_scope_of_no_papers_cannot_be_exported(qtbot, tmp_path):
+    """An export of none, saved over a reading list, emptied it (a trial): a scope without papers is shown but
+    cannot be chosen, another is chosen for the reader, and with no papers anywhere Save is off."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    dialog = ExportDialog(None, has_selection=False, settings=settings, counts={"results": 0, "all": 19})
+    qtbot.addWidget(dialog)
+    box = dialog.scopeBox
+    assert [box.itemText(i) for i in range(box.count())] == ["Current results (0 papers)", "All papers (19 papers)"]
+    assert not box.model().item(0).isEnabled() and box.model().item(1).isEnabled()
+    assert dialog.scope() == "all" and dialog.saveButton.isEnabled()
+    empty = ExportDialog(None, has_selection=False, settings=settings, counts={"results": 0, "all": 0})
+    qtbot.addWidget(empty)
+    assert not empty.saveButton.isEnabled() and empty.saveButton.toolTip() == "No papers to export"
+    shown = ExportDialog(None, has_selection=True, settings=settings, counts={"results": 3, "selection": 1, "all": 19})
+    qtbot.addWidget(shown)
+    assert shown.scope() == "results" and shown.saveButton.isEnabled()

@@ -175,3 +175,49 @@ def test_a_ris_author_et_al_is_no_author_but_a_list_cut_short(tmp_path):
     f.write_text("TY  - JOUR\nTI  - A paper\nAU  - Smith, Ann\nAU  - et al.\nJO  - Nature\nPY  - 2015\nER  - \n")
     (r,) = parse_file(f).records
     assert r.authors == ["Ann Smith"] and r.bib["moreauthors"] == "yes"
+
+
+def test_a_ris_export_of_a_series_without_a_venue_reads_back_without_a_venue(empty_lib, tmp_path):
+    """A BibTeX book with a series and no journal or booktitle (Zotero's fixture Alexander:2009do): RIS writes
+    the series as T3, which the import took for the venue when no T2 was there (a trial). T3 is the series."""
+    bib = tmp_path / "a.bib"
+    bib.write_text(
+        "@book{Alexander:2009do,\n  title = {Revisiting Read Wear: Analysis, Design, and Evaluation of a Footprints"
+        " Scrollbar},\n  author = {Alexander, Jason and Cockburn, Andy},\n  year = 2009,\n  publisher = {ACM},\n"
+        "  series = {Analysis, Design, and Evaluation of a Footprints Scrollbar},\n}\n",
+        encoding="utf-8",
+    )
+    empty_lib.import_files([bib])
+    [p] = empty_lib.papers(empty_lib.search("").ids)
+    assert (p.venue, p.bib.get("series")) == ("", "Analysis, Design, and Evaluation of a Footprints Scrollbar")
+    ris = tmp_path / "a.ris"
+    export.export([p], ExportOptions(format="ris"), ris)
+    assert "T3  - Analysis, Design" in ris.read_text(encoding="utf-8")
+    [r] = parse_file(ris).records
+    assert (r.venue, r.year, r.bib.get("series"), r.bib.get("type")) == ("", 2009, p.bib["series"], "book")
+
+
+def test_a_markdown_venue_without_a_year_reads_back_as_it_was(empty_lib, tmp_path):
+    """A venue ending in a year ("…Wireless Pervasive Computing 2010") of a paper without one came back as the
+    venue "…Computing" and the year 2010 (a trial); one of a paper without authors, as its authors. The list
+    marks such a venue "n.d." (no date), which the import reads as the venue alone; any other stays as it was."""
+    import json
+
+    venue = "IEEE International Symposium on Wireless Pervasive Computing 2010"
+    rows = [
+        {"title": "Energy harvesting", "abstract": "About energy.", "authors": ["Ann Lee"], "venue": venue},
+        {"title": "Anonymous venue", "abstract": "About no one.", "venue": "Workshop on Things"},
+        {"title": "Venue and year", "abstract": "About time.", "authors": ["Bo Chen"], "venue": venue, "year": 2010},
+        {"title": "Plain venue", "abstract": "About plain.", "authors": ["Cy Dee"], "venue": "NeurIPS"},
+        {"title": "Year alone", "abstract": "About a year.", "year": 1999},
+    ]
+    source = tmp_path / "v.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    empty_lib.import_files([source])
+    papers = empty_lib.papers(empty_lib.search("").ids)
+    f = tmp_path / "list.md"
+    export.export(papers, ExportOptions(format="markdown"), f)
+    text = f.read_text(encoding="utf-8")
+    assert f"Ann Lee · {venue} n.d. ·" in text and "— NeurIPS" not in text and "Cy Dee · NeurIPS ·" in text
+    back = {r.title: (r.authors, r.venue, r.year) for r in parse_file(f).records}
+    assert back == {p.title: (p.authors, p.venue, p.year) for p in papers}

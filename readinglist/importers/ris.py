@@ -32,7 +32,9 @@ _TAG_RE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*)|\s*)$")
 TITLE_TAGS = ("TI", "T1", "CT", "BT")  # in order of preference (BT is a book's title when there is no TI)
 YEAR_TAGS = ("PY", "Y1", "DA")
 ABSTRACT_TAGS = ("AB", "N2")
-VENUE_TAGS = ("T2", "JO", "JF", "J2", "JA", "T3")
+# the venue: a journal or a book (T2 and its kin); not T3, a series (its record's `series`), which a book with no
+# venue the app's own export wrote came back as: the BibTeX entry's series made its venue (a trial)
+VENUE_TAGS = ("T2", "JO", "JF", "J2", "JA")
 
 
 def read(path: Path, reader: TextReader, limits: Limits, warnings: Warnings) -> Iterator[tuple[int, Record | Skip]]:

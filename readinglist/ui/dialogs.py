@@ -25,7 +25,9 @@ SCOPES = [("Current results", "results"), ("Selected papers", "selection"), ("Al
 
 class ExportDialog(QDialog):
     """`counts`: how many papers each scope holds ("results", "selection", "all"), said beside its name so
-    the reader sees what the file will hold; a selection of none is not offered."""
+    the reader sees what the file will hold; a selection of none is not offered, and a scope of no papers is
+    shown but cannot be chosen (an export of none, saved over a reading list, emptied it: a trial); with no
+    papers anywhere, Save is off."""
 
     def __init__(
         self, parent: QWidget | None, has_selection: bool, settings: QSettings, counts: Mapping[str, int] | None = None
@@ -41,6 +43,13 @@ class ExportDialog(QDialog):
             if key != "selection" or has_selection:
                 n = counts.get(key) if counts else None
                 self.scopeBox.addItem(label if n is None else f"{label} ({papers(n)})", key)
+                if n == 0:
+                    item = self.scopeBox.model().item(self.scopeBox.count() - 1)  # type: ignore[attr-defined]
+                    item.setEnabled(False)
+                    item.setToolTip("No papers to export")
+        chosen = next((i for i in range(self.scopeBox.count()) if not counts or counts.get(self.scopeBox.itemData(i))
+                       != 0), -1)  # fmt: skip
+        self.scopeBox.setCurrentIndex(chosen)
         self.formatBox = QComboBox(self)
         self.formatBox.setObjectName("exportFormat")
         for f in EXPORT_FORMATS.values():
@@ -71,6 +80,10 @@ class ExportDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.saveButton = buttons.button(QDialogButtonBox.StandardButton.Save)
+        if chosen < 0:
+            self.saveButton.setEnabled(False)
+            self.saveButton.setToolTip("No papers to export")
         form.addRow(buttons)
         self._format_changed()
 
