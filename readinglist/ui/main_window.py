@@ -961,8 +961,10 @@ class MainWindow(QMainWindow):
             self._reader_works_on()
         if not self.edits.push(command):
             return  # waiting for an import to end, or refused (the gate's notice says which)
-        if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand):
+        if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand) or command.outcome.skipped:
             said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
+            if command.outcome.skipped:  # some of the papers were removed by another process meanwhile
+                said += f" ({command.outcome.skipped})"
             self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
 
     def _push_now(self, command: QUndoCommand) -> None:
@@ -1052,6 +1054,8 @@ class MainWindow(QMainWindow):
             said = command.summary
             if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
                 said += f" — {quoted(paper.title, 60)}"
+            if command.outcome.skipped:  # not all of it: another process changed or removed some papers since
+                said += f" ({command.outcome.skipped}: left as they are)"
         again, verb = (self.actionUndo, "Undo") if redone else (self.actionRedo, "Redo")
         self.notice.show_message(
             f"{'Redone' if redone else 'Undone'}: {said}.", 15000, verb, again.trigger, kind="undo"
