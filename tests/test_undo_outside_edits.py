@@ -148,3 +148,21 @@ def test_a_mark_on_several_papers_one_removed_elsewhere_marks_the_rest_and_says_
         assert "1 paper was removed elsewhere" in window.notice.text()
     finally:
         other.close()
+
+
+def test_tags_typed_for_a_paper_the_command_line_removed_are_refused_and_said(qtbot, window, data_dir):
+    """The tag editor's Enter on a paper removed from the command line while the window showed it: it said
+    "Not done: … — FOREIGN KEY constraint failed". It says the paper was removed elsewhere."""
+    pid = tagged(qtbot, window, 0, ["rl"])
+    field = start_tags(qtbot, window)
+    said = []
+    window.edits.refused.connect(said.append)
+    other = Library.open(data_dir)
+    try:
+        type_keys(qtbot, ", delta")
+        other.remove([pid])
+        qtbot.keyClick(field, Qt.Key.Key_Tab)
+        assert said and "the paper was removed elsewhere" in said[-1] and "FOREIGN KEY" not in said[-1]
+        assert other.restore_removed([pid]) == {pid: pid} and other.paper(pid).tags == ["rl"]
+    finally:
+        other.close()

@@ -362,7 +362,7 @@ class DetailPane(SafeTextBrowser):
         the loop: marking with auto-advance moves on first, and then only the next paper is rendered."""
         if self._current is not None and self._current in ids and not self._refresh_due:
             self._refresh_due = True
-            QTimer.singleShot(0, self._refresh)
+            QTimer.singleShot(0, self, self._refresh)  # (dropped with the pane)
 
     def _refresh(self) -> None:
         self._refresh_due = False

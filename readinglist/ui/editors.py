@@ -206,7 +206,7 @@ class Editors(QWidget):
         self.tagEditor.textEdited.connect(self._tags_typed)
         # the completion Enter would take is highlighted as the list opens or narrows (after the completer
         # has filtered it for the text typed: queued)
-        self.tagEditor.textEdited.connect(lambda _text: QTimer.singleShot(0, self._highlight_best))
+        self.tagEditor.textEdited.connect(lambda _text: QTimer.singleShot(0, self, self._highlight_best))
         self.tagEditor.installEventFilter(self)  # leaving the field applies what was typed
         self.notesEditor = QPlainTextEdit(self)
         self.notesEditor.setObjectName("notesEditor")

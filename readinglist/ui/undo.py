@@ -213,7 +213,24 @@ class SetTagsCommand(PaperCommand):
         said = super().summary
         return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
+    def _present(self) -> list[int]:
+        """The command's papers still in the library; the others (removed by another process meanwhile: the
+        window still showed them) are said, and left alone (tagging one failed on the database's constraint)."""
+        here = self.library.states(self.ids)
+        present = [pid for pid in self.ids if pid in here]
+        if len(present) < len(self.ids):
+            gone = len(self.ids) - len(present)
+            said = f"{papers(gone)} {'was' if gone == 1 else 'were'} removed elsewhere"
+            self._overtaken(said.replace("1 paper", "the paper", 1) if len(self.ids) == 1 else said, not present)
+        return present
+
     def _redo(self) -> None:
+        present = self._present()
+        if not present:
+            return
+        if self.gave is None and len(present) < len(self.ids):  # done on the papers still there
+            self.ids = present
+            self.after = {pid: tags for pid, tags in self.after.items() if pid in present}
         current = self.library.tags_of(self.ids)
         names = [t for tags in [*self.after.values(), *current.values()] for t in tags]
         was = self.library.tag_marks(names)
@@ -225,7 +242,8 @@ class SetTagsCommand(PaperCommand):
             self.took = {pid: [t for t in self.before.get(pid, []) if t not in now_tags.get(pid, [])]
                          for pid in self.ids}  # fmt: skip
         else:  # redone: the same change on the tags as they are now
-            self.library.set_tags(self._changed_tags(self.took, self.gave, current), self.imported_after)
+            again = self._changed_tags(self.took, self.gave, current)
+            self.library.set_tags({pid: tags for pid, tags in again.items() if pid in present}, self.imported_after)
         now = self.library.tag_marks(names)
         self.marks = {key: (name, kw, now[key][1] if key in now else None) for key, (name, kw) in was.items()
                       if key not in now or now[key][1] != kw}  # fmt: skip
@@ -233,8 +251,13 @@ class SetTagsCommand(PaperCommand):
         self.changed(self.ids)
 
     def _undo(self) -> None:
+        present = self._present()
+        if not present:
+            return
         changed = self._changed_tags(self.gave or {}, self.took, self.library.tags_of(self.ids))
-        self.library.set_tags(changed)  # marks as they are: a tag
+        self.library.set_tags(
+            {pid: tags for pid, tags in changed.items() if pid in present}
+        )  # marks as they are: a tag
         # made again is the user's
         spelt = self.library.tag_marks(left for _, left in self.spelt.values())
         # the old spelling back where the edit's is still in force (undoing it on its papers may have done it)
