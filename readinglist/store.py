@@ -2964,8 +2964,10 @@ class Store:
             for pid in plain:  # merged into a paper still in the library, before merges were kept: said
                 into = self._merged_into(db, pid)
                 if into is not None and (into_uid := self.uids([into]).get(into)):
-                    said.append(f"{into_uid}: keeps what the merge gave it (the merge is older than the record unremove"
-                                " takes it back by): take the merged paper's tags or note off it by hand")  # fmt: skip
+                    said.append(
+                        f"{into_uid}: keeps what the merge gave it (an earlier version merged them and kept no record"
+                        " of what it changed): take the merged paper's tags or note off it by hand"
+                    )
             restored.update(self.restore_papers(plain))
         return restored, kept_ids, said
 

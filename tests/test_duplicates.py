@@ -668,3 +668,25 @@ def test_unremove_of_a_merged_paper_keeps_what_the_kept_one_was_given_since(empt
     assert lib.paper(a).state == "skimmed" and said == [
         f"{lib.store.uids([a])[a]}: its state, changed since the merge, stays"
     ]
+
+
+def test_unremove_of_a_paper_merged_before_merges_were_kept_says_the_kept_one_keeps_it(empty_lib, tmp_path):
+    """A merge made by an earlier version left no record of what it changed: the paper comes back, and
+    unremove says the paper it was merged into keeps what the merge gave it (nothing is guessed away)."""
+    lib = empty_lib
+    lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS])])
+    lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])])
+    pair = lib.possible_duplicates()[0]
+    lib.add_tags([pair.b], ["beta"])
+    lib.merge(pair.a, pair.b)
+    with lib.store.transaction() as db:  # as an earlier version kept it
+        (text,) = db.execute("SELECT paper FROM removed_papers WHERE id = ?", (pair.b,)).fetchone()
+        record = json.loads(text)
+        del record["_merge"]
+        db.execute("UPDATE removed_papers SET paper = ? WHERE id = ?", (json.dumps(record), pair.b))
+    back, said = lib.unremove([pair.b])
+    assert back == {pair.b: pair.b} and lib.paper(pair.a).tags == ["beta"] == lib.paper(pair.b).tags
+    assert said == [
+        f"{lib.store.uids([pair.a])[pair.a]}: keeps what the merge gave it (an earlier version merged"
+        " them and kept no record of what it changed): take the merged paper's tags or note off it by hand"
+    ]
