@@ -57,6 +57,10 @@ def test_undo_of_a_state_or_priority_leaves_one_the_command_line_set_meanwhile(q
         other.set_priority([b], 1)
         window.outside.look()
         window.actionUndo.trigger()  # the priority: b's is the command line's now
+        assert (
+            window.notice.text()
+            == "Undone: Gave 2 papers priority 2 (1 paper was changed elsewhere since, and left so)."
+        )
         window.actionUndo.trigger()  # the state: a's is the command line's now
         assert other.paper(a).state == "read" and other.paper(b).state == "unread"
         assert other.paper(a).priority is None and other.paper(b).priority == 1

@@ -1055,7 +1055,7 @@ class MainWindow(QMainWindow):
             if len(command.ids) == 1 and (paper := self.library.paper(command.ids[0])) is not None:
                 said += f" — {quoted(paper.title, 60)}"
             if command.outcome.skipped:  # not all of it: another process changed or removed some papers since
-                said += f" ({command.outcome.skipped}: left as they are)"
+                said += f" ({command.outcome.skipped}, and left so)"
         again, verb = (self.actionUndo, "Undo") if redone else (self.actionRedo, "Redo")
         self.notice.show_message(
             f"{'Redone' if redone else 'Undone'}: {said}.", 15000, verb, again.trigger, kind="undo"
