@@ -665,15 +665,21 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             print("No papers have been removed.", file=sys.stderr)
         elif any(r.merged_into is not None for r in gone):
             print("A paper merged into another is kept whole: `readinglist unremove ID` brings it back as a "
-                  "paper of its own (the paper it was merged into keeps what the merge gave it).",
-                  file=sys.stderr)  # fmt: skip
+                  "paper of its own and takes the merge back from the paper it was merged into (what was "
+                  "changed there since stays).", file=sys.stderr)  # fmt: skip
         return 0
     if cmd == "unremove":
         ids = list(dict.fromkeys(lib.resolve_removed(i) for i in args.ids))
-        back = lib.restore_removed(ids)
+        merged = {r.uid: r.merged_into for r in lib.merged_papers()}
+        back, kept_notes = lib.unremove(ids)
         uids = lib.store.uids(list(back.values()))
         for pid in back.values():
-            print(f"{uids[pid]}: back in the library")
+            into = merged.get(uids[pid])
+            # the merge is taken back from the paper it was merged into (both carried its tags, note and file)
+            tail = f" (its merge into {into} taken back)" if into else ""
+            print(f"{uids[pid]}: back in the library{tail}")
+        for line in kept_notes:
+            print(f"  {line}", file=sys.stderr)
         return 0
     if cmd == "export":
         fmt = args.format or export_format_for(args.output)
@@ -741,7 +747,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             return 0
         lib.merge(keep, other)
         print(f"{uids[other]}: merged into {uids[keep]} (tags united, notes joined, what it lacked filled in;"
-              f" `readinglist unremove {uids[other]}` brings it back as a paper of its own)")  # fmt: skip
+              f" `readinglist unremove {uids[other]}` takes the merge back)")  # fmt: skip
         return 0
     if cmd == "topics":
         return topics_command(args, lib)

@@ -924,6 +924,15 @@ class Library:
         self._reindex(list(restored.values()))
         return restored
 
+    def unremove(self, ids: Sequence[int]) -> tuple[dict[int, int], list[str]]:
+        """The command line's `unremove`: removed papers back, as `restore_removed`; a paper merged into another
+        also takes the merge back from that paper where it is still as the merge left it (Store.unremove_papers:
+        it kept the merged paper's tags, note and files, and both papers carried them). Returns {removed id: its
+        id now} and what of a merge stays on the paper it was merged into, in words."""
+        restored, kept, said = self.store.unremove_papers(ids)
+        self._reindex(list(dict.fromkeys([*restored.values(), *kept])))
+        return restored, said
+
     def removed_papers(self) -> list[RemovedPaper]:
         return self.store.removed_papers()
 

@@ -12,6 +12,7 @@ section is small; splitting it would spread one schema over several files that m
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType, SimpleNamespace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from readinglist import biblio, citekeys
 from readinglist.collation import PLAIN_LETTERS, authors_key, authors_short, name_key, title_key
@@ -60,6 +61,26 @@ NOTE_SEPARATOR = "\n\n---\n\n"  # between two notes merged into one
 # a removed paper's topic, kept in its removed record (beside its columns) for undo
 REMOVED_TOPIC = "_topic"
 REMOVED_KEYWORDS = "_keywords"  # a removed paper's tags that were keywords (tag_key): so again if made again
+# a merged paper's merge (Merge, and the kept paper's annotations right after it), kept in its removed record so
+# that `unremove` takes the merge back from the kept paper as the window's undo does (Store.unremove_papers)
+REMOVED_MERGE = "_merge"
+
+
+def _json_value(value: object) -> object:
+    """A column's value as JSON holds it (a packed abstract's bytes as base64)."""
+    if isinstance(value, bytes):
+        import base64
+
+        return {"b64": base64.b64encode(value).decode("ascii")}
+    return value
+
+
+def _from_json_value(value: object) -> object:
+    if isinstance(value, dict) and "b64" in value:
+        import base64
+
+        return base64.b64decode(value["b64"])
+    return value
 
 
 def _resize_topics(db: sqlite3.Connection, topics: Sequence[int], by: int) -> None:
@@ -3018,7 +3039,128 @@ class Store:
             bib = None
             if biblio.richness(b.bib) > biblio.richness(a.bib):  # the fuller record, whole (never two mixed)
                 bib = self.set_record(keep, b.bib)
-        return Merge(keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib, filled)
+            merge = Merge(
+                keep, other, a.tags, a.state, a.priority, a.note, a.user_title, moved, added, pair, bib, filled
+            )
+            self._keep_merge(db, merge)
+        return merge
+
+    def _keep_merge(self, db: sqlite3.Connection, m: Merge) -> None:
+        """Keep the merge in the merged paper's removed record, with the kept paper's annotations as it left
+        them: `unremove_papers` takes back, later, what is still as the merge left it."""
+        after = self.papers([m.kept])[0]
+        row = db.execute("SELECT paper FROM removed_papers WHERE id = ?", (m.merged,)).fetchone()
+        if row is None:
+            return
+        whole = json.loads(row[0])
+        whole[REMOVED_MERGE] = {
+            "merge": {**dataclasses.asdict(m), "filled": {k: [_json_value(v) for v in pair]
+                                                          for k, pair in m.filled.items()}},
+            "after": {"tags": after.tags, "state": after.state, "priority": after.priority, "note": after.note,
+                      "user_title": after.user_title, "bib": after.bib},
+        }  # fmt: skip
+        db.execute(
+            "UPDATE removed_papers SET paper = ? WHERE id = ?", (json.dumps(whole, ensure_ascii=False), m.merged)
+        )
+
+    def unremove_papers(self, ids: Sequence[int]) -> tuple[dict[int, int], list[int], list[str]]:
+        """`restore_papers`, for the command line's `unremove`: a paper merged into another (kept in the library)
+        also takes its merge back from that paper, as the window's undo of a merge does, but only where the
+        kept paper is still as the merge left it: its tags the merge gave it go (a tag given since stays), its
+        state, priority, title and record go back unless changed since, and the merged paper's part of its
+        note goes (a note edited since keeps what was written). Returns {removed id: id now}, the kept papers
+        changed, and what of a merge was left on a kept paper, in words (all of it, for a merge made before
+        merges were kept in the record)."""
+        restored: dict[int, int] = {}
+        said: list[str] = []
+        plain: list[int] = []
+        kept_ids: list[int] = []
+        with self.transaction() as db:
+            for pid in dict.fromkeys(ids):
+                kept = self._merge_kept(db, pid)
+                if kept is None:
+                    plain.append(pid)
+                    continue
+                m, after = kept
+                careful, left = self._careful_unmerge(m, after)
+                restored[pid] = self.unmerge_papers(careful)
+                kept_ids.append(m.kept)
+                uid = self.uids([m.kept]).get(m.kept, "")
+                said.extend(f"{uid}: {what}" for what in left)
+            for pid in plain:  # merged into a paper still in the library, before merges were kept: said
+                into = self._merged_into(db, pid)
+                if into is not None and (into_uid := self.uids([into]).get(into)):
+                    said.append(
+                        f"{into_uid}: keeps what the merge gave it (an earlier version merged them and kept no record"
+                        " of what it changed): take the merged paper's tags or note off it by hand"
+                    )
+            restored.update(self.restore_papers(plain))
+        return restored, kept_ids, said
+
+    def _merged_into(self, db: sqlite3.Connection, pid: int) -> int | None:
+        if "merged_into" not in _columns(db, "removed_papers"):
+            return None
+        row = db.execute("SELECT merged_into FROM removed_papers WHERE id = ?", (pid,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def _merge_kept(self, db: sqlite3.Connection, pid: int) -> tuple[Merge, dict[str, Any]] | None:
+        """The merge a removed paper was merged by, and the kept paper's annotations it left, if that paper is
+        in the library still (else the merged paper comes back as any removed one)."""
+        into = self._merged_into(db, pid)
+        if into is None or not db.execute("SELECT 1 FROM papers WHERE id = ?", (into,)).fetchone():
+            return None
+        row = db.execute("SELECT paper FROM removed_papers WHERE id = ?", (pid,)).fetchone()
+        kept = json.loads(row[0]).get(REMOVED_MERGE) if row else None
+        if not kept:
+            return None
+        d = kept["merge"]
+        m = Merge(
+            d["kept"], d["merged"], d["tags"], d["state"], d["priority"], d["note"], d["user_title"],
+            [(int(a), str(b)) for a, b in d["moved_sources"]],
+            (int(d["added_source"][0]), str(d["added_source"][1])) if d["added_source"] else None,
+            (str(d["pair"][0]), str(d["pair"][1])) if d["pair"] else None,
+            d["bib"],
+            {k: (_from_json_value(a), _from_json_value(b)) for k, (a, b) in d["filled"].items()},
+        )  # fmt: skip
+        if m.kept != into:
+            return None
+        return m, kept["after"]
+
+    def _careful_unmerge(self, m: Merge, after: Mapping[str, Any]) -> tuple[Merge, list[str]]:
+        """The Merge `unmerge_papers` takes back, made to put back only what is still as the merge left it on
+        the kept paper; and what is left, in words."""
+        now = self.papers([m.kept])[0]
+        left: list[str] = []
+        given = {tag_key(t) for t in after["tags"]} - {tag_key(t) for t in m.tags}
+        tags = [t for t in now.tags if tag_key(t) not in given]
+
+        def back(name: str, current: Any, before: Any) -> Any:
+            if current == after[name]:
+                return before
+            if after[name] != before:
+                left.append(f"its {name.replace('user_', '')}, changed since the merge, stays")
+            return current
+
+        state = back("state", now.state, m.state)
+        priority = back("priority", now.priority, m.priority)
+        user_title = back("user_title", now.user_title, m.user_title)
+        note = now.note
+        merged_note = str(after["note"])
+        if note == merged_note:
+            note = m.note
+        elif merged_note != m.note:  # the merged paper's part taken out, where it is still as the merge joined it
+            part = merged_note[len(m.note.rstrip()) :] if m.note.strip() else merged_note
+            if part and note.count(part) == 1:
+                note = note.replace(part, "")
+            else:
+                left.append("its note, edited since the merge, keeps the merged paper's note")
+        bib = m.bib if m.bib is not None and now.bib == after["bib"] else None
+        if m.bib is not None and bib is None:
+            left.append("its bibliographic record, changed since the merge, stays")
+        careful = dataclasses.replace(
+            m, tags=tags, state=str(state), priority=priority, note=note, user_title=user_title, bib=bib
+        )
+        return careful, left
 
     # the columns _fill_from may fill
     _FILLED = ("abstract", "authors", "year", "url", "links", "venue", "title", "auto_title")

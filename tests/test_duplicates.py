@@ -615,3 +615,78 @@ def test_one_title_at_two_conferences_is_only_possible_but_one_venue_named_two_w
     assert venues_compatible("NIPS 2018", "NeurIPS") and venues_compatible("", "ICML")
     assert compare(cand(venue="Advances in Neural Information Processing Systems"), cand())[0] is Verdict.SAME
     assert not venues_compatible("ICML", "ICLR")
+
+
+def test_cli_unremove_of_a_merged_paper_takes_the_merge_back_from_the_kept_one(capsys, tmp_path):
+    """A trial: `merge A B`, then `unremove B`: A kept "note A --- note B", B's tag and B's file as a source,
+    so both papers carried them. Now A is as before the merge, and B back with its own."""
+    dd = str(tmp_path / "cli")
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "c.jsonl", [GADGETS])))
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])))
+    a, b = (p["id"] for p in json.loads(_run(capsys, "--data-dir", dd, "duplicates", "--json")[1])[0]["papers"])
+    before = json.loads(_run(capsys, "--data-dir", dd, "show", a, "--json")[1])
+    for pid, note, tag in ((a, "note A", "alpha"), (b, "note B", "beta")):
+        assert _run(capsys, "--data-dir", dd, "note", pid, "--set", note)[0] == 0
+        assert _run(capsys, "--data-dir", dd, "tag", pid, tag)[0] == 0
+    assert _run(capsys, "--data-dir", dd, "merge", a, b)[0] == 0
+    merged = json.loads(_run(capsys, "--data-dir", dd, "show", a, "--json")[1])
+    assert merged["note"] == "note A\n\n---\n\nnote B" and merged["tags"] == ["alpha", "beta"]
+    code, out, err = _run(capsys, "--data-dir", dd, "unremove", b)
+    assert code == 0 and f"{b}: back in the library (its merge into {a} taken back)" in out and err == ""
+    shown_a = json.loads(_run(capsys, "--data-dir", dd, "show", a, "--json")[1])
+    shown_b = json.loads(_run(capsys, "--data-dir", dd, "show", b, "--json")[1])
+    assert (shown_a["note"], shown_a["tags"], shown_a["sources"]) == ("note A", ["alpha"], before["sources"])
+    assert shown_a["abstract"] == before["abstract"] and shown_a["authors"] == before["authors"]
+    assert (shown_b["note"], shown_b["tags"]) == ("note B", ["beta"])
+    assert len(json.loads(_run(capsys, "--data-dir", dd, "duplicates", "--json")[1])) == 1  # the pair again
+
+
+def test_unremove_of_a_merged_paper_keeps_what_the_kept_one_was_given_since(empty_lib, tmp_path):
+    """What the kept paper got after the merge stays: a tag, a line added to the joined note, a state."""
+    lib = empty_lib
+    lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS])])
+    lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])])
+    pair = lib.possible_duplicates()[0]
+    a, b = pair.a, pair.b
+    lib.set_note(a, "note A")
+    lib.set_note(b, "note B")
+    lib.add_tags([a], ["alpha"])
+    lib.add_tags([b], ["beta"])
+    lib.set_state([b], "read")
+    lib.merge(a, b)
+    lib.add_tags([a], ["gamma"])
+    lib.set_note(a, lib.paper(a).note + "\n\nlater")
+    lib.set_priority([a], 1)
+    back, said = lib.unremove([b])
+    assert back == {b: b} and said == []
+    kept = lib.paper(a)
+    assert (kept.note, kept.tags, kept.state, kept.priority) == ("note A\n\nlater", ["alpha", "gamma"], "unread", 1)
+    assert (lib.paper(b).note, lib.paper(b).tags, lib.paper(b).state) == ("note B", ["beta"], "read")
+    lib.merge(a, b)
+    lib.set_state([a], "skimmed")  # changed since the merge: stays, and said
+    _, said = lib.unremove([b])
+    assert lib.paper(a).state == "skimmed" and said == [
+        f"{lib.store.uids([a])[a]}: its state, changed since the merge, stays"
+    ]
+
+
+def test_unremove_of_a_paper_merged_before_merges_were_kept_says_the_kept_one_keeps_it(empty_lib, tmp_path):
+    """A merge made by an earlier version left no record of what it changed: the paper comes back, and
+    unremove says the paper it was merged into keeps what the merge gave it (nothing is guessed away)."""
+    lib = empty_lib
+    lib.import_files([_write_jsonl(tmp_path / "c.jsonl", [GADGETS])])
+    lib.import_files([_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])])
+    pair = lib.possible_duplicates()[0]
+    lib.add_tags([pair.b], ["beta"])
+    lib.merge(pair.a, pair.b)
+    with lib.store.transaction() as db:  # as an earlier version kept it
+        (text,) = db.execute("SELECT paper FROM removed_papers WHERE id = ?", (pair.b,)).fetchone()
+        record = json.loads(text)
+        del record["_merge"]
+        db.execute("UPDATE removed_papers SET paper = ? WHERE id = ?", (json.dumps(record), pair.b))
+    back, said = lib.unremove([pair.b])
+    assert back == {pair.b: pair.b} and lib.paper(pair.a).tags == ["beta"] == lib.paper(pair.b).tags
+    assert said == [
+        f"{lib.store.uids([pair.a])[pair.a]}: keeps what the merge gave it (an earlier version merged"
+        " them and kept no record of what it changed): take the merged paper's tags or note off it by hand"
+    ]

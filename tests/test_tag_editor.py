@@ -57,18 +57,48 @@ def test_enter_on_a_completion_takes_it_and_the_reader_types_on(qtbot, window):
     assert window.table.view.hasFocus()
 
 
-def test_enter_with_the_list_open_and_nothing_highlighted_applies_exactly_what_was_typed(qtbot, window):
-    """ "vis" Enter, with "vision" offered and no row highlighted: the paper gets "vis", as typed (it took
-    the list's first row, which the reader never chose); Down first, and Enter takes "vision"."""
+def test_enter_takes_the_completion_the_list_opens_on_highlighted(qtbot, window):
+    """`t`, `to`, with the reader's "to-read" offered first: it is highlighted, the field still reads "to",
+    and Enter applies "to-read" (it applied a new tag "to": README says Enter takes the completion, a user
+    trial). Typed whole, "to-read" is the one highlighted though "to-read-later" comes first."""
+    lib = window.library
+    lib.add_tags([lib.search("").ids[-1]], ["to-read", "topology"])
+    lib.add_tags([lib.search("").ids[-2]], ["to-read-later"])
+    window.editors.update_completions()
+    pid = in_table(qtbot, window)
+    field = start_tags(qtbot, window)
+    type_keys(qtbot, "to")
+    popup = window.editors.completer.popup()
+    qtbot.waitUntil(lambda: popup.isVisible() and popup.currentIndex().isValid())
+    assert popup.currentIndex().data() == "to-read" and field.text() == "to"
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not popup.isVisible())
+    assert field.text() == "to-read" and lib.paper(pid).tags == []  # taken, as a highlighted one is
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert lib.paper(pid).tags == ["to-read"]
+    other = in_table(qtbot, window, 1)
+    start_tags(qtbot, window)
+    type_keys(qtbot, "To-read")
+    qtbot.waitUntil(lambda: popup.isVisible() and popup.currentIndex().isValid())
+    assert popup.currentIndex().data() == "to-read"
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: lib.paper(other).tags == ["to-read"])
+
+
+def test_up_from_the_highlighted_completion_and_enter_applies_exactly_what_was_typed(qtbot, window):
+    """ "vis" with "vision" offered and highlighted: Up leaves none highlighted and the field reads "vis";
+    Enter applies "vis", as typed."""
     lib = window.library
     lib.add_tags([lib.search("").ids[-1]], ["vision"])
     window.editors.update_completions()
     pid = in_table(qtbot, window)
-    start_tags(qtbot, window)
+    field = start_tags(qtbot, window)
     type_keys(qtbot, "vis")
     popup = window.editors.completer.popup()
-    qtbot.waitUntil(popup.isVisible)
-    assert not popup.currentIndex().isValid()
+    qtbot.waitUntil(lambda: popup.isVisible() and popup.currentIndex().isValid())
+    qtbot.keyClick(popup, Qt.Key.Key_Up)
+    assert not popup.currentIndex().isValid() and field.text() == "vis"
     qtbot.keyClick(popup, Qt.Key.Key_Enter)
     qtbot.waitUntil(lambda: lib.paper(pid).tags == ["vis"])
     assert not popup.isVisible() and window.table.view.hasFocus()
@@ -82,10 +112,10 @@ KEYWORDS_BIB = """@article{k1, title = {Belief functions at work}, year = {2005}
 def test_the_readers_own_tags_are_offered_before_a_files_keywords_and_enter_takes_none_unchosen(
     qtbot, window, tmp_path
 ):
-    """`t`, `rl, the`: the reader's "theory" is offered first, then the keywords "the evidential reasoning
-    approach" and "Theories and models…" (they came first, by name, and Enter with no row highlighted took
-    the first: a keyword silently made the reader's tag). Enter applies "rl, the" as typed, the keywords
-    stay keywords."""
+    """`t`, `rl, the`: the reader's "theory" is offered first, and highlighted, then the keywords "the
+    evidential reasoning approach" and "Theories and models…" (they came first, by name, and Enter took the
+    first: a keyword silently made the reader's tag). `rl, the ev` offers only the keyword, highlighted
+    nowhere: Enter applies "rl, the ev" as typed, the keywords stay keywords."""
     lib = window.library
     source = tmp_path / "k.bib"
     source.write_text(KEYWORDS_BIB, encoding="utf-8")
@@ -101,10 +131,15 @@ def test_the_readers_own_tags_are_offered_before_a_files_keywords_and_enter_take
     qtbot.waitUntil(popup.isVisible)
     offered = [popup.model().index(r, 0).data() for r in range(popup.model().rowCount())]
     assert offered == ["theory", "the evidential reasoning approach", "Theories and models of many-electron systems"]
+    qtbot.waitUntil(lambda: popup.currentIndex().isValid())
+    assert popup.currentIndex().data() == "theory"  # the reader's own tag, highlighted: Enter would take it
+    type_keys(qtbot, " ev")  # only a keyword offered now: none highlighted
+    qtbot.waitUntil(lambda: popup.isVisible() and popup.model().rowCount() == 1)
+    qtbot.wait(50)  # (time for a highlight that must not come)
     assert not popup.currentIndex().isValid()
     qtbot.keyClick(popup, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: lib.paper(pid).own_tags == ["rl", "the"])
-    assert field.text() == "rl, the" and lib.keyword_tags() == keywords
+    qtbot.waitUntil(lambda: lib.paper(pid).own_tags == ["rl", "the ev"])
+    assert field.text() == "rl, the ev" and lib.keyword_tags() == keywords
 
 
 def test_a_keyword_made_the_readers_tag_elsewhere_moves_up_among_the_completions(qtbot, window, tmp_path):

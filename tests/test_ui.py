@@ -1577,3 +1577,40 @@ def test_notes_shown_rendered_stay_so_after_a_restart(qtbot, data_dir):
     w2 = open_window(qtbot, data_dir, 19)
     assert w2.editors.previewing
     w2.shutdown()
+
+
+def highlighted_words(detail, line):
+    """The words of the detail pane's block reading `line` that are shown highlighted (a background)."""
+    block = detail.document().begin()
+    while block.isValid() and block.text() != line:
+        block = block.next()
+    assert block.isValid(), f"no line {line!r} shown"
+    found, it = [], block.begin()
+    while not it.atEnd():
+        fragment = it.fragment()
+        if fragment.charFormat().background().style() != Qt.BrushStyle.NoBrush:
+            found.append(fragment.text())
+        it += 1
+    return found
+
+
+def test_a_title_renamed_with_f2_shows_the_searchs_words_highlighted(qtbot, window):
+    """A trial: after F2 gave a paper its own title, the detail pane showed it without the search's
+    highlights (the abstract kept them): the reader's title was shown as plain text. Its words are highlighted
+    as an imported title's are, and its markup stays as typed."""
+    window.search_bar.field.setText("learning")
+    qtbot.waitUntil(lambda: window.search_bar.idle and window.search_bar.last_result is not None, timeout=10000)
+    window.table.view.setFocus()
+    window.table.select_row(0)
+    pid = window.table.current_id
+    qtbot.waitUntil(lambda: window.detail.paper_id == pid)
+    title = window.library.paper(pid).title
+    qtbot.waitUntil(lambda: "learning" in [w.lower() for w in highlighted_words(window.detail, title)])
+    qtbot.keyClick(window.table.view, Qt.Key.Key_F2)
+    editor = window.table.view.focusWidget()
+    assert isinstance(editor, QLineEdit)
+    editor.setText("Learning <b>to</b> rank, by learning")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.library.paper(pid).user_title == "Learning <b>to</b> rank, by learning")
+    renamed = "Learning <b>to</b> rank, by learning"
+    qtbot.waitUntil(lambda: highlighted_words(window.detail, renamed) == ["Learning", "learning"])

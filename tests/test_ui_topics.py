@@ -309,3 +309,28 @@ def test_ctrl_0_lets_go_of_a_topic_too(qtbot, window):
     qtbot.keyClick(window.table.view, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: window.search_bar.idle and len(window.table.model.ids) == len(lib.search("").ids))
     assert searches == [1] and window.topics_section.topic is None and window.sidebar.filter.state is None
+
+
+def test_the_save_list_dialog_says_a_topic_picked_is_not_saved_with_the_list(qtbot, window, monkeypatch):
+    """A trial: a topic picked, a query typed, Ctrl+S; the view showed 195 papers, the list saved held 236,
+    and the dialog had not said the topic is no part of a list. It says so now, and how many the list holds."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from readinglist.ui.wording import quoted
+
+    lib = window.library
+    graphs = topic_of_theme(lib, "graphs")
+    click_topic(qtbot, window, graphs.id)
+    query = '"graph convolution" OR "reward shaping"'
+    search(qtbot, window, query)
+    shown, holds = len(window.table.model.ids), len(lib.search(query).ids)
+    assert shown < holds
+    asked = []
+    monkeypatch.setattr(QInputDialog, "getText", lambda _w, _t, label, **k: (asked.append(label), ("", False))[1])
+    window.actionSaveList.trigger()
+    assert f"Not saved with it: the topic {quoted(graphs.label, 60)} picked in the sidebar." in asked[0]
+    assert f"The list will hold {holds} papers, where the view shows {shown}" in asked[0]
+    assert f"“topic:{graphs.id}” in the query keeps the topic" in asked[0]
+    click_topic(qtbot, window, None)
+    window.actionSaveList.trigger()  # no topic picked: nothing is left out, and nothing said
+    assert "Not saved" not in asked[1] and lib.smart_lists() == []

@@ -70,7 +70,9 @@ def paper_html(
     muted = palette.color(QPalette.ColorRole.PlaceholderText).name()
     link = palette.color(QPalette.ColorRole.Link).name()
     text = palette.color(QPalette.ColorRole.Text).name()
-    title = inline_html(p.title, match) if not p.user_title else html.escape(p.title)
+    # the reader's own title (F2) is shown as typed, not as markup, and the search's words in it highlighted as
+    # in an imported one: renamed, the title lost its highlights while the abstract kept them (a user trial)
+    title = inline_html(p.title, match) if not p.user_title else highlight_text(p.title, match)
     meta = " · ".join(x for x in (p.venue, str(p.year or "")) if x)
     marks = f"{STATE_LABELS[p.state]}{f' · priority {p.priority}' if p.priority else ''}"
     if waiting:
@@ -360,7 +362,7 @@ class DetailPane(SafeTextBrowser):
         the loop: marking with auto-advance moves on first, and then only the next paper is rendered."""
         if self._current is not None and self._current in ids and not self._refresh_due:
             self._refresh_due = True
-            QTimer.singleShot(0, self._refresh)
+            QTimer.singleShot(0, self, self._refresh)  # (dropped with the pane)
 
     def _refresh(self) -> None:
         self._refresh_due = False

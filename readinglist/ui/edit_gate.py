@@ -26,11 +26,13 @@ from PySide6.QtGui import QUndoStack
 
 from readinglist.library import Library
 from readinglist.papers import Marks, StoreBusy
-from readinglist.ui.undo import Command, Outcome, SetNoteCommand, SetPriorityCommand, SetStateCommand
+from readinglist.ui.undo import Command, Outcome, PaperCommand, SetNoteCommand, SetPriorityCommand, SetStateCommand
 from readinglist.ui.wording import BUSY
 
 EDIT_WAIT = 0.1  # seconds the window's thread waits for another writer before an edit waits or is refused
 RETRY_MS = 500  # how often waiting edits are tried again
+# a mark on a paper another process removed: where it is
+REMOVED_HINT = " (`readinglist removed` lists it, `readinglist unremove ID` brings it back)"
 KEPT = (SetStateCommand, SetPriorityCommand, SetNoteCommand)  # what waits; anything else is refused
 
 
@@ -106,11 +108,15 @@ class EditGate(QObject):
         if not isinstance(command, Command):
             return False
         outcome = command.outcome
+        what = command.summary if isinstance(command, PaperCommand) else command.text()  # (read first: see _run)
         done = self._in_transaction(self._stack.undo if undo else self._stack.redo, outcome, None)
         if done is None:
             self.refused.emit(f"Not {word}: {BUSY}. Try again when it has finished.")
         elif not done:
             self.refused.emit(f"Not {word}: {outcome.failure}")
+        elif outcome.nothing:  # another process changed what it would take back (or do again): dropped, said
+            self.refused.emit(f"Not {word}: {what} — {outcome.skipped}.")
+            return False
         return bool(done)
 
     def drop_waiting(self) -> None:
@@ -149,6 +155,11 @@ class EditGate(QObject):
         done = self._in_transaction(lambda: self._push(command), outcome, wait)
         if done is False:
             self.refused.emit(f"Not done: {text} — {outcome.failure}")
+        elif done and outcome.nothing:  # (its papers removed by another process: nothing to mark, nothing pushed)
+            self.refused.emit(
+                f"Not done: {text} — {outcome.skipped}{REMOVED_HINT if 'removed' in outcome.skipped else ''}."
+            )
+            return False
         return done
 
     def _in_transaction(self, act: Callable[[], None], outcome: Outcome, wait: float | None) -> bool | None:

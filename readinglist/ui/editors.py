@@ -4,14 +4,16 @@ pane shows (`load`); each edit leaves as a signal that the window turns into an 
 the tag editor applies the tags and the reader is done with it (`finished`); leaving the field otherwise (Tab,
 a click elsewhere, another paper made current, the window closed) applies them too, as the note is saved and a
 title edited in the table is; Esc puts back the paper's tags. The completions offer the reader's own tags first,
-then a file's keywords. Enter on a completion highlighted in the list only takes it: the reader goes on typing
-tags; Enter with none highlighted applies exactly what was typed."""
+then a file's keywords. The list opens on the completion Enter takes, highlighted (the tag typed, or the first of
+the reader's own: never a keyword unchosen); Enter on a completion highlighted only takes it: the reader goes on
+typing tags; Enter with none highlighted (Up from the first) applies exactly what was typed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import (
+    QAbstractProxyModel,
     QEvent,
     QModelIndex,
     QObject,
@@ -202,6 +204,9 @@ class Editors(QWidget):
         if popup is not None:
             popup.installEventFilter(self._enter_takes_completion)
         self.tagEditor.textEdited.connect(self._tags_typed)
+        # the completion Enter would take is highlighted as the list opens or narrows (after the completer
+        # has filtered it for the text typed: queued)
+        self.tagEditor.textEdited.connect(lambda _text: QTimer.singleShot(0, self, self._highlight_best))
         self.tagEditor.installEventFilter(self)  # leaving the field applies what was typed
         self.notesEditor = QPlainTextEdit(self)
         self.notesEditor.setObjectName("notesEditor")
@@ -331,6 +336,37 @@ class Editors(QWidget):
             if not over and not (popup is not None and popup.isVisible()) and self.tags_pending():
                 self.apply_tags()
         return super().eventFilter(watched, event)
+
+    def _highlight_best(self) -> None:
+        """With the list of completions open, the one Enter takes is highlighted, as the reader sees it: the
+        tag typed, where the library has it, else the first of the reader's own tags offered ("to" offers
+        "to-read": Enter applied a new tag "to", a user trial). A file's keyword is never highlighted unchosen
+        (Enter would make it the reader's tag: an earlier trial), nor anything before a letter of the tag is
+        typed. Up from it leaves none highlighted, and Enter applies exactly what was typed. The
+        field's text stays as typed: only Down, Up or the mouse write a completion into it."""
+        popup = self.completer.popup()
+        model = self.completer.completionModel()
+        if popup is None or not popup.isVisible() or popup.currentIndex().isValid():
+            return
+        typed = self.completer.splitPath(self.tagEditor.text()[: self.tagEditor.cursorPosition()])[0]
+        if not typed or not isinstance(model, QAbstractProxyModel):
+            return
+        best = None
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            if self.completions.is_keyword(model.mapToSource(index).row()):
+                break  # (the reader's own tags come first: the rest are keywords)
+            if tag_key(str(index.data())) == tag_key(typed):
+                best = index
+                break
+            if best is None:
+                best = index
+        if best is not None:
+            self.completer.blockSignals(True)  # (its `highlighted` would write the completion into the field)
+            try:
+                popup.setCurrentIndex(best)
+            finally:
+                self.completer.blockSignals(False)
 
     def _tags_typed(self, _text: str) -> None:
         self._tags_for = self._selection()

@@ -28,9 +28,13 @@ _PAST = {"Mark": "Marked", "Tag": "Tagged", "Rename": "Renamed", "Merge": "Merge
 
 
 class Outcome:
-    """What a command's last redo or undo raised, kept apart from the command (the stack deletes a failed one)."""
+    """What a command's last redo or undo raised, kept apart from the command (the stack deletes a failed one),
+    and what it left as another process had made it: `skipped` says so in words ("the note was changed
+    elsewhere since"), and `nothing` is true when that was all of it (the step did nothing)."""
 
     failure: Exception | None = None
+    skipped: str = ""
+    nothing: bool = False
 
 
 class Command(QUndoCommand):
@@ -50,12 +54,21 @@ class Command(QUndoCommand):
         self._guarded(self._undo)
 
     def _guarded(self, step: Callable[[], None]) -> None:
-        self.outcome.failure = None
+        """A step that did nothing, its change overtaken by another process's (the command line's), is made
+        obsolete too: the stack drops it, and the gate says it was not done (it said "Undone: Edited note"
+        while the note stayed the command line's, and Redo said it was redone: a user trial)."""
+        self.outcome.failure, self.outcome.skipped, self.outcome.nothing = None, "", False
         try:
             step()
         except Exception as exc:  # the gate says it, and the transaction it runs in is rolled back
             self.outcome.failure = exc
             self.setObsolete(True)
+        if self.outcome.nothing:
+            self.setObsolete(True)
+
+    def _overtaken(self, skipped: str, nothing: bool) -> None:
+        """Some of the step (all of it: `nothing`) was not done: another process changed or removed it."""
+        self.outcome.skipped, self.outcome.nothing = skipped, nothing
 
     def _redo(self) -> None:
         raise NotImplementedError
@@ -99,25 +112,61 @@ class _ValueCommand(PaperCommand):
         raise NotImplementedError
 
     def _redo(self) -> None:
+        now = self._read()
         if self.done:
-            now = self._read()
-            again = [pid for pid in self.ids if now.get(pid) == self.before.get(pid)]
+            again = [pid for pid in self.ids if pid in now and now[pid] == self.before.get(pid)]
             if again:
                 self._set(again)
+            self._say_skipped(now, [pid for pid in self.ids if pid in again or now.get(pid) == self.value])
         else:
-            self.before, self.done = dict(self._set(self.ids)), True
+            # a paper removed by another process meanwhile (the window still showed it) is not marked: the mark
+            # went nowhere, yet the stack said it was done and undone (a user trial)
+            here = [pid for pid in self.ids if pid in now]
+            if here:
+                self.before, self.done = dict(self._set(here)), True
+            self._say_skipped(now, here)
+            if here and len(here) < len(self.ids):
+                self.ids = here
+                self.setText(self._text(len(here)))
         self.changed(self.ids)
 
     def _undo(self) -> None:
         now = self._read()
-        self._restore({pid: v for pid, v in self.before.items() if now.get(pid) == self.value})
+        back = {pid: v for pid, v in self.before.items() if pid in now and now[pid] == self.value}
+        self._restore(back)
+        already = [pid for pid in self.before if pid in now and pid not in back and now[pid] == self.before[pid]]
+        self._say_skipped(now, [*back, *already])
         self.changed(self.ids)
+
+    def _text(self, n: int) -> str:
+        """The command's text for `n` papers."""
+        raise NotImplementedError
+
+    def _say_skipped(self, now: Mapping[int, object], done: Sequence[int]) -> None:
+        """The papers of the command not in `done`: removed, or given another value, by another process."""
+        left = [pid for pid in self.ids if pid not in done]
+        if not left:
+            return
+        removed = sum(1 for pid in left if pid not in now)
+        parts = []
+        if removed:
+            parts.append(f"{papers(removed)} {'was' if removed == 1 else 'were'} removed elsewhere")
+        if len(left) > removed:
+            n = len(left) - removed
+            parts.append(f"{papers(n)} {'was' if n == 1 else 'were'} changed elsewhere since")
+        said = " and ".join(parts)
+        if len(self.ids) == 1:  # one paper: "the paper was removed elsewhere"
+            said = said.replace("1 paper", "the paper", 1)
+        self._overtaken(said, not done)
 
 
 class SetStateCommand(_ValueCommand):
     def __init__(self, library: Library, ids: Sequence[int], state: str, changed: Changed):
         super().__init__(f"Mark {papers(len(ids))} {state}", library, ids, state, changed)
         self.state = state
+
+    def _text(self, n: int) -> str:
+        return f"Mark {papers(n)} {self.state}"
 
     def _read(self) -> Mapping[int, object]:
         return self.library.states(self.ids)
@@ -164,7 +213,24 @@ class SetTagsCommand(PaperCommand):
         said = super().summary
         return said if papers(len(self.ids)) in said else f"{said} ({papers(len(self.ids))})"
 
+    def _present(self) -> list[int]:
+        """The command's papers still in the library; the others (removed by another process meanwhile: the
+        window still showed them) are said, and left alone (tagging one failed on the database's constraint)."""
+        here = self.library.states(self.ids)
+        present = [pid for pid in self.ids if pid in here]
+        if len(present) < len(self.ids):
+            gone = len(self.ids) - len(present)
+            said = f"{papers(gone)} {'was' if gone == 1 else 'were'} removed elsewhere"
+            self._overtaken(said.replace("1 paper", "the paper", 1) if len(self.ids) == 1 else said, not present)
+        return present
+
     def _redo(self) -> None:
+        present = self._present()
+        if not present:
+            return
+        if self.gave is None and len(present) < len(self.ids):  # done on the papers still there
+            self.ids = present
+            self.after = {pid: tags for pid, tags in self.after.items() if pid in present}
         current = self.library.tags_of(self.ids)
         names = [t for tags in [*self.after.values(), *current.values()] for t in tags]
         was = self.library.tag_marks(names)
@@ -176,7 +242,8 @@ class SetTagsCommand(PaperCommand):
             self.took = {pid: [t for t in self.before.get(pid, []) if t not in now_tags.get(pid, [])]
                          for pid in self.ids}  # fmt: skip
         else:  # redone: the same change on the tags as they are now
-            self.library.set_tags(self._changed_tags(self.took, self.gave, current), self.imported_after)
+            again = self._changed_tags(self.took, self.gave, current)
+            self.library.set_tags({pid: tags for pid, tags in again.items() if pid in present}, self.imported_after)
         now = self.library.tag_marks(names)
         self.marks = {key: (name, kw, now[key][1] if key in now else None) for key, (name, kw) in was.items()
                       if key not in now or now[key][1] != kw}  # fmt: skip
@@ -184,8 +251,13 @@ class SetTagsCommand(PaperCommand):
         self.changed(self.ids)
 
     def _undo(self) -> None:
+        present = self._present()
+        if not present:
+            return
         changed = self._changed_tags(self.gave or {}, self.took, self.library.tags_of(self.ids))
-        self.library.set_tags(changed)  # marks as they are: a tag
+        self.library.set_tags(
+            {pid: tags for pid, tags in changed.items() if pid in present}
+        )  # marks as they are: a tag
         # made again is the user's
         spelt = self.library.tag_marks(left for _, left in self.spelt.values())
         # the old spelling back where the edit's is still in force (undoing it on its papers may have done it)
@@ -286,11 +358,19 @@ class SetNoteCommand(PaperCommand):
         """`after` over `before` (the first redo finds `after` stored already: the editor saved it); a note
         another process changed since is left as it is, not overwritten (nor merged again: undo and redo
         repeated would grow it)."""
-        self.library.save_note(self.paper_id, self.after, self.before, keep_both=False)
-        self.changed([self.paper_id])
+        self._save(self.after, self.before)
 
     def _undo(self) -> None:
-        self.library.save_note(self.paper_id, self.before, self.after, keep_both=False)
+        self._save(self.before, self.after)
+
+    def _save(self, note: str, over: str) -> None:
+        """`note` where the note is still `over`; else nothing is done, and said (see Command._guarded)."""
+        if self.library.paper(self.paper_id) is None:
+            self._overtaken("the paper was removed elsewhere", True)
+            return
+        stored, _ = self.library.save_note(self.paper_id, note, over, keep_both=False)
+        if stored not in (note, over):
+            self._overtaken("the note was changed elsewhere since, and stays as it is", True)
         self.changed([self.paper_id])
 
     def id(self) -> int:
@@ -316,16 +396,26 @@ class SetTitleCommand(PaperCommand):
 
     def _redo(self) -> None:
         """Done: the title. Redone: only where the title is still what the undo left (as a note's)."""
+        if self.library.paper(self.paper_id) is None:
+            self._overtaken("the paper was removed elsewhere", True)
+            return
         if not self.done:
             self.before, self.done = self.library.set_title(self.paper_id, self.title), True
             self.after = self._title_now()
         elif self._title_now() == (self.before or None):
             self.library.set_title(self.paper_id, self.title)
+        elif self._title_now() != self.after:
+            self._overtaken("the title was changed elsewhere since, and stays as it is", True)
         self.changed([self.paper_id])
 
     def _undo(self) -> None:
+        if self.library.paper(self.paper_id) is None:
+            self._overtaken("the paper was removed elsewhere", True)
+            return
         if self._title_now() == self.after:
             self.library.set_title(self.paper_id, self.before)
+        elif self._title_now() != (self.before or None):
+            self._overtaken("the title was changed elsewhere since, and stays as it is", True)
         self.changed([self.paper_id])
 
     def _title_now(self) -> str | None:
@@ -338,6 +428,9 @@ class SetPriorityCommand(_ValueCommand):
         what = f"priority {priority}" if priority else "no priority"
         super().__init__(f"Give {papers(len(ids))} {what}", library, ids, priority, changed)
         self.priority = priority
+
+    def _text(self, n: int) -> str:
+        return f"Give {papers(n)} {f'priority {self.priority}' if self.priority else 'no priority'}"
 
     def _read(self) -> Mapping[int, object]:
         return self.library.priorities(self.ids)
