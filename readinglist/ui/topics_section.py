@@ -161,7 +161,14 @@ class TopicsSection(QWidget):
         self.placeholder.setTextFormat(Qt.TextFormat.RichText)
         self.placeholder.linkActivated.connect(lambda _link: self.computeRequested.emit())
         self.placeholder.setContentsMargins(4, 0, 4, 0)
-        for widget in (self.filterField, self.list, self.placeholder):
+        self.unplacedNote = QLabel(self)  # papers that came after the topics were computed: in none yet
+        self.unplacedNote.setObjectName("topicsUnplaced")
+        self.unplacedNote.setWordWrap(True)
+        self.unplacedNote.setContentsMargins(4, 0, 4, 0)
+        self.unplacedNote.hide()
+        self._unplaced = 0
+        self._computing = False
+        for widget in (self.unplacedNote, self.filterField, self.list, self.placeholder):
             layout.addWidget(widget)
         layout.insertLayout(0, heading)
         self.set_topics([])
@@ -218,6 +225,7 @@ class TopicsSection(QWidget):
         finally:
             self.list.selectionModel().blockSignals(False)
         has = bool(topics)
+        self._show_unplaced()
         self.list.setVisible(has)
         self.filterField.setVisible(len(topics) > 12)
         self.placeholder.setVisible(not has)
@@ -234,9 +242,31 @@ class TopicsSection(QWidget):
 
     def set_computing(self, computing: bool) -> None:
         """While topics are computed the recompute button waits; with none yet, the section says so."""
+        self._computing = computing
         self.recomputeButton.setEnabled(not computing)
         if not self._topics:
             self.set_topics([], computing)
+        self._show_unplaced()
+
+    def set_unplaced(self, count: int) -> None:
+        """How many papers came after the topics were computed (in no topic, not counted by "All topics"
+        until the next computation): the section says so above the list."""
+        self._unplaced = count
+        self._show_unplaced()
+
+    @property
+    def unplaced_text(self) -> str:
+        """What the section says of the papers in no topic yet ("" when there are none)."""
+        n = self._unplaced
+        if not n or not self._topics:
+            return ""
+        what = f"{n:,} paper{'s' if n != 1 else ''} added since the topics were computed"
+        return f"{what}: placing them…" if self._computing else f"{what}, in no topic yet (⟳ places them)."
+
+    def _show_unplaced(self) -> None:
+        text = self.unplaced_text
+        self.unplacedNote.setText(text)
+        self.unplacedNote.setVisible(bool(text))
 
     def _fill(self, topics: list[Topic]) -> None:
         """Update the entries in place (the scroll position and the current entry stay)."""
