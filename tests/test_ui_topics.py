@@ -407,8 +407,36 @@ def test_a_due_computation_asked_for_while_one_runs_follows_it(qtbot, window, da
     section = window.topics_section
     assert section.unplaced_text == "24 papers added since the topics were computed: placing them…"
     assert section.unplacedNote.isVisibleTo(window)
+    all_entry = section.list.model().index(0, 0)
+    total = sum(t.size for t in section.topics)
+    assert all_entry.data(Qt.ItemDataRole.ToolTipRole) == (
+        f"Papers of every topic: {total:,} of the library's {total + 24:,}\n24 added since the topics were computed"
+    )
     gate.set()
     qtbot.waitUntil(lambda: len(calls) == 2 and not window.topics_bar.running, timeout=60000)  # the one asked for
     assert not lib.topics_status().outdated
     assert sum(t.size for t in lib.topics()) == lib.counts()["all"]  # the papers imported meanwhile have topics
     assert section.unplaced_text == "" and not section.unplacedNote.isVisibleTo(window)
+    assert section.list.model().index(0, 0).data(Qt.ItemDataRole.ToolTipRole) == "Papers of every topic"
+
+
+def test_a_restart_does_not_pick_another_topic_under_the_id_of_the_one_left_picked(qtbot, planted_dir):
+    w = open_window(qtbot, planted_dir)
+    qtbot.waitUntil(lambda: len(w.topics_section.topics) == 4)
+    lib = w.library
+    control, graphs = topic_of_theme(lib, "control"), topic_of_theme(lib, "graphs")
+    click_topic(qtbot, w, control.id)
+    close_window(w)
+    other = Library.open(planted_dir)  # the command line recomputes between sessions: the ids swapped
+    try:
+        swap = {control.id: graphs.id, graphs.id: control.id}
+        rewrite_topics(other, lambda _pid, tid: swap.get(tid, tid))
+    finally:
+        other.close()
+    w = open_window(qtbot, planted_dir)
+    try:
+        qtbot.waitUntil(lambda: len(w.topics_section.topics) == 4)
+        assert w.topics_section.topic is None  # not "graphs", which has control's id now
+        assert graphs.label not in w.view_summary.caption.text()
+    finally:
+        close_window(w)

@@ -660,7 +660,8 @@ class MainWindow(QMainWindow):
         named = self.topics_section.topic_named(int(topic)) if topic.isdigit() else None
         # the same topic only if it still has its name: topics computed again since (the command line's
         # recompute) may have given its id to another (a trial came back to "linear regression")
-        if named is not None and named.label == str(self.settings.value("lastTopicName", "") or ""):
+        name = self.settings.value("lastTopicName")  # (None: saved by a version that kept the id alone)
+        if named is not None and (name is None or named.label == str(name)):
             with QSignalBlocker(self.topics_section):
                 self.topics_section.set_topic(named.id)
             self._remember_topic(named.id)
@@ -891,7 +892,7 @@ class MainWindow(QMainWindow):
         self._topics_stamp = self.library.topics_stamp()
         topics = self.library.topics()
         self.topics_section.set_topics(topics)
-        self.topics_section.set_unplaced(self.library.unplaced())
+        self.topics_section.set_unplaced(self.library.unplaced(), self.library.counts()["all"])
         self.detail.set_topic_names({t.id: t.label for t in topics})
 
     def _remember_topic(self, topic_id: int | None) -> None:
@@ -1570,7 +1571,7 @@ class MainWindow(QMainWindow):
             self._topics_computed()
         elif self.topics_section.topics:
             self.topics_section.set_topics(self.library.topics())  # what is left to triage in each
-            self.topics_section.set_unplaced(self.library.unplaced())
+            self.topics_section.set_unplaced(self.library.unplaced(), counts["all"])
         self._counts = counts
         self._update_status()
 
