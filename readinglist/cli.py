@@ -482,6 +482,9 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             prefix = "  " if isinstance(outcome, MergeSummary) else "  warning: "  # a merge's details are not warnings
             for line in outcome.warnings:
                 print(f"{prefix}{line}", file=sys.stderr)
+        if lib.topics_stamp() is not None and (unplaced := lib.unplaced()):
+            print(f"{unplaced:,} paper{'s are' if unplaced != 1 else ' is'} in no topic yet: an open window groups "
+                  "them now, else `readinglist topics` or the window when opened.", file=sys.stderr)  # fmt: skip
         return 1 if failed else 0
     if cmd in ("list", "search"):
         limit = None

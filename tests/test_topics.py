@@ -361,6 +361,23 @@ def test_cli_count_alone_does_not_replace_topics_and_a_recompute_says_what_it_di
     assert len(captured.out.splitlines()) == 3
 
 
+def test_cli_import_says_how_many_papers_are_in_no_topic_yet(tmp_path, capsys):
+    data = tmp_path / "cli-data"
+    lib = Library.open(data, seed=False)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(20))])
+    lib.compute_topics(count=4, use_process=False)
+    lib.close()
+    more = write_jsonl(tmp_path / "more.jsonl", planted(3, seed=4, start=100))
+    assert cli.main(["--data-dir", str(data), "import", str(more)]) == 0
+    assert "12 papers are in no topic yet" in capsys.readouterr().err
+    assert cli.main(["--data-dir", str(data), "topics"]) == 0  # computed, as they were due
+    err = capsys.readouterr().err
+    assert "Topics computed again (papers came or changed since they were computed)" in err
+    assert "92 of 92 papers in one." in err
+    assert cli.main(["--data-dir", str(data), "import", str(more)]) == 0  # nothing new: nothing said
+    assert "no topic" not in capsys.readouterr().err
+
+
 def test_a_recompute_keeps_counting_titles_when_the_share_with_abstracts_barely_passes_half(empty_lib, tmp_path):
     """A library of titles (most papers without an abstract) has topics made of titles; a few papers with abstracts
     more tipped it over half and the next recompute dropped every title-only paper from the topics (a trial:
