@@ -405,7 +405,7 @@ def test_a_due_computation_asked_for_while_one_runs_follows_it(qtbot, window, da
         other.close()
     window.outside.look()  # an import elsewhere: counts, results, and topics when due
     section = window.topics_section
-    assert section.unplaced_text == "24 papers added since the topics were computed: placing them…"
+    assert section.unplaced_text == "24 new papers: placing them in topics…"
     assert section.unplacedNote.isVisibleTo(window)
     all_entry = section.list.model().index(0, 0)
     total = sum(t.size for t in section.topics)

@@ -279,12 +279,17 @@ class TopicsSection(QWidget):
         n = self._unplaced
         if not n or not self._topics:
             return ""
-        what = f"{n:,} paper{'s' if n != 1 else ''} added since the topics were computed"
-        return f"{what}: placing them…" if self._computing else f"{what}, in no topic yet (⟳ places them)."
+        what = f"{n:,} new paper{'s' if n != 1 else ''}"  # added since the topics were computed (the tooltip)
+        return (
+            f"{what}: placing {'them' if n != 1 else 'it'} in topics…"
+            if self._computing
+            else f"{what} in no topic yet (⟳)."
+        )
 
     def _show_unplaced(self) -> None:
         text = self.unplaced_text
         self.unplacedNote.setText(text)
+        self.unplacedNote.setToolTip("Added since the topics were computed: they join topics at the next computation")
         self.unplacedNote.setVisible(bool(text))
 
     def _fill(self, topics: list[Topic]) -> None:
