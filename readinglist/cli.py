@@ -242,7 +242,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("topics", help="list the library's topics (computed first if papers came since)")
     s.add_argument("--json", action="store_true", help="print a JSON list of topics")
     s.add_argument("--recompute", action="store_true", help="compute them again now")
-    s.add_argument("--count", type=int, metavar="N", help="how many topics to look for (default: by library size)")
+    s.add_argument(
+        "--count",
+        type=int,
+        metavar="N",
+        help="how many topics to look for when they are computed (first, when papers came, or with --recompute;"
+        " default: by library size)",
+    )
 
     sub.add_parser(
         "check",
@@ -552,6 +558,9 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             prefix = "  " if isinstance(outcome, MergeSummary) else "  warning: "  # a merge's details are not warnings
             for line in outcome.warnings:
                 print(f"{prefix}{line}", file=sys.stderr)
+        if lib.topics_stamp() is not None and (unplaced := lib.unplaced()):
+            print(f"{unplaced:,} paper{'s are' if unplaced != 1 else ' is'} in no topic yet: an open window groups "
+                  "them now, else `readinglist topics` or the window when opened.", file=sys.stderr)  # fmt: skip
         return 1 if failed else 0
     if cmd in ("list", "search"):
         limit = None
@@ -785,12 +794,27 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
     if args.count is not None and not 1 <= args.count <= 500:
         raise CliError("--count must be between 1 and 500")
     status = lib.topics_status()
-    if args.recompute or status.outdated or args.count is not None:
+    before = lib.topics()
+    if args.count is not None and before and not (args.recompute or status.outdated):
+        # the topics are up to date: --count alone replaced them at once, the window's too (a trial lost 64
+        # topics to 3 that way); a new number comes with a recompute the user asks for
+        raise CliError(
+            f"the library has {len(before)} topics, up to date; `topics --recompute --count {args.count}` "
+            f"replaces them with {args.count}"
+        )
+    if args.recompute or status.outdated:
         progress = _Progress()
         try:
             lib.compute_topics(progress=progress, count=args.count)
         finally:
             progress.clear()
+        after = lib.topics()
+        number = f"{len(after)} topics" + (f" (were {len(before)})" if before else "")
+        asked = "" if args.count is None or args.count == len(after) else f"; {args.count} asked for"
+        why = "" if args.recompute else " (papers came or changed since they were computed)"
+        placed = sum(t.size for t in after)
+        print(f"Topics computed{' again' if before else ''}{why}: {number}{asked}, "
+              f"{placed:,} of {lib.counts()['all']:,} papers in one.", file=sys.stderr)  # fmt: skip
     topics = lib.topics()
     if args.json:
         print(json.dumps([t.to_json() for t in topics], ensure_ascii=False, indent=2))

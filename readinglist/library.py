@@ -14,6 +14,7 @@ import re
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -850,6 +851,7 @@ class Library:
                         (result.paper_ids, result.xy, result.topic_ids),
                         {
                             "computed_at": now(),
+                            "run": uuid.uuid4().hex,  # tells a window that the topics it shows were replaced
                             "fingerprint": fingerprint,
                             "papers": str(result.papers_read),
                             "next_id": str(result.next_id),
@@ -879,6 +881,25 @@ class Library:
         current = (self.store.content_fingerprint(), self.store.content_fingerprint(removed=False))
         outdated = computed is None or stored not in current
         return TopicsStatus(computed, int(meta.get("papers", 0)), outdated, float(meta.get("seconds", 0)))
+
+    def topics_stamp(self) -> str | None:
+        """What identifies the topics stored now (None: none computed): another process's recompute (the
+        command line's) changes it, and a window showing the topics reads them again. One small read."""
+        meta = self.store.topics_meta()
+        return meta.get("run") or meta.get("computed_at")
+
+    def unplaced(self) -> int:
+        """Papers added since the topics were computed (0 with none computed): in no topic and not on the map
+        until the next computation. Two small reads (the stored fingerprint's last id, a range of ids)."""
+        stored = self.store.topics_meta().get("fingerprint", "")
+        parts = stored.split(":")
+        if len(parts) < 2 or not parts[1].isdigit():
+            return 0
+        return self.store.papers_after(int(parts[1]))
+
+    def topic_papers(self, topic_id: int) -> set[int]:
+        """The papers of a topic now (through the topic's index)."""
+        return self.store.papers_in_topics([topic_id])
 
     def topic_of(self, paper_id: int) -> Topic | None:
         """The paper's topic (the detail pane names it), or None."""

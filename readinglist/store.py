@@ -2673,6 +2673,10 @@ class Store:
         rows = self.db.execute(f"SELECT paper_id FROM paper_topics WHERE topic_id IN ({_marks(topics)})", list(topics))
         return {r[0] for r in rows}
 
+    def papers_after(self, paper_id: int) -> int:
+        """How many papers have a greater id than this (those added since; a range of the primary key)."""
+        return int(self.db.execute("SELECT count(*) FROM papers WHERE id > ?", (paper_id,)).fetchone()[0])
+
     def topic_map(self) -> tuple[bytes, bytes, bytes] | None:
         row = self.db.execute("SELECT paper_ids, xy, topic_ids FROM topic_map WHERE id = 1").fetchone()
         return (bytes(row[0]), bytes(row[1]), bytes(row[2])) if row else None

@@ -340,6 +340,64 @@ def test_cli_topics_lists_and_computes(tmp_path, capsys):
     assert "--count" in capsys.readouterr().err
 
 
+def test_cli_count_alone_does_not_replace_topics_and_a_recompute_says_what_it_did(tmp_path, capsys):
+    """`topics --count 3` on up-to-date topics replaced the library's 64 with 3 (the window's too) without a
+    word (a trial): now it asks for --recompute; a computation says how many topics came of it."""
+    data = tmp_path / "cli-data"
+    lib = Library.open(data, seed=False)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(20))])
+    lib.compute_topics(count=4, use_process=False)
+    before = [(t.id, t.label, t.size) for t in lib.topics()]
+    lib.close()
+    assert cli.main(["--data-dir", str(data), "topics", "--count", "3"]) == 1
+    err = capsys.readouterr().err
+    assert "4 topics, up to date" in err and "topics --recompute --count 3" in err
+    lib = Library.open(data)
+    assert [(t.id, t.label, t.size) for t in lib.topics()] == before  # nothing replaced
+    lib.close()
+    assert cli.main(["--data-dir", str(data), "topics", "--recompute", "--count", "3"]) == 0
+    captured = capsys.readouterr()
+    assert "Topics computed again: 3 topics (were 4), 80 of 80 papers in one." in captured.err
+    assert len(captured.out.splitlines()) == 3
+
+
+def test_cli_import_says_how_many_papers_are_in_no_topic_yet(tmp_path, capsys):
+    data = tmp_path / "cli-data"
+    lib = Library.open(data, seed=False)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(20))])
+    lib.compute_topics(count=4, use_process=False)
+    lib.close()
+    more = write_jsonl(tmp_path / "more.jsonl", planted(3, seed=4, start=100))
+    assert cli.main(["--data-dir", str(data), "import", str(more)]) == 0
+    assert "12 papers are in no topic yet" in capsys.readouterr().err
+    assert cli.main(["--data-dir", str(data), "topics"]) == 0  # computed, as they were due
+    err = capsys.readouterr().err
+    assert "Topics computed again (papers came or changed since they were computed)" in err
+    assert "92 of 92 papers in one." in err
+    assert cli.main(["--data-dir", str(data), "import", str(more)]) == 0  # nothing new: nothing said
+    assert "no topic" not in capsys.readouterr().err
+
+
+def test_a_recompute_keeps_counting_titles_when_the_share_with_abstracts_barely_passes_half(empty_lib, tmp_path):
+    """A library of titles (most papers without an abstract) has topics made of titles; a few papers with abstracts
+    more tipped it over half and the next recompute dropped every title-only paper from the topics (a trial:
+    20,760 papers in topics, then 13,910, with hardly a paper changed). It keeps its side of the line until the
+    share is clearly past it."""
+    papers = planted(30)
+    for i, p in enumerate(papers):
+        if i % 20 < 11:  # 66 of 120 without an abstract: titles alone
+            p["abstract"] = ""
+    empty_lib.import_files([write_jsonl(tmp_path / "titles.jsonl", papers)])
+    empty_lib.compute_topics(count=4, use_process=False)
+    assert sum(t.size for t in empty_lib.topics()) == 120  # every title in a topic
+    empty_lib.import_files([write_jsonl(tmp_path / "more.jsonl", planted(4, seed=2, start=100))])  # 16 described
+    empty_lib.compute_topics(count=4, use_process=False)  # 54+16 of 136 described: 51%
+    assert sum(t.size for t in empty_lib.topics()) == 136  # the title-only papers keep their topics
+    empty_lib.import_files([write_jsonl(tmp_path / "many.jsonl", planted(15, seed=3, start=200))])  # 60 more
+    empty_lib.compute_topics(count=4, use_process=False)  # 130 of 196 described: 66%, past the margin
+    assert sum(t.size for t in empty_lib.topics()) == 130  # now the papers with abstracts alone
+
+
 # ---- the map ----------------------------------------------------------------------------------------
 
 

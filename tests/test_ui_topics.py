@@ -334,3 +334,134 @@ def test_the_save_list_dialog_says_a_topic_picked_is_not_saved_with_the_list(qtb
     click_topic(qtbot, window, None)
     window.actionSaveList.trigger()  # no topic picked: nothing is left out, and nothing said
     assert "Not saved" not in asked[1] and lib.smart_lists() == []
+
+
+# ---- topics computed again underneath the window (a user trial) -------------------------------------------
+
+
+def rewrite_topics(lib, new_topic_of):
+    """Store the topics again as another process's recompute would, each paper's topic given by
+    new_topic_of(paper id, its topic now); names stay with the papers' topics, ids move with new_topic_of."""
+    topics = {t.id: t for t in lib.topics()}
+    pairs, sizes, names = [], {}, {}
+    for pid, tid in lib.store.paper_topic_pairs():
+        new = new_topic_of(pid, tid)
+        pairs.append((pid, new))
+        sizes[new] = sizes.get(new, 0) + 1
+        names.setdefault(new, topics[tid].phrases)  # a name goes with its papers
+    stored = [(tid, names[tid], n, 0.0, 0.0) for tid, n in sizes.items()]
+    blobs = lib.store.topic_map()
+    with lib.store.transaction(wait=5.0):
+        lib.store.save_topics(stored, pairs, blobs, {"computed_at": "later", "run": f"other-{len(stored)}"})
+
+
+def test_topics_computed_again_elsewhere_keep_the_topic_picked_by_its_papers_under_its_new_id(qtbot, window, data_dir):
+    lib = window.library
+    control, graphs = topic_of_theme(lib, "control"), topic_of_theme(lib, "graphs")
+    click_topic(qtbot, window, control.id)
+    pid = window.table.model.ids[2]
+    window.go_to_paper(pid)
+    qtbot.waitUntil(lambda: window.detail.paper_id == pid)
+    other = Library.open(data_dir)  # the command line's `topics --recompute`: the two topics' ids swapped
+    try:
+        swap = {control.id: graphs.id, graphs.id: control.id}
+        rewrite_topics(other, lambda _pid, tid: swap.get(tid, tid))
+    finally:
+        other.close()
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.outside.look()
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    section = window.topics_section
+    assert section.topic == graphs.id and section.picked is not None and section.picked.label == control.label
+    assert set(window.table.model.ids) == set(lib.search("", topic=graphs.id).ids)  # the control papers still
+    assert control.label in window.view_summary.caption.text()
+    assert f"now topic:{graphs.id}" in window.notice.text()
+    # the paper shown names its topic as stored now, and its link picks that topic
+    assert f"Topic: {control.label}" in window.detail.toPlainText()
+    assert f'href="topic:{graphs.id}"' in window.detail.toHtml()
+    assert dict((tid, name) for tid, name, _ in entries(window)[1:])[control.id] == graphs.label
+
+
+def test_topics_computed_again_elsewhere_let_go_of_a_topic_whose_papers_went_apart(qtbot, window, data_dir):
+    lib = window.library
+    control = topic_of_theme(lib, "control")
+    others = [t.id for t in lib.topics() if t.id != control.id]
+    click_topic(qtbot, window, control.id)
+    search(qtbot, window, '"reward shaping"')  # control's words: nothing outside the topic... once it is gone
+    other = Library.open(data_dir)  # its papers shared out among the other three, its id now another's
+    try:
+        rewrite_topics(other, lambda pid, tid: others[pid % 3] if tid == control.id else tid)
+    finally:
+        other.close()
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.outside.look()
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert window.topics_section.topic is None and window.topics_section.title.text() == "Topics (3)"
+    assert f"“{control.label}” is not among them" in window.notice.text()
+    assert window.table.model.ids == lib.search('"reward shaping"').ids and window.table.model.ids
+    assert control.label not in window.view_summary.caption.text()
+
+
+def test_a_due_computation_asked_for_while_one_runs_follows_it(qtbot, window, data_dir, tmp_path, monkeypatch):
+    """An import elsewhere that commits while topics are computed (its second file, say) is grouped too, once
+    the running computation ends; meanwhile the section says how many papers are in no topic yet."""
+    lib = window.library
+    real = lib.compute_topics
+    gate, calls = threading.Event(), []
+
+    def held(progress=None, cancel=None, count=None, use_process=True):
+        calls.append(1)
+
+        def waiting(done, total, message):  # the library's fingerprint is taken: the papers to come are new
+            gate.wait(30)
+            if progress is not None:
+                progress(done, total, message)
+
+        return real(progress=waiting if len(calls) == 1 else progress, cancel=cancel, count=count,
+                    use_process=False)  # fmt: skip
+
+    monkeypatch.setattr(lib, "compute_topics", held)
+    with qtbot.waitSignal(window.topics_bar.started, timeout=10000):
+        window.topics_bar.recompute()
+    other = Library.open(data_dir)  # the command line imports meanwhile
+    try:
+        other.import_files([write_jsonl(tmp_path / "more.jsonl", planted(6, seed=5, start=300))])
+    finally:
+        other.close()
+    window.outside.look()  # an import elsewhere: counts, results, and topics when due
+    section = window.topics_section
+    assert section.unplaced_text == "24 new papers: placing them in topics…"
+    assert section.unplacedNote.isVisibleTo(window)
+    all_entry = section.list.model().index(0, 0)
+    total = sum(t.size for t in section.topics)
+    assert all_entry.data(Qt.ItemDataRole.ToolTipRole) == (
+        f"Papers of every topic: {total:,} of the library's {total + 24:,}\n24 added since the topics were computed"
+    )
+    gate.set()
+    qtbot.waitUntil(lambda: len(calls) == 2 and not window.topics_bar.running, timeout=60000)  # the one asked for
+    assert not lib.topics_status().outdated
+    assert sum(t.size for t in lib.topics()) == lib.counts()["all"]  # the papers imported meanwhile have topics
+    assert section.unplaced_text == "" and not section.unplacedNote.isVisibleTo(window)
+    assert section.list.model().index(0, 0).data(Qt.ItemDataRole.ToolTipRole) == "Papers of every topic"
+
+
+def test_a_restart_does_not_pick_another_topic_under_the_id_of_the_one_left_picked(qtbot, planted_dir):
+    w = open_window(qtbot, planted_dir)
+    qtbot.waitUntil(lambda: len(w.topics_section.topics) == 4)
+    lib = w.library
+    control, graphs = topic_of_theme(lib, "control"), topic_of_theme(lib, "graphs")
+    click_topic(qtbot, w, control.id)
+    close_window(w)
+    other = Library.open(planted_dir)  # the command line recomputes between sessions: the ids swapped
+    try:
+        swap = {control.id: graphs.id, graphs.id: control.id}
+        rewrite_topics(other, lambda _pid, tid: swap.get(tid, tid))
+    finally:
+        other.close()
+    w = open_window(qtbot, planted_dir)
+    try:
+        qtbot.waitUntil(lambda: len(w.topics_section.topics) == 4)
+        assert w.topics_section.topic is None  # not "graphs", which has control's id now
+        assert graphs.label not in w.view_summary.caption.text()
+    finally:
+        close_window(w)

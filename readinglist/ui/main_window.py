@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
@@ -60,6 +61,7 @@ from readinglist.papers import (
     SearchResult,
     SmartList,
     StoreError,
+    Topic,
     describe_view,
     same_tag,
 )
@@ -106,6 +108,8 @@ if TYPE_CHECKING:
     from readinglist.ui.exporting import Exporter
     from readinglist.ui.map_view import MapPane
 
+SAME_TOPIC_HELD = 0.5  # topics computed again: the topic holding more than this share of the picked one's papers…
+SAME_TOPIC_SHARE = 0.25  # … and they at least this share of its own is the topic picked, under its id now
 CLOSE_WAIT = 2.0  # seconds closing waits for an import to let the library go before it says edits wait
 WARM_UP_DELAY_MS = 400  # Whoosh loads once the window is up (all papers come from SQLite), before a query
 LIST_COUNT_DELAY_MS = 600  # lists are recounted once marking pauses, not on every key of a run of r/x/q
@@ -154,6 +158,8 @@ class MainWindow(QMainWindow):
         self._wanted: int | None = None  # the paper to make current when the next results land
         self._reveal: list[int] = []  # … and the papers to select with it (a removal undone)
         self._arriving = False  # going back or forward: the place is being shown
+        self._topics_stamp: str | None = None  # which computation's topics the window shows (Library.topics_stamp)
+        self._picked_papers: set[int] = set()  # the papers of the topic picked, as it was picked
         self.paint_gate = PaintGate()  # the table flags its paints; searches make way (paint_gate.py)
         library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -533,6 +539,7 @@ class MainWindow(QMainWindow):
 
     def _wire_topics(self) -> None:
         section, bar = self.topics_section, self.topics_bar
+        section.topicChanged.connect(self._remember_topic)
         section.topicChanged.connect(lambda _topic: self.search_bar.run())
         section.topicChanged.connect(lambda _topic: self._update_caption())
         section.computeRequested.connect(bar.recompute)
@@ -540,6 +547,7 @@ class MainWindow(QMainWindow):
         bar.started.connect(lambda: section.set_computing(True))
         bar.stopped.connect(lambda: section.set_computing(False))
         bar.computed.connect(self._topics_computed)
+        self.outside.topicsChanged.connect(self._topics_computed)  # computed again by another process
         bar.message.connect(lambda text, ms: self.notice.show_message(text, ms))
         self.detail.topicRequested.connect(section.set_topic)
         self._show_topics()
@@ -653,9 +661,14 @@ class MainWindow(QMainWindow):
         if view.suggested:
             self.detail.set_explainer(self._explain)
         topic = str(self.settings.value("lastTopic", "") or "")
-        if topic.isdigit():
+        named = self.topics_section.topic_named(int(topic)) if topic.isdigit() else None
+        # the same topic only if it still has its name: topics computed again since (the command line's
+        # recompute) may have given its id to another (a trial came back to "linear regression")
+        name = self.settings.value("lastTopicName")  # (None: saved by a version that kept the id alone)
+        if named is not None and (name is None or named.label == str(name)):
             with QSignalBlocker(self.topics_section):
-                self.topics_section.set_topic(int(topic))
+                self.topics_section.set_topic(named.id)
+            self._remember_topic(named.id)
 
     def _default_columns(self) -> None:
         """Until the reader picks columns, Authors shows only once some paper has authors: the bundled
@@ -682,6 +695,7 @@ class MainWindow(QMainWindow):
             "suggested": view.suggested, "duplicates": view.duplicates,
         }))  # fmt: skip
         s.setValue("lastTopic", self.topics_section.topic if self.topics_section.topic is not None else "")
+        s.setValue("lastTopicName", picked.label if (picked := self.topics_section.picked) is not None else "")
         s.setValue("lastPaper", self.detail.current_id if self.detail.current_id is not None else "")
         s.sync()
 
@@ -886,17 +900,61 @@ class MainWindow(QMainWindow):
 
     def _show_topics(self) -> None:
         """The topics as stored now, in the Topics section and the detail pane."""
+        self._topics_stamp = self.library.topics_stamp()
         topics = self.library.topics()
         self.topics_section.set_topics(topics)
+        self.topics_section.set_unplaced(self.library.unplaced(), self.library.counts()["all"])
         self.detail.set_topic_names({t.id: t.label for t in topics})
 
-    def _topics_computed(self, _status: object) -> None:
-        """New topics (their ids kept where their papers stayed): shown, and the results searched again
-        if they depend on topics, with the paper shown staying current."""
+    def _remember_topic(self, topic_id: int | None) -> None:
+        """The papers of the topic picked: what tells, once topics are computed again, which topic is it now."""
+        self._picked_papers = self.library.topic_papers(topic_id) if topic_id is not None else set()
+
+    def _topics_computed(self, _status: object = None) -> None:
+        """New topics, computed here or by another process (the command line's `topics --recompute`): shown
+        with every name they give (the section, the caption, the paper shown), and the results searched again
+        if they depend on topics, with the paper shown staying current. The topic picked stays picked if it
+        is still the same papers — under its id or another — and is let go otherwise; the status bar says
+        which (an id alone can pass to another topic when their number changes: a trial was left on
+        "linear regression" under the name of the reinforcement-learning topic it had picked)."""
+        if self.library.topics_stamp() == self._topics_stamp:
+            return  # shown already (the window's own computation, noticed by the watcher too)
+        section = self.topics_section
+        old = section.picked
         self._show_topics()
-        if self.topics_section.topic is not None or "topic:" in self.search_bar.text().lower():
+        new = self._same_topic(old) if old is not None else None
+        with QSignalBlocker(section):
+            section.set_topic(new.id if new is not None else None)
+        self._remember_topic(section.topic)
+        if old is not None and new is None:
+            self.notice.show_message(
+                f"Topics were computed again and “{old.label}” is not among them: all topics are shown.", 15000
+            )
+        elif old is not None and new is not None and new.label != old.label:
+            self.notice.show_message(f"Topics were computed again: “{old.label}” is now “{new.label}”.", 15000)
+        elif old is not None and new is not None and new.id != old.id:  # the same name: topic:N in a query moved
+            self.notice.show_message(
+                f"Topics were computed again: “{new.label}” stays picked, now topic:{new.id}.", 15000
+            )
+        self._update_caption()
+        if old is not None or "topic:" in self.search_bar.text().lower():
             self.search_bar.run()
         self._reload_map()
+
+    def _same_topic(self, old: Topic) -> Topic | None:
+        """The topic now holding most of the papers the topic picked held (more than half of them, and at
+        least a quarter of its own), or None: the topic picked, under whatever id it has now."""
+        papers = self._picked_papers
+        if not papers:
+            return None
+        counted = Counter(self.library.topics_of(sorted(papers)).values())
+        if not counted:
+            return None
+        tid, n = max(counted.items(), key=lambda item: (item[1], item[0] == old.id))
+        topic = self.topics_section.topic_named(tid)
+        if topic is None or n <= SAME_TOPIC_HELD * len(papers) or n < SAME_TOPIC_SHARE * topic.size:
+            return None
+        return topic
 
     def _reload_map(self) -> None:
         """The map read again (topics computed, papers removed or brought back), if it was ever shown."""
@@ -1551,8 +1609,11 @@ class MainWindow(QMainWindow):
         """Counts in the sidebar and the status bar, read again (after edits, imports, or outside changes)."""
         counts = {**self.library.counts(), "duplicates": len(self.library.possible_duplicates())}
         self.sidebar.update_counts(counts)
-        if self.topics_section.topics:
+        if self.library.topics_stamp() != self._topics_stamp:  # computed again elsewhere: the picked one checked
+            self._topics_computed()
+        elif self.topics_section.topics:
             self.topics_section.set_topics(self.library.topics())  # what is left to triage in each
+            self.topics_section.set_unplaced(self.library.unplaced(), counts["all"])
         self._counts = counts
         self._update_status()
 

@@ -19,6 +19,7 @@ class OutsideChanges(QObject):
     papersChanged = Signal(list)  # ids of papers another process changed
     libraryChanged = Signal()  # papers added, removed or changed in bulk: counts and results need redoing
     listsChanged = Signal()  # the saved lists changed (saved, renamed, moved or deleted from the command line)
+    topicsChanged = Signal()  # the topics were computed again (`readinglist topics --recompute`, say)
 
     def __init__(self, library: Library, parent: QObject | None = None):
         super().__init__(parent)
@@ -26,6 +27,7 @@ class OutsideChanges(QObject):
         self._seen = library.revision()
         self._count = library.counts()["all"]
         self._lists = library.smart_lists()  # (a few rows: read each look; saving one moves no revision)
+        self._topics = library.topics_stamp()  # (one row of meta: storing topics moves no revision either)
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.look)
@@ -37,6 +39,10 @@ class OutsideChanges(QObject):
         if lists != self._lists:
             self._lists = lists
             self.listsChanged.emit()
+        topics = self._library.topics_stamp()
+        if topics != self._topics:  # the window's own computation too: the window tells them apart
+            self._topics = topics
+            self.topicsChanged.emit()
         revision = self._library.revision()
         if revision == self._seen:
             return

@@ -35,7 +35,7 @@ class TopicsBar(QWidget):
         self._library = library
         self._runner = Runner(self, threads=1)  # waits on the child process, for long in a large library
         self._cancel: threading.Event | None = None
-        self._again = False
+        self._again: str | None = None  # asked while one ran: "due" (check again after it), "force" (compute again)
         self.use_process = True  # tests may compute in the worker thread instead (spawning is slow there)
         self.count: int | None = None  # how many topics (None: by library size)
         self.setObjectName("topicsProgress")
@@ -70,8 +70,10 @@ class TopicsBar(QWidget):
     def _start(self, force: bool) -> None:
         if self._library.read_only:
             return
-        if self._cancel is not None:
-            self._again = self._again or force  # asked while one runs: once more when it is done
+        if self._cancel is not None:  # asked while one runs: once more when it is done, if papers came meanwhile
+            # (an import elsewhere committing its second file while the first one's papers were being grouped
+            # left its papers out of every topic until the next start: a trial)
+            self._again = "force" if force or self._again == "force" else "due"
             return
         cancel = threading.Event()
         self._cancel = cancel
@@ -90,7 +92,7 @@ class TopicsBar(QWidget):
         """Stop the computation (its child process ends; the topics stored before stay)."""
         if self._cancel is not None:
             self._cancel.set()
-            self._again = False
+            self._again = None
             self.stopButton.setEnabled(False)
             self.label.setText("Stopping…")
 
@@ -117,9 +119,9 @@ class TopicsBar(QWidget):
         self._cancel = None
         self.hide()
         self.stopped.emit()
-        if self._again:
-            self._again = False
-            self.recompute()
+        again, self._again = self._again, None
+        if again is not None:
+            self._start(force=again == "force")
 
     def _done(self, status: TopicsStatus | None) -> None:
         self._finish()

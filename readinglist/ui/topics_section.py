@@ -161,7 +161,15 @@ class TopicsSection(QWidget):
         self.placeholder.setTextFormat(Qt.TextFormat.RichText)
         self.placeholder.linkActivated.connect(lambda _link: self.computeRequested.emit())
         self.placeholder.setContentsMargins(4, 0, 4, 0)
-        for widget in (self.filterField, self.list, self.placeholder):
+        self.unplacedNote = QLabel(self)  # papers that came after the topics were computed: in none yet
+        self.unplacedNote.setObjectName("topicsUnplaced")
+        self.unplacedNote.setWordWrap(True)
+        self.unplacedNote.setContentsMargins(4, 0, 4, 0)
+        self.unplacedNote.hide()
+        self._unplaced = 0
+        self._library_papers = 0  # the library's papers (0: not told), for what "All topics" leaves out
+        self._computing = False
+        for widget in (self.unplacedNote, self.filterField, self.list, self.placeholder):
             layout.addWidget(widget)
         layout.insertLayout(0, heading)
         self.set_topics([])
@@ -218,6 +226,7 @@ class TopicsSection(QWidget):
         finally:
             self.list.selectionModel().blockSignals(False)
         has = bool(topics)
+        self._show_unplaced()
         self.list.setVisible(has)
         self.filterField.setVisible(len(topics) > 12)
         self.placeholder.setVisible(not has)
@@ -234,9 +243,54 @@ class TopicsSection(QWidget):
 
     def set_computing(self, computing: bool) -> None:
         """While topics are computed the recompute button waits; with none yet, the section says so."""
+        self._computing = computing
         self.recomputeButton.setEnabled(not computing)
         if not self._topics:
             self.set_topics([], computing)
+        self._show_unplaced()
+
+    def set_unplaced(self, count: int, library_papers: int = 0) -> None:
+        """How many papers came after the topics were computed (in no topic, not counted by "All topics"
+        until the next computation): the section says so above the list. With the library's papers, the
+        "All topics" entry's tooltip says which papers it leaves out and why."""
+        self._unplaced, self._library_papers = count, library_papers
+        self._show_unplaced()
+        root = self.entries.invisibleRootItem()
+        if self._topics and root.rowCount():
+            root.child(0).setToolTip(self.all_tooltip)
+
+    @property
+    def all_tooltip(self) -> str:
+        """The "All topics" entry's tooltip: its papers of the library's, and why the others are in none."""
+        total = sum(t.size for t in self._topics.values())
+        if not self._library_papers or total >= self._library_papers:
+            return "Papers of every topic"
+        out = [f"Papers of every topic: {total:,} of the library's {self._library_papers:,}"]
+        short = self._library_papers - total - self._unplaced
+        if short > 0:
+            out.append(f"{short:,} with too little text to tell a topic (no abstract, or a few words)")
+        if self._unplaced:
+            out.append(f"{self._unplaced:,} added since the topics were computed")
+        return "\n".join(out)
+
+    @property
+    def unplaced_text(self) -> str:
+        """What the section says of the papers in no topic yet ("" when there are none)."""
+        n = self._unplaced
+        if not n or not self._topics:
+            return ""
+        what = f"{n:,} new paper{'s' if n != 1 else ''}"  # added since the topics were computed (the tooltip)
+        return (
+            f"{what}: placing {'them' if n != 1 else 'it'} in topics…"
+            if self._computing
+            else f"{what} in no topic yet (⟳)."
+        )
+
+    def _show_unplaced(self) -> None:
+        text = self.unplaced_text
+        self.unplacedNote.setText(text)
+        self.unplacedNote.setToolTip("Added since the topics were computed: they join topics at the next computation")
+        self.unplacedNote.setVisible(bool(text))
 
     def _fill(self, topics: list[Topic]) -> None:
         """Update the entries in place (the scroll position and the current entry stay)."""
@@ -255,7 +309,7 @@ class TopicsSection(QWidget):
             root = self.entries.invisibleRootItem()  # clear() made a new one
         total = sum(t.size for t in topics)
         untriaged = sum(t.untriaged for t in topics)
-        self._set_item(root.child(0), "All topics", total, untriaged, "Papers of every topic")
+        self._set_item(root.child(0), "All topics", total, untriaged, self.all_tooltip)
         for row, topic in enumerate(topics, start=1):
             self._set_item(root.child(row), topic.label, topic.size, topic.untriaged, topic_tooltip(topic))
         self.list.setCurrentIndex(self._proxy.mapFromSource(self._index_of(self._topic)))
