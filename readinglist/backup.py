@@ -278,7 +278,10 @@ def _find(store: Store, entries: list[dict[str, Any]]) -> tuple[dict[int, int], 
     for i in rest:
         r = records[i]
         cands = [(pid, a) for pid, a in by_title.get(_norm_title(r.title), []) if pid not in taken] if r.title else []
-        texts = {p.id: p.abstract for p in store.papers([pid for pid, _ in cands])} if cands else {}
+        if not cands:  # (its abstract made plain only for a title found: the most of a restore into a new library)
+            missing.append(i)
+            continue
+        texts = {p.id: p.abstract for p in store.papers([pid for pid, _ in cands])}
         incoming = Incoming("", r.title, to_plain(r.abstract), r.authors)
         match = next((pid for pid, a in cands if same_content(Existing(pid, "", r.title, texts.get(pid, ""), a),
                                                               incoming)), None)  # fmt: skip
@@ -302,7 +305,7 @@ def _find_retitled(
     from readinglist.importers.matching import Existing, Incoming, _authors_agree, same_content
     from readinglist.markup import to_plain
 
-    if not rest:
+    if not rest or not store.count():  # a restore into an empty library: nothing to find (1.25 s of 9.9 s at 11k)
         return rest
     texts = {i: to_plain(records[i].abstract) for i in rest}
     by_uid = store.ids_with_uids([str(entries[i].get("id") or "") for i in rest])
