@@ -523,8 +523,10 @@ class Library:
                 self.store.ordered_ids(topics=None if wanted is None else sorted(wanted), not_topics=sorted(unwanted))
             )
             among = ids if among is None else among & ids
-        # a word's first letters (a search runs at each key typed) would read every paper for most of them
-        typed_on = all(len(w) < MIN_SCANNED_WORD for w in q.words) and not q.excluded
+        # a word's first letters (a search runs at each key typed) would read every paper for most of them; a
+        # query of filters alone ("tag:theory", a list's) is the papers they keep, as the index gives them
+        short = all(len(w) < MIN_SCANNED_WORD for w in q.words) if q.words else among is None
+        typed_on = short and not q.excluded
         found = [] if typed_on else scan(self.store.search_texts(), q, among)[:limit]
         count = len(q.words)
         partial = bool(found) and found[0][1] < count
