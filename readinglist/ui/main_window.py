@@ -225,7 +225,9 @@ class MainWindow(QMainWindow):
     def _warmed(self, failed: Exception | None) -> None:
         self._warmed_up = True
         last = self.search_bar.last_result
-        if last is not None and last.provisional:  # found while the index was built: now ranked, corrected
+        # found while the index was built: now ranked, corrected; so is a search still reading the store's text
+        # (it lands after this, provisional, and was left so): run() once it ends
+        if (last is not None and last.provisional) or self.search_bar.searching:
             self.search_bar.run()
         runtime.freeze_long_lived()
         self._count_lists()
