@@ -923,7 +923,8 @@ class MainWindow(QMainWindow):
             return  # shown already (the window's own computation, noticed by the watcher too)
         section = self.topics_section
         old = section.picked
-        self._show_topics()
+        with QSignalBlocker(section):  # (its id gone, the section let go of it: the papers it held were forgotten)
+            self._show_topics()
         new = self._same_topic(old) if old is not None else None
         with QSignalBlocker(section):
             section.set_topic(new.id if new is not None else None)
