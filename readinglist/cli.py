@@ -686,13 +686,11 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if cmd == "unremove":
         ids = list(dict.fromkeys(lib.resolve_removed(i) for i in args.ids))
-        merged = {r.uid: r.merged_into for r in lib.merged_papers()}
-        back, kept_notes = lib.unremove(ids)
-        uids = lib.store.uids(list(back.values()))
-        for pid in back.values():
-            into = merged.get(uids[pid])
+        back, unmerged, kept_notes = lib.unremove(ids)
+        uids = lib.store.uids([*back.values(), *unmerged.values()])
+        for old, pid in back.items():
             # the merge is taken back from the paper it was merged into (both carried its tags, note and file)
-            tail = f" (its merge into {into} taken back)" if into else ""
+            tail = f" (its merge into {uids[unmerged[old]]} taken back)" if old in unmerged else ""
             print(f"{uids[pid]}: back in the library{tail}")
         for line in kept_notes:
             print(f"  {line}", file=sys.stderr)
