@@ -38,6 +38,7 @@ from readinglist.papers import (
     export_format_for,
     no_paper_has,
     parse_priority,
+    tag_key,
     words_counted,
 )
 
@@ -133,7 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
             usage=f"readinglist {name} [-h] ID [ID ...] TAG [TAG ...]",
             description=f"{'Add tags to' if name == 'tag' else 'Remove tags from'} one paper or several: the papers' "
             "ids first (the first may be a prefix or a citation key; the others whole ids, as `list` shows them), "
-            "then the tags. A paper's id is never taken for a tag.",
+            "then the tags. A paper's id is never taken for a tag"
+            + (" (unless a paper named has a tag of that name: it is taken off)." if name == "untag" else "."),
         )
         s.add_argument("id", metavar="ID")
         parts = "a comma parts tags too ('a, b'), except inside a tag the library has ('Optimization, convex')"
@@ -459,8 +461,13 @@ def tagged_papers(lib: Library, cmd: str, first: str, words: Sequence[str]) -> t
     a tag: `tag 2345ec 1ecff7 RL` once tagged one paper "1ecff7" and "RL" (a trial)."""
     ids = [lib.resolve(first)]
     tags = list(words)
-    while tags and _paper_id_word(lib, tags[0]):
+    # `untag`: a word one of the papers has as a tag is that tag (one named like a paper's id, given before ids
+    # were refused, is taken off so: the command line had no other way to)
+    had = {tag_key(t) for ts in lib.tags_of(ids).values() for t in ts} if cmd == "untag" else set()
+    while tags and tag_key(tags[0]) not in had and _paper_id_word(lib, tags[0]):
         ids.append(lib.resolve(tags.pop(0)))
+        if cmd == "untag":
+            had |= {tag_key(t) for t in lib.tags_of(ids[-1:]).get(ids[-1], [])}
     usage = f"`readinglist {cmd} ID [ID…] TAG…`: the papers' ids, then the tags"
     if not tags:
         named = ", ".join(f"“{w}”" for w in words)
@@ -468,7 +475,7 @@ def tagged_papers(lib: Library, cmd: str, first: str, words: Sequence[str]) -> t
                        f"{'s id' if len(words) == 1 else ' ids'}, not {'a tag' if len(words) == 1 else 'tags'}"
                        f"; nothing was changed ({usage})")  # fmt: skip
     for tag in tags:
-        if _paper_id_word(lib, tag):
+        if tag_key(tag) not in had and _paper_id_word(lib, tag):
             raise CliError(f"“{tag}” is a paper's id, not a tag; nothing was changed ({usage})")
     return list(dict.fromkeys(ids)), tags
 
@@ -679,13 +686,11 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         return 0
     if cmd == "unremove":
         ids = list(dict.fromkeys(lib.resolve_removed(i) for i in args.ids))
-        merged = {r.uid: r.merged_into for r in lib.merged_papers()}
-        back, kept_notes = lib.unremove(ids)
-        uids = lib.store.uids(list(back.values()))
-        for pid in back.values():
-            into = merged.get(uids[pid])
+        back, unmerged, kept_notes = lib.unremove(ids)
+        uids = lib.store.uids([*back.values(), *unmerged.values()])
+        for old, pid in back.items():
             # the merge is taken back from the paper it was merged into (both carried its tags, note and file)
-            tail = f" (its merge into {into} taken back)" if into else ""
+            tail = f" (its merge into {uids[unmerged[old]]} taken back)" if old in unmerged else ""
             print(f"{uids[pid]}: back in the library{tail}")
         for line in kept_notes:
             print(f"  {line}", file=sys.stderr)

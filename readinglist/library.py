@@ -523,8 +523,10 @@ class Library:
                 self.store.ordered_ids(topics=None if wanted is None else sorted(wanted), not_topics=sorted(unwanted))
             )
             among = ids if among is None else among & ids
-        # a word's first letters (a search runs at each key typed) would read every paper for most of them
-        typed_on = all(len(w) < MIN_SCANNED_WORD for w in q.words) and not q.excluded
+        # a word's first letters (a search runs at each key typed) would read every paper for most of them; a
+        # query of filters alone ("tag:theory", a list's) is the papers they keep, as the index gives them
+        short = all(len(w) < MIN_SCANNED_WORD for w in q.words) if q.words else among is None
+        typed_on = short and not q.excluded
         found = [] if typed_on else scan(self.store.search_texts(), q, among)[:limit]
         count = len(q.words)
         partial = bool(found) and found[0][1] < count
@@ -945,14 +947,16 @@ class Library:
         self._reindex(list(restored.values()))
         return restored
 
-    def unremove(self, ids: Sequence[int]) -> tuple[dict[int, int], list[str]]:
+    def unremove(self, ids: Sequence[int]) -> tuple[dict[int, int], dict[int, int], list[str]]:
         """The command line's `unremove`: removed papers back, as `restore_removed`; a paper merged into another
         also takes the merge back from that paper where it is still as the merge left it (Store.unremove_papers:
         it kept the merged paper's tags, note and files, and both papers carried them). Returns {removed id: its
-        id now} and what of a merge stays on the paper it was merged into, in words."""
-        restored, kept, said = self.store.unremove_papers(ids)
-        self._reindex(list(dict.fromkeys([*restored.values(), *kept])))
-        return restored, said
+        id now}, {removed id: the paper its merge was taken back from} (not one merged into a paper removed
+        since, nor by a version that kept no record of the merge) and what of a merge stays on the paper it was
+        merged into, in words."""
+        restored, unmerged, said = self.store.unremove_papers(ids)
+        self._reindex(list(dict.fromkeys([*restored.values(), *unmerged.values()])))
+        return restored, unmerged, said
 
     def removed_papers(self) -> list[RemovedPaper]:
         return self.store.removed_papers()

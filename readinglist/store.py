@@ -3067,18 +3067,18 @@ class Store:
             "UPDATE removed_papers SET paper = ? WHERE id = ?", (json.dumps(whole, ensure_ascii=False), m.merged)
         )
 
-    def unremove_papers(self, ids: Sequence[int]) -> tuple[dict[int, int], list[int], list[str]]:
+    def unremove_papers(self, ids: Sequence[int]) -> tuple[dict[int, int], dict[int, int], list[str]]:
         """`restore_papers`, for the command line's `unremove`: a paper merged into another (kept in the library)
         also takes its merge back from that paper, as the window's undo of a merge does, but only where the
         kept paper is still as the merge left it: its tags the merge gave it go (a tag given since stays), its
         state, priority, title and record go back unless changed since, and the merged paper's part of its
-        note goes (a note edited since keeps what was written). Returns {removed id: id now}, the kept papers
-        changed, and what of a merge was left on a kept paper, in words (all of it, for a merge made before
-        merges were kept in the record)."""
+        note goes (a note edited since keeps what was written). Returns {removed id: id now}, {removed id: the
+        kept paper} of those whose merge was taken back, and what of a merge was left on a kept paper, in words
+        (all of it, for a merge made before merges were kept in the record)."""
         restored: dict[int, int] = {}
         said: list[str] = []
         plain: list[int] = []
-        kept_ids: list[int] = []
+        unmerged: dict[int, int] = {}
         with self.transaction() as db:
             for pid in dict.fromkeys(ids):
                 kept = self._merge_kept(db, pid)
@@ -3088,7 +3088,7 @@ class Store:
                 m, after = kept
                 careful, left = self._careful_unmerge(m, after)
                 restored[pid] = self.unmerge_papers(careful)
-                kept_ids.append(m.kept)
+                unmerged[pid] = m.kept
                 uid = self.uids([m.kept]).get(m.kept, "")
                 said.extend(f"{uid}: {what}" for what in left)
             for pid in plain:  # merged into a paper still in the library, before merges were kept: said
@@ -3099,7 +3099,7 @@ class Store:
                         " of what it changed): take the merged paper's tags or note off it by hand"
                     )
             restored.update(self.restore_papers(plain))
-        return restored, kept_ids, said
+        return restored, unmerged, said
 
     def _merged_into(self, db: sqlite3.Connection, pid: int) -> int | None:
         if "merged_into" not in _columns(db, "removed_papers"):

@@ -481,3 +481,22 @@ def test_tag_takes_several_papers_ids_before_the_tags_and_never_makes_an_id_a_ta
     code, _, err = run(capsys, "--data-dir", dd, "tag", a, c, "RL")  # a removed paper's id: said, not a tag
     assert code == 1 and f"paper {c} was removed" in err
     assert run(capsys, "--data-dir", dd, "list", "tag:RL")[1] == ""
+
+
+def test_untag_takes_off_a_tag_named_like_a_papers_id_that_the_paper_has(capsys, dd):
+    """A paper tagged "1ecff7" by the old `tag 2345ec 1ecff7 RL` (a trial), or in the window: `untag 2345ec
+    1ecff7` takes that tag off, as the paper has it, not refused as "no tags given" (the command line had no
+    other way to take it off). A paper's id it does not have as a tag is still a paper."""
+    from readinglist.library import Library
+
+    _, out, _ = run(capsys, "--data-dir", dd, "list")
+    a, b, c = (line.split()[0] for line in out.splitlines()[:3])
+    lib = Library.open(dd)
+    try:
+        lib.add_tags([lib.resolve(a)], [b, "RL"])
+    finally:
+        lib.close()
+    code, out, err = run(capsys, "--data-dir", dd, "untag", a, b)
+    assert (code, out, err) == (0, f"{a}: RL\n", "")
+    code, out, _ = run(capsys, "--data-dir", dd, "untag", a, c, "RL")  # c: a paper, as before
+    assert (code, out) == (0, f"{a}: (no tags)\n{c}: (no tags)\n")

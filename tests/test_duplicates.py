@@ -657,14 +657,14 @@ def test_unremove_of_a_merged_paper_keeps_what_the_kept_one_was_given_since(empt
     lib.add_tags([a], ["gamma"])
     lib.set_note(a, lib.paper(a).note + "\n\nlater")
     lib.set_priority([a], 1)
-    back, said = lib.unremove([b])
+    back, _, said = lib.unremove([b])
     assert back == {b: b} and said == []
     kept = lib.paper(a)
     assert (kept.note, kept.tags, kept.state, kept.priority) == ("note A\n\nlater", ["alpha", "gamma"], "unread", 1)
     assert (lib.paper(b).note, lib.paper(b).tags, lib.paper(b).state) == ("note B", ["beta"], "read")
     lib.merge(a, b)
     lib.set_state([a], "skimmed")  # changed since the merge: stays, and said
-    _, said = lib.unremove([b])
+    _, _, said = lib.unremove([b])
     assert lib.paper(a).state == "skimmed" and said == [
         f"{lib.store.uids([a])[a]}: its state, changed since the merge, stays"
     ]
@@ -684,9 +684,24 @@ def test_unremove_of_a_paper_merged_before_merges_were_kept_says_the_kept_one_ke
         record = json.loads(text)
         del record["_merge"]
         db.execute("UPDATE removed_papers SET paper = ? WHERE id = ?", (json.dumps(record), pair.b))
-    back, said = lib.unremove([pair.b])
+    back, unmerged, said = lib.unremove([pair.b])
+    assert unmerged == {}  # (no record of the merge: nothing taken back)
     assert back == {pair.b: pair.b} and lib.paper(pair.a).tags == ["beta"] == lib.paper(pair.b).tags
     assert said == [
         f"{lib.store.uids([pair.a])[pair.a]}: keeps what the merge gave it (an earlier version merged"
         " them and kept no record of what it changed): take the merged paper's tags or note off it by hand"
     ]
+
+
+def test_cli_unremove_says_a_merge_taken_back_only_where_it_was(capsys, tmp_path):
+    """The paper it was merged into removed since: the merged paper comes back as any removed one, and
+    `unremove` does not say the merge was taken back from a paper not in the library (it said so whenever
+    the paper had been merged)."""
+    dd = str(tmp_path / "cli")
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "c.jsonl", [GADGETS])))
+    _run(capsys, "--data-dir", dd, "import", str(_write_jsonl(tmp_path / "d.jsonl", [GADGETS_FULL])))
+    a, b = (p["id"] for p in json.loads(_run(capsys, "--data-dir", dd, "duplicates", "--json")[1])[0]["papers"])
+    assert _run(capsys, "--data-dir", dd, "merge", a, b)[0] == 0
+    assert _run(capsys, "--data-dir", dd, "remove", a)[0] == 0
+    code, out, _ = _run(capsys, "--data-dir", dd, "unremove", b)
+    assert (code, out) == (0, f"{b}: back in the library\n")

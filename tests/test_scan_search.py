@@ -180,3 +180,65 @@ def test_related_papers_do_not_wait_for_the_index_either(tmp_path, monkeypatch):
         assert 2 in lib.related(1, wait=False)  # "graph", "neural", "molecules"… the other graph paper
     finally:
         lib.close()
+
+
+def test_a_query_of_filters_alone_finds_their_papers_while_the_index_is_rebuilt(tmp_path):
+    # "tag:theory" (or a list whose query is) has no word to look for: it is every paper the filter keeps, as
+    # the index answers it, not nothing until the index is built
+    from readinglist.library import Library
+
+    lib = library_of(tmp_path, ROWS)
+    lib.add_tags([3], ["theory"])
+    lib.set_state([2], "read")
+    indexed = (lib.search("tag:theory").ids, lib.search("state:read").ids)
+    lib.close()
+    _stale_index(tmp_path / "lib")
+    lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)
+    try:
+        assert indexed == ([3], [2])
+        found = lib.search("tag:theory", wait=False)
+        assert found.provisional and found.ids == [3]
+        assert lib.search("state:read", wait=False).ids == [2]
+        assert lib.search("", within="tag:theory", wait=False).ids == [3]  # a list of that query, chosen
+        assert lib.search("gr", wait=False).ids == []  # (still: a word's first letters typed on)
+    finally:
+        lib.close()
+
+
+def test_a_search_read_through_while_the_index_became_ready_is_run_again(qtbot, tmp_path, monkeypatch):
+    # the store's text was still being read (seconds at 100,000 papers) when the warm-up ended: what it found
+    # lands after the warm-up looked for provisional results, and must not stay unranked
+    from readinglist.index.engine import Index
+    from readinglist.store import Store
+
+    library_of(tmp_path, ROWS).close()
+    _stale_index(tmp_path / "lib")
+    release, reading, read_on = threading.Event(), threading.Event(), threading.Event()
+    rebuild, search_texts = Index.rebuild, Store.search_texts
+
+    def slow_rebuild(self, *args, **kwargs):
+        release.wait(30)
+        return rebuild(self, *args, **kwargs)
+
+    def slow_texts(self, *args, **kwargs):
+        reading.set()
+        read_on.wait(30)
+        yield from search_texts(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
+    monkeypatch.setattr(Store, "search_texts", slow_texts)
+    w = open_window(qtbot, tmp_path / "lib", len(ROWS))
+    try:
+        w.search_bar.field.setText("graph neural")
+        qtbot.waitUntil(reading.is_set)
+        release.set()
+        qtbot.waitUntil(lambda: w.warmed_up)
+        read_on.set()
+        qtbot.waitUntil(lambda: w.search_bar.idle and w.search_bar.last_result is not None)
+        assert w.search_bar.last_result.query == "graph neural"
+        assert not w.search_bar.last_result.provisional
+    finally:
+        release.set()
+        read_on.set()
+        w.runner.wait()
+        w.library.close()

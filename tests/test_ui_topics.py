@@ -382,6 +382,27 @@ def test_topics_computed_again_elsewhere_keep_the_topic_picked_by_its_papers_und
     assert dict((tid, name) for tid, name, _ in entries(window)[1:])[control.id] == graphs.label
 
 
+def test_topics_computed_again_elsewhere_keep_the_topic_picked_under_a_new_id_its_old_one_gone(qtbot, window, data_dir):
+    """The picked topic's papers all under an id no topic had (its own id gone): it stays picked, under that id.
+    The section let go of the gone id first, and the window forgot which papers the topic held."""
+    lib = window.library
+    control = topic_of_theme(lib, "control")
+    click_topic(qtbot, window, control.id)
+    new_id = max(t.id for t in lib.topics()) + 10
+    other = Library.open(data_dir)
+    try:
+        rewrite_topics(other, lambda _pid, tid: new_id if tid == control.id else tid)
+    finally:
+        other.close()
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.outside.look()
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    section = window.topics_section
+    assert section.topic == new_id and section.picked is not None and section.picked.label == control.label
+    assert f"now topic:{new_id}" in window.notice.text()
+    assert set(window.table.model.ids) == set(lib.search("", topic=new_id).ids)
+
+
 def test_topics_computed_again_elsewhere_let_go_of_a_topic_whose_papers_went_apart(qtbot, window, data_dir):
     lib = window.library
     control = topic_of_theme(lib, "control")

@@ -160,6 +160,7 @@ class MainWindow(QMainWindow):
         self._arriving = False  # going back or forward: the place is being shown
         self._topics_stamp: str | None = None  # which computation's topics the window shows (Library.topics_stamp)
         self._picked_papers: set[int] = set()  # the papers of the topic picked, as it was picked
+        self._rerun_provisional = False  # a search running as the warm-up ended: searched again if provisional
         self.paint_gate = PaintGate()  # the table flags its paints; searches make way (paint_gate.py)
         library.set_search_checkpoint(self.paint_gate.make_way)
         self.setWindowTitle("readinglist" + (" (read-only)" if self.read_only else ""))
@@ -227,6 +228,8 @@ class MainWindow(QMainWindow):
         last = self.search_bar.last_result
         if last is not None and last.provisional:  # found while the index was built: now ranked, corrected
             self.search_bar.run()
+        # a search still reading the store's text lands after this, provisional, and was left so: run again then
+        self._rerun_provisional = self.search_bar.searching
         runtime.freeze_long_lived()
         self._count_lists()
         self.suggester.schedule(force=True)  # the first ranking, once the search index is up
@@ -706,6 +709,10 @@ class MainWindow(QMainWindow):
         stays current if they hold it, however late they come — the paper shown only if the reader chose it
         (or the results are the same query's again): a paper that was first for "gau" is no reason to keep
         row 29 of "gaussian process" current when the reader never looked at it."""
+        if self._rerun_provisional:
+            self._rerun_provisional = False
+            if result.provisional:  # read through while the warm-up opened the index: ranked now (_warmed)
+                self.search_bar.run()
         self.detail.set_terms(result)
         self._shown_by_relevance = self._by_relevance_in_view(result)
         if self._suggesting():
@@ -921,7 +928,8 @@ class MainWindow(QMainWindow):
             return  # shown already (the window's own computation, noticed by the watcher too)
         section = self.topics_section
         old = section.picked
-        self._show_topics()
+        with QSignalBlocker(section):  # (its id gone, the section let go of it: the papers it held were forgotten)
+            self._show_topics()
         new = self._same_topic(old) if old is not None else None
         with QSignalBlocker(section):
             section.set_topic(new.id if new is not None else None)
