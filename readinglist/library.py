@@ -504,20 +504,18 @@ class Library:
     ) -> SearchResult:
         """The search while another thread opens the index: the store's text read through (scan_search),
         marked provisional. A reader typing during a rebuild sees papers at once, not after minutes."""
-        from readinglist.scan_search import read_query, scan
+        from readinglist.scan_search import LooseQuery, read_query, scan
 
         q = read_query(words)
-        if within.strip():
+        if within.strip():  # a saved list's query: each part of it with each of the typed query's
             inner = read_query(within)
-            q.words += inner.words
-            q.excluded += inner.excluded
-            q.filters = {**inner.filters, **q.filters}
+            if inner and q:
+                q = LooseQuery([g + h for g in q.groups for h in inner.groups])
+            elif inner:
+                q = inner
         among: set[int] | None = None
-        filters = [(state, tag), (q.filters.get("state", "").lower() or None, q.filters.get("tag"))]
-        for by_state, by_tag in filters:
-            if by_state or by_tag:
-                ids = set(self.store.ordered_ids(state=by_state, tag=by_tag))
-                among = ids if among is None else among & ids
+        if state or tag:
+            among = set(self.store.ordered_ids(state=state, tag=tag))
         if wanted is not None or unwanted:
             ids = set(
                 self.store.ordered_ids(topics=None if wanted is None else sorted(wanted), not_topics=sorted(unwanted))
@@ -525,18 +523,29 @@ class Library:
             among = ids if among is None else among & ids
         # a word's first letters (a search runs at each key typed) would read every paper for most of them; a
         # query of filters alone ("tag:theory", a list's) is the papers they keep, as the index gives them
-        short = all(len(w) < MIN_SCANNED_WORD for w in q.words) if q.words else among is None
-        typed_on = short and not q.excluded
-        found = [] if typed_on else scan(self.store.search_texts(), q, among)[:limit]
-        count = len(q.words)
-        partial = bool(found) and found[0][1] < count
+        counted = q.words
+        typed_on = bool(counted) and all(len(w) < MIN_SCANNED_WORD for w in counted) and len(q.groups) == 1
+        typed_on = typed_on and all(t.field is None and not t.negated for t in q.groups[0])
+        every = True
+        if not q:
+            found = [(pid, 0) for pid in (sorted(among) if among is not None else self.store.all_ids())]
+        elif typed_on:
+            found = []
+        else:
+            found, every = scan(self.store.search_rows(), q, among)
+        found = found[:limit]
+        count = max((len(q.counted(g)) for g in q.groups), default=0)
+        partial = bool(found) and not every
         note = ("The search index is being built: these papers were found by reading every paper, titles first,"
                 " not ranked yet. The search runs again once the index is ready.")  # fmt: skip
+        if typed_on:
+            note = (f"The search index is being built: type {MIN_SCANNED_WORD} letters or more of a word to search"
+                    " meanwhile.")  # fmt: skip
         return SearchResult(
             [pid for pid, _ in found],
             [float(n) for _, n in found],
             text,
-            terms=set(q.words),
+            terms=set(counted),
             partial=partial,
             matched=[n for _, n in found] if partial else [],
             word_count=count if partial else 0,

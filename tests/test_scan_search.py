@@ -5,8 +5,9 @@ import threading
 
 import pytest
 from conftest import library_of, open_window
+from PySide6.QtWidgets import QLabel
 
-from readinglist.scan_search import LooseQuery, read_query, scan
+from readinglist.scan_search import LooseQuery, Row, Term, read_query, scan
 from readinglist.ui.detail import RELATED_DELAY_MS
 
 ROWS = [
@@ -15,47 +16,84 @@ ROWS = [
     {"id": "c", "title": "Bandits", "abstract": "Regret bounds for linear bandits with graph feedback."},
     {"id": "d", "title": "Protein folding", "abstract": "Neural nets fold proteins.", "authors": ["Ada Lovelace"]},
 ]
+# the same papers with a year, tags, a state and a priority, for the scan's filters
+MARKED = [
+    {**ROWS[0], "year": 2020},
+    {**ROWS[1], "year": 2019, "tags": ["rl"]},
+    {**ROWS[2], "year": 2021, "tags": ["RL", "bandit theory"], "state": "read"},
+    {**ROWS[3], "priority": 1},
+]
+
+
+def T(text, field=None, negated=False):  # a term, short in the tables below
+    return Term(field, text, negated)
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("graph neural", LooseQuery(["graph", "neural"])),
-        ('"message passing" -video', LooseQuery(["message passing"], ["video"])),
-        ("diffusion NOT video OR image AND x", LooseQuery(["diffusion", "image", "x"], ["video"])),
-        ("title:graph author:lovelace", LooseQuery(["graph", "lovelace"])),
-        ("tag:reading state:queued graph", LooseQuery(["graph"], [], {"tag": "reading", "state": "queued"})),
-        ('tag:"to read" -tag:done', LooseQuery([], [], {"tag": "to read"})),
-        ("transform* BERT: pre-training?", LooseQuery(["transform", "bert", "pre training"])),
+        ("graph neural", [[T("graph"), T("neural")]]),
+        ('"message passing" -video', [[T("message passing"), T("video", None, True)]]),
+        ("diffusion NOT video OR image AND x", [[T("diffusion"), T("video", None, True)], [T("image"), T("x")]]),
+        ("title:graph author:lovelace", [[T("graph", "title"), T("lovelace", "authors")]]),
+        ("tag:reading state:Queued year:2019..2021 priority:P1",
+         [[T("reading", "tag"), T("queued", "state"), T("2019..2021", "year"), T("1", "priority")]]),
+        ('tag:"to read" -tag:done', [[T("to read", "tag"), T("done", "tag", True)]]),
+        ("transform* BERT: pre-training?", [[T("transform"), T("bert"), T("pre training")]]),
+        ("Learning to Play the Game of Chess", [[T("learning"), T("play"), T("game"), T("chess")]]),
+        ("(graph OR bandits) neural", [[T("graph")], [T("bandits"), T("neural")]]),
     ],
-)
+)  # fmt: skip
 def test_a_query_read_loosely(text, expected):
-    assert read_query(text) == expected
+    assert read_query(text) == LooseQuery(expected)
 
 
-def _texts():
-    return [(i, r["title"], f"{' '.join(r.get('authors', []))} {r['abstract']}") for i, r in enumerate(ROWS, 1)]
+def _rows():
+    return [
+        Row(i, r["title"], json.dumps(r.get("authors", [])), r.get("venue", ""), r.get("year"),
+            r.get("state", "unread"), r.get("priority"), "", r.get("tags", []), r["abstract"])
+        for i, r in enumerate(MARKED, 1)
+    ]  # fmt: skip
+
+
+def _scan(text, among=None):
+    return scan(_rows(), read_query(text), among)[0]
 
 
 def test_every_word_titles_first_then_in_order():
     # all three have both words; the paper with both in its title first
-    assert scan(_texts(), read_query("graph neural")) == [(1, 2), (2, 2)]
-    assert scan(_texts(), read_query("graph")) == [(1, 1), (2, 1), (3, 1)]
+    assert _scan("graph neural") == [(1, 2), (2, 2)]
+    assert _scan("graph") == [(1, 1), (2, 1), (3, 1)]
 
 
 def test_word_starts_phrases_exclusions_and_among():
-    assert scan(_texts(), read_query("molecule")) == [(1, 1)]  # a word's start: "molecules"
-    assert scan(_texts(), read_query("olecules")) == []  # not inside a word
-    assert scan(_texts(), read_query('"message passing"')) == [(1, 1)]
-    assert scan(_texts(), read_query('"passing message"')) == []
-    assert scan(_texts(), read_query("graph -bandits")) == [(1, 1), (2, 1)]
-    assert scan(_texts(), read_query("graph"), among={2, 3}) == [(2, 1), (3, 1)]
-    assert scan(_texts(), read_query("LOVELACE")) == [(4, 1)]  # authors, any case
+    assert _scan("molecule") == [(1, 1)]  # a word's start: "molecules"
+    assert _scan("olecules") == []  # not inside a word
+    assert _scan('"message passing"') == [(1, 1)]
+    assert _scan('"passing message"') == []
+    assert _scan("graph -bandits") == [(1, 1), (2, 1)]
+    assert _scan("graph", among={2, 3}) == [(2, 1), (3, 1)]
+    assert _scan("LOVELACE") == [(4, 1)]  # authors, any case
 
 
 def test_closest_matches_when_no_paper_has_every_word():
     # two words each: "Bandits" has one in its title, so it comes before the paper with none there
-    assert scan(_texts(), read_query("graph neural bandits")) == [(1, 2), (3, 2), (2, 2)]
+    assert scan(_rows(), read_query("graph neural bandits")) == ([(1, 2), (3, 2), (2, 2)], False)
+
+
+def test_fields_filters_and_or_as_the_index_reads_them():
+    """A trial during a rebuild: year:1992 listed a 1991 paper, author:hinton a paper whose abstract names him,
+    tag:RL alone nothing, "a OR b" said no paper had every word."""
+    assert _scan("author:lovelace") == [(4, 1)]
+    assert _scan("author:neural") == []  # in the abstracts, not the authors
+    assert _scan("title:graph") == [(1, 1)]
+    assert _scan("tag:RL") == [(2, 0), (3, 0)]  # "rl" and "RL": one tag
+    assert _scan("tag:rl -tag:bandit-theory") == [(2, 0)]
+    assert _scan("year:2020") == [(1, 0)] and _scan("year:2019..2020") == [(1, 0), (2, 0)]
+    assert _scan("year:>=2020") == [(1, 0), (3, 0)] and _scan("year:<2020") == [(2, 0)]
+    assert _scan("state:read") == [(3, 0)] and _scan("priority:1") == [(4, 0)] and _scan("-state:unread") == [(3, 0)]
+    assert scan(_rows(), read_query("molecules OR bandits")) == ([(1, 1), (3, 1)], True)  # each in its title
+    assert _scan("neural tag:RL") == [(2, 1)]
 
 
 def _stale_index(folder):
@@ -72,7 +110,8 @@ def test_a_search_does_not_wait_for_an_index_to_be_rebuilt(tmp_path):
     _stale_index(tmp_path / "lib")
     lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)  # as the window opens it
     try:
-        assert lib.search("gr", wait=False).ids == []  # a word's first letters, typed on: not every paper read
+        typed_on = lib.search("gr", wait=False)  # a word's first letters, typed on: not every paper read
+        assert typed_on.ids == [] and "3 letters or more" in typed_on.notes[0]
         found = lib.search("graph neural", wait=False)
         assert found.provisional and found.notes and "being built" in found.notes[0]
         assert [lib.paper(i).title for i in found.ids] == [ROWS[0]["title"], ROWS[1]["title"]]
@@ -134,6 +173,10 @@ def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monk
         # resting on the paper shown asks for its related papers, which need the index: that must not hold a
         # worker the search needs (two threads: the warm-up's rebuild holds the other)
         qtbot.wait(RELATED_DELAY_MS + 500)
+        w.search_bar.field.setText("gr")  # a word's first letters: nothing read, and the table says why
+        qtbot.waitUntil(lambda: w.search_bar.last_result is not None and w.search_bar.last_result.query == "gr")
+        label = w.findChild(QLabel, "emptyLabel")
+        assert w.table.model.rowCount() == 0 and "being built" in label.text() and "No papers match" not in label.text()
         w.search_bar.field.setText("graph neural")
         qtbot.waitUntil(
             lambda: w.search_bar.last_result is not None and w.search_bar.last_result.query == "graph neural"
@@ -214,7 +257,7 @@ def test_a_search_read_through_while_the_index_became_ready_is_run_again(qtbot, 
     library_of(tmp_path, ROWS).close()
     _stale_index(tmp_path / "lib")
     release, reading, read_on = threading.Event(), threading.Event(), threading.Event()
-    rebuild, search_texts = Index.rebuild, Store.search_texts
+    rebuild, search_rows = Index.rebuild, Store.search_rows
 
     def slow_rebuild(self, *args, **kwargs):
         release.wait(30)
@@ -223,10 +266,10 @@ def test_a_search_read_through_while_the_index_became_ready_is_run_again(qtbot, 
     def slow_texts(self, *args, **kwargs):
         reading.set()
         read_on.wait(30)
-        yield from search_texts(self, *args, **kwargs)
+        yield from search_rows(self, *args, **kwargs)
 
     monkeypatch.setattr(Index, "rebuild", slow_rebuild)
-    monkeypatch.setattr(Store, "search_texts", slow_texts)
+    monkeypatch.setattr(Store, "search_rows", slow_texts)
     w = open_window(qtbot, tmp_path / "lib", len(ROWS))
     try:
         w.search_bar.field.setText("graph neural")

@@ -1661,6 +1661,11 @@ class MainWindow(QMainWindow):
             view = self.sidebar.filter
             phrase = view.phrase(self._keyword(view)) if view != ALL else None
             text = empty_text(empty, self.search_bar.text().strip(), phrase, unreadable=unreadable)
+            result = self.search_bar.last_result
+            if result is not None and result.provisional and result.query.strip() and not empty:
+                text = (
+                    "No paper found yet: the search index is being built, and the search runs again once it is ready."
+                )
             if (tag := self._missing_tag(view)) is not None and not empty:
                 import html  # (not before the first paint, as empty_text's)
 
