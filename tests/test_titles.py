@@ -1930,3 +1930,36 @@ def test_em_named_where_the_abstract_spells_it_out_once_and_then_uses_it():
         "pre-training step. Our bootstrapping method amounts to running the EM algorithm on centered iterates."
     )
     assert " EM" in derive_title(abstract)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        ("In this paper, we show ways of sampling the steps of alternating minimization for tensor decompositions, "
+         "leading to the sparse alternating least squares (SPALS) method.", "SPALS"),
+        ("We propose a novel way of employing dropouts in boosted trees, resulting in the DART algorithm.", "DART"),
+        ("We combine the subset posteriors through a linear program. The resulting estimate for the Wasserstein "
+         "posterior (WASP) has an atomic form.", "WASP"),
+        ("Our reward signals enhance robustness across chart styles, resulting in a state-of-the-art chart "
+         "reasoning model, ChartMind.", "ChartMind"),
+        ("We reweight the core experts in critical layers. This leads to “Critical-Layer, Core-Expert Pathway "
+         "Optimization (C2PO)”.", "C2PO"),
+    ],
+)  # fmt: skip
+def test_a_name_a_sentence_result_brings_in_is_the_name(sentence, name):
+    # "leading to", "resulting in", "the resulting": what the paper's work ends in is what it introduces
+    t = derive_title(
+        f"Scaling inference to big data sets remains hard for many practical methods. {sentence} "
+        f"Experiments show that {name} is fast and accurate on several benchmarks."
+    )
+    assert t.startswith(f"{name}: "), t
+
+
+def test_a_consequence_is_no_name():
+    # "can lead to a high attack success rate (ASR)": a consequence, not a method the paper brings in
+    t = derive_title(
+        "Aligning language models with preference data is a common practice. However, synthetic preference data "
+        "can lead to a high attack success rate (ASR) when models meet jailbreaking prompts. We study why, and "
+        "report the ASR of many aligned models."
+    )
+    assert not t.startswith("ASR:"), t

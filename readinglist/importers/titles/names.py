@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from readinglist.acronyms import long_form
-from readinglist.importers.titles.abstract import Abstract, after_we, brought_in_passively, norm
+from readinglist.importers.titles.abstract import Abstract, after_we, brought_in_passively, norm, result_at
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
     COMMON_NAMES,
@@ -225,6 +225,37 @@ def _introduced(s: Sentence, i: int) -> int:
             return 0
         k -= 1
     return 0
+
+
+def _a_result(s: Sentence, start: int, end: int) -> bool:
+    """Is the name at `start` (its words ending before `end`) what a sentence's result brings in, as a method,
+    model or the like: "…, leading to the sparse alternating least squares (SPALS) method", "…, resulting in
+    a … chart reasoning model, BigCharts-R1", "This leads to “Critical-Layer, …, Collaborative Pathway
+    Optimization (C3PO)”", "The resulting estimate for the Wasserstein posterior (WASP)"? Not a consequence
+    ("this can lead to a high attack success rate (ASR)"), nor one of several ("leads to two algorithms: …")."""
+    tags, lows = s.tags, s.lows
+    k = start - 1
+    quoted = k >= 0 and tags[k] == '"'
+    while k >= 0 and tags[k] == '"':
+        k -= 1
+    apposed = k >= 1 and tags[k] == "," and _one_thing(lows, k - 1)  # "… model, BigCharts-R1"
+    if apposed:
+        k -= 1
+    if k >= 3 and lows[k] in _ARTICLES and lows[k - 1] in ("of", "for") and lows[k - 3] == "resulting":
+        return k - 4 >= 0 and lows[k - 4] == "the" and tags[k - 2] == "N"  # "the resulting estimate for the …"
+    while k >= 0 and start - k <= 12 and not _ends_a_result(lows, k):
+        if tags[k] not in ("D", "Q", "J", "N", "M", "X"):
+            return False
+        k -= 1
+    if k < 0 or not _ends_a_result(lows, k):
+        return False
+    thing = end < len(lows) and norm(lows[end]) in THING and norm(lows[end]) == lows[end]
+    return thing or apposed or quoted
+
+
+def _ends_a_result(lows: list[str], k: int) -> bool:
+    """Does word k end "leading to", "resulting in" or "the resulting"?"""
+    return result_at(lows, k) == k + 1 or (k >= 1 and result_at(lows, k - 1) == k + 1)
 
 
 def _one_thing(lows: list[str], k: int) -> bool:
@@ -462,6 +493,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
                 long = ab.text[s.starts[end + 1] : s.end(close - 1)]
                 end = close + 1
         strength = 4 if i in called else 3 if named or namely else _introduced(s, start)
+        if not strength and _a_result(s, start, end):
+            strength = 3
         if not strength and brought_in_passively(s, end) and _heads_the_subject(s, start):
             strength = 3  # "a … Network (PG-Net) is proposed", not "A new form of variational autoencoder (VAE) is …"
         if strength and nxt in NOMINAL:
