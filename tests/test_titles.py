@@ -1963,3 +1963,22 @@ def test_a_consequence_is_no_name():
         "report the ASR of many aligned models."
     )
     assert not t.startswith("ASR:"), t
+
+
+def test_the_subject_after_an_opening_clause_names_an_unnamed_contribution():
+    # the sentence after "This paper introduces a … framework" names it after its opening clause
+    t = derive_title(
+        "State-space models (SSMs) are an efficient alternative to attention. This paper introduces a multi-scale "
+        "SSM framework that represents sequence dynamics across multiple resolutions. By capturing both fine, "
+        "high-frequency patterns and coarse, global trends, MS-SSM enhances memory efficiency and long-range "
+        "modeling. Experiments show that MS-SSM outperforms prior SSM-based models."
+    )
+    assert t.startswith("MS-SSM: "), t
+    # not a name the abstract used before, nor one that opens a sentence's example ("For example, …")
+    t = derive_title(
+        "State-space models (SSMs) are an efficient alternative to attention, and S4D is a popular one. This paper "
+        "introduces a multi-scale SSM framework that represents sequence dynamics across multiple resolutions. By "
+        "capturing both fine, high-frequency patterns and coarse, global trends, S4D enhances memory efficiency. "
+        "Experiments show that S4D benefits."
+    )
+    assert not t.startswith("S4D: "), t

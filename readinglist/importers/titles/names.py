@@ -659,7 +659,13 @@ def _named_after(ab: Abstract) -> Name | None:
     for si in ab.cues:
         if ab.cue.get(si) is None or si + 1 >= len(ab):
             continue
-        first = ab.raw[si + 1][1].split(" ", 1)[0]
+        raw = ab.raw[si + 1][1]
+        first = raw.split(" ", 1)[0]
+        if not is_name(first) and any(is_name(w) for w in _AFTER_COMMA.findall(raw)):
+            name = _subject_after_clause(ab, si + 1)  # "By capturing …, MS-SSM enhances …"
+            if name is not None:
+                return name
+            continue
         if (
             not is_name(first)
             or first in NOT_SUBJECTS
@@ -675,6 +681,28 @@ def _named_after(ab: Abstract) -> Name | None:
         if not _used_before(ab, name) and mentions(ab.text, first) >= 2:  # a name the abstract goes on using
             return name
     return None
+
+
+_AFTER_COMMA = re.compile(r", ([^\s,]+) ")
+
+
+def _subject_after_clause(ab: Abstract, si: int) -> Name | None:
+    """A name that is the subject of sentence si after the clause that opens it ("By capturing both fine-grained
+    … and coarse, global trends, MS-SSM enhances memory efficiency …"), when the abstract uses it again, and
+    not before: the name the sentence after an unnamed contribution gives it (as _named_after)."""
+    s = ab.toks(si)
+    tags, words = s.tags, s.words
+    if len(s) < 4 or tags[0] != "P" or s.lows[0] in ("in", "on", "for", "of"):
+        return None  # "By …", "With …", "Through …", not "In contrast, …", "For example, …"
+    j = next((k for k in range(1, len(s) - 1) if tags[k] in ("V", "A") and k > 1 and tags[k - 1] == "M"
+              and tags[k - 2] == ","), -1)  # fmt: skip
+    if j < 0:
+        return None
+    word = words[j - 1]
+    if not is_name(word) or word in NOT_SUBJECTS or common(word) or _modifier(word):
+        return None
+    name = Name(word, "", si, j, j - 1, 1)
+    return name if not _used_before(ab, name) and mentions(ab.text, word) >= 2 else None
 
 
 def _defined_subject(ab: Abstract) -> Name | None:
