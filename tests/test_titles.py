@@ -1982,3 +1982,13 @@ def test_the_subject_after_an_opening_clause_names_an_unnamed_contribution():
         "Experiments show that S4D benefits."
     )
     assert not t.startswith("S4D: "), t
+
+
+def test_we_call_it_names_what_it_stands_for():
+    # "we call it AdvGNN": the pronoun between the verb and the name does not end the clause
+    t = derive_title(
+        "Recent work on adversarial attacks has produced strong but slow attacks. We propose a new attack that "
+        "takes advantage of the strengths of both approaches; we call it AdvGNN. Our graph neural network "
+        "architecture resembles the network we attack, and AdvGNN is fast."
+    )
+    assert t.startswith("AdvGNN: "), t

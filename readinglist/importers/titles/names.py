@@ -305,7 +305,8 @@ def _called(s: Sentence) -> dict[int, int]:
     for k in range(1, len(tags)):
         if lows[k] in _CALLS and lows[k - 1] == "we":
             last, j = -1, k + 1
-            for j in range(k + 1, min(k + 13, len(tags))):
+            at = k + 2 if k + 1 < len(tags) and lows[k + 1] in ("it", "them") else k + 1  # "we call it AdvGNN"
+            for j in range(at, min(k + 13, len(tags))):
                 if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
                     break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
                 if tags[j] == "M" or (words[j][0].isupper() and words[j][0].isalpha()):
