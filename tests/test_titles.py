@@ -1992,3 +1992,27 @@ def test_we_call_it_names_what_it_stands_for():
         "architecture resembles the network we attack, and AdvGNN is fast."
     )
     assert t.startswith("AdvGNN: "), t
+
+
+def test_a_quoted_name_after_we_call_is_kept_whole():
+    # the words in quotes, its closing full stop inside them: "power EM", not the standard "EM" it ends on
+    t = derive_title(
+        "We study the convergence of the Expectation-Maximization algorithm in the Naive Bayes model. We show that "
+        "EM can get stuck in regions of slow convergence. Our bootstrapping method runs the EM algorithm on small "
+        "centered iterates. As such, we call our bootstrapping approach “power EM.” Specifically, we show that EM "
+        "then converges exponentially fast."
+    )
+    assert t.startswith("Power EM: "), t
+    # ", or NAME for short" after the quoted words names it by the short name; no stray quote mark is left
+    t = derive_title(
+        "Many deep generative models use a simple prior. In this paper, we propose to extend the variational "
+        'auto-encoder (VAE) framework with a new type of prior which we call "Variational Mixture of Posteriors" '
+        "prior, or VampPrior for short. The VampPrior consists of a mixture distribution with pseudo-inputs."
+    )
+    assert t.startswith("VampPrior: ") and '"' not in t, t
+    # a plain word in quotes is not a name ("we call functions that satisfy these conditions “benign”")
+    t = derive_title(
+        "We study depth separation for neural networks. We call functions that satisfy these conditions “benign”, "
+        "and explore the benefits of size and depth for approximating them."
+    )
+    assert not t.lower().startswith("benign:"), t

@@ -306,6 +306,13 @@ def _called(s: Sentence) -> dict[int, int]:
         if lows[k] in _CALLS and lows[k - 1] == "we":
             last, j = -1, k + 1
             at = k + 2 if k + 1 < len(tags) and lows[k + 1] in ("it", "them") else k + 1  # "we call it AdvGNN"
+            quoted = _quoted_after(s, at)
+            if quoted is not None:
+                short = _for_short(
+                    s, quoted[1]
+                )  # "… “Variational Mixture of Posteriors” prior, or VampPrior for short"
+                out.update({short: short + 1} if short >= 0 else {quoted[0]: quoted[1]})  # "… approach “power EM.”"
+                continue
             for j in range(at, min(k + 13, len(tags))):
                 if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
                     break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
@@ -319,6 +326,37 @@ def _called(s: Sentence) -> dict[int, int]:
                 first -= 1
             out[first] = last + 1
     return out
+
+
+def _for_short(s: Sentence, j: int) -> int:
+    """The name of ", or NAME for short" within a few words from word j, or -1."""
+    lows = s.lows
+    for k in range(j, min(j + 5, len(lows) - 4)):
+        if lows[k] == "," and lows[k + 1] == "or" and lows[k + 3 : k + 5] == ["for", "short"]:
+            return k + 2 if is_name(s.words[k + 2]) else -1
+    return -1
+
+
+def _quoted_after(s: Sentence, at: int) -> tuple[int, int] | None:
+    """The words in quote marks that a clause from word `at` ("we call …") ends on, first → past the last,
+    when they end on a name or a title-case word, the closing punctuation inside the quotes left out: "our
+    bootstrapping approach “power EM.”", "“Convolutional Slice Generator”"; not a phrase ("“LLM control
+    planes,”") nor a word in quotes ("“benign”")."""
+    tags, words = s.tags, s.words
+    j = at
+    while j < len(tags) and j - at < 6 and tags[j] in ("D", "J", "N", "M", "X"):
+        j += 1
+    if j >= len(tags) or tags[j] != '"':
+        return None
+    close = next((k for k in range(j + 1, min(j + 9, len(tags))) if tags[k] == '"'), -1)
+    last = close - 1
+    while last > j and tags[last] in (".", ","):
+        last -= 1
+    if close < 0 or last <= j + 1 or any(tags[k] in ("V", "A", "R", "(", ")") for k in range(j + 1, last + 1)):
+        return None
+    if tags[last] != "M" and not _title_word(words[last]):
+        return None
+    return j + 1, last + 1
 
 
 def _title_word(word: str) -> bool:
@@ -425,7 +463,7 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             continue  # "… denoted ℰ": a symbol, not a name (𝚄𝙲𝙱-𝙰𝚅𝙶 is UCB-AVG in mathematical letters)
         if word in PLACEHOLDERS or i + 1 in aliases:
             continue  # "(CITATION)", "[REF]": a citation the source left out; "WY (or CWY)": the alias names it
-        if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()):
+        if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()) and i not in called:
             continue  # a name is a method-like word, or a capitalised one the sentence names (below)
         b = i - 1  # the word before and the word after, quote marks skipped ("a ‘superword’ tokenizer")
         while b >= 0 and tags[b] == '"':
