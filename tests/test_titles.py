@@ -2016,3 +2016,17 @@ def test_a_quoted_name_after_we_call_is_kept_whole():
         "and explore the benefits of size and depth for approximating them."
     )
     assert not t.lower().startswith("benign:"), t
+
+
+def test_a_later_sentence_subject_names_an_unnamed_contribution():
+    # "We propose a … model … . GPIRT therefore provides …": the name the abstract gives it in the end
+    text = (
+        "The goal of item response theory (IRT) models is to estimate latent traits from binary indicators. "
+        "We propose a Bayesian nonparametric model that places Gaussian process priors on the latent functions. "
+        "This allows us to relax assumptions about their shape. {} therefore provides a simple and intuitive "
+        "solution to several longstanding problems in the IRT literature."
+    )
+    assert derive_title(text.format("GPIRT")).startswith("GPIRT: ")
+    # not a name the abstract used before it states its contribution (someone else's)
+    t = derive_title("Earlier, GPIRT was proposed for this. " + text.format("GPIRT"))
+    assert not t.startswith("GPIRT: "), t

@@ -719,6 +719,29 @@ def _named_after(ab: Abstract) -> Name | None:
         name = Name(first, "", si + 1, 1, 0, 1)
         if not _used_before(ab, name) and mentions(ab.text, first) >= 2:  # a name the abstract goes on using
             return name
+    return _later_subject(ab)
+
+
+def _later_subject(ab: Abstract) -> Name | None:
+    """A name that opens a later sentence after the first that states a contribution without naming it, as its
+    subject with an adverb before the verb: "We propose a Bayesian nonparametric model … . GPIRT therefore
+    provides a simple and intuitive solution …" (the weakest of the names, as _named_after), not one the
+    abstract used before."""
+    for si in ab.cues:
+        if ab.cue.get(si) is None:
+            continue
+        for sj in range(si + 1, len(ab)):
+            first = ab.raw[sj][1].split(" ", 1)[0]
+            if not is_name(first) or first in NOT_SUBJECTS or common(first) or _modifier(first):
+                continue
+            s = ab.toks(sj)
+            adverb = len(s) > 2 and (s.tags[1] == "X" or s.lows[1] in ("therefore", "thus", "hence"))
+            if not adverb or s.words[0] != first or s.tags[2] not in ("V", "A"):
+                continue  # "GPIRT therefore provides …", "GPIRT also …"
+            name = Name(first, "", sj, 1, 0, 1)
+            if not _used_before(ab, name):
+                return name
+        break
     return None
 
 
