@@ -1930,3 +1930,103 @@ def test_em_named_where_the_abstract_spells_it_out_once_and_then_uses_it():
         "pre-training step. Our bootstrapping method amounts to running the EM algorithm on centered iterates."
     )
     assert " EM" in derive_title(abstract)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name"),
+    [
+        ("In this paper, we show ways of sampling the steps of alternating minimization for tensor decompositions, "
+         "leading to the sparse alternating least squares (SPALS) method.", "SPALS"),
+        ("We propose a novel way of employing dropouts in boosted trees, resulting in the DART algorithm.", "DART"),
+        ("We combine the subset posteriors through a linear program. The resulting estimate for the Wasserstein "
+         "posterior (WASP) has an atomic form.", "WASP"),
+        ("Our reward signals enhance robustness across chart styles, resulting in a state-of-the-art chart "
+         "reasoning model, ChartMind.", "ChartMind"),
+        ("We reweight the core experts in critical layers. This leads to “Critical-Layer, Core-Expert Pathway "
+         "Optimization (C2PO)”.", "C2PO"),
+    ],
+)  # fmt: skip
+def test_a_name_a_sentence_result_brings_in_is_the_name(sentence, name):
+    # "leading to", "resulting in", "the resulting": what the paper's work ends in is what it introduces
+    t = derive_title(
+        f"Scaling inference to big data sets remains hard for many practical methods. {sentence} "
+        f"Experiments show that {name} is fast and accurate on several benchmarks."
+    )
+    assert t.startswith(f"{name}: "), t
+
+
+def test_a_consequence_is_no_name():
+    # "can lead to a high attack success rate (ASR)": a consequence, not a method the paper brings in
+    t = derive_title(
+        "Aligning language models with preference data is a common practice. However, synthetic preference data "
+        "can lead to a high attack success rate (ASR) when models meet jailbreaking prompts. We study why, and "
+        "report the ASR of many aligned models."
+    )
+    assert not t.startswith("ASR:"), t
+
+
+def test_the_subject_after_an_opening_clause_names_an_unnamed_contribution():
+    # the sentence after "This paper introduces a … framework" names it after its opening clause
+    t = derive_title(
+        "State-space models (SSMs) are an efficient alternative to attention. This paper introduces a multi-scale "
+        "SSM framework that represents sequence dynamics across multiple resolutions. By capturing both fine, "
+        "high-frequency patterns and coarse, global trends, MS-SSM enhances memory efficiency and long-range "
+        "modeling. Experiments show that MS-SSM outperforms prior SSM-based models."
+    )
+    assert t.startswith("MS-SSM: "), t
+    # not a name the abstract used before, nor one that opens a sentence's example ("For example, …")
+    t = derive_title(
+        "State-space models (SSMs) are an efficient alternative to attention, and S4D is a popular one. This paper "
+        "introduces a multi-scale SSM framework that represents sequence dynamics across multiple resolutions. By "
+        "capturing both fine, high-frequency patterns and coarse, global trends, S4D enhances memory efficiency. "
+        "Experiments show that S4D benefits."
+    )
+    assert not t.startswith("S4D: "), t
+
+
+def test_we_call_it_names_what_it_stands_for():
+    # "we call it AdvGNN": the pronoun between the verb and the name does not end the clause
+    t = derive_title(
+        "Recent work on adversarial attacks has produced strong but slow attacks. We propose a new attack that "
+        "takes advantage of the strengths of both approaches; we call it AdvGNN. Our graph neural network "
+        "architecture resembles the network we attack, and AdvGNN is fast."
+    )
+    assert t.startswith("AdvGNN: "), t
+
+
+def test_a_quoted_name_after_we_call_is_kept_whole():
+    # the words in quotes, its closing full stop inside them: "power EM", not the standard "EM" it ends on
+    t = derive_title(
+        "We study the convergence of the Expectation-Maximization algorithm in the Naive Bayes model. We show that "
+        "EM can get stuck in regions of slow convergence. Our bootstrapping method runs the EM algorithm on small "
+        "centered iterates. As such, we call our bootstrapping approach “power EM.” Specifically, we show that EM "
+        "then converges exponentially fast."
+    )
+    assert t.startswith("Power EM: "), t
+    # ", or NAME for short" after the quoted words names it by the short name; no stray quote mark is left
+    t = derive_title(
+        "Many deep generative models use a simple prior. In this paper, we propose to extend the variational "
+        'auto-encoder (VAE) framework with a new type of prior which we call "Variational Mixture of Posteriors" '
+        "prior, or VampPrior for short. The VampPrior consists of a mixture distribution with pseudo-inputs."
+    )
+    assert t.startswith("VampPrior: ") and '"' not in t, t
+    # a plain word in quotes is not a name ("we call functions that satisfy these conditions “benign”")
+    t = derive_title(
+        "We study depth separation for neural networks. We call functions that satisfy these conditions “benign”, "
+        "and explore the benefits of size and depth for approximating them."
+    )
+    assert not t.lower().startswith("benign:"), t
+
+
+def test_a_later_sentence_subject_names_an_unnamed_contribution():
+    # "We propose a … model … . GPIRT therefore provides …": the name the abstract gives it in the end
+    text = (
+        "The goal of item response theory (IRT) models is to estimate latent traits from binary indicators. "
+        "We propose a Bayesian nonparametric model that places Gaussian process priors on the latent functions. "
+        "This allows us to relax assumptions about their shape. {} therefore provides a simple and intuitive "
+        "solution to several longstanding problems in the IRT literature."
+    )
+    assert derive_title(text.format("GPIRT")).startswith("GPIRT: ")
+    # not a name the abstract used before it states its contribution (someone else's)
+    t = derive_title("Earlier, GPIRT was proposed for this. " + text.format("GPIRT"))
+    assert not t.startswith("GPIRT: "), t

@@ -104,6 +104,13 @@ def worth_features(ab: Abstract, key: str, word: str) -> list[float]:
 _LOG_COUNT = tuple(math.log(c) if c else 0.0 for c in range(6))
 _PUNCTUATION = re.compile(r"[,.;:!?()\[\]{}\"“”‘’'«»/|<>=+*&%$#@^~`_]")
 _HINTS = CUE_WORDS | PASSIVE_CUES | NAMING
+# what a sentence's result brings in: "…, leading to the sparse alternating least squares (SPALS) method", "…,
+# resulting in the DART algorithm", "The resulting estimate for the Wasserstein posterior (WASP) …"; a name-like
+# word after it (a capital after the first letter) is what makes the sentence worth tagging
+_RESULT = re.compile(
+    r"\b(?:(?:lead|leads|leading|led|resulting|resulted) (?:to|in)|[Tt]he resulting) .*?[A-Za-z0-9][A-Z]"
+)
+RESULT_VERBS = frozenset(("lead", "leads", "leading", "led", "resulting", "resulted"))
 _CONTRIBUTION = frozenset(("contribution", "contributions"))
 
 
@@ -162,8 +169,19 @@ def has_cue(s: Sentence) -> bool:
         or (low == "proposed" and i and s.lows[i - 1] == "the")
         or (low in _WE_CALL and i and s.lows[i - 1] == "we")
         or (low in INTRO_PAST and i > 1 and s.tags[i - 2] in (")", "M") and brought_in_passively(s, i - 1))
+        or result_at(s.lows, i) > 0
         for i, low in enumerate(s.lows)
     )
+
+
+def result_at(lows: list[str], i: int) -> int:
+    """Past the words at i that say what follows is a result ("leading to", "resulting in", "the resulting"),
+    or 0."""
+    if lows[i] in RESULT_VERBS and i + 1 < len(lows) and lows[i + 1] in ("to", "in"):
+        return i + 2 if (lows[i + 1] == "to") == (lows[i] != "resulting" and lows[i] != "resulted") else 0
+    if lows[i] == "resulting" and i and lows[i - 1] == "the":
+        return i + 1
+    return 0
 
 
 def brought_in_passively(s: Sentence, j: int) -> bool:
@@ -182,7 +200,7 @@ def own_work(lows: list[str]) -> bool:
 # a name defined after a colon: "SchNet: a novel deep learning architecture", "RLlib: a library that …"
 _DEFINES = re.compile(r"[A-Za-z0-9]+: an? (?:new |novel )?(?:[\w-]+ ){0,3}?(?:" + "|".join(sorted(THING)) + r")\b")
 _WE_CALL = frozenset(("call", "name", "dub", "term"))
-_BRINGING = INTRO_VERBS | NAMING | INTRO_PAST | _WE_CALL | {"our"}
+_BRINGING = INTRO_VERBS | NAMING | INTRO_PAST | _WE_CALL | RESULT_VERBS | {"our"}
 
 
 class Abstract:
@@ -209,13 +227,14 @@ class Abstract:
             defines = ": a" in s and _DEFINES.search(s) is not None  # "… SchNet: a novel architecture …"
             if defines:
                 self.defines.add(si)
-            if _HINTS.isdisjoint(found) and not defines:
+            result = _RESULT.search(s) is not None
+            if _HINTS.isdisjoint(found) and not defines and not result:
                 continue
             words = set(found)
             active = not CUE_WORDS.isdisjoint(words) and not SUBJECT_WORDS.isdisjoint(words)
             passive = not PASSIVE_CUES.isdisjoint(words) and not BE.isdisjoint(words)
             the_proposed = "proposed" in words and "the proposed " in bare[offset : offset + len(s)]
-            if active or passive or the_proposed or defines or not NAMING.isdisjoint(words):
+            if active or passive or the_proposed or defines or result or not NAMING.isdisjoint(words):
                 hinted.append(si)
         self.cue: dict[int, tuple[int, int, bool] | None] = {si: contribution_cue(self.toks(si)) for si in hinted}
         # "we propose", "called", "our …", "NAME: a new …"

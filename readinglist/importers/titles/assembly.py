@@ -696,7 +696,12 @@ def derive_title(abstract_raw: str, plain: str | None = None) -> str:
         if best is None or (" " in name.text and _refers(best[1])):
             return name.text
         body = _with_subject(ab, _with_acronyms(ab, _strip_generic(best[1]), budget, name.text), budget, name.text)
-        return f"{name.text}: {_capitalise(_unspelt(_sentence_case(body, named=True), abstract_raw))}"
+        if body.count('"') % 2:  # a quote the name's phrase closes ("… “Variational Mixture of Posteriors” prior")
+            body = " ".join(body.replace('"', " ").split())
+        head = name.text  # a name of words opens the title with a capital ("power EM" → "Power EM")
+        lead = head.split(" ", 1)[0]
+        head = _capitalise(head) if " " in head and lead.isalpha() and lead.islower() else head
+        return f"{head}: {_capitalise(_unspelt(_sentence_case(body, named=True), abstract_raw))}"
     best_body = _best(bodies)
     if best_body is None:
         return _fallback(ab)

@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from readinglist.acronyms import long_form
-from readinglist.importers.titles.abstract import Abstract, after_we, brought_in_passively, norm
+from readinglist.importers.titles.abstract import Abstract, after_we, brought_in_passively, norm, result_at
 from readinglist.importers.titles.lexicon import (
     COLLECTIVE,
     COMMON_NAMES,
@@ -227,6 +227,37 @@ def _introduced(s: Sentence, i: int) -> int:
     return 0
 
 
+def _a_result(s: Sentence, start: int, end: int) -> bool:
+    """Is the name at `start` (its words ending before `end`) what a sentence's result brings in, as a method,
+    model or the like: "…, leading to the sparse alternating least squares (SPALS) method", "…, resulting in
+    a … chart reasoning model, BigCharts-R1", "This leads to “Critical-Layer, …, Collaborative Pathway
+    Optimization (C3PO)”", "The resulting estimate for the Wasserstein posterior (WASP)"? Not a consequence
+    ("this can lead to a high attack success rate (ASR)"), nor one of several ("leads to two algorithms: …")."""
+    tags, lows = s.tags, s.lows
+    k = start - 1
+    quoted = k >= 0 and tags[k] == '"'
+    while k >= 0 and tags[k] == '"':
+        k -= 1
+    apposed = k >= 1 and tags[k] == "," and _one_thing(lows, k - 1)  # "… model, BigCharts-R1"
+    if apposed:
+        k -= 1
+    if k >= 3 and lows[k] in _ARTICLES and lows[k - 1] in ("of", "for") and lows[k - 3] == "resulting":
+        return k - 4 >= 0 and lows[k - 4] == "the" and tags[k - 2] == "N"  # "the resulting estimate for the …"
+    while k >= 0 and start - k <= 12 and not _ends_a_result(lows, k):
+        if tags[k] not in ("D", "Q", "J", "N", "M", "X"):
+            return False
+        k -= 1
+    if k < 0 or not _ends_a_result(lows, k):
+        return False
+    thing = end < len(lows) and norm(lows[end]) in THING and norm(lows[end]) == lows[end]
+    return thing or apposed or quoted
+
+
+def _ends_a_result(lows: list[str], k: int) -> bool:
+    """Does word k end "leading to", "resulting in" or "the resulting"?"""
+    return result_at(lows, k) == k + 1 or (k >= 1 and result_at(lows, k - 1) == k + 1)
+
+
 def _one_thing(lows: list[str], k: int) -> bool:
     """Is word k one method, model or the like ("method", "system"), not a plural that lists several ("two new
     datasets – HSNS and …", "established benchmarks – DomainNet, …")?"""
@@ -274,7 +305,15 @@ def _called(s: Sentence) -> dict[int, int]:
     for k in range(1, len(tags)):
         if lows[k] in _CALLS and lows[k - 1] == "we":
             last, j = -1, k + 1
-            for j in range(k + 1, min(k + 13, len(tags))):
+            at = k + 2 if k + 1 < len(tags) and lows[k + 1] in ("it", "them") else k + 1  # "we call it AdvGNN"
+            quoted = _quoted_after(s, at)
+            if quoted is not None:
+                short = _for_short(
+                    s, quoted[1]
+                )  # "… “Variational Mixture of Posteriors” prior, or VampPrior for short"
+                out.update({short: short + 1} if short >= 0 else {quoted[0]: quoted[1]})  # "… approach “power EM.”"
+                continue
+            for j in range(at, min(k + 13, len(tags))):
                 if tags[j] in (",", ".", "(", "V", "R", "A", "T") or (tags[j] == "C" and lows[j] != "and"):
                     break  # the clause ends ("… that we call the minimalRNN and compare it with vanilla RNNs")
                 if tags[j] == "M" or (words[j][0].isupper() and words[j][0].isalpha()):
@@ -287,6 +326,37 @@ def _called(s: Sentence) -> dict[int, int]:
                 first -= 1
             out[first] = last + 1
     return out
+
+
+def _for_short(s: Sentence, j: int) -> int:
+    """The name of ", or NAME for short" within a few words from word j, or -1."""
+    lows = s.lows
+    for k in range(j, min(j + 5, len(lows) - 4)):
+        if lows[k] == "," and lows[k + 1] == "or" and lows[k + 3 : k + 5] == ["for", "short"]:
+            return k + 2 if is_name(s.words[k + 2]) else -1
+    return -1
+
+
+def _quoted_after(s: Sentence, at: int) -> tuple[int, int] | None:
+    """The words in quote marks that a clause from word `at` ("we call …") ends on, first → past the last,
+    when they end on a name or a title-case word, the closing punctuation inside the quotes left out: "our
+    bootstrapping approach “power EM.”", "“Convolutional Slice Generator”"; not a phrase ("“LLM control
+    planes,”") nor a word in quotes ("“benign”")."""
+    tags, words = s.tags, s.words
+    j = at
+    while j < len(tags) and j - at < 6 and tags[j] in ("D", "J", "N", "M", "X"):
+        j += 1
+    if j >= len(tags) or tags[j] != '"':
+        return None
+    close = next((k for k in range(j + 1, min(j + 9, len(tags))) if tags[k] == '"'), -1)
+    last = close - 1
+    while last > j and tags[last] in (".", ","):
+        last -= 1
+    if close < 0 or last <= j + 1 or any(tags[k] in ("V", "A", "R", "(", ")") for k in range(j + 1, last + 1)):
+        return None
+    if tags[last] != "M" and not _title_word(words[last]):
+        return None
+    return j + 1, last + 1
 
 
 def _title_word(word: str) -> bool:
@@ -393,7 +463,7 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
             continue  # "… denoted ℰ": a symbol, not a name (𝚄𝙲𝙱-𝙰𝚅𝙶 is UCB-AVG in mathematical letters)
         if word in PLACEHOLDERS or i + 1 in aliases:
             continue  # "(CITATION)", "[REF]": a citation the source left out; "WY (or CWY)": the alias names it
-        if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()):
+        if tags[i] != "M" and not (i > 0 and word[0].isupper() and word[0].isalpha()) and i not in called:
             continue  # a name is a method-like word, or a capitalised one the sentence names (below)
         b = i - 1  # the word before and the word after, quote marks skipped ("a ‘superword’ tokenizer")
         while b >= 0 and tags[b] == '"':
@@ -462,6 +532,8 @@ def _names_in(ab: Abstract, si: int) -> list[Name]:
                 long = ab.text[s.starts[end + 1] : s.end(close - 1)]
                 end = close + 1
         strength = 4 if i in called else 3 if named or namely else _introduced(s, start)
+        if not strength and _a_result(s, start, end):
+            strength = 3
         if not strength and brought_in_passively(s, end) and _heads_the_subject(s, start):
             strength = 3  # "a … Network (PG-Net) is proposed", not "A new form of variational autoencoder (VAE) is …"
         if strength and nxt in NOMINAL:
@@ -626,7 +698,13 @@ def _named_after(ab: Abstract) -> Name | None:
     for si in ab.cues:
         if ab.cue.get(si) is None or si + 1 >= len(ab):
             continue
-        first = ab.raw[si + 1][1].split(" ", 1)[0]
+        raw = ab.raw[si + 1][1]
+        first = raw.split(" ", 1)[0]
+        if not is_name(first) and any(is_name(w) for w in _AFTER_COMMA.findall(raw)):
+            name = _subject_after_clause(ab, si + 1)  # "By capturing …, MS-SSM enhances …"
+            if name is not None:
+                return name
+            continue
         if (
             not is_name(first)
             or first in NOT_SUBJECTS
@@ -641,7 +719,52 @@ def _named_after(ab: Abstract) -> Name | None:
         name = Name(first, "", si + 1, 1, 0, 1)
         if not _used_before(ab, name) and mentions(ab.text, first) >= 2:  # a name the abstract goes on using
             return name
+    return _later_subject(ab)
+
+
+def _later_subject(ab: Abstract) -> Name | None:
+    """A name that opens a later sentence after the first that states a contribution without naming it, as its
+    subject with an adverb before the verb: "We propose a Bayesian nonparametric model … . GPIRT therefore
+    provides a simple and intuitive solution …" (the weakest of the names, as _named_after), not one the
+    abstract used before."""
+    for si in ab.cues:
+        if ab.cue.get(si) is None:
+            continue
+        for sj in range(si + 1, len(ab)):
+            first = ab.raw[sj][1].split(" ", 1)[0]
+            if not is_name(first) or first in NOT_SUBJECTS or common(first) or _modifier(first):
+                continue
+            s = ab.toks(sj)
+            adverb = len(s) > 2 and (s.tags[1] == "X" or s.lows[1] in ("therefore", "thus", "hence"))
+            if not adverb or s.words[0] != first or s.tags[2] not in ("V", "A"):
+                continue  # "GPIRT therefore provides …", "GPIRT also …"
+            name = Name(first, "", sj, 1, 0, 1)
+            if not _used_before(ab, name):
+                return name
+        break
     return None
+
+
+_AFTER_COMMA = re.compile(r", ([^\s,]+) ")
+
+
+def _subject_after_clause(ab: Abstract, si: int) -> Name | None:
+    """A name that is the subject of sentence si after the clause that opens it ("By capturing both fine-grained
+    … and coarse, global trends, MS-SSM enhances memory efficiency …"), when the abstract uses it again, and
+    not before: the name the sentence after an unnamed contribution gives it (as _named_after)."""
+    s = ab.toks(si)
+    tags, words = s.tags, s.words
+    if len(s) < 4 or tags[0] != "P" or s.lows[0] in ("in", "on", "for", "of"):
+        return None  # "By …", "With …", "Through …", not "In contrast, …", "For example, …"
+    j = next((k for k in range(1, len(s) - 1) if tags[k] in ("V", "A") and k > 1 and tags[k - 1] == "M"
+              and tags[k - 2] == ","), -1)  # fmt: skip
+    if j < 0:
+        return None
+    word = words[j - 1]
+    if not is_name(word) or word in NOT_SUBJECTS or common(word) or _modifier(word):
+        return None
+    name = Name(word, "", si, j, j - 1, 1)
+    return name if not _used_before(ab, name) and mentions(ab.text, word) >= 2 else None
 
 
 def _defined_subject(ab: Abstract) -> Name | None:
