@@ -704,10 +704,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         note_unindexed(result)
         for note in result.notes:
             say(note)
-        if result.partial:  # a reading list holds what the query asks for, not the closest matches
-            say(f"no paper has every word of “{args.query}”; nothing to export")
-            if result.correction:
-                say(f"did you mean “{result.correction}”?")
+        if result.partial and result.correction:  # (the refusal below says there is nothing to export)
+            say(f"did you mean “{result.correction}”?")
         from readinglist.export import export, render  # not at start-up: the window does not need it
 
         papers = lib.papers([] if result.partial else result.ids)
@@ -715,12 +713,17 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query,
             scope=f"list {smart.name}" if smart else "",
         )  # fmt: skip
-        if args.output and not papers and fmt != "obsidian":  # an empty export over a reading list would empty it
+        if not papers and fmt != "obsidian":  # (obsidian was given a folder: see above)
+            # an empty export over a reading list would empty it; to stdout it printed a bare Markdown header (or,
+            # as BibTeX, nothing) and exited 0 (a trial): refused alike, for a script to see
             what = f"no paper matches “{args.query}”" if args.query else "there are no papers"
-            kept = "left as it was" if os.path.lexists(args.output) else "not written"
-            raise CliError(
-                f"{what}{f' in the list {smart.name}' if smart else ''}: nothing to export, {args.output} {kept}"
-            )
+            if result.partial:  # a reading list holds what the query asks for, not the closest matches
+                what = f"no paper has every word of “{args.query}”"
+            if args.output:
+                kept = f", {args.output} " + ("left as it was" if os.path.lexists(args.output) else "not written")
+            else:
+                kept = ", nothing written"
+            raise CliError(f"{what}{f' in the list {smart.name}' if smart else ''}: nothing to export{kept}")
         if args.output:
             try:
                 export(papers, options, args.output)
@@ -1026,8 +1029,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lib = None
     try:
         # a new library is given the bundled corpus, unless its first command imports the reader's own papers:
-        # "8,263 added" was 8,282 papers, the bundled 19 among them (a trial)
-        lib = Library.open(args.data_dir, notify=notify, seed=args.command != "import")
+        # "8,263 added" was 8,282 papers, the bundled 19 among them (a trial) — or restores them from a backup
+        # (the 19 came beside the restored papers: a trial)
+        lib = Library.open(args.data_dir, notify=notify, seed=args.command not in ("import", "restore"))
         if lib.read_only and args.command in READS:
             print(f"readinglist: note: reading only; {lib.read_only_reason}", file=sys.stderr)
         if args.command not in READS:  # a read never waits for a writer (WAL): only an edit does

@@ -84,6 +84,11 @@ def test_an_export_that_matches_nothing_leaves_the_file_as_it_was(capsys, dd, tm
     new = tmp_path / "new.ris"
     code, _, err = run(capsys, "--data-dir", dd, "export", "tag:nonexistent", "-o", str(new))
     assert code == 1 and not new.exists() and err.strip().endswith(f"{new} not written")
+    # to stdout alike: a bare Markdown header (BibTeX: nothing at all) and exit 0 was no refusal (a trial)
+    for fmt in ("markdown", "bibtex", "csv"):
+        code, out, err = run(capsys, "--data-dir", dd, "export", "tag:nonexistent", "--format", fmt)
+        assert (code, out) == (1, "")
+        assert err == "readinglist: no paper matches “tag:nonexistent”: nothing to export, nothing written\n"
 
 
 def test_search_limit(capsys, dd):
@@ -263,7 +268,8 @@ def test_search_says_when_no_paper_has_every_word(capsys, titled):
     assert code == 0 and found[0]["title"] == "Binary Coding in Auditory Cortex" and found[0]["words_matched"] == 2
     assert "closest matches" in err and "xyzzy" in err
     code, out, err = run(capsys, "--data-dir", titled, "export", "binary coding xyzzy")
-    assert "nothing to export" in err and "Binary Coding" not in out  # a reading list holds what was asked for
+    assert (code, out) == (1, "")  # a reading list holds what was asked for
+    assert err == "readinglist: no paper has every word of “binary coding xyzzy”: nothing to export, nothing written\n"
 
 
 def test_search_is_always_in_rank_order(capsys, titled):
