@@ -3401,6 +3401,16 @@ class Store:
             return "removed"
         return None
 
+    def uids_starting(self, text: str, limit: int = 6) -> dict[int, str]:
+        """The papers (not removed ones) whose id starts with `text`, at most `limit` of them: id → uid."""
+        text = text.strip().lower()
+        if not text:
+            return {}
+        rows = self.db.execute(
+            "SELECT id, uid FROM papers WHERE uid >= ? AND uid < ? ORDER BY uid LIMIT ?", (text, text + "\uffff", limit)
+        ).fetchall()
+        return {int(pid): uid for pid, uid in rows}
+
     def resolve_removed_uid(self, text: str) -> int:
         """The removed paper whose id is, or uniquely starts with, `text`."""
         text = text.strip().lower()
