@@ -840,7 +840,7 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         # the topics are up to date: --count alone replaced them at once, the window's too (a trial lost 64
         # topics to 3 that way); a new number comes with a recompute the user asks for
         raise CliError(
-            f"the library has {len(before)} topics, up to date; `topics --recompute --count {args.count}` "
+            f"the library has {_topics(len(before))}, up to date; `topics --recompute --count {args.count}` "
             f"replaces them with {args.count}"
         )
     if args.recompute or status.outdated:
@@ -850,8 +850,13 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         finally:
             progress.clear()
         after = lib.topics()
-        number = f"{len(after)} topics" + (f" (were {len(before)})" if before else "")
+        number = _topics(len(after)) + (f" (were {len(before)})" if before else "")
         asked = "" if args.count is None or args.count == len(after) else f"; {args.count} asked for"
+        if asked:
+            from readinglist.topics import count_cap  # (numpy: only here)
+
+            if args.count > count_cap(papers := lib.counts()["all"]):  # (50 on 26 papers: 23 of one paper each)
+                asked += f", too many for {papers:,} papers (at most one topic per 5)"
         why = "" if args.recompute else " (papers came or changed since they were computed)"
         placed = sum(t.size for t in after)
         print(f"Topics computed{' again' if before else ''}{why}: {number}{asked}, "
@@ -869,6 +874,10 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         room = max(20, width - len(head))
         print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
     return 0
+
+
+def _topics(n: int) -> str:
+    return f"{n:,} topic{'s' if n != 1 else ''}"
 
 
 def suggest_command(args: argparse.Namespace, lib: Library) -> int:
@@ -1138,7 +1147,7 @@ def check_installation() -> int:
             status = lib.compute_topics()  # numpy in a child process: a bundle that broke it fails here
             if status.outdated or not lib.topics():
                 raise RuntimeError("topics were not computed")
-            print(f"ok   topics and the map computed in a child process: {len(lib.topics())} topics")
+            print(f"ok   topics and the map computed in a child process: {_topics(len(lib.topics()))}")
         except Exception as exc:
             print(f"readinglist check: FAILED: {exc}", file=sys.stderr)
             return 1
