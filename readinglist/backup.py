@@ -70,7 +70,8 @@ class RestoreSummary:
 
     def line(self) -> str:
         text = (
-            f"{self.path.name}: {self.papers} papers — {self.matched} found in the library, {self.added} added; "
+            f"{self.path.name}: {self.papers} paper{'s' if self.papers != 1 else ''} — "
+            f"{self.matched} found in the library, {self.added} added; "
             f"annotations changed on {self.changed}"
         )
         if self.interests:

@@ -131,15 +131,25 @@ def build_parser() -> argparse.ArgumentParser:
         s = sub.add_parser(
             name,
             help=f"{'add' if name == 'tag' else 'remove'} tags: `{name} ID [ID…] TAG…`",
-            usage=f"readinglist {name} [-h] ID [ID ...] TAG [TAG ...]",
-            description=f"{'Add tags to' if name == 'tag' else 'Remove tags from'} one paper or several: the papers' "
-            "ids first (the first may be a prefix or a citation key; the others whole ids, as `list` shows them), "
-            "then the tags. A paper's id is never taken for a tag"
-            + (" (unless a paper named has a tag of that name: it is taken off)." if name == "untag" else "."),
+            usage=f"readinglist {name} [-h] ID [ID ...] TAG [TAG ...] [--tag WORD]",
+            description=f"{'Add tags to' if name == 'tag' else 'Remove tags from'} one paper or several: the papers "
+            "first, then the tags. A paper is named by its id as `list` shows it, a start of it (4 or more "
+            "characters, no other paper's) or its citation key in any case; the first word that names no paper "
+            "begins the tags. A word that names a paper is never taken for a tag"
+            + (" (unless a paper named has a tag of that name: it is taken off)" if name == "untag" else "")
+            + f": `--tag WORD` {'adds' if name == 'tag' else 'removes'} a tag of that name anyway.",
         )
         s.add_argument("id", metavar="ID")
         parts = "a comma parts tags too ('a, b'), except inside a tag the library has ('Optimization, convex')"
-        s.add_argument("tags", nargs="+", metavar="TAG", help=f"one or more (after more papers' ids, if any); {parts}")
+        s.add_argument("tags", nargs="*", metavar="TAG", help=f"one or more (after more papers, if any); {parts}")
+        s.add_argument(
+            "--tag",
+            action="append",
+            default=[],
+            dest="given_tags",
+            metavar="WORD",
+            help="a tag even if the word names a paper (an id, a start of one, a citation key); may be repeated",
+        )
 
     states = "; ".join(f"{st}: {STATE_HINTS[st]}" for st in STATES)
     s = sub.add_parser("mark", help="set the reading state", description=f"States — {states}.")
@@ -455,40 +465,63 @@ def cited_ids(lib: Library, words: Sequence[str]) -> list[int] | None:
     return list(dict.fromkeys(ids))
 
 
-def tagged_papers(lib: Library, cmd: str, first: str, words: Sequence[str]) -> tuple[list[int], list[str]]:
-    """The papers and tags of `tag ID [ID…] TAG…`: after the first ID, each word that is a paper's whole id (as
-    `list` shows it) names one more paper, up to the first tag. A paper's id among the tags is refused, not made
-    a tag: `tag 2345ec 1ecff7 RL` once tagged one paper "1ecff7" and "RL" (a trial)."""
+def tagged_papers(
+    lib: Library, cmd: str, first: str, words: Sequence[str], given: Sequence[str] = ()
+) -> tuple[list[int], list[str]]:
+    """The papers and tags of `tag ID [ID…] TAG… [--tag WORD]`: after the first ID, each word that names a paper
+    as the first may — its whole id (as `list` shows it), a start of its id of 4 or more characters that no
+    other paper's id has, or its citation key in any case — names one more paper, up to the first tag. A word
+    among the tags that names a paper is refused, not made a tag: `tag 2345ec 1ecff7 RL` once tagged one paper
+    "1ecff7" and "RL", `tag f55ccf e2a9 foo` one "e2a9" and `tag e2fe80 Alexander:2009do t` one with the key
+    (trials). `given` (--tag WORD) are tags whatever they name: the way to tag with such a word anyway."""
     ids = [lib.resolve(first)]
     tags = list(words)
     # `untag`: a word one of the papers has as a tag is that tag (one named like a paper's id, given before ids
     # were refused, is taken off so: the command line had no other way to)
     had = {tag_key(t) for ts in lib.tags_of(ids).values() for t in ts} if cmd == "untag" else set()
-    while tags and tag_key(tags[0]) not in had and _paper_id_word(lib, tags[0]):
-        ids.append(lib.resolve(tags.pop(0)))
+    usage = f"`readinglist {cmd} ID [ID…] TAG…`: the papers, then the tags"
+    while tags and tag_key(tags[0]) not in had and (pid := _paper_of_word(lib, cmd, tags[0])) is not None:
+        tags.pop(0)
+        ids.append(pid)
         if cmd == "untag":
-            had |= {tag_key(t) for t in lib.tags_of(ids[-1:]).get(ids[-1], [])}
-    usage = f"`readinglist {cmd} ID [ID…] TAG…`: the papers' ids, then the tags"
-    if not tags:
+            had |= {tag_key(t) for t in lib.tags_of([pid]).get(pid, [])}
+    anyway = f"`--tag WORD` {'adds' if cmd == 'tag' else 'removes'} a tag of that name anyway"
+    if not words and not given:
+        raise CliError(f"no tags given ({usage})")
+    if not tags and not given:
         named = ", ".join(f"“{w}”" for w in words)
-        raise CliError(f"no tags given: {named} {'is a paper' if len(words) == 1 else 'are papers'}'"
-                       f"{'s id' if len(words) == 1 else ' ids'}, not {'a tag' if len(words) == 1 else 'tags'}"
-                       f"; nothing was changed ({usage})")  # fmt: skip
+        what = "names a paper, not a tag" if len(words) == 1 else "name papers, not tags"
+        raise CliError(f"no tags given: {named} {what}; nothing was changed ({usage}; {anyway})")
     for tag in tags:
-        if tag_key(tag) not in had and _paper_id_word(lib, tag):
-            raise CliError(f"“{tag}” is a paper's id, not a tag; nothing was changed ({usage})")
-    return list(dict.fromkeys(ids)), tags
+        if tag_key(tag) not in had and (pid := _paper_of_word(lib, cmd, tag)) is not None:
+            raise CliError(f"“{tag}” names a paper ({lib.store.uids([pid])[pid]}), not a tag; nothing was changed"
+                           f" ({usage}; {anyway})")  # fmt: skip
+    return list(dict.fromkeys(ids)), [*tags, *given]
 
 
-def _paper_id_word(lib: Library, word: str) -> bool:
-    """Is `word` a paper's whole id (a removed paper's too: StoreError says it was removed)?"""
+_UID_START_RE = re.compile(r"[0-9a-f]{4,40}")
+
+
+def _paper_of_word(lib: Library, cmd: str, word: str) -> int | None:
+    """The paper a word of `tag`/`untag` names, as the first ID may: its whole id (a removed paper's raises
+    StoreError, saying it was removed), its citation key in any case, or a start of its id of 4 or more
+    characters that is no other paper's (a start several papers' ids share is refused: which was meant?)."""
     uid = word.strip().lower()
-    if not _UID_RE.fullmatch(uid):
-        return False
-    kind = lib.store.uid_kind(uid)
-    if kind == "removed":
-        lib.resolve(uid)  # "paper … was removed …; `readinglist unremove …` brings it back"
-    return kind is not None
+    kind = lib.store.uid_kind(uid) if _UID_RE.fullmatch(uid) else None
+    if kind is not None:
+        return lib.resolve(uid)  # "paper … was removed …; `readinglist unremove …` brings it back"
+    keyed = lib.store.id_of_key(word)
+    if keyed is not None:
+        return keyed
+    if not _UID_START_RE.fullmatch(uid):
+        return None
+    found = lib.store.uids_starting(uid)
+    if len(found) > 1:
+        listed = ", ".join(list(found.values())[:5])
+        anyway = f"`--tag {word}` {'adds' if cmd == 'tag' else 'removes'} a tag of that name"
+        raise CliError(f"“{word}” starts the ids of several papers ({listed}{' …' if len(found) > 5 else ''}): "
+                       f"give more of the id; {anyway}; nothing was changed")  # fmt: skip
+    return next(iter(found), None)
 
 
 def run_cite(args: argparse.Namespace, lib: Library) -> int:
@@ -602,7 +635,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
     if cmd == "cite":
         return run_cite(args, lib)
     if cmd in ("tag", "untag"):
-        ids, tags = tagged_papers(lib, cmd, args.id, args.tags)
+        ids, tags = tagged_papers(lib, cmd, args.id, args.tags, args.given_tags)
         (lib.add_tags if cmd == "tag" else lib.remove_tags)(ids, tags)
         for p in lib.papers(ids):
             print(f"{p.uid}: {', '.join(p.own_tags) or '(no tags)'}")
@@ -704,10 +737,8 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
         note_unindexed(result)
         for note in result.notes:
             say(note)
-        if result.partial:  # a reading list holds what the query asks for, not the closest matches
-            say(f"no paper has every word of “{args.query}”; nothing to export")
-            if result.correction:
-                say(f"did you mean “{result.correction}”?")
+        if result.partial and result.correction:  # (the refusal below says there is nothing to export)
+            say(f"did you mean “{result.correction}”?")
         from readinglist.export import export, render  # not at start-up: the window does not need it
 
         papers = lib.papers([] if result.partial else result.ids)
@@ -715,12 +746,17 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             format=fmt, group=args.group, abstracts=args.abstracts, notes=not args.no_notes, query=args.query,
             scope=f"list {smart.name}" if smart else "",
         )  # fmt: skip
-        if args.output and not papers and fmt != "obsidian":  # an empty export over a reading list would empty it
+        if not papers and fmt != "obsidian":  # (obsidian was given a folder: see above)
+            # an empty export over a reading list would empty it; to stdout it printed a bare Markdown header (or,
+            # as BibTeX, nothing) and exited 0 (a trial): refused alike, for a script to see
             what = f"no paper matches “{args.query}”" if args.query else "there are no papers"
-            kept = "left as it was" if os.path.lexists(args.output) else "not written"
-            raise CliError(
-                f"{what}{f' in the list {smart.name}' if smart else ''}: nothing to export, {args.output} {kept}"
-            )
+            if result.partial:  # a reading list holds what the query asks for, not the closest matches
+                what = f"no paper has every word of “{args.query}”"
+            if args.output:
+                kept = f", {args.output} " + ("left as it was" if os.path.lexists(args.output) else "not written")
+            else:
+                kept = ", nothing written"
+            raise CliError(f"{what}{f' in the list {smart.name}' if smart else ''}: nothing to export{kept}")
         if args.output:
             try:
                 export(papers, options, args.output)
@@ -804,7 +840,7 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         # the topics are up to date: --count alone replaced them at once, the window's too (a trial lost 64
         # topics to 3 that way); a new number comes with a recompute the user asks for
         raise CliError(
-            f"the library has {len(before)} topics, up to date; `topics --recompute --count {args.count}` "
+            f"the library has {_topics(len(before))}, up to date; `topics --recompute --count {args.count}` "
             f"replaces them with {args.count}"
         )
     if args.recompute or status.outdated:
@@ -814,8 +850,13 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         finally:
             progress.clear()
         after = lib.topics()
-        number = f"{len(after)} topics" + (f" (were {len(before)})" if before else "")
+        number = _topics(len(after)) + (f" (were {len(before)})" if before else "")
         asked = "" if args.count is None or args.count == len(after) else f"; {args.count} asked for"
+        if asked:
+            from readinglist.topics import count_cap  # (numpy: only here)
+
+            if args.count > count_cap(papers := lib.counts()["all"]):  # (50 on 26 papers: 23 of one paper each)
+                asked += f", too many for {papers:,} papers (at most one topic per 5)"
         why = "" if args.recompute else " (papers came or changed since they were computed)"
         placed = sum(t.size for t in after)
         print(f"Topics computed{' again' if before else ''}{why}: {number}{asked}, "
@@ -833,6 +874,10 @@ def topics_command(args: argparse.Namespace, lib: Library) -> int:
         room = max(20, width - len(head))
         print(head + (t.label if len(t.label) <= room else t.label[: room - 1] + "…"))
     return 0
+
+
+def _topics(n: int) -> str:
+    return f"{n:,} topic{'s' if n != 1 else ''}"
 
 
 def suggest_command(args: argparse.Namespace, lib: Library) -> int:
@@ -1026,8 +1071,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lib = None
     try:
         # a new library is given the bundled corpus, unless its first command imports the reader's own papers:
-        # "8,263 added" was 8,282 papers, the bundled 19 among them (a trial)
-        lib = Library.open(args.data_dir, notify=notify, seed=args.command != "import")
+        # "8,263 added" was 8,282 papers, the bundled 19 among them (a trial) — or restores them from a backup
+        # (the 19 came beside the restored papers: a trial)
+        lib = Library.open(args.data_dir, notify=notify, seed=args.command not in ("import", "restore"))
         if lib.read_only and args.command in READS:
             print(f"readinglist: note: reading only; {lib.read_only_reason}", file=sys.stderr)
         if args.command not in READS:  # a read never waits for a writer (WAL): only an edit does
@@ -1101,7 +1147,7 @@ def check_installation() -> int:
             status = lib.compute_topics()  # numpy in a child process: a bundle that broke it fails here
             if status.outdated or not lib.topics():
                 raise RuntimeError("topics were not computed")
-            print(f"ok   topics and the map computed in a child process: {len(lib.topics())} topics")
+            print(f"ok   topics and the map computed in a child process: {_topics(len(lib.topics()))}")
         except Exception as exc:
             print(f"readinglist check: FAILED: {exc}", file=sys.stderr)
             return 1

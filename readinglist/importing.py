@@ -82,6 +82,8 @@ class ImportSummary:
     priorities: int = 0  # … the papers added with the file's priority
     # … and the user's tags its keywords gave papers (tag → papers: ICLR's keyword "RL" where the user has a tag RL)
     your_tags: dict[str, int] = field(default_factory=dict)
+    # … and the tags it gives as tags (mendeley-tags, the app's own export's) that it added to papers: tag → papers
+    file_tags: dict[str, int] = field(default_factory=dict)
 
     def line(self, compact: bool = False) -> str:
         """How the file's import went, in a line; `compact` (the window's status bar, where a long line was
@@ -113,12 +115,18 @@ class ImportSummary:
         return text + self.marks_given()
 
     def marks_given(self) -> str:
-        """The states, priorities and the user's tags the file gave, as the summary line ends: "; 2,292 marked
-        read from the file's read field; tagged 3 papers RL (your tag)"; empty when it gave none."""
+        """The states, priorities and tags the file gave, as the summary line ends: "; 2,292 marked read from the
+        file's read field; tagged 2 papers theory-rl (from the file's tags); tagged 3 papers RL (your tag, …)";
+        empty when it gave none."""
         parts = [f"{n:,} marked {state} " + (f"from the file's {where}" if where else "by the file")
                  for (state, where), n in sorted(self.states.items(), key=lambda item: -item[1])]  # fmt: skip
         if self.priorities:
             parts.append(f"{self.priorities:,} given a priority by the file")
+        if self.file_tags:
+            tags = list(self.file_tags.items())
+            shown = ", ".join(f"{n:,} paper{'s' if n != 1 else ''} {tag}" for tag, n in tags[:TAGS_SHOWN])
+            more = f" and {len(tags) - TAGS_SHOWN:,} more" if len(tags) > TAGS_SHOWN else ""
+            parts.append(f"tagged {shown}{more} (from the file's tags)")
         if self.your_tags:
             tags = list(self.your_tags.items())
             shown = ", ".join(f"{n:,} paper{'s' if n != 1 else ''} {tag}" for tag, n in tags[:TAGS_SHOWN])
@@ -557,6 +565,7 @@ def _import_source(
     summary.unchanged = len(unchanged) + len(elsewhere) - counts["records"] - len(filled)
     summary.missing, summary.restored = len(gone), restored
     summary.your_tags = dict(yours.papers.most_common())
+    summary.file_tags = dict(yours.file_tags.most_common())
     return summary
 
 

@@ -1075,6 +1075,9 @@ class TagsGiven:
 
     papers: Counter[str] = field(default_factory=Counter)
     names: dict[int, str | None] = field(default_factory=dict)  # tag id → its name if the user's (a cache)
+    # the tags the file gives as tags (a .bib's mendeley-tags, the app's own export's tags column) that it
+    # added to papers, new or merged — not those a paper had: tag name → papers (they were added unsaid: a trial)
+    file_tags: Counter[str] = field(default_factory=Counter)
 
 
 class Store:
@@ -1523,7 +1526,7 @@ class Store:
                     pid = int(cur.lastrowid or 0)
                     ids.append(pid)
                     if p.tags:
-                        self._add_tags(db, [pid], p.tags)
+                        self._add_tags(db, [pid], p.tags, given=yours)
                         if yours is not None:
                             yours.names.clear()  # a keyword made the user's tag (_add_tags): looked up again
                     if p.keywords:
@@ -2211,15 +2214,27 @@ class Store:
         return int(row[0])
 
     def _add_tags(
-        self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], respell: bool = False, mine: bool = True
+        self,
+        db: sqlite3.Connection,
+        ids: Sequence[int],
+        tags: Iterable[str],
+        respell: bool = False,
+        mine: bool = True,
+        given: TagsGiven | None = None,
     ) -> None:
         """The user's tags (`mine`: a keyword of that name becomes their tag, on every paper that has it; else a
-        tag keeps what it is, and one made here is theirs)."""
+        tag keeps what it is, and one made here is theirs). `given` (an import's) counts the papers each tag was
+        added to (not those that had it)."""
         for tag in tags:
             tid = self._tag_id(db, tag, respell)
             if mine and self.has_imported_tags:
                 db.execute("UPDATE tags SET imported = 0 WHERE id = ? AND imported = 1", (tid,))
-            db.executemany("INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids])
+            cur = db.executemany(
+                "INSERT OR IGNORE INTO paper_tags(paper_id, tag_id) VALUES (?, ?)", [(i, tid) for i in ids]
+            )
+            if given is not None and cur.rowcount > 0:
+                row = db.execute("SELECT name FROM tags WHERE id = ?", (tid,)).fetchone()
+                given.file_tags[row[0] if row else tag] += cur.rowcount
 
     def _add_imported_tags(
         self, db: sqlite3.Connection, ids: Sequence[int], tags: Iterable[str], yours: TagsGiven | None = None
@@ -2257,7 +2272,7 @@ class Store:
         user's, its keywords as keywords unless the library has them as tags, every spelling kept (`yours`
         counts the user's tags its keywords gave)."""
         with self.transaction() as db:
-            self._add_tags(db, ids, tags)
+            self._add_tags(db, ids, tags, given=yours)
             if tags and yours is not None:
                 yours.names.clear()  # a keyword made the user's tag (_add_tags): looked up again
             self._add_imported_tags(db, ids, keywords, yours)
@@ -3403,6 +3418,16 @@ class Store:
         ):
             return "removed"
         return None
+
+    def uids_starting(self, text: str, limit: int = 6) -> dict[int, str]:
+        """The papers (not removed ones) whose id starts with `text`, at most `limit` of them: id → uid."""
+        text = text.strip().lower()
+        if not text:
+            return {}
+        rows = self.db.execute(
+            "SELECT id, uid FROM papers WHERE uid >= ? AND uid < ? ORDER BY uid LIMIT ?", (text, text + "\uffff", limit)
+        ).fetchall()
+        return {int(pid): uid for pid, uid in rows}
 
     def resolve_removed_uid(self, text: str) -> int:
         """The removed paper whose id is, or uniquely starts with, `text`."""

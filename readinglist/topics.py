@@ -45,6 +45,12 @@ Progress = Callable[[float, str], None]  # (share done, what is being done)
 STAGES = {"read": 0.0, "features": 0.35, "lsa": 0.6, "cluster": 0.72, "name": 0.9, "map": 0.96}
 
 
+def count_cap(n: int) -> int:
+    """The most topics asked for that `n` papers are grouped into: one per 5 papers, at least 2 (`topics
+    --count 50` on 26 papers made 23 topics of one paper each, unnamed: a trial)."""
+    return max(2, n // 5)
+
+
 def topic_count(n: int) -> int:
     """About 10–80 topics by library size: one per ~10 papers in a small library, 0.7·√n beyond (3,000
     papers → 38, 8,000 → 63), never more than 80."""
@@ -136,6 +142,8 @@ def compute(
     unsorted = np.flatnonzero(has_text & ~described)  # too little text: no topic, a place by their likes
     del abstract_words, has_text, described
     k = min(count if count is not None else topic_count(len(usable)), len(usable))
+    if count is not None:
+        k = min(k, count_cap(len(usable)))
     if k < 1:
         return TopicsResult(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 2), np.float32), [],
                             previous.next_id if previous else 1, seconds, corpus.size)  # fmt: skip
@@ -414,6 +422,19 @@ def name_topics(
             for c in cs:
                 if c != keeper:
                     banned[c].add(key)
+    # a topic with no phrase or word of two of its papers (one of one paper, or of papers that share no
+    # words) is named by its best words all the same: 23 topics had blank names (a trial)
+    for c in range(k):
+        if chosen[c]:
+            continue
+        if not word_tables:
+            word_tables.append(_cluster_counts(labels, f.indptr, f.indices, f.n_features, below=f.n_words))
+        word_table, word_counts = word_tables[0]
+        phrases = _ranked_at(table, counts, c, len(phrase_keys), f.phrase_df, sizes[c], n, 1.0, floor=1)
+        words = _ranked_at(word_table, word_counts, c, f.n_features, word_df, sizes[c], n, 1.0, floor=1)
+        loose = [(phrase_keys[p], dfc) for p, dfc, _ in phrases]
+        loose += [((stems[int(f.word_stems[w])],), dfc) for w, dfc, _ in words]
+        chosen[c] = _pick([(key, dfc) for key, dfc in loose if key], allow_words=True)[:2]
     # how the phrases are written: a few papers of the topic that use each
     key_index = {key: i for i, key in enumerate(phrase_keys)}
     word_index = {(stems[int(s)],): i for i, s in enumerate(f.word_stems.tolist())}
@@ -436,7 +457,7 @@ def name_topics(
         for key in picked:
             forms = written_forms([key], [texts[int(r)] for r in sample_rows[(c, key)]])
             written[key] = forms.get(key) or " ".join(key)
-        names.append(_uncontained([written[key] for key in picked]))
+        names.append(_uncontained([written[key] for key in picked]) or [f"Topic {int(ids[c])}"])
     return names
 
 
@@ -475,12 +496,20 @@ def _ranked(
 
 
 def _ranked_at(
-    table: np.ndarray, counts: np.ndarray, c: int, width: int, df: np.ndarray, size: int, n: int, lift: float
+    table: np.ndarray,
+    counts: np.ndarray,
+    c: int,
+    width: int,
+    df: np.ndarray,
+    size: int,
+    n: int,
+    lift: float,
+    floor: int | None = None,
 ) -> list[tuple[int, int, float]]:
     lo, hi = np.searchsorted(table, [c * width, (c + 1) * width])
     cols = table[lo:hi] - c * width
     dfc = counts[lo:hi]
-    floor = max(2, math.ceil(0.02 * size))
+    floor = max(2, math.ceil(0.02 * size)) if floor is None else floor
     inside = dfc / max(size, 1)
     overall = df[cols] / max(n, 1)
     ok = (dfc >= floor) & (inside >= lift * overall)  # "machine learning" is everywhere: no name

@@ -84,6 +84,11 @@ def test_an_export_that_matches_nothing_leaves_the_file_as_it_was(capsys, dd, tm
     new = tmp_path / "new.ris"
     code, _, err = run(capsys, "--data-dir", dd, "export", "tag:nonexistent", "-o", str(new))
     assert code == 1 and not new.exists() and err.strip().endswith(f"{new} not written")
+    # to stdout alike: a bare Markdown header (BibTeX: nothing at all) and exit 0 was no refusal (a trial)
+    for fmt in ("markdown", "bibtex", "csv"):
+        code, out, err = run(capsys, "--data-dir", dd, "export", "tag:nonexistent", "--format", fmt)
+        assert (code, out) == (1, "")
+        assert err == "readinglist: no paper matches “tag:nonexistent”: nothing to export, nothing written\n"
 
 
 def test_search_limit(capsys, dd):
@@ -263,7 +268,8 @@ def test_search_says_when_no_paper_has_every_word(capsys, titled):
     assert code == 0 and found[0]["title"] == "Binary Coding in Auditory Cortex" and found[0]["words_matched"] == 2
     assert "closest matches" in err and "xyzzy" in err
     code, out, err = run(capsys, "--data-dir", titled, "export", "binary coding xyzzy")
-    assert "nothing to export" in err and "Binary Coding" not in out  # a reading list holds what was asked for
+    assert (code, out) == (1, "")  # a reading list holds what was asked for
+    assert err == "readinglist: no paper has every word of “binary coding xyzzy”: nothing to export, nothing written\n"
 
 
 def test_search_is_always_in_rank_order(capsys, titled):
@@ -469,12 +475,13 @@ def test_tag_takes_several_papers_ids_before_the_tags_and_never_makes_an_id_a_ta
     code, out, err = run(capsys, "--data-dir", dd, "untag", a, b, "RL")
     assert (code, out) == (0, f"{a}: to read\n{b}: to read\n")
     for words, said in (
-        ((b,), f"no tags given: “{b}” is a paper's id, not a tag; nothing was changed"),
-        ((b, c), f"no tags given: “{b}”, “{c}” are papers' ids, not tags; nothing was changed"),
-        (("RL", b), f"“{b}” is a paper's id, not a tag; nothing was changed"),
+        ((b,), f"no tags given: “{b}” names a paper, not a tag; nothing was changed"),
+        ((b, c), f"no tags given: “{b}”, “{c}” name papers, not tags; nothing was changed"),
+        (("RL", b), f"“{b}” names a paper ({b}), not a tag; nothing was changed"),
     ):
         code, out, err = run(capsys, "--data-dir", dd, "tag", a, *words)
         assert (code, out) == (1, "") and err.startswith(f"readinglist: {said} (`readinglist tag ID [ID…] TAG…`")
+        assert "`--tag WORD` adds a tag of that name anyway" in err
     assert run(capsys, "--data-dir", dd, "list", "tag:RL")[1] == ""
     assert json.loads(run(capsys, "--data-dir", dd, "show", a, "--json")[1])["tags"] == ["to read"]
     run(capsys, "--data-dir", dd, "remove", c)
@@ -500,3 +507,45 @@ def test_untag_takes_off_a_tag_named_like_a_papers_id_that_the_paper_has(capsys,
     assert (code, out, err) == (0, f"{a}: RL\n", "")
     code, out, _ = run(capsys, "--data-dir", dd, "untag", a, c, "RL")  # c: a paper, as before
     assert (code, out) == (0, f"{a}: (no tags)\n{c}: (no tags)\n")
+
+
+def test_tag_reads_a_start_of_an_id_or_a_citation_key_after_the_first_paper_as_a_paper_never_a_tag(capsys, dd):
+    """`tag f55ccf e2a9 foo` tagged one paper "e2a9" (a unique start of another's id) and `tag e2fe80
+    Alexander:2009do newtag2` one with the key (a trial): a word that names a paper as the first ID may is one
+    more paper, and among the tags it is refused; `--tag WORD` tags with such a word anyway. `untag` still takes
+    off a tag so named that a paper has."""
+    _, out, _ = run(capsys, "--data-dir", dd, "list")
+    a, b, c = (line.split()[0] for line in out.splitlines()[:3])
+    key = run(capsys, "--data-dir", dd, "key", c)[1].strip()
+    code, out, err = run(capsys, "--data-dir", dd, "tag", a, b[:4], key.upper(), "foo")
+    assert (code, out, err) == (0, f"{a}: foo\n{b}: foo\n{c}: foo\n", "")
+    for word, named in ((b[:4], b), (key, c)):
+        code, out, err = run(capsys, "--data-dir", dd, "tag", a, "bar", word)
+        assert (code, out) == (1, "") and err.startswith(f"readinglist: “{word}” names a paper ({named}), not a tag")
+        code, out, err = run(capsys, "--data-dir", dd, "tag", a, word)
+        assert (code, out) == (1, "") and err.startswith(f"readinglist: no tags given: “{word}” names a paper")
+    assert json.loads(run(capsys, "--data-dir", dd, "show", a, "--json")[1])["tags"] == ["foo"]
+    # a word that names no paper begins the tags: three hex letters are too few to name one
+    assert run(capsys, "--data-dir", dd, "tag", a, b[:3])[1] == f"{a}: {b[:3]}, foo\n"
+    # tagged anyway, and taken off again by untag as the paper has it
+    code, out, _ = run(capsys, "--data-dir", dd, "tag", a, "--tag", b[:4], "--tag", key)
+    assert (code, out) == (0, f"{a}: {b[:3]}, {b[:4]}, foo, {key}\n")
+    code, out, _ = run(capsys, "--data-dir", dd, "untag", a, b[:4], key, b[:3])
+    assert (code, out) == (0, f"{a}: foo\n")
+    code, _, err = run(capsys, "--data-dir", dd, "tag", a)
+    assert code == 1 and err.startswith("readinglist: no tags given (")
+
+
+def test_a_start_of_several_papers_ids_among_tag_words_is_refused(capsys, dd, monkeypatch):
+    """A start of an id that several papers share names no one paper, nor is it surely a tag: asked which."""
+    from readinglist.store import Store
+
+    _, out, _ = run(capsys, "--data-dir", dd, "list")
+    a = out.split()[0]
+    monkeypatch.setattr(Store, "uids_starting", lambda self, text, limit=6: {1: "beef01", 2: "beef02"})
+    code, out, err = run(capsys, "--data-dir", dd, "tag", a, "beef", "RL")
+    assert (code, out) == (1, "")
+    assert err == (
+        "readinglist: “beef” starts the ids of several papers (beef01, beef02): give more of the id; "
+        "`--tag beef` adds a tag of that name; nothing was changed\n"
+    )

@@ -856,3 +856,43 @@ def test_an_imports_summary_says_the_users_tags_and_the_states_the_file_gave(emp
     assert capsys.readouterr().out == (
         "csv.csv: 2 added, 0 updated, 0 unchanged, 0 skipped; 1 marked read from the file's readstatus column\n"
     )
+
+
+def test_an_imports_summary_says_the_tags_the_file_gave_as_tags(empty_lib, tmp_path, capsys):
+    """A .bib's `mendeley-tags = {theory-rl}` tagged a paper, and the app's own exports read back gave papers
+    the user's tags RL and Theory-RL, unsaid (a trial): the summary says the tags a file added to papers, new
+    or merged into papers here — not one a paper had."""
+    from readinglist.cli import main
+
+    (tmp_path / "m.bib").write_text(
+        "@article{a, title = {Regret bounds for tabular RL}, author = {Smith, Ann}, year = 2020,"
+        " mendeley-tags = {theory-rl}}\n"
+        "@article{b, title = {Planning for numbats}, author = {E, F}, year = 2022, mendeley-tags = {theory-rl, Plan}}\n"
+    )
+    [summary] = empty_lib.import_files([tmp_path / "m.bib"])
+    assert summary.file_tags == {"theory-rl": 2, "Plan": 1}
+    assert summary.line() == (
+        "m.bib: 2 added, 0 updated, 0 unchanged, 0 skipped; tagged 2 papers theory-rl, 1 paper Plan (from the "
+        "file's tags)"
+    )
+    # another file of a paper here, merged into it: only the tag it added is said
+    (tmp_path / "n.bib").write_text(
+        "@article{c, title = {Regret bounds for tabular RL}, author = {Smith, Ann}, year = 2020,"
+        " mendeley-tags = {Theory-RL, bounds}}\n"
+    )
+    [merged] = empty_lib.import_files([tmp_path / "n.bib"])
+    assert merged.merged == 1 and merged.file_tags == {"bounds": 1}
+    assert merged.line().endswith("; tagged 1 paper bounds (from the file's tags)")
+    [again] = empty_lib.import_files([tmp_path / "m.bib"])  # nothing added: nothing said
+    assert again.file_tags == {} and again.line() == "m.bib: 0 added, 0 updated, 2 unchanged, 0 skipped"
+    data = str(empty_lib.data_dir)
+    empty_lib.close()
+    # the app's own export read into another library: its papers come with the user's tags, said
+    for name in ("own.csv", "own.md"):
+        assert main(["--data-dir", data, "export", "tag:theory-rl", "-o", str(tmp_path / name)]) == 0
+        capsys.readouterr()
+        assert main(["--data-dir", str(tmp_path / f"other-{name}"), "import", str(tmp_path / name)]) == 0
+        assert capsys.readouterr().out == (
+            f"{name}: 2 added, 0 updated, 0 unchanged, 0 skipped; tagged 2 papers theory-rl, 1 paper bounds, 1 paper"
+            " Plan (from the file's tags)\n"
+        )

@@ -361,6 +361,37 @@ def test_cli_count_alone_does_not_replace_topics_and_a_recompute_says_what_it_di
     assert len(captured.out.splitlines()) == 3
 
 
+def test_cli_count_is_capped_by_the_library_size_and_says_so(tmp_path, capsys):
+    """`topics --recompute --count 50` on 26 papers made 23 topics of one paper, with blank names, and said
+    "1 topics" for one (a trial): at most one topic per 5 papers (at least 2), said, and counted in words."""
+    data = tmp_path / "cli-data"
+    lib = Library.open(data, seed=False)
+    lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(5))])  # 20 papers
+    lib.close()
+    assert cli.main(["--data-dir", str(data), "topics", "--recompute", "--count", "50", "--json"]) == 0
+    captured = capsys.readouterr()
+    listed = json.loads(captured.out)
+    assert 2 <= len(listed) <= 4 and all(t["label"].strip() for t in listed)
+    assert f"{len(listed)} topics; 50 asked for, too many for 20 papers (at most one topic per 5)" in captured.err
+    assert cli.main(["--data-dir", str(data), "topics", "--recompute", "--count", "1"]) == 0
+    assert f"1 topic (were {len(listed)}), 20 of 20 papers in one." in capsys.readouterr().err
+    assert cli.main(["--data-dir", str(data), "topics", "--count", "2"]) == 1
+    assert "the library has 1 topic, up to date" in capsys.readouterr().err
+
+
+def test_a_topic_of_papers_sharing_no_phrase_is_named_all_the_same(empty_lib, tmp_path, monkeypatch):
+    """Topics of one paper each (more asked for than the cap now allows) had blank names: a topic is named by
+    its best words, whatever its size, never left blank."""
+    from readinglist import topics
+
+    monkeypatch.setattr(topics, "count_cap", lambda n: n)
+    empty_lib.import_files([write_jsonl(tmp_path / "planted.jsonl", planted(5))])
+    empty_lib.compute_topics(count=20, use_process=False)
+    found = empty_lib.topics()
+    assert len(found) >= 10 and min(t.size for t in found) == 1
+    assert all(t.label.strip() and all(p.strip() for p in t.phrases) for t in found), [t.label for t in found]
+
+
 def test_cli_import_says_how_many_papers_are_in_no_topic_yet(tmp_path, capsys):
     data = tmp_path / "cli-data"
     lib = Library.open(data, seed=False)
