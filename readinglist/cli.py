@@ -774,7 +774,7 @@ def run_command(args: argparse.Namespace, lib: Library) -> int:
             raise CliError(f"cannot write {args.file}: {exc.strerror or exc}") from None
         lists = len(lib.smart_lists())
         saved = f" and {lists} saved list{'s' if lists != 1 else ''}" if lists else ""
-        print(f"Backed up the annotations of {n} papers{saved} to {args.file}", file=sys.stderr)
+        print(f"Backed up the annotations of {n:,} paper{'s' if n != 1 else ''}{saved} to {args.file}", file=sys.stderr)
         return 0
     if cmd == "restore":
         restored = lib.restore(args.file, overwrite=args.overwrite)
