@@ -896,3 +896,18 @@ def test_the_librarys_messages_show_in_the_window_from_any_thread(qtbot, window)
     thread.start()
     thread.join()
     qtbot.waitUntil(lambda: window.notice.text() == said)
+
+
+def test_a_tag_merged_in_the_sidebar_keeps_the_targets_spelling_and_says_what_it_merged(qtbot, window):
+    """Rename or Merge… of "the" typed "rl" while the library has "RL": the RL papers kept their spelling and
+    the status bar says what was merged into what (one paper: no notice came)."""
+    lib = window.library
+    ids = lib.search("").ids[:4]
+    lib.add_tags(ids[:3], ["RL"])
+    lib.add_tags([ids[3]], ["the"])
+    window.update_counts()
+    window.sidebar.rename_tag("the", "rl")
+    assert lib.tag_counts() == [("RL", 4)]
+    assert window.notice.text() == "Merged tag “the” into “RL” (1 paper)." and window.notice.action_text == "Undo"
+    window.actionUndo.trigger()
+    assert lib.tag_counts() == [("RL", 3), ("the", 1)]

@@ -1028,8 +1028,9 @@ class MainWindow(QMainWindow):
 
     # ---- editing ----
 
-    def _push(self, command: PaperCommand) -> None:
-        """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo."""
+    def _push(self, command: PaperCommand) -> bool:
+        """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo. False: not
+        done (waiting for an import to end, or refused)."""
         self.notice.clear("undo")  # an Undo or Redo offered for an older edit would now do the wrong one
         # one paper removed is named, as its undo names it (read first: a removed paper has no row to read)
         removing = isinstance(command, RemovePapersCommand)
@@ -1037,12 +1038,13 @@ class MainWindow(QMainWindow):
         if not isinstance(command, SetNoteCommand):  # (a note's step comes of its save, maybe one that waited)
             self._reader_works_on()
         if not self.edits.push(command):
-            return  # waiting for an import to end, or refused (the gate's notice says which)
+            return False  # waiting for an import to end, or refused (the gate's notice says which)
         if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand) or command.outcome.skipped:
             said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
             if command.outcome.skipped:  # some of the papers were removed by another process meanwhile
                 said += f" ({command.outcome.skipped})"
             self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+        return True
 
     def _push_now(self, command: QUndoCommand) -> None:
         """Push the command (its first redo does it), not as an undo or redo to show (see _changed)."""
@@ -1239,7 +1241,7 @@ class MainWindow(QMainWindow):
             if renamed is None
             else RenameTagCommand(self.library, after, text, changed, imported, renamed, self.update_lists)
         )
-        self._push_from_sidebar(command, view)
+        done = self._push_from_sidebar(command, view)
         lists = self.sidebar.lists  # as the rename left them
         now = self.library.missing_list_tags(lists)
         gone = {sl.name: now[sl.id] for sl in lists if sl.id in now and sl.id not in before}
@@ -1259,13 +1261,18 @@ class MainWindow(QMainWindow):
                 f"{'it shows' if len(gone) == 1 else 'they show'} no papers until it is back.",
                 20000, "Undo", self._undo_from_notice, kind="undo",
             )  # fmt: skip
+        elif (
+            done and len(command.ids) == 1 and not command.outcome.skipped
+        ):  # _push says what an edit of several papers did; one is said here
+            # too: a tag merged into another (on one paper) changed the sidebar's tags, unsaid
+            self.notice.show_message(f"{command.summary}.", 15000, "Undo", self._undo_from_notice, kind="undo")
 
-    def _push_from_sidebar(self, command: PaperCommand, view: Filter) -> None:
+    def _push_from_sidebar(self, command: PaperCommand, view: Filter) -> bool:
         """An edit of a tag or the keywords chosen in the sidebar, which leaves its filter `view`: its undo and
         redo refresh the papers it changed, never select them (a tag's 2,613 papers selected made the
         next r or x a mass edit: a trial), and show the filter of their side (_show_views)."""
         command.views = (self.sidebar.filter, view)
-        self._push(command)
+        return self._push(command)
 
     def _show_views(self, views: tuple[Filter, Filter], redone: bool) -> None:
         """After the undo (or redo) of an edit made from the sidebar: its filter as it was before (after) the
