@@ -433,6 +433,7 @@ class MainWindow(QMainWindow):
         # the last results as the view arranges them (the Suggested order): what an area narrows, and all of
         # them again once it is let go (the search's own results came back in the order added: a user trial)
         self._results: SearchResult | None = None
+        self._empty_text: str | None = None  # why the table is empty (rich text), as the table and the map say it
         for pane in (self.leftSplitter, self.centerTabs, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
@@ -579,9 +580,12 @@ class MainWindow(QMainWindow):
             pane.computeRequested.connect(self.topics_bar.recompute)
             pane.exportFinished.connect(self._map_exported)
             self.table.currentPaperChanged.connect(view.set_current)
+            pane.emptyLinkActivated.connect(self._empty_link)
             self._map_pane = pane
+            view.set_current(self.table.current_id)  # ringed once its data comes (it was not, until j: a trial)
             if self._results is not None:  # the results it lights, as _show_results would have
                 view.set_results(self._lit(self._results))
+            pane.show_empty(self._empty_text)
         return self._map_pane
 
     @property
@@ -1661,9 +1665,8 @@ class MainWindow(QMainWindow):
 
     def _update_empty(self, unreadable: bool = False) -> None:
         """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
-        if self.table.model.rowCount():
-            self.table.show_empty(None)
-        else:
+        self._empty_text = None
+        if not self.table.model.rowCount():
             empty = self.library.counts()["all"] == 0
             view = self.sidebar.filter
             phrase = view.phrase(self._keyword(view)) if view != ALL else None
@@ -1678,7 +1681,10 @@ class MainWindow(QMainWindow):
             if self._area is not None and not empty:  # an area picked on the map narrows every search
                 text += (f"<br>(among the {papers(len(self._area))} of the map area — "
                          "<a href='allarea'>let go of the area</a>)")  # fmt: skip
-            self.table.show_empty(text)
+            self._empty_text = text
+        self.table.show_empty(self._empty_text)
+        if self._map_pane is not None:  # the map says it too: there, nothing lit was unexplained (a trial)
+            self._map_pane.show_empty(self._empty_text)
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":
