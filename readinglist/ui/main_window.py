@@ -497,6 +497,7 @@ class MainWindow(QMainWindow):
         self.view_summary.clearRequested.connect(self.sidebar.clear_narrowing)
         self.sidebar.navigate.connect(self.go)
         table.currentPaperChanged.connect(self._current_changed)
+        table.chosen.connect(self._chosen)
         table.selectionChanged.connect(self._selection_changed)
         table.scrolled.connect(detail.give_way)
         table.titleEdited.connect(self._title_edited)
@@ -816,6 +817,13 @@ class MainWindow(QMainWindow):
                 self._wanted, self._reveal = None, []
             self.notice.clear(RANKED_ABOVE)  # about the paper left ("now ranks above this one" at the top: a trial)
             self._moved()
+
+    def _chosen(self, paper_id: int) -> None:
+        """The reader clicked the paper (or pressed Enter on it): theirs now, kept current when the results
+        change, as a paper moved to is. One results had put first was not: a title searched, its paper clicked
+        and the search cleared, the full list came back on the library's first paper (a trial)."""
+        if not self._applying and paper_id == self.table.current_id:
+            self._current_auto = False
 
     def _selection_changed(self) -> None:
         """The papers selected changed: the status bar says how many now, and the editors follow on the next
