@@ -1135,14 +1135,24 @@ class Library:
         """Each affected paper's tags after renaming `old` to `new` (onto an existing tag: a merge). The name is
         one tag, a comma in it kept: a rename dialog names one tag, and "Reading group, 2024" is not "Reading
         group" (clean_tags)."""
+        name = self.rename_target(old, new)
+        current = self.store.tags_of(self.store.papers_with_tag(old))
+        return {
+            pid: list(dict.fromkeys(name if same_tag(t, old) else t for t in tags)) for pid, tags in current.items()
+        }
+
+    def rename_target(self, old: str, new: str) -> str:
+        """The name a tag renamed `new` gets: cleaned (clean_tags), and, merged into a tag the library has, one
+        typed all in lower case takes that tag's spelling, as the tag editor spells it (spelt_tags): "the"
+        merged into "rl" joined RL and respelt its papers "rl". A rename of the tag itself ("rl" to "RL")
+        keeps the case typed. StoreError for a name that is empty."""
         new_name = clean_tags([new])
         if not new_name or not new_name[0].strip(", "):
             raise StoreError("a tag needs a name")
-        current = self.store.tags_of(self.store.papers_with_tag(old))
-        return {
-            pid: list(dict.fromkeys(new_name[0] if same_tag(t, old) else t for t in tags))
-            for pid, tags in current.items()
-        }
+        name = new_name[0]
+        if name == name.lower() and not same_tag(name, old):
+            name = next((t for t in self.tag_names() if same_tag(t, name)), name)
+        return name
 
     def plan_delete_tag(self, name: str) -> dict[int, list[str]]:
         current = self.store.tags_of(self.store.papers_with_tag(name))
@@ -1159,7 +1169,7 @@ class Library:
         after = self.plan_rename_tag(old, new)
         with self.editing():
             before = self.set_tags(after)
-            self.retag_lists(old, clean_tags([new])[0])
+            self.retag_lists(old, self.rename_target(old, new))
         return before
 
     def delete_tag(self, name: str) -> dict[int, list[str]]:

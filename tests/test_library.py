@@ -258,3 +258,20 @@ def test_a_list_named_by_its_query_keeps_its_name_when_another_list_has_the_new_
         ("tag:pg-theory", "tag:pg-theory"),
     ]
     assert lib.smart_lists()[0].id == first.id
+
+
+def test_a_tag_merged_into_one_typed_in_lower_case_keeps_that_tags_spelling(lib):
+    # merging "the" into "rl" while the library has "RL" respelt the five RL papers "rl" (a trial); a name typed
+    # all in lower case takes the library's spelling, as the tag editor gives it. A rename of the tag itself
+    # keeps the case typed, and capitals typed on purpose are kept
+    ids = lib.search("").ids[:4]
+    lib.add_tags(ids[:3], ["RL"])
+    lib.add_tags([ids[3]], ["the"])
+    assert lib.rename_target("the", "rl") == "RL" and lib.rename_target("the", "  rl ") == "RL"
+    before = lib.rename_tag("the", "rl")
+    assert lib.tag_counts() == [("RL", 4)]
+    lib.set_tags(before)  # undo
+    assert lib.tag_counts() == [("RL", 3), ("the", 1)]
+    assert lib.rename_target("RL", "rl") == "rl"  # the tag itself respelt, as typed
+    assert lib.rename_target("the", "Rl") == "Rl"  # capitals typed on purpose
+    assert lib.rename_target("the", "new name") == "new name"

@@ -350,7 +350,8 @@ def test_the_map_follows_the_current_paper_off_the_part_shown(qtbot, window):
     ids = lib.search("").ids
     view.zoom_by(8.0, QPointF(view.width() / 2, view.height() / 2))
     inside = QRectF(view.rect()).adjusted(30, 30, -30, -30)
-    away = next(p for p in ids if not inside.contains(view.screen_pos(p)))
+    # (not the table's current paper: ringed already, it is not made current again)
+    away = next(p for p in ids if p != window.table.current_id and not inside.contains(view.screen_pos(p)))
     view.set_current(away)
     middle = QRectF(view.rect()).center()
     assert (view.screen_pos(away) - middle).manhattanLength() < 1.0
@@ -768,3 +769,71 @@ def test_a_paper_with_too_little_text_is_grey_on_the_map_and_says_why(qtbot, dat
     finally:
         w.close()
         w.shutdown()
+
+
+def test_the_map_first_shown_rings_the_paper_current_in_the_table(qtbot, planted_dir):
+    """Ctrl+2 on a paper selected in the table: the map drew no ring (in either colour mode) until a dot was
+    clicked or j pressed — the paper given before the map's data came was forgotten."""
+    w = create_main_window(planted_dir)
+    qtbot.addWidget(w)
+    w.topics_bar.use_process = False
+    w.resize(1130, 700)
+    w.show()
+    try:
+        qtbot.waitUntil(lambda: w.table.model.rowCount() > 0)
+        pid = theme_ids(w.library, "protein folding")[0]
+        assert w.table.go_to(pid)
+        qtbot.waitUntil(lambda: w.table.current_id == pid)
+        w.show_tab(1)
+        view = w.map_pane.view
+        settle(qtbot, view)
+        assert view.ringed == pid
+        w.map_pane.set_colour_by("state")
+        assert view.ringed == pid
+    finally:
+        w.close()
+        w.shutdown()
+
+
+def test_a_paper_the_map_had_no_dot_for_is_ringed_once_the_map_is_read_again(qtbot, planted_dir, tmp_path):
+    """A paper a CLI import brought, made current before the window regrouped the topics: once the map is read
+    again (its dot there now), it is ringed."""
+    lib = Library.open(planted_dir)
+    view = MapView(lib)
+    qtbot.addWidget(view)
+    try:
+        with qtbot.waitSignal(view.loaded, timeout=15000):
+            view.load()
+        other = Library.open(planted_dir)  # the command line
+        try:
+            other.import_files([write_jsonl(tmp_path / "more.jsonl", planted(1, seed=7, start=90))])
+            new = max(other.search("").ids)
+            other.compute_topics(count=4, use_process=False)
+        finally:
+            other.close()
+        assert not len(view.data.rows_of([new]))  # the map as read before: no dot for it
+        view.set_current(new)  # the table's current paper
+        assert view.ringed is None
+        with qtbot.waitSignal(view.loaded, timeout=15000):
+            view.load()
+        assert view.ringed == new
+    finally:
+        view.close()
+        lib.close()
+
+
+def test_a_topic_and_a_search_that_finds_nothing_the_map_says_why_as_the_list_does(qtbot, window):
+    topic = window.topics_section.topics[0]
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.topics_section.set_topic(topic.id)
+    search(qtbot, window, "xylophonequartz")
+    pane = window.map_pane
+    assert window.table.model.rowCount() == 0
+    label = pane.emptyLabel
+    assert label.isVisibleTo(window) and label.text() == window.table.view.emptyLabel.text()
+    assert topic.label in label.text() and "alltopics" in label.text()
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        label.linkActivated.emit("alltopics")  # its links act as the list's
+    assert window.topics_section.topic is None
+    search(qtbot, window, "")
+    assert not label.isVisibleTo(window)

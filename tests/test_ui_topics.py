@@ -486,3 +486,53 @@ def test_a_restart_does_not_pick_another_topic_under_the_id_of_the_one_left_pick
         assert graphs.label not in w.view_summary.caption.text()
     finally:
         close_window(w)
+
+
+def section_topics(n, named=None):
+    from readinglist.papers import Topic
+
+    named = named or {}
+    return [Topic(id=i, phrases=[named.get(i, f"theme {i}"), f"word {i}"], size=10 + n - i) for i in range(1, n + 1)]
+
+
+def test_a_filter_hidden_when_few_topics_remain_no_longer_hides_them(qtbot):
+    """The filter typed among many topics is let go of when topics are recomputed into few (the field hides
+    then): its text hid all three, and the section read "Topics (3)" over "All topics" alone."""
+    from readinglist.ui.topics_section import TopicsSection
+
+    section = TopicsSection()
+    qtbot.addWidget(section)
+    section.show()
+    section.set_topics(section_topics(20, {5: "reinforcement learning"}))
+    assert section.filterField.isVisibleTo(section)
+    section.filterField.setText("reinforcement")
+    assert [r[0] for r in _rows(section)] == [ALL_TOPICS, 5]
+    with qtbot.waitSignal(section.topicChanged):
+        section.set_topic(5)
+    with qtbot.waitSignal(section.topicChanged) as changed:  # the topic picked is gone: all topics again
+        section.set_topics(section_topics(3))
+    assert changed.args == [None]
+    assert not section.filterField.isVisibleTo(section)
+    assert section.filterField.text() == ""
+    assert [r[0] for r in _rows(section)] == [ALL_TOPICS, 1, 2, 3]
+    assert section.no_match_text == "" and section.noMatchNote.isHidden()
+
+
+def test_a_filter_that_leaves_no_topic_says_so(qtbot):
+    from readinglist.ui.topics_section import TopicsSection
+
+    section = TopicsSection()
+    qtbot.addWidget(section)
+    section.show()
+    section.set_topics(section_topics(20))
+    section.filterField.setText("molecules")
+    assert [r[0] for r in _rows(section)] == [ALL_TOPICS]
+    assert "molecules" in section.noMatchNote.text() and "20" in section.noMatchNote.text()
+    assert section.noMatchNote.isVisibleTo(section)
+    section.filterField.setText("theme 1")
+    assert section.noMatchNote.isHidden()
+
+
+def _rows(section):
+    model = section.list.model()
+    return [(model.index(r, 0).data(TopicRole), model.index(r, 0).data()) for r in range(model.rowCount())]

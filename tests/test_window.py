@@ -896,3 +896,41 @@ def test_the_librarys_messages_show_in_the_window_from_any_thread(qtbot, window)
     thread.start()
     thread.join()
     qtbot.waitUntil(lambda: window.notice.text() == said)
+
+
+def test_a_tag_merged_in_the_sidebar_keeps_the_targets_spelling_and_says_what_it_merged(qtbot, window):
+    """Rename or Merge… of "the" typed "rl" while the library has "RL": the RL papers kept their spelling and
+    the status bar says what was merged into what (one paper: no notice came)."""
+    lib = window.library
+    ids = lib.search("").ids[:4]
+    lib.add_tags(ids[:3], ["RL"])
+    lib.add_tags([ids[3]], ["the"])
+    window.update_counts()
+    window.sidebar.rename_tag("the", "rl")
+    assert lib.tag_counts() == [("RL", 4)]
+    assert window.notice.text() == "Merged tag “the” into “RL” (1 paper)." and window.notice.action_text == "Undo"
+    window.actionUndo.trigger()
+    assert lib.tag_counts() == [("RL", 3), ("the", 1)]
+
+
+def test_clearing_the_search_keeps_the_paper_opened_current_and_in_sight(qtbot, window):
+    """Search a title, click its paper (first, so current already), clear the field: the paper being read stayed
+    current only if the click had moved the table; here the full list came back on its first paper."""
+    from test_ui import search
+
+    window.resize(900, 400)  # fewer rows in sight than the library has
+    pid = window.table.model.ids[-1]  # the library's last paper: far from its first
+    title = window.library.paper(pid).title
+    search(qtbot, window, title)
+    assert window.table.current_id == pid
+    view = window.table.view
+    rect = view.visualRect(view.model().index(0, 1))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.table.current_id == pid
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.search_bar.clear()
+    qtbot.waitUntil(lambda: window.search_bar.idle)
+    assert window.table.model.rowCount() == 19
+    assert window.table.current_id == pid and window.detail.current_id == pid
+    row = view.currentIndex().row()
+    assert view.visualRect(view.model().index(row, 1)).intersects(view.viewport().rect())

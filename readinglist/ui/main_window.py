@@ -433,6 +433,7 @@ class MainWindow(QMainWindow):
         # the last results as the view arranges them (the Suggested order): what an area narrows, and all of
         # them again once it is let go (the search's own results came back in the order added: a user trial)
         self._results: SearchResult | None = None
+        self._empty_text: str | None = None  # why the table is empty (rich text), as the table and the map say it
         for pane in (self.leftSplitter, self.centerTabs, right):
             self.mainSplitter.addWidget(pane)
         self.mainSplitter.setStretchFactor(0, 0)
@@ -496,6 +497,7 @@ class MainWindow(QMainWindow):
         self.view_summary.clearRequested.connect(self.sidebar.clear_narrowing)
         self.sidebar.navigate.connect(self.go)
         table.currentPaperChanged.connect(self._current_changed)
+        table.chosen.connect(self._chosen)
         table.selectionChanged.connect(self._selection_changed)
         table.scrolled.connect(detail.give_way)
         table.titleEdited.connect(self._title_edited)
@@ -579,9 +581,12 @@ class MainWindow(QMainWindow):
             pane.computeRequested.connect(self.topics_bar.recompute)
             pane.exportFinished.connect(self._map_exported)
             self.table.currentPaperChanged.connect(view.set_current)
+            pane.emptyLinkActivated.connect(self._empty_link)
             self._map_pane = pane
+            view.set_current(self.table.current_id)  # ringed once its data comes (it was not, until j: a trial)
             if self._results is not None:  # the results it lights, as _show_results would have
                 view.set_results(self._lit(self._results))
+            pane.show_empty(self._empty_text)
         return self._map_pane
 
     @property
@@ -813,6 +818,13 @@ class MainWindow(QMainWindow):
             self.notice.clear(RANKED_ABOVE)  # about the paper left ("now ranks above this one" at the top: a trial)
             self._moved()
 
+    def _chosen(self, paper_id: int) -> None:
+        """The reader clicked the paper (or pressed Enter on it): theirs now, kept current when the results
+        change, as a paper moved to is. One results had put first was not: a title searched, its paper clicked
+        and the search cleared, the full list came back on the library's first paper (a trial)."""
+        if not self._applying and paper_id == self.table.current_id:
+            self._current_auto = False
+
     def _selection_changed(self) -> None:
         """The papers selected changed: the status bar says how many now, and the editors follow on the next
         turn of the loop (_follow_selection), once for a run of changes: reading the common tags of 8k papers
@@ -1028,8 +1040,9 @@ class MainWindow(QMainWindow):
 
     # ---- editing ----
 
-    def _push(self, command: PaperCommand) -> None:
-        """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo."""
+    def _push(self, command: PaperCommand) -> bool:
+        """Do it, undoably; an action on several papers (or a removal) says what it did, with Undo. False: not
+        done (waiting for an import to end, or refused)."""
         self.notice.clear("undo")  # an Undo or Redo offered for an older edit would now do the wrong one
         # one paper removed is named, as its undo names it (read first: a removed paper has no row to read)
         removing = isinstance(command, RemovePapersCommand)
@@ -1037,12 +1050,13 @@ class MainWindow(QMainWindow):
         if not isinstance(command, SetNoteCommand):  # (a note's step comes of its save, maybe one that waited)
             self._reader_works_on()
         if not self.edits.push(command):
-            return  # waiting for an import to end, or refused (the gate's notice says which)
+            return False  # waiting for an import to end, or refused (the gate's notice says which)
         if len(command.ids) > 1 or removing or isinstance(command, MergePapersCommand) or command.outcome.skipped:
             said = command.summary + (f" — {quoted(one.title, 60)}" if one is not None else "")
             if command.outcome.skipped:  # some of the papers were removed by another process meanwhile
                 said += f" ({command.outcome.skipped})"
             self.notice.show_message(f"{said}.", 15000, "Undo", self._undo_from_notice, kind="undo")
+        return True
 
     def _push_now(self, command: QUndoCommand) -> None:
         """Push the command (its first redo does it), not as an undo or redo to show (see _changed)."""
@@ -1239,7 +1253,7 @@ class MainWindow(QMainWindow):
             if renamed is None
             else RenameTagCommand(self.library, after, text, changed, imported, renamed, self.update_lists)
         )
-        self._push_from_sidebar(command, view)
+        done = self._push_from_sidebar(command, view)
         lists = self.sidebar.lists  # as the rename left them
         now = self.library.missing_list_tags(lists)
         gone = {sl.name: now[sl.id] for sl in lists if sl.id in now and sl.id not in before}
@@ -1259,13 +1273,18 @@ class MainWindow(QMainWindow):
                 f"{'it shows' if len(gone) == 1 else 'they show'} no papers until it is back.",
                 20000, "Undo", self._undo_from_notice, kind="undo",
             )  # fmt: skip
+        elif (
+            done and len(command.ids) == 1 and not command.outcome.skipped
+        ):  # _push says what an edit of several papers did; one is said here
+            # too: a tag merged into another (on one paper) changed the sidebar's tags, unsaid
+            self.notice.show_message(f"{command.summary}.", 15000, "Undo", self._undo_from_notice, kind="undo")
 
-    def _push_from_sidebar(self, command: PaperCommand, view: Filter) -> None:
+    def _push_from_sidebar(self, command: PaperCommand, view: Filter) -> bool:
         """An edit of a tag or the keywords chosen in the sidebar, which leaves its filter `view`: its undo and
         redo refresh the papers it changed, never select them (a tag's 2,613 papers selected made the
         next r or x a mass edit: a trial), and show the filter of their side (_show_views)."""
         command.views = (self.sidebar.filter, view)
-        self._push(command)
+        return self._push(command)
 
     def _show_views(self, views: tuple[Filter, Filter], redone: bool) -> None:
         """After the undo (or redo) of an edit made from the sidebar: its filter as it was before (after) the
@@ -1654,9 +1673,8 @@ class MainWindow(QMainWindow):
 
     def _update_empty(self, unreadable: bool = False) -> None:
         """The empty table's message, whenever the table is empty (after results, a removal, a failed query)."""
-        if self.table.model.rowCount():
-            self.table.show_empty(None)
-        else:
+        self._empty_text = None
+        if not self.table.model.rowCount():
             empty = self.library.counts()["all"] == 0
             view = self.sidebar.filter
             phrase = view.phrase(self._keyword(view)) if view != ALL else None
@@ -1676,7 +1694,10 @@ class MainWindow(QMainWindow):
             if self._area is not None and not empty:  # an area picked on the map narrows every search
                 text += (f"<br>(among the {papers(len(self._area))} of the map area — "
                          "<a href='allarea'>let go of the area</a>)")  # fmt: skip
-            self.table.show_empty(text)
+            self._empty_text = text
+        self.table.show_empty(self._empty_text)
+        if self._map_pane is not None:  # the map says it too: there, nothing lit was unexplained (a trial)
+            self._map_pane.show_empty(self._empty_text)
 
     def _empty_link(self, link: str) -> None:
         if link == "clear":

@@ -303,6 +303,10 @@ class MapView(QWidget):
         self._results_pending = False
         self._area: np.ndarray | None = None  # rows of the papers selected by a drag
         self._current = -1  # row of the table's current paper
+        # the table's current paper, kept apart from its row: one given before the map's data came (the map
+        # first shown), or one the data read then did not have (a paper a CLI import brought, the map read again
+        # after), was forgotten, and no ring showed until a dot was clicked or j pressed (a trial)
+        self._current_id: int | None = None
         self._hover = -1
         self._descriptions: dict[int, str] = {}
         self.colour_by = "topic"  # or "state"
@@ -345,10 +349,7 @@ class MapView(QWidget):
             self.load()
             return
         first = self.data is None
-        area, current = (
-            self.area_ids,
-            self.data.ids[self._current] if self.data is not None and self._current >= 0 else None,
-        )
+        area, current = self.area_ids, self._current_id
         self.data = data
         self._current = -1
         self._hover = -1
@@ -362,7 +363,7 @@ class MapView(QWidget):
         if area and (self._area is None or not len(self._area)):
             self._area = None
             self.areaCleared.emit()
-        self.set_current(int(current) if current is not None else None)
+        self.set_current(current)
         self._apply_results()
         if not self._results_pending:
             self._request_render()  # else once the results' mask is made: no flash of every dot lit
@@ -444,7 +445,9 @@ class MapView(QWidget):
 
     def set_current(self, paper_id: int | None) -> None:
         """The table's current paper, ringed on the map, which follows it: a paper off the part shown is brought
-        to the middle (the ring was often off screen after moving through the table: a trial)."""
+        to the middle (the ring was often off screen after moving through the table: a trial). The paper is
+        kept while the map has no dot for it (no data yet, or data read before it came): ringed once it has."""
+        self._current_id = paper_id
         row = -1
         if self.data is not None and paper_id is not None:
             rows = self.data.rows_of([paper_id])
@@ -457,6 +460,11 @@ class MapView(QWidget):
                 middle = QRectF(self.rect()).center()
                 self.pan_by(middle.x() - at.x(), middle.y() - at.y())
             self.update()
+
+    @property
+    def ringed(self) -> int | None:
+        """The paper the ring is drawn around: the table's current paper, where the map has a dot for it."""
+        return int(self.data.ids[self._current]) if self.data is not None and self._current >= 0 else None
 
     # ---- the area selected ----
 
@@ -1023,6 +1031,7 @@ class MapPane(QWidget):
 
     exportFinished = Signal(object)  # Path | Exception
     computeRequested = Signal()
+    emptyLinkActivated = Signal(str)  # a link of the empty message ("clear", "alltopics"…), as the table's
 
     def __init__(self, library: Library, settings: QSettings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -1079,6 +1088,16 @@ class MapPane(QWidget):
         views_row.addWidget(self.fitButton)
         views_row.addWidget(self.exportButton)
         bar.addWidget(views)
+        # why no paper is lit, as the empty table says it (with its links): a topic picked and a search that found
+        # nothing left the map all dimmed, unexplained (a trial)
+        self.emptyLabel = QLabel(self)
+        self.emptyLabel.setObjectName("mapEmptyLabel")
+        self.emptyLabel.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.emptyLabel.setWordWrap(True)
+        self.emptyLabel.setTextFormat(Qt.TextFormat.RichText)
+        self.emptyLabel.setContentsMargins(8, 4, 8, 4)
+        self.emptyLabel.linkActivated.connect(self.emptyLinkActivated)
+        self.emptyLabel.hide()
         self.computeButton = QPushButton("Compute Topics", self)
         self.computeButton.setObjectName("mapCompute")
         self.computeButton.clicked.connect(self.computeRequested)
@@ -1086,6 +1105,7 @@ class MapPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addLayout(bar)
+        layout.addWidget(self.emptyLabel)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.computeButton, 0, Qt.AlignmentFlag.AlignHCenter)
         mode = str(settings.value("mapColour", "topic"))
@@ -1101,6 +1121,14 @@ class MapPane(QWidget):
         (self.byState if mode == "state" else self.byTopic).setChecked(True)
         self.view.set_colour_by(mode)
         self._settings.setValue("mapColour", mode)
+
+    def show_empty(self, text: str | None) -> None:
+        """Say why no paper is a result and what to do (the empty table's message), or hide it (None)."""
+        if text is None:
+            self.emptyLabel.hide()
+            return
+        self.emptyLabel.setText(text)
+        self.emptyLabel.show()
 
     def _loaded(self) -> None:
         has = self.view.data is not None

@@ -405,6 +405,9 @@ class PaperTable(QObject):
     scrolled = Signal()
     titleEdited = Signal(int, str)
     emptyLinkActivated = Signal(str)
+    # the reader clicked a paper or pressed Enter on it: chose it, though it was current already (the first
+    # result of a title searched): the window keeps it current when the results change (MainWindow._chosen)
+    chosen = Signal(int)
     contextMenuRequested = Signal(QPoint)  # global position, over a paper (made current) or not
     typed = Signal(str)  # a printable key that is no shortcut, typed in the table
     navigate = Signal(int)  # the mouse's Back (-1) or Forward (+1) button over the table
@@ -432,6 +435,8 @@ class PaperTable(QObject):
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.view.verticalScrollBar().valueChanged.connect(lambda _value: self.scrolled.emit())
         self.view.emptyLabel.linkActivated.connect(self.emptyLinkActivated)
+        self.view.pressed.connect(self._chosen)
+        self.view.activated.connect(self._chosen)
         self.view.columnsChosen.connect(self.fit_empty_columns)  # a column shown may have nothing to show
 
     def add_key_action(self, action: QAction) -> QAction:
@@ -454,6 +459,11 @@ class PaperTable(QObject):
     def current_id(self) -> int | None:
         current = self.view.currentIndex()
         return self.model.id_at(current.row()) if current.isValid() else None
+
+    def _chosen(self, index: QModelIndex) -> None:
+        pid = self.model.id_at(index.row()) if index.isValid() else None
+        if pid is not None:
+            self.chosen.emit(pid)
 
     def _current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.currentPaperChanged.emit(self.model.id_at(current.row()) if current.isValid() else None)

@@ -56,7 +56,6 @@ from readinglist.papers import (
     STATES,
     SmartList,
     StoreError,
-    clean_tags,
     same_tag,
 )
 from readinglist.ui.fitting import WrappingLabel, elide, elide_counted
@@ -631,7 +630,7 @@ class Sidebar(QTreeView):
         except StoreError as exc:
             QMessageBox.warning(self.window(), "Rename Tag", str(exc))
             return
-        new = clean_tags([new])[0]  # the name plan_rename_tag gave the papers
+        new = self.library.rename_target(old, new)  # the name plan_rename_tag gave the papers
         merge = not same_tag(new, old) and any(same_tag(new, t) for t in self.library.tag_names())
         keywords = self.library.keywords_after_rename(old, new, after)  # a keyword renamed is still one
         view = replace(self._filter, tag=new) if same_tag(self._filter.tag, old) else self._filter

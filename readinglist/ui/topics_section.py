@@ -143,7 +143,7 @@ class TopicsSection(QWidget):
         self._proxy = _TopicFilter(self)
         self._proxy.setSourceModel(self.entries)
         self._proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.filterField.textChanged.connect(self._proxy.setFilterFixedString)
+        self.filterField.textChanged.connect(self._filter_changed)
         self.list = QTreeView(self)
         self.list.setObjectName("topicList")
         self.list.setModel(self._proxy)
@@ -161,6 +161,11 @@ class TopicsSection(QWidget):
         self.placeholder.setTextFormat(Qt.TextFormat.RichText)
         self.placeholder.linkActivated.connect(lambda _link: self.computeRequested.emit())
         self.placeholder.setContentsMargins(4, 0, 4, 0)
+        self.noMatchNote = QLabel(self)  # a filter that leaves no topic says so (the list shows "All topics" only)
+        self.noMatchNote.setObjectName("topicsNoMatch")
+        self.noMatchNote.setWordWrap(True)
+        self.noMatchNote.setContentsMargins(4, 0, 4, 0)
+        self.noMatchNote.hide()
         self.unplacedNote = QLabel(self)  # papers that came after the topics were computed: in none yet
         self.unplacedNote.setObjectName("topicsUnplaced")
         self.unplacedNote.setWordWrap(True)
@@ -169,7 +174,7 @@ class TopicsSection(QWidget):
         self._unplaced = 0
         self._library_papers = 0  # the library's papers (0: not told), for what "All topics" leaves out
         self._computing = False
-        for widget in (self.unplacedNote, self.filterField, self.list, self.placeholder):
+        for widget in (self.unplacedNote, self.filterField, self.noMatchNote, self.list, self.placeholder):
             layout.addWidget(widget)
         layout.insertLayout(0, heading)
         self.set_topics([])
@@ -220,6 +225,9 @@ class TopicsSection(QWidget):
         if it is gone, all topics are shown again (topicChanged says so)."""
         self._topics = {t.id: t for t in topics}
         self.title.setText(f"Topics ({len(topics)})" if topics else "Topics")
+        filtering = len(topics) > 12
+        if not filtering and self.filterField.text():
+            self.filterField.clear()  # a hidden filter never filters (its text left would hide every topic)
         self.list.selectionModel().blockSignals(True)
         try:
             self._fill(topics)
@@ -228,7 +236,8 @@ class TopicsSection(QWidget):
         has = bool(topics)
         self._show_unplaced()
         self.list.setVisible(has)
-        self.filterField.setVisible(len(topics) > 12)
+        self.filterField.setVisible(filtering)
+        self._show_no_match()
         self.placeholder.setVisible(not has)
         if computing:
             self.placeholder.setText("Grouping the papers into topics…")
@@ -240,6 +249,23 @@ class TopicsSection(QWidget):
         if self._topic is not None and self._topic not in self._topics:
             self._topic = None
             self.topicChanged.emit(None)
+
+    def _filter_changed(self, text: str) -> None:
+        self._proxy.setFilterFixedString(text)
+        self._show_no_match()
+
+    @property
+    def no_match_text(self) -> str:
+        """What the section says when the filter's text leaves no topic ("" otherwise)."""
+        text = self.filterField.text().strip()
+        if not text or not self._topics or self._proxy.rowCount() > 1:
+            return ""
+        return f"No topic's name has “{text}” (clear the filter to see all {len(self._topics):,})."
+
+    def _show_no_match(self) -> None:
+        text = self.no_match_text
+        self.noMatchNote.setText(text)
+        self.noMatchNote.setVisible(bool(text))
 
     def set_computing(self, computing: bool) -> None:
         """While topics are computed the recompute button waits; with none yet, the section says so."""
