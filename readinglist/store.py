@@ -447,14 +447,20 @@ def _m0031_math_accents_and_names(db: sqlite3.Connection) -> None:
     titles with a formula or a command are read again, with their keys. Each abstract with one has its match
     key written again where it changes, and a new revision, so that the index takes its words again (its
     plain text is derived, not stored: what it was is not known here)."""
+    _titles_and_keys_derived_again(db, "title != '' AND (instr(title, '\\') > 0 OR instr(title, '$') > 0)")
+    _abstracts_read_again(db, lambda text: "\\" in text or "$" in text)
+
+
+def _abstracts_read_again(db: sqlite3.Connection, holds: Callable[[str], bool]) -> None:
+    """Each abstract `holds` says markup now reads otherwise has its match key written again where it changes,
+    and a new revision, so that the index takes its words again (its plain text is derived, not stored)."""
     from readinglist.importers.duplicates import text_key
 
-    _titles_and_keys_derived_again(db, "title != '' AND (instr(title, '\\') > 0 OR instr(title, '$') > 0)")
     read_again, keys = [], []
     rows = db.execute("SELECT p.id, p.abstract, k.text_key FROM papers p LEFT JOIN paper_keys k ON k.paper_id = p.id")
     for pid, abstract, key in rows:
         text = unpack(abstract)
-        if "\\" not in text and "$" not in text:
+        if not holds(text):
             continue
         read_again.append(pid)
         if key is not None and (new := text_key(_to_plain(text))) != key:
@@ -955,21 +961,8 @@ def _m0035_backslash_hyphen_as_written(db: sqlite3.Connection) -> None:
     imported titles holding one are read again, with their keys; each abstract holding one has its match key
     written again where it changes, and a new revision, so that the index takes its words again. (An author's
     name is stored read: one that lost its backslash stays so.)"""
-    from readinglist.importers.duplicates import text_key
-
     _titles_and_keys_derived_again(db, "title != '' AND instr(title, '\\-') > 0")
-    read_again, keys = [], []
-    rows = db.execute("SELECT p.id, p.abstract, k.text_key FROM papers p LEFT JOIN paper_keys k ON k.paper_id = p.id")
-    for pid, abstract, key in rows:
-        text = unpack(abstract)
-        if "\\-" not in text:
-            continue
-        read_again.append(pid)
-        if key is not None and (new := text_key(_to_plain(text))) != key:
-            keys.append((new, pid))
-    db.executemany("UPDATE paper_keys SET text_key = ? WHERE paper_id = ?", keys)
-    if read_again:
-        _new_revision_for(db, read_again)
+    _abstracts_read_again(db, lambda text: "\\-" in text)
 
 
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [

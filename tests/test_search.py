@@ -462,6 +462,32 @@ def test_a_backslash_and_hyphen_outside_a_word_is_read_again_as_written(tmp_path
     _title_read_again(tmp_path, f, want, "Fast grep v for longlines", "0035_backslash_hyphen_as_written")
 
 
+def test_an_abstract_with_a_backslash_and_hyphen_gets_its_match_key_and_revision_again(tmp_path):
+    """Migration 0035's abstracts (a reviewer: only its titles were tested): an abstract holding "\\-" has its
+    match key written again and a new revision, so that the index reads it again; one without is left alone."""
+    import sqlite3
+
+    f = tmp_path / "p.csv"
+    f.write_text('title,abstract\n"Fast grep","We run grep \\-v over logs."\n"Plain","We search logs."\n')
+    lib = Library.open(tmp_path / "data", seed=False)
+    lib.import_files([f])
+    lib.close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")
+    keys = dict(db.execute("SELECT p.title, k.text_key FROM papers p JOIN paper_keys k ON k.paper_id = p.id"))
+    revs = dict(db.execute("SELECT title, rev FROM papers"))
+    db.execute("UPDATE paper_keys SET text_key = 'as 0033 left it'")  # "\\-" dropped: another key
+    db.execute("DELETE FROM schema_migrations WHERE name = '0035_backslash_hyphen_as_written'")
+    db.commit()
+    db.close()
+    Library.open(tmp_path / "data", seed=False).close()
+    db = sqlite3.connect(tmp_path / "data" / "library.db")
+    after = dict(db.execute("SELECT p.title, k.text_key FROM papers p JOIN paper_keys k ON k.paper_id = p.id"))
+    revs_after = dict(db.execute("SELECT title, rev FROM papers"))
+    db.close()
+    assert after == {"Fast grep": keys["Fast grep"], "Plain": "as 0033 left it"}
+    assert revs_after["Fast grep"] > revs["Fast grep"] and revs_after["Plain"] == revs["Plain"]
+
+
 def test_formulas_with_accents_and_an_authors_commands_are_read_again(tmp_path):
     """A title's \\widetilde{O} read O and an author's \\poly vanished, in titles and abstracts (a trial). A
     library imported before keeps those titles and match keys: migration 0031 reads the titles again, writes
