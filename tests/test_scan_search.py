@@ -2,6 +2,7 @@
 
 import json
 import threading
+from contextlib import contextmanager
 
 import pytest
 from conftest import library_of, open_window
@@ -103,6 +104,41 @@ def _stale_index(folder):
     state.write_text(json.dumps({**data, "schema": "another version"}))
 
 
+@pytest.fixture
+def held_rebuild(tmp_path, monkeypatch):
+    """The library of ROWS in tmp_path/lib, its index to be rebuilt, the rebuild held until `release` is set
+    (`inside`: it has begun)."""
+    from readinglist.index.engine import Index
+
+    library_of(tmp_path, ROWS).close()
+    _stale_index(tmp_path / "lib")
+    inside, release = threading.Event(), threading.Event()
+    rebuild = Index.rebuild
+
+    def held(self, *args, **kwargs):
+        inside.set()
+        release.wait(30)
+        return rebuild(self, *args, **kwargs)
+
+    monkeypatch.setattr(Index, "rebuild", held)
+    yield inside, release
+    release.set()
+
+
+@contextmanager
+def opened_elsewhere(lib, held):
+    """Another thread opens the library's index (the window's warm-up), held in its rebuild meanwhile."""
+    inside, release = held
+    opener = threading.Thread(target=lib.sync_index)
+    opener.start()
+    try:
+        assert inside.wait(30)
+        yield
+    finally:
+        release.set()
+        opener.join(30)
+
+
 def test_a_search_does_not_wait_for_an_index_to_be_rebuilt(tmp_path):
     from readinglist.library import Library
 
@@ -123,51 +159,22 @@ def test_a_search_does_not_wait_for_an_index_to_be_rebuilt(tmp_path):
         lib.close()
 
 
-def test_a_search_does_not_wait_for_another_thread_opening_the_index(tmp_path, monkeypatch):
-    from readinglist.index.engine import Index
+def test_a_search_does_not_wait_for_another_thread_opening_the_index(tmp_path, held_rebuild):
     from readinglist.library import Library
 
-    library_of(tmp_path, ROWS).close()
-    _stale_index(tmp_path / "lib")
-    inside, release = threading.Event(), threading.Event()
-    rebuild = Index.rebuild
-
-    def slow_rebuild(self, *args, **kwargs):
-        inside.set()
-        release.wait(30)
-        return rebuild(self, *args, **kwargs)
-
-    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
     lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)  # as the window opens it
-    opener = threading.Thread(target=lib.sync_index)
-    opener.start()
     try:
-        assert inside.wait(30)
-        found = lib.search("bandits", wait=False, state="unread")
-        assert found.provisional and [lib.paper(i).title for i in found.ids] == ["Bandits"]
-        assert lib.search("bandits", wait=False, state="read").ids == []  # the sidebar's filter holds
-    finally:
-        release.set()
-        opener.join(30)
-    try:
+        with opened_elsewhere(lib, held_rebuild):
+            found = lib.search("bandits", wait=False, state="unread")
+            assert found.provisional and [lib.paper(i).title for i in found.ids] == ["Bandits"]
+            assert lib.search("bandits", wait=False, state="read").ids == []  # the sidebar's filter holds
         assert not lib.search("bandits", wait=False).provisional
     finally:
         lib.close()
 
 
-def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monkeypatch):
-    from readinglist.index.engine import Index
-
-    library_of(tmp_path, ROWS).close()
-    _stale_index(tmp_path / "lib")
-    release = threading.Event()
-    rebuild = Index.rebuild
-
-    def slow_rebuild(self, *args, **kwargs):
-        release.wait(30)
-        return rebuild(self, *args, **kwargs)
-
-    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
+def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, held_rebuild):
+    _, release = held_rebuild
     w = open_window(qtbot, tmp_path / "lib", len(ROWS))
     try:
         # resting on the paper shown asks for its related papers, which need the index: that must not hold a
@@ -195,31 +202,13 @@ def test_the_window_searches_again_once_the_index_is_built(qtbot, tmp_path, monk
         w.library.close()
 
 
-def test_related_papers_do_not_wait_for_the_index_either(tmp_path, monkeypatch):
-    from readinglist.index.engine import Index
+def test_related_papers_do_not_wait_for_the_index_either(tmp_path, held_rebuild):
     from readinglist.library import Library
 
-    library_of(tmp_path, ROWS).close()
-    _stale_index(tmp_path / "lib")
-    inside, release = threading.Event(), threading.Event()
-    rebuild = Index.rebuild
-
-    def slow_rebuild(self, *args, **kwargs):
-        inside.set()
-        release.wait(30)
-        return rebuild(self, *args, **kwargs)
-
-    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
     lib = Library.open(tmp_path / "lib", seed=False, defer_index=True)
-    opener = threading.Thread(target=lib.sync_index)
-    opener.start()
     try:
-        assert inside.wait(30)
-        assert lib.related_explained(1, wait=False) is None  # being built: asked again later
-    finally:
-        release.set()
-        opener.join(30)
-    try:
+        with opened_elsewhere(lib, held_rebuild):
+            assert lib.related_explained(1, wait=False) is None  # being built: asked again later
         assert 2 in lib.related(1, wait=False)  # "graph", "neural", "molecules"… the other graph paper
     finally:
         lib.close()
@@ -248,27 +237,20 @@ def test_a_query_of_filters_alone_finds_their_papers_while_the_index_is_rebuilt(
         lib.close()
 
 
-def test_a_search_read_through_while_the_index_became_ready_is_run_again(qtbot, tmp_path, monkeypatch):
+def test_a_search_read_through_while_the_index_became_ready_is_run_again(qtbot, tmp_path, monkeypatch, held_rebuild):
     # the store's text was still being read (seconds at 100,000 papers) when the warm-up ended: what it found
     # lands after the warm-up looked for provisional results, and must not stay unranked
-    from readinglist.index.engine import Index
     from readinglist.store import Store
 
-    library_of(tmp_path, ROWS).close()
-    _stale_index(tmp_path / "lib")
-    release, reading, read_on = threading.Event(), threading.Event(), threading.Event()
-    rebuild, search_rows = Index.rebuild, Store.search_rows
-
-    def slow_rebuild(self, *args, **kwargs):
-        release.wait(30)
-        return rebuild(self, *args, **kwargs)
+    _, release = held_rebuild
+    reading, read_on = threading.Event(), threading.Event()
+    search_rows = Store.search_rows
 
     def slow_texts(self, *args, **kwargs):
         reading.set()
         read_on.wait(30)
         yield from search_rows(self, *args, **kwargs)
 
-    monkeypatch.setattr(Index, "rebuild", slow_rebuild)
     monkeypatch.setattr(Store, "search_rows", slow_texts)
     w = open_window(qtbot, tmp_path / "lib", len(ROWS))
     try:
