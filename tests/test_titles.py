@@ -2030,3 +2030,24 @@ def test_a_later_sentence_subject_names_an_unnamed_contribution():
     # not a name the abstract used before it states its contribution (someone else's)
     t = derive_title("Earlier, GPIRT was proposed for this. " + text.format("GPIRT"))
     assert not t.startswith("GPIRT: "), t
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a name written with one small letter before its capitals keeps it: a title writes "k-NN", "β-TCVAE"
+        ("k-NN prediction for distributed resources", "k-NN prediction for distributed resources"),
+        ("β-TCVAE for disentangled representations", "β-TCVAE for disentangled representations"),
+        ("ρ-Concentrated DP method", "ρ-Concentrated DP method"),
+        ("mRNA design with language models", "mRNA design with language models"),
+        # a word that only starts in small letters is capitalised as the title's first
+        ("quasi-Newton symmetric update", "Quasi-Newton symmetric update"),
+        ("prox-SMD for stochastic optimization", "Prox-SMD for stochastic optimization"),
+        ("type-II error of private mechanisms", "Type-II error of private mechanisms"),
+        ("graph neural networks", "Graph neural networks"),
+    ],
+)
+def test_the_first_letter_is_a_capital_unless_a_name_keeps_it_small(text, expected):
+    from readinglist.importers.titles.assembly import _capitalise
+
+    assert _capitalise(text) == expected

@@ -600,7 +600,10 @@ def _unspelt(body: str, raw: str) -> str:
 
 
 def _capitalise(text: str) -> str:
-    """The first letter in capitals, unless that lengthens it (a ligature: "ﬁnding" → "FInding")."""
+    """The first letter in capitals, unless that lengthens it (a ligature: "ﬁnding" → "FInding") or the first
+    word is a name written with a small first letter ("k-NN", "t-SNE", "mRNA", "xLSTM"), which a title keeps."""
+    if text[:1].islower() and (text[1:2].isupper() or (text[1:2] == "-" and text[2:3].isupper())):
+        return text  # one small letter before the capitals (not "quasi-Newton", "prox-SMD", "type-II")
     first = text[:1].upper()
     return first + text[1:] if len(first) == 1 else text
 
