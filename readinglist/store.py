@@ -1946,9 +1946,7 @@ class Store:
         row = self.db.execute("SELECT id FROM papers WHERE uid = ?", (text,)).fetchone()
         if row:
             return int(row[0])
-        rows = self.db.execute(
-            "SELECT id, uid FROM papers WHERE uid >= ? AND uid < ? LIMIT 6", (text, text + "\uffff")
-        ).fetchall()
+        rows = list(self.uids_starting(text).items())
         if not rows:
             gone = self._removed_with_uid(text)
             if len(gone) == 1 and gone[0].merged_into is not None:
