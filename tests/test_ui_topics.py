@@ -339,20 +339,33 @@ def test_the_save_list_dialog_says_a_topic_picked_is_not_saved_with_the_list(qtb
 # ---- topics computed again underneath the window (a user trial) -------------------------------------------
 
 
-def rewrite_topics(lib, new_topic_of):
-    """Store the topics again as another process's recompute would, each paper's topic given by
-    new_topic_of(paper id, its topic now); names stay with the papers' topics, ids move with new_topic_of."""
-    topics = {t.id: t for t in lib.topics()}
-    pairs, sizes, names = [], {}, {}
-    for pid, tid in lib.store.paper_topic_pairs():
-        new = new_topic_of(pid, tid)
-        pairs.append((pid, new))
-        sizes[new] = sizes.get(new, 0) + 1
-        names.setdefault(new, topics[tid].phrases)  # a name goes with its papers
-    stored = [(tid, names[tid], n, 0.0, 0.0) for tid, n in sizes.items()]
-    blobs = lib.store.topic_map()
-    with lib.store.transaction(wait=5.0):
-        lib.store.save_topics(stored, pairs, blobs, {"computed_at": "later", "run": f"other-{len(stored)}"})
+def rewrite_topics(data_dir, new_topic_of):
+    """Store the topics again as another process's recompute would (the library in data_dir opened apart), each
+    paper's topic given by new_topic_of(paper id, its topic now); names stay with the papers' topics, ids move
+    with new_topic_of."""
+    lib = Library.open(data_dir)
+    try:
+        topics = {t.id: t for t in lib.topics()}
+        pairs, sizes, names = [], {}, {}
+        for pid, tid in lib.store.paper_topic_pairs():
+            new = new_topic_of(pid, tid)
+            pairs.append((pid, new))
+            sizes[new] = sizes.get(new, 0) + 1
+            names.setdefault(new, topics[tid].phrases)  # a name goes with its papers
+        stored = [(tid, names[tid], n, 0.0, 0.0) for tid, n in sizes.items()]
+        blobs = lib.store.topic_map()
+        with lib.store.transaction(wait=5.0):
+            lib.store.save_topics(stored, pairs, blobs, {"computed_at": "later", "run": f"other-{len(stored)}"})
+    finally:
+        lib.close()
+
+
+def recomputed_elsewhere(qtbot, window, data_dir, new_topic_of):
+    """rewrite_topics, and the open window noticing it (its watcher's look) and searching again."""
+    rewrite_topics(data_dir, new_topic_of)
+    with qtbot.waitSignal(window.searchFinished, timeout=10000):
+        window.outside.look()
+    qtbot.waitUntil(lambda: window.search_bar.idle)
 
 
 def test_topics_computed_again_elsewhere_keep_the_topic_picked_by_its_papers_under_its_new_id(qtbot, window, data_dir):
@@ -362,15 +375,9 @@ def test_topics_computed_again_elsewhere_keep_the_topic_picked_by_its_papers_und
     pid = window.table.model.ids[2]
     window.go_to_paper(pid)
     qtbot.waitUntil(lambda: window.detail.paper_id == pid)
-    other = Library.open(data_dir)  # the command line's `topics --recompute`: the two topics' ids swapped
-    try:
-        swap = {control.id: graphs.id, graphs.id: control.id}
-        rewrite_topics(other, lambda _pid, tid: swap.get(tid, tid))
-    finally:
-        other.close()
-    with qtbot.waitSignal(window.searchFinished, timeout=10000):
-        window.outside.look()
-    qtbot.waitUntil(lambda: window.search_bar.idle)
+    swap = {control.id: graphs.id, graphs.id: control.id}
+    # the command line's `topics --recompute`: the two topics' ids swapped
+    recomputed_elsewhere(qtbot, window, data_dir, lambda _pid, tid: swap.get(tid, tid))
     section = window.topics_section
     assert section.topic == graphs.id and section.picked is not None and section.picked.label == control.label
     assert set(window.table.model.ids) == set(lib.search("", topic=graphs.id).ids)  # the control papers still
@@ -389,14 +396,7 @@ def test_topics_computed_again_elsewhere_keep_the_topic_picked_under_a_new_id_it
     control = topic_of_theme(lib, "control")
     click_topic(qtbot, window, control.id)
     new_id = max(t.id for t in lib.topics()) + 10
-    other = Library.open(data_dir)
-    try:
-        rewrite_topics(other, lambda _pid, tid: new_id if tid == control.id else tid)
-    finally:
-        other.close()
-    with qtbot.waitSignal(window.searchFinished, timeout=10000):
-        window.outside.look()
-    qtbot.waitUntil(lambda: window.search_bar.idle)
+    recomputed_elsewhere(qtbot, window, data_dir, lambda _pid, tid: new_id if tid == control.id else tid)
     section = window.topics_section
     assert section.topic == new_id and section.picked is not None and section.picked.label == control.label
     assert f"now topic:{new_id}" in window.notice.text()
@@ -409,14 +409,8 @@ def test_topics_computed_again_elsewhere_let_go_of_a_topic_whose_papers_went_apa
     others = [t.id for t in lib.topics() if t.id != control.id]
     click_topic(qtbot, window, control.id)
     search(qtbot, window, '"reward shaping"')  # control's words: nothing outside the topic... once it is gone
-    other = Library.open(data_dir)  # its papers shared out among the other three, its id now another's
-    try:
-        rewrite_topics(other, lambda pid, tid: others[pid % 3] if tid == control.id else tid)
-    finally:
-        other.close()
-    with qtbot.waitSignal(window.searchFinished, timeout=10000):
-        window.outside.look()
-    qtbot.waitUntil(lambda: window.search_bar.idle)
+    # its papers shared out among the other three, its id now another's
+    recomputed_elsewhere(qtbot, window, data_dir, lambda pid, tid: others[pid % 3] if tid == control.id else tid)
     assert window.topics_section.topic is None and window.topics_section.title.text() == "Topics (3)"
     assert f"“{control.label}” is not among them" in window.notice.text()
     assert window.table.model.ids == lib.search('"reward shaping"').ids and window.table.model.ids
@@ -473,12 +467,9 @@ def test_a_restart_does_not_pick_another_topic_under_the_id_of_the_one_left_pick
     control, graphs = topic_of_theme(lib, "control"), topic_of_theme(lib, "graphs")
     click_topic(qtbot, w, control.id)
     close_window(w)
-    other = Library.open(planted_dir)  # the command line recomputes between sessions: the ids swapped
-    try:
-        swap = {control.id: graphs.id, graphs.id: control.id}
-        rewrite_topics(other, lambda _pid, tid: swap.get(tid, tid))
-    finally:
-        other.close()
+    swap = {control.id: graphs.id, graphs.id: control.id}
+    # the command line recomputes between sessions: the ids swapped
+    rewrite_topics(planted_dir, lambda _pid, tid: swap.get(tid, tid))
     w = open_window(qtbot, planted_dir)
     try:
         qtbot.waitUntil(lambda: len(w.topics_section.topics) == 4)
