@@ -140,16 +140,25 @@ def test_a_foreign_bibtex_key_that_names_another_paper_is_not_a_match(lib, tmp_p
     assert lib.paper(ids[0]).citation_key == "mine2026"  # type: ignore[union-attr]
 
 
+ATTENTION = {"title": "Attention is all you need", "authors": ["Ashish Vaswani", "Noam Shazeer"], "venue": "NeurIPS",
+             "year": 2017, "abstract": "Sequence transduction."}  # fmt: skip
+
+
+def _attention_listed(lib, tmp_path) -> int:
+    """ "Attention is all you need" imported from a conference's listing, neurips.jsonl (two of its authors), its
+    key the one Google Scholar gives it (vaswani2017attention); its id."""
+    listing = tmp_path / "neurips.jsonl"
+    listing.write_text(json.dumps(ATTENTION) + "\n")
+    lib.import_files([listing])
+    (pid,) = lib.search("").ids
+    return pid
+
+
 def test_a_foreign_bibtex_file_with_the_apps_own_keys_fills_what_the_paper_lacks(empty_lib, tmp_path):
     """Google Scholar's keys are the keys the app makes (vaswani2017attention): its .bib of papers the library
     has was taken for a re-import of the app's own export ("unchanged") and filled nothing, where the same
     file with other keys filled the booktitle, the volume and the whole author list."""
-    listing = tmp_path / "neurips.jsonl"
-    record = {"title": "Attention is all you need", "authors": ["Ashish Vaswani", "Noam Shazeer"], "venue": "NeurIPS",
-              "year": 2017, "abstract": "Sequence transduction."}  # fmt: skip
-    listing.write_text(json.dumps(record) + "\n")
-    empty_lib.import_files([listing])
-    (pid,) = empty_lib.search("").ids
+    pid = _attention_listed(empty_lib, tmp_path)
     assert empty_lib.paper(pid).citation_key == "vaswani2017attention"  # type: ignore[union-attr]
     scholar = tmp_path / "scholar.bib"
     scholar.write_text(
@@ -177,12 +186,7 @@ def test_a_foreign_record_with_the_apps_key_is_a_source_whose_keywords_and_autho
     the paper: the paper's own file revised took the third author back, and the record's keywords were never
     added. The app's own BibTeX export, found so too, stays no source and adds nothing, even a keyword
     removed since it was written."""
-    listing = tmp_path / "neurips.jsonl"
-    record = {"title": "Attention is all you need", "authors": ["Ashish Vaswani", "Noam Shazeer"], "venue": "NeurIPS",
-              "year": 2017, "abstract": "Sequence transduction."}  # fmt: skip
-    listing.write_text(json.dumps(record) + "\n")
-    empty_lib.import_files([listing])
-    (pid,) = empty_lib.search("").ids
+    pid = _attention_listed(empty_lib, tmp_path)
     scholar = tmp_path / "scholar.bib"
     scholar.write_text(
         "@inproceedings{vaswani2017attention,\n  title={Attention is all you need},\n  author={Vaswani, Ashish and "
@@ -205,8 +209,9 @@ def test_a_foreign_record_with_the_apps_key_is_a_source_whose_keywords_and_autho
     assert (back.added, back.merged, back.updated, back.unchanged) == (0, 0, 0, 1)
     p = empty_lib.paper(pid)
     assert p is not None and p.tags == [] and empty_lib.sources_of(pid) == ["neurips", "scholar"]
-    listing.write_text(json.dumps(record | {"abstract": "Sequence transduction, revised."}) + "\n")
-    [revised] = empty_lib.import_files([listing])  # the paper's own file revised
+    listing = tmp_path / "neurips.jsonl"  # the paper's own file revised
+    listing.write_text(json.dumps(ATTENTION | {"abstract": "Sequence transduction, revised."}) + "\n")
+    [revised] = empty_lib.import_files([listing])
     assert revised.updated == 1
     p = empty_lib.paper(pid)
     assert p is not None and p.abstract == "Sequence transduction, revised." and p.authors == three
