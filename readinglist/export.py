@@ -28,6 +28,7 @@ from pathlib import Path
 from readinglist import biblio, citation, citekeys, latex, markup, mdtext
 from readinglist.collation import name_key
 from readinglist.filewrite import sync_files, write_text
+from readinglist.importers.markdown import YEAR_END_RE  # what a venue ending in a year reads back as
 from readinglist.markup import to_markdown
 from readinglist.papers import (
     CSV_COLUMNS,
@@ -102,9 +103,6 @@ def export(papers: Sequence[Paper], options: ExportOptions, path: Path) -> None:
 
 
 # ---- Markdown -----------------------------------------------------------------------------------------
-
-
-YEAR_END_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")  # importers.markdown: a venue and a year
 
 
 def code_links(p: Paper) -> list[str]:

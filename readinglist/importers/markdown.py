@@ -29,7 +29,7 @@ _CODE_RE = re.compile(r"(`+) ?(.*?) ?\1(?!`)")
 _STATE_RE = re.compile(r"^ \*\((\w+)\)\*")
 _PRIORITY_RE = re.compile(r"^ `P([1-3])`")
 _KEY_RE = re.compile(r"key (`+) ?(.*?) ?\1")  # the citation key, the item's last bit (a list from before has none)
-_YEAR_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")
+YEAR_END_RE = re.compile(r"^(.*?)\s*\b(1[5-9]\d\d|2\d\d\d)$")  # a venue and a year (export writes to this)
 _NO_DATE_RE = re.compile(r"^(.+) n\.d\.$")  # a venue without a year, marked so where it could be read otherwise
 # what the export adds after "venue year" for a paper with a bibliographic record: its details in italics
 # (escaped text never starts with `*`) and its DOI's link; neither is read back (it is what the record says)
@@ -117,7 +117,7 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
             else:
                 plain.append(bit)
         last = unescape(plain[-1]) if plain else ""  # one bit: the authors, unless it reads as the venue
-        if plain and (len(plain) > 1 or not (_YEAR_RE.match(last) or _NO_DATE_RE.match(last))):
+        if plain and (len(plain) > 1 or not (YEAR_END_RE.match(last) or _NO_DATE_RE.match(last))):
             names = unescape(plain.pop(0))
             names = names[: -len(" et al.")] if names.endswith(" et al.") else names
             authors = [a.strip() for a in names.split(", ") if a.strip()]
@@ -125,7 +125,7 @@ def _record(m: re.Match[str], body: list[str], path: Path, line: int) -> Record:
             meta = unescape(plain[0])
             if nd := _NO_DATE_RE.match(meta):
                 venue, year = nd.group(1), None
-            elif y := _YEAR_RE.match(meta):
+            elif y := YEAR_END_RE.match(meta):
                 venue, year = y.group(1), int(y.group(2))
             else:
                 venue, year = meta, None
